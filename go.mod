@@ -1,0 +1,3 @@
+module github.com/tapparena/tapp
+
+go 1.26.8
