@@ -4,6 +4,25 @@
 //
 // The package is pure: no I/O, no logging, no global state, no generated protobuf types.
 // Everything is deterministic given a rule set, a deal and a sequence of actions.
+//
+// A deal in outline:
+//
+//	r, _ := engine.ParseRuleSet("modern players=3")   // or engine.DefaultRules(engine.Modern)
+//	d := engine.DealFromSeed(r, seed, dealNumber)      // or engine.ParseDeal(r, "CA CT … | … | … | H6 H7 H8")
+//	s, _ := engine.NewState(r, d, engine.Options{})
+//	for !s.Terminal() {
+//		obs := s.Observe(s.ToMove())                   // exactly what that seat may know (§8)
+//		a := choose(obs.Legal)                         // obs.Legal == s.LegalActions(nil)
+//		if err := s.Apply(a); err != nil { … }         // *RuleError naming the rule broken
+//	}
+//	out := s.Outcome()                                 // per-seat payoff, zero-sum with the pot
+//
+// Files: card.go (cards), rules.go (variants, options, canonical text), contract.go, action.go
+// (actions, decisions, text notation, RuleError), rand.go (the documented PRNG), deal.go
+// (dealing, deal files), state.go (the state machine), bidding.go, declare.go, play.go,
+// settle.go, event.go (event log and per-seat redaction), observation.go, determinize.go
+// (Observation.Sample), format.go (seating, dealer rotation, sessions). CHOICES.md lists the
+// decisions taken where TAPP-RULES.md is silent.
 package engine
 
 import (

@@ -1,0 +1,110 @@
+package engine
+
+// Observation is exactly what one seat may know at this point (R-INFO-1..5): its own hand,
+// the rule set, every public action, and what it learned privately (the Frage tapp and
+// lay-away, the Rufer give). It never contains a card hidden from the seat. A seat outside
+// the table gets the public view (no hand, no private facts).
+type Observation struct {
+	Rules   RuleSet
+	Options Options // the pot carried in, and whether this is a forced Ramsch (public)
+	Seat    Seat
+
+	Hand      CardSet         // current hand
+	Dealt     CardSet         // own hand as dealt
+	HandSizes [MaxPlayers]int // every seat's current hand size (public)
+	Decision  Decision        // what is due now
+	ToMove    Seat            // NoSeat when terminal
+	Legal     []Action        // legal actions, only when Seat == ToMove
+	History   []Move          // every move so far as this seat saw it (hidden cards NoCard)
+	Bids      []Move          // the bidding moves (public)
+
+	Declarer Seat
+	Contract Contract
+	Trump    Suit
+	Tout     bool
+
+	Tapp      CardSet // the tapp, only for the Frage declarer after take-up (R-INFO-2)
+	Discarded CardSet // what the Frage declarer laid away, only for him
+
+	Called       Card // the Rufer's called card (NoCard if none yet)
+	CalledHolder Seat // the defender who held it (NoSeat if in the tapp or not called yet)
+	CalledInTapp bool
+	Given        Card // the card given back: only the declarer and the holder (R-INFO-3); everyone once terminal (derivable from the reveal)
+
+	Exposed CardSet // the Ouvert declarer's remaining hand once exposed (R-MOD-OUVERT)
+
+	Tricks      []Trick // completed tricks
+	Current     Trick   // in progress (Leader NoSeat outside trick play)
+	Played      [MaxPlayers]CardSet
+	TricksTaken [MaxPlayers]int
+	Voids       [MaxPlayers]Suits // suits each seat has shown it lacks (failing to follow; not trumping when void)
+
+	Reveal   *Deal    // terminal only: every hand as dealt and the tapp (R-INFO-4)
+	Discards CardSet  // terminal only: the Frage lay-away
+	Outcome  *Outcome // terminal only
+}
+
+// Observe returns seat's observation (it allocates; not for the hot path).
+func (s *State) Observe(seat Seat) Observation {
+	inTable := seat >= 0 && seat < Seat(s.n)
+	o := Observation{
+		Rules: s.rules, Options: s.opts, Seat: seat,
+		Decision: s.Decision(), ToMove: s.toMove,
+		Declarer: s.declarer, Contract: s.contract, Trump: s.trump, Tout: s.tout,
+		Called: s.called, CalledHolder: s.holder, CalledInTapp: s.calledInTapp, Given: NoCard,
+		Played: s.played, TricksTaken: s.taken, Voids: s.voids,
+		Current: Trick{Leader: NoSeat, Cards: s.trick, Winner: NoSeat},
+	}
+	for i := 0; i < int(s.n); i++ {
+		o.HandSizes[i] = s.hands[i].Len()
+	}
+	if inTable {
+		o.Hand, o.Dealt = s.hands[seat], s.deal.Hands[seat]
+		if seat == s.toMove {
+			o.Legal = s.LegalActions(nil)
+		}
+	}
+	o.History = make([]Move, len(s.history))
+	for i, m := range s.history {
+		o.History[i] = s.redactMove(m, seat)
+	}
+	o.Bids = o.History[:s.nBidMoves:s.nBidMoves]
+	if s.phase == phBid1 || s.phase == phBid2 || s.phase == phAuction {
+		o.Bids = o.History[:len(o.History):len(o.History)]
+	}
+	if inTable && s.contract == Frage && seat == s.declarer {
+		o.Tapp, o.Discarded = s.deal.Tapp, s.discards
+	}
+	if s.given != NoCard && (s.phase == phDone || (inTable && (seat == s.declarer || seat == s.holder))) {
+		o.Given = s.given
+	}
+	if s.exposed {
+		o.Exposed = s.hands[s.declarer]
+	}
+	o.Tricks = append([]Trick(nil), s.tricks[:s.nTricks]...)
+	if s.phase == phPlay {
+		o.Current.Leader = s.leader
+	}
+	if s.phase == phDone {
+		d := s.deal
+		out := s.outcome
+		o.Reveal, o.Discards, o.Outcome = &d, s.discards, &out
+	}
+	return o
+}
+
+// redactMove hides a Frage discard from everyone but the declarer, and the Rufer give from
+// everyone but the declarer and the holder (R-INFO-2, R-INFO-3).
+func (s *State) redactMove(m Move, seat Seat) Move {
+	switch m.Action.Kind {
+	case ActDiscard:
+		if seat != m.Seat {
+			m.Action.Card = NoCard
+		}
+	case ActGive:
+		if seat != m.Seat && seat != s.holder {
+			m.Action.Card = NoCard
+		}
+	}
+	return m
+}
