@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tapparena/tapp/engine"
+)
+
+// The stored forms of Outcome and Options name every field: a field added to the engine
+// type must be added to codec.go too, or it would be lost on the way through the database.
+func TestCodecCoversEngineFields(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		engine, stored reflect.Type
+	}{
+		{reflect.TypeFor[engine.Outcome](), reflect.TypeFor[outcome]()},
+		{reflect.TypeFor[engine.Options](), reflect.TypeFor[options]()},
+	} {
+		var got, want []string
+		for i := range c.engine.NumField() {
+			want = append(want, c.engine.Field(i).Name)
+		}
+		for i := range c.stored.NumField() {
+			got = append(got, c.stored.Field(i).Name)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%v fields %v, stored as %v: update codec.go", c.engine, want, got)
+		}
+	}
+}
+
+func TestOutcomeRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, o := range []engine.Outcome{
+		{},
+		{ThrownIn: true, Declarer: engine.NoSeat, Contract: engine.NoContract, Trump: engine.NoSuit},
+		{Declarer: engine.NoSeat, Contract: engine.Ramsch, Trump: engine.NoSuit, Points: [4]int{40, 50, 30},
+			Tricks: [4]int{4, 4, 3}, Payoff: [4]int{5, -10, 5}},
+		{Declarer: 2, Contract: engine.Durch, Trump: engine.Diamonds, Tout: true, Points: [4]int{1, 2, 3, 4},
+			Tricks: [4]int{5, 6, 7, 8}, DeclarerWon: true, Draw: true, Payoff: [4]int{-1, -2, -3, 6},
+			PotBefore: 12, PotAfter: 3},
+	} {
+		text := formatOutcome(o)
+		got, err := parseOutcome(text)
+		if err != nil || got != o {
+			t.Errorf("outcome %+v stored as %s read back as %+v, %v", o, text, got, err)
+		}
+	}
+	text := formatOutcome(engine.Outcome{Declarer: 1, Contract: engine.HeartSolo, Trump: engine.Hearts})
+	for _, want := range []string{`"declarer":1`, `"contract":"heartsolo"`, `"trump":"H"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("stored outcome %s does not hold %s", text, want)
+		}
+	}
+	for _, bad := range []string{`{`, `{"contract":"chess"}`, `{"contract":"solo","trump":"X"}`} {
+		if _, err := parseOutcome(bad); err == nil {
+			t.Errorf("parseOutcome(%s) succeeded", bad)
+		}
+	}
+}
+
+func TestMovesAndActions(t *testing.T) {
+	t.Parallel()
+	moves := []engine.Move{
+		{Seat: 0, Action: engine.PassAction()},
+		{Seat: 1, Action: engine.BidAction(engine.Solo, engine.Clubs)},
+		{Seat: 1, Action: engine.CallAction(engine.NewCard(engine.Hearts, engine.Ace))},
+		{Seat: 2, Action: engine.CardAction(engine.NewCard(engine.Spades, engine.Ten))},
+		{Seat: 3, Action: engine.Action{}},
+	}
+	text := formatMoves(moves)
+	if want := "0:pass\n1:solo:C\n1:call:HA\n2:ST\n3:none"; text != want {
+		t.Errorf("formatMoves = %q, want %q", text, want)
+	}
+	got, err := parseMoves(text)
+	if err != nil || !reflect.DeepEqual(got, moves) {
+		t.Errorf("parseMoves(%q) = %v, %v; want %v", text, got, err, moves)
+	}
+	if got, err := parseMoves(""); err != nil || got != nil {
+		t.Errorf("parseMoves(\"\") = %v, %v", got, err)
+	}
+	for _, bad := range []string{"pass", "x:pass", "7:pass", "0:fly"} {
+		if _, err := parseMoves(bad); err == nil {
+			t.Errorf("parseMoves(%q) succeeded", bad)
+		}
+	}
+	for d := engine.DecideNone; d <= engine.DecideCard; d++ {
+		if got, err := parseDecision(formatDecision(d)); err != nil || got != d {
+			t.Errorf("decision %v read back as %v, %v", d, got, err)
+		}
+	}
+	if _, err := parseDecision("juggle"); err == nil {
+		t.Error(`parseDecision("juggle") succeeded`)
+	}
+}
+
+// The records are meant to be read with the sqlite3 or psql shell: engine values are in their
+// own notation.
+func TestStoredRecordsAreReadable(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		m := newMatch(t, s, "", "a", "b", "c")
+		d := sampleDeal(t, m, 0, 6, 50)
+		if err := s.SaveDeal(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		var rules, bots, seed, deal, moves, outcome, decision, action, attempts string
+		if err := s.r.QueryRow(s.rebind(`SELECT m.rules, m.bots, m.seed, d.deal, d.moves, d.outcome
+FROM deals d JOIN matches m ON m.id = d.match_id WHERE d.match_id = ?`), m.ID).
+			Scan(&rules, &bots, &seed, &deal, &moves, &outcome); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.r.QueryRow(s.rebind(`SELECT decision, action, attempts FROM decisions WHERE match_id = ? AND idx = 4`), m.ID).
+			Scan(&decision, &action, &attempts); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ name, got, want string }{
+			{"rules", rules, m.Spec.Rules.String()},
+			{"bots", bots, `["a","b","c"]`},
+			{"seed", seed, "9223372036854788153"},
+			{"deal", deal, d.Deal.Format(m.Spec.Rules)},
+			{"moves", strings.SplitN(moves, "\n", 5)[3], "0:solo:C"},
+			{"decision", decision, "card"},
+			{"action", action, d.Decisions[4].Action.String()},
+		} {
+			if c.got != c.want {
+				t.Errorf("stored %s = %q, want %q", c.name, c.got, c.want)
+			}
+		}
+		if !strings.Contains(outcome, `"contract":"solo"`) {
+			t.Errorf("stored outcome %s does not name the contract", outcome)
+		}
+		if !strings.Contains(attempts, `"rejected":"R-PLAY-1: not in hand"`) {
+			t.Errorf("stored attempts %s lack the rejection", attempts)
+		}
+	})
+}

@@ -1,0 +1,338 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/engine"
+)
+
+// maxRowsPerInsert bounds a multi-row INSERT (13 columns × 100 rows stays far below both
+// backends' limits on parameters).
+const maxRowsPerInsert = 100
+
+// SaveDeal stores a finished deal, its decisions and its results in one transaction: either
+// all of it is stored or nothing. A deal already stored under (match, number) is
+// arena.ErrConflict and is left as it was; an unknown match is arena.ErrNotFound. A full disk
+// or a database locked by another process are reported as such (ErrDiskFull, ErrLocked),
+// with nothing stored. A zero d.Started is stored as the time of saving. The deal must fit
+// the match's rule set (it is read back with engine.ParseDeal), and each decision's Sent must
+// be UTF-8 text, as protobuf JSON is.
+func (s *Store) SaveDeal(ctx context.Context, d *arena.DealRecord) error {
+	// Everything that can fail without the database is done before the transaction begins.
+	rulesText, leagueID, err := s.matchInfo(ctx, d.MatchID)
+	if err != nil {
+		return err
+	}
+	rules, err := parseRules(rulesText)
+	if err != nil {
+		return fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
+	}
+	if err := d.Deal.Validate(rules); err != nil {
+		return fmt.Errorf("store: saving deal %d of match %s: the cards do not fit the rules: %w", d.Number, d.MatchID, err)
+	}
+	for i, m := range d.Moves {
+		if m.Seat < 0 || int(m.Seat) >= rules.Players {
+			return fmt.Errorf("store: saving deal %d of match %s: move %d is by seat %d", d.Number, d.MatchID, i, m.Seat)
+		}
+	}
+	decisionArgs := make([]any, 0, len(d.Decisions)*13)
+	for _, x := range d.Decisions {
+		attempts, err := formatAttempts(x.Attempts)
+		if err != nil {
+			return fmt.Errorf("store: saving deal %d of match %s: decision %d: %w", d.Number, d.MatchID, x.Index, err)
+		}
+		decisionArgs = append(decisionArgs, d.MatchID, d.Number, x.Index, int(x.Seat), x.Bot,
+			formatDecision(x.Decision), x.RequestID, string(x.Sent), attempts, formatAction(x.Action),
+			us(x.Latency), x.Strike, x.Fallback)
+	}
+	started := d.Started
+	if started.IsZero() {
+		started = now()
+	}
+
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrapSave(d.MatchID, d.Number, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO deals (match_id, number, deal_group, seating, deal,
+	options, moves, outcome, started, duration_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+		d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options),
+		formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration))
+	if err != nil {
+		return s.wrapSave(d.MatchID, d.Number, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return s.wrapSave(d.MatchID, d.Number, err)
+	} else if n == 0 {
+		return fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, arena.ErrConflict)
+	}
+	if err := s.insertRows(ctx, tx, `INSERT INTO decisions (match_id, deal_number, idx, seat, bot, decision,
+	request_id, sent, attempts, action, latency_us, strike, fallback) VALUES `, 13, decisionArgs); err != nil {
+		return s.wrapSave(d.MatchID, d.Number, fmt.Errorf("decisions: %w", err))
+	}
+	// league_id is copied from the match, so that league queries need no join.
+	resultArgs := make([]any, 0, len(d.Results)*9)
+	for _, r := range d.Results {
+		resultArgs = append(resultArgs, d.MatchID, d.Number, leagueID, int(r.Seat), r.Bot, r.Payoff, r.Points,
+			r.Tricks, r.Declarer)
+	}
+	if err := s.insertRows(ctx, tx, `INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
+	points, tricks, declarer) VALUES `, 9, resultArgs); err != nil {
+		return s.wrapSave(d.MatchID, d.Number, fmt.Errorf("results: %w", err))
+	}
+	return s.wrapSave(d.MatchID, d.Number, tx.Commit())
+}
+
+// insertRows inserts rows of ncols values each (args holds them one row after the other)
+// with multi-row INSERTs.
+func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, head string, ncols int, args []any) error {
+	rows := len(args) / ncols
+	one := "(" + strings.Repeat("?, ", ncols-1) + "?)"
+	for start := 0; start < rows; start += maxRowsPerInsert {
+		n := min(maxRowsPerInsert, rows-start)
+		q := head + strings.Repeat(one+", ", n-1) + one
+		if _, err := tx.ExecContext(ctx, s.rebind(q), args[start*ncols:(start+n)*ncols]...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// matchInfo returns the rule-set text and the league of a match, or arena.ErrNotFound.
+func (s *Store) matchInfo(ctx context.Context, matchID string) (rules, league string, err error) {
+	err = s.r.QueryRowContext(ctx, s.rebind(`SELECT rules, league_id FROM matches WHERE id = ?`), matchID).
+		Scan(&rules, &league)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", fmt.Errorf("match %s: %w", matchID, arena.ErrNotFound)
+	}
+	return rules, league, s.wrap("read match "+matchID, err)
+}
+
+const dealColumns = `d.match_id, d.number, d.deal_group, d.seating, d.deal, d.options, d.moves, d.outcome,
+	d.started, d.duration_us`
+
+func scanDeal(sc interface{ Scan(...any) error }, rules engine.RuleSet) (*arena.DealRecord, error) {
+	var (
+		d                                      arena.DealRecord
+		seating, deal, options, moves, outcome string
+		started                                dbTime
+		duration                               int64
+	)
+	if err := sc.Scan(&d.MatchID, &d.Number, &d.Group, &seating, &deal, &options, &moves, &outcome,
+		&started, &duration); err != nil {
+		return nil, err
+	}
+	var err error
+	if d.Seating, err = parseNames(seating); err != nil {
+		return nil, err
+	}
+	if d.Deal, err = parseDeal(rules, deal); err != nil {
+		return nil, err
+	}
+	if d.Options, err = parseOptions(options); err != nil {
+		return nil, err
+	}
+	if d.Moves, err = parseMoves(moves); err != nil {
+		return nil, err
+	}
+	if d.Outcome, err = parseOutcome(outcome); err != nil {
+		return nil, err
+	}
+	d.Started, d.Duration = started.T, fromUS(duration)
+	return &d, nil
+}
+
+const decisionColumns = `deal_number, idx, seat, bot, decision, request_id, sent, attempts, action, latency_us,
+	strike, fallback`
+
+func scanDecision(sc interface{ Scan(...any) error }) (int, arena.DecisionRecord, error) {
+	var (
+		x                                arena.DecisionRecord
+		number, seat                     int
+		decision, sent, attempts, action string
+		latency                          int64
+	)
+	if err := sc.Scan(&number, &x.Index, &seat, &x.Bot, &decision, &x.RequestID, &sent, &attempts, &action,
+		&latency, &x.Strike, &x.Fallback); err != nil {
+		return 0, x, err
+	}
+	var err error
+	x.Seat = engine.Seat(seat)
+	if x.Decision, err = parseDecision(decision); err != nil {
+		return 0, x, err
+	}
+	if sent != "" {
+		x.Sent = []byte(sent)
+	}
+	if x.Attempts, err = parseAttempts(attempts); err != nil {
+		return 0, x, err
+	}
+	if x.Action, err = parseAction(action); err != nil {
+		return 0, x, err
+	}
+	x.Latency = fromUS(latency)
+	return number, x, nil
+}
+
+const resultColumns = `deal_number, seat, bot, payoff, points, tricks, declarer`
+
+func scanResult(sc interface{ Scan(...any) error }) (int, arena.SeatResult, error) {
+	var r arena.SeatResult
+	var number, seat int
+	err := sc.Scan(&number, &seat, &r.Bot, &r.Payoff, &r.Points, &r.Tricks, &r.Declarer)
+	r.Seat = engine.Seat(seat)
+	return number, r, err
+}
+
+// Deal returns one stored deal with its decisions (by index) and results (by seat), or
+// arena.ErrNotFound.
+func (s *Store) Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error) {
+	deals, err := s.loadDeals(ctx, matchID, &number)
+	if err != nil {
+		return nil, err
+	}
+	if len(deals) == 0 {
+		return nil, fmt.Errorf("deal %d of match %s: %w", number, matchID, arena.ErrNotFound)
+	}
+	return &deals[0], nil
+}
+
+// Deals returns every stored deal of a match in number order (arena.ErrNotFound for an
+// unknown match; an empty list for a match without finished deals).
+func (s *Store) Deals(ctx context.Context, matchID string) ([]arena.DealRecord, error) {
+	return s.loadDeals(ctx, matchID, nil)
+}
+
+// loadDeals reads the deals of a match (only deal *number when number is not nil) with
+// their decisions and results. A deal is stored in one transaction and never changed, so
+// reading its parts one after the other sees all of them.
+func (s *Store) loadDeals(ctx context.Context, matchID string, number *int) ([]arena.DealRecord, error) {
+	op := "read the deals of match " + matchID
+	if number != nil {
+		op = fmt.Sprintf("read deal %d of match %s", *number, matchID)
+	}
+	rulesText, _, err := s.matchInfo(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := parseRules(rulesText)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	dealCond, cond, args := ` WHERE d.match_id = ?`, ` WHERE match_id = ?`, []any{matchID}
+	if number != nil {
+		dealCond += ` AND d.number = ?`
+		cond += ` AND deal_number = ?`
+		args = append(args, *number)
+	}
+
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+dealColumns+` FROM deals d`+dealCond+
+		` ORDER BY d.number`), args...)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	var deals []arena.DealRecord
+	at := map[int]int{} // deal number → index in deals
+	for rows.Next() {
+		d, err := scanDeal(rows, rules)
+		if err != nil {
+			rows.Close()
+			return nil, s.wrap(op, err)
+		}
+		at[d.Number] = len(deals)
+		deals = append(deals, *d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(deals) == 0 {
+		return nil, s.wrap(op, err)
+	}
+
+	rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+decisionColumns+` FROM decisions`+cond+
+		` ORDER BY deal_number, idx`), args...)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	for rows.Next() {
+		n, x, err := scanDecision(rows)
+		if err != nil {
+			rows.Close()
+			return nil, s.wrap(op, err)
+		}
+		if i, ok := at[n]; ok {
+			deals[i].Decisions = append(deals[i].Decisions, x)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+
+	rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+resultColumns+` FROM results`+cond+
+		` ORDER BY deal_number, seat`), args...)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		n, r, err := scanResult(rows)
+		if err != nil {
+			return nil, s.wrap(op, err)
+		}
+		if i, ok := at[n]; ok {
+			deals[i].Results = append(deals[i].Results, r)
+		}
+	}
+	return deals, s.wrap(op, rows.Err())
+}
+
+// DealNumbers returns the numbers of the match's stored (finished) deals, ascending.
+func (s *Store) DealNumbers(ctx context.Context, matchID string) ([]int, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT number FROM deals WHERE match_id = ? ORDER BY number`), matchID)
+	if err != nil {
+		return nil, s.wrap("list the deals of match "+matchID, err)
+	}
+	defer rows.Close()
+	var ns []int
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			return nil, s.wrap("list the deals of match "+matchID, err)
+		}
+		ns = append(ns, n)
+	}
+	return ns, s.wrap("list the deals of match "+matchID, rows.Err())
+}
+
+// Results returns the raw per-seat results of the matches the filter selects, in the order
+// they were stored, at most f.Limit rows when it is positive. f.Bot selects the matches the
+// bot played in and returns every seat of them (opponents too), as the ratings need.
+func (s *Store) Results(ctx context.Context, f arena.MatchFilter) ([]arena.ResultRow, error) {
+	where, args := filterWhere(f, s, "r.league_id")
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT r.match_id, r.league_id, r.deal_number, d.deal_group,
+	m.rules, r.seat, r.bot, r.payoff, r.points, r.tricks, r.declarer
+FROM results r
+JOIN deals d ON d.match_id = r.match_id AND d.number = r.deal_number
+JOIN matches m ON m.id = r.match_id`+where+` ORDER BY r.id`+limit(f)), args...)
+	if err != nil {
+		return nil, s.wrap("read results", err)
+	}
+	defer rows.Close()
+	var out []arena.ResultRow
+	for rows.Next() {
+		var r arena.ResultRow
+		var seat int
+		if err := rows.Scan(&r.MatchID, &r.LeagueID, &r.Deal, &r.Group, &r.Rules, &seat, &r.Bot, &r.Payoff,
+			&r.Points, &r.Tricks, &r.Declarer); err != nil {
+			return nil, s.wrap("read results", err)
+		}
+		r.Seat = engine.Seat(seat)
+		out = append(out, r)
+	}
+	return out, s.wrap("read results", rows.Err())
+}

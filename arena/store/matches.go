@@ -1,0 +1,184 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+)
+
+// CreateMatch stores a new match, assigning m.ID when empty, m.Started when zero and m.Status
+// (running) when empty. An ID already used is arena.ErrConflict.
+func (s *Store) CreateMatch(ctx context.Context, m *arena.Match) error {
+	if m.ID == "" {
+		m.ID = newID()
+	}
+	if m.Started.IsZero() {
+		m.Started = now()
+	}
+	m.Started = m.Started.UTC().Truncate(time.Microsecond)
+	if m.Status == "" {
+		m.Status = arena.MatchRunning
+	}
+	sp := &m.Spec
+	op := "create match " + m.ID
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO matches (id, league_id, rules, bots, deals, seed,
+	duplicate, deals_text, per_decision_us, overage_us, max_strikes, status, started, finished, forfeited)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+		m.ID, sp.LeagueID, formatRules(sp.Rules), formatNames(sp.Bots), sp.Deals,
+		strconv.FormatUint(sp.Seed, 10), sp.Duplicate, sp.DealsText,
+		us(sp.TimeControl.PerDecision), us(sp.TimeControl.Overage), sp.TimeControl.MaxStrikes,
+		string(m.Status), s.timeArg(m.Started), s.timeArg(m.Finished), formatNames(m.Forfeited))
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return s.wrap(op, err)
+	} else if n == 0 {
+		return fmt.Errorf("match %s: %w", m.ID, arena.ErrConflict)
+	}
+	for i, bot := range sp.Bots {
+		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO match_bots (match_id, position, bot) VALUES (?, ?, ?)`),
+			m.ID, i, bot); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	return s.wrap(op, tx.Commit())
+}
+
+// UpdateMatch stores m's status, finish time and forfeits; arena.ErrNotFound for an unknown
+// match. The spec of a match never changes.
+func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
+	op := "update match " + m.ID
+	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE matches SET status = ?, finished = ?, forfeited = ? WHERE id = ?`),
+		string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.ID)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("match %s: %w", m.ID, arena.ErrNotFound)
+	}
+	return nil
+}
+
+const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
+	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited`
+
+func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
+	var (
+		m                         arena.Match
+		rules, bots, seed, status string
+		forfeited                 string
+		perDecision, overage      int64
+		started, finished         dbTime
+	)
+	sp := &m.Spec
+	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
+		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited); err != nil {
+		return nil, err
+	}
+	var err error
+	if sp.Rules, err = parseRules(rules); err != nil {
+		return nil, err
+	}
+	if sp.Bots, err = parseNames(bots); err != nil {
+		return nil, err
+	}
+	if sp.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return nil, fmt.Errorf("stored seed %q: %w", seed, err)
+	}
+	if m.Forfeited, err = parseNames(forfeited); err != nil {
+		return nil, err
+	}
+	sp.TimeControl.PerDecision = fromUS(perDecision)
+	sp.TimeControl.Overage = fromUS(overage)
+	m.Status = arena.MatchStatus(status)
+	m.Started, m.Finished = started.T, finished.T
+	return &m, nil
+}
+
+// GetMatch returns the match, or arena.ErrNotFound.
+func (s *Store) GetMatch(ctx context.Context, id string) (*arena.Match, error) {
+	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m WHERE m.id = ?`), id)
+	m, err := scanMatch(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("match %s: %w", id, arena.ErrNotFound)
+	}
+	if err != nil {
+		return nil, s.wrap("read match "+id, err)
+	}
+	return m, nil
+}
+
+// filterWhere turns a filter into a WHERE clause (with its leading " WHERE ", or empty) over
+// matches m; league selects the column that holds the league id.
+func filterWhere(f arena.MatchFilter, s *Store, league string) (string, []any) {
+	var conds []string
+	var args []any
+	if f.MatchID != "" {
+		conds = append(conds, `m.id = ?`)
+		args = append(args, f.MatchID)
+	}
+	if f.Bot != "" {
+		conds = append(conds, `EXISTS (SELECT 1 FROM match_bots mb WHERE mb.match_id = m.id AND mb.bot = ?)`)
+		args = append(args, f.Bot)
+	}
+	if f.LeagueID != "" {
+		conds = append(conds, league+` = ?`)
+		args = append(args, f.LeagueID)
+	}
+	if f.Rules != "" {
+		conds = append(conds, `m.rules = ?`)
+		args = append(args, f.Rules)
+	}
+	if !f.Since.IsZero() {
+		conds = append(conds, `m.started >= ?`)
+		args = append(args, s.timeArg(f.Since))
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func limit(f arena.MatchFilter) string {
+	if f.Limit > 0 {
+		return " LIMIT " + strconv.Itoa(f.Limit)
+	}
+	return ""
+}
+
+// ListMatches returns the matches the filter selects, newest first (by start time), at most
+// f.Limit of them when it is positive.
+func (s *Store) ListMatches(ctx context.Context, f arena.MatchFilter) ([]arena.Match, error) {
+	where, args := filterWhere(f, s, "m.league_id")
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m`+where+
+		` ORDER BY m.started DESC, m.id DESC`+limit(f)), args...)
+	if err != nil {
+		return nil, s.wrap("list matches", err)
+	}
+	defer rows.Close()
+	var ms []arena.Match
+	for rows.Next() {
+		m, err := scanMatch(rows)
+		if err != nil {
+			return nil, s.wrap("list matches", err)
+		}
+		ms = append(ms, *m)
+	}
+	return ms, s.wrap("list matches", rows.Err())
+}

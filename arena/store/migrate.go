@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Migrations are embedded SQL files, one folder per dialect, named NNNN_what.sql; both
+// folders hold the same versions. Each is applied once, in version order, and recorded in
+// schema_migrations. Never edit a released migration: add the next one.
+//
+//go:embed migrations
+var migrationFiles embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// loadMigrations reads the migrations of one folder, ascending; versions must run 1, 2, ...
+func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".sql") {
+			continue
+		}
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s/%s: name must be NNNN_what.sql", dir, e.Name())
+		}
+		text, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: strings.TrimSuffix(e.Name(), ".sql"), sql: string(text)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migrations in %s: want version %d, found %s", dir, i+1, m.name)
+		}
+	}
+	return ms, nil
+}
+
+func (s *Store) migrations() ([]migration, error) {
+	return loadMigrations(migrationFiles, "migrations/"+s.dialect.String())
+}
+
+// SchemaVersion returns the version the database's schema is at (0 for an empty database).
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var exists bool
+	var err error
+	if s.dialect == postgresDialect {
+		err = s.r.QueryRowContext(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists)
+	} else {
+		err = s.r.QueryRowContext(ctx,
+			`SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&exists)
+	}
+	if err != nil || !exists {
+		return 0, s.wrap("read the schema version", err)
+	}
+	var v sql.NullInt64
+	if err := s.r.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, s.wrap("read the schema version", err)
+	}
+	return int(v.Int64), nil
+}
+
+// migrate brings the schema to the newest known version. An up-to-date database is only
+// read; otherwise all pending migrations run in one transaction, under a lock (SQLite:
+// BEGIN IMMEDIATE; PostgreSQL: an advisory lock per schema), so that processes opening the
+// same database at once apply each migration exactly once.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := s.migrations()
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	latest := len(ms)
+	v, err := s.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if err := s.checkVersion(v, latest); err != nil || v == latest {
+		return err
+	}
+
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap("migrate the schema", err)
+	}
+	defer tx.Rollback()
+	if s.dialect == postgresDialect {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tapp schema_migrations ' || current_schema()))`); err != nil {
+			return s.wrap("lock the schema for migration", err)
+		}
+	}
+	created := `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version INTEGER NOT NULL PRIMARY KEY,
+	name    TEXT    NOT NULL,
+	applied INTEGER NOT NULL -- microseconds since the epoch
+)`
+	if s.dialect == postgresDialect {
+		created = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version INTEGER     NOT NULL PRIMARY KEY,
+	name    TEXT        NOT NULL,
+	applied TIMESTAMPTZ NOT NULL
+)`
+	}
+	if _, err := tx.ExecContext(ctx, created); err != nil {
+		return s.wrap("create schema_migrations", err)
+	}
+	// Read again under the lock: another process may have migrated meanwhile.
+	var cur sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&cur); err != nil {
+		return s.wrap("read the schema version", err)
+	}
+	v = int(cur.Int64)
+	if err := s.checkVersion(v, latest); err != nil {
+		return err
+	}
+	for _, m := range ms[v:] {
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return s.wrap("apply migration "+m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)`),
+			m.version, m.name, s.timeArg(now())); err != nil {
+			return s.wrap("record migration "+m.name, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap("migrate the schema", err)
+	}
+	return nil
+}
+
+func (s *Store) checkVersion(v, latest int) error {
+	if v > latest {
+		return fmt.Errorf("%w: %s is at schema version %d, this build knows versions up to %d: use a newer tapp",
+			ErrSchemaTooNew, s.where, v, latest)
+	}
+	return nil
+}
