@@ -1,0 +1,242 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/referee"
+	"github.com/tapparena/tapp/engine"
+)
+
+// Seats hands out the line to a bot for one seat of a table: a connected session with free
+// capacity that is not already at this table.
+type Seats interface {
+	Acquire(ctx context.Context, bot string, exclude []referee.Conn) (referee.Conn, func(), error)
+}
+
+// Runner plays matches and stores every finished deal.
+type Runner struct {
+	Store    arena.Store
+	Seats    Seats
+	Log      *zap.Logger
+	Parallel int // tables played at once within one match (default 1); a pot forces 1
+	// Progress, when set, is called after every stored deal with the deals done and planned.
+	Progress func(done, total int)
+	// Watch, when set, receives every event of every deal (see referee.Table.Watch).
+	Watch func(matchID string, number int, ev engine.Event, public []engine.Event)
+}
+
+// Result sums up a played match.
+type Result struct {
+	Match     *arena.Match
+	Deals     int            // deals stored (including earlier runs)
+	Net       map[string]int // payoff per bot over all stored deals
+	Forfeited []string
+}
+
+// Create stores a new match for spec and returns it.
+func (r *Runner) Create(ctx context.Context, spec arena.MatchSpec) (*arena.Match, error) {
+	if err := spec.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := Plan(spec); err != nil {
+		return nil, err
+	}
+	m := &arena.Match{Spec: spec, Status: arena.MatchRunning, Started: time.Now()}
+	if err := r.Store.CreateMatch(ctx, m); err != nil {
+		return nil, fmt.Errorf("storing match: %w", err)
+	}
+	return m, nil
+}
+
+// Run plays every deal of m that is not stored yet. When ctx ends, the deals in flight are
+// dropped (their seeds replay them on resume), the match is marked aborted, and Run returns
+// ctx's error; everything finished stays stored.
+func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
+	log := r.Log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	log = log.With(zap.String("match", m.ID))
+	tables, err := Plan(m.Spec)
+	if err != nil {
+		return nil, err
+	}
+	done, err := r.Store.DealNumbers(ctx, m.ID)
+	if err != nil {
+		return nil, fmt.Errorf("reading finished deals: %w", err)
+	}
+	finished := make(map[int]bool, len(done))
+	for _, n := range done {
+		finished[n] = true
+	}
+	if len(done) > 0 {
+		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", len(tables)))
+	}
+
+	clocks := make(map[string]*referee.Clock)
+	for _, b := range m.Spec.Bots {
+		if clocks[b] == nil {
+			clocks[b] = referee.NewClock(m.Spec.TimeControl)
+		}
+	}
+	parallel := max(r.Parallel, 1)
+	if m.Spec.Rules.Pot {
+		parallel = 1 // the pot carries from deal to deal
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		count    = len(done)
+		pot      = 0
+	)
+	if m.Spec.Rules.Pot && len(done) > 0 {
+		last, err := r.Store.Deal(ctx, m.ID, done[len(done)-1])
+		if err != nil {
+			return nil, fmt.Errorf("reading the pot from the last finished deal: %w", err)
+		}
+		pot = last.Outcome.PotAfter
+	}
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for _, t := range tables {
+		if finished[t.Number] {
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func(t Table) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			opts := engine.Options{}
+			if m.Spec.Rules.Pot {
+				mu.Lock()
+				opts.Pot = pot
+				mu.Unlock()
+			}
+			rec, err := r.playTable(ctx, m, t, opts, clocks)
+			if err == nil {
+				err = r.Store.SaveDeal(ctx, rec)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil && ctx.Err() == nil {
+					firstErr = fmt.Errorf("deal %d: %w", t.Number, err)
+					cancel()
+				}
+				return
+			}
+			pot = rec.Outcome.PotAfter
+			count++
+			if r.Progress != nil {
+				r.Progress(count, len(tables))
+			}
+		}(t)
+	}
+	wg.Wait()
+
+	for _, b := range sortedKeys(clocks) {
+		if clocks[b].Forfeited() && !contains(m.Forfeited, b) {
+			m.Forfeited = append(m.Forfeited, b)
+		}
+	}
+	switch {
+	case firstErr != nil || ctx.Err() != nil:
+		m.Status = arena.MatchAborted
+	default:
+		m.Status, m.Finished = arena.MatchFinished, time.Now()
+	}
+	// The match's final status is written even when ctx has ended.
+	if err := r.Store.UpdateMatch(context.WithoutCancel(ctx), m); err != nil && firstErr == nil {
+		firstErr = fmt.Errorf("updating match: %w", err)
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := Summarize(context.WithoutCancel(ctx), r.Store, m)
+	if err == nil {
+		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited))
+	}
+	return res, err
+}
+
+func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {
+	var conns []referee.Conn
+	players := make([]referee.Player, len(t.Seating))
+	for seat, bot := range t.Seating {
+		conn, release, err := r.Seats.Acquire(ctx, bot, conns)
+		if err != nil {
+			return nil, fmt.Errorf("seating %s: %w", bot, err)
+		}
+		defer release()
+		conns = append(conns, conn)
+		players[seat] = referee.Player{Bot: bot, Conn: conn, Clock: clocks[bot]}
+	}
+	table := &referee.Table{
+		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
+		Options: opts, Players: players, TimeControl: m.Spec.TimeControl,
+	}
+	if r.Watch != nil {
+		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }
+	}
+	return referee.Play(ctx, table)
+}
+
+// Summarize totals a match's stored results.
+func Summarize(ctx context.Context, store arena.Store, m *arena.Match) (*Result, error) {
+	rows, err := store.Results(ctx, arena.MatchFilter{MatchID: m.ID})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Match: m, Net: make(map[string]int), Forfeited: m.Forfeited}
+	for _, b := range m.Spec.Bots {
+		res.Net[b] += 0
+	}
+	deals := make(map[int]bool)
+	for _, row := range rows {
+		if row.MatchID != m.ID {
+			continue
+		}
+		deals[row.Deal] = true
+		res.Net[row.Bot] += row.Payoff
+	}
+	res.Deals = len(deals)
+	return res, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

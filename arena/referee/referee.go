@@ -1,0 +1,413 @@
+// Package referee plays one deal between bots: it asks each seat for its decisions under the
+// match's clock, refuses illegal or malformed answers with the rule broken, plays the
+// documented fallback for late or missing answers, and records everything that was sent and
+// received. It talks to bots through the Conn interface, so the same referee drives bots over
+// gRPC sessions and bots called in-process.
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// Protocol reasons for refusing an answer. Rule violations carry the engine's rule id instead.
+const (
+	ReasonMalformed      = "PROTO-MALFORMED"       // the action text does not parse
+	ReasonUnknownRequest = "PROTO-UNKNOWN-REQUEST" // no open request with this id for this bot
+	ReasonDuplicate      = "PROTO-DUPLICATE"       // the request was already answered
+)
+
+// Answer is one answer a bot sent for a game.
+type Answer struct {
+	RequestID string
+	Action    string
+	At        time.Time
+}
+
+// Conn is the referee's line to the bot in one seat.
+type Conn interface {
+	// Send queues a message for the bot without blocking. An error means the message could
+	// not be queued (the bot is not reading, or gone); the referee treats it like a late
+	// answer.
+	Send(msg *tappv1.ConnectResponse) error
+	// Open routes the bot's answers for gameID to the returned channel until closeFn is
+	// called. snapshot is called when a resuming bot needs the game's current view.
+	Open(gameID string, snapshot func() *tappv1.Snapshot_Game) (answers <-chan Answer, closeFn func())
+	// Gone is closed when the bot has left for good (disconnected past its grace period).
+	Gone() <-chan struct{}
+	// StreamEvents reports whether the bot asked for every event as it happens.
+	StreamEvents() bool
+}
+
+// Clock is one bot's clock and strike count for a whole match; the deals of a match may run
+// in parallel, so it is safe for concurrent use.
+type Clock struct {
+	mu        sync.Mutex
+	tc        arena.TimeControl
+	bank      time.Duration
+	strikes   int
+	forfeited bool
+}
+
+// NewClock starts a bot's clock for a match.
+func NewClock(tc arena.TimeControl) *Clock { return &Clock{tc: tc, bank: tc.Overage} }
+
+// Bank returns the overage left.
+func (c *Clock) Bank() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bank
+}
+
+// Forfeited reports whether the bot has forfeited the match by strikes.
+func (c *Clock) Forfeited() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.forfeited
+}
+
+// Strikes returns the strikes so far.
+func (c *Clock) Strikes() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.strikes
+}
+
+// spend takes an overrun from the bank.
+func (c *Clock) spend(over time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.bank = max(c.bank-over, 0)
+}
+
+// strike records a late or missing answer and reports the count, whether the bot has now
+// forfeited, and whether this answer counted (answers that were already late when an earlier
+// one forfeited the match — deals run in parallel — count no more).
+func (c *Clock) strike() (int, bool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.bank = 0
+	if c.forfeited {
+		return c.strikes, true, false
+	}
+	c.strikes++
+	if c.tc.MaxStrikes > 0 && c.strikes >= c.tc.MaxStrikes {
+		c.forfeited = true
+	}
+	return c.strikes, c.forfeited, true
+}
+
+// Player is one seat of a table: the bot's name, its line and its match clock.
+type Player struct {
+	Bot   string
+	Conn  Conn
+	Clock *Clock
+}
+
+// Table is one deal to play.
+type Table struct {
+	MatchID     string
+	Number      int // deal number in the match
+	Group       int // deal source (duplicate group)
+	Rules       engine.RuleSet
+	Deal        engine.Deal
+	Options     engine.Options
+	Players     []Player // by seat
+	TimeControl arena.TimeControl
+	// Watch, when set, receives every event (unredacted only after the deal ends: it gets
+	// the public view while the deal runs).
+	Watch func(number int, ev engine.Event, public []engine.Event)
+}
+
+// ErrAborted is returned when the context ends a deal before it finishes; nothing of the
+// deal is recorded.
+var ErrAborted = errors.New("deal aborted")
+
+// Fallback returns the documented fallback for a late or missing answer: the first legal
+// action in the engine's stable order.
+func Fallback(legal []engine.Action) engine.Action { return legal[0] }
+
+// Play plays one deal to its end and returns its full record.
+func Play(ctx context.Context, t *Table) (*arena.DealRecord, error) {
+	st, err := engine.NewState(t.Rules, t.Deal, t.Options)
+	if err != nil {
+		return nil, err
+	}
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players))}
+	return g.play(ctx)
+}
+
+// GameID names one deal of a match on the wire.
+func GameID(matchID string, number int) string { return matchID + "/" + strconv.Itoa(number) }
+
+type game struct {
+	t    *Table
+	st   *engine.State
+	id   string
+	sent []int // per seat: events sent so far
+
+	mu      sync.Mutex // guards pending for snapshots taken from session goroutines
+	pending [engine.MaxPlayers]*tappv1.DecisionRequest
+
+	requests int
+	answered map[string]bool
+}
+
+func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
+	t := g.t
+	rec := &arena.DealRecord{
+		MatchID: t.MatchID, Number: t.Number, Group: t.Group, Deal: t.Deal, Options: t.Options,
+		Started: time.Now(),
+	}
+	for _, p := range t.Players {
+		rec.Seating = append(rec.Seating, p.Bot)
+	}
+	g.answered = make(map[string]bool)
+
+	answers := make([]<-chan Answer, len(t.Players))
+	for i, p := range t.Players {
+		seat := engine.Seat(i)
+		ch, closeFn := p.Conn.Open(g.id, func() *tappv1.Snapshot_Game { return g.snapshot(seat) })
+		defer closeFn()
+		answers[i] = ch
+		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: g.started(seat)}})
+	}
+	g.watch(0)
+
+	var legal []engine.Action
+	for !g.st.Terminal() {
+		if err := ctx.Err(); err != nil {
+			g.abort()
+			return nil, fmt.Errorf("%w: %v", ErrAborted, err)
+		}
+		seat := g.st.ToMove()
+		legal = g.st.LegalActions(legal[:0])
+		d, err := g.decide(ctx, seat, legal, answers[seat])
+		if err != nil {
+			g.abort()
+			return nil, err
+		}
+		d.Index = len(rec.Decisions)
+		rec.Decisions = append(rec.Decisions, d)
+		before := len(g.st.Events())
+		if err := g.st.Apply(d.Action); err != nil {
+			return nil, fmt.Errorf("referee: applying checked action %s: %w", d.Action, err)
+		}
+		g.watch(before)
+		for i, p := range t.Players {
+			if p.Conn.StreamEvents() {
+				g.flushEvents(engine.Seat(i))
+			}
+		}
+	}
+
+	out := g.st.Outcome()
+	rec.Moves = append(rec.Moves, g.st.History()...)
+	rec.Outcome = out
+	for i, p := range t.Players {
+		seat := engine.Seat(i)
+		rec.Results = append(rec.Results, arena.SeatResult{
+			Bot: p.Bot, Seat: seat, Payoff: out.Payoff[i], Points: out.Points[i],
+			Tricks: out.Tricks[i], Declarer: out.Declarer == seat,
+		})
+		ended := &tappv1.GameEnded{
+			GameId:     g.id,
+			Reveal:     wire.RevealToProto(t.Rules, t.Deal, g.st),
+			Settlement: wire.OutcomeToProto(out),
+			Events:     g.takeEvents(seat),
+		}
+		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: ended}})
+	}
+	rec.Duration = time.Since(rec.Started)
+	return rec, nil
+}
+
+// decide asks the seat's bot for one decision and returns what was decided and how.
+func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Action, answers <-chan Answer) (arena.DecisionRecord, error) {
+	p := g.t.Players[seat]
+	rec := arena.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
+	if p.Clock.Forfeited() {
+		rec.Action, rec.Fallback = Fallback(legal), true
+		return rec, nil
+	}
+	select {
+	case <-p.Conn.Gone():
+		rec.Action, rec.Fallback = Fallback(legal), true
+		return rec, nil
+	default:
+	}
+
+	g.requests++
+	rec.RequestID = "r" + strconv.Itoa(g.requests)
+	obs := g.st.Observe(seat)
+	start := time.Now()
+	tc := g.t.TimeControl
+	bank := p.Clock.Bank()
+	req := &tappv1.DecisionRequest{
+		GameId:      g.id,
+		RequestId:   rec.RequestID,
+		Decision:    wire.DecisionToProto(rec.Decision),
+		Legal:       wire.ActionsToProto(legal),
+		Deadline:    wire.Timestamp(start.Add(tc.PerDecision)),
+		OverageLeft: wire.Duration(bank),
+		Observation: wire.ObservationToProto(&obs),
+		Events:      g.takeEvents(seat),
+	}
+	if sent, err := protojson.Marshal(req); err == nil {
+		rec.Sent = sent
+	}
+	g.setPending(seat, req)
+	defer g.setPending(seat, nil)
+
+	hard := time.NewTimer(tc.PerDecision + bank)
+	defer hard.Stop()
+	if err := p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}}); err != nil {
+		return g.late(rec, legal, start, tc.PerDecision+bank), nil
+	}
+	for {
+		select {
+		case a := <-answers:
+			if action, ok := g.check(p, seat, &rec, a, start); ok {
+				g.answered[rec.RequestID] = true
+				elapsed := a.At.Sub(start)
+				rec.Action, rec.Latency = action, elapsed
+				if over := elapsed - tc.PerDecision; over > 0 {
+					p.Clock.spend(over)
+				}
+				return rec, nil
+			}
+		case <-hard.C:
+			return g.late(rec, legal, start, tc.PerDecision+bank), nil
+		case <-p.Conn.Gone():
+			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(start)
+			return rec, nil
+		case <-ctx.Done():
+			return rec, fmt.Errorf("%w: %v", ErrAborted, ctx.Err())
+		}
+	}
+}
+
+// check validates one answer; a refused answer is recorded, and the bot is told why.
+func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a Answer, start time.Time) (engine.Action, bool) {
+	attempt := arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
+	var rule, reason string
+	var action engine.Action
+	switch {
+	case a.RequestID != rec.RequestID && g.answered[a.RequestID]:
+		rule, reason = ReasonDuplicate, "request "+a.RequestID+" was already answered"
+	case a.RequestID != rec.RequestID:
+		rule, reason = ReasonUnknownRequest, "no open request "+strconv.Quote(a.RequestID)+" for this seat"
+	default:
+		var err error
+		action, err = engine.ParseAction(a.Action)
+		if err != nil {
+			rule, reason = ReasonMalformed, err.Error()
+		} else if err := g.st.Check(action); err != nil {
+			var re *engine.RuleError
+			if errors.As(err, &re) {
+				rule, reason = re.Rule, err.Error()
+			} else {
+				rule, reason = ReasonMalformed, err.Error()
+			}
+		}
+	}
+	if rule == "" {
+		rec.Attempts = append(rec.Attempts, attempt)
+		return action, true
+	}
+	attempt.Rejected = reason
+	if a.RequestID == rec.RequestID {
+		rec.Attempts = append(rec.Attempts, attempt)
+	}
+	_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
+		GameId: g.id, RequestId: a.RequestID, RuleId: rule, Reason: reason,
+	}}})
+	return action, false
+}
+
+// late plays the fallback for a late or missing answer and gives a strike.
+func (g *game) late(rec arena.DecisionRecord, legal []engine.Action, start time.Time, waited time.Duration) arena.DecisionRecord {
+	p := g.t.Players[rec.Seat]
+	strikes, forfeited, counted := p.Clock.strike()
+	rec.Action, rec.Fallback, rec.Strike, rec.Latency = Fallback(legal), true, counted, waited
+	g.answered[rec.RequestID] = true
+	_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Fallback{Fallback: &tappv1.Fallback{
+		GameId: g.id, RequestId: rec.RequestID, Action: rec.Action.String(),
+		Strikes: int32(strikes), Forfeited: forfeited,
+	}}})
+	return rec
+}
+
+func (g *game) started(seat engine.Seat) *tappv1.GameStarted {
+	t := g.t
+	gs := &tappv1.GameStarted{
+		GameId: g.id, MatchId: t.MatchID, DealNumber: int32(t.Number), Rules: t.Rules.String(),
+		Seat: int32(seat), TimeControl: wire.TimeControlToProto(t.TimeControl),
+		Hand: wire.CardsToProto(t.Deal.Hands[seat]),
+	}
+	for _, p := range t.Players {
+		gs.Players = append(gs.Players, p.Bot)
+	}
+	return gs
+}
+
+// takeEvents returns the events the seat has not been sent yet, redacted for it.
+func (g *game) takeEvents(seat engine.Seat) []*tappv1.GameEvent {
+	evs := g.st.EventsFor(seat, g.sent[seat])
+	first := g.sent[seat]
+	g.sent[seat] += len(evs)
+	return wire.EventsToProto(evs, first)
+}
+
+func (g *game) flushEvents(seat engine.Seat) {
+	if evs := g.takeEvents(seat); len(evs) > 0 {
+		_ = g.t.Players[seat].Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Event{Event: &tappv1.EventNotice{GameId: g.id, Events: evs}}})
+	}
+}
+
+func (g *game) watch(from int) {
+	if g.t.Watch == nil {
+		return
+	}
+	all := g.st.Events()
+	public := g.st.EventsFor(engine.NoSeat, from)
+	for i := from; i < len(all); i++ {
+		g.t.Watch(g.t.Number, all[i], public[i-from:i-from+1])
+	}
+}
+
+func (g *game) setPending(seat engine.Seat, req *tappv1.DecisionRequest) {
+	g.mu.Lock()
+	g.pending[seat] = req
+	g.mu.Unlock()
+}
+
+// snapshot is the game as one seat sees it now, for a bot that resumes its session.
+func (g *game) snapshot(seat engine.Seat) *tappv1.Snapshot_Game {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	pending := g.pending[seat]
+	var obs *tappv1.Observation
+	if pending != nil {
+		obs = pending.Observation
+	}
+	return &tappv1.Snapshot_Game{Started: g.started(seat), Observation: obs, Pending: pending}
+}
+
+// abort tells every seat that the game ended without a result.
+func (g *game) abort() {
+	for _, p := range g.t.Players {
+		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: g.id, Aborted: true}}})
+	}
+}

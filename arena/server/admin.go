@@ -1,0 +1,162 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/tapparena/tapp/arena"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// MatchStarter starts a match in the background and returns its id; watch, when a client
+// watches the match, receives its events.
+type MatchStarter interface {
+	StartMatch(ctx context.Context, spec arena.MatchSpec) (string, error)
+	Watch(ctx context.Context, matchID string, send func(*tappv1.WatchMatchResponse) error) error
+	MatchDetails(ctx context.Context, matchID string) (*tappv1.GetMatchResponse, error)
+	MatchSummary(m *arena.Match) *tappv1.MatchSummary
+	SpecFromProto(req *tappv1.StartMatchRequest) (arena.MatchSpec, error)
+}
+
+type adminService struct {
+	tappv1.UnimplementedAdminServiceServer
+	s     *Server
+	start MatchStarter
+}
+
+func (a *adminService) RegisterBot(ctx context.Context, req *tappv1.RegisterBotRequest) (*tappv1.RegisterBotResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	bot, token, err := RegisterBot(ctx, a.s.cfg.Store, req.GetName())
+	if err != nil {
+		return nil, err
+	}
+	a.s.log.Info("bot registered", zap.String("bot", bot.Name))
+	return &tappv1.RegisterBotResponse{BotId: bot.ID, Token: token}, nil
+}
+
+// RegisterBot creates a bot with a fresh token and stores only the token's hash.
+func RegisterBot(ctx context.Context, store arena.Store, name string) (*arena.Bot, string, error) {
+	if err := ValidBotName(name); err != nil {
+		return nil, "", status.Error(codes.InvalidArgument, err.Error())
+	}
+	token := NewToken("tapp_")
+	bot := &arena.Bot{Name: name, TokenHash: HashToken(token)}
+	err := store.CreateBot(ctx, bot)
+	if errors.Is(err, arena.ErrConflict) {
+		return nil, "", status.Errorf(codes.AlreadyExists, "a bot named %q exists already", name)
+	}
+	if err != nil {
+		return nil, "", status.Errorf(codes.Internal, "storing bot: %v", err)
+	}
+	return bot, token, nil
+}
+
+// ValidBotName accepts 1–64 letters, digits, '-', '_' and '.'.
+func ValidBotName(name string) error {
+	if name == "" || len(name) > 64 {
+		return errors.New("a bot name has 1 to 64 characters")
+	}
+	for _, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
+		if !ok {
+			return errors.New("a bot name uses only letters, digits, '-', '_' and '.'")
+		}
+	}
+	return nil
+}
+
+func (a *adminService) ListBots(ctx context.Context, _ *tappv1.ListBotsRequest) (*tappv1.ListBotsResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	bots, err := a.s.cfg.Store.ListBots(ctx)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "listing bots: %v", err)
+	}
+	live := a.s.connectedBots()
+	resp := &tappv1.ListBotsResponse{}
+	for _, b := range bots {
+		resp.Bots = append(resp.Bots, &tappv1.BotInfo{BotId: b.ID, Name: b.Name, Created: timestamp(b.Created), Connected: live[b.Name]})
+	}
+	return resp, nil
+}
+
+func (a *adminService) ListSessions(ctx context.Context, _ *tappv1.ListSessionsRequest) (*tappv1.ListSessionsResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	return &tappv1.ListSessionsResponse{Sessions: a.s.Sessions()}, nil
+}
+
+func (a *adminService) StartMatch(ctx context.Context, req *tappv1.StartMatchRequest) (*tappv1.StartMatchResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	if a.start == nil {
+		return nil, status.Error(codes.Unimplemented, "this arena does not start matches")
+	}
+	spec, err := a.start.SpecFromProto(req)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	id, err := a.start.StartMatch(ctx, spec)
+	if err != nil {
+		return nil, status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return &tappv1.StartMatchResponse{MatchId: id}, nil
+}
+
+func (a *adminService) ListMatches(ctx context.Context, req *tappv1.ListMatchesRequest) (*tappv1.ListMatchesResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	if a.start == nil {
+		return nil, status.Error(codes.Unimplemented, "this arena keeps no matches")
+	}
+	ms, err := a.s.cfg.Store.ListMatches(ctx, arena.MatchFilter{Bot: req.GetBot(), Limit: int(req.GetLimit())})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "listing matches: %v", err)
+	}
+	resp := &tappv1.ListMatchesResponse{}
+	for i := range ms {
+		resp.Matches = append(resp.Matches, a.start.MatchSummary(&ms[i]))
+	}
+	return resp, nil
+}
+
+func (a *adminService) GetMatch(ctx context.Context, req *tappv1.GetMatchRequest) (*tappv1.GetMatchResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	if a.start == nil {
+		return nil, status.Error(codes.Unimplemented, "this arena keeps no matches")
+	}
+	resp, err := a.start.MatchDetails(ctx, req.GetMatchId())
+	if errors.Is(err, arena.ErrNotFound) {
+		return nil, status.Errorf(codes.NotFound, "no match %q", req.GetMatchId())
+	}
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "reading match: %v", err)
+	}
+	return resp, nil
+}
+
+func (a *adminService) WatchMatch(req *tappv1.WatchMatchRequest, stream tappv1.AdminService_WatchMatchServer) error {
+	if err := a.s.authAdmin(stream.Context()); err != nil {
+		return err
+	}
+	if a.start == nil {
+		return status.Error(codes.Unimplemented, "this arena runs no matches")
+	}
+	err := a.start.Watch(stream.Context(), req.GetMatchId(), stream.Send)
+	if errors.Is(err, arena.ErrNotFound) {
+		return status.Errorf(codes.NotFound, "no running match %q", req.GetMatchId())
+	}
+	return err
+}

@@ -1,0 +1,419 @@
+// Package server is the arena's gRPC front: the bot stream (BotService.Connect) with its
+// sessions, token checks and resumes, the admin service, and the server hygiene (keepalive,
+// message limits, health, reflection, graceful shutdown).
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/referee"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// Version is the arena's protocol implementation version, sent in Welcome.
+const Version = "tapp-arena/1"
+
+// MaxMessageBytes limits every message in both directions.
+const MaxMessageBytes = 4 << 20
+
+var errOutboxFull = errors.New("bot is not reading: outbox full")
+
+// Config configures a Server.
+type Config struct {
+	Store      arena.Store
+	Log        *zap.Logger
+	AdminToken string        // required for the admin service; empty disables it
+	Grace      time.Duration // how long a dropped session waits for a resume (default 30 s)
+}
+
+// Server serves bots and admins.
+type Server struct {
+	tappv1.UnimplementedBotServiceServer
+	cfg    Config
+	log    *zap.Logger
+	grpc   *grpc.Server
+	health *health.Server
+	admin  *adminService
+
+	mu       sync.Mutex
+	sessions map[string]*Session // by id
+	byToken  map[string]*Session // by resume token
+	changed  chan struct{}       // closed and replaced whenever sessions change or free up
+	closing  bool
+	// launchTokens are tokens the arena minted for bots it launched itself, by hash: valid
+	// only for this process's lifetime and never stored.
+	launchTokens map[string]string
+}
+
+// New builds a server; call Serve to accept connections.
+func New(cfg Config) *Server {
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 30 * time.Second
+	}
+	s := &Server{
+		cfg: cfg, log: cfg.Log, sessions: make(map[string]*Session), byToken: make(map[string]*Session),
+		changed: make(chan struct{}), launchTokens: make(map[string]string),
+	}
+	s.grpc = grpc.NewServer(
+		grpc.MaxRecvMsgSize(MaxMessageBytes),
+		grpc.MaxSendMsgSize(MaxMessageBytes),
+		// Bot streams live for hours: no MaxConnectionAge, pings from clients allowed every
+		// 10 s even without streams, dead peers found by server pings.
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
+	)
+	tappv1.RegisterBotServiceServer(s.grpc, s)
+	s.admin = &adminService{s: s}
+	tappv1.RegisterAdminServiceServer(s.grpc, s.admin)
+	s.health = health.NewServer()
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	s.health.SetServingStatus(tappv1.BotService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	reflection.Register(s.grpc)
+	return s
+}
+
+// Serve accepts connections on lis until Shutdown.
+func (s *Server) Serve(lis net.Listener) error { return s.grpc.Serve(lis) }
+
+// SetMatchStarter lets the admin service start matches (the arena wires the match runner in).
+func (s *Server) SetMatchStarter(f MatchStarter) { s.admin.start = f }
+
+// Shutdown stops the server gracefully: health goes NOT_SERVING, every bot is told it is going
+// away, streams get until the context ends to finish, then the server stops hard.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.health.Shutdown()
+	s.mu.Lock()
+	s.closing = true
+	sessions := make([]*Session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		sessions = append(sessions, ss)
+	}
+	s.mu.Unlock()
+	for _, ss := range sessions {
+		_ = ss.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GoingAway{GoingAway: &tappv1.GoingAway{Reason: "arena shutting down"}}})
+	}
+	done := make(chan struct{})
+	go func() { s.grpc.GracefulStop(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		s.grpc.Stop()
+	}
+	for _, ss := range sessions {
+		ss.end()
+	}
+}
+
+// HashToken is how bot tokens are stored: SHA-256 (tokens are long random strings, so a
+// fast hash is enough).
+func HashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// NewToken returns a fresh random token with the given prefix.
+func NewToken(prefix string) string {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return prefix + hex.EncodeToString(b[:])
+}
+
+func bearer(ctx context.Context) string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	for _, v := range md.Get("authorization") {
+		if t, ok := strings.CutPrefix(v, "Bearer "); ok {
+			return strings.TrimSpace(t)
+		}
+	}
+	return ""
+}
+
+// AddLaunchToken lets a bot that the arena launches itself connect as bot with token, for
+// this process's lifetime only; the token is never stored.
+func (s *Server) AddLaunchToken(token, bot string) {
+	s.mu.Lock()
+	s.launchTokens[string(HashToken(token))] = bot
+	s.mu.Unlock()
+}
+
+func (s *Server) authBot(ctx context.Context) (*arena.Bot, error) {
+	token := bearer(ctx)
+	if token == "" {
+		return nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\"")
+	}
+	s.mu.Lock()
+	name, ok := s.launchTokens[string(HashToken(token))]
+	s.mu.Unlock()
+	if ok {
+		return &arena.Bot{Name: name}, nil
+	}
+	bot, err := s.cfg.Store.BotByTokenHash(ctx, HashToken(token))
+	if errors.Is(err, arena.ErrNotFound) {
+		return nil, status.Error(codes.Unauthenticated, "unknown bot token")
+	}
+	if err != nil {
+		return nil, status.Errorf(codes.Unavailable, "checking token: %v", err)
+	}
+	return bot, nil
+}
+
+func (s *Server) authAdmin(ctx context.Context) error {
+	token := bearer(ctx)
+	if s.cfg.AdminToken == "" {
+		return status.Error(codes.PermissionDenied, "the admin service is disabled (no admin token configured)")
+	}
+	if token == "" || subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) != 1 {
+		return status.Error(codes.Unauthenticated, "admin token missing or wrong")
+	}
+	return nil
+}
+
+// Connect implements the bot stream. A bot name may hold several sessions at once (several
+// instances of one bot, e.g. one per seat of a table); a session never sits in two seats of
+// the same game.
+func (s *Server) Connect(stream tappv1.BotService_ConnectServer) error {
+	ctx := stream.Context()
+	bot, err := s.authBot(ctx)
+	if err != nil {
+		s.log.Warn("bot stream refused", zap.Error(err))
+		return err
+	}
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	hello := first.GetHello()
+	if hello == nil {
+		return status.Error(codes.InvalidArgument, "PROTO-OUT-OF-ORDER: the first message must be hello")
+	}
+	log := s.log.With(zap.String("bot", bot.Name))
+	if hello.GetName() != "" && hello.GetName() != bot.Name {
+		log.Info("bot says another name than its token's", zap.String("hello_name", hello.GetName()))
+	}
+
+	ss, resumed := s.resume(hello.GetResumeToken(), bot.Name)
+	if ss == nil {
+		if ss, err = s.newSession(bot.Name, hello, log); err != nil {
+			return err
+		}
+	}
+	outbox, stop := ss.attach()
+	log = log.With(zap.String("session", ss.ID))
+	log.Info("bot connected", zap.Bool("resumed", resumed), zap.String("version", ss.Version), zap.Int("capacity", ss.Capacity))
+
+	welcome := &tappv1.Welcome{SessionId: ss.ID, ResumeToken: ss.ResumeToken, Resumed: resumed,
+		ArenaVersion: Version, Grace: durationpb.New(s.cfg.Grace)}
+	_ = ss.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Welcome{Welcome: welcome}})
+	if resumed {
+		_ = ss.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Snapshot{Snapshot: ss.snapshot()}})
+	}
+	s.notify()
+
+	writeErr := make(chan error, 1)
+	go func() { writeErr <- writeLoop(stream, outbox, stop) }()
+	readErr := s.readLoop(stream, ss, log)
+	ss.detach(stop, s.cfg.Grace, func() { s.drop(ss); log.Info("session ended after grace period") })
+	s.notify()
+	werr := <-writeErr
+	if readErr == nil || errors.Is(readErr, io.EOF) || status.Code(readErr) == codes.Canceled {
+		log.Info("bot disconnected")
+		return werr
+	}
+	log.Warn("bot stream failed", zap.Error(readErr))
+	return readErr
+}
+
+func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan *tappv1.ConnectResponse, stop chan struct{}) error {
+	for {
+		select {
+		case msg := <-outbox:
+			if err := stream.Send(msg); err != nil {
+				return err
+			}
+			if msg.GetGoingAway() != nil {
+				return nil
+			}
+		case <-stop:
+			return nil
+		case <-stream.Context().Done():
+			return nil
+		}
+	}
+}
+
+func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, log *zap.Logger) error {
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			return err
+		}
+		now := time.Now()
+		switch m := msg.GetMessage().(type) {
+		case *tappv1.ConnectRequest_Answer:
+			ok, full := ss.deliver(m.Answer, now)
+			switch {
+			case !ok:
+				log.Warn("answer for a game this session is not in", zap.String("game", m.Answer.GetGameId()), zap.String("request", m.Answer.GetRequestId()))
+				s.reject(ss, m.Answer, "PROTO-UNKNOWN-GAME", "no running game "+m.Answer.GetGameId()+" for this session")
+			case full:
+				log.Warn("answer flood refused", zap.String("game", m.Answer.GetGameId()))
+				s.reject(ss, m.Answer, "PROTO-FLOOD", "too many answers queued for this game")
+			}
+		case *tappv1.ConnectRequest_Hello:
+			s.reject(ss, &tappv1.Answer{}, "PROTO-OUT-OF-ORDER", "hello may only be the first message")
+		default:
+			log.Warn("empty or unknown message from bot")
+			s.reject(ss, &tappv1.Answer{}, "PROTO-MALFORMED", "message has no known content")
+		}
+	}
+}
+
+func (s *Server) reject(ss *Session, a *tappv1.Answer, rule, reason string) {
+	_ = ss.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
+		GameId: a.GetGameId(), RequestId: a.GetRequestId(), RuleId: rule, Reason: reason,
+	}}})
+}
+
+func (s *Server) resume(token, bot string) (*Session, bool) {
+	if token == "" {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.byToken[token]
+	if ss == nil || ss.Bot != bot || ss.isGone() {
+		return nil, false
+	}
+	return ss, true
+}
+
+func (s *Server) newSession(bot string, hello *tappv1.Hello, log *zap.Logger) (*Session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return nil, status.Error(codes.Unavailable, "arena shutting down")
+	}
+	ss := newSession(NewToken("s-")[:14], NewToken("resume-"), bot, hello, log)
+	s.sessions[ss.ID] = ss
+	s.byToken[ss.ResumeToken] = ss
+	return ss, nil
+}
+
+func (s *Server) drop(ss *Session) {
+	s.mu.Lock()
+	delete(s.sessions, ss.ID)
+	delete(s.byToken, ss.ResumeToken)
+	s.mu.Unlock()
+	s.notify()
+}
+
+// notify wakes everyone waiting for a session to connect or free up.
+func (s *Server) notify() {
+	s.mu.Lock()
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// Acquire reserves a seat for bot on a session that is not in exclude, waiting until one is
+// connected and has capacity. release gives the slot back.
+func (s *Server) Acquire(ctx context.Context, bot string, exclude []referee.Conn) (referee.Conn, func(), error) {
+	for {
+		s.mu.Lock()
+		wait := s.changed
+		var best *Session
+		for _, ss := range s.sessions {
+			if ss.Bot != bot || contains(exclude, ss) {
+				continue
+			}
+			if best == nil || ss.ID < best.ID { // stable choice
+				if ss.acquire() {
+					if best != nil {
+						best.release()
+					}
+					best = ss
+				}
+			}
+		}
+		s.mu.Unlock()
+		if best != nil {
+			return best, func() { best.release(); s.notify() }, nil
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+}
+
+func contains(conns []referee.Conn, ss *Session) bool {
+	for _, c := range conns {
+		if c == referee.Conn(ss) {
+			return true
+		}
+	}
+	return false
+}
+
+// Sessions lists the live sessions.
+func (s *Server) Sessions() []*tappv1.SessionInfo {
+	s.mu.Lock()
+	list := make([]*Session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		list = append(list, ss)
+	}
+	s.mu.Unlock()
+	out := make([]*tappv1.SessionInfo, len(list))
+	for i, ss := range list {
+		out[i] = ss.info()
+	}
+	return out
+}
+
+// connectedBots is the set of bot names with a live session.
+func (s *Server) connectedBots() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]bool)
+	for _, ss := range s.sessions {
+		out[ss.Bot] = true
+	}
+	return out
+}
+
+func timestamp(t time.Time) *timestamppb.Timestamp {
+	if t.IsZero() {
+		return nil
+	}
+	return timestamppb.New(t)
+}

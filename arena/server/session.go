@@ -1,0 +1,206 @@
+package server
+
+import (
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena/referee"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// outboxSize bounds the messages queued for one bot. A bot that stops reading fills it, and
+// the referee then treats its requests as late answers instead of blocking the arena.
+const outboxSize = 4096
+
+// answerBuffer bounds the answers queued for one game; a bot flooding a game with answers
+// gets the extra ones refused.
+const answerBuffer = 32
+
+// Session is one bot connection that may survive a dropped stream: it outlives the stream for
+// a grace period, during which the bot may resume it with its resume token.
+type Session struct {
+	ID          string
+	ResumeToken string
+	Bot         string
+	Version     string
+	Capacity    int
+	Since       time.Time
+	events      bool
+
+	log *zap.Logger
+
+	mu        sync.Mutex
+	seq       uint64
+	outbox    chan *tappv1.ConnectResponse
+	connected bool
+	stop      chan struct{} // closed when the current stream's writer must stop
+	games     map[string]*route
+	active    int // games this session sits in
+	gone      chan struct{}
+	goneOnce  sync.Once
+	graceTmr  *time.Timer
+}
+
+type route struct {
+	answers  chan referee.Answer
+	snapshot func() *tappv1.Snapshot_Game
+}
+
+func newSession(id, token, bot string, hello *tappv1.Hello, log *zap.Logger) *Session {
+	capacity := int(hello.GetCapacity())
+	if capacity < 1 {
+		capacity = 1
+	}
+	return &Session{
+		ID: id, ResumeToken: token, Bot: bot, Version: hello.GetVersion(), Capacity: capacity,
+		Since: time.Now(), events: hello.GetStreamEvents(), log: log,
+		games: make(map[string]*route), gone: make(chan struct{}),
+	}
+}
+
+// Send implements referee.Conn: it queues msg without blocking. While the bot is
+// disconnected, messages are dropped (a resume brings a snapshot instead); a full outbox is an
+// error.
+func (s *Session) Send(msg *tappv1.ConnectResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connected {
+		return nil
+	}
+	s.seq++
+	msg.Seq = s.seq
+	select {
+	case s.outbox <- msg:
+		return nil
+	default:
+		return errOutboxFull
+	}
+}
+
+// Open implements referee.Conn.
+func (s *Session) Open(gameID string, snapshot func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
+	r := &route{answers: make(chan referee.Answer, answerBuffer), snapshot: snapshot}
+	s.mu.Lock()
+	s.games[gameID] = r
+	s.mu.Unlock()
+	return r.answers, func() {
+		s.mu.Lock()
+		delete(s.games, gameID)
+		s.mu.Unlock()
+	}
+}
+
+// Gone implements referee.Conn.
+func (s *Session) Gone() <-chan struct{} { return s.gone }
+
+// StreamEvents implements referee.Conn.
+func (s *Session) StreamEvents() bool { return s.events }
+
+// isGone reports whether the session has ended for good.
+func (s *Session) isGone() bool {
+	select {
+	case <-s.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+// acquire reserves one game slot; false when the session is full, disconnected or gone.
+func (s *Session) acquire() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connected || s.active >= s.Capacity || s.isGone() {
+		return false
+	}
+	s.active++
+	return true
+}
+
+func (s *Session) release() {
+	s.mu.Lock()
+	s.active--
+	s.mu.Unlock()
+}
+
+// attach binds a new stream to the session and returns the outbox to write from and the
+// channel that tells the writer to stop. A stale outbox from an earlier stream is dropped:
+// the resume snapshot replaces it.
+func (s *Session) attach() (chan *tappv1.ConnectResponse, chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.graceTmr != nil {
+		s.graceTmr.Stop()
+		s.graceTmr = nil
+	}
+	s.outbox = make(chan *tappv1.ConnectResponse, outboxSize)
+	s.stop = make(chan struct{})
+	s.connected = true
+	return s.outbox, s.stop
+}
+
+// detach marks the stream lost and starts the grace period, after which the session is gone
+// and its seats are played by fallbacks.
+func (s *Session) detach(stop chan struct{}, grace time.Duration, onGone func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stop != stop { // a newer stream has already taken over
+		return
+	}
+	close(s.stop)
+	s.connected = false
+	s.graceTmr = time.AfterFunc(grace, func() {
+		s.mu.Lock()
+		stillDown := !s.connected
+		s.mu.Unlock()
+		if stillDown {
+			s.end()
+			onGone()
+		}
+	})
+}
+
+// end closes the session for good.
+func (s *Session) end() { s.goneOnce.Do(func() { close(s.gone) }) }
+
+// deliver routes an answer to its game; false when the session is not in that game.
+func (s *Session) deliver(a *tappv1.Answer, at time.Time) (ok, full bool) {
+	s.mu.Lock()
+	r := s.games[a.GetGameId()]
+	s.mu.Unlock()
+	if r == nil {
+		return false, false
+	}
+	select {
+	case r.answers <- referee.Answer{RequestID: a.GetRequestId(), Action: a.GetAction(), At: at}:
+		return true, false
+	default:
+		return true, true
+	}
+}
+
+// snapshot lists every running game of the session as the bot sees it now.
+func (s *Session) snapshot() *tappv1.Snapshot {
+	s.mu.Lock()
+	routes := make([]*route, 0, len(s.games))
+	for _, r := range s.games {
+		routes = append(routes, r)
+	}
+	s.mu.Unlock()
+	snap := &tappv1.Snapshot{}
+	for _, r := range routes {
+		snap.Games = append(snap.Games, r.snapshot())
+	}
+	return snap
+}
+
+func (s *Session) info() *tappv1.SessionInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &tappv1.SessionInfo{
+		SessionId: s.ID, BotName: s.Bot, Version: s.Version, Capacity: int32(s.Capacity),
+		Games: int32(s.active), Connected: s.connected, Since: timestamp(s.Since),
+	}
+}

@@ -1,0 +1,324 @@
+// Package sdk connects a Go bot to a Tapp arena: it opens the bot stream with the bot's
+// token, says hello, answers every decision request from the observation in it by calling the
+// bot, keeps to the deadlines, and reconnects (resuming the session) when the stream drops.
+// A bot author implements bots.Bot and calls Run.
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/bots"
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// Config says where and as whom a bot plays.
+type Config struct {
+	Arena    string // host:port
+	Token    string
+	Name     string
+	Version  string
+	Capacity int // games at once (default 1)
+	Log      *zap.Logger
+	// Margin is kept free before each deadline for the answer to travel (default 20 ms).
+	Margin time.Duration
+	// MaxReconnect bounds how long Run keeps trying to reconnect after a drop (default 60 s).
+	MaxReconnect time.Duration
+	// GameEnded, when set, is called after every game with its settlement.
+	GameEnded func(gameID string, ended *tappv1.GameEnded)
+}
+
+// ErrGoingAway is returned by Run when the arena shut down and said so.
+var ErrGoingAway = errors.New("the arena is shutting down")
+
+// Run plays until ctx ends (nil), the arena goes away (ErrGoingAway), the token is refused,
+// or reconnecting fails for longer than MaxReconnect.
+func Run(ctx context.Context, cfg Config, bot bots.Bot) error {
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.Capacity < 1 {
+		cfg.Capacity = 1
+	}
+	if cfg.Margin <= 0 {
+		cfg.Margin = 20 * time.Millisecond
+	}
+	if cfg.MaxReconnect <= 0 {
+		cfg.MaxReconnect = 60 * time.Second
+	}
+	conn, err := grpc.NewClient(cfg.Arena,
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 20 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(4<<20), grpc.MaxCallSendMsgSize(4<<20)),
+	)
+	if err != nil {
+		return fmt.Errorf("arena address %q: %w", cfg.Arena, err)
+	}
+	defer conn.Close()
+	c := &client{cfg: cfg, bot: bot, api: tappv1.NewBotServiceClient(conn), log: cfg.Log}
+	return c.loop(ctx)
+}
+
+type client struct {
+	cfg Config
+	bot bots.Bot
+	api tappv1.BotServiceClient
+	log *zap.Logger
+
+	resumeToken string
+	lastSeq     uint64
+}
+
+func (c *client) loop(ctx context.Context) error {
+	backoff := 50 * time.Millisecond
+	var downSince time.Time
+	for {
+		connected, err := c.session(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if errors.Is(err, ErrGoingAway) || status.Code(err) == codes.Unauthenticated || status.Code(err) == codes.PermissionDenied {
+			return err
+		}
+		if connected {
+			downSince, backoff = time.Time{}, 50*time.Millisecond
+		}
+		if downSince.IsZero() {
+			downSince = time.Now()
+		}
+		if time.Since(downSince) > c.cfg.MaxReconnect {
+			return fmt.Errorf("arena unreachable for %s: %w", c.cfg.MaxReconnect, err)
+		}
+		c.log.Warn("stream lost, reconnecting", zap.Error(err), zap.Duration("backoff", backoff))
+		select {
+		case <-time.After(backoff):
+		case <-ctx.Done():
+			return nil
+		}
+		backoff = min(backoff*2, 2*time.Second)
+	}
+}
+
+// session runs one stream; connected reports whether it got as far as a Welcome.
+func (c *client) session(ctx context.Context) (connected bool, err error) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sctx = metadata.AppendToOutgoingContext(sctx, "authorization", "Bearer "+c.cfg.Token)
+	stream, err := c.api.Connect(sctx)
+	if err != nil {
+		return false, err
+	}
+	hello := &tappv1.Hello{Name: c.cfg.Name, Version: c.cfg.Version, Capacity: int32(c.cfg.Capacity),
+		ResumeToken: c.resumeToken, LastSeq: c.lastSeq}
+	if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Hello{Hello: hello}}); err != nil {
+		return false, err
+	}
+
+	// One goroutine sends; deciders hand it answers.
+	out := make(chan *tappv1.Answer, 256)
+	sendErr := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case a := <-out:
+				if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: a}}); err != nil {
+					sendErr <- err
+					return
+				}
+			case <-sctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	open := newOpenRequests()
+	slots := make(chan struct{}, c.cfg.Capacity*engine.MaxPlayers)
+
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			select {
+			case serr := <-sendErr:
+				err = serr
+			default:
+			}
+			if errors.Is(err, io.EOF) {
+				err = errors.New("arena closed the stream")
+			}
+			return connected, err
+		}
+		c.lastSeq = msg.GetSeq()
+		switch m := msg.GetMessage().(type) {
+		case *tappv1.ConnectResponse_Welcome:
+			connected = true
+			c.resumeToken = m.Welcome.GetResumeToken()
+			c.log.Info("connected", zap.String("session", m.Welcome.GetSessionId()), zap.Bool("resumed", m.Welcome.GetResumed()))
+		case *tappv1.ConnectResponse_DecisionRequest:
+			c.dispatch(sctx, &wg, slots, open, out, m.DecisionRequest)
+		case *tappv1.ConnectResponse_Snapshot:
+			for _, g := range m.Snapshot.GetGames() {
+				if g.GetPending() != nil {
+					c.dispatch(sctx, &wg, slots, open, out, g.GetPending())
+				}
+			}
+		case *tappv1.ConnectResponse_AnswerRejected:
+			r := m.AnswerRejected
+			c.log.Warn("answer rejected", zap.String("game", r.GetGameId()), zap.String("request", r.GetRequestId()),
+				zap.String("rule", r.GetRuleId()), zap.String("reason", r.GetReason()))
+			// Correct once with the first legal action while the request is still open.
+			if legal, ok := open.takeRetry(r.GetGameId(), r.GetRequestId()); ok {
+				out <- &tappv1.Answer{GameId: r.GetGameId(), RequestId: r.GetRequestId(), Action: legal}
+			}
+		case *tappv1.ConnectResponse_Fallback:
+			f := m.Fallback
+			c.log.Warn("arena played a fallback for us", zap.String("game", f.GetGameId()), zap.String("request", f.GetRequestId()),
+				zap.String("action", f.GetAction()), zap.Int32("strikes", f.GetStrikes()), zap.Bool("forfeited", f.GetForfeited()))
+		case *tappv1.ConnectResponse_GameEnded:
+			open.endGame(m.GameEnded.GetGameId())
+			if c.cfg.GameEnded != nil {
+				c.cfg.GameEnded(m.GameEnded.GetGameId(), m.GameEnded)
+			}
+		case *tappv1.ConnectResponse_GoingAway:
+			c.log.Info("arena going away", zap.String("reason", m.GoingAway.GetReason()))
+			return connected, ErrGoingAway
+		}
+	}
+}
+
+// dispatch decides one request on its own goroutine, so one slow game never holds up
+// another, and answers before the deadline with a legal action whatever the bot does.
+func (c *client) dispatch(ctx context.Context, wg *sync.WaitGroup, slots chan struct{}, open *openRequests, out chan<- *tappv1.Answer, req *tappv1.DecisionRequest) {
+	if !open.start(req) {
+		return // already being decided (a snapshot repeats an open request)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+		case <-ctx.Done():
+			return
+		}
+		answer := c.decide(ctx, req)
+		select {
+		case out <- &tappv1.Answer{GameId: req.GetGameId(), RequestId: req.GetRequestId(), Action: answer}:
+		case <-ctx.Done():
+		}
+	}()
+}
+
+func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest) string {
+	legal := req.GetLegal()
+	if len(legal) == 0 {
+		return ""
+	}
+	fallback := legal[0]
+	deadline := time.Now().Add(time.Second)
+	if req.GetDeadline() != nil {
+		deadline = req.GetDeadline().AsTime()
+	}
+	dctx, cancel := context.WithDeadline(ctx, deadline.Add(-c.cfg.Margin))
+	defer cancel()
+	obs, err := wire.ObservationFromProto(req.GetObservation(), legal)
+	if err != nil {
+		c.log.Error("unreadable observation, answering the first legal action", zap.Error(err))
+		return fallback
+	}
+	type result struct {
+		a   engine.Action
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("bot panicked: %v", p)}
+			}
+		}()
+		a, err := c.bot.Decide(dctx, obs)
+		done <- result{a, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			c.log.Error("bot failed, answering the first legal action", zap.Error(r.err), zap.String("request", req.GetRequestId()))
+			return fallback
+		}
+		text := r.a.String()
+		for _, l := range legal {
+			if l == text {
+				return text
+			}
+		}
+		c.log.Error("bot chose an illegal action, answering the first legal one", zap.String("chosen", text), zap.Strings("legal", legal))
+		return fallback
+	case <-dctx.Done():
+		c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.GetRequestId()))
+		return fallback
+	}
+}
+
+// openRequests remembers the requests being decided, so a snapshot does not decide one twice
+// and a refused answer is corrected once.
+type openRequests struct {
+	mu      sync.Mutex
+	started map[string]*tappv1.DecisionRequest // game/request → request
+	retried map[string]bool
+}
+
+func newOpenRequests() *openRequests {
+	return &openRequests{started: make(map[string]*tappv1.DecisionRequest), retried: make(map[string]bool)}
+}
+
+func key(game, req string) string { return game + "\x00" + req }
+
+func (o *openRequests) start(req *tappv1.DecisionRequest) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	k := key(req.GetGameId(), req.GetRequestId())
+	if o.started[k] != nil {
+		return false
+	}
+	o.started[k] = req
+	return true
+}
+
+func (o *openRequests) takeRetry(game, req string) (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	k := key(game, req)
+	r := o.started[k]
+	if r == nil || o.retried[k] || len(r.GetLegal()) == 0 {
+		return "", false
+	}
+	o.retried[k] = true
+	return r.GetLegal()[0], true
+}
+
+func (o *openRequests) endGame(game string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for k, r := range o.started {
+		if r.GetGameId() == game {
+			delete(o.started, k)
+			delete(o.retried, k)
+		}
+	}
+}

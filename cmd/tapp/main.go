@@ -1,0 +1,150 @@
+// Command tapp is Tapp Arena's one binary: it serves the arena, runs matches and leagues,
+// runs built-in bots, prints ratings, and replays matches. It only wires the packages
+// together; run `tapp help` for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"golang.org/x/term"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m := NewMain()
+	if err := m.Run(ctx, os.Args[1:]); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(m.Stderr, "tapp:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+// Main is the program with its surroundings made explicit, so tests can run commands.
+type Main struct {
+	Stdout, Stderr io.Writer
+	Stdin          io.Reader
+	Getenv         func(string) string
+	// Terminal says whether Stderr is a terminal (human logs and progress bars) or not (JSON
+	// logs and periodic progress lines).
+	Terminal bool
+	// Executable is this program's path, used to launch built-in bots as separate processes.
+	Executable string
+	Log        *zap.Logger
+}
+
+// NewMain returns a Main wired to the process's real surroundings.
+func NewMain() *Main {
+	exe, _ := os.Executable()
+	return &Main{
+		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv,
+		Terminal: term.IsTerminal(int(os.Stderr.Fd())), Executable: exe,
+	}
+}
+
+type command struct {
+	name, args, help string
+	run              func(m *Main, ctx context.Context, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "[--listen ADDR] [--db DSN]", "run the arena server for external bots", (*Main).serve},
+		{"bots", "add NAME | list", "register bots (prints the token once) and list them", (*Main).botsCmd},
+		{"bot", "KIND --arena ADDR --token T", "run a built-in bot (random, heuristic, search) against an arena", (*Main).bot},
+		{"match", "--bots A,B,C [--deals N] [--seed S] [--variant V]", "play one match among built-in bots over loopback gRPC", (*Main).match},
+		{"matches", "[--bot NAME] [--league ID]", "list stored matches and how to open each", (*Main).matches},
+		{"deals", "gen --count N --seed S [--variant V]", "write deals in card notation (a deal file)", (*Main).deals},
+	}
+}
+
+// Run runs one command line.
+func (m *Main) Run(ctx context.Context, args []string) error {
+	if m.Log == nil {
+		m.Log = m.newLogger(m.Getenv("TAPP_LOG") == "debug")
+		defer func() { _ = m.Log.Sync() }()
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		m.usage(m.Stdout)
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(m, ctx, args[1:])
+		}
+	}
+	m.usage(m.Stderr)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprintln(w, "tapp — the Tapp bot arena\n\nUsage: tapp COMMAND [flags]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %-52s %s\n", c.name, c.args, c.help)
+	}
+	fmt.Fprintln(w, "\nRun `tapp COMMAND -h` for a command's flags.")
+}
+
+// newLogger logs for humans on a terminal and JSON otherwise.
+func (m *Main) newLogger(debug bool) *zap.Logger {
+	level := zapcore.InfoLevel
+	if debug {
+		level = zapcore.DebugLevel
+	}
+	var enc zapcore.Encoder
+	if m.Terminal {
+		cfg := zap.NewDevelopmentEncoderConfig()
+		cfg.EncodeLevel = zapcore.CapitalColorLevelEncoder
+		enc = zapcore.NewConsoleEncoder(cfg)
+	} else {
+		enc = zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig())
+	}
+	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(m.Stderr), level))
+}
+
+// flags makes a flag set that writes its help to Stderr and returns errors instead of exiting.
+func (m *Main) flags(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("tapp "+name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(m.Stderr, "Usage: tapp %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// env returns the environment variable or def.
+func (m *Main) env(key, def string) string {
+	if v := m.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func exitCode(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		return 2
+	}
+	return 1
+}
+
+// usageError is a mistake on the command line.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
