@@ -91,6 +91,13 @@ func (c *Clock) spend(over time.Duration) {
 	c.bank = max(c.bank-over, 0)
 }
 
+// forfeit marks the bot as gone for the rest of the match.
+func (c *Clock) forfeit() {
+	c.mu.Lock()
+	c.forfeited = true
+	c.mu.Unlock()
+}
+
 // strike records a late or missing answer and reports the count, whether the bot has now
 // forfeited, and whether this answer counted (answers that were already late when an earlier
 // one forfeited the match — deals run in parallel — count no more).
@@ -243,6 +250,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	}
 	select {
 	case <-p.Conn.Gone():
+		p.Clock.forfeit()
 		rec.Action, rec.Fallback = Fallback(legal), true
 		return rec, nil
 	default:
@@ -290,6 +298,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 		case <-hard.C:
 			return g.late(rec, legal, start, tc.PerDecision+bank), nil
 		case <-p.Conn.Gone():
+			p.Clock.forfeit()
 			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(start)
 			return rec, nil
 		case <-ctx.Done():

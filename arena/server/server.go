@@ -66,6 +66,8 @@ type Server struct {
 	// launchTokens are tokens the arena minted for bots it launched itself, by hash: valid
 	// only for this process's lifetime and never stored.
 	launchTokens map[string]string
+	// lastSeen is when each bot last had a connected session, for seating absent bots.
+	lastSeen map[string]time.Time
 }
 
 // New builds a server; call Serve to accept connections.
@@ -78,7 +80,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{
 		cfg: cfg, log: cfg.Log, sessions: make(map[string]*Session), byToken: make(map[string]*Session),
-		changed: make(chan struct{}), launchTokens: make(map[string]string),
+		changed: make(chan struct{}), launchTokens: make(map[string]string), lastSeen: make(map[string]time.Time),
 	}
 	s.grpc = grpc.NewServer(
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
@@ -241,6 +243,9 @@ func (s *Server) Connect(stream tappv1.BotService_ConnectServer) error {
 	writeErr := make(chan error, 1)
 	go func() { writeErr <- writeLoop(stream, outbox, stop) }()
 	readErr := s.readLoop(stream, ss, log)
+	s.mu.Lock()
+	s.lastSeen[ss.Bot] = time.Now()
+	s.mu.Unlock()
 	ss.detach(stop, s.cfg.Grace, func() { s.drop(ss); log.Info("session ended after grace period") })
 	s.notify()
 	werr := <-writeErr
@@ -339,22 +344,32 @@ func (s *Server) drop(ss *Session) {
 // notify wakes everyone waiting for a session to connect or free up.
 func (s *Server) notify() {
 	s.mu.Lock()
+	for _, ss := range s.sessions {
+		if ss.isConnected() {
+			s.lastSeen[ss.Bot] = time.Now()
+		}
+	}
 	close(s.changed)
 	s.changed = make(chan struct{})
 	s.mu.Unlock()
 }
 
 // Acquire reserves a seat for bot on a session that is not in exclude, waiting until one is
-// connected and has capacity. release gives the slot back.
+// connected and has capacity. release gives the slot back. A bot that has had no live session
+// for the grace period (it never came, or it left and did not come back) is seated as absent:
+// every decision of that seat is a fallback and the bot forfeits the match.
 func (s *Server) Acquire(ctx context.Context, bot string, exclude []referee.Conn) (referee.Conn, func(), error) {
+	waitStart := time.Now()
 	for {
 		s.mu.Lock()
 		wait := s.changed
 		var best *Session
+		live := false
 		for _, ss := range s.sessions {
-			if ss.Bot != bot || contains(exclude, ss) {
+			if ss.Bot != bot || contains(exclude, ss) || ss.isGone() {
 				continue
 			}
+			live = true
 			if best == nil || ss.ID < best.ID { // stable choice
 				if ss.acquire() {
 					if best != nil {
@@ -364,17 +379,42 @@ func (s *Server) Acquire(ctx context.Context, bot string, exclude []referee.Conn
 				}
 			}
 		}
+		since := waitStart
+		if t := s.lastSeen[bot]; t.After(since) {
+			since = t
+		}
 		s.mu.Unlock()
 		if best != nil {
 			return best, func() { best.release(); s.notify() }, nil
 		}
+		absentIn := s.cfg.Grace - time.Since(since)
+		if !live && absentIn <= 0 {
+			s.log.Warn("bot absent: its seat plays fallbacks", zap.String("bot", bot))
+			return absent{}, func() {}, nil
+		}
+		timer := time.NewTimer(max(absentIn, 10*time.Millisecond))
 		select {
 		case <-wait:
+		case <-timer.C:
 		case <-ctx.Done():
+			timer.Stop()
 			return nil, nil, ctx.Err()
 		}
+		timer.Stop()
 	}
 }
+
+// absent stands in for a bot that is not there: nothing reaches it, and it is gone already.
+type absent struct{}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (absent) Send(*tappv1.ConnectResponse) error { return nil }
+func (absent) Open(string, func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
+	return nil, func() {}
+}
+func (absent) Gone() <-chan struct{} { return closedChan }
+func (absent) StreamEvents() bool    { return false }
 
 func contains(conns []referee.Conn, ss *Session) bool {
 	for _, c := range conns {

@@ -108,6 +108,12 @@ func (s *Session) isGone() bool {
 	}
 }
 
+func (s *Session) isConnected() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.connected
+}
+
 // acquire reserves one game slot; false when the session is full, disconnected or gone.
 func (s *Session) acquire() bool {
 	s.mu.Lock()

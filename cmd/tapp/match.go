@@ -157,6 +157,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	if err := a.waitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
+		return err
+	}
 	a.runner.Parallel = *parallel
 	mt, err := a.runner.Create(ctx, spec)
 	if err != nil {

@@ -97,6 +97,34 @@ func (a *localArena) ensureBot(ctx context.Context, name string) error {
 	return err
 }
 
+// waitConnected waits until every named bot has a connected session.
+func (a *localArena) waitConnected(ctx context.Context, names []string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		live := make(map[string]bool)
+		for _, s := range a.srv.Sessions() {
+			live[s.GetBotName()] = live[s.GetBotName()] || s.GetConnected()
+		}
+		var missing []string
+		for _, n := range names {
+			if !live[n] {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("bots %s did not connect within %s (see their logs with --bot-logs DIR)", strings.Join(missing, ", "), limit)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // stop shuts the server down gracefully and stops launched bots.
 func (a *localArena) stop() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
