@@ -1,0 +1,68 @@
+# Tapp Arena — developer entry points. `make help` lists the targets with their one-line help
+# (the text after `##`). Every target runs from the repository root.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+GO     ?= go
+PYTHON ?= python3
+# buf and the Go code generators are pinned in tools/go.mod, apart from the main go.mod.
+BUF    := $(GO) tool -modfile=tools/go.mod buf
+
+VENV       := .venv
+VENV_PY    := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.installed
+PY_SDK     := bots/python
+
+# Everything `make generate` writes: checked by proto-check for staleness.
+GENERATED := proto/tapp/v1 $(PY_SDK)/src/tapp
+
+.PHONY: help generate proto-check venv test-python test
+
+help: ## Show this list of targets.
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+generate: $(VENV_STAMP) ## Regenerate Go (proto/tapp/v1) and Python (bots/python/src/tapp) code from the protos.
+	$(BUF) generate
+
+proto-check: $(VENV_STAMP) ## buf lint, buf breaking against the previous commit, and fail if generated code is stale.
+	$(BUF) lint
+	@if ! git rev-parse -q --verify 'HEAD~1^{commit}' >/dev/null; then \
+	  echo "proto-check: no previous commit, skipping buf breaking"; \
+	elif ! git cat-file -e 'HEAD~1:proto/tapp/v1' 2>/dev/null; then \
+	  echo "proto-check: proto/tapp/v1 did not exist in HEAD~1, skipping buf breaking"; \
+	else \
+	  echo "$(BUF) breaking --against '.git#ref=HEAD~1,subdir=proto'"; \
+	  $(BUF) breaking --against '.git#ref=HEAD~1,subdir=proto'; \
+	fi
+	$(BUF) generate
+	@git diff --exit-code --stat -- $(GENERATED) || { \
+	  echo "proto-check: generated code is stale: run 'make generate' and commit the result"; exit 1; }
+	@untracked=$$(git ls-files --others --exclude-standard -- $(GENERATED)); \
+	if [ -n "$$untracked" ]; then \
+	  echo "proto-check: generated files not in git: $$untracked"; \
+	  echo "proto-check: run 'make generate' and commit the result"; exit 1; fi
+	@for f in $$(find $(GENERATED) -name '*.pb.go' -o -name '*_pb2*.py*'); do \
+	  dir=$$(dirname "$$f"); dir=$${dir#$(PY_SDK)/src/}; dir=$${dir#proto/}; \
+	  base=$$(basename "$$f"); base=$${base%%.pb.go}; base=$${base%%_grpc}; base=$${base%%_pb2*}; \
+	  [ -f "proto/$$dir/$$base.proto" ] || { \
+	    echo "proto-check: $$f was generated from proto/$$dir/$$base.proto, which is gone: delete it"; exit 1; }; \
+	done
+
+venv: $(VENV_STAMP) ## Create .venv and install the Python SDK (editable, with dev tools); quick when up to date.
+
+$(VENV_STAMP): $(PY_SDK)/pyproject.toml
+	@test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check -e '$(PY_SDK)[dev]'
+	@touch $@
+
+test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
+	$(VENV_PY) -m pytest $(PY_SDK)
+
+test: ## Run every check: proto-check, go vet, go test, Python tests.
+	$(MAKE) proto-check
+	$(GO) vet ./...
+	$(GO) test ./...
+	$(MAKE) test-python

@@ -1,0 +1,1 @@
+"""Code generated from proto/tapp (make generate). This file is hand-written."""

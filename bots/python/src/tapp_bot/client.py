@@ -1,0 +1,602 @@
+"""The connection to the arena: one gRPC stream, many games, answers always legal and on time.
+
+Threads: the caller's thread reads the stream and runs the bot; gRPC's own request-consumer
+thread drains :class:`_Outbox`, which also answers, with a legal fallback, any request the bot
+has not answered shortly before its deadline (so a slow ``decide`` does not cost a strike).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import os
+import queue
+import random
+import threading
+import time
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
+
+import grpc
+
+from tapp.v1 import bot_pb2, bot_pb2_grpc, game_pb2
+
+from .bot import Bot, DecideFunc, FunctionBot, Game, GameEndedFunc, Request
+
+log = logging.getLogger("tapp_bot")
+
+DEFAULT_ARENA = "localhost:7000"
+
+# Status codes that say "you may not play": retrying cannot help.
+_FATAL_CODES = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+# Status codes with which an arena may refuse a resume (unknown or expired session).
+_RESUME_REFUSED_CODES = (
+    grpc.StatusCode.NOT_FOUND,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.ABORTED,
+)
+
+_CHANNEL_OPTIONS: list[tuple[str, int]] = [
+    ("grpc.max_receive_message_length", 16 << 20),
+    ("grpc.max_send_message_length", 16 << 20),
+    # Notice a dead connection on a quiet stream; the arena allows pings every ~10 s.
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.max_pings_without_data", 0),
+    # Reconnect quickly when the arena comes back (gRPC's default backoff grows to 2 minutes).
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 5_000),
+]
+
+
+class AuthError(Exception):
+    """The arena refused the bot's token; reconnecting cannot help."""
+
+
+class ConnectionLost(Exception):
+    """The stream dropped and reconnecting is disabled or gave up."""
+
+
+class _Pending:
+    """One decision request and what was answered to it."""
+
+    __slots__ = ("game_id", "request_id", "legal", "guard", "deadline", "answered", "action", "tried")
+
+    def __init__(
+        self, game_id: str, request_id: str, legal: list[str], guard: Optional[float], deadline: Optional[float]
+    ) -> None:
+        self.game_id = game_id
+        self.request_id = request_id
+        self.legal = legal
+        self.guard = guard  # monotonic time at which the SDK answers a fallback itself
+        self.deadline = deadline  # monotonic time of the arena's deadline
+        self.answered = False
+        self.action: Optional[str] = None  # the last action sent
+        self.tried: set[str] = set()
+
+    def fallback(self) -> str:
+        """A legal action not yet tried (the first legal one if all were)."""
+        for action in self.legal:
+            if action not in self.tried:
+                return action
+        return self.legal[0] if self.legal else ""
+
+
+_CLOSE = object()
+
+
+class _Outbox:
+    """The bot's side of the stream, consumed by gRPC on its own thread.
+
+    Answers go through :meth:`answer`, which makes sure each request is answered once: by the
+    bot, or by this outbox's guard when the bot is still thinking at the request's guard time.
+    """
+
+    def __init__(self) -> None:
+        self._queue: "queue.SimpleQueue[object]" = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._guards: list[tuple[float, int, _Pending]] = []
+        self._counter = itertools.count()
+
+    def send(self, message: bot_pb2.ConnectRequest) -> None:
+        self._queue.put(message)
+
+    def watch(self, pending: _Pending) -> None:
+        """Arm the guard for a request that has a deadline."""
+        if pending.guard is None:
+            return
+        with self._lock:
+            heapq.heappush(self._guards, (pending.guard, next(self._counter), pending))
+            earliest = self._guards[0][2] is pending
+        if earliest:
+            self._queue.put(None)  # wake the consumer to shorten its wait
+
+    def answer(self, pending: _Pending, action: str, retry: bool = False) -> bool:
+        """Send action for the request; False if it was already answered (and retry is not set)."""
+        with self._lock:
+            if pending.answered and not retry:
+                return False
+            pending.answered = True
+            pending.action = action
+            pending.tried.add(action)
+        self._queue.put(_answer_message(pending, action))
+        return True
+
+    def settle(self, pending: _Pending) -> None:
+        """The request is over (the arena played a fallback or the game ended): disarm its guard."""
+        with self._lock:
+            pending.answered = True
+
+    def close(self) -> None:
+        """End the request stream (a half-close once gRPC has sent what was queued)."""
+        self._queue.put(_CLOSE)
+
+    def _next_wait(self) -> Optional[float]:
+        with self._lock:
+            guards = self._guards
+            while guards and guards[0][2].answered:
+                heapq.heappop(guards)
+            if not guards:
+                return None
+            return guards[0][0] - time.monotonic()
+
+    def _expired(self) -> list[_Pending]:
+        fired = []
+        with self._lock:
+            now = time.monotonic()
+            guards = self._guards
+            while guards and guards[0][0] <= now:
+                pending = heapq.heappop(guards)[2]
+                if not pending.answered:
+                    action = pending.fallback()
+                    pending.answered = True
+                    pending.action = action
+                    pending.tried.add(action)
+                    fired.append(pending)
+        return fired
+
+    def __iter__(self) -> Iterator[bot_pb2.ConnectRequest]:
+        get = self._queue.get
+        while True:
+            wait = self._next_wait() if self._guards else None
+            item: object = None
+            try:
+                if wait is None:
+                    item = get()
+                elif wait > 0:
+                    item = get(timeout=wait)
+            except queue.Empty:
+                pass
+            if item is _CLOSE:
+                return
+            if item is not None:
+                yield item  # type: ignore[misc]
+                continue
+            for pending in self._expired():
+                log.warning(
+                    "game %s request %s: no answer from the bot in time; answering %r for it",
+                    pending.game_id,
+                    pending.request_id,
+                    pending.action,
+                )
+                yield _answer_message(pending, pending.action or "")
+
+
+def _answer_message(pending: _Pending, action: str) -> bot_pb2.ConnectRequest:
+    return bot_pb2.ConnectRequest(
+        answer=bot_pb2.Answer(game_id=pending.game_id, request_id=pending.request_id, action=action)
+    )
+
+
+class Client:
+    """Plays for one bot on one arena: connects, says hello, answers, reconnects and resumes.
+
+    Args:
+        bot: the bot (see :class:`tapp_bot.Bot`).
+        arena: "host:port" of the arena; default $TAPP_ARENA, else "localhost:7000".
+        token: the bot's token; default $TAPP_TOKEN.
+        name, version, capacity, stream_events: override the bot's own attributes in the Hello.
+        reconnect: reconnect (with backoff) when the stream drops; resume the session within the
+            arena's grace period.
+        give_up_after: stop reconnecting (raise ConnectionLost) after this many seconds without a
+            session; None retries forever.
+        max_backoff: the longest wait between two connection attempts, in seconds.
+        safety_margin: fraction of the time to a deadline kept in reserve: when the bot has not
+            answered by then, the SDK answers a legal fallback itself (at least 5 ms, at most
+            250 ms before the deadline).
+        going_away_timeout: after the arena's GoingAway, how long to wait for it to end the
+            stream before hanging up.
+        credentials: TLS channel credentials; None for a plain-text connection.
+    """
+
+    def __init__(
+        self,
+        bot: Bot,
+        arena: Optional[str] = None,
+        token: Optional[str] = None,
+        *,
+        name: Optional[str] = None,
+        version: Optional[str] = None,
+        capacity: Optional[int] = None,
+        stream_events: Optional[bool] = None,
+        reconnect: bool = True,
+        give_up_after: Optional[float] = None,
+        max_backoff: float = 5.0,
+        safety_margin: float = 0.2,
+        going_away_timeout: float = 5.0,
+        credentials: Optional[grpc.ChannelCredentials] = None,
+    ) -> None:
+        self.bot = bot
+        self.arena = arena or os.environ.get("TAPP_ARENA") or DEFAULT_ARENA
+        token = token if token is not None else os.environ.get("TAPP_TOKEN")
+        if not token:
+            raise ValueError("no bot token: pass token=... or set TAPP_TOKEN (the arena gives one per bot)")
+        self.name = name or bot.name
+        self.version = version or bot.version
+        self.capacity = capacity or bot.capacity
+        self.stream_events = bot.stream_events if stream_events is None else stream_events
+        self.reconnect = reconnect
+        self.give_up_after = give_up_after
+        self.max_backoff = max_backoff
+        self.safety_margin = safety_margin
+        self.going_away_timeout = going_away_timeout
+        self._metadata = (("authorization", f"Bearer {token}"),)
+        self._credentials = credentials
+
+        self.games: dict[str, Game] = {}
+        self.session_id = ""
+        self._resume_token = ""
+        self._grace: Optional[float] = None
+        self._last_seq = 0
+        self._open: dict[str, _Pending] = {}  # game id -> its latest decision request
+        self._outbox = _Outbox()
+        self._call: Optional[grpc.Call] = None
+        self._welcomed = False
+        self._going_away = False
+        self._stop = threading.Event()
+        # ConnectResponse oneof name -> handler of that message
+        self._handlers: dict[str, Callable[[Any], None]] = {
+            "game_started": self._on_game_started,
+            "event": self._on_events,
+            "decision_request": self._on_decision,
+            "answer_rejected": self._on_rejected,
+            "fallback": self._on_fallback,
+            "game_ended": self._on_game_ended,
+            "snapshot": self._on_snapshot,
+            "going_away": self._on_going_away,
+        }
+
+    # --- public ------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Play until the arena says it is going away or :meth:`close` is called.
+
+        Raises AuthError when the token is refused, ConnectionLost when the stream drops and
+        reconnecting is off or gave up.
+        """
+        if self._credentials is not None:
+            channel = grpc.secure_channel(self.arena, self._credentials, options=_CHANNEL_OPTIONS)
+        else:
+            channel = grpc.insecure_channel(self.arena, options=_CHANNEL_OPTIONS)
+        stub = bot_pb2_grpc.BotServiceStub(channel)
+        backoff = 0.1
+        lost_since: Optional[float] = None
+        try:
+            while not self._stop.is_set():
+                resuming = bool(self._resume_token)
+                try:
+                    if self._session(stub):
+                        return
+                    reason = "the arena closed the stream"
+                except grpc.RpcError as err:
+                    code = err.code()
+                    if self._stop.is_set():
+                        return
+                    if code in _FATAL_CODES:
+                        raise AuthError(f"arena {self.arena} refused the bot: {code.name}: {err.details()}") from None
+                    reason = f"{code.name}: {err.details()}"
+                    if resuming and not self._welcomed and code in _RESUME_REFUSED_CODES:
+                        log.warning("arena refused to resume the session (%s); starting a new one", reason)
+                        self._forget_session()
+                        continue
+                if self._welcomed:
+                    backoff = 0.1
+                    lost_since = time.monotonic()
+                elif lost_since is None:
+                    lost_since = time.monotonic()
+                if not self.reconnect:
+                    raise ConnectionLost(reason)
+                away = time.monotonic() - lost_since
+                if self.give_up_after is not None and away > self.give_up_after:
+                    raise ConnectionLost(f"{reason}; gave up after {away:.1f} s")
+                if self._resume_token and self._grace is not None and away > self._grace:
+                    log.warning("grace period of %.1f s is over; the next connection starts a new session", self._grace)
+                    self._forget_session()
+                delay = backoff * random.uniform(0.5, 1.0)
+                log.warning("connection to %s lost (%s); reconnecting in %.2f s", self.arena, reason, delay)
+                if self._stop.wait(delay):
+                    return
+                backoff = min(backoff * 2, self.max_backoff)
+        finally:
+            channel.close()
+
+    def close(self) -> None:
+        """Stop playing: ends the stream; run() returns. Safe from any thread."""
+        self._stop.set()
+        call = self._call
+        if call is not None:
+            call.cancel()
+
+    # --- the stream --------------------------------------------------------------------------
+
+    def _session(self, stub: bot_pb2_grpc.BotServiceStub) -> bool:
+        """One stream, from Hello to its end. True when play is over (GoingAway or close())."""
+        outbox = self._outbox = _Outbox()
+        self._welcomed = False
+        self._going_away = False
+        outbox.send(
+            bot_pb2.ConnectRequest(
+                hello=bot_pb2.Hello(
+                    name=self.name,
+                    version=self.version,
+                    capacity=self.capacity,
+                    resume_token=self._resume_token,
+                    last_seq=self._last_seq if self._resume_token else 0,
+                    stream_events=self.stream_events,
+                )
+            )
+        )
+        call = stub.Connect(iter(outbox), metadata=self._metadata)
+        self._call = call
+        timer: Optional[threading.Timer] = None
+        try:
+            if self._stop.is_set():
+                return True
+            for message in call:
+                self._dispatch(message)
+                if self._going_away and timer is None:
+                    outbox.close()  # tell the arena we are done; read what it still sends
+                    timer = threading.Timer(self.going_away_timeout, call.cancel)
+                    timer.daemon = True
+                    timer.start()
+            return self._going_away or self._stop.is_set()
+        except grpc.RpcError:
+            if self._going_away or self._stop.is_set():
+                return True
+            raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+            outbox.close()
+            call.cancel()
+            self._call = None
+
+    def _dispatch(self, message: bot_pb2.ConnectResponse) -> None:
+        kind = message.WhichOneof("message")
+        if kind == "welcome":
+            self._on_welcome(message.welcome)
+            self._last_seq = max(self._last_seq, message.seq)
+            return
+        seq = message.seq
+        if seq:
+            if seq <= self._last_seq:
+                log.debug("skipping message seq %d (already seen up to %d)", seq, self._last_seq)
+                return
+            self._last_seq = seq
+        handler = self._handlers.get(kind or "")
+        if handler is None:
+            log.warning("ignoring an unknown message from the arena: %s", kind)
+            return
+        handler(getattr(message, kind))
+
+    def _forget_session(self) -> None:
+        self._resume_token = ""
+        self._last_seq = 0
+        self._grace = None
+        if self.games:
+            log.warning("dropping %d running game(s) of the lost session", len(self.games))
+        self.games.clear()
+        self._open.clear()
+
+    # --- messages ----------------------------------------------------------------------------
+
+    def _on_welcome(self, welcome: bot_pb2.Welcome) -> None:
+        self._welcomed = True
+        if welcome.resumed:
+            log.info("resumed session %s on %s", welcome.session_id, self.arena)
+        else:
+            if self._resume_token or self.games:
+                log.warning("the arena started a new session instead of resuming the old one")
+            self._forget_session()  # a new session starts from nothing; its seq starts again
+            log.info(
+                "connected to %s (arena %s) as %s %s, capacity %d, session %s",
+                self.arena,
+                welcome.arena_version or "?",
+                self.name,
+                self.version,
+                self.capacity,
+                welcome.session_id,
+            )
+        self.session_id = welcome.session_id
+        self._resume_token = welcome.resume_token
+        self._grace = welcome.grace.seconds + welcome.grace.nanos * 1e-9 if welcome.HasField("grace") else None
+
+    def _game(self, game_id: str) -> Game:
+        game = self.games.get(game_id)
+        if game is None:
+            game = self.games[game_id] = Game(game_id)
+        return game
+
+    def _on_game_started(self, started: bot_pb2.GameStarted) -> None:
+        game = self._game(started.game_id)
+        game.started = started
+        log.debug("game %s started: seat %d of %s", started.game_id, started.seat, list(started.players))
+        self._hook(self.bot.game_started, game)
+
+    def _on_events(self, notice: bot_pb2.EventNotice) -> None:
+        self._add_events(self._game(notice.game_id), notice.events)
+
+    def _add_events(self, game: Game, events: Sequence[game_pb2.GameEvent]) -> None:
+        log_ = game.events
+        for event in events:
+            if log_ and event.index <= log_[-1].index:
+                continue  # already seen (sent again after a resume)
+            log_.append(event)
+            self._hook(self.bot.event, game, event)
+
+    def _on_decision(self, proto: bot_pb2.DecisionRequest) -> None:
+        game = self._game(proto.game_id)
+        if proto.events:
+            self._add_events(game, proto.events)
+        game.request = proto
+        game.observation = proto.observation
+        legal = list(proto.legal)
+        guard = deadline = None
+        if proto.HasField("deadline"):
+            left = proto.deadline.seconds + proto.deadline.nanos * 1e-9 - time.time()
+            now = time.monotonic()
+            deadline = now + left
+            guard = deadline - min(max(left * self.safety_margin, 0.005), 0.25)
+        previous = self._open.get(proto.game_id)
+        pending = self._open[proto.game_id] = _Pending(proto.game_id, proto.request_id, legal, guard, deadline)
+        if previous is not None and previous.request_id == proto.request_id and previous.action in legal:
+            # The same request again (after a resume): repeat the answer, do not ask again.
+            self._outbox.answer(pending, previous.action)  # type: ignore[arg-type]
+            return
+        self._outbox.watch(pending)
+
+        action: object = None
+        try:
+            action = self.bot.decide(Request(game, proto, guard))
+        except Exception:
+            log.exception("game %s request %s: the bot raised; answering a legal fallback", proto.game_id, proto.request_id)
+        if action is not None and not isinstance(action, str):
+            action = str(action)  # e.g. a cards.Card
+        if legal and action not in legal:
+            if action is not None:
+                log.warning(
+                    "game %s request %s: the bot chose %r, which is not legal (%s); answering a legal fallback",
+                    proto.game_id,
+                    proto.request_id,
+                    action,
+                    " ".join(legal),
+                )
+            action = legal[0]
+        if not self._outbox.answer(pending, action or ""):  # type: ignore[arg-type]
+            log.warning(
+                "game %s request %s: the bot answered %r too late; %r was sent for it",
+                proto.game_id,
+                proto.request_id,
+                action,
+                pending.action,
+            )
+
+    def _on_rejected(self, rejected: bot_pb2.AnswerRejected) -> None:
+        log.warning(
+            "game %s request %s: the arena rejected the answer: %s %s",
+            rejected.game_id,
+            rejected.request_id,
+            rejected.rule_id,
+            rejected.reason,
+        )
+        pending = self._open.get(rejected.game_id)
+        if pending is None or pending.request_id != rejected.request_id:
+            return
+        if rejected.rule_id.startswith("PROTO-UNKNOWN"):
+            return  # the request is no longer open
+        if pending.deadline is not None and time.monotonic() >= pending.deadline:
+            return
+        action = pending.fallback()
+        if action in pending.tried:
+            log.error("game %s request %s: every legal action was rejected", pending.game_id, pending.request_id)
+            return
+        log.info("game %s request %s: retrying with %r", pending.game_id, pending.request_id, action)
+        self._outbox.answer(pending, action, retry=True)
+
+    def _on_fallback(self, fallback: bot_pb2.Fallback) -> None:
+        log.warning(
+            "game %s request %s: answer late or missing, the arena played %r; strikes: %d%s",
+            fallback.game_id,
+            fallback.request_id,
+            fallback.action,
+            fallback.strikes,
+            " (match forfeited)" if fallback.forfeited else "",
+        )
+        pending = self._open.get(fallback.game_id)
+        if pending is not None and pending.request_id == fallback.request_id:
+            self._outbox.settle(pending)
+        self._hook(self.bot.fallback, self._game(fallback.game_id), fallback)
+
+    def _on_game_ended(self, ended: bot_pb2.GameEnded) -> None:
+        game = self.games.pop(ended.game_id, None) or Game(ended.game_id)
+        if ended.events:
+            self._add_events(game, ended.events)
+        game.ended = ended
+        pending = self._open.pop(ended.game_id, None)
+        if pending is not None:
+            self._outbox.settle(pending)
+        log.debug("game %s ended%s", ended.game_id, " (aborted)" if ended.aborted else "")
+        self._hook(self.bot.game_ended, game, ended.settlement)
+
+    def _on_snapshot(self, snapshot: bot_pb2.Snapshot) -> None:
+        running = set()
+        pending: list[bot_pb2.DecisionRequest] = []
+        for entry in snapshot.games:
+            game_id = entry.started.game_id or entry.pending.game_id
+            if not game_id:
+                continue
+            running.add(game_id)
+            game = self._game(game_id)
+            if entry.HasField("started"):
+                game.started = entry.started
+            if entry.HasField("observation"):
+                game.observation = entry.observation
+            if entry.HasField("pending"):
+                pending.append(entry.pending)
+        for game_id in [g for g in self.games if g not in running]:
+            log.info("game %s is no longer running after the resume; dropping it", game_id)
+            del self.games[game_id]
+            self._open.pop(game_id, None)
+        log.info("snapshot: %d running game(s), %d waiting for an answer", len(running), len(pending))
+        for request in pending:
+            self._on_decision(request)
+
+    def _on_going_away(self, going_away: bot_pb2.GoingAway) -> None:
+        log.info("the arena is going away: %s", going_away.reason or "(no reason given)")
+        self._going_away = True
+
+    def _hook(self, hook: Callable[..., None], *args: object) -> None:
+        try:
+            hook(*args)
+        except Exception:
+            log.exception("bot hook %s raised", getattr(hook, "__name__", hook))
+
+
+def run(
+    bot: Union[Bot, DecideFunc],
+    arena: Optional[str] = None,
+    token: Optional[str] = None,
+    *,
+    game_ended: Optional[GameEndedFunc] = None,
+    name: Optional[str] = None,
+    version: Optional[str] = None,
+    capacity: Optional[int] = None,
+    **options: object,
+) -> None:
+    """Connect ``bot`` to the arena and play until the arena goes away.
+
+    ``bot`` is a :class:`Bot`, or a function ``decide(request) -> str`` (then ``game_ended`` may
+    be a second function ``game_ended(game, settlement)``). ``arena`` defaults to $TAPP_ARENA or
+    "localhost:7000", ``token`` to $TAPP_TOKEN. Other keyword options go to :class:`Client`.
+    """
+    if not isinstance(bot, Bot):
+        bot = FunctionBot(bot, game_ended)
+    elif game_ended is not None:
+        raise TypeError("game_ended= is for function bots; override Bot.game_ended instead")
+    client = Client(bot, arena, token, name=name, version=version, capacity=capacity, **options)  # type: ignore[arg-type]
+    client.run()
+
+
+__all__ = ["AuthError", "Client", "ConnectionLost", "run"]
