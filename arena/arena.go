@@ -94,7 +94,7 @@ type DecisionRecord struct {
 	Bot       string
 	Decision  engine.Decision
 	RequestID string
-	Sent      []byte // the request exactly as sent, in protobuf JSON (observation included)
+	Sent      []byte // the request exactly as sent (observation included): wire.EncodeSent's form, or protobuf JSON from an export
 	Attempts  []AnswerAttempt
 	Action    engine.Action // the action applied
 	Latency   time.Duration // from the request to the accepted answer (or the deadline)
@@ -161,4 +161,80 @@ type Store interface {
 	Results(ctx context.Context, f MatchFilter) ([]ResultRow, error)
 
 	Close() error
+}
+
+// LeagueStatus is where a league stands.
+type LeagueStatus string
+
+// The league statuses.
+const (
+	LeagueRunning  LeagueStatus = "running"  // being played, or interrupted (resumable)
+	LeagueFinished LeagueStatus = "finished" // every planned match is played
+	LeagueStopped  LeagueStatus = "stopped"  // stopped cleanly (time limit, Ctrl-C); resumable
+)
+
+// League is a league as stored. Its matches are stored as ordinary matches (with LeagueID
+// set); the units of work that play them are Jobs in the league's queue.
+type League struct {
+	ID string
+	// Plan is the canonical text (JSON) of everything that decides the league's schedule and
+	// results: bots, rule set, format, deals, seed, duplicate, time control. A league is resumed
+	// (or joined by another host) only with the same plan.
+	Plan    string
+	Status  LeagueStatus
+	Created time.Time
+	Updated time.Time
+}
+
+// LeagueMatch places a stored match in its league's schedule.
+type LeagueMatch struct {
+	LeagueID string
+	Seq      int // position in the league's schedule, from 0
+	Round    int // the round that planned it, from 0
+	MatchID  string
+}
+
+// JobState is where a job of a league's queue stands.
+type JobState string
+
+// The job states.
+const (
+	JobAvailable JobState = "available" // waiting for a worker
+	JobRunning   JobState = "running"   // leased to a worker until its lease expires
+	JobDone      JobState = "done"      // every deal of the job is stored
+	JobFailed    JobState = "failed"    // gave up after repeated errors
+)
+
+// Job is one unit of a league's work: some deal sources (groups) of one match — one duplicate
+// group in duplicate play, a round of dealers otherwise. It is done exactly when all its Deals
+// deals are stored; the store marks it done in the same transaction that stores its last deal.
+type Job struct {
+	ID         int64
+	LeagueID   string
+	Round      int
+	MatchID    string
+	FirstGroup int // the deal sources FirstGroup .. FirstGroup+Groups-1 of the match
+	Groups     int
+	Deals      int // deals the job plays (tables of its groups)
+	State      JobState
+	Owner      string    // the worker holding the lease ("" when none)
+	LeaseUntil time.Time // when the lease expires (zero when none)
+	Attempts   int       // how often it was claimed
+	LastError  string
+}
+
+// RoundCounts counts a league round's jobs by state.
+type RoundCounts struct {
+	Round                            int
+	Available, Running, Done, Failed int
+	DealsPlanned                     int // deals of all the round's jobs
+}
+
+// Complete reports that no job of the round is waiting or running.
+func (c RoundCounts) Complete() bool { return c.Available == 0 && c.Running == 0 }
+
+// JobDeal is a finished deal of a job of a league's queue, for storing several at once.
+type JobDeal struct {
+	Deal  *DealRecord
+	JobID int64
 }

@@ -13,8 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protojson"
-
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -272,7 +270,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 		Observation: wire.ObservationToProto(&obs),
 		Events:      g.takeEvents(seat),
 	}
-	if sent, err := protojson.Marshal(req); err == nil {
+	if sent, err := wire.EncodeSent(req); err == nil {
 		rec.Sent = sent
 	}
 	g.setPending(seat, req)

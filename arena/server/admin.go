@@ -105,6 +105,12 @@ func (a *adminService) StartMatch(ctx context.Context, req *tappv1.StartMatchReq
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
+	live := a.s.connectedBots()
+	for _, b := range spec.Bots {
+		if !live[b] {
+			return nil, status.Errorf(codes.FailedPrecondition, "bot %q is not connected: start it before the match", b)
+		}
+	}
 	id, err := a.start.StartMatch(ctx, spec)
 	if err != nil {
 		return nil, status.Error(codes.FailedPrecondition, err.Error())

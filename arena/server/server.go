@@ -379,9 +379,9 @@ func (s *Server) Acquire(ctx context.Context, bot string, exclude []referee.Conn
 				}
 			}
 		}
-		since := waitStart
-		if t := s.lastSeen[bot]; t.After(since) {
-			since = t
+		since, seen := s.lastSeen[bot]
+		if !seen {
+			since = waitStart
 		}
 		s.mu.Unlock()
 		if best != nil {
@@ -389,6 +389,11 @@ func (s *Server) Acquire(ctx context.Context, bot string, exclude []referee.Conn
 		}
 		absentIn := s.cfg.Grace - time.Since(since)
 		if !live && absentIn <= 0 {
+			s.mu.Lock()
+			if _, ok := s.lastSeen[bot]; !ok {
+				s.lastSeen[bot] = since // later seats of a bot that never came need not wait again
+			}
+			s.mu.Unlock()
 			s.log.Warn("bot absent: its seat plays fallbacks", zap.String("bot", bot))
 			return absent{}, func() {}, nil
 		}

@@ -391,3 +391,46 @@ func runMisbehavingBot(mode string) int {
 		}
 	}
 }
+
+func TestE2EMatchCommandAgainstARunningArena(t *testing.T) {
+	t.Parallel()
+	a := startServe(t)
+	for _, n := range []string{"x", "y", "z"} {
+		a.goBot(n, "heuristic")
+	}
+	a.waitConnected("x", "y", "z")
+	cmd := exec.Command(tappBin, "match", "--arena", a.addr, "--bots", "x,y,z", "--deals", "12", "--variant", "classic", "--json")
+	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tapp match --arena: %v\n%s", err, out)
+	}
+	var res struct {
+		Status string `json:"status"`
+		Deals  int    `json:"deals"`
+		Bots   []struct {
+			Bot   string `json:"bot"`
+			Deals int    `json:"deals"`
+			Net   int    `json:"net"`
+		} `json:"bots"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	sum := 0
+	for _, b := range res.Bots {
+		sum += b.Net
+		if b.Deals != 12 {
+			t.Errorf("bot %s played %d deals, want 12", b.Bot, b.Deals)
+		}
+	}
+	if res.Status != "finished" || res.Deals != 12 || len(res.Bots) != 3 || sum != 0 {
+		t.Fatalf("result %+v: want a finished 12-deal match of 3 bots summing to zero", res)
+	}
+	// A match naming a bot that is not connected is refused at once.
+	cmd = exec.Command(tappBin, "match", "--arena", a.addr, "--bots", "x,y,nobody", "--deals", "1")
+	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "not connected") {
+		t.Fatalf("match with an absent bot: err %v, output %s; want a refusal naming it", err, out)
+	}
+}

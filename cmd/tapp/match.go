@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -124,8 +125,16 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	parallel := fs.Int("parallel", 8, "tables played at once")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
+	remote := fs.String("arena", "", "play among bots connected to this running arena (admin API, needs TAPP_ADMIN_TOKEN) instead of launching built-in bots")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *remote != "" {
+		spec, err := mf.spec(splitList(*botList))
+		if err != nil {
+			return err
+		}
+		return m.remoteMatch(ctx, *remote, spec, *asJSON)
 	}
 	kinds := splitList(*botList)
 	spec, err := mf.spec(seatNames(kinds))
@@ -222,10 +231,19 @@ type botLine struct {
 	Declared    int     `json:"declared"`
 	DeclaredWon int     `json:"declared_won"`
 	AvgPoints   float64 `json:"avg_points"`
+	// Units are deals, or duplicate groups in duplicate play (the statistical unit: one deal
+	// source under every seating); the interval and LOS are per unit.
+	Units int     `json:"units"`
+	LOS   float64 `json:"los"` // likelihood that the bot's true mean result per deal is above 0
 }
 
 func resultTable(spec arena.MatchSpec, rows []arena.ResultRow) []botLine {
-	per := make(map[string][]float64)
+	type unitKey struct {
+		bot  string
+		unit int
+	}
+	perUnit := make(map[unitKey]float64)
+	perUnitDeals := make(map[unitKey]int)
 	lines := make(map[string]*botLine)
 	for _, b := range spec.Bots {
 		lines[b] = &botLine{Bot: b}
@@ -239,7 +257,12 @@ func resultTable(spec arena.MatchSpec, rows []arena.ResultRow) []botLine {
 		l.Deals++
 		l.Net += r.Payoff
 		l.AvgPoints += float64(r.Points)
-		per[r.Bot] = append(per[r.Bot], float64(r.Payoff))
+		unit := r.Deal
+		if spec.Duplicate {
+			unit = r.Group
+		}
+		perUnit[unitKey{r.Bot, unit}] += float64(r.Payoff)
+		perUnitDeals[unitKey{r.Bot, unit}]++
 		if r.Declarer {
 			l.Declared++
 			if r.Payoff > 0 {
@@ -247,10 +270,18 @@ func resultTable(spec arena.MatchSpec, rows []arena.ResultRow) []botLine {
 			}
 		}
 	}
+	per := make(map[string][]float64)
+	for k, v := range perUnit {
+		per[k.bot] = append(per[k.bot], v/float64(perUnitDeals[k])) // mean per deal within the unit
+	}
 	out := make([]botLine, 0, len(lines))
 	for b, l := range lines {
+		sort.Float64s(per[b]) // a stable order, so the sums are reproducible
 		iv := rating.CentsPerDeal(per[b])
-		l.PerDeal, l.PerDealLo, l.PerDealHi = iv.Mean, iv.Lo, iv.Hi
+		l.PerDeal, l.PerDealLo, l.PerDealHi, l.Units = iv.Mean, iv.Lo, iv.Hi, iv.N
+		if iv.SE > 0 {
+			l.LOS = 0.5 * (1 + math.Erf(iv.Mean/iv.SE/math.Sqrt2))
+		}
 		if l.Deals > 0 {
 			l.AvgPoints /= float64(l.Deals)
 		}
@@ -271,10 +302,10 @@ func unit(r engine.RuleSet) string {
 
 func printResultTable(w io.Writer, lines []botLine, unit string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "bot\tdeals\tnet %s\tper deal\t95%% interval\tdeclared\twon\tavg card points\t\n", unit)
+	fmt.Fprintf(tw, "bot\tdeals\tnet %s\tper deal\t95%% interval\tLOS(>0)\tdeclared\twon\tavg card points\t\n", unit)
 	for _, l := range lines {
-		fmt.Fprintf(tw, "%s\t%d\t%+d\t%+.2f\t[%+.2f, %+.2f]\t%d\t%d\t%.1f\t\n", l.Bot, l.Deals, l.Net, l.PerDeal,
-			l.PerDealLo, l.PerDealHi, l.Declared, l.DeclaredWon, l.AvgPoints)
+		fmt.Fprintf(tw, "%s\t%d\t%+d\t%+.2f\t[%+.2f, %+.2f]\t%.1f%%\t%d\t%d\t%.1f\t\n", l.Bot, l.Deals, l.Net, l.PerDeal,
+			l.PerDealLo, l.PerDealHi, 100*l.LOS, l.Declared, l.DeclaredWon, l.AvgPoints)
 	}
 	tw.Flush()
 }

@@ -177,7 +177,8 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 	}
 	fs := m.flags("bots "+args[0], "[flags]")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
-	if err := fs.Parse(args[1:]); err != nil {
+	pos, err := parse(fs, args[1:])
+	if err != nil {
 		return err
 	}
 	st, err := m.openStore(ctx, *dsn)
@@ -187,10 +188,10 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 	defer st.Close()
 	switch args[0] {
 	case "add":
-		if fs.NArg() != 1 {
+		if len(pos) != 1 {
 			return usagef("tapp bots add NAME")
 		}
-		bot, token, err := server.RegisterBot(ctx, st, fs.Arg(0))
+		bot, token, err := server.RegisterBot(ctx, st, pos[0])
 		if err != nil {
 			return err
 		}
