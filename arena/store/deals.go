@@ -23,28 +23,116 @@ const maxRowsPerInsert = 100
 // the match's rule set (it is read back with engine.ParseDeal), and each decision's Sent must
 // be UTF-8 text, as protobuf JSON is.
 func (s *Store) SaveDeal(ctx context.Context, d *arena.DealRecord) error {
+	return s.saveDeal(ctx, d, nil)
+}
+
+// saveDeal is SaveDeal; then, when set, runs inside the transaction after the deal's rows are
+// written and before the commit (an error from it rolls everything back).
+func (s *Store) saveDeal(ctx context.Context, d *arena.DealRecord, then func(tx *sql.Tx) error) error {
 	// Everything that can fail without the database is done before the transaction begins.
-	rulesText, leagueID, err := s.matchInfo(ctx, d.MatchID)
+	p, err := s.prepareDeal(ctx, d)
 	if err != nil {
 		return err
 	}
+	if err := s.readyStmts(ctx, p); err != nil {
+		return err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrapSave(d.MatchID, d.Number, err)
+	}
+	defer tx.Rollback()
+	if err := s.writeDeal(ctx, tx, p); err != nil {
+		return err
+	}
+	if then != nil {
+		if err := then(tx); err != nil {
+			return s.wrapSave(d.MatchID, d.Number, err)
+		}
+	}
+	return s.wrapSave(d.MatchID, d.Number, tx.Commit())
+}
+
+// preparedDeal is a deal record checked and converted for writing: the statements that write
+// it, with their arguments.
+type preparedDeal struct {
+	d   *arena.DealRecord
+	ops []writeOp
+}
+
+// writeOp is one statement of a write, with its arguments.
+type writeOp struct {
+	query string // rebound for the dialect
+	args  []any
+}
+
+// stmt returns the store's prepared statement for a write query, preparing it on first use.
+// The statements that store deals are few and run for every deal, and preparing one (parsing
+// a multi-row INSERT) costs about as much as running it. It must not be called inside a
+// transaction of this goroutine: on SQLite the writer pool has one connection.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if v, ok := s.stmts.Load(query); ok {
+		return v.(*sql.Stmt), nil
+	}
+	st, err := s.w.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if v, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return v.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+// readyStmts prepares the statements of the given deals before their transaction begins.
+func (s *Store) readyStmts(ctx context.Context, deals ...*preparedDeal) error {
+	for _, p := range deals {
+		for _, op := range p.ops {
+			if _, err := s.stmt(ctx, op.query); err != nil {
+				return s.wrapSave(p.d.MatchID, p.d.Number, err)
+			}
+		}
+	}
+	return nil
+}
+
+// rowOps splits rows of ncols values each (args holds them one row after the other) into
+// multi-row INSERTs of at most maxRowsPerInsert rows.
+func (s *Store) rowOps(head string, ncols int, args []any) []writeOp {
+	var ops []writeOp
+	rows := len(args) / ncols
+	one := "(" + strings.Repeat("?, ", ncols-1) + "?)"
+	for start := 0; start < rows; start += maxRowsPerInsert {
+		n := min(maxRowsPerInsert, rows-start)
+		ops = append(ops, writeOp{query: s.rebind(head + strings.Repeat(one+", ", n-1) + one), args: args[start*ncols : (start+n)*ncols]})
+	}
+	return ops
+}
+
+// prepareDeal checks a deal record against its match and converts it for writing.
+func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*preparedDeal, error) {
+	rulesText, leagueID, err := s.matchInfo(ctx, d.MatchID)
+	if err != nil {
+		return nil, err
+	}
 	rules, err := parseRules(rulesText)
 	if err != nil {
-		return fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
+		return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
 	}
 	if err := d.Deal.Validate(rules); err != nil {
-		return fmt.Errorf("store: saving deal %d of match %s: the cards do not fit the rules: %w", d.Number, d.MatchID, err)
+		return nil, fmt.Errorf("store: saving deal %d of match %s: the cards do not fit the rules: %w", d.Number, d.MatchID, err)
 	}
 	for i, m := range d.Moves {
 		if m.Seat < 0 || int(m.Seat) >= rules.Players {
-			return fmt.Errorf("store: saving deal %d of match %s: move %d is by seat %d", d.Number, d.MatchID, i, m.Seat)
+			return nil, fmt.Errorf("store: saving deal %d of match %s: move %d is by seat %d", d.Number, d.MatchID, i, m.Seat)
 		}
 	}
 	decisionArgs := make([]any, 0, len(d.Decisions)*13)
 	for _, x := range d.Decisions {
 		attempts, err := formatAttempts(x.Attempts)
 		if err != nil {
-			return fmt.Errorf("store: saving deal %d of match %s: decision %d: %w", d.Number, d.MatchID, x.Index, err)
+			return nil, fmt.Errorf("store: saving deal %d of match %s: decision %d: %w", d.Number, d.MatchID, x.Index, err)
 		}
 		decisionArgs = append(decisionArgs, d.MatchID, d.Number, x.Index, int(x.Seat), x.Bot,
 			formatDecision(x.Decision), x.RequestID, string(x.Sent), attempts, formatAction(x.Action),
@@ -54,49 +142,63 @@ func (s *Store) SaveDeal(ctx context.Context, d *arena.DealRecord) error {
 	if started.IsZero() {
 		started = now()
 	}
-
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return s.wrapSave(d.MatchID, d.Number, err)
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO deals (match_id, number, deal_group, seating, deal,
+	p := &preparedDeal{d: d}
+	p.ops = append(p.ops, writeOp{query: s.rebind(`INSERT INTO deals (match_id, number, deal_group, seating, deal,
 	options, moves, outcome, started, duration_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-		d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options),
-		formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration))
-	if err != nil {
-		return s.wrapSave(d.MatchID, d.Number, err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.wrapSave(d.MatchID, d.Number, err)
-	} else if n == 0 {
-		return fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, arena.ErrConflict)
-	}
-	if err := s.insertRows(ctx, tx, `INSERT INTO decisions (match_id, deal_number, idx, seat, bot, decision,
-	request_id, sent, attempts, action, latency_us, strike, fallback) VALUES `, 13, decisionArgs); err != nil {
-		return s.wrapSave(d.MatchID, d.Number, fmt.Errorf("decisions: %w", err))
-	}
+		args: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options),
+			formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration)}})
+	p.ops = append(p.ops, s.rowOps(`INSERT INTO decisions (match_id, deal_number, idx, seat, bot, decision,
+	request_id, sent, attempts, action, latency_us, strike, fallback) VALUES `, 13, decisionArgs)...)
 	// league_id is copied from the match, so that league queries need no join.
 	resultArgs := make([]any, 0, len(d.Results)*9)
 	for _, r := range d.Results {
 		resultArgs = append(resultArgs, d.MatchID, d.Number, leagueID, int(r.Seat), r.Bot, r.Payoff, r.Points,
 			r.Tricks, r.Declarer)
 	}
-	if err := s.insertRows(ctx, tx, `INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
-	points, tricks, declarer) VALUES `, 9, resultArgs); err != nil {
-		return s.wrapSave(d.MatchID, d.Number, fmt.Errorf("results: %w", err))
+	p.ops = append(p.ops, s.rowOps(`INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
+	points, tricks, declarer) VALUES `, 9, resultArgs)...)
+	return p, nil
+}
+
+// writeDeal writes a prepared deal in tx (its statements ready, see readyStmts); a deal
+// already stored is arena.ErrConflict.
+func (s *Store) writeDeal(ctx context.Context, tx *sql.Tx, p *preparedDeal) error {
+	d := p.d
+	for i, op := range p.ops {
+		stmt, err := s.stmt(ctx, op.query)
+		if err != nil {
+			return s.wrapSave(d.MatchID, d.Number, err)
+		}
+		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, op.args...)
+		if err != nil {
+			what := "decisions"
+			if strings.Contains(op.query, "INTO results") {
+				what = "results"
+			}
+			if i > 0 {
+				err = fmt.Errorf("%s: %w", what, err)
+			}
+			return s.wrapSave(d.MatchID, d.Number, err)
+		}
+		if i == 0 { // the deal's row: none inserted means the deal is stored already
+			if n, err := res.RowsAffected(); err != nil {
+				return s.wrapSave(d.MatchID, d.Number, err)
+			} else if n == 0 {
+				return fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, arena.ErrConflict)
+			}
+		}
 	}
-	return s.wrapSave(d.MatchID, d.Number, tx.Commit())
+	return nil
 }
 
 // insertRows inserts rows of ncols values each (args holds them one row after the other)
-// with multi-row INSERTs.
-func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, head string, ncols int, args []any) error {
+// with multi-row INSERTs; tail, if given, ends each statement (e.g. ON CONFLICT DO NOTHING).
+func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, head string, ncols int, args []any, tail ...string) error {
 	rows := len(args) / ncols
 	one := "(" + strings.Repeat("?, ", ncols-1) + "?)"
 	for start := 0; start < rows; start += maxRowsPerInsert {
 		n := min(maxRowsPerInsert, rows-start)
-		q := head + strings.Repeat(one+", ", n-1) + one
+		q := head + strings.Repeat(one+", ", n-1) + one + strings.Join(tail, "")
 		if _, err := tx.ExecContext(ctx, s.rebind(q), args[start*ncols:(start+n)*ncols]...); err != nil {
 			return err
 		}

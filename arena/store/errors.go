@@ -33,6 +33,8 @@ const (
 const (
 	pgUniqueViolation = "23505"
 	pgDiskFull        = "53100"
+	pgDeadlock        = "40P01"
+	pgSerialization   = "40001"
 )
 
 func sqliteCode(err error) (int, bool) {

@@ -25,13 +25,26 @@ func (s *Store) CreateMatch(ctx context.Context, m *arena.Match) error {
 	if m.Status == "" {
 		m.Status = arena.MatchRunning
 	}
-	sp := &m.Spec
 	op := "create match " + m.ID
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap(op, err)
 	}
 	defer tx.Rollback()
+	inserted, err := s.insertMatch(ctx, tx, m)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if !inserted {
+		return fmt.Errorf("match %s: %w", m.ID, arena.ErrConflict)
+	}
+	return s.wrap(op, tx.Commit())
+}
+
+// insertMatch inserts m (its fields already completed by the caller) and its match_bots
+// rows in tx; a match whose ID is taken is left as it is and reported as not inserted.
+func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m *arena.Match) (bool, error) {
+	sp := &m.Spec
 	res, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO matches (id, league_id, rules, bots, deals, seed,
 	duplicate, deals_text, per_decision_us, overage_us, max_strikes, status, started, finished, forfeited)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
@@ -40,20 +53,18 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		us(sp.TimeControl.PerDecision), us(sp.TimeControl.Overage), sp.TimeControl.MaxStrikes,
 		string(m.Status), s.timeArg(m.Started), s.timeArg(m.Finished), formatNames(m.Forfeited))
 	if err != nil {
-		return s.wrap(op, err)
+		return false, err
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.wrap(op, err)
-	} else if n == 0 {
-		return fmt.Errorf("match %s: %w", m.ID, arena.ErrConflict)
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
 	}
 	for i, bot := range sp.Bots {
 		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO match_bots (match_id, position, bot) VALUES (?, ?, ?)`),
 			m.ID, i, bot); err != nil {
-			return s.wrap(op, err)
+			return false, err
 		}
 	}
-	return s.wrap(op, tx.Commit())
+	return true, nil
 }
 
 // UpdateMatch stores m's status, finish time and forfeits; arena.ErrNotFound for an unknown

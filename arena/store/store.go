@@ -38,6 +38,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
@@ -67,9 +68,10 @@ func (d dialect) String() string {
 // Store is an arena.Store on SQLite or PostgreSQL. It is safe for concurrent use.
 type Store struct {
 	dialect dialect
-	where   string  // the file path, or host/database: for error messages (no password)
-	w       *sql.DB // writes; for SQLite a pool of exactly one connection
-	r       *sql.DB // reads; the same pool as w for PostgreSQL
+	where   string   // the file path, or host/database: for error messages (no password)
+	w       *sql.DB  // writes; for SQLite a pool of exactly one connection
+	r       *sql.DB  // reads; the same pool as w for PostgreSQL
+	stmts   sync.Map // write query → *sql.Stmt prepared on w (see stmt)
 }
 
 var _ arena.Store = (*Store)(nil)
@@ -234,6 +236,10 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 
 // Close closes the database. It does not wait for anything but the driver.
 func (s *Store) Close() error {
+	s.stmts.Range(func(_, v any) bool {
+		_ = v.(*sql.Stmt).Close()
+		return true
+	})
 	err := s.w.Close()
 	if s.r != nil && s.r != s.w {
 		if rerr := s.r.Close(); err == nil {

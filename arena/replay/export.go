@@ -1,0 +1,389 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/engine"
+)
+
+// FormatVersion names the export schema; it is the "format" field of every line. A reader
+// refuses lines of another format.
+const FormatVersion = "tapp-replay/1"
+
+// DealExport is one line of a JSON Lines export: one deal, complete enough to be replayed,
+// verified and re-asked without the store. Cards and actions are in the engine's text
+// notation (R-CARD-5), the rule set in its canonical form. docs/replay.md documents every
+// field.
+type DealExport struct {
+	Format      string          `json:"format"`
+	Match       string          `json:"match"`
+	League      string          `json:"league,omitempty"`
+	Rules       string          `json:"rules"`
+	Bots        []string        `json:"bots"`
+	Seed        string          `json:"seed,omitempty"` // decimal uint64; absent when the match played a deal file
+	Duplicate   bool            `json:"duplicate"`
+	TimeControl TimeControlJSON `json:"time_control"`
+
+	Deal    int         `json:"deal"`
+	Group   int         `json:"group"`
+	Seating []string    `json:"seating"`
+	Hands   [][]string  `json:"hands"`
+	Tapp    []string    `json:"tapp"`
+	Options OptionsJSON `json:"options"`
+	Moves   []string    `json:"moves"`
+
+	Decisions []DecisionJSON `json:"decisions"`
+	Outcome   OutcomeJSON    `json:"outcome"`
+	Results   []ResultJSON   `json:"results"`
+
+	Started    time.Time `json:"started"`
+	DurationUS int64     `json:"duration_us"`
+}
+
+// TimeControlJSON is the match's clock.
+type TimeControlJSON struct {
+	PerDecisionUS int64 `json:"per_decision_us"`
+	OverageUS     int64 `json:"overage_us"`
+	MaxStrikes    int   `json:"max_strikes"`
+}
+
+// OptionsJSON are the deal's options.
+type OptionsJSON struct {
+	Pot          int  `json:"pot"`
+	ForcedRamsch bool `json:"forced_ramsch"`
+}
+
+// DecisionJSON is one decision: what was sent, what came back, how long it took.
+type DecisionJSON struct {
+	Index     int             `json:"index"`
+	Seat      int             `json:"seat"`
+	Bot       string          `json:"bot"`
+	Decision  string          `json:"decision"`
+	RequestID string          `json:"request_id,omitempty"`
+	Action    string          `json:"action"`
+	LatencyUS int64           `json:"latency_us"`
+	Strike    bool            `json:"strike"`
+	Fallback  bool            `json:"fallback"`
+	Attempts  []AttemptJSON   `json:"attempts,omitempty"`
+	Sent      json.RawMessage `json:"sent,omitempty"`
+}
+
+// AttemptJSON is one answer the bot sent, accepted or refused.
+type AttemptJSON struct {
+	Text     string `json:"text"`
+	AfterUS  int64  `json:"after_us"`
+	Rejected string `json:"rejected,omitempty"`
+}
+
+// OutcomeJSON is the settlement; the lists are by seat.
+type OutcomeJSON struct {
+	ThrownIn    bool   `json:"thrown_in"`
+	Declarer    int    `json:"declarer"`
+	Contract    string `json:"contract"`
+	Trump       string `json:"trump"`
+	Tout        bool   `json:"tout"`
+	DeclarerWon bool   `json:"declarer_won"`
+	Draw        bool   `json:"draw"`
+	Points      []int  `json:"points"`
+	Tricks      []int  `json:"tricks"`
+	Payoff      []int  `json:"payoff"`
+	PotBefore   int    `json:"pot_before"`
+	PotAfter    int    `json:"pot_after"`
+}
+
+// ResultJSON is one seat's raw result.
+type ResultJSON struct {
+	Seat     int    `json:"seat"`
+	Bot      string `json:"bot"`
+	Payoff   int    `json:"payoff"`
+	Points   int    `json:"points"`
+	Tricks   int    `json:"tricks"`
+	Declarer bool   `json:"declarer"`
+}
+
+// ExportOptions change what an export holds.
+type ExportOptions struct {
+	NoSent bool // leave out the requests as sent (the bulk of a record)
+}
+
+func us(d time.Duration) int64     { return d.Microseconds() }
+func fromUS(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
+
+// NewDealExport converts a deal record to its export line.
+func NewDealExport(m Match, rec *arena.DealRecord, o ExportOptions) (*DealExport, error) {
+	r := m.Rules
+	n := r.Players
+	e := &DealExport{
+		Format: FormatVersion, Match: m.ID, League: m.LeagueID, Rules: r.String(), Bots: m.Bots,
+		Duplicate: m.Duplicate,
+		TimeControl: TimeControlJSON{PerDecisionUS: us(m.TimeControl.PerDecision), OverageUS: us(m.TimeControl.Overage),
+			MaxStrikes: m.TimeControl.MaxStrikes},
+		Deal: rec.Number, Group: rec.Group, Seating: rec.Seating, Tapp: nonNil(wire.CardsToProto(rec.Deal.Tapp)),
+		Options: OptionsJSON{Pot: rec.Options.Pot, ForcedRamsch: rec.Options.ForcedRamsch},
+		Moves:   make([]string, len(rec.Moves)), Decisions: make([]DecisionJSON, len(rec.Decisions)),
+		Results: make([]ResultJSON, len(rec.Results)), Started: rec.Started.UTC(), DurationUS: us(rec.Duration),
+	}
+	if e.Bots == nil {
+		e.Bots = []string{}
+	}
+	if e.Seating == nil {
+		e.Seating = []string{}
+	}
+	if m.Seeded {
+		e.Seed = strconv.FormatUint(m.Seed, 10)
+	}
+	for s := 0; s < n; s++ {
+		e.Hands = append(e.Hands, nonNil(wire.CardsToProto(rec.Deal.Hands[s])))
+	}
+	for i, mv := range rec.Moves {
+		e.Moves[i] = mv.String()
+	}
+	for i, x := range rec.Decisions {
+		d := DecisionJSON{Index: x.Index, Seat: int(x.Seat), Bot: x.Bot, Decision: x.Decision.String(),
+			RequestID: x.RequestID, Action: x.Action.String(), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback}
+		for _, a := range x.Attempts {
+			d.Attempts = append(d.Attempts, AttemptJSON{Text: a.Text, AfterUS: us(a.After), Rejected: a.Rejected})
+		}
+		if len(x.Sent) > 0 && !o.NoSent {
+			sent, err := wire.SentJSON(x.Sent)
+			if err != nil || !json.Valid(sent) {
+				return nil, fmt.Errorf("deal %d, decision %d: the recorded request is unreadable: %v", rec.Number, x.Index, err)
+			}
+			var b bytes.Buffer
+			if err := json.Compact(&b, sent); err != nil {
+				return nil, fmt.Errorf("deal %d, decision %d: %w", rec.Number, x.Index, err)
+			}
+			d.Sent = b.Bytes()
+		}
+		e.Decisions[i] = d
+	}
+	out := rec.Outcome
+	e.Outcome = OutcomeJSON{ThrownIn: out.ThrownIn, Declarer: int(out.Declarer), Tout: out.Tout,
+		DeclarerWon: out.DeclarerWon, Draw: out.Draw, PotBefore: out.PotBefore, PotAfter: out.PotAfter,
+		Points: out.Points[:n:n], Tricks: out.Tricks[:n:n], Payoff: out.Payoff[:n:n]}
+	if out.Contract != engine.NoContract {
+		e.Outcome.Contract = out.Contract.String()
+	}
+	if out.Trump < engine.NumSuits {
+		e.Outcome.Trump = out.Trump.String()
+	}
+	for i, r := range rec.Results {
+		e.Results[i] = ResultJSON{Seat: int(r.Seat), Bot: r.Bot, Payoff: r.Payoff, Points: r.Points, Tricks: r.Tricks, Declarer: r.Declarer}
+	}
+	return e, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Record converts an export line back to its match context and deal record. Every card,
+// action and name is parsed; an error names the field. Whether the deal is legal is for
+// Verify.
+func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
+	if e.Format != FormatVersion {
+		return Match{}, nil, fmt.Errorf("format %q: this build reads %q", e.Format, FormatVersion)
+	}
+	rules, err := engine.ParseRuleSet(e.Rules)
+	if err != nil {
+		return Match{}, nil, fmt.Errorf("rules: %w", err)
+	}
+	m := Match{ID: e.Match, LeagueID: e.League, Rules: rules, Bots: e.Bots, Duplicate: e.Duplicate,
+		TimeControl: arena.TimeControl{PerDecision: fromUS(e.TimeControl.PerDecisionUS), Overage: fromUS(e.TimeControl.OverageUS),
+			MaxStrikes: e.TimeControl.MaxStrikes}}
+	if e.Seed != "" {
+		if m.Seed, err = strconv.ParseUint(e.Seed, 10, 64); err != nil {
+			return m, nil, fmt.Errorf("seed %q: want a decimal uint64", e.Seed)
+		}
+		m.Seeded = true
+	}
+	rec := &arena.DealRecord{MatchID: e.Match, Number: e.Deal, Group: e.Group, Seating: e.Seating,
+		Options: engine.Options{Pot: e.Options.Pot, ForcedRamsch: e.Options.ForcedRamsch},
+		Started: e.Started, Duration: fromUS(e.DurationUS)}
+	if len(e.Hands) != rules.Players {
+		return m, nil, fmt.Errorf("hands: %d hands for %d players", len(e.Hands), rules.Players)
+	}
+	for s, h := range e.Hands {
+		if rec.Deal.Hands[s], err = wire.CardsFromProto(h); err != nil {
+			return m, nil, fmt.Errorf("hands[%d]: %w", s, err)
+		}
+	}
+	if rec.Deal.Tapp, err = wire.CardsFromProto(e.Tapp); err != nil {
+		return m, nil, fmt.Errorf("tapp: %w", err)
+	}
+	for i, text := range e.Moves {
+		mv, err := parseMove(text, rules.Players)
+		if err != nil {
+			return m, nil, fmt.Errorf("moves[%d]: %w", i, err)
+		}
+		rec.Moves = append(rec.Moves, mv)
+	}
+	for i, d := range e.Decisions {
+		x := arena.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
+			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback}
+		if x.Decision, err = parseDecision(d.Decision); err != nil {
+			return m, nil, fmt.Errorf("decisions[%d].decision: %w", i, err)
+		}
+		if x.Action, err = engine.ParseAction(d.Action); err != nil {
+			return m, nil, fmt.Errorf("decisions[%d].action: %w", i, err)
+		}
+		for _, a := range d.Attempts {
+			x.Attempts = append(x.Attempts, arena.AnswerAttempt{Text: a.Text, After: fromUS(a.AfterUS), Rejected: a.Rejected})
+		}
+		if len(d.Sent) > 0 {
+			x.Sent = append([]byte(nil), d.Sent...)
+		}
+		rec.Decisions = append(rec.Decisions, x)
+	}
+	o := &rec.Outcome
+	o.ThrownIn, o.Declarer, o.Tout, o.DeclarerWon, o.Draw = e.Outcome.ThrownIn, engine.Seat(e.Outcome.Declarer), e.Outcome.Tout,
+		e.Outcome.DeclarerWon, e.Outcome.Draw
+	o.PotBefore, o.PotAfter = e.Outcome.PotBefore, e.Outcome.PotAfter
+	o.Trump = engine.NoSuit
+	if e.Outcome.Contract != "" {
+		if o.Contract, err = engine.ParseContract(e.Outcome.Contract); err != nil {
+			return m, nil, fmt.Errorf("outcome.contract: %w", err)
+		}
+	}
+	if e.Outcome.Trump != "" {
+		if o.Trump, err = engine.ParseSuit(e.Outcome.Trump); err != nil {
+			return m, nil, fmt.Errorf("outcome.trump: %w", err)
+		}
+	}
+	for name, l := range map[string]struct {
+		src []int
+		dst *[engine.MaxPlayers]int
+	}{"points": {e.Outcome.Points, &o.Points}, "tricks": {e.Outcome.Tricks, &o.Tricks}, "payoff": {e.Outcome.Payoff, &o.Payoff}} {
+		if len(l.src) != rules.Players {
+			return m, nil, fmt.Errorf("outcome.%s: %d entries for %d players", name, len(l.src), rules.Players)
+		}
+		copy(l.dst[:], l.src)
+	}
+	for _, r := range e.Results {
+		rec.Results = append(rec.Results, arena.SeatResult{Bot: r.Bot, Seat: engine.Seat(r.Seat), Payoff: r.Payoff,
+			Points: r.Points, Tricks: r.Tricks, Declarer: r.Declarer})
+	}
+	return m, rec, nil
+}
+
+// parseMove reads "seat:action" (Move.String).
+func parseMove(text string, players int) (engine.Move, error) {
+	seat, act, ok := strings.Cut(text, ":")
+	n, err := strconv.Atoi(seat)
+	if !ok || err != nil {
+		return engine.Move{}, fmt.Errorf("%q: want seat:action, e.g. 1:HA", text)
+	}
+	if n < 0 || n >= players {
+		return engine.Move{}, fmt.Errorf("%q: no seat %d at a table of %d", text, n, players)
+	}
+	a, err := engine.ParseAction(act)
+	if err != nil {
+		return engine.Move{}, fmt.Errorf("%q: %w", text, err)
+	}
+	return engine.Move{Seat: engine.Seat(n), Action: a}, nil
+}
+
+// parseDecision reads a decision kind as Decision.String writes it.
+func parseDecision(text string) (engine.Decision, error) {
+	for d := engine.DecideNone; d <= engine.DecideCard; d++ {
+		if d.String() == text {
+			return d, nil
+		}
+	}
+	return engine.DecideNone, fmt.Errorf("unknown decision %q (bid, contract, trump, discard, call, give, tout, card)", text)
+}
+
+// WriteLine writes one export line (a JSON object and a newline).
+func WriteLine(w io.Writer, e *DealExport) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ExportStored writes every stored deal of a match (or only deal *only) as JSON Lines and
+// returns how many deals it wrote. Deals are read one at a time, so a long match does not
+// have to fit in memory.
+func ExportStored(ctx context.Context, st Store, matchID string, only *int, w io.Writer, o ExportOptions) (int, error) {
+	am, err := st.GetMatch(ctx, matchID)
+	if err != nil {
+		return 0, err
+	}
+	m := MatchOf(am)
+	nums := []int{}
+	if only != nil {
+		nums = append(nums, *only)
+	} else if nums, err = st.DealNumbers(ctx, matchID); err != nil {
+		return 0, err
+	}
+	for i, n := range nums {
+		rec, err := st.Deal(ctx, matchID, n)
+		if err != nil {
+			return i, err
+		}
+		e, err := NewDealExport(m, rec, o)
+		if err != nil {
+			return i, err
+		}
+		if err := WriteLine(w, e); err != nil {
+			return i, err
+		}
+	}
+	return len(nums), nil
+}
+
+// maxLine bounds one export line (a deal with every request as sent is far smaller).
+const maxLine = 64 << 20
+
+// ReadExport reads a JSON Lines export and calls f for every non-blank line with its line
+// number (from 1) and the parsed line, or the error that made it unreadable. An error f
+// returns stops the reading and is returned.
+func ReadExport(r io.Reader, f func(line int, e *DealExport, err error) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), maxLine)
+	n := 0
+	for sc.Scan() {
+		n++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var e DealExport
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.DisallowUnknownFields()
+		err := dec.Decode(&e)
+		if err == nil && dec.More() {
+			err = errors.New("more than one JSON value on the line")
+		}
+		if err != nil {
+			err = fmt.Errorf("not a deal line: %w", err)
+			if ferr := f(n, nil, err); ferr != nil {
+				return ferr
+			}
+			continue
+		}
+		if err := f(n, &e, nil); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("line %d: %w", n+1, err)
+	}
+	return nil
+}

@@ -1,0 +1,556 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+)
+
+// Leagues and their job queue (arena/league). A league's units of work are rows of
+// league_jobs, leased to one worker at a time:
+//
+//   - Claim takes the oldest jobs that are available or whose lease has expired (the rescue
+//     of a dead worker's jobs) and leases them to the caller until now + lease. On PostgreSQL
+//     the candidates are locked with FOR UPDATE SKIP LOCKED, so workers on many hosts claim
+//     different jobs without waiting for each other, and lease times come from the database's
+//     clock; on SQLite the one writer connection serialises claims.
+//   - Extend (the heartbeat) renews leases and reports those the caller no longer holds.
+//   - SaveJobDeal stores a deal and, in the same transaction, marks its job done when all the
+//     job's deals are stored, and the match finished when all its jobs are done: a result is
+//     stored exactly once, and a job is done exactly when its results are.
+//   - Release gives jobs back unfinished (a clean stop); Fail records an error and makes the
+//     job available again, or failed after too many attempts.
+
+// EnsureLeague stores l unless a league with its ID exists, and returns the stored league
+// (the caller compares its Plan with its own).
+func (s *Store) EnsureLeague(ctx context.Context, l *arena.League) (*arena.League, error) {
+	if l.ID == "" {
+		return nil, errors.New("store: a league needs an id")
+	}
+	t := now()
+	status := l.Status
+	if status == "" {
+		status = arena.LeagueRunning
+	}
+	if _, err := s.w.ExecContext(ctx, s.rebind(`INSERT INTO leagues (id, plan, status, created, updated)
+VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`), l.ID, l.Plan, string(status), s.timeArg(t), s.timeArg(t)); err != nil {
+		return nil, s.wrap("create league "+l.ID, err)
+	}
+	return s.GetLeague(ctx, l.ID)
+}
+
+// GetLeague returns the league, or arena.ErrNotFound.
+func (s *Store) GetLeague(ctx context.Context, id string) (*arena.League, error) {
+	var l arena.League
+	var status string
+	var created, updated dbTime
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT id, plan, status, created, updated FROM leagues WHERE id = ?`), id).
+		Scan(&l.ID, &l.Plan, &status, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("league %s: %w", id, arena.ErrNotFound)
+	}
+	if err != nil {
+		return nil, s.wrap("read league "+id, err)
+	}
+	l.Status, l.Created, l.Updated = arena.LeagueStatus(status), created.T, updated.T
+	return &l, nil
+}
+
+// ListLeagues returns every league, newest first.
+func (s *Store) ListLeagues(ctx context.Context) ([]arena.League, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, plan, status, created, updated FROM leagues ORDER BY created DESC, id`)
+	if err != nil {
+		return nil, s.wrap("list leagues", err)
+	}
+	defer rows.Close()
+	var out []arena.League
+	for rows.Next() {
+		var l arena.League
+		var status string
+		var created, updated dbTime
+		if err := rows.Scan(&l.ID, &l.Plan, &status, &created, &updated); err != nil {
+			return nil, s.wrap("list leagues", err)
+		}
+		l.Status, l.Created, l.Updated = arena.LeagueStatus(status), created.T, updated.T
+		out = append(out, l)
+	}
+	return out, s.wrap("list leagues", rows.Err())
+}
+
+// SetLeagueStatus records where a league stands; arena.ErrNotFound for an unknown league.
+func (s *Store) SetLeagueStatus(ctx context.Context, id string, status arena.LeagueStatus) error {
+	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE leagues SET status = ?, updated = ? WHERE id = ?`),
+		string(status), s.timeArg(now()), id)
+	if err != nil {
+		return s.wrap("update league "+id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return s.wrap("update league "+id, err)
+	} else if n == 0 {
+		return fmt.Errorf("league %s: %w", id, arena.ErrNotFound)
+	}
+	return nil
+}
+
+// ScheduleRound stores a round of a league in one transaction: its matches, their places in
+// the schedule and their jobs (available). It is idempotent: matches, places and jobs that
+// exist already are left as they are, so every host of a shared league may schedule the same
+// round. Matches get their Started and Status set like CreateMatch does.
+func (s *Store) ScheduleRound(ctx context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error {
+	if len(places) != len(matches) {
+		return fmt.Errorf("store: schedule round: %d places for %d matches", len(places), len(matches))
+	}
+	op := "schedule a league round"
+	if len(places) > 0 {
+		op = fmt.Sprintf("schedule round %d of league %s", places[0].Round, places[0].LeagueID)
+	}
+	t := now()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	defer tx.Rollback()
+	for i, m := range matches {
+		if m.ID == "" {
+			return fmt.Errorf("store: %s: a scheduled match needs an id", op)
+		}
+		if m.Started.IsZero() {
+			m.Started = t
+		}
+		m.Started = m.Started.UTC().Truncate(time.Microsecond)
+		if m.Status == "" {
+			m.Status = arena.MatchRunning
+		}
+		if _, err := s.insertMatch(ctx, tx, m); err != nil {
+			return s.wrap(op, err)
+		}
+		p := places[i]
+		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO league_matches (league_id, seq, round, match_id)
+VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`), p.LeagueID, p.Seq, p.Round, m.ID); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	args := make([]any, 0, len(jobs)*9)
+	for _, j := range jobs {
+		args = append(args, j.LeagueID, j.Round, j.MatchID, j.FirstGroup, j.Groups, j.Deals,
+			string(arena.JobAvailable), s.timeArg(t), "")
+	}
+	if err := s.insertRows(ctx, tx, `INSERT INTO league_jobs (league_id, round, match_id, first_group, n_groups, deals,
+	state, created, owner) VALUES `, 9, args, ` ON CONFLICT DO NOTHING`); err != nil {
+		return s.wrap(op, err)
+	}
+	return s.wrap(op, tx.Commit())
+}
+
+// LeagueMatches returns the league's schedule, in order.
+func (s *Store) LeagueMatches(ctx context.Context, league string) ([]arena.LeagueMatch, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT league_id, seq, round, match_id FROM league_matches
+WHERE league_id = ? ORDER BY seq`), league)
+	if err != nil {
+		return nil, s.wrap("read the matches of league "+league, err)
+	}
+	defer rows.Close()
+	var out []arena.LeagueMatch
+	for rows.Next() {
+		var lm arena.LeagueMatch
+		if err := rows.Scan(&lm.LeagueID, &lm.Seq, &lm.Round, &lm.MatchID); err != nil {
+			return nil, s.wrap("read the matches of league "+league, err)
+		}
+		out = append(out, lm)
+	}
+	return out, s.wrap("read the matches of league "+league, rows.Err())
+}
+
+// RoundCounts counts the league's jobs by round and state, rounds ascending.
+func (s *Store) RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT round, state, count(*), sum(deals) FROM league_jobs
+WHERE league_id = ? GROUP BY round, state ORDER BY round`), league)
+	if err != nil {
+		return nil, s.wrap("count the jobs of league "+league, err)
+	}
+	defer rows.Close()
+	var out []arena.RoundCounts
+	for rows.Next() {
+		var round, n, deals int
+		var state string
+		if err := rows.Scan(&round, &state, &n, &deals); err != nil {
+			return nil, s.wrap("count the jobs of league "+league, err)
+		}
+		if len(out) == 0 || out[len(out)-1].Round != round {
+			out = append(out, arena.RoundCounts{Round: round})
+		}
+		c := &out[len(out)-1]
+		c.DealsPlanned += deals
+		switch arena.JobState(state) {
+		case arena.JobAvailable:
+			c.Available += n
+		case arena.JobRunning:
+			c.Running += n
+		case arena.JobDone:
+			c.Done += n
+		case arena.JobFailed:
+			c.Failed += n
+		}
+	}
+	return out, s.wrap("count the jobs of league "+league, rows.Err())
+}
+
+// LeagueDeals counts the deals stored for the league's matches.
+func (s *Store) LeagueDeals(ctx context.Context, league string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT count(*) FROM deals d JOIN matches m ON m.id = d.match_id
+WHERE m.league_id = ?`), league).Scan(&n)
+	return n, s.wrap("count the deals of league "+league, err)
+}
+
+const jobColumns = `id, league_id, round, match_id, first_group, n_groups, deals, state, owner, lease_until, attempts, last_error`
+
+func scanJobs(rows *sql.Rows) ([]arena.Job, error) {
+	defer rows.Close()
+	var out []arena.Job
+	for rows.Next() {
+		var j arena.Job
+		var state string
+		var lease dbTime
+		if err := rows.Scan(&j.ID, &j.LeagueID, &j.Round, &j.MatchID, &j.FirstGroup, &j.Groups, &j.Deals, &state,
+			&j.Owner, &lease, &j.Attempts, &j.LastError); err != nil {
+			return nil, err
+		}
+		j.State, j.LeaseUntil = arena.JobState(state), lease.T
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
+	return out, nil
+}
+
+// leaseUntil returns the SQL expression for "lease from now" and its argument: the database's
+// clock on PostgreSQL (hosts may disagree about the time), this process's on SQLite.
+func (s *Store) leaseUntil(lease time.Duration) (string, any) {
+	if s.dialect == postgresDialect {
+		return `clock_timestamp() + ?::bigint * interval '1 microsecond'`, lease.Microseconds()
+	}
+	return `?`, now().Add(lease).UnixMicro()
+}
+
+// nowExpr returns the SQL expression for the current time and its argument (nil for none).
+func (s *Store) nowExpr() (string, []any) {
+	if s.dialect == postgresDialect {
+		return `clock_timestamp()`, nil
+	}
+	return `?`, []any{now().UnixMicro()}
+}
+
+// Claim leases up to max jobs of the league to owner for lease: the oldest that are available
+// or whose lease has expired (those of a worker that died or stalled: the rescue). Each claim
+// counts an attempt. It returns the claimed jobs by id; none when there is nothing to do.
+func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error) {
+	if max <= 0 {
+		return nil, nil
+	}
+	op := "claim jobs of league " + league
+	until, untilArg := s.leaseUntil(lease)
+	nowSQL, nowArgs := s.nowExpr()
+	var q string
+	var args []any
+	if s.dialect == postgresDialect {
+		q = `WITH c AS (SELECT id FROM league_jobs WHERE league_id = ? AND (state = 'available' OR
+	(state = 'running' AND lease_until < ` + nowSQL + `)) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
+UPDATE league_jobs j SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = j.attempts + 1
+FROM c WHERE j.id = c.id RETURNING j.id, j.league_id, j.round, j.match_id, j.first_group, j.n_groups, j.deals,
+	j.state, j.owner, j.lease_until, j.attempts, j.last_error`
+		args = append(append([]any{league}, nowArgs...), max, owner, untilArg)
+	} else {
+		q = `UPDATE league_jobs SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = attempts + 1
+WHERE id IN (SELECT id FROM league_jobs WHERE league_id = ? AND (state = 'available' OR
+	(state = 'running' AND lease_until < ` + nowSQL + `)) ORDER BY id LIMIT ?) RETURNING ` + jobColumns
+		args = append(append([]any{owner, untilArg, league}, nowArgs...), max)
+	}
+	rows, err := s.w.QueryContext(ctx, s.rebind(q), args...)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	jobs, err := scanJobs(rows)
+	return jobs, s.wrap(op, err)
+}
+
+// Extend renews owner's leases on the jobs ids for lease (the heartbeat) and returns the ids
+// owner no longer holds: taken over after the lease expired, or done by another worker.
+func (s *Store) Extend(ctx context.Context, owner string, ids []int64, lease time.Duration) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	until, untilArg := s.leaseUntil(lease)
+	args := []any{untilArg, owner}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	in := placeholders(len(ids))
+	if s.dialect == postgresDialect { // lock in id order, as SaveJobDeals does
+		in = `SELECT id FROM league_jobs WHERE id IN (` + in + `) ORDER BY id FOR NO KEY UPDATE`
+	}
+	rows, err := s.w.QueryContext(ctx, s.rebind(`UPDATE league_jobs SET lease_until = `+until+`
+WHERE owner = ? AND state = 'running' AND id IN (`+in+`) RETURNING id`), args...)
+	if err != nil {
+		return nil, s.wrap("renew job leases", err)
+	}
+	defer rows.Close()
+	held := make(map[int64]bool, len(ids))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.wrap("renew job leases", err)
+		}
+		held[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("renew job leases", err)
+	}
+	var lost []int64
+	for _, id := range ids {
+		if !held[id] {
+			lost = append(lost, id)
+		}
+	}
+	return lost, nil
+}
+
+// Release gives owner's jobs back unfinished (a clean stop): they become available at once,
+// and the claim does not count as an attempt. Jobs owner no longer holds are left alone.
+func (s *Store) Release(ctx context.Context, owner string, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	args := []any{owner}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	_, err := s.w.ExecContext(ctx, s.rebind(`UPDATE league_jobs SET state = 'available', owner = '', lease_until = NULL,
+	attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END
+WHERE owner = ? AND state = 'running' AND id IN (`+placeholders(len(ids))+`)`), args...)
+	return s.wrap("release jobs", err)
+}
+
+// Fail records that owner's job id failed with msg: it becomes available again, or failed
+// for good once it has been attempted maxAttempts times.
+func (s *Store) Fail(ctx context.Context, owner string, id int64, msg string, maxAttempts int) error {
+	_, err := s.w.ExecContext(ctx, s.rebind(`UPDATE league_jobs SET
+	state = CASE WHEN attempts >= ? THEN 'failed' ELSE 'available' END, owner = '', lease_until = NULL, last_error = ?
+WHERE id = ? AND owner = ? AND state = 'running'`), maxAttempts, msg, id, owner)
+	return s.wrap(fmt.Sprintf("record the failure of job %d", id), err)
+}
+
+// LeaseOwners lists the owners holding leases on the league's jobs.
+func (s *Store) LeaseOwners(ctx context.Context, league string) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT DISTINCT owner FROM league_jobs
+WHERE league_id = ? AND state = 'running' ORDER BY owner`), league)
+	if err != nil {
+		return nil, s.wrap("list the workers of league "+league, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			return nil, s.wrap("list the workers of league "+league, err)
+		}
+		out = append(out, o)
+	}
+	return out, s.wrap("list the workers of league "+league, rows.Err())
+}
+
+// Rescue makes the league's jobs leased to owners available at once (the caller knows those
+// workers are dead, e.g. processes of this host that no longer exist) and returns how many.
+func (s *Store) Rescue(ctx context.Context, league string, owners []string) (int, error) {
+	if len(owners) == 0 {
+		return 0, nil
+	}
+	args := []any{league}
+	for _, o := range owners {
+		args = append(args, o)
+	}
+	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE league_jobs SET state = 'available', owner = '', lease_until = NULL
+WHERE league_id = ? AND state = 'running' AND owner IN (`+placeholders(len(owners))+`)`), args...)
+	if err != nil {
+		return 0, s.wrap("rescue jobs of league "+league, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), s.wrap("rescue jobs of league "+league, err)
+}
+
+// Jobs lists the league's jobs by id (for status displays and tests).
+func (s *Store) Jobs(ctx context.Context, league string) ([]arena.Job, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+jobColumns+` FROM league_jobs WHERE league_id = ? ORDER BY id`), league)
+	if err != nil {
+		return nil, s.wrap("list the jobs of league "+league, err)
+	}
+	jobs, err := scanJobs(rows)
+	return jobs, s.wrap("list the jobs of league "+league, err)
+}
+
+// SaveJobDeal stores a finished deal of job jobID like SaveDeal and, in the same transaction,
+// marks the job done if all its deals are now stored (and then the match finished if all its
+// jobs are done). It reports whether the job is done. Failures store nothing, as SaveDeal's.
+func (s *Store) SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
+	var done bool
+	err := s.saveDeal(ctx, d, func(tx *sql.Tx) error {
+		var err error
+		done, err = s.completeJob(ctx, tx, jobID)
+		return err
+	})
+	return done, err
+}
+
+// SaveJobDeals stores several finished deals of jobs in one transaction (group commit: one
+// commit, one fsync for all of them) and completes the jobs whose last deals they are, like
+// SaveJobDeal. Each deal is stored whole or not at all; so is the batch: if any deal cannot
+// be stored (arena.ErrConflict for one stored already, a full disk, a lock), none is.
+func (s *Store) SaveJobDeals(ctx context.Context, items []arena.JobDeal) error {
+	for attempt := 1; ; attempt++ {
+		err := s.saveJobDeals(ctx, items)
+		// PostgreSQL may still pick this transaction as a deadlock victim (or fail it for
+		// serialization); it was rolled back whole, so it is simply tried again.
+		if code := pgCode(err); (code == pgDeadlock || code == pgSerialization) && attempt < 5 {
+			continue
+		}
+		return err
+	}
+}
+
+func (s *Store) saveJobDeals(ctx context.Context, items []arena.JobDeal) error {
+	if len(items) == 0 {
+		return nil
+	}
+	prepared := make([]*preparedDeal, len(items))
+	for i, it := range items {
+		p, err := s.prepareDeal(ctx, it.Deal)
+		if err != nil {
+			return err
+		}
+		prepared[i] = p
+	}
+	if err := s.readyStmts(ctx, prepared...); err != nil {
+		return err
+	}
+	first := items[0].Deal
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
+	defer tx.Rollback()
+	for _, p := range prepared {
+		if err := s.writeDeal(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	// Jobs, then matches, each in ascending order: every transaction that completes jobs
+	// takes its locks in this order, so two of them never wait for each other in a circle.
+	var jobs []int64
+	seen := map[int64]bool{}
+	for _, it := range items {
+		if !seen[it.JobID] {
+			seen[it.JobID] = true
+			jobs = append(jobs, it.JobID)
+		}
+	}
+	sort.Slice(jobs, func(a, b int) bool { return jobs[a] < jobs[b] })
+	if s.dialect == postgresDialect {
+		args := make([]any, len(jobs))
+		for i, id := range jobs {
+			args[i] = id
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE id IN (`+placeholders(len(jobs))+
+			`) ORDER BY id FOR NO KEY UPDATE`), args...); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, err)
+		}
+		matchSet := map[string]bool{}
+		var margs []any
+		for _, it := range items {
+			if !matchSet[it.Deal.MatchID] {
+				matchSet[it.Deal.MatchID] = true
+				margs = append(margs, it.Deal.MatchID)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM matches WHERE id IN (`+placeholders(len(margs))+
+			`) ORDER BY id FOR NO KEY UPDATE`), margs...); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, err)
+		}
+	}
+	for _, id := range jobs {
+		if _, err := s.completeJob(ctx, tx, id); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, err)
+		}
+	}
+	return s.wrapSave(first.MatchID, first.Number, tx.Commit())
+}
+
+// CompleteJob marks job jobID done if all its deals are stored (for a job found complete when
+// claimed) and reports whether it is done.
+func (s *Store) CompleteJob(ctx context.Context, jobID int64) (bool, error) {
+	op := fmt.Sprintf("complete job %d", jobID)
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return false, s.wrap(op, err)
+	}
+	defer tx.Rollback()
+	done, err := s.completeJob(ctx, tx, jobID)
+	if err != nil {
+		return false, s.wrap(op, err)
+	}
+	return done, s.wrap(op, tx.Commit())
+}
+
+// completeJob marks the job done in tx when all its deals are stored. On PostgreSQL the job's
+// row and then the match's are locked first, so that of two transactions storing a job's (or
+// a match's) last deals at once, the later one sees the earlier one's rows and completes it.
+// The locks are FOR NO KEY UPDATE: they must not wait for the key-share locks that inserting
+// a deal takes on its match (the foreign key), or two savers would wait for each other.
+func (s *Store) completeJob(ctx context.Context, tx *sql.Tx, jobID int64) (bool, error) {
+	var matchID, state string
+	lock := ""
+	if s.dialect == postgresDialect {
+		lock = " FOR NO KEY UPDATE"
+	}
+	err := tx.QueryRowContext(ctx, s.rebind(`SELECT match_id, state FROM league_jobs WHERE id = ?`+lock), jobID).
+		Scan(&matchID, &state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("job %d: %w", jobID, arena.ErrNotFound)
+	}
+	if err != nil {
+		return false, err
+	}
+	if arena.JobState(state) == arena.JobDone {
+		return true, nil
+	}
+	t := s.timeArg(now())
+	res, err := tx.ExecContext(ctx, s.rebind(`UPDATE league_jobs SET state = 'done', owner = '', lease_until = NULL, finished = ?
+WHERE id = ? AND deals <= (SELECT count(*) FROM deals d WHERE d.match_id = league_jobs.match_id
+	AND d.deal_group >= league_jobs.first_group AND d.deal_group < league_jobs.first_group + league_jobs.n_groups)`), t, jobID)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	if s.dialect == postgresDialect {
+		if _, err := tx.ExecContext(ctx, `SELECT id FROM matches WHERE id = $1 FOR NO KEY UPDATE`, matchID); err != nil {
+			return false, err
+		}
+	}
+	_, err = tx.ExecContext(ctx, s.rebind(`UPDATE matches SET status = ?, finished = ? WHERE id = ? AND status <> ?
+	AND NOT EXISTS (SELECT 1 FROM league_jobs j WHERE j.match_id = matches.id AND j.state <> 'done')`),
+		string(arena.MatchFinished), t, matchID, string(arena.MatchFinished))
+	return true, err
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
