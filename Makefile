@@ -19,7 +19,7 @@ PY_SDK     := bots/python
 # Everything `make generate` writes: checked by proto-check for staleness.
 GENERATED := proto/tapp/v1 $(PY_SDK)/src/tapp
 
-.PHONY: help generate proto-check venv test-python test
+.PHONY: help generate proto-check venv test-python test demo
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -66,3 +66,14 @@ test: ## Run every check: proto-check, go vet, go test, Python tests.
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(MAKE) test-python
+
+demo: ## A short ladder among the built-in bots (SQLite, real gRPC): progress, leaderboard, how to replay.
+	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/tapp-demo.XXXXXX"); \
+	echo "demo: building tapp into $$dir"; \
+	$(GO) build -o "$$dir/tapp" ./cmd/tapp; \
+	echo "demo: $$dir/tapp league run docs/examples/demo.yaml --db $$dir/demo.db --for 90s"; \
+	"$$dir/tapp" league run docs/examples/demo.yaml --db "$$dir/demo.db" --logs "$$dir/bot-logs" --for 90s; \
+	echo; \
+	echo "demo: the database and the bots' logs stay in $$dir; for instance:"; \
+	echo "  $$dir/tapp ratings --league demo --db $$dir/demo.db --history"; \
+	echo "  $$dir/tapp league run docs/examples/demo.yaml --db $$dir/demo.db    # resumes; a finished league just prints its leaderboard"

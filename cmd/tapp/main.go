@@ -65,6 +65,10 @@ func commands() []command {
 		{"match", "--bots A,B,C [--deals N] [--seed S] [--variant V]", "play one match among built-in bots over loopback gRPC", (*Main).match},
 		{"matches", "[--bot NAME] [--league ID]", "list stored matches and how to open each", (*Main).matches},
 		{"deals", "gen --count N --seed S [--variant V]", "write deals in card notation (a deal file)", (*Main).deals},
+		{"league", "run FILE [--for 8h] | status NAME | list", "run a league from a league file (resumable), show its state", (*Main).league},
+		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
+		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
+		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify", "step through, export, re-ask and verify recorded deals", (*Main).replay},
 	}
 }
 
@@ -121,6 +125,26 @@ func (m *Main) flags(name, usage string) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// parse parses flags that may stand before, between or after the positional arguments
+// (`tapp bots add NAME --db x.db`), and returns the positional arguments in order.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if rest[0] == "--" {
+			return append(positional, rest[1:]...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 // env returns the environment variable or def.

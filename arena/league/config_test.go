@@ -1,0 +1,202 @@
+package league
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goodLeague = `# a league
+name: nightly
+rules: modern players=3
+format: round-robin
+deals: 20
+duplicate: true
+seed: 7
+concurrency: 4
+time_control:
+  per_decision: 500ms
+  overage: 5s
+  strikes: 2
+bots:
+  - name: random
+    builtin: random
+  - name: heuristic
+    builtin: heuristic
+    capacity: 8
+  - name: mybot
+    command: ["python3", "bot.py", "--fast"]
+    env: {LEVEL: "3"}
+  - name: remote
+    token: true
+`
+
+func builtinCheck(name string) error {
+	if name == "random" || name == "heuristic" {
+		return nil
+	}
+	return fmt.Errorf("unknown built-in bot %q (one of heuristic, random)", name)
+}
+
+func TestParseConfig(t *testing.T) {
+	t.Parallel()
+	c, err := ParseConfig("league.yaml", []byte(goodLeague), ParseOptions{Builtin: builtinCheck})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name != "nightly" || c.Deals != 20 || !*c.Duplicate || c.Concurrency != 4 || c.Rounds != 1 ||
+		time.Duration(c.TimeControl.PerDecision) != 500*time.Millisecond || *c.TimeControl.Strikes != 2 || time.Duration(c.Lease) != DefaultLease {
+		t.Errorf("config %+v", c)
+	}
+	if got := strings.Join(c.Bots[2].Command, " "); got != "python3 bot.py --fast" || c.Bots[2].Env["LEVEL"] != "3" {
+		t.Errorf("bot %+v", c.Bots[2])
+	}
+	if !c.Bots[3].Token || c.Bots[3].Launched() || !c.Bots[0].Launched() {
+		t.Errorf("bots %+v", c.Bots)
+	}
+	p := c.Plan()
+	if p.Rounds != 1 || len(p.FixedTables(0)) != 4 || p.DealsPerRound() != 4*20*6 {
+		t.Errorf("plan %+v: %d tables, %d deals per round", p, len(p.FixedTables(0)), p.DealsPerRound())
+	}
+	// A string command is split at spaces; defaults apply.
+	c, err = ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: ./bot --fast}\n  - {name: b, builtin: random}\n  - {name: c, token: true}\n"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Bots[0].Command, "|") != "./bot|--fast" || c.Format != RoundRobin || c.Deals != DefaultDeals ||
+		!*c.Duplicate || c.RuleSet.Players != 3 || time.Duration(c.TimeControl.PerDecision) != time.Second {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+// builtin: "*" adds every built-in bot not listed by name.
+func TestEveryBuiltin(t *testing.T) {
+	t.Parallel()
+	names := []string{"heuristic", "random", "search"}
+	opts := ParseOptions{BuiltinNames: func() []string { return names }}
+	c, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: random, builtin: random, seed: 9}\n  - builtin: \"*\"\n  - {name: mine, command: ./bot}\n"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range c.Bots {
+		got = append(got, b.Name+"="+b.Builtin)
+	}
+	if got := strings.Join(got, " "); got != "random=random heuristic=heuristic search=search mine=" {
+		t.Errorf("bots %s", got)
+	}
+	if _, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {builtin: \"*\", name: all}\n"), opts); err == nil ||
+		!strings.HasPrefix(err.Error(), "l.yaml:3:") {
+		t.Errorf("named \"*\": %v", err)
+	}
+	if _, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - builtin: \"*\"\n"), ParseOptions{}); err == nil {
+		t.Errorf("\"*\" without a list of built-in bots was accepted")
+	}
+}
+
+// Every mistake is reported at its line, with the line shown.
+func TestConfigErrorsPointAtTheLine(t *testing.T) {
+	t.Parallel()
+	replace := func(old, new string) string {
+		if !strings.Contains(goodLeague, old) {
+			t.Fatalf("%q not in the test league", old)
+		}
+		return strings.Replace(goodLeague, old, new, 1)
+	}
+	for _, c := range []struct {
+		name, text string
+		line       int
+		want       string
+	}{
+		{"yaml syntax", replace("deals: 20", "deals: [20"), 6, ""},
+		{"unknown key", replace("seed: 7", "sead: 7"), 7, `unknown field "sead"`},
+		{"wrong type", replace("deals: 20", "deals: many"), 5, ""},
+		{"bad duration", replace("per_decision: 500ms", "per_decision: fast"), 10, `"fast" is not a duration`},
+		{"unknown format", replace("format: round-robin", "format: swiss"), 4, `unknown format "swiss"`},
+		{"bad rules", replace("rules: modern players=3", "rules: modern players=5"), 3, "players"},
+		{"unknown builtin", replace("builtin: heuristic", "builtin: heuristc"), 17, `unknown built-in bot "heuristc"`},
+		{"two ways", replace("    token: true", "    token: true\n    builtin: random"), 22, "exactly one of"},
+		{"duplicate bot", replace("name: heuristic", "name: random"), 16, `bot "random" is listed twice`},
+		{"gauntlet without candidate", replace("format: round-robin", "format: gauntlet"), 4, "needs a candidate"},
+		{"missing deals file", replace("seed: 7", "deals_file: nope.txt"), 7, "nope.txt"},
+		{"pot", replace("rules: modern players=3", "rules: classic pot=on"), 3, "pot"},
+		{"negative", replace("concurrency: 4", "concurrency: -1"), 8, "must not be negative"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParseConfig("league.yaml", []byte(c.text), ParseOptions{Builtin: builtinCheck})
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v (%T), want a *ConfigError", err, err)
+			}
+			if ce.Line != c.line {
+				t.Errorf("error at line %d, want %d:\n%v", ce.Line, c.line, err)
+			}
+			prefix := fmt.Sprintf("league.yaml:%d:", c.line)
+			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q: want it to start with %q and say %q", err, prefix, c.want)
+			}
+			if !strings.Contains(ce.Excerpt, fmt.Sprintf("> %4d | ", c.line)) {
+				t.Errorf("excerpt does not show line %d:\n%s", c.line, ce.Excerpt)
+			}
+		})
+	}
+}
+
+func TestDealsFileWindows(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var lines []string
+	c0, err := ParseConfig("x.yaml", []byte("name: x\nbots: [{name: a, builtin: random}, {name: b, builtin: random}, {name: c, builtin: random}]\n"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0 := c0.Plan()
+	for r := range 5 {
+		text, _ := p0.roundDeals(r)
+		if text != "" {
+			t.Fatalf("seeded plan has deal text")
+		}
+		specs, _, _, err := p0.Round(r, p0.FixedTables(r))
+		if err != nil || len(specs) != 1 {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		lines = append(lines, dealLine(t, p0, i))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "deals.txt"), []byte("# five deals\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseConfig(filepath.Join(dir, "l.yaml"), []byte("name: x\ndeals: 2\ndeals_file: deals.txt\nbots: [{name: a, builtin: random}, {name: b, builtin: random}, {name: c, builtin: random}]\n"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Plan()
+	for r, want := range [][]int{{0, 1}, {2, 3}, {4, 0}} {
+		text, err := p.roundDeals(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(strings.Fields(strings.ReplaceAll(text, "\n", " ; ")), " "); got != strings.Join(strings.Fields(lines[want[0]]+" ; "+lines[want[1]]+" ;"), " ") {
+			t.Errorf("round %d deals:\n%s\nwant deals %v", r, text, want)
+		}
+	}
+}
+
+func dealLine(t *testing.T, p *Plan, i int) string {
+	t.Helper()
+	_, ms, _, err := p.Round(i, p.FixedTables(i))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := sourcesOf(ms[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srcs[0].Format(p.Rules)
+}

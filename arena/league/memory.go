@@ -1,0 +1,547 @@
+package league
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+)
+
+// Memory is a Store that keeps everything in this process's memory and nothing on disk: for
+// tests, and for measuring what the real store costs a league (`tapp league run --db
+// memory:`). It keeps deals and their results but drops the decision records (what was sent
+// to the bots), which a long run could not hold in memory.
+type Memory struct {
+	mu       sync.Mutex
+	bots     map[string]arena.Bot
+	matches  map[string]*arena.Match
+	order    []string // match ids in creation order
+	deals    map[string]map[int]*arena.DealRecord
+	results  []arena.ResultRow
+	leagues  map[string]*arena.League
+	places   map[string][]arena.LeagueMatch
+	jobs     []*arena.Job
+	jobByKey map[string]*arena.Job
+	nextID   int
+}
+
+var _ Store = (*Memory)(nil)
+
+// NewMemory returns an empty memory store.
+func NewMemory() *Memory {
+	return &Memory{
+		bots: map[string]arena.Bot{}, matches: map[string]*arena.Match{}, deals: map[string]map[int]*arena.DealRecord{},
+		leagues: map[string]*arena.League{}, places: map[string][]arena.LeagueMatch{}, jobByKey: map[string]*arena.Job{},
+	}
+}
+
+// CreateBot implements arena.Store.
+func (s *Memory) CreateBot(_ context.Context, b *arena.Bot) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.bots[b.Name]; ok {
+		return fmt.Errorf("bot name %q is taken: %w", b.Name, arena.ErrConflict)
+	}
+	if b.ID == "" {
+		s.nextID++
+		b.ID = fmt.Sprintf("bot%d", s.nextID)
+	}
+	if b.Created.IsZero() {
+		b.Created = time.Now().UTC()
+	}
+	s.bots[b.Name] = *b
+	return nil
+}
+
+// BotByName implements arena.Store.
+func (s *Memory) BotByName(_ context.Context, name string) (*arena.Bot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.bots[name]
+	if !ok {
+		return nil, fmt.Errorf("bot %q: %w", name, arena.ErrNotFound)
+	}
+	return &b, nil
+}
+
+// BotByTokenHash implements arena.Store.
+func (s *Memory) BotByTokenHash(_ context.Context, hash []byte) (*arena.Bot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.bots {
+		if len(hash) > 0 && bytes.Equal(b.TokenHash, hash) {
+			return &b, nil
+		}
+	}
+	return nil, fmt.Errorf("bot with that token: %w", arena.ErrNotFound)
+}
+
+// ListBots implements arena.Store.
+func (s *Memory) ListBots(context.Context) ([]arena.Bot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []arena.Bot
+	for _, name := range sortedKeys(s.bots) {
+		out = append(out, s.bots[name])
+	}
+	return out, nil
+}
+
+func (s *Memory) createMatch(m *arena.Match) bool {
+	if m.ID == "" {
+		s.nextID++
+		m.ID = fmt.Sprintf("m%d", s.nextID)
+	}
+	if _, ok := s.matches[m.ID]; ok {
+		return false
+	}
+	if m.Started.IsZero() {
+		m.Started = time.Now().UTC().Truncate(time.Microsecond)
+	}
+	if m.Status == "" {
+		m.Status = arena.MatchRunning
+	}
+	c := *m
+	c.Spec.Bots = slices.Clone(m.Spec.Bots)
+	s.matches[m.ID] = &c
+	s.order = append(s.order, m.ID)
+	return true
+}
+
+// CreateMatch implements arena.Store.
+func (s *Memory) CreateMatch(_ context.Context, m *arena.Match) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.createMatch(m) {
+		return fmt.Errorf("match %s: %w", m.ID, arena.ErrConflict)
+	}
+	return nil
+}
+
+// UpdateMatch implements arena.Store.
+func (s *Memory) UpdateMatch(_ context.Context, m *arena.Match) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.matches[m.ID]
+	if !ok {
+		return fmt.Errorf("match %s: %w", m.ID, arena.ErrNotFound)
+	}
+	c.Status, c.Finished, c.Forfeited = m.Status, m.Finished, slices.Clone(m.Forfeited)
+	return nil
+}
+
+// GetMatch implements arena.Store.
+func (s *Memory) GetMatch(_ context.Context, id string) (*arena.Match, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.matches[id]
+	if !ok {
+		return nil, fmt.Errorf("match %s: %w", id, arena.ErrNotFound)
+	}
+	c := *m
+	return &c, nil
+}
+
+func (s *Memory) selected(m *arena.Match, f arena.MatchFilter) bool {
+	return (f.MatchID == "" || m.ID == f.MatchID) && (f.LeagueID == "" || m.Spec.LeagueID == f.LeagueID) &&
+		(f.Bot == "" || slices.Contains(m.Spec.Bots, f.Bot)) && (f.Rules == "" || m.Spec.Rules.String() == f.Rules) &&
+		(f.Since.IsZero() || !m.Started.Before(f.Since))
+}
+
+// ListMatches implements arena.Store: newest first.
+func (s *Memory) ListMatches(_ context.Context, f arena.MatchFilter) ([]arena.Match, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []arena.Match
+	for i := len(s.order) - 1; i >= 0; i-- {
+		m := s.matches[s.order[i]]
+		if s.selected(m, f) {
+			out = append(out, *m)
+		}
+		if f.Limit > 0 && len(out) == f.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// SaveDeal implements arena.Store (decision records are dropped).
+func (s *Memory) SaveDeal(_ context.Context, d *arena.DealRecord) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.saveDeal(d)
+}
+
+func (s *Memory) saveDeal(d *arena.DealRecord) error {
+	m, ok := s.matches[d.MatchID]
+	if !ok {
+		return fmt.Errorf("match %s: %w", d.MatchID, arena.ErrNotFound)
+	}
+	if s.deals[d.MatchID] == nil {
+		s.deals[d.MatchID] = map[int]*arena.DealRecord{}
+	}
+	if _, ok := s.deals[d.MatchID][d.Number]; ok {
+		return fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, arena.ErrConflict)
+	}
+	c := *d
+	c.Decisions = nil
+	c.Results = slices.Clone(d.Results)
+	s.deals[d.MatchID][d.Number] = &c
+	for _, r := range d.Results {
+		s.results = append(s.results, arena.ResultRow{MatchID: d.MatchID, LeagueID: m.Spec.LeagueID, Deal: d.Number,
+			Group: d.Group, Rules: m.Spec.Rules.String(), SeatResult: r})
+	}
+	return nil
+}
+
+// Deal implements arena.Store.
+func (s *Memory) Deal(_ context.Context, matchID string, number int) (*arena.DealRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.deals[matchID][number]
+	if !ok {
+		return nil, fmt.Errorf("deal %d of match %s: %w", number, matchID, arena.ErrNotFound)
+	}
+	c := *d
+	return &c, nil
+}
+
+// Deals implements arena.Store.
+func (s *Memory) Deals(_ context.Context, matchID string) ([]arena.DealRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.matches[matchID]; !ok {
+		return nil, fmt.Errorf("match %s: %w", matchID, arena.ErrNotFound)
+	}
+	var out []arena.DealRecord
+	for _, n := range sortedKeys(s.deals[matchID]) {
+		out = append(out, *s.deals[matchID][n])
+	}
+	return out, nil
+}
+
+// DealNumbers implements arena.Store.
+func (s *Memory) DealNumbers(_ context.Context, matchID string) ([]int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return sortedKeys(s.deals[matchID]), nil
+}
+
+// Results implements arena.Store.
+func (s *Memory) Results(_ context.Context, f arena.MatchFilter) ([]arena.ResultRow, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []arena.ResultRow
+	for _, r := range s.results {
+		if s.selected(s.matches[r.MatchID], f) {
+			out = append(out, r)
+			if f.Limit > 0 && len(out) == f.Limit {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// Close implements arena.Store.
+func (s *Memory) Close() error { return nil }
+
+// EnsureLeague implements Store.
+func (s *Memory) EnsureLeague(_ context.Context, l *arena.League) (*arena.League, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.leagues[l.ID]; !ok {
+		c := *l
+		if c.Status == "" {
+			c.Status = arena.LeagueRunning
+		}
+		c.Created, c.Updated = time.Now().UTC(), time.Now().UTC()
+		s.leagues[l.ID] = &c
+	}
+	c := *s.leagues[l.ID]
+	return &c, nil
+}
+
+// GetLeague implements Store.
+func (s *Memory) GetLeague(_ context.Context, id string) (*arena.League, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.leagues[id]
+	if !ok {
+		return nil, fmt.Errorf("league %s: %w", id, arena.ErrNotFound)
+	}
+	c := *l
+	return &c, nil
+}
+
+// SetLeagueStatus implements Store.
+func (s *Memory) SetLeagueStatus(_ context.Context, id string, status arena.LeagueStatus) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.leagues[id]
+	if !ok {
+		return fmt.Errorf("league %s: %w", id, arena.ErrNotFound)
+	}
+	l.Status, l.Updated = status, time.Now().UTC()
+	return nil
+}
+
+func jobKey(matchID string, group int) string { return fmt.Sprintf("%s\x00%d", matchID, group) }
+
+// ScheduleRound implements Store.
+func (s *Memory) ScheduleRound(_ context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, m := range matches {
+		if s.createMatch(m) {
+			p := places[i]
+			s.places[p.LeagueID] = append(s.places[p.LeagueID], p)
+		}
+	}
+	for _, j := range jobs {
+		k := jobKey(j.MatchID, j.FirstGroup)
+		if s.jobByKey[k] != nil {
+			continue
+		}
+		c := j
+		s.nextID++
+		c.ID, c.State = int64(s.nextID), arena.JobAvailable
+		s.jobs = append(s.jobs, &c)
+		s.jobByKey[k] = &c
+	}
+	return nil
+}
+
+// LeagueMatches implements Store.
+func (s *Memory) LeagueMatches(_ context.Context, league string) ([]arena.LeagueMatch, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := slices.Clone(s.places[league])
+	slices.SortFunc(out, func(a, b arena.LeagueMatch) int { return a.Seq - b.Seq })
+	return out, nil
+}
+
+// LeagueDeals implements Store.
+func (s *Memory) LeagueDeals(_ context.Context, league string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for id, ds := range s.deals {
+		if s.matches[id].Spec.LeagueID == league {
+			n += len(ds)
+		}
+	}
+	return n, nil
+}
+
+// Claim implements Queue.
+func (s *Memory) Claim(_ context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	var out []arena.Job
+	for _, j := range s.jobs {
+		if len(out) >= max {
+			break
+		}
+		if j.LeagueID != league || !(j.State == arena.JobAvailable || j.State == arena.JobRunning && j.LeaseUntil.Before(now)) {
+			continue
+		}
+		j.State, j.Owner, j.LeaseUntil = arena.JobRunning, owner, now.Add(lease)
+		j.Attempts++
+		out = append(out, *j)
+	}
+	return out, nil
+}
+
+func (s *Memory) job(id int64) *arena.Job {
+	i, ok := slices.BinarySearchFunc(s.jobs, id, func(j *arena.Job, id int64) int { return int(j.ID - id) })
+	if !ok {
+		return nil
+	}
+	return s.jobs[i]
+}
+
+// Extend implements Queue.
+func (s *Memory) Extend(_ context.Context, owner string, ids []int64, lease time.Duration) ([]int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var lost []int64
+	for _, id := range ids {
+		j := s.job(id)
+		if j == nil || j.Owner != owner || j.State != arena.JobRunning {
+			lost = append(lost, id)
+			continue
+		}
+		j.LeaseUntil = time.Now().Add(lease)
+	}
+	return lost, nil
+}
+
+// Release implements Queue.
+func (s *Memory) Release(_ context.Context, owner string, ids []int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		if j := s.job(id); j != nil && j.Owner == owner && j.State == arena.JobRunning {
+			j.State, j.Owner, j.LeaseUntil = arena.JobAvailable, "", time.Time{}
+			j.Attempts = max(j.Attempts-1, 0)
+		}
+	}
+	return nil
+}
+
+// Fail implements Queue.
+func (s *Memory) Fail(_ context.Context, owner string, id int64, msg string, maxAttempts int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if j := s.job(id); j != nil && j.Owner == owner && j.State == arena.JobRunning {
+		j.State, j.Owner, j.LeaseUntil, j.LastError = arena.JobAvailable, "", time.Time{}, msg
+		if j.Attempts >= maxAttempts {
+			j.State = arena.JobFailed
+		}
+	}
+	return nil
+}
+
+// SaveJobDeal implements Queue.
+func (s *Memory) SaveJobDeal(_ context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.saveDeal(d); err != nil {
+		return false, err
+	}
+	return s.completeJob(jobID)
+}
+
+// SaveJobDeals implements Queue: all or nothing.
+func (s *Memory) SaveJobDeals(_ context.Context, items []arena.JobDeal) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, it := range items {
+		if _, ok := s.deals[it.Deal.MatchID][it.Deal.Number]; ok {
+			return fmt.Errorf("deal %d of match %s: %w", it.Deal.Number, it.Deal.MatchID, arena.ErrConflict)
+		}
+		if _, ok := s.matches[it.Deal.MatchID]; !ok {
+			return fmt.Errorf("match %s: %w", it.Deal.MatchID, arena.ErrNotFound)
+		}
+	}
+	for _, it := range items {
+		if err := s.saveDeal(it.Deal); err != nil {
+			return err
+		}
+	}
+	for _, it := range items {
+		if _, err := s.completeJob(it.JobID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CompleteJob implements Queue.
+func (s *Memory) CompleteJob(_ context.Context, jobID int64) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.completeJob(jobID)
+}
+
+func (s *Memory) completeJob(jobID int64) (bool, error) {
+	j := s.job(jobID)
+	if j == nil {
+		return false, fmt.Errorf("job %d: %w", jobID, arena.ErrNotFound)
+	}
+	if j.State == arena.JobDone {
+		return true, nil
+	}
+	n := 0
+	for _, d := range s.deals[j.MatchID] {
+		if d.Group >= j.FirstGroup && d.Group < j.FirstGroup+j.Groups {
+			n++
+		}
+	}
+	if n < j.Deals {
+		return false, nil
+	}
+	j.State, j.Owner, j.LeaseUntil = arena.JobDone, "", time.Time{}
+	for _, o := range s.jobs {
+		if o.MatchID == j.MatchID && o.State != arena.JobDone {
+			return true, nil
+		}
+	}
+	if m := s.matches[j.MatchID]; m.Status != arena.MatchFinished {
+		m.Status, m.Finished = arena.MatchFinished, time.Now().UTC()
+	}
+	return true, nil
+}
+
+// RoundCounts implements Queue.
+func (s *Memory) RoundCounts(_ context.Context, league string) ([]arena.RoundCounts, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	byRound := map[int]*arena.RoundCounts{}
+	for _, j := range s.jobs {
+		if j.LeagueID != league {
+			continue
+		}
+		c := byRound[j.Round]
+		if c == nil {
+			c = &arena.RoundCounts{Round: j.Round}
+			byRound[j.Round] = c
+		}
+		c.DealsPlanned += j.Deals
+		switch j.State {
+		case arena.JobAvailable:
+			c.Available++
+		case arena.JobRunning:
+			c.Running++
+		case arena.JobDone:
+			c.Done++
+		case arena.JobFailed:
+			c.Failed++
+		}
+	}
+	var out []arena.RoundCounts
+	for _, r := range sortedKeys(byRound) {
+		out = append(out, *byRound[r])
+	}
+	return out, nil
+}
+
+// LeaseOwners implements Queue.
+func (s *Memory) LeaseOwners(_ context.Context, league string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	set := map[string]bool{}
+	for _, j := range s.jobs {
+		if j.LeagueID == league && j.State == arena.JobRunning {
+			set[j.Owner] = true
+		}
+	}
+	return sortedKeys(set), nil
+}
+
+// Rescue implements Queue.
+func (s *Memory) Rescue(_ context.Context, league string, owners []string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, j := range s.jobs {
+		if j.LeagueID == league && j.State == arena.JobRunning && slices.Contains(owners, j.Owner) {
+			j.State, j.Owner, j.LeaseUntil = arena.JobAvailable, "", time.Time{}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// String describes the store for logs.
+func (s *Memory) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprintf("memory (%d matches, %d results)", len(s.matches), len(s.results))
+}

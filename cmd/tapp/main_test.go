@@ -1,0 +1,67 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs one command line in-process (see run in replay_test.go) and returns stdout.
+func cli(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	out, _, err := run(t, "", args...)
+	return out, err
+}
+
+func TestBotsAddPrintsATokenOnceAndListsTheBot(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "bots.db")
+	token, err := cli(t, "bots", "add", "alpha", "--db", db) // flags after the name work too
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(token, "tapp_") || len(strings.TrimSpace(token)) < 40 {
+		t.Fatalf("token = %q, want a long tapp_ token", token)
+	}
+	if _, err := cli(t, "bots", "add", "--db", db, "alpha"); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Fatalf("adding alpha twice: %v, want an error saying it exists", err)
+	}
+	list, err := cli(t, "bots", "list", "--db", db)
+	if err != nil || !strings.Contains(list, "alpha") {
+		t.Fatalf("bots list = %q, %v", list, err)
+	}
+}
+
+func TestDealsGenWritesAReadableDealFile(t *testing.T) {
+	t.Parallel()
+	out, err := cli(t, "deals", "gen", "--count", "3", "--seed", "9", "--variant", "classic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deals []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			deals = append(deals, line)
+		}
+	}
+	if len(deals) != 3 || strings.Count(deals[0], "|") != 3 {
+		t.Fatalf("deal file:\n%s\nwant 3 deals of 3 hands and a tapp", out)
+	}
+	again, _ := cli(t, "deals", "gen", "--count", "3", "--seed", "9", "--variant", "classic")
+	if again != out {
+		t.Fatal("the same seed gave different deals")
+	}
+}
+
+func TestUnknownCommandAndBadFlagsAreUsageErrors(t *testing.T) {
+	t.Parallel()
+	if _, err := cli(t, "fly"); err == nil || exitCode(err) != 1 && !strings.Contains(err.Error(), "unknown command") {
+		t.Fatalf("unknown command: %v", err)
+	}
+	if _, err := cli(t, "match", "--bots", "random,nosuchbot,random", "--db", filepath.Join(t.TempDir(), "x.db")); err == nil || exitCode(err) != 2 {
+		t.Fatalf("unknown built-in bot: %v (exit %d), want a usage error", err, exitCode(err))
+	}
+	if _, err := cli(t, "match", "--bots", "random,random", "--db", filepath.Join(t.TempDir(), "x.db")); err == nil || !strings.Contains(err.Error(), "3 players") {
+		t.Fatalf("two bots at a 3-player table: %v", err)
+	}
+}
