@@ -19,7 +19,7 @@ PY_SDK     := bots/python
 # Everything `make generate` writes: checked by proto-check for staleness.
 GENERATED := proto/tapp/v1 $(PY_SDK)/src/tapp
 
-.PHONY: help generate proto-check venv test-python test demo
+.PHONY: help generate proto-check venv test-python test demo build
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -66,6 +66,9 @@ test: ## Run every check: proto-check, go vet, go test, Python tests.
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(MAKE) test-python
+
+build: ## Build the tapp binary into bin/tapp.
+	$(GO) build -o bin/tapp ./cmd/tapp
 
 demo: ## A short ladder among the built-in bots (SQLite, real gRPC): progress, leaderboard, how to replay.
 	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/tapp-demo.XXXXXX"); \

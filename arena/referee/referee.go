@@ -229,7 +229,7 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 		ended := &tappv1.GameEnded{
 			GameId:     g.id,
 			Reveal:     wire.RevealToProto(t.Rules, t.Deal, g.st),
-			Settlement: wire.OutcomeToProto(out),
+			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(out), t.Rules.Players),
 			Events:     g.takeEvents(seat),
 		}
 		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: ended}})
