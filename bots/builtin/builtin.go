@@ -13,13 +13,15 @@ import (
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/heuristic"
 	"github.com/tapparena/tapp/bots/random"
+	"github.com/tapparena/tapp/bots/search"
 )
 
 // builtins maps a bot name to its constructor. The seed makes randomised bots reproducible;
-// deterministic bots ignore it. Hook: register further bots (e.g. "search") here.
+// deterministic bots ignore it.
 var builtins = map[string]func(seed uint64) bots.Bot{
 	"random":    random.New,
 	"heuristic": func(uint64) bots.Bot { return heuristic.New() },
+	search.Name: func(seed uint64) bots.Bot { return search.New(search.Config{Seed: seed}) },
 }
 
 // New returns the built-in bot called name (case-insensitive), seeded with seed.

@@ -21,6 +21,7 @@ import (
 	"github.com/tapparena/tapp/arena/rating"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"
+	"github.com/tapparena/tapp/bots/search"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -35,12 +36,18 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	name := fs.String("name", kind, "name to say in hello")
 	capacity := fs.Int("capacity", 16, "games to play at once")
 	seed := fs.Uint64("seed", 1, "seed for randomised bots")
+	samples := fs.Int("samples", search.DefaultSamples, search.Name+": deals sampled per decision")
+	budget := fs.Duration("budget", search.DefaultBudget, search.Name+": time per decision")
+	threads := fs.Int("threads", 1, search.Name+": goroutines solving samples of one decision")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
 	b, err := builtin.New(kind, *seed)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if kind == search.Name {
+		b = search.New(search.Config{Samples: *samples, Budget: *budget, Threads: *threads, Seed: *seed})
 	}
 	if *token == "" {
 		return usagef("no token: pass --token or set TAPP_TOKEN")
