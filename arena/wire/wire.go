@@ -5,6 +5,7 @@ package wire
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -35,20 +36,14 @@ func CardsToProto(set engine.CardSet) []string {
 	return out
 }
 
-// CardsFromProto reads a list of cards.
+// CardsFromProto reads a list of cards; an unknown or repeated card is an error.
 func CardsFromProto(cards []string) (engine.CardSet, error) {
-	var set engine.CardSet
 	for _, text := range cards {
-		c, err := engine.ParseCard(text)
-		if err != nil {
-			return 0, err
+		if strings.ContainsAny(text, " ,\t") {
+			return 0, fmt.Errorf("unknown card %q", text)
 		}
-		if set.Has(c) {
-			return 0, fmt.Errorf("card %s appears twice", c)
-		}
-		set = set.With(c)
 	}
-	return set, nil
+	return engine.ParseCardSet(strings.Join(cards, " "))
 }
 
 // cardText is a card's notation, "" for NoCard (a card hidden from the receiver).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -44,22 +43,6 @@ func (m *Main) league(ctx context.Context, args []string) error {
 	return usagef("unknown league subcommand %q\n%s", args[0], leagueUsage)
 }
 
-// parseInterleaved parses flags given before and after positional arguments (tapp league run
-// FILE --for 8h) and returns the positional ones.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 // memoryDSN selects the in-memory store: nothing is kept (for measurements).
 const memoryDSN = "memory:"
 
@@ -96,7 +79,7 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
 	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
 	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -435,7 +418,7 @@ func (b *leagueProgress) finish() {
 func (m *Main) leagueStatus(ctx context.Context, args []string) error {
 	fs := m.flags("league status", "NAME [flags]")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}

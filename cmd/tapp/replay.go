@@ -42,22 +42,6 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	return m.replayView(ctx, args)
 }
 
-// parseWithArgs parses flags that may come before and after the positional arguments, and
-// returns the positional ones.
-func parseWithArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 // replaySource is where recorded deals come from: a store, or a JSON Lines export.
 type replaySource struct {
 	name    string // the match id, or the file name
@@ -252,7 +236,7 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	step := fs.Bool("step", false, "step interactively even when stdin/stdout are not a terminal")
 	noStep := fs.Bool("no-step", false, "print the whole walk-through even on a terminal")
 	dsn := m.dbFlag(fs)
-	pos, err := parseWithArgs(fs, args)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -371,7 +355,7 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	out := fs.String("out", "", "write to this file (default: stdout)")
 	noSent := fs.Bool("no-sent", false, "leave out the requests as sent (much smaller)")
 	dsn := m.dbFlag(fs)
-	pos, err := parseWithArgs(fs, args)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -422,7 +406,7 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 func (m *Main) replayVerify(ctx context.Context, args []string) error {
 	fs := m.flags("replay verify", "MATCH|FILE.jsonl [flags]")
 	dsn := m.dbFlag(fs)
-	pos, err := parseWithArgs(fs, args)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -482,7 +466,7 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	perDecision := fs.Duration("time", 0, "time per decision (default: the match's)")
 	sent := fs.Bool("sent", false, "also show the request exactly as it was sent")
 	dsn := m.dbFlag(fs)
-	pos, err := parseWithArgs(fs, args)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
