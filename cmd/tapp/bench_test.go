@@ -103,3 +103,12 @@ func BenchmarkArenaPythonBots(b *testing.B) {
 		return []string{py, "-m", "tapp_bot.examples.random", "--name", name, "--capacity", strconv.Itoa(32), "--log-level", "WARNING"}
 	})
 }
+
+// BenchmarkArenaLatencyOneTable: the same three Go bot processes at a single table, so the
+// per-decision latency is the arena's own round trip (request built, sent, answered, checked)
+// without queueing behind other tables.
+func BenchmarkArenaLatencyOneTable(b *testing.B) {
+	benchArena(b, 1, func(name string) []string {
+		return []string{tappBin, "bot", "random", "--name", name, "--capacity", "1"}
+	})
+}
