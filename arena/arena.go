@@ -57,7 +57,18 @@ type MatchSpec struct {
 	DealsText   string // deals in deal-file notation, used instead of the seed when set
 	TimeControl TimeControl
 	LeagueID    string // empty for a stand-alone match
+	// Format is FormatDeals (the default, also when empty: Deals deals, the deal passing round the table) or
+	// FormatSession (modern only: Rounds rounds, then the ace-of-hearts deal, the last round
+	// and the forced Ramsch round of R-SESSION-1..4).
+	Format string
+	Rounds int // FormatSession: the agreed rounds (every player deals once per round)
 }
+
+// The match formats.
+const (
+	FormatDeals   = "deals"
+	FormatSession = "session"
+)
 
 // Match is a match as stored.
 type Match struct {

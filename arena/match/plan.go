@@ -17,6 +17,8 @@ type Table struct {
 	Group   int // the deal source; in duplicate mode all seatings of one source share it
 	Deal    engine.Deal
 	Seating []string // bot name by seat (seat 0 is forehand)
+	// ForcedRamsch: a deal of a session's last, forced-Ramsch round (R-SESSION-3).
+	ForcedRamsch bool
 }
 
 // Plan lists every table of a match in play order. It is a pure function of the spec, so a
@@ -30,6 +32,13 @@ func Plan(spec arena.MatchSpec) ([]Table, error) {
 	n := spec.Rules.Players
 	if len(spec.Bots) != n {
 		return nil, fmt.Errorf("the rule set seats %d players but %d bots are given", n, len(spec.Bots))
+	}
+	switch spec.Format {
+	case "", arena.FormatDeals:
+	case arena.FormatSession:
+		return planSession(spec)
+	default:
+		return nil, fmt.Errorf("unknown match format %q (deals or session)", spec.Format)
 	}
 	sources, err := Sources(spec)
 	if err != nil {
@@ -97,4 +106,45 @@ func Seatings(players int) [][]int {
 		}
 	}
 	return out
+}
+
+// maxSessionDeals bounds a session's plan; the ace of hearts lies in the tapp of a deciding
+// deal only with probability 1/12, so no real session comes near it.
+const maxSessionDeals = 10000
+
+// planSession lays out a session (R-SESSION-1..4): Rounds rounds of seeded deals with the deal
+// passing round the table, then deciding deals until the ace of hearts is dealt to a player,
+// who deals the last round, then one forced Ramsch per player. Who deals depends only on the
+// deals (never on play), so the whole session is planned in advance and replays exactly.
+func planSession(spec arena.MatchSpec) ([]Table, error) {
+	n := spec.Rules.Players
+	switch {
+	case spec.Rules.Variant != engine.Modern:
+		return nil, fmt.Errorf("the session format is modern Tapp's (R-SESSION); %s has no forced Ramsch", spec.Rules.Variant)
+	case spec.Duplicate || spec.DealsText != "":
+		return nil, fmt.Errorf("a session plays seeded deals in order: no duplicate, no deal file")
+	case spec.Rounds < 0:
+		return nil, fmt.Errorf("a session needs 0 or more rounds (got %d)", spec.Rounds)
+	}
+	sess := engine.NewSession(n, spec.Rounds, 0)
+	var tables []Table
+	for {
+		dealer, forced, done := sess.Next()
+		if done {
+			return tables, nil
+		}
+		if len(tables) == maxSessionDeals {
+			return nil, fmt.Errorf("session: no end after %d deals", maxSessionDeals)
+		}
+		d := engine.DealFromSeed(spec.Rules, spec.Seed, uint64(len(tables)))
+		seating := make([]string, n)
+		for k := range seating {
+			seating[k] = spec.Bots[engine.TablePosition(engine.Seat(k), dealer, n)]
+		}
+		tables = append(tables, Table{Number: len(tables), Group: len(tables), Deal: d, Seating: seating, ForcedRamsch: forced})
+		// Modern Tapp has no pot, so the outcome does not steer the session: only the deal does.
+		if err := sess.Record(d, dealer, engine.Outcome{}); err != nil {
+			return nil, err
+		}
+	}
 }

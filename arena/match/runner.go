@@ -123,7 +123,7 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		go func(t Table) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			opts := engine.Options{}
+			opts := engine.Options{ForcedRamsch: t.ForcedRamsch}
 			if m.Spec.Rules.Pot {
 				mu.Lock()
 				opts.Pot = pot

@@ -55,6 +55,7 @@ func (s *Service) SpecFromProto(req *tappv1.StartMatchRequest) (arena.MatchSpec,
 		Rules: rules, Bots: req.GetBots(), Deals: int(req.GetDeals()), Seed: req.GetSeed(),
 		Duplicate: req.GetDuplicate(), DealsText: req.GetDealsText(),
 		TimeControl: wire.TimeControlFromProto(req.GetTimeControl()),
+		Format:      req.GetFormat(), Rounds: int(req.GetRounds()),
 	}
 	_, err = Plan(spec)
 	return spec, err

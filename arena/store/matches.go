@@ -46,12 +46,12 @@ func (s *Store) CreateMatch(ctx context.Context, m *arena.Match) error {
 func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m *arena.Match) (bool, error) {
 	sp := &m.Spec
 	res, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO matches (id, league_id, rules, bots, deals, seed,
-	duplicate, deals_text, per_decision_us, overage_us, max_strikes, status, started, finished, forfeited)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+	duplicate, deals_text, per_decision_us, overage_us, max_strikes, status, started, finished, forfeited, format, rounds)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		m.ID, sp.LeagueID, formatRules(sp.Rules), formatNames(sp.Bots), sp.Deals,
 		strconv.FormatUint(sp.Seed, 10), sp.Duplicate, sp.DealsText,
 		us(sp.TimeControl.PerDecision), us(sp.TimeControl.Overage), sp.TimeControl.MaxStrikes,
-		string(m.Status), s.timeArg(m.Started), s.timeArg(m.Finished), formatNames(m.Forfeited))
+		string(m.Status), s.timeArg(m.Started), s.timeArg(m.Finished), formatNames(m.Forfeited), formatOf(sp), sp.Rounds)
 	if err != nil {
 		return false, err
 	}
@@ -65,6 +65,14 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		}
 	}
 	return true, nil
+}
+
+// formatOf is the stored format of a spec: FormatDeals unless it says otherwise.
+func formatOf(sp *arena.MatchSpec) string {
+	if sp.Format == "" {
+		return arena.FormatDeals
+	}
+	return sp.Format
 }
 
 // UpdateMatch stores m's status, finish time and forfeits; arena.ErrNotFound for an unknown
@@ -87,7 +95,7 @@ func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 }
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
-	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited`
+	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds`
 
 func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	var (
@@ -99,7 +107,8 @@ func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	)
 	sp := &m.Spec
 	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
-		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited); err != nil {
+		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited,
+		&sp.Format, &sp.Rounds); err != nil {
 		return nil, err
 	}
 	var err error
@@ -114,6 +123,9 @@ func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	}
 	if m.Forfeited, err = parseNames(forfeited); err != nil {
 		return nil, err
+	}
+	if sp.Format == arena.FormatDeals {
+		sp.Format = "" // the zero value is the default format
 	}
 	sp.TimeControl.PerDecision = fromUS(perDecision)
 	sp.TimeControl.Overage = fromUS(overage)

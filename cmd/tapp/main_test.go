@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,5 +65,44 @@ func TestUnknownCommandAndBadFlagsAreUsageErrors(t *testing.T) {
 	}
 	if _, err := cli(t, "match", "--bots", "random,random", "--db", filepath.Join(t.TempDir(), "x.db")); err == nil || !strings.Contains(err.Error(), "3 players") {
 		t.Fatalf("two bots at a 3-player table: %v", err)
+	}
+}
+
+func TestMatchPlaysASession_R_SESSION(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "session.db")
+	cmd := exec.Command(tappBin, "match", "--bots", "heuristic,random,random", "--format", "session", "--rounds", "1",
+		"--seed", "4", "--db", db, "--json")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tapp match --format session: %v\n%s", err, out)
+	}
+	var res struct {
+		Deals int `json:"deals"`
+		Bots  []struct {
+			Net int `json:"net"`
+		} `json:"bots"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// 1 round of 3 deals, at least one deciding deal, the last round of 3, 3 forced Ramsch.
+	if res.Deals < 10 {
+		t.Fatalf("a one-round session played %d deals, want at least 10", res.Deals)
+	}
+	sum := 0
+	for _, b := range res.Bots {
+		sum += b.Net
+	}
+	if sum != 0 {
+		t.Fatalf("session net %+v does not sum to zero (R-SESSION-4)", res.Bots)
+	}
+	var id struct {
+		Match string `json:"match"`
+	}
+	_ = json.Unmarshal(out, &id)
+	list, err := cli(t, "replay", id.Match, "--db", db)
+	if err != nil || !strings.Contains(list, "ramsch") {
+		t.Fatalf("replay list of the session: %v\n%s", err, list)
 	}
 }

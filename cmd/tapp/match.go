@@ -68,6 +68,8 @@ type matchFlags struct {
 	duplicate                 bool
 	perDecision, overage      time.Duration
 	strikes                   int
+	format                    string
+	rounds                    int
 }
 
 func (f *matchFlags) register(fs interface {
@@ -87,6 +89,8 @@ func (f *matchFlags) register(fs interface {
 	fs.DurationVar(&f.perDecision, "time", arena.DefaultTimeControl.PerDecision, "time per decision")
 	fs.DurationVar(&f.overage, "overage", arena.DefaultTimeControl.Overage, "overage bank per bot and match")
 	fs.IntVar(&f.strikes, "strikes", arena.DefaultTimeControl.MaxStrikes, "strikes before a bot forfeits")
+	fs.StringVar(&f.format, "format", arena.FormatDeals, "deals, or session (modern: --rounds rounds, then the ace-of-hearts ending and the forced Ramsch round)")
+	fs.IntVar(&f.rounds, "rounds", 1, "session format: the agreed rounds (every player deals once per round)")
 }
 
 func (f *matchFlags) ruleSet() (engine.RuleSet, error) {
@@ -109,6 +113,11 @@ func (f *matchFlags) spec(bots []string) (arena.MatchSpec, error) {
 	spec := arena.MatchSpec{
 		Rules: rules, Bots: bots, Deals: f.deals, Seed: f.seed, Duplicate: f.duplicate,
 		TimeControl: arena.TimeControl{PerDecision: f.perDecision, Overage: f.overage, MaxStrikes: f.strikes},
+	}
+	if f.format == arena.FormatSession {
+		spec.Format, spec.Rounds = arena.FormatSession, f.rounds
+	} else if f.format != arena.FormatDeals {
+		return spec, usagef("--format: %q is neither deals nor session", f.format)
 	}
 	if f.dealsFile != "" {
 		text, err := os.ReadFile(f.dealsFile)

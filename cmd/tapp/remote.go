@@ -33,6 +33,7 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, spec arena.MatchSpe
 	start, err := admin.StartMatch(ctx, &tappv1.StartMatchRequest{
 		Bots: spec.Bots, Rules: spec.Rules.String(), Deals: int32(spec.Deals), Seed: spec.Seed,
 		Duplicate: spec.Duplicate, DealsText: spec.DealsText, TimeControl: wire.TimeControlToProto(spec.TimeControl),
+		Format: spec.Format, Rounds: int32(spec.Rounds),
 	})
 	if err != nil {
 		return fmt.Errorf("starting the match on %s: %w", addr, err)

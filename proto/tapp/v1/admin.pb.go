@@ -450,8 +450,12 @@ type StartMatchRequest struct {
 	// Play each deal under every seating of the bots.
 	Duplicate bool `protobuf:"varint,5,opt,name=duplicate,proto3" json:"duplicate,omitempty"`
 	// Deals in deal-file notation, used instead of the seed when set.
-	DealsText     string       `protobuf:"bytes,6,opt,name=deals_text,json=dealsText,proto3" json:"deals_text,omitempty"`
-	TimeControl   *TimeControl `protobuf:"bytes,7,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"`
+	DealsText   string       `protobuf:"bytes,6,opt,name=deals_text,json=dealsText,proto3" json:"deals_text,omitempty"`
+	TimeControl *TimeControl `protobuf:"bytes,7,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"`
+	// "deals" (the default) or "session" (modern only: rounds rounds, then the ace-of-hearts
+	// deal, the last round and the forced Ramsch round, R-SESSION-1..4).
+	Format        string `protobuf:"bytes,8,opt,name=format,proto3" json:"format,omitempty"`
+	Rounds        int32  `protobuf:"varint,9,opt,name=rounds,proto3" json:"rounds,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -533,6 +537,20 @@ func (x *StartMatchRequest) GetTimeControl() *TimeControl {
 		return x.TimeControl
 	}
 	return nil
+}
+
+func (x *StartMatchRequest) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *StartMatchRequest) GetRounds() int32 {
+	if x != nil {
+		return x.Rounds
+	}
+	return 0
 }
 
 type StartMatchResponse struct {
@@ -1107,7 +1125,7 @@ const file_tapp_v1_admin_proto_rawDesc = "" +
 	"\x05since\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\x05since\"\x15\n" +
 	"\x13ListSessionsRequest\"H\n" +
 	"\x14ListSessionsResponse\x120\n" +
-	"\bsessions\x18\x01 \x03(\v2\x14.tapp.v1.SessionInfoR\bsessions\"\xdd\x01\n" +
+	"\bsessions\x18\x01 \x03(\v2\x14.tapp.v1.SessionInfoR\bsessions\"\x8d\x02\n" +
 	"\x11StartMatchRequest\x12\x12\n" +
 	"\x04bots\x18\x01 \x03(\tR\x04bots\x12\x14\n" +
 	"\x05rules\x18\x02 \x01(\tR\x05rules\x12\x14\n" +
@@ -1116,7 +1134,9 @@ const file_tapp_v1_admin_proto_rawDesc = "" +
 	"\tduplicate\x18\x05 \x01(\bR\tduplicate\x12\x1d\n" +
 	"\n" +
 	"deals_text\x18\x06 \x01(\tR\tdealsText\x127\n" +
-	"\ftime_control\x18\a \x01(\v2\x14.tapp.v1.TimeControlR\vtimeControl\"/\n" +
+	"\ftime_control\x18\a \x01(\v2\x14.tapp.v1.TimeControlR\vtimeControl\x12\x16\n" +
+	"\x06format\x18\b \x01(\tR\x06format\x12\x16\n" +
+	"\x06rounds\x18\t \x01(\x05R\x06rounds\"/\n" +
 	"\x12StartMatchResponse\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xd1\x02\n" +
 	"\fMatchSummary\x12\x19\n" +

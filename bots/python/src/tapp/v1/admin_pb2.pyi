@@ -75,7 +75,7 @@ class ListSessionsResponse(_message.Message):
     def __init__(self, sessions: _Optional[_Iterable[_Union[SessionInfo, _Mapping]]] = ...) -> None: ...
 
 class StartMatchRequest(_message.Message):
-    __slots__ = ("bots", "rules", "deals", "seed", "duplicate", "deals_text", "time_control")
+    __slots__ = ("bots", "rules", "deals", "seed", "duplicate", "deals_text", "time_control", "format", "rounds")
     BOTS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     DEALS_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +83,8 @@ class StartMatchRequest(_message.Message):
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     DEALS_TEXT_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedScalarFieldContainer[str]
     rules: str
     deals: int
@@ -90,7 +92,9 @@ class StartMatchRequest(_message.Message):
     duplicate: bool
     deals_text: str
     time_control: _game_pb2.TimeControl
-    def __init__(self, bots: _Optional[_Iterable[str]] = ..., rules: _Optional[str] = ..., deals: _Optional[int] = ..., seed: _Optional[int] = ..., duplicate: _Optional[bool] = ..., deals_text: _Optional[str] = ..., time_control: _Optional[_Union[_game_pb2.TimeControl, _Mapping]] = ...) -> None: ...
+    format: str
+    rounds: int
+    def __init__(self, bots: _Optional[_Iterable[str]] = ..., rules: _Optional[str] = ..., deals: _Optional[int] = ..., seed: _Optional[int] = ..., duplicate: _Optional[bool] = ..., deals_text: _Optional[str] = ..., time_control: _Optional[_Union[_game_pb2.TimeControl, _Mapping]] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ...) -> None: ...
 
 class StartMatchResponse(_message.Message):
     __slots__ = ("match_id",)
