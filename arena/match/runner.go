@@ -209,7 +209,7 @@ func Summarize(ctx context.Context, store arena.Store, m *arena.Match) (*Result,
 	}
 	res := &Result{Match: m, Net: make(map[string]int), Forfeited: m.Forfeited}
 	for _, b := range m.Spec.Bots {
-		res.Net[b] += 0
+		res.Net[b] = 0 // every bot of the match is listed, even without results yet
 	}
 	deals := make(map[int]bool)
 	for _, row := range rows {
