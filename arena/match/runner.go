@@ -106,6 +106,8 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		}
 		pot = last.Outcome.PotAfter
 	}
+	save, stopSaving := r.saver(ctx)
+	defer stopSaving()
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
 	for _, t := range tables {
@@ -131,7 +133,7 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 			}
 			rec, err := r.playTable(ctx, m, t, opts, clocks)
 			if err == nil {
-				err = r.Store.SaveDeal(ctx, rec)
+				err = save(ctx, rec)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -177,6 +179,71 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited))
 	}
 	return res, err
+}
+
+// BatchSaver is a store that can store several deals in one transaction.
+type BatchSaver interface {
+	SaveDeals(ctx context.Context, ds []*arena.DealRecord) error
+}
+
+// saver returns how finished deals are stored: through one committer that stores the deals
+// that finish together in one transaction (group commit) when the store can, else one by one.
+// Each deal is still stored whole or not at all; save returns when its deal is stored.
+func (r *Runner) saver(ctx context.Context) (save func(context.Context, *arena.DealRecord) error, stop func()) {
+	batcher, ok := r.Store.(BatchSaver)
+	if !ok {
+		return r.Store.SaveDeal, func() {}
+	}
+	type req struct {
+		rec  *arena.DealRecord
+		done chan error
+	}
+	reqs := make(chan req)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		const maxBatch = 32
+		for first := range reqs {
+			batch := []req{first}
+		more: // take what is waiting now: no wait is added when deals come one at a time
+			for len(batch) < maxBatch {
+				select {
+				case next, ok := <-reqs:
+					if !ok {
+						break more
+					}
+					batch = append(batch, next)
+				default:
+					break more
+				}
+			}
+			recs := make([]*arena.DealRecord, len(batch))
+			for i, q := range batch {
+				recs[i] = q.rec
+			}
+			err := batcher.SaveDeals(ctx, recs)
+			if err != nil && len(batch) > 1 {
+				// Store them one by one, so that each caller learns its own deal's fate.
+				for _, q := range batch {
+					q.done <- r.Store.SaveDeal(ctx, q.rec)
+				}
+				continue
+			}
+			for _, q := range batch {
+				q.done <- err
+			}
+		}
+	}()
+	save = func(ctx context.Context, rec *arena.DealRecord) error {
+		done := make(chan error, 1)
+		select {
+		case reqs <- req{rec, done}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return <-done
+	}
+	return save, func() { close(reqs); <-finished }
 }
 
 func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {

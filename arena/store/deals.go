@@ -26,31 +26,61 @@ func (s *Store) SaveDeal(ctx context.Context, d *arena.DealRecord) error {
 	return s.saveDeal(ctx, d, nil)
 }
 
-// saveDeal is SaveDeal; then, when set, runs inside the transaction after the deal's rows are
-// written and before the commit (an error from it rolls everything back).
-func (s *Store) saveDeal(ctx context.Context, d *arena.DealRecord, then func(tx *sql.Tx) error) error {
-	// Everything that can fail without the database is done before the transaction begins.
-	p, err := s.prepareDeal(ctx, d)
-	if err != nil {
-		return err
+// SaveDeals stores several finished deals in one transaction (group commit: one commit and
+// one fsync for all). Each deal is stored whole or not at all, and so is the batch: if any
+// deal cannot be stored (arena.ErrConflict for one stored already, a full disk, a lock), none
+// is, and the caller may store them one by one to learn which.
+func (s *Store) SaveDeals(ctx context.Context, ds []*arena.DealRecord) error {
+	return s.saveBatch(ctx, ds, nil)
+}
+
+// saveBatch is SaveDeals; then, when set, runs inside the transaction after the deals' rows
+// are written and before the commit (an error from it rolls everything back).
+func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func(tx *sql.Tx) error) error {
+	if len(ds) == 0 {
+		return nil
 	}
-	if err := s.readyStmts(ctx, p); err != nil {
+	prepared := make([]*preparedDeal, len(ds))
+	for i, d := range ds {
+		p, err := s.prepareDeal(ctx, d)
+		if err != nil {
+			return err
+		}
+		prepared[i] = p
+	}
+	if err := s.readyStmts(ctx, prepared...); err != nil {
 		return err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return s.wrapSave(d.MatchID, d.Number, err)
+		return s.wrapSave(ds[0].MatchID, ds[0].Number, err)
 	}
 	defer tx.Rollback()
-	if err := s.writeDeal(ctx, tx, p); err != nil {
-		return err
+	for _, p := range prepared {
+		if err := s.writeDeal(ctx, tx, p); err != nil {
+			return err
+		}
 	}
 	if then != nil {
 		if err := then(tx); err != nil {
-			return s.wrapSave(d.MatchID, d.Number, err)
+			return err
 		}
 	}
-	return s.wrapSave(d.MatchID, d.Number, tx.Commit())
+	return s.wrapSave(ds[0].MatchID, ds[0].Number, tx.Commit())
+}
+
+// saveDeal is SaveDeal; then, when set, runs inside the transaction after the deal's rows are
+// written and before the commit (an error from it rolls everything back).
+func (s *Store) saveDeal(ctx context.Context, d *arena.DealRecord, then func(tx *sql.Tx) error) error {
+	if then == nil {
+		return s.saveBatch(ctx, []*arena.DealRecord{d}, nil)
+	}
+	return s.saveBatch(ctx, []*arena.DealRecord{d}, func(tx *sql.Tx) error {
+		if err := then(tx); err != nil {
+			return s.wrapSave(d.MatchID, d.Number, err)
+		}
+		return nil
+	})
 }
 
 // preparedDeal is a deal record checked and converted for writing: the statements that write

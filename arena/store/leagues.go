@@ -429,67 +429,52 @@ func (s *Store) saveJobDeals(ctx context.Context, items []arena.JobDeal) error {
 	if len(items) == 0 {
 		return nil
 	}
-	prepared := make([]*preparedDeal, len(items))
+	deals := make([]*arena.DealRecord, len(items))
 	for i, it := range items {
-		p, err := s.prepareDeal(ctx, it.Deal)
-		if err != nil {
-			return err
-		}
-		prepared[i] = p
-	}
-	if err := s.readyStmts(ctx, prepared...); err != nil {
-		return err
+		deals[i] = it.Deal
 	}
 	first := items[0].Deal
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
-	}
-	defer tx.Rollback()
-	for _, p := range prepared {
-		if err := s.writeDeal(ctx, tx, p); err != nil {
-			return err
-		}
-	}
-	// Jobs, then matches, each in ascending order: every transaction that completes jobs
-	// takes its locks in this order, so two of them never wait for each other in a circle.
-	var jobs []int64
-	seen := map[int64]bool{}
-	for _, it := range items {
-		if !seen[it.JobID] {
-			seen[it.JobID] = true
-			jobs = append(jobs, it.JobID)
-		}
-	}
-	sort.Slice(jobs, func(a, b int) bool { return jobs[a] < jobs[b] })
-	if s.dialect == postgresDialect {
-		args := make([]any, len(jobs))
-		for i, id := range jobs {
-			args[i] = id
-		}
-		if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE id IN (`+placeholders(len(jobs))+
-			`) ORDER BY id FOR NO KEY UPDATE`), args...); err != nil {
-			return s.wrapSave(first.MatchID, first.Number, err)
-		}
-		matchSet := map[string]bool{}
-		var margs []any
+	return s.saveBatch(ctx, deals, func(tx *sql.Tx) error {
+		// Jobs, then matches, each in ascending order: every transaction that completes jobs
+		// takes its locks in this order, so two of them never wait for each other in a circle.
+		var jobs []int64
+		seen := map[int64]bool{}
 		for _, it := range items {
-			if !matchSet[it.Deal.MatchID] {
-				matchSet[it.Deal.MatchID] = true
-				margs = append(margs, it.Deal.MatchID)
+			if !seen[it.JobID] {
+				seen[it.JobID] = true
+				jobs = append(jobs, it.JobID)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM matches WHERE id IN (`+placeholders(len(margs))+
-			`) ORDER BY id FOR NO KEY UPDATE`), margs...); err != nil {
-			return s.wrapSave(first.MatchID, first.Number, err)
+		sort.Slice(jobs, func(a, b int) bool { return jobs[a] < jobs[b] })
+		if s.dialect == postgresDialect {
+			args := make([]any, len(jobs))
+			for i, id := range jobs {
+				args[i] = id
+			}
+			if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE id IN (`+placeholders(len(jobs))+
+				`) ORDER BY id FOR NO KEY UPDATE`), args...); err != nil {
+				return s.wrapSave(first.MatchID, first.Number, err)
+			}
+			matchSet := map[string]bool{}
+			var margs []any
+			for _, it := range items {
+				if !matchSet[it.Deal.MatchID] {
+					matchSet[it.Deal.MatchID] = true
+					margs = append(margs, it.Deal.MatchID)
+				}
+			}
+			if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM matches WHERE id IN (`+placeholders(len(margs))+
+				`) ORDER BY id FOR NO KEY UPDATE`), margs...); err != nil {
+				return s.wrapSave(first.MatchID, first.Number, err)
+			}
 		}
-	}
-	for _, id := range jobs {
-		if _, err := s.completeJob(ctx, tx, id); err != nil {
-			return s.wrapSave(first.MatchID, first.Number, err)
+		for _, id := range jobs {
+			if _, err := s.completeJob(ctx, tx, id); err != nil {
+				return s.wrapSave(first.MatchID, first.Number, err)
+			}
 		}
-	}
-	return s.wrapSave(first.MatchID, first.Number, tx.Commit())
+		return nil
+	})
 }
 
 // CompleteJob marks job jobID done if all its deals are stored (for a job found complete when

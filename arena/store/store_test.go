@@ -475,3 +475,30 @@ func TestConcurrentWriters(t *testing.T) {
 		}
 	})
 }
+
+func TestSaveDealsStoresABatchWholeOrNotAtAll(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		m := newMatch(t, s, "", "a", "b", "c")
+		batch := []*arena.DealRecord{sampleDeal(t, m, 0, 5, 80), sampleDeal(t, m, 1, 6, 80), sampleDeal(t, m, 2, 7, 80)}
+		if err := s.SaveDeals(ctx, batch); err != nil {
+			t.Fatalf("SaveDeals: %v", err)
+		}
+		if ns, err := s.DealNumbers(ctx, m.ID); err != nil || len(ns) != 3 {
+			t.Fatalf("DealNumbers = %v, %v; want 0, 1, 2", ns, err)
+		}
+		got, err := s.Deal(ctx, m.ID, 2)
+		if err != nil || len(got.Decisions) != 7 {
+			t.Fatalf("deal 2: %v decisions, %v; want 7", got, err)
+		}
+		// A batch with one deal stored already is refused whole: the new deal is not stored.
+		again := []*arena.DealRecord{sampleDeal(t, m, 3, 4, 80), sampleDeal(t, m, 1, 4, 80)}
+		if err := s.SaveDeals(ctx, again); !errors.Is(err, arena.ErrConflict) {
+			t.Fatalf("SaveDeals with a stored deal = %v, want ErrConflict", err)
+		}
+		if _, err := s.Deal(ctx, m.ID, 3); !errors.Is(err, arena.ErrNotFound) {
+			t.Fatalf("deal 3 after the refused batch: %v, want not found", err)
+		}
+	})
+}
