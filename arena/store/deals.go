@@ -325,7 +325,7 @@ func scanResult(sc interface{ Scan(...any) error }) (int, arena.SeatResult, erro
 // Deal returns one stored deal with its decisions (by index) and results (by seat), or
 // arena.ErrNotFound.
 func (s *Store) Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error) {
-	deals, err := s.loadDeals(ctx, matchID, &number)
+	deals, err := s.loadDeals(ctx, matchID, &number, decisionColumns)
 	if err != nil {
 		return nil, err
 	}
@@ -338,13 +338,13 @@ func (s *Store) Deal(ctx context.Context, matchID string, number int) (*arena.De
 // Deals returns every stored deal of a match in number order (arena.ErrNotFound for an
 // unknown match; an empty list for a match without finished deals).
 func (s *Store) Deals(ctx context.Context, matchID string) ([]arena.DealRecord, error) {
-	return s.loadDeals(ctx, matchID, nil)
+	return s.loadDeals(ctx, matchID, nil, decisionColumns)
 }
 
 // loadDeals reads the deals of a match (only deal *number when number is not nil) with
-// their decisions and results. A deal is stored in one transaction and never changed, so
-// reading its parts one after the other sees all of them.
-func (s *Store) loadDeals(ctx context.Context, matchID string, number *int) ([]arena.DealRecord, error) {
+// their decisions (read with decisionCols) and results. A deal is stored in one transaction
+// and never changed, so reading its parts one after the other sees all of them.
+func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, decisionCols string) ([]arena.DealRecord, error) {
 	op := "read the deals of match " + matchID
 	if number != nil {
 		op = fmt.Sprintf("read deal %d of match %s", *number, matchID)
@@ -385,7 +385,7 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int) ([]a
 		return nil, s.wrap(op, err)
 	}
 
-	rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+decisionColumns+` FROM decisions`+cond+
+	rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+decisionCols+` FROM decisions`+cond+
 		` ORDER BY deal_number, idx`), args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
