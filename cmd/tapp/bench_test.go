@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -43,6 +44,12 @@ func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
 		}
 		args := botCmd(n)
 		cmd := exec.CommandContext(ctx, args[0], append(args[1:], "--arena", a.addr, "--token", token)...)
+		// Interrupt, not kill, so that a bot started with TAPP_CPUPROFILE writes its profile.
+		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+		cmd.WaitDelay = 5 * time.Second
+		if dir := os.Getenv("TAPP_BENCH_PROFILE_DIR"); dir != "" {
+			cmd.Env = append(os.Environ(), "TAPP_CPUPROFILE="+filepath.Join(dir, n+".cpu"))
+		}
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}
