@@ -744,10 +744,14 @@ func (x *DecisionRequest) GetEvents() []*GameEvent {
 
 // Answer is the bot's choice for one request.
 type Answer struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	GameId        string                 `protobuf:"bytes,1,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
-	RequestId     string                 `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
-	Action        string                 `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	GameId    string                 `protobuf:"bytes,1,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
+	RequestId string                 `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	Action    string                 `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`
+	// How long the bot itself took to decide, from having the request decoded to having the
+	// answer, as the bot measured it (the SDKs fill it in). The arena records it beside the
+	// round trip it measures, so that its own overhead (transport, encoding) is known.
+	ThinkTime     *durationpb.Duration `protobuf:"bytes,4,opt,name=think_time,json=thinkTime,proto3" json:"think_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -801,6 +805,13 @@ func (x *Answer) GetAction() string {
 		return x.Action
 	}
 	return ""
+}
+
+func (x *Answer) GetThinkTime() *durationpb.Duration {
+	if x != nil {
+		return x.ThinkTime
+	}
+	return nil
 }
 
 // AnswerRejected refuses an answer; the request stays open until its deadline.
@@ -1241,12 +1252,14 @@ const file_tapp_v1_bot_proto_rawDesc = "" +
 	"\bdeadline\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\x12<\n" +
 	"\foverage_left\x18\x06 \x01(\v2\x19.google.protobuf.DurationR\voverageLeft\x126\n" +
 	"\vobservation\x18\a \x01(\v2\x14.tapp.v1.ObservationR\vobservation\x12*\n" +
-	"\x06events\x18\b \x03(\v2\x12.tapp.v1.GameEventR\x06events\"X\n" +
+	"\x06events\x18\b \x03(\v2\x12.tapp.v1.GameEventR\x06events\"\x92\x01\n" +
 	"\x06Answer\x12\x17\n" +
 	"\agame_id\x18\x01 \x01(\tR\x06gameId\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x02 \x01(\tR\trequestId\x12\x16\n" +
-	"\x06action\x18\x03 \x01(\tR\x06action\"y\n" +
+	"\x06action\x18\x03 \x01(\tR\x06action\x128\n" +
+	"\n" +
+	"think_time\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\tthinkTime\"y\n" +
 	"\x0eAnswerRejected\x12\x17\n" +
 	"\agame_id\x18\x01 \x01(\tR\x06gameId\x12\x1d\n" +
 	"\n" +
@@ -1337,20 +1350,21 @@ var file_tapp_v1_bot_proto_depIdxs = []int32{
 	14, // 16: tapp.v1.DecisionRequest.overage_left:type_name -> google.protobuf.Duration
 	19, // 17: tapp.v1.DecisionRequest.observation:type_name -> tapp.v1.Observation
 	16, // 18: tapp.v1.DecisionRequest.events:type_name -> tapp.v1.GameEvent
-	20, // 19: tapp.v1.GameEnded.reveal:type_name -> tapp.v1.Reveal
-	21, // 20: tapp.v1.GameEnded.settlement:type_name -> tapp.v1.Settlement
-	16, // 21: tapp.v1.GameEnded.events:type_name -> tapp.v1.GameEvent
-	13, // 22: tapp.v1.Snapshot.games:type_name -> tapp.v1.Snapshot.Game
-	4,  // 23: tapp.v1.Snapshot.Game.started:type_name -> tapp.v1.GameStarted
-	19, // 24: tapp.v1.Snapshot.Game.observation:type_name -> tapp.v1.Observation
-	6,  // 25: tapp.v1.Snapshot.Game.pending:type_name -> tapp.v1.DecisionRequest
-	0,  // 26: tapp.v1.BotService.Connect:input_type -> tapp.v1.ConnectRequest
-	1,  // 27: tapp.v1.BotService.Connect:output_type -> tapp.v1.ConnectResponse
-	27, // [27:28] is the sub-list for method output_type
-	26, // [26:27] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	14, // 19: tapp.v1.Answer.think_time:type_name -> google.protobuf.Duration
+	20, // 20: tapp.v1.GameEnded.reveal:type_name -> tapp.v1.Reveal
+	21, // 21: tapp.v1.GameEnded.settlement:type_name -> tapp.v1.Settlement
+	16, // 22: tapp.v1.GameEnded.events:type_name -> tapp.v1.GameEvent
+	13, // 23: tapp.v1.Snapshot.games:type_name -> tapp.v1.Snapshot.Game
+	4,  // 24: tapp.v1.Snapshot.Game.started:type_name -> tapp.v1.GameStarted
+	19, // 25: tapp.v1.Snapshot.Game.observation:type_name -> tapp.v1.Observation
+	6,  // 26: tapp.v1.Snapshot.Game.pending:type_name -> tapp.v1.DecisionRequest
+	0,  // 27: tapp.v1.BotService.Connect:input_type -> tapp.v1.ConnectRequest
+	1,  // 28: tapp.v1.BotService.Connect:output_type -> tapp.v1.ConnectResponse
+	28, // [28:29] is the sub-list for method output_type
+	27, // [27:28] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_tapp_v1_bot_proto_init() }

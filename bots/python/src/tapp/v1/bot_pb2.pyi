@@ -122,14 +122,16 @@ class DecisionRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., request_id: _Optional[str] = ..., decision: _Optional[_Union[_game_pb2.Decision, str]] = ..., legal: _Optional[_Iterable[str]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., overage_left: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., observation: _Optional[_Union[_game_pb2.Observation, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("game_id", "request_id", "action")
+    __slots__ = ("game_id", "request_id", "action", "think_time")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    THINK_TIME_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     request_id: str
     action: str
-    def __init__(self, game_id: _Optional[str] = ..., request_id: _Optional[str] = ..., action: _Optional[str] = ...) -> None: ...
+    think_time: _duration_pb2.Duration
+    def __init__(self, game_id: _Optional[str] = ..., request_id: _Optional[str] = ..., action: _Optional[str] = ..., think_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class AnswerRejected(_message.Message):
     __slots__ = ("game_id", "request_id", "rule_id", "reason")
