@@ -153,23 +153,41 @@ func (a Action) String() string {
 		return a.Contract.String()
 	case ActTrump:
 		return "trump:" + a.Suit.String()
-	case ActDiscard:
-		return "discard:" + a.Card.String()
-	case ActCall:
-		return "call:" + a.Card.String()
-	case ActGive:
-		return "give:" + a.Card.String()
+	case ActDiscard, ActCall, ActGive:
+		if a.Card.Valid() {
+			return cardActionNames[a.Kind-ActDiscard][a.Card]
+		}
+		return cardActionVerbs[a.Kind-ActDiscard] + ":" + a.Card.String()
 	case ActCard:
 		return a.Card.String()
 	}
 	return "none"
 }
 
+// cardActionVerbs and cardActionNames name the actions that take a card (in the order of
+// their kinds, ActDiscard first), so that listing the legal lay-aways allocates nothing.
+var (
+	cardActionVerbs = [...]string{"discard", "call", "give"}
+	cardActionNames = func() (names [len(cardActionVerbs)][NumCards]string) {
+		for k, verb := range cardActionVerbs {
+			for c := range Card(NumCards) {
+				names[k][c] = verb + ":" + c.String()
+			}
+		}
+		return names
+	}()
+)
+
 // ParseAction reads an action in the notation of Action.String (case-insensitive). "card:HA"
 // is accepted for a played card too. It checks only the form; whether the action is legal is
 // for State.Check.
 func ParseAction(text string) (Action, error) {
 	t := strings.TrimSpace(text)
+	if len(t) == 2 { // a played card, the most frequent answer: no other action is this short
+		if c, err := ParseCard(t); err == nil {
+			return CardAction(c), nil
+		}
+	}
 	head, arg, hasArg := strings.Cut(t, ":")
 	head = strings.ToLower(head)
 	if !hasArg {

@@ -169,8 +169,17 @@ func (c Card) String() string {
 	if !c.Valid() {
 		return "--"
 	}
-	return string([]byte{suitLetters[c.Suit()], rankLetters[c.Rank()]})
+	return cardNames[c]
 }
+
+// cardNames holds every card's notation, so that naming a card (for every message to a bot)
+// allocates nothing.
+var cardNames = func() (names [NumCards]string) {
+	for c := range Card(NumCards) {
+		names[c] = string([]byte{suitLetters[c.Suit()], rankLetters[c.Rank()]})
+	}
+	return names
+}()
 
 // ParseCard reads a card in R-CARD-5 notation, upper or lower case ("HA", "ct", "D6").
 func ParseCard(text string) (Card, error) {
