@@ -17,14 +17,14 @@ VENV_STAMP := $(VENV)/.installed
 PY_SDK     := bots/python
 
 # Everything `make generate` writes: checked by proto-check for staleness.
-GENERATED := proto/tapp/v1 $(PY_SDK)/src/tapp
+GENERATED := proto/tapp/v1 proto/tapp/store/v1 $(PY_SDK)/src/tapp
 
 .PHONY: help generate proto-check venv test-python test demo build
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-generate: $(VENV_STAMP) ## Regenerate Go (proto/tapp/v1) and Python (bots/python/src/tapp) code from the protos.
+generate: $(VENV_STAMP) ## Regenerate Go (proto/tapp/v1, proto/tapp/store/v1) and Python (bots/python/src/tapp) code from the protos.
 	$(BUF) generate
 
 proto-check: $(VENV_STAMP) ## buf lint, buf breaking against the previous commit, and fail if generated code is stale.
