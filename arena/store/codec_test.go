@@ -6,7 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+	"google.golang.org/protobuf/proto"
+
 	"github.com/tapparena/tapp/engine"
+	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
 )
 
 // The stored forms of Outcome and Options name every field: a field added to the engine
@@ -98,7 +102,9 @@ func TestMovesAndActions(t *testing.T) {
 }
 
 // The records are meant to be read with the sqlite3 or psql shell: engine values are in their
-// own notation.
+// own notation. A deal's decisions are in its decision log, in the documented format: a
+// Zstandard frame of a tapp.store.v1.DecisionLog, in the same notations; this test reads it
+// with nothing but a zstd decoder and the generated protobuf code.
 func TestStoredRecordsAreReadable(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
@@ -108,34 +114,51 @@ func TestStoredRecordsAreReadable(t *testing.T) {
 		if err := s.SaveDeal(ctx, d); err != nil {
 			t.Fatal(err)
 		}
-		var rules, bots, seed, deal, moves, outcome, decision, action, attempts string
-		if err := s.r.QueryRow(s.rebind(`SELECT m.rules, m.bots, m.seed, d.deal, d.moves, d.outcome
+		var rules, bots, seed, deal, moves, outcome string
+		var blob []byte
+		if err := s.r.QueryRow(s.rebind(`SELECT m.rules, m.bots, m.seed, d.deal, d.moves, d.outcome, d.decision_log
 FROM deals d JOIN matches m ON m.id = d.match_id WHERE d.match_id = ?`), m.ID).
-			Scan(&rules, &bots, &seed, &deal, &moves, &outcome); err != nil {
+			Scan(&rules, &bots, &seed, &deal, &moves, &outcome, &blob); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.r.QueryRow(s.rebind(`SELECT decision, action, attempts FROM decisions WHERE match_id = ? AND idx = 4`), m.ID).
-			Scan(&decision, &action, &attempts); err != nil {
+		zr, err := zstd.NewReader(nil)
+		if err != nil {
 			t.Fatal(err)
 		}
+		defer zr.Close()
+		raw, err := zr.DecodeAll(blob, nil)
+		if err != nil {
+			t.Fatalf("decision_log is not a Zstandard frame: %v", err)
+		}
+		var log storev1.DecisionLog
+		if err := proto.Unmarshal(raw, &log); err != nil {
+			t.Fatalf("decision_log does not hold a DecisionLog: %v", err)
+		}
+		if len(log.Decisions) != 6 {
+			t.Fatalf("decision_log holds %d decisions, want 6", len(log.Decisions))
+		}
+		x := log.Decisions[4]
 		for _, c := range []struct{ name, got, want string }{
 			{"rules", rules, m.Spec.Rules.String()},
 			{"bots", bots, `["a","b","c"]`},
 			{"seed", seed, "9223372036854788153"},
 			{"deal", deal, d.Deal.Format(m.Spec.Rules)},
 			{"moves", strings.SplitN(moves, "\n", 5)[3], "0:solo:C"},
-			{"decision", decision, "card"},
-			{"action", action, d.Decisions[4].Action.String()},
+			{"decision", x.Decision, "card"},
+			{"action", x.Action, d.Decisions[4].Action.String()},
+			{"rejected", x.Attempts[0].Rejected, "R-PLAY-1: not in hand"},
+			{"bot", x.Bot, "b"},
+			{"sent", string(x.Sent), string(d.Decisions[4].Sent)},
 		} {
 			if c.got != c.want {
 				t.Errorf("stored %s = %q, want %q", c.name, c.got, c.want)
 			}
 		}
+		if x.Index != 4 || x.Seat != 1 || x.LatencyUs != 1004 || x.Attempts[1].AfterUs != 1004 || !log.Decisions[5].Strike {
+			t.Errorf("stored decision 4 = %v, decision 5 = %v", x, log.Decisions[5])
+		}
 		if !strings.Contains(outcome, `"contract":"solo"`) {
 			t.Errorf("stored outcome %s does not name the contract", outcome)
-		}
-		if !strings.Contains(attempts, `"rejected":"R-PLAY-1: not in hand"`) {
-			t.Errorf("stored attempts %s lack the rejection", attempts)
 		}
 	})
 }

@@ -20,8 +20,10 @@ const maxRowsPerInsert = 100
 // arena.ErrConflict and is left as it was; an unknown match is arena.ErrNotFound. A full disk
 // or a database locked by another process are reported as such (ErrDiskFull, ErrLocked),
 // with nothing stored. A zero d.Started is stored as the time of saving. The deal must fit
-// the match's rule set (it is read back with engine.ParseDeal), and each decision's Sent must
-// be UTF-8 text, as protobuf JSON is.
+// the match's rule set (it is read back with engine.ParseDeal), and no two decisions may have
+// the same index. Each decision's Sent is stored as the bytes it is, whatever they hold.
+//
+// The decisions are stored as one compressed value beside the deal (see decisionlog.go).
 func (s *Store) SaveDeal(ctx context.Context, d *arena.DealRecord) error {
 	return s.saveDeal(ctx, d, nil)
 }
@@ -158,15 +160,9 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 			return nil, fmt.Errorf("store: saving deal %d of match %s: move %d is by seat %d", d.Number, d.MatchID, i, m.Seat)
 		}
 	}
-	decisionArgs := make([]any, 0, len(d.Decisions)*13)
-	for _, x := range d.Decisions {
-		attempts, err := formatAttempts(x.Attempts)
-		if err != nil {
-			return nil, fmt.Errorf("store: saving deal %d of match %s: decision %d: %w", d.Number, d.MatchID, x.Index, err)
-		}
-		decisionArgs = append(decisionArgs, d.MatchID, d.Number, x.Index, int(x.Seat), x.Bot,
-			formatDecision(x.Decision), x.RequestID, string(x.Sent), attempts, formatAction(x.Action),
-			us(x.Latency), x.Strike, x.Fallback)
+	log, err := encodeDecisionLog(d.Decisions)
+	if err != nil {
+		return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
 	}
 	started := d.Started
 	if started.IsZero() {
@@ -174,11 +170,10 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 	}
 	p := &preparedDeal{d: d}
 	p.ops = append(p.ops, writeOp{query: s.rebind(`INSERT INTO deals (match_id, number, deal_group, seating, deal,
-	options, moves, outcome, started, duration_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+	options, moves, outcome, started, duration_us, decision_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT DO NOTHING`),
 		args: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options),
-			formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration)}})
-	p.ops = append(p.ops, s.rowOps(`INSERT INTO decisions (match_id, deal_number, idx, seat, bot, decision,
-	request_id, sent, attempts, action, latency_us, strike, fallback) VALUES `, 13, decisionArgs)...)
+			formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration), log}})
 	// league_id is copied from the match, so that league queries need no join.
 	resultArgs := make([]any, 0, len(d.Results)*9)
 	for _, r := range d.Results {
@@ -201,12 +196,8 @@ func (s *Store) writeDeal(ctx context.Context, tx *sql.Tx, p *preparedDeal) erro
 		}
 		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, op.args...)
 		if err != nil {
-			what := "decisions"
-			if strings.Contains(op.query, "INTO results") {
-				what = "results"
-			}
 			if i > 0 {
-				err = fmt.Errorf("%s: %w", what, err)
+				err = fmt.Errorf("results: %w", err)
 			}
 			return s.wrapSave(d.MatchID, d.Number, err)
 		}
@@ -247,37 +238,45 @@ func (s *Store) matchInfo(ctx context.Context, matchID string) (rules, league st
 }
 
 const dealColumns = `d.match_id, d.number, d.deal_group, d.seating, d.deal, d.options, d.moves, d.outcome,
-	d.started, d.duration_us`
+	d.started, d.duration_us, d.decision_log IS NULL, d.decision_log`
 
-func scanDeal(sc interface{ Scan(...any) error }, rules engine.RuleSet) (*arena.DealRecord, error) {
+// scanDeal reads a row of dealColumns: the deal without its decisions and results, and its
+// decision log (nil for a deal stored before schema version 4, whose decisions are rows; an
+// empty value, which SQLite may also read as nil, is not one and fails to decode).
+func scanDeal(sc interface{ Scan(...any) error }, rules engine.RuleSet) (*arena.DealRecord, []byte, error) {
 	var (
 		d                                      arena.DealRecord
 		seating, deal, options, moves, outcome string
 		started                                dbTime
 		duration                               int64
+		inRows                                 bool
+		log                                    []byte
 	)
 	if err := sc.Scan(&d.MatchID, &d.Number, &d.Group, &seating, &deal, &options, &moves, &outcome,
-		&started, &duration); err != nil {
-		return nil, err
+		&started, &duration, &inRows, &log); err != nil {
+		return nil, nil, err
+	}
+	if !inRows && log == nil {
+		log = []byte{}
 	}
 	var err error
 	if d.Seating, err = parseNames(seating); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.Deal, err = parseDeal(rules, deal); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.Options, err = parseOptions(options); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.Moves, err = parseMoves(moves); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.Outcome, err = parseOutcome(outcome); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.Started, d.Duration = started.T, fromUS(duration)
-	return &d, nil
+	return &d, log, nil
 }
 
 const decisionColumns = `deal_number, idx, seat, bot, decision, request_id, sent, attempts, action, latency_us,
@@ -325,7 +324,7 @@ func scanResult(sc interface{ Scan(...any) error }) (int, arena.SeatResult, erro
 // Deal returns one stored deal with its decisions (by index) and results (by seat), or
 // arena.ErrNotFound.
 func (s *Store) Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error) {
-	deals, err := s.loadDeals(ctx, matchID, &number, decisionColumns)
+	deals, err := s.loadDeals(ctx, matchID, &number, true)
 	if err != nil {
 		return nil, err
 	}
@@ -338,13 +337,16 @@ func (s *Store) Deal(ctx context.Context, matchID string, number int) (*arena.De
 // Deals returns every stored deal of a match in number order (arena.ErrNotFound for an
 // unknown match; an empty list for a match without finished deals).
 func (s *Store) Deals(ctx context.Context, matchID string) ([]arena.DealRecord, error) {
-	return s.loadDeals(ctx, matchID, nil, decisionColumns)
+	return s.loadDeals(ctx, matchID, nil, true)
 }
 
 // loadDeals reads the deals of a match (only deal *number when number is not nil) with
-// their decisions (read with decisionCols) and results. A deal is stored in one transaction
-// and never changed, so reading its parts one after the other sees all of them.
-func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, decisionCols string) ([]arena.DealRecord, error) {
+// their decisions and results; withSent false leaves out each decision's request. A deal
+// stored since schema version 4 has its decisions in its decision log; one stored before has
+// them in rows of decisions, which are read only when there is such a deal. A deal is stored
+// in one transaction and never changed, so reading its parts one after the other sees all
+// of them.
+func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, withSent bool) ([]arena.DealRecord, error) {
 	op := "read the deals of match " + matchID
 	if number != nil {
 		op = fmt.Sprintf("read deal %d of match %s", *number, matchID)
@@ -370,14 +372,21 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, deci
 		return nil, s.wrap(op, err)
 	}
 	var deals []arena.DealRecord
-	at := map[int]int{} // deal number → index in deals
+	at := map[int]int{}      // deal number → index in deals
+	inRows := map[int]bool{} // the deals whose decisions are rows (stored before version 4)
 	for rows.Next() {
-		d, err := scanDeal(rows, rules)
+		d, log, err := scanDeal(rows, rules)
 		if err != nil {
 			rows.Close()
 			return nil, s.wrap(op, err)
 		}
 		at[d.Number] = len(deals)
+		if log == nil {
+			inRows[d.Number] = true
+		} else if d.Decisions, err = decodeDecisionLog(log, withSent); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("store: deal %d of match %s: the stored decisions do not decode: %w", d.Number, matchID, err)
+		}
 		deals = append(deals, *d)
 	}
 	rows.Close()
@@ -385,24 +394,30 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, deci
 		return nil, s.wrap(op, err)
 	}
 
-	rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+decisionCols+` FROM decisions`+cond+
-		` ORDER BY deal_number, idx`), args...)
-	if err != nil {
-		return nil, s.wrap(op, err)
-	}
-	for rows.Next() {
-		n, x, err := scanDecision(rows)
+	if len(inRows) > 0 {
+		cols := decisionColumns
+		if !withSent {
+			cols = summaryDecisionColumns
+		}
+		rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+cols+` FROM decisions`+cond+
+			` ORDER BY deal_number, idx`), args...)
 		if err != nil {
-			rows.Close()
 			return nil, s.wrap(op, err)
 		}
-		if i, ok := at[n]; ok {
-			deals[i].Decisions = append(deals[i].Decisions, x)
+		for rows.Next() {
+			n, x, err := scanDecision(rows)
+			if err != nil {
+				rows.Close()
+				return nil, s.wrap(op, err)
+			}
+			if i, ok := at[n]; ok && inRows[n] {
+				deals[i].Decisions = append(deals[i].Decisions, x)
+			}
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(op, err)
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, s.wrap(op, err)
+		}
 	}
 
 	rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+resultColumns+` FROM results`+cond+

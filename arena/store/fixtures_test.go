@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -145,20 +146,26 @@ func mustAction(t testing.TB, text string) engine.Action {
 	return a
 }
 
-// sentJSON is a stand-in for a decision request in protobuf JSON, about size bytes long.
-func sentJSON(i, size int) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, `{"gameId":"g-%d","requestId":"r-%d","decision":"DECISION_CARD","deadlineMs":1000,"observation":{"hand":[`, i, i)
-	for b.Len() < size-40 {
-		b.WriteString(`"HA","CT","S9",`)
+// sentBytes is a stand-in for a recorded decision request of about size bytes: opaque binary,
+// as the protobuf wire form is, with NUL bytes, bytes that are not UTF-8, a part that repeats
+// (as observations do) and a part that does not compress (so that a deal of these stays
+// about size/2 bytes per decision when stored). The store must keep it exactly.
+func sentBytes(i, size int) []byte {
+	b := []byte{0x0a, 0x00, 0xff, 0xfe, 0xc3, 0x28, 0x80, byte(i), byte(i >> 8), 0x00}
+	rng := rand.New(rand.NewPCG(uint64(i), uint64(size)))
+	for len(b) < size/2 {
+		b = append(b, byte(rng.Uint32()))
 	}
-	b.WriteString(`"D6"],"trick":[]}}`)
-	return []byte(b.String())
+	for len(b) < size {
+		b = append(b, "\x12\x02HA\x12\x02CT\x1a\x00"...)
+	}
+	return b[:max(size, 10)]
 }
 
 // sampleDeal is a realistic deal record of match m: the deal from the match's seed, the
 // given number of decisions (a round of bids, a contract, then cards), each with about
-// sentSize bytes of request JSON, a rejected answer, a strike, and one result per seat.
+// sentSize bytes of request (binary, see sentBytes), a rejected answer, a strike, and one
+// result per seat.
 func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *arena.DealRecord {
 	t.Helper()
 	rules := m.Spec.Rules
@@ -196,7 +203,7 @@ func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *
 		d.Moves = append(d.Moves, engine.Move{Seat: seat, Action: action})
 		x := arena.DecisionRecord{
 			Index: i, Seat: seat, Bot: m.Spec.Bots[i%seats], Decision: kind,
-			RequestID: fmt.Sprintf("r-%d-%d", number, i), Sent: sentJSON(i, sentSize),
+			RequestID: fmt.Sprintf("r-%d-%d", number, i), Sent: sentBytes(i, sentSize),
 			Attempts: []arena.AnswerAttempt{{Text: act, After: time.Duration(1000+i) * time.Microsecond}},
 			Action:   action, Latency: time.Duration(1000+i) * time.Microsecond,
 		}

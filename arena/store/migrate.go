@@ -84,10 +84,17 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 // read; otherwise all pending migrations run in one transaction, under a lock (SQLite:
 // BEGIN IMMEDIATE; PostgreSQL: an advisory lock per schema), so that processes opening the
 // same database at once apply each migration exactly once.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context) error { return s.migrateTo(ctx, 0) }
+
+// migrateTo is migrate up to the given version only (0: the newest); tests use it to build
+// databases as older versions left them.
+func (s *Store) migrateTo(ctx context.Context, version int) error {
 	ms, err := s.migrations()
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
+	}
+	if version > 0 && version < len(ms) {
+		ms = ms[:version]
 	}
 	latest := len(ms)
 	v, err := s.SchemaVersion(ctx)

@@ -23,7 +23,10 @@
 //
 // Engine values are stored in their text notation, so records can be read with the sqlite3
 // or psql shell and replayed: the rule set in its canonical text, the deal in deal notation,
-// moves as "seat:action" lines, options and outcome as JSON.
+// moves as "seat:action" lines, options and outcome as JSON. A deal's decisions (what each
+// bot was sent and answered) are the bulk of a record and are stored compressed, in one
+// column beside the deal: a protobuf message (proto/tapp/store/v1) in a Zstandard frame,
+// with the same notations inside (see decisionlog.go).
 package store
 
 import (
@@ -79,7 +82,10 @@ var _ arena.Store = (*Store)(nil)
 // Open opens (creating if needed) the store the DSN names and migrates its schema to the
 // newest version this build knows. A database whose schema is newer than that is refused
 // with ErrSchemaTooNew.
-func Open(ctx context.Context, dsn string) (*Store, error) {
+func Open(ctx context.Context, dsn string) (*Store, error) { return open(ctx, dsn, 0) }
+
+// open is Open, migrating the schema up to the given version only (0: the newest).
+func open(ctx context.Context, dsn string, version int) (*Store, error) {
 	d, target, busy, err := parseDSN(dsn)
 	if err != nil {
 		return nil, err
@@ -93,7 +99,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrateTo(ctx, version); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -327,34 +327,54 @@ func assertNothingStored(t *testing.T, s *Store, matchID string) {
 	}
 }
 
-// A decision insert that fails inside the transaction (here: two decisions with the same
-// index) must leave no deal row, no decision and no result behind.
+// A write that fails inside the transaction, after the deal's row (here: two results for the
+// same seat), must leave no deal row, no decision and no result behind.
 func TestSaveDealFailureStoresNothing(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		m := newMatch(t, s, "", "a", "b", "c")
-		bad := sampleDeal(t, m, 0, 250, 64) // more than one multi-row insert
-		bad.Decisions[180].Index = 20
+		bad := sampleDeal(t, m, 0, 250, 64)
+		bad.Results[2].Seat = 1
 		err := s.SaveDeal(ctx, bad)
 		if err == nil {
-			t.Fatal("SaveDeal with a repeated decision index succeeded")
+			t.Fatal("SaveDeal with two results for seat 1 succeeded")
 		}
 		if want := fmt.Sprintf("saving deal 0 of match %s: nothing was stored", m.ID); !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 		if errors.Is(err, arena.ErrConflict) {
-			t.Errorf("a repeated decision index is reported as the deal already existing: %v", err)
+			t.Errorf("a repeated result seat is reported as the deal already existing: %v", err)
+		}
+		assertNothingStored(t, s, m.ID)
+
+		// The same in a batch, in the last of its deals: none of the batch is stored.
+		batch := []*arena.DealRecord{sampleDeal(t, m, 0, 20, 64), sampleDeal(t, m, 1, 20, 64), bad}
+		bad.Number = 2
+		if err := s.SaveDeals(ctx, batch); err == nil || !strings.Contains(err.Error(), "nothing was stored") {
+			t.Errorf("SaveDeals with a bad last deal = %v, want nothing stored", err)
+		}
+		assertNothingStored(t, s, m.ID)
+
+		// Two decisions with the same index are refused before anything is written.
+		twice := sampleDeal(t, m, 0, 250, 64)
+		twice.Decisions[180].Index = 20
+		if err := s.SaveDeal(ctx, twice); err == nil || !strings.Contains(err.Error(), "two decisions with index 20") {
+			t.Errorf("SaveDeal with a repeated decision index = %v, want an error naming it", err)
 		}
 		assertNothingStored(t, s, m.ID)
 
 		// The store is still usable, and the corrected deal is stored whole.
 		good := sampleDeal(t, m, 0, 250, 64)
 		if err := s.SaveDeal(ctx, good); err != nil {
-			t.Fatalf("SaveDeal after the failure: %v", err)
+			t.Fatalf("SaveDeal after the failures: %v", err)
 		}
-		if n := count(t, s, "decisions", m.ID); n != 250 {
-			t.Errorf("%d decisions stored, want 250", n)
+		got, err := s.Deal(ctx, m.ID, 0)
+		if err != nil {
+			t.Fatalf("Deal: %v", err)
+		}
+		if !reflect.DeepEqual(got, good) {
+			diffDeal(t, got, good)
 		}
 	})
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // summaryDecisionColumns are decisionColumns with the request as sent read as an empty string:
-// the request is the bulk of a deal record, and a listing does not need it.
+// the request is the bulk of a deal record, and a listing does not need it. (Deals stored
+// before schema version 4 only: newer ones have their decisions in their decision log.)
 const summaryDecisionColumns = `deal_number, idx, seat, bot, decision, request_id, '' AS sent, attempts, action,
 	latency_us, strike, fallback`
 
@@ -16,5 +17,5 @@ const summaryDecisionColumns = `deal_number, idx, seat, bot, decision, request_i
 // strikes) at a fraction of the memory. arena.ErrNotFound for an unknown match; an empty list
 // for a match without finished deals.
 func (s *Store) DealSummaries(ctx context.Context, matchID string) ([]arena.DealRecord, error) {
-	return s.loadDeals(ctx, matchID, nil, summaryDecisionColumns)
+	return s.loadDeals(ctx, matchID, nil, false)
 }

@@ -1,0 +1,342 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/engine"
+	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
+)
+
+func TestDecisionLogRoundTrip(t *testing.T) {
+	t.Parallel()
+	m := &arena.Match{ID: "m", Spec: arena.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Seed: 1}}
+	d := sampleDeal(t, m, 0, 40, 300)
+	d.Decisions[0].Sent = nil
+	d.Decisions[1].Attempts = nil
+	d.Decisions[2].Latency = 1500 * time.Nanosecond // stored in microseconds, as the decisions table does
+	want := append([]arena.DecisionRecord(nil), d.Decisions...)
+	want[2].Latency = time.Microsecond
+	// Decisions are stored in index order, whatever order they come in.
+	shuffled := append([]arena.DecisionRecord(nil), d.Decisions...)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, in := range [][]arena.DecisionRecord{d.Decisions, shuffled} {
+		blob, err := encodeDecisionLog(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(blob, zstdMagic) {
+			t.Fatalf("the log does not start with the Zstandard magic: % x", blob[:4])
+		}
+		got, err := decodeDecisionLog(blob, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("decisions read back differ:\n got %+v\nwant %+v", got[:3], want[:3])
+		}
+		summary, err := decodeDecisionLog(blob, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range summary {
+			if summary[i].Sent != nil {
+				t.Fatalf("decision %d read without requests has Sent", i)
+			}
+			summary[i].Sent = want[i].Sent
+		}
+		if !reflect.DeepEqual(summary, want) {
+			t.Errorf("decisions read without requests differ in more than Sent")
+		}
+	}
+	// No decisions: a log all the same, read back as none (nil, as from rows).
+	blob, err := encodeDecisionLog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := decodeDecisionLog(blob, true); err != nil || got != nil {
+		t.Errorf("empty log read back as %#v, %v", got, err)
+	}
+}
+
+// Sent is opaque bytes: every byte value, NUL bytes, invalid UTF-8, nothing at all, and a large
+// request that does not compress are stored and read back exactly, on every backend.
+func TestBinarySentReadsBackExactly(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		m := newMatch(t, s, "", "a", "b", "c")
+		every := make([]byte, 512)
+		for i := range every {
+			every[i] = byte(i)
+		}
+		noise := make([]byte, 200_000)
+		rng := rand.New(rand.NewPCG(7, 7))
+		for i := range noise {
+			noise[i] = byte(rng.Uint32())
+		}
+		sents := [][]byte{every, {0}, {0, 0, 0}, {0xff, 0xfe, 0xfd}, []byte("\xc3\x28 not UTF-8 \xa0\xa1"),
+			nil, noise, []byte("ChIzZGJm"), []byte(`{"requestId":"r1"}`)}
+		d := sampleDeal(t, m, 0, len(sents), 10)
+		for i := range d.Decisions {
+			d.Decisions[i].Sent = sents[i]
+		}
+		if err := s.SaveDeal(ctx, d); err != nil {
+			t.Fatalf("SaveDeal: %v", err)
+		}
+		got, err := s.Deal(ctx, m.ID, 0)
+		if err != nil {
+			t.Fatalf("Deal: %v", err)
+		}
+		for i, x := range got.Decisions {
+			if !bytes.Equal(x.Sent, sents[i]) || (x.Sent == nil) != (sents[i] == nil) {
+				t.Errorf("decision %d: Sent read back as %d bytes % x…, want %d bytes % x…", i,
+					len(x.Sent), x.Sent[:min(8, len(x.Sent))], len(sents[i]), sents[i][:min(8, len(sents[i]))])
+			}
+		}
+		if !reflect.DeepEqual(got, d) {
+			diffDeal(t, got, d)
+		}
+	})
+}
+
+// The real deals (realDealsFile) read back exactly, saved one by one or in batches.
+func TestRealDealsRoundTrip(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		m, deals := realDeals(t, s)
+		if err := s.SaveDeal(ctx, deals[0]); err != nil {
+			t.Fatalf("SaveDeal: %v", err)
+		}
+		for i := 1; i < len(deals); i += 7 {
+			if err := s.SaveDeals(ctx, deals[i:min(i+7, len(deals))]); err != nil {
+				t.Fatalf("SaveDeals: %v", err)
+			}
+		}
+		got, err := s.Deals(ctx, m.ID)
+		if err != nil {
+			t.Fatalf("Deals: %v", err)
+		}
+		if len(got) != len(deals) {
+			t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
+		}
+		for i := range got {
+			if !reflect.DeepEqual(&got[i], deals[i]) {
+				diffDeal(t, &got[i], deals[i])
+			}
+		}
+	})
+}
+
+// insertOldDeal stores a deal as schema versions 1-3 did: its decisions as rows of decisions
+// (the request as text), no decision log.
+func insertOldDeal(t *testing.T, s *Store, d *arena.DealRecord, rules engine.RuleSet) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO deals (match_id, number, deal_group, seating, deal,
+	options, moves, outcome, started, duration_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options),
+		formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(d.Started), us(d.Duration)); err != nil {
+		t.Fatalf("insert the deal: %v", err)
+	}
+	var args []any
+	for _, x := range d.Decisions {
+		attempts, err := formatAttempts(x.Attempts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, d.MatchID, d.Number, x.Index, int(x.Seat), x.Bot, formatDecision(x.Decision), x.RequestID,
+			string(x.Sent), attempts, formatAction(x.Action), us(x.Latency), x.Strike, x.Fallback)
+	}
+	if err := s.insertRows(ctx, tx, `INSERT INTO decisions (match_id, deal_number, idx, seat, bot, decision,
+	request_id, sent, attempts, action, latency_us, strike, fallback) VALUES `, 13, args); err != nil {
+		t.Fatalf("insert the decisions: %v", err)
+	}
+	args = nil
+	for _, r := range d.Results {
+		args = append(args, d.MatchID, d.Number, "", int(r.Seat), r.Bot, r.Payoff, r.Points, r.Tricks, r.Declarer)
+	}
+	if err := s.insertRows(ctx, tx, `INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
+	points, tricks, declarer) VALUES `, 9, args); err != nil {
+		t.Fatalf("insert the results: %v", err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A database written by schema versions 1-3 keeps its deals' decisions in rows. After the
+// migration to version 4 they read back as before, beside new deals stored as decision logs,
+// and both forms give the same records.
+func TestDealsStoredInRowsStillReadBack(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		dsn := b.newDSN(t)
+		old, err := open(ctx, dsn, 3)
+		if err != nil {
+			t.Fatalf("open at version 3: %v", err)
+		}
+		if v, err := old.SchemaVersion(ctx); err != nil || v != 3 {
+			t.Fatalf("SchemaVersion = %d, %v; want 3", v, err)
+		}
+		m, deals := realDeals(t, old)
+		// As the arena recorded requests then: base64 text of the protobuf wire form.
+		for _, d := range deals {
+			for i := range d.Decisions {
+				d.Decisions[i].Sent = []byte(base64.StdEncoding.EncodeToString(d.Decisions[i].Sent))
+			}
+		}
+		for _, d := range deals[:len(deals)/2] {
+			insertOldDeal(t, old, d, m.Spec.Rules)
+		}
+		if err := old.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		s := openTest(t, dsn) // migrates to the newest version
+		if v, err := s.SchemaVersion(ctx); err != nil || v != latestVersion(t, s) {
+			t.Fatalf("SchemaVersion after Open = %d, %v", v, err)
+		}
+		if err := s.SaveDeals(ctx, deals[len(deals)/2:]); err != nil {
+			t.Fatalf("SaveDeals: %v", err)
+		}
+		// The same deal stored in rows in one match and as a log in another reads back alike.
+		twin := &arena.Match{Spec: m.Spec}
+		if err := s.CreateMatch(ctx, twin); err != nil {
+			t.Fatal(err)
+		}
+		twinDeal := *deals[0]
+		twinDeal.MatchID = twin.ID
+		if err := s.SaveDeal(ctx, &twinDeal); err != nil {
+			t.Fatalf("SaveDeal: %v", err)
+		}
+
+		var inRows, inLogs int
+		if err := s.r.QueryRow(s.rebind(`SELECT count(*) FROM decisions WHERE match_id = ?`), m.ID).Scan(&inRows); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.r.QueryRow(s.rebind(`SELECT count(*) FROM deals WHERE match_id = ? AND decision_log IS NOT NULL`), m.ID).Scan(&inLogs); err != nil {
+			t.Fatal(err)
+		}
+		if inRows == 0 || inLogs != len(deals)-len(deals)/2 {
+			t.Fatalf("%d decision rows and %d decision logs: the test does not mix the two forms", inRows, inLogs)
+		}
+
+		got, err := s.Deals(ctx, m.ID)
+		if err != nil {
+			t.Fatalf("Deals: %v", err)
+		}
+		if len(got) != len(deals) {
+			t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
+		}
+		for i := range got {
+			if !reflect.DeepEqual(&got[i], deals[i]) {
+				diffDeal(t, &got[i], deals[i])
+			}
+		}
+		for _, n := range []int{0, len(deals) - 1} {
+			one, err := s.Deal(ctx, m.ID, n)
+			if err != nil || !reflect.DeepEqual(one, deals[n]) {
+				t.Errorf("Deal(%d) = %v; differs from what was stored", n, err)
+			}
+		}
+		fromRows, err := s.Deal(ctx, m.ID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromLog, err := s.Deal(ctx, twin.ID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromLog.MatchID = m.ID
+		if !reflect.DeepEqual(fromRows, fromLog) {
+			diffDeal(t, fromLog, fromRows)
+		}
+
+		summaries, err := s.DealSummaries(ctx, m.ID)
+		if err != nil {
+			t.Fatalf("DealSummaries: %v", err)
+		}
+		for i := range got {
+			for j := range got[i].Decisions {
+				got[i].Decisions[j].Sent = nil
+			}
+			if !reflect.DeepEqual(summaries[i], got[i]) {
+				diffDeal(t, &summaries[i], &got[i])
+			}
+		}
+	})
+}
+
+// A decision log that does not decode is an error naming the match and the deal, not a deal
+// without decisions.
+func TestUndecodableDecisionLog(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		m := newMatch(t, s, "", "a", "b", "c")
+		if err := s.SaveDeals(ctx, []*arena.DealRecord{sampleDeal(t, m, 0, 8, 100), sampleDeal(t, m, 1, 8, 100)}); err != nil {
+			t.Fatal(err)
+		}
+		var good []byte
+		if err := s.r.QueryRow(s.rebind(`SELECT decision_log FROM deals WHERE match_id = ? AND number = 1`), m.ID).Scan(&good); err != nil {
+			t.Fatal(err)
+		}
+		unknownKind, err := proto.Marshal(&storev1.DecisionLog{Decisions: []*storev1.Decision{{Decision: "juggle", Action: "pass"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		flipped := bytes.Clone(good)
+		flipped[len(flipped)/2] ^= 0x55
+		for _, c := range []struct {
+			name string
+			blob []byte
+			want string
+		}{
+			{"not zstd", []byte("hello"), "not a Zstandard frame"},
+			{"empty", []byte{}, "not a Zstandard frame"},
+			{"truncated", good[:len(good)-9], "decision log"},
+			{"damaged", flipped, "decision log"},
+			{"unknown decision kind", logEncoder().EncodeAll(unknownKind, nil), `"juggle"`},
+			{"not a DecisionLog", logEncoder().EncodeAll([]byte{0xff, 0xff, 0xff}, nil), "decision log"},
+		} {
+			if _, err := s.w.Exec(s.rebind(`UPDATE deals SET decision_log = ? WHERE match_id = ? AND number = 1`), c.blob, m.ID); err != nil {
+				t.Fatal(err)
+			}
+			for _, read := range []struct {
+				name string
+				f    func() error
+			}{
+				{"Deal", func() error { _, err := s.Deal(ctx, m.ID, 1); return err }},
+				{"Deals", func() error { _, err := s.Deals(ctx, m.ID); return err }},
+				{"DealSummaries", func() error { _, err := s.DealSummaries(ctx, m.ID); return err }},
+			} {
+				err := read.f()
+				want := fmt.Sprintf("deal 1 of match %s: the stored decisions do not decode", m.ID)
+				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("%s: %s = %v, want an error saying %q and %q", c.name, read.name, err, want, c.want)
+				}
+			}
+		}
+		if _, err := s.Deal(ctx, m.ID, 0); err != nil {
+			t.Errorf("the other deal: %v", err)
+		}
+	})
+}

@@ -1,0 +1,9 @@
+-- Tapp Arena schema, version 4 (PostgreSQL): a deal's decisions in one compressed column.
+-- decision_log holds every decision of the deal as one tapp.store.v1.DecisionLog message
+-- (proto/tapp/store/v1/decision_log.proto) compressed as one Zstandard frame: one value per
+-- deal instead of 17-40 rows of decisions with ~1 KB of request each and their indexes.
+-- Deals stored from this version on have it set and no rows in decisions; deals stored
+-- before keep their rows there and a NULL decision_log. Both read back alike.
+ALTER TABLE deals ADD COLUMN decision_log BYTEA;
+-- The value is compressed already: TOAST may move it out of line but not compress it again.
+ALTER TABLE deals ALTER COLUMN decision_log SET STORAGE EXTERNAL;
