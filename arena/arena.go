@@ -109,6 +109,7 @@ type DecisionRecord struct {
 	Attempts  []AnswerAttempt
 	Action    engine.Action // the action applied
 	Latency   time.Duration // from the request to the accepted answer (or the deadline)
+	Think     time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
 	Strike    bool          // late or missing: the fallback was played and a strike given
 	Fallback  bool          // the arena chose the action (strike, forfeit or gone)
 }

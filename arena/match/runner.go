@@ -108,15 +108,29 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 	}
 	save, stopSaving := r.saver(ctx)
 	defer stopSaving()
-	sem := make(chan struct{}, parallel)
+	// A table is free for the next deal as soon as its deal is over; the deal is stored while
+	// the next one plays, and at most parallel more deals wait for the store. With a pot the
+	// next deal needs this one's result, so it waits for the store too.
+	tablesFree := make(chan struct{}, parallel)
+	unsaved := make(chan struct{}, 2*parallel)
+	if m.Spec.Rules.Pot {
+		unsaved = make(chan struct{}, parallel)
+	}
 	var wg sync.WaitGroup
 	for _, t := range tables {
 		if finished[t.Number] {
 			continue
 		}
 		select {
-		case sem <- struct{}{}:
+		case unsaved <- struct{}{}:
 		case <-ctx.Done():
+		}
+		if ctx.Err() == nil {
+			select {
+			case tablesFree <- struct{}{}:
+			case <-ctx.Done():
+				<-unsaved
+			}
 		}
 		if ctx.Err() != nil {
 			break
@@ -124,7 +138,7 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		wg.Add(1)
 		go func(t Table) {
 			defer wg.Done()
-			defer func() { <-sem }()
+			defer func() { <-unsaved }()
 			opts := engine.Options{ForcedRamsch: t.ForcedRamsch}
 			if m.Spec.Rules.Pot {
 				mu.Lock()
@@ -132,6 +146,7 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 				mu.Unlock()
 			}
 			rec, err := r.playTable(ctx, m, t, opts, clocks)
+			<-tablesFree
 			if err == nil {
 				err = save(ctx, rec)
 			}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -31,6 +33,7 @@ type Answer struct {
 	RequestID string
 	Action    string
 	At        time.Time
+	Think     time.Duration // the bot's own thinking time as it reported it (0 if it did not)
 }
 
 // Conn is the referee's line to the bot in one seat.
@@ -39,6 +42,9 @@ type Conn interface {
 	// not be queued (the bot is not reading, or gone); the referee treats it like a late
 	// answer.
 	Send(msg *tappv1.ConnectResponse) error
+	// SendRequest is Send for a decision request in wire form (the referee encodes it once,
+	// for the bot and for its record).
+	SendRequest(encoded []byte) error
 	// Open routes the bot's answers for gameID to the returned channel until closeFn is
 	// called. snapshot is called when a resuming bot needs the game's current view.
 	Open(gameID string, snapshot func() *tappv1.Snapshot_Game) (answers <-chan Answer, closeFn func())
@@ -149,7 +155,7 @@ func Play(ctx context.Context, t *Table) (*arena.DealRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players))}
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players)), rules: t.Rules.String()}
 	return g.play(ctx)
 }
 
@@ -162,8 +168,11 @@ type game struct {
 	id   string
 	sent []int // per seat: events sent so far
 
-	mu      sync.Mutex // guards pending for snapshots taken from session goroutines
-	pending [engine.MaxPlayers]*tappv1.DecisionRequest
+	rules    string // the rule set's text, for every request
+	lastSize int    // the size of the last request, to allocate the next one at once
+
+	mu      sync.Mutex                // guards pending for snapshots taken from session goroutines
+	pending [engine.MaxPlayers][]byte // the open request of each seat, in wire form
 
 	requests int
 	answered map[string]bool
@@ -254,31 +263,26 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	default:
 	}
 
+	start := time.Now() // the latency counts building and encoding the request too
 	g.requests++
 	rec.RequestID = "r" + strconv.Itoa(g.requests)
 	obs := g.st.Observe(seat)
-	start := time.Now()
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
-	req := &tappv1.DecisionRequest{
-		GameId:      g.id,
-		RequestId:   rec.RequestID,
-		Decision:    wire.DecisionToProto(rec.Decision),
-		Legal:       wire.ActionsToProto(legal),
-		Deadline:    wire.Timestamp(start.Add(tc.PerDecision)),
-		OverageLeft: wire.Duration(bank),
-		Observation: wire.ObservationToProto(&obs),
-		Events:      g.takeEvents(seat),
-	}
-	if sent, err := wire.EncodeSent(req); err == nil {
-		rec.Sent = sent
-	}
-	g.setPending(seat, req)
+	evs := g.st.EventsFor(seat, g.sent[seat])
+	encoded := wire.AppendRequest(make([]byte, 0, g.lastSize+256), &wire.Request{
+		GameID: g.id, RequestID: rec.RequestID, Legal: legal, Deadline: start.Add(tc.PerDecision),
+		OverageLeft: bank, Observation: &obs, Rules: g.rules, Events: evs, FirstEvent: g.sent[seat],
+	})
+	g.sent[seat] += len(evs)
+	g.lastSize = len(encoded)
+	rec.Sent = wire.RecordSent(encoded)
+	g.setPending(seat, encoded)
 	defer g.setPending(seat, nil)
 
 	hard := time.NewTimer(tc.PerDecision + bank)
 	defer hard.Stop()
-	if err := p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}}); err != nil {
+	if err := p.Conn.SendRequest(encoded); err != nil {
 		return g.late(rec, legal, start, tc.PerDecision+bank), nil
 	}
 	for {
@@ -287,7 +291,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 			if action, ok := g.check(p, seat, &rec, a, start); ok {
 				g.answered[rec.RequestID] = true
 				elapsed := a.At.Sub(start)
-				rec.Action, rec.Latency = action, elapsed
+				rec.Action, rec.Latency, rec.Think = action, elapsed, a.Think
 				if over := elapsed - tc.PerDecision; over > 0 {
 					p.Clock.spend(over)
 				}
@@ -394,22 +398,25 @@ func (g *game) watch(from int) {
 	}
 }
 
-func (g *game) setPending(seat engine.Seat, req *tappv1.DecisionRequest) {
+func (g *game) setPending(seat engine.Seat, encoded []byte) {
 	g.mu.Lock()
-	g.pending[seat] = req
+	g.pending[seat] = encoded
 	g.mu.Unlock()
 }
 
 // snapshot is the game as one seat sees it now, for a bot that resumes its session.
 func (g *game) snapshot(seat engine.Seat) *tappv1.Snapshot_Game {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	pending := g.pending[seat]
-	var obs *tappv1.Observation
-	if pending != nil {
-		obs = pending.Observation
+	encoded := g.pending[seat]
+	g.mu.Unlock()
+	snap := &tappv1.Snapshot_Game{Started: g.started(seat)}
+	if encoded != nil {
+		pending := &tappv1.DecisionRequest{}
+		if err := proto.Unmarshal(encoded, pending); err == nil { // the referee encoded it: it decodes
+			snap.Pending, snap.Observation = pending, pending.GetObservation()
+		}
 	}
-	return &tappv1.Snapshot_Game{Started: g.started(seat), Observation: obs, Pending: pending}
+	return snap
 }
 
 // abort tells every seat that the game ended without a result.

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"google.golang.org/protobuf/proto"
 	"hash/fnv"
 	"os"
 	"sync"
@@ -131,6 +132,13 @@ func (c *localConn) Open(gameID string, _ func() *tappv1.Snapshot_Game) (<-chan 
 
 func (c *localConn) Gone() <-chan struct{} { return c.gone }
 func (c *localConn) StreamEvents() bool    { return false }
+func (c *localConn) SendRequest(encoded []byte) error {
+	req := &tappv1.DecisionRequest{}
+	if err := proto.Unmarshal(encoded, req); err != nil {
+		return err
+	}
+	return c.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})
+}
 
 // testClock is fast, so that a strike costs little time.
 var testClock = arena.TimeControl{PerDecision: 300 * time.Millisecond, Overage: 50 * time.Millisecond, MaxStrikes: 3}

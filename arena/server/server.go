@@ -83,6 +83,7 @@ func New(cfg Config) *Server {
 		changed: make(chan struct{}), launchTokens: make(map[string]string), lastSeen: make(map[string]time.Time),
 	}
 	s.grpc = grpc.NewServer(
+		grpc.ForceServerCodecV2(newCodec()),
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
 		// Bot streams live for hours: no MaxConnectionAge, pings from clients allowed every
@@ -257,14 +258,14 @@ func (s *Server) Connect(stream tappv1.BotService_ConnectServer) error {
 	return readErr
 }
 
-func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan *tappv1.ConnectResponse, stop chan struct{}) error {
+func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop chan struct{}) error {
 	for {
 		select {
 		case msg := <-outbox:
-			if err := stream.Send(msg); err != nil {
+			if err := stream.SendMsg(msg); err != nil {
 				return err
 			}
-			if msg.GetGoingAway() != nil {
+			if m, ok := msg.(*tappv1.ConnectResponse); ok && m.GetGoingAway() != nil {
 				return nil
 			}
 		case <-stop:
@@ -415,6 +416,7 @@ type absent struct{}
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 func (absent) Send(*tappv1.ConnectResponse) error { return nil }
+func (absent) SendRequest([]byte) error           { return nil }
 func (absent) Open(string, func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
 	return nil, func() {}
 }

@@ -33,7 +33,7 @@ type Session struct {
 
 	mu        sync.Mutex
 	seq       uint64
-	outbox    chan *tappv1.ConnectResponse
+	outbox    chan any // *tappv1.ConnectResponse or *encodedResponse
 	connected bool
 	stop      chan struct{} // closed when the current stream's writer must stop
 	games     map[string]*route
@@ -71,6 +71,22 @@ func (s *Session) Send(msg *tappv1.ConnectResponse) error {
 	}
 	s.seq++
 	msg.Seq = s.seq
+	return s.queue(msg)
+}
+
+// SendRequest implements referee.Conn: Send for a request encoded already.
+func (s *Session) SendRequest(encoded []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connected {
+		return nil
+	}
+	s.seq++
+	return s.queue(encodeRequestResponse(s.seq, encoded))
+}
+
+// queue puts a message (with its seq) in the outbox; s.mu is held.
+func (s *Session) queue(msg any) error {
 	select {
 	case s.outbox <- msg:
 		return nil
@@ -134,14 +150,14 @@ func (s *Session) release() {
 // attach binds a new stream to the session and returns the outbox to write from and the
 // channel that tells the writer to stop. A stale outbox from an earlier stream is dropped:
 // the resume snapshot replaces it.
-func (s *Session) attach() (chan *tappv1.ConnectResponse, chan struct{}) {
+func (s *Session) attach() (chan any, chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.graceTmr != nil {
 		s.graceTmr.Stop()
 		s.graceTmr = nil
 	}
-	s.outbox = make(chan *tappv1.ConnectResponse, outboxSize)
+	s.outbox = make(chan any, outboxSize)
 	s.stop = make(chan struct{})
 	s.connected = true
 	return s.outbox, s.stop
@@ -180,7 +196,7 @@ func (s *Session) deliver(a *tappv1.Answer, at time.Time) (ok, full bool) {
 		return false, false
 	}
 	select {
-	case r.answers <- referee.Answer{RequestID: a.GetRequestId(), Action: a.GetAction(), At: at}:
+	case r.answers <- referee.Answer{RequestID: a.GetRequestId(), Action: a.GetAction(), At: at, Think: a.GetThinkTime().AsDuration()}:
 		return true, false
 	default:
 		return true, true

@@ -15,13 +15,24 @@ import (
 // wire form in base64. It is exact, text-safe in every store, and several times cheaper to
 // produce than JSON on the referee's hot path; replays show it as JSON (SentJSON).
 func EncodeSent(req *tappv1.DecisionRequest) ([]byte, error) {
-	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(req)
+	b, err := MarshalRequest(req)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, base64.StdEncoding.EncodedLen(len(b)))
-	base64.StdEncoding.Encode(out, b)
-	return out, nil
+	return RecordSent(b), nil
+}
+
+// MarshalRequest encodes a decision request as it goes on the wire (deterministically, so
+// the same request always has the same bytes).
+func MarshalRequest(req *tappv1.DecisionRequest) ([]byte, error) {
+	return proto.MarshalOptions{Deterministic: true}.Marshal(req)
+}
+
+// RecordSent turns a request's wire form (MarshalRequest) into its recorded form (EncodeSent).
+func RecordSent(encoded []byte) []byte {
+	out := make([]byte, base64.StdEncoding.EncodedLen(len(encoded)))
+	base64.StdEncoding.Encode(out, encoded)
+	return out
 }
 
 // DecodeSent reads a recorded request, as EncodeSent writes it or as protobuf JSON (the form

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
@@ -216,18 +217,24 @@ func (c *client) dispatch(ctx context.Context, wg *sync.WaitGroup, slots chan st
 		case <-ctx.Done():
 			return
 		}
-		answer := c.decide(ctx, req)
+		answer, think := c.decide(ctx, req)
+		a := &tappv1.Answer{GameId: req.GetGameId(), RequestId: req.GetRequestId(), Action: answer}
+		if think > 0 {
+			a.ThinkTime = durationpb.New(think)
+		}
 		select {
-		case out <- &tappv1.Answer{GameId: req.GetGameId(), RequestId: req.GetRequestId(), Action: answer}:
+		case out <- a:
 		case <-ctx.Done():
 		}
 	}()
 }
 
-func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest) string {
+// decide returns the answer to a request and how long the bot thought (0 when the SDK
+// answered for it).
+func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest) (string, time.Duration) {
 	legal := req.GetLegal()
 	if len(legal) == 0 {
-		return ""
+		return "", 0
 	}
 	fallback := legal[0]
 	deadline := time.Now().Add(time.Second)
@@ -239,39 +246,41 @@ func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest) string
 	obs, err := wire.ObservationFromProto(req.GetObservation(), legal)
 	if err != nil {
 		c.log.Error("unreadable observation, answering the first legal action", zap.Error(err))
-		return fallback
+		return fallback, 0
 	}
 	type result struct {
-		a   engine.Action
-		err error
+		a     engine.Action
+		err   error
+		think time.Duration
 	}
 	done := make(chan result, 1)
 	go func() {
+		start := time.Now()
 		defer func() {
 			if p := recover(); p != nil {
 				done <- result{err: fmt.Errorf("bot panicked: %v", p)}
 			}
 		}()
 		a, err := c.bot.Decide(dctx, obs)
-		done <- result{a, err}
+		done <- result{a, err, time.Since(start)}
 	}()
 	select {
 	case r := <-done:
 		if r.err != nil {
 			c.log.Error("bot failed, answering the first legal action", zap.Error(r.err), zap.String("request", req.GetRequestId()))
-			return fallback
+			return fallback, 0
 		}
 		text := r.a.String()
 		for _, l := range legal {
 			if l == text {
-				return text
+				return text, r.think
 			}
 		}
 		c.log.Error("bot chose an illegal action, answering the first legal one", zap.String("chosen", text), zap.Strings("legal", legal))
-		return fallback
+		return fallback, 0
 	case <-dctx.Done():
 		c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.GetRequestId()))
-		return fallback
+		return fallback, 0
 	}
 }
 

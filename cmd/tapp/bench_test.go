@@ -5,7 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -77,17 +77,26 @@ func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var lat []time.Duration
+	var lat, added []time.Duration
 	for _, d := range deals {
 		for _, dec := range d.Decisions {
 			lat = append(lat, dec.Latency)
+			added = append(added, dec.Latency-dec.Think)
 		}
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) > 0 {
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs/decision")
-		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs/decision")
+	reportQuantiles(b, lat, "decision")
+	reportQuantiles(b, added, "arena-added")
+}
+
+// reportQuantiles reports the median and 99th percentile of ds in µs as p50-µs/what and
+// p99-µs/what.
+func reportQuantiles(b *testing.B, ds []time.Duration, what string) {
+	if len(ds) == 0 {
+		return
 	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Nanoseconds())/1e3, "p50-µs/"+what)
+	b.ReportMetric(float64(ds[len(ds)*99/100].Nanoseconds())/1e3, "p99-µs/"+what)
 }
 
 // BenchmarkArenaGoBots: three built-in random Go bots as separate processes over loopback gRPC.

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"google.golang.org/protobuf/proto"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -81,6 +82,13 @@ func (c *botConn) Open(gameID string, _ func() *tappv1.Snapshot_Game) (<-chan re
 
 func (c *botConn) Gone() <-chan struct{} { return c.gone }
 func (c *botConn) StreamEvents() bool    { return false }
+func (c *botConn) SendRequest(encoded []byte) error {
+	req := &tappv1.DecisionRequest{}
+	if err := proto.Unmarshal(encoded, req); err != nil {
+		return err
+	}
+	return c.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})
+}
 
 // playedMatch is a match stored in a SQLite file by the real match runner.
 type playedMatch struct {

@@ -109,6 +109,20 @@ def test_decision_answered_with_bots_choice_and_request_id(arena, start_bot):
     assert bot.started == ["g1"]
 
 
+def test_answer_reports_how_long_the_bot_thought(arena, start_bot):
+    def decide(request: tapp_bot.Request) -> str:
+        time.sleep(0.05)
+        return request.legal[0]
+
+    start_bot(tapp_bot.FunctionBot(decide))
+    conn, _ = connect(arena)
+    conn.start_game("g1")
+    conn.ask("g1", "r1", ["C7", "D6"])
+    answer = conn.recv_answer()
+    assert answer.HasField("think_time")
+    assert 0.05 <= answer.think_time.ToTimedelta().total_seconds() < 1
+
+
 def test_illegal_choice_is_replaced_by_legal_fallback_in_time(arena, start_bot, caplog):
     start_bot(tapp_bot.FunctionBot(lambda request: "XX"))
     conn, _ = connect(arena)

@@ -113,15 +113,17 @@ class _Outbox:
         if earliest:
             self._queue.put(None)  # wake the consumer to shorten its wait
 
-    def answer(self, pending: _Pending, action: str, retry: bool = False) -> bool:
-        """Send action for the request; False if it was already answered (and retry is not set)."""
+    def answer(self, pending: _Pending, action: str, retry: bool = False, think_ns: Optional[int] = None) -> bool:
+        """Send action for the request; False if it was already answered (and retry is not set).
+
+        think_ns is how long the bot took to decide it, reported to the arena."""
         with self._lock:
             if pending.answered and not retry:
                 return False
             pending.answered = True
             pending.action = action
             pending.tried.add(action)
-        self._queue.put(_answer_message(pending, action))
+        self._queue.put(_answer_message(pending, action, think_ns))
         return True
 
     def settle(self, pending: _Pending) -> None:
@@ -184,10 +186,11 @@ class _Outbox:
                 yield _answer_message(pending, pending.action or "")
 
 
-def _answer_message(pending: _Pending, action: str) -> bot_pb2.ConnectRequest:
-    return bot_pb2.ConnectRequest(
-        answer=bot_pb2.Answer(game_id=pending.game_id, request_id=pending.request_id, action=action)
-    )
+def _answer_message(pending: _Pending, action: str, think_ns: Optional[int] = None) -> bot_pb2.ConnectRequest:
+    answer = bot_pb2.Answer(game_id=pending.game_id, request_id=pending.request_id, action=action)
+    if think_ns is not None:
+        answer.think_time.FromNanoseconds(think_ns)
+    return bot_pb2.ConnectRequest(answer=answer)
 
 
 class Client:
@@ -468,6 +471,7 @@ class Client:
         self._outbox.watch(pending)
 
         action: object = None
+        started = time.perf_counter_ns()
         try:
             action = self.bot.decide(Request(game, proto, guard))
         except Exception:
@@ -484,7 +488,8 @@ class Client:
                     " ".join(legal),
                 )
             action = legal[0]
-        if not self._outbox.answer(pending, action or ""):  # type: ignore[arg-type]
+        think_ns = time.perf_counter_ns() - started
+        if not self._outbox.answer(pending, action or "", think_ns=think_ns):  # type: ignore[arg-type]
             log.warning(
                 "game %s request %s: the bot answered %r too late; %r was sent for it",
                 proto.game_id,

@@ -1,0 +1,278 @@
+package wire
+
+import (
+	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/tapparena/tapp/engine"
+)
+
+// Request is everything a decision request says, in the engine's terms. AppendRequest
+// encodes it straight into protobuf wire form: it is the arena's hottest path (a request per
+// decision, each with the seat's whole observation), and building the protobuf messages
+// first costs several times more. The bytes are exactly those of proto.Marshal
+// (deterministic) of the tappv1.DecisionRequest that ObservationToProto, ActionsToProto and
+// EventsToProto describe; TestAppendRequestIsProtoMarshal holds the two together.
+type Request struct {
+	GameID      string
+	RequestID   string
+	Legal       []engine.Action
+	Deadline    time.Time
+	OverageLeft time.Duration
+	Observation *engine.Observation
+	Rules       string         // Observation.Rules.String(), given when the caller has it
+	Events      []engine.Event // the seat's redacted events since its last message
+	FirstEvent  int            // the log index of Events[0]
+}
+
+// Field numbers of the messages written here (proto/tapp/v1/bot.proto and game.proto).
+const (
+	reqGameID, reqRequestID, reqDecision, reqLegal, reqDeadline, reqOverage, reqObservation, reqEvents = 1, 2, 3, 4, 5, 6, 7, 8
+
+	obsRules, obsSeat, obsHand, obsDecision, obsToMove, obsBids, obsDeclarer, obsContract, obsTrump = 1, 2, 3, 4, 5, 6, 7, 8, 9
+	obsTout, obsTapp, obsDiscarded, obsCalled, obsCalledHolder, obsCalledInTapp, obsGiven           = 10, 11, 12, 13, 14, 15, 16
+	obsExposed, obsTricks, obsCurrent, obsTricksTaken, obsHandSizes, obsHistory, obsDealt           = 17, 18, 19, 20, 21, 22, 23
+	obsPot, obsForcedRamsch, obsVoids, obsPlayed                                                    = 24, 25, 26, 27
+
+	moveSeat, moveAction                              = 1, 2
+	trickLeader, trickCards, trickWinner, trickPoints = 1, 2, 3, 4
+	handCards                                         = 1
+	timeSeconds, timeNanos                            = 1, 2 // Timestamp and Duration alike
+
+	evIndex, evKind, evSeat, evAction, evCard, evCards, evContract, evTrump = 1, 2, 3, 4, 5, 6, 7, 8
+	evHolder, evTrick, evPoints, evTout, evHands, evDiscards, evPayoff      = 9, 10, 11, 12, 13, 14, 15
+	evPotAfter                                                              = 16
+)
+
+// AppendRequest appends the request's wire form to b.
+func AppendRequest(b []byte, r *Request) []byte {
+	o := r.Observation
+	b = appendString(b, reqGameID, r.GameID)
+	b = appendString(b, reqRequestID, r.RequestID)
+	b = appendInt(b, reqDecision, int64(DecisionToProto(o.Decision)))
+	for _, a := range r.Legal {
+		b = appendText(b, reqLegal, a.String())
+	}
+	secs, nanos := r.Deadline.Unix(), r.Deadline.Nanosecond()
+	b, m := openMessage(b, reqDeadline)
+	b = appendInt(b, timeSeconds, secs)
+	b = appendInt(b, timeNanos, int64(nanos))
+	b = closeMessage(b, m)
+	b, m = openMessage(b, reqOverage)
+	b = appendInt(b, timeSeconds, int64(r.OverageLeft/time.Second))
+	b = appendInt(b, timeNanos, int64(r.OverageLeft%time.Second))
+	b = closeMessage(b, m)
+	b, m = openMessage(b, reqObservation)
+	rules := r.Rules
+	if rules == "" {
+		rules = o.Rules.String()
+	}
+	b = appendObservation(b, o, rules)
+	b = closeMessage(b, m)
+	for i := range r.Events {
+		b, m = openMessage(b, reqEvents)
+		b = AppendEvent(b, &r.Events[i], r.FirstEvent+i, 0)
+		b = closeMessage(b, m)
+	}
+	return b
+}
+
+func appendObservation(b []byte, o *engine.Observation, rules string) []byte {
+	n := o.Rules.Players
+	b = appendString(b, obsRules, rules)
+	b = appendInt(b, obsSeat, int64(o.Seat))
+	b = appendCards(b, obsHand, o.Hand)
+	b = appendInt(b, obsDecision, int64(DecisionToProto(o.Decision)))
+	b = appendInt(b, obsToMove, int64(o.ToMove))
+	b = appendMoves(b, obsBids, o.Bids)
+	b = appendInt(b, obsDeclarer, int64(o.Declarer))
+	b = appendString(b, obsContract, contractText(o.Contract))
+	b = appendString(b, obsTrump, suitText(o.Trump))
+	b = appendBool(b, obsTout, o.Tout)
+	b = appendCards(b, obsTapp, o.Tapp)
+	b = appendCards(b, obsDiscarded, o.Discarded)
+	b = appendString(b, obsCalled, cardText(o.Called))
+	b = appendInt(b, obsCalledHolder, int64(o.CalledHolder))
+	b = appendBool(b, obsCalledInTapp, o.CalledInTapp)
+	b = appendString(b, obsGiven, cardText(o.Given))
+	b = appendCards(b, obsExposed, o.Exposed)
+	for i := range o.Tricks {
+		b = appendTrick(b, obsTricks, &o.Tricks[i])
+	}
+	b = appendTrick(b, obsCurrent, &o.Current)
+	b = appendPacked(b, obsTricksTaken, o.TricksTaken[:n])
+	b = appendPacked(b, obsHandSizes, o.HandSizes[:n])
+	b = appendMoves(b, obsHistory, o.History)
+	b = appendCards(b, obsDealt, o.Dealt)
+	b = appendInt(b, obsPot, int64(o.Options.Pot))
+	b = appendBool(b, obsForcedRamsch, o.Options.ForcedRamsch)
+	for i := range n {
+		b = appendText(b, obsVoids, suitsNames[o.Voids[i]])
+	}
+	for i := range n {
+		b = appendHand(b, obsPlayed, o.Played[i])
+	}
+	return b
+}
+
+// AppendEvent appends the wire form of the GameEvent that EventToProto(e, index, players)
+// gives.
+func AppendEvent(b []byte, e *engine.Event, index, players int) []byte {
+	b = appendInt(b, evIndex, int64(index))
+	b = appendInt(b, evKind, int64(EventKindToProto(e.Kind)))
+	b = appendInt(b, evSeat, int64(e.Seat))
+	switch e.Kind {
+	case engine.EvBid, engine.EvDiscard, engine.EvTrump, engine.EvCall, engine.EvGive, engine.EvTout, engine.EvCard:
+		b = appendString(b, evAction, actionText(e.Action))
+	}
+	b = appendString(b, evCard, cardText(e.Card))
+	b = appendCards(b, evCards, e.Cards)
+	b = appendString(b, evContract, contractText(e.Contract))
+	b = appendString(b, evTrump, suitText(e.Trump))
+	b = appendInt(b, evHolder, int64(e.Holder))
+	b = appendInt(b, evTrick, int64(e.Trick))
+	b = appendInt(b, evPoints, int64(e.Points))
+	b = appendBool(b, evTout, e.Tout)
+	switch e.Kind {
+	case engine.EvDealt, engine.EvDealEnd:
+		for i := range eventPlayers(e, players, 3) {
+			b = appendHand(b, evHands, e.Hands[i])
+		}
+	}
+	b = appendCards(b, evDiscards, e.Discards)
+	if e.Kind == engine.EvSettled {
+		b = appendPacked(b, evPayoff, e.Payoff[:eventPlayers(e, players, engine.MaxPlayers)])
+		b = appendInt(b, evPotAfter, int64(e.PotAfter))
+	}
+	return b
+}
+
+// eventPlayers is the table size an event's per-seat lists have: players if known, else
+// for hands the seats that hold cards (at least 3), else guess.
+func eventPlayers(e *engine.Event, players, guess int) int {
+	switch {
+	case players > 0:
+		return players
+	case e.Kind == engine.EvSettled:
+		return guess
+	case e.Hands[3] != 0:
+		return 4
+	}
+	return guess
+}
+
+// suitsNames holds the notation of every set of suits (a seat's voids), in suit order.
+var suitsNames = func() (names [1 << engine.NumSuits]string) {
+	for x := range names {
+		names[x] = suitsText(engine.Suits(x))
+	}
+	return names
+}()
+
+// The helpers below write one field each, leaving out what proto3 leaves out: zero
+// scalars, empty strings and empty lists (but not empty messages, nor empty list elements).
+
+func appendString(b []byte, num protowire.Number, s string) []byte {
+	if s == "" {
+		return b
+	}
+	return appendText(b, num, s)
+}
+
+// appendText writes s even when empty: an element of a repeated string.
+func appendText(b []byte, num protowire.Number, s string) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, s)
+}
+
+func appendInt(b []byte, num protowire.Number, v int64) []byte {
+	if v == 0 {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, uint64(v))
+}
+
+func appendBool(b []byte, num protowire.Number, v bool) []byte {
+	if !v {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return append(b, 1)
+}
+
+// appendPacked writes a packed repeated int32 (proto3's default for repeated scalars).
+func appendPacked(b []byte, num protowire.Number, vs []int) []byte {
+	if len(vs) == 0 {
+		return b
+	}
+	size := 0
+	for _, v := range vs {
+		size += protowire.SizeVarint(uint64(int64(v)))
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(size))
+	for _, v := range vs {
+		b = protowire.AppendVarint(b, uint64(int64(v)))
+	}
+	return b
+}
+
+func appendCards(b []byte, num protowire.Number, set engine.CardSet) []byte {
+	for ; set != 0; set &= set - 1 { // canonical order, as CardSet.Cards
+		b = appendText(b, num, set.Lowest().String())
+	}
+	return b
+}
+
+func appendHand(b []byte, num protowire.Number, set engine.CardSet) []byte {
+	b, m := openMessage(b, num)
+	b = appendCards(b, handCards, set)
+	return closeMessage(b, m)
+}
+
+func appendMoves(b []byte, num protowire.Number, ms []engine.Move) []byte {
+	for _, mv := range ms {
+		var m int
+		b, m = openMessage(b, num)
+		b = appendInt(b, moveSeat, int64(mv.Seat))
+		b = appendString(b, moveAction, actionText(mv.Action))
+		b = closeMessage(b, m)
+	}
+	return b
+}
+
+func appendTrick(b []byte, num protowire.Number, t *engine.Trick) []byte {
+	b, m := openMessage(b, num)
+	b = appendInt(b, trickLeader, int64(t.Leader))
+	for _, c := range t.Cards {
+		if c.Valid() {
+			b = appendText(b, trickCards, c.String())
+		}
+	}
+	b = appendInt(b, trickWinner, int64(t.Winner))
+	b = appendInt(b, trickPoints, int64(t.Points))
+	return closeMessage(b, m)
+}
+
+// openMessage starts an embedded message: its tag and a one-byte length to be fixed by
+// closeMessage, which moves the contents when the length needs more bytes.
+func openMessage(b []byte, num protowire.Number) ([]byte, int) {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = append(b, 0)
+	return b, len(b)
+}
+
+func closeMessage(b []byte, start int) []byte {
+	size := len(b) - start
+	k := protowire.SizeVarint(uint64(size))
+	if k == 1 {
+		b[start-1] = byte(size)
+		return b
+	}
+	b = append(b, make([]byte, k-1)...)
+	copy(b[start-1+k:], b[start:start+size])
+	protowire.AppendVarint(b[:start-1], uint64(size))
+	return b
+}

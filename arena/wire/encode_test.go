@@ -1,0 +1,144 @@
+package wire
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+var encodeRuleSets = []string{"modern", "modern frage=on", "modern players=4", "modern pack=32", "classic",
+	"wuerttemberg pot=on"}
+
+// marshal is the reference: the protobuf message built by the converters, marshalled.
+func marshal(t *testing.T, m proto.Message) []byte {
+	t.Helper()
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The hand-written encoder must give the very bytes of the protobuf messages it stands for,
+// for every decision of random deals of every variant, with the events sent along.
+func TestAppendRequestIsProtoMarshal(t *testing.T) {
+	t.Parallel()
+	for _, text := range encodeRuleSets {
+		rules, err := engine.ParseRuleSet(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(5, 0)
+		for n := range 60 {
+			var opts engine.Options
+			if rules.Pot {
+				opts.Pot = n % 3 * 20
+			}
+			if rules.Variant == engine.Modern {
+				opts.ForcedRamsch = n%7 == 0
+			}
+			st, err := engine.NewState(rules, engine.DealFromSeed(rules, 8, uint64(n)), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := make([]int, rules.Players)
+			var legal []engine.Action
+			for i := 0; !st.Terminal(); i++ {
+				seat := st.ToMove()
+				obs := st.Observe(seat)
+				evs := st.EventsFor(seat, sent[seat])
+				deadline := time.Unix(1_800_000_000+int64(i), int64(i)*7919)
+				overage := time.Duration(i-5) * 123456789 // negative too
+				r := &Request{GameID: "m-1/2", RequestID: "r" + string(rune('a'+i%26)), Legal: obs.Legal,
+					Deadline: deadline, OverageLeft: overage, Observation: &obs, Events: evs, FirstEvent: sent[seat]}
+				if i%2 == 0 {
+					r.Rules = rules.String()
+				}
+				want := marshal(t, &tappv1.DecisionRequest{GameId: r.GameID, RequestId: r.RequestID,
+					Decision: DecisionToProto(obs.Decision), Legal: ActionsToProto(obs.Legal), Deadline: Timestamp(deadline),
+					OverageLeft: Duration(overage), Observation: ObservationToProto(&obs), Events: EventsToProto(evs, sent[seat])})
+				if got := AppendRequest(nil, r); !bytes.Equal(got, want) {
+					t.Fatalf("%s deal %d decision %d: encoded\n%x\nwant\n%x", text, n, i, got, want)
+				}
+				sent[seat] += len(evs)
+				legal = st.LegalActions(legal[:0])
+				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// Every kind of event, as every seat and the public see it, with and without the table size.
+func TestAppendEventIsProtoMarshal(t *testing.T) {
+	t.Parallel()
+	for _, text := range encodeRuleSets {
+		rules, err := engine.ParseRuleSet(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(9, 0)
+		kinds := map[engine.EventKind]bool{}
+		for n := range 40 {
+			st, err := engine.NewState(rules, engine.DealFromSeed(rules, 4, uint64(n)), engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var legal []engine.Action
+			for !st.Terminal() {
+				legal = st.LegalActions(legal[:0])
+				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			views := [][]engine.Event{st.Events(), st.EventsFor(engine.NoSeat, 0)}
+			for seat := range rules.Players {
+				views = append(views, st.EventsFor(engine.Seat(seat), 0))
+			}
+			for _, evs := range views {
+				for i := range evs {
+					kinds[evs[i].Kind] = true
+					for _, players := range []int{0, rules.Players} {
+						want := marshal(t, EventToProto(&evs[i], i, players))
+						if got := AppendEvent(nil, &evs[i], i, players); !bytes.Equal(got, want) {
+							t.Fatalf("%s deal %d event %d (%v, players %d): encoded %x, want %x", text, n, i, evs[i], players, got, want)
+						}
+					}
+				}
+			}
+		}
+		if len(kinds) < 8 {
+			t.Errorf("%s: only %d event kinds seen; the test needs more deals", text, len(kinds))
+		}
+	}
+}
+
+// closeMessage moves a message's contents when its length takes more than one byte.
+func TestCloseMessageLongContents(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int{0, 1, 127, 128, 300, 16383, 16384, 70000} {
+		b, m := openMessage([]byte{0xAA}, 3)
+		body := bytes.Repeat([]byte{'x'}, size)
+		b = closeMessage(append(b, body...), m)
+		want := append([]byte{0xAA}, marshalBytesField(3, body)...)
+		if !bytes.Equal(b, want) {
+			t.Errorf("size %d: %x…, want %x…", size, b[:min(len(b), 8)], want[:min(len(want), 8)])
+		}
+	}
+}
+
+func marshalBytesField(num int, body []byte) []byte {
+	b := []byte{byte(num<<3 | 2)}
+	n := uint64(len(body))
+	for n >= 0x80 {
+		b = append(b, byte(n)|0x80)
+		n >>= 7
+	}
+	return append(append(b, byte(n)), body...)
+}
