@@ -2,15 +2,25 @@ package store
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+	"google.golang.org/protobuf/proto"
+
+	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
 )
 
-// BenchmarkSaveDeal stores realistic deal records on SQLite (40 decisions, each with about
-// 1 KB of request JSON, plus moves and 3 results) and reports the median time per deal.
+// BenchmarkSaveDeal stores the deals of a real match among random bots (realDealsFile: 20
+// deals, 17.25 decisions and ≈ 13 KB of requests per deal on average, plus moves and 3
+// results) on SQLite, one SaveDeal per deal, each deal again under a new number; it reports
+// the median and 90th percentile time per deal and the database's bytes per deal.
 //
-//	go test ./arena/store -run '^$' -bench SaveDeal -benchtime 300x
+//	go test ./arena/store -run '^$' -bench SaveDeal -benchtime 500x -count 5
 func BenchmarkSaveDeal(b *testing.B) { benchmarkSaveDeal(b, sqliteBackend) }
 
 // BenchmarkSaveDealPostgres is the same on PostgreSQL (TAPP_TEST_POSTGRES).
@@ -19,12 +29,11 @@ func BenchmarkSaveDealPostgres(b *testing.B) { benchmarkSaveDeal(b, postgresBack
 func benchmarkSaveDeal(b *testing.B, be backend) {
 	ctx := context.Background()
 	s := openTest(b, be.newDSN(b))
-	m := newMatch(b, s, "bench", "a", "b", "c")
-	template := sampleDeal(b, m, 0, 40, 1024)
+	_, deals := realDeals(b, s)
 	var times []time.Duration
 	n := 0
 	for b.Loop() {
-		d := *template
+		d := *deals[n%len(deals)]
 		d.Number = n
 		n++
 		start := time.Now()
@@ -38,5 +47,111 @@ func benchmarkSaveDeal(b *testing.B, be backend) {
 	if len(times) > 0 {
 		b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms/deal-median")
 		b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "ms/deal-p90")
+	}
+	if size := s.size(ctx); size > 0 && n > 0 {
+		b.ReportMetric(float64(size)/float64(n), "db-bytes/deal")
+	}
+}
+
+// size returns the size of the database in bytes (pages in use, for SQLite, the WAL
+// checkpointed; the tables and indexes of the schema, for PostgreSQL), or 0.
+func (s *Store) size(ctx context.Context) int64 {
+	var n int64
+	if s.dialect == sqliteDialect {
+		s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		if err := s.w.QueryRowContext(ctx, `SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()`).Scan(&n); err != nil {
+			return 0
+		}
+		return n
+	}
+	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`).Scan(&n); err != nil {
+		return 0
+	}
+	return n
+}
+
+// BenchmarkDecisionLogCodecs compresses the decision logs of the real deals (realDealsFile)
+// with the candidate codecs, each used as the store would (a shared zstd encoder and decoder
+// with EncodeAll and DecodeAll; s2 block functions), and reports CPU time and bytes per deal.
+// sent=wire is the request as the arena records it now (protobuf wire form); sent=base64 the
+// base64 text of it that older recordings held.
+//
+//	go test ./arena/store -run '^$' -bench DecisionLogCodecs -benchtime 2000x -count 3
+func BenchmarkDecisionLogCodecs(b *testing.B) {
+	rm := readRealDeals(b)
+	type codec struct {
+		name   string
+		encode func(dst, src []byte) []byte
+		decode func(dst, src []byte) ([]byte, error)
+	}
+	zstdCodec := func(level zstd.EncoderLevel) codec {
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithEncoderCRC(true))
+		if err != nil {
+			b.Fatal(err)
+		}
+		dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return codec{"zstd-" + level.String(), func(dst, src []byte) []byte { return enc.EncodeAll(src, dst) }, func(dst, src []byte) ([]byte, error) { return dec.DecodeAll(src, dst) }}
+	}
+	codecs := []codec{
+		{"none", func(dst, src []byte) []byte { return append(dst, src...) }, func(dst, src []byte) ([]byte, error) { return append(dst, src...), nil }},
+		zstdCodec(zstd.SpeedFastest),
+		zstdCodec(zstd.SpeedDefault),
+		zstdCodec(zstd.SpeedBetterCompression),
+		{"s2", s2.Encode, s2.Decode},
+		{"s2-better", s2.EncodeBetter, s2.Decode},
+	}
+	for _, form := range []string{"wire", "base64"} {
+		var logs [][]byte
+		var decisions int
+		for _, d := range rm.Deals {
+			log := &storev1.DecisionLog{}
+			for _, x := range d.Decisions {
+				sent := x.Sent
+				if form == "base64" {
+					sent = []byte(base64.StdEncoding.EncodeToString(sent))
+				}
+				log.Decisions = append(log.Decisions, &storev1.Decision{Index: int32(x.Index), Seat: int32(x.Seat),
+					Bot: x.Bot, Decision: x.Decision, RequestId: x.RequestID, Sent: sent, Action: x.Action,
+					LatencyUs: x.LatencyUS, Strike: x.Strike, Fallback: x.Fallback})
+				decisions++
+			}
+			raw, err := proto.Marshal(log)
+			if err != nil {
+				b.Fatal(err)
+			}
+			logs = append(logs, raw)
+		}
+		for _, c := range codecs {
+			b.Run(fmt.Sprintf("sent=%s/%s", form, c.name), func(b *testing.B) {
+				var in, out int
+				var encodeTime, decodeTime time.Duration
+				var dst, back []byte
+				i := 0
+				for b.Loop() {
+					raw := logs[i%len(logs)]
+					i++
+					start := time.Now()
+					dst = c.encode(dst[:0], raw)
+					mid := time.Now()
+					var err error
+					if back, err = c.decode(back[:0], dst); err != nil || len(back) != len(raw) {
+						b.Fatalf("decode: %v", err)
+					}
+					encodeTime += mid.Sub(start)
+					decodeTime += time.Since(mid)
+					in += len(raw)
+					out += len(dst)
+				}
+				b.ReportMetric(float64(in)/float64(i), "raw-bytes/deal")
+				b.ReportMetric(float64(out)/float64(i), "bytes/deal")
+				b.ReportMetric(float64(in)/float64(out), "ratio")
+				b.ReportMetric(float64(encodeTime.Microseconds())/float64(i), "µs-encode/deal")
+				b.ReportMetric(float64(decodeTime.Microseconds())/float64(i), "µs-decode/deal")
+			})
+		}
 	}
 }

@@ -144,13 +144,9 @@ func (s *Store) rowOps(head string, ncols int, args []any) []writeOp {
 
 // prepareDeal checks a deal record against its match and converts it for writing.
 func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*preparedDeal, error) {
-	rulesText, leagueID, err := s.matchInfo(ctx, d.MatchID)
+	rules, leagueID, err := s.matchInfo(ctx, d.MatchID)
 	if err != nil {
 		return nil, err
-	}
-	rules, err := parseRules(rulesText)
-	if err != nil {
-		return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
 	}
 	if err := d.Deal.Validate(rules); err != nil {
 		return nil, fmt.Errorf("store: saving deal %d of match %s: the cards do not fit the rules: %w", d.Number, d.MatchID, err)
@@ -227,15 +223,44 @@ func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, head string, ncols i
 	return nil
 }
 
-// matchInfo returns the rule-set text and the league of a match, or arena.ErrNotFound.
-func (s *Store) matchInfo(ctx context.Context, matchID string) (rules, league string, err error) {
-	err = s.r.QueryRowContext(ctx, s.rebind(`SELECT rules, league_id FROM matches WHERE id = ?`), matchID).
-		Scan(&rules, &league)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", "", fmt.Errorf("match %s: %w", matchID, arena.ErrNotFound)
+// matchInfo returns the rule set and the league of a match, or arena.ErrNotFound. Neither
+// changes once the match is created (and a match is never deleted), so they are read once and
+// kept for the next deals of the match: reading them cost about as much as compressing a
+// deal's decisions.
+func (s *Store) matchInfo(ctx context.Context, matchID string) (engine.RuleSet, string, error) {
+	if v, ok := s.matchInfos.Load(matchID); ok {
+		info := v.(*matchInfo)
+		return info.rules, info.league, nil
 	}
-	return rules, league, s.wrap("read match "+matchID, err)
+	var rulesText, league string
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT rules, league_id FROM matches WHERE id = ?`), matchID).
+		Scan(&rulesText, &league)
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.RuleSet{}, "", fmt.Errorf("match %s: %w", matchID, arena.ErrNotFound)
+	}
+	if err != nil {
+		return engine.RuleSet{}, "", s.wrap("read match "+matchID, err)
+	}
+	rules, err := parseRules(rulesText)
+	if err != nil {
+		return engine.RuleSet{}, "", fmt.Errorf("store: match %s: %w", matchID, err)
+	}
+	if s.cachedMatches.Add(1) > maxCachedMatches { // start afresh rather than grow without end
+		s.matchInfos.Clear()
+		s.cachedMatches.Store(1)
+	}
+	s.matchInfos.Store(matchID, &matchInfo{rules: rules, league: league})
+	return rules, league, nil
 }
+
+// matchInfo is what storing and reading deals need of their match.
+type matchInfo struct {
+	rules  engine.RuleSet
+	league string
+}
+
+// maxCachedMatches bounds the matches whose matchInfo a Store keeps.
+const maxCachedMatches = 4096
 
 const dealColumns = `d.match_id, d.number, d.deal_group, d.seating, d.deal, d.options, d.moves, d.outcome,
 	d.started, d.duration_us, d.decision_log IS NULL, d.decision_log`
@@ -351,13 +376,9 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, with
 	if number != nil {
 		op = fmt.Sprintf("read deal %d of match %s", *number, matchID)
 	}
-	rulesText, _, err := s.matchInfo(ctx, matchID)
+	rules, _, err := s.matchInfo(ctx, matchID)
 	if err != nil {
 		return nil, err
-	}
-	rules, err := parseRules(rulesText)
-	if err != nil {
-		return nil, s.wrap(op, err)
 	}
 	dealCond, cond, args := ` WHERE d.match_id = ?`, ` WHERE match_id = ?`, []any{matchID}
 	if number != nil {

@@ -42,6 +42,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
@@ -75,6 +76,9 @@ type Store struct {
 	w       *sql.DB  // writes; for SQLite a pool of exactly one connection
 	r       *sql.DB  // reads; the same pool as w for PostgreSQL
 	stmts   sync.Map // write query → *sql.Stmt prepared on w (see stmt)
+
+	matchInfos    sync.Map     // match id → *matchInfo (see Store.matchInfo)
+	cachedMatches atomic.Int64 // entries added to matchInfos since it was last cleared
 }
 
 var _ arena.Store = (*Store)(nil)
