@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -129,25 +131,11 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 		return false, err
 	}
 
-	// One goroutine sends; deciders hand it answers.
-	out := make(chan *tappv1.Answer, 256)
-	sendErr := make(chan error, 1)
-	go func() {
-		for {
-			select {
-			case a := <-out:
-				if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: a}}); err != nil {
-					sendErr <- err
-					return
-				}
-			case <-sctx.Done():
-				return
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
+	// Deciders send their answers themselves (one at a time: a gRPC stream takes one sender),
+	// so that an answer leaves as soon as it is chosen. A failed send ends the session. A
+	// decider still running when the session ends (a bot that ignores its deadline) can send
+	// no more: its send fails on the closed stream.
+	out := &answerLine{stream: stream, failed: make(chan error, 1), cancel: cancel}
 	open := newOpenRequests()
 	slots := make(chan struct{}, c.cfg.Capacity*engine.MaxPlayers)
 
@@ -155,7 +143,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 		msg, err := stream.Recv()
 		if err != nil {
 			select {
-			case serr := <-sendErr:
+			case serr := <-out.failed:
 				err = serr
 			default:
 			}
@@ -171,11 +159,11 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 			c.resumeToken = m.Welcome.GetResumeToken()
 			c.log.Info("connected", zap.String("session", m.Welcome.GetSessionId()), zap.Bool("resumed", m.Welcome.GetResumed()))
 		case *tappv1.ConnectResponse_DecisionRequest:
-			c.dispatch(sctx, &wg, slots, open, out, m.DecisionRequest)
+			c.dispatch(sctx, slots, open, out, m.DecisionRequest)
 		case *tappv1.ConnectResponse_Snapshot:
 			for _, g := range m.Snapshot.GetGames() {
 				if g.GetPending() != nil {
-					c.dispatch(sctx, &wg, slots, open, out, g.GetPending())
+					c.dispatch(sctx, slots, open, out, g.GetPending())
 				}
 			}
 		case *tappv1.ConnectResponse_AnswerRejected:
@@ -184,7 +172,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 				zap.String("rule", r.GetRuleId()), zap.String("reason", r.GetReason()))
 			// Correct once with the first legal action while the request is still open.
 			if legal, ok := open.takeRetry(r.GetGameId(), r.GetRequestId()); ok {
-				out <- &tappv1.Answer{GameId: r.GetGameId(), RequestId: r.GetRequestId(), Action: legal}
+				out.send(&tappv1.Answer{GameId: r.GetGameId(), RequestId: r.GetRequestId(), Action: legal})
 			}
 		case *tappv1.ConnectResponse_Fallback:
 			f := m.Fallback
@@ -202,39 +190,63 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	}
 }
 
+// answerLine sends answers on the stream, one sender at a time.
+type answerLine struct {
+	mu     sync.Mutex
+	stream tappv1.BotService_ConnectClient
+	failed chan error
+	cancel context.CancelFunc
+}
+
+func (l *answerLine) send(a *tappv1.Answer) {
+	l.mu.Lock()
+	err := l.stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: a}})
+	l.mu.Unlock()
+	if err != nil {
+		select {
+		case l.failed <- err:
+		default:
+		}
+		l.cancel()
+	}
+}
+
 // dispatch decides one request on its own goroutine, so one slow game never holds up
 // another, and answers before the deadline with a legal action whatever the bot does.
-func (c *client) dispatch(ctx context.Context, wg *sync.WaitGroup, slots chan struct{}, open *openRequests, out chan<- *tappv1.Answer, req *tappv1.DecisionRequest) {
+func (c *client) dispatch(ctx context.Context, slots chan struct{}, open *openRequests, out *answerLine, req *tappv1.DecisionRequest) {
 	if !open.start(req) {
 		return // already being decided (a snapshot repeats an open request)
 	}
-	wg.Add(1)
 	go func() {
-		defer wg.Done()
 		select {
 		case slots <- struct{}{}:
 			defer func() { <-slots }()
 		case <-ctx.Done():
 			return
 		}
-		answer, think := c.decide(ctx, req)
-		a := &tappv1.Answer{GameId: req.GetGameId(), RequestId: req.GetRequestId(), Action: answer}
-		if think > 0 {
-			a.ThinkTime = durationpb.New(think)
-		}
-		select {
-		case out <- a:
-		case <-ctx.Done():
-		}
+		c.decide(ctx, req, out)
 	}()
 }
 
-// decide returns the answer to a request and how long the bot thought (0 when the SDK
-// answered for it).
-func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest) (string, time.Duration) {
+// decide answers one request: with the bot's choice, or with the first legal action if the
+// bot fails, panics, chooses an illegal action or is still thinking when the deadline (less
+// the margin) comes. The bot runs on this goroutine; a timer sends the fallback in time.
+func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest, out *answerLine) {
 	legal := req.GetLegal()
 	if len(legal) == 0 {
-		return "", 0
+		return
+	}
+	var answered atomic.Bool
+	answer := func(action string, think time.Duration) bool {
+		if !answered.CompareAndSwap(false, true) {
+			return false
+		}
+		a := &tappv1.Answer{GameId: req.GetGameId(), RequestId: req.GetRequestId(), Action: action}
+		if think > 0 {
+			a.ThinkTime = durationpb.New(think)
+		}
+		out.send(a)
+		return true
 	}
 	fallback := legal[0]
 	deadline := time.Now().Add(time.Second)
@@ -243,91 +255,92 @@ func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest) (strin
 	}
 	dctx, cancel := context.WithDeadline(ctx, deadline.Add(-c.cfg.Margin))
 	defer cancel()
+	guard := context.AfterFunc(dctx, func() {
+		if ctx.Err() == nil && answer(fallback, 0) {
+			c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.GetRequestId()))
+		}
+	})
+	defer guard()
 	obs, err := wire.ObservationFromProto(req.GetObservation(), legal)
 	if err != nil {
 		c.log.Error("unreadable observation, answering the first legal action", zap.Error(err))
-		return fallback, 0
+		answer(fallback, 0)
+		return
 	}
-	type result struct {
-		a     engine.Action
-		err   error
-		think time.Duration
+	start := time.Now()
+	a, err := c.callBot(dctx, obs)
+	think := time.Since(start)
+	switch {
+	case answered.Load():
+		return // too late: the guard answered already
+	case err != nil:
+		c.log.Error("bot failed, answering the first legal action", zap.Error(err), zap.String("request", req.GetRequestId()))
+		answer(fallback, 0)
+		return
 	}
-	done := make(chan result, 1)
-	go func() {
-		start := time.Now()
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{err: fmt.Errorf("bot panicked: %v", p)}
-			}
-		}()
-		a, err := c.bot.Decide(dctx, obs)
-		done <- result{a, err, time.Since(start)}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			c.log.Error("bot failed, answering the first legal action", zap.Error(r.err), zap.String("request", req.GetRequestId()))
-			return fallback, 0
-		}
-		text := r.a.String()
-		for _, l := range legal {
-			if l == text {
-				return text, r.think
-			}
-		}
-		c.log.Error("bot chose an illegal action, answering the first legal one", zap.String("chosen", text), zap.Strings("legal", legal))
-		return fallback, 0
-	case <-dctx.Done():
-		c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.GetRequestId()))
-		return fallback, 0
+	text := a.String()
+	if slices.Contains(legal, text) {
+		answer(text, think)
+		return
 	}
+	c.log.Error("bot chose an illegal action, answering the first legal one", zap.String("chosen", text), zap.Strings("legal", legal))
+	answer(fallback, 0)
 }
 
-// openRequests remembers the requests being decided, so a snapshot does not decide one twice
-// and a refused answer is corrected once.
+// callBot calls the bot, turning a panic into an error.
+func (c *client) callBot(ctx context.Context, obs *engine.Observation) (a engine.Action, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("bot panicked: %v", p)
+		}
+	}()
+	return c.bot.Decide(ctx, obs)
+}
+
+// openRequests remembers the requests being decided, by game, so a snapshot does not decide
+// one twice and a refused answer is corrected once.
 type openRequests struct {
-	mu      sync.Mutex
-	started map[string]*tappv1.DecisionRequest // game/request → request
-	retried map[string]bool
+	mu    sync.Mutex
+	games map[string]map[string]*openRequest // game → request id → request
+}
+
+type openRequest struct {
+	req     *tappv1.DecisionRequest
+	retried bool
 }
 
 func newOpenRequests() *openRequests {
-	return &openRequests{started: make(map[string]*tappv1.DecisionRequest), retried: make(map[string]bool)}
+	return &openRequests{games: make(map[string]map[string]*openRequest)}
 }
-
-func key(game, req string) string { return game + "\x00" + req }
 
 func (o *openRequests) start(req *tappv1.DecisionRequest) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	k := key(req.GetGameId(), req.GetRequestId())
-	if o.started[k] != nil {
+	game := o.games[req.GetGameId()]
+	if game == nil {
+		game = make(map[string]*openRequest)
+		o.games[req.GetGameId()] = game
+	}
+	if game[req.GetRequestId()] != nil {
 		return false
 	}
-	o.started[k] = req
+	game[req.GetRequestId()] = &openRequest{req: req}
 	return true
 }
 
 func (o *openRequests) takeRetry(game, req string) (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	k := key(game, req)
-	r := o.started[k]
-	if r == nil || o.retried[k] || len(r.GetLegal()) == 0 {
+	r := o.games[game][req]
+	if r == nil || r.retried || len(r.req.GetLegal()) == 0 {
 		return "", false
 	}
-	o.retried[k] = true
-	return r.GetLegal()[0], true
+	r.retried = true
+	return r.req.GetLegal()[0], true
 }
 
 func (o *openRequests) endGame(game string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for k, r := range o.started {
-		if r.GetGameId() == game {
-			delete(o.started, k)
-			delete(o.retried, k)
-		}
-	}
+	delete(o.games, game)
 }
