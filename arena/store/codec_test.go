@@ -2,11 +2,13 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/klauspost/compress/s2"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/engine"
@@ -102,9 +104,9 @@ func TestMovesAndActions(t *testing.T) {
 }
 
 // The records are meant to be read with the sqlite3 or psql shell: engine values are in their
-// own notation. A deal's decisions are in its decision log, in the documented format: a
-// Zstandard frame of a tapp.store.v1.DecisionLog, in the same notations; this test reads it
-// with nothing but a zstd decoder and the generated protobuf code.
+// own notation. A deal's decisions are in its decision log, in the documented format (a format
+// byte, a CRC-32C and an S2 block of a tapp.store.v1.DecisionLog in the same notations); this
+// test reads it with nothing but an S2 decoder and the generated protobuf code.
 func TestStoredRecordsAreReadable(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
@@ -121,14 +123,15 @@ FROM deals d JOIN matches m ON m.id = d.match_id WHERE d.match_id = ?`), m.ID).
 			Scan(&rules, &bots, &seed, &deal, &moves, &outcome, &blob); err != nil {
 			t.Fatal(err)
 		}
-		zr, err := zstd.NewReader(nil)
-		if err != nil {
-			t.Fatal(err)
+		if len(blob) < 5 || blob[0] != 1 {
+			t.Fatalf("decision_log starts with % x, want format 1", blob[:min(len(blob), 5)])
 		}
-		defer zr.Close()
-		raw, err := zr.DecodeAll(blob, nil)
+		raw, err := s2.Decode(nil, blob[5:])
 		if err != nil {
-			t.Fatalf("decision_log is not a Zstandard frame: %v", err)
+			t.Fatalf("decision_log does not hold an S2 block: %v", err)
+		}
+		if sum := crc32.Checksum(raw, crc32.MakeTable(crc32.Castagnoli)); sum != binary.LittleEndian.Uint32(blob[1:5]) {
+			t.Errorf("decision_log checksum %08x, computed %08x", binary.LittleEndian.Uint32(blob[1:5]), sum)
 		}
 		var log storev1.DecisionLog
 		if err := proto.Unmarshal(raw, &log); err != nil {

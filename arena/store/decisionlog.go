@@ -1,12 +1,13 @@
 package store
 
 import (
-	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"sync"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/klauspost/compress/s2"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena"
@@ -16,39 +17,37 @@ import (
 
 // A deal's decisions are stored in one column, deals.decision_log (schema version 4): a
 // storev1.DecisionLog in protobuf wire form (proto/tapp/store/v1/decision_log.proto),
-// compressed as one Zstandard frame with a content checksum. Each decision's request (Sent)
-// is the bulk of a deal record and repeats the seat's growing observation, so the log
-// compresses about 6:1 (docs/BENCHMARKS.md, "Store"). Deals stored before version 4 have a
-// NULL column and their decisions in rows of the decisions table; both read back alike.
+// compressed. Each decision's request (Sent) is the bulk of a deal record and repeats the
+// seat's growing observation, so a log compresses 3-5 times. Deals stored before version 4
+// have a NULL column and their decisions in rows of the decisions table; both read back alike.
+//
+// The column value is
+//
+//	byte 0      the format: 1, an S2 block follows
+//	bytes 1-4   CRC-32C (Castagnoli) of the uncompressed DecisionLog, little-endian
+//	bytes 5-    the DecisionLog compressed as one S2 block (github.com/klauspost/compress/s2,
+//	            block format: the uncompressed length as a uvarint, then the elements)
+//
+// S2 rather than Zstandard: on real deals (docs/BENCHMARKS.md, "Store") zstd's fastest level
+// makes logs 22% smaller but costs 3-4 times as much CPU to compress, and a league of quick
+// bots is bound by CPU, not by the bytes it writes. The format byte leaves room for another
+// codec: a reader knows every format written before it.
 
-// zstdMagic starts every Zstandard frame (RFC 8878).
-var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+// logFormatS2 is the format byte of a decision log in an S2 block.
+const logFormatS2 = 1
+
+// logHeader is the length of the format byte and the checksum.
+const logHeader = 5
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // maxDecisionLog bounds the decoded size of a decision log: far above any real deal (a long
-// 4-player deal records well under 1 MB), low enough that a damaged or hostile value cannot
-// make a reader allocate without limit.
+// 4-player deal records well under 1 MB), low enough that a damaged value cannot make a
+// reader allocate without limit.
 const maxDecisionLog = 64 << 20
 
-// The encoder and decoder are shared: EncodeAll and DecodeAll are safe for concurrent use,
-// and each keeps a few internal states (GOMAXPROCS at most) that are reused from call to call.
-var (
-	logEncoder = sync.OnceValue(func() *zstd.Encoder {
-		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(true))
-		if err != nil {
-			panic(err) // only for invalid options
-		}
-		return e
-	})
-	logDecoder = sync.OnceValue(func() *zstd.Decoder {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxDecisionLog))
-		if err != nil {
-			panic(err) // only for invalid options
-		}
-		return d
-	})
-	// logBuffers holds the buffers the uncompressed logs are built and read in.
-	logBuffers = sync.Pool{New: func() any { return new([]byte) }}
-)
+// logBuffers holds scratch buffers for the uncompressed logs and their blocks.
+var logBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // encodeDecisionLog returns the column value of a deal's decisions, in index order. Two
 // decisions with the same index are an error: a deal has one decision per index.
@@ -57,28 +56,29 @@ func encodeDecisionLog(ds []arena.DecisionRecord) ([]byte, error) {
 		ds = slices.Clone(ds)
 		slices.SortStableFunc(ds, func(a, b arena.DecisionRecord) int { return a.Index - b.Index })
 	}
-	log := &storev1.DecisionLog{Decisions: make([]*storev1.Decision, len(ds))}
-	all := make([]storev1.Decision, len(ds))
+	// The messages of all decisions and attempts in three allocations.
 	var attempts int
-	for _, x := range ds {
-		attempts += len(x.Attempts)
+	for i := range ds {
+		attempts += len(ds[i].Attempts)
 	}
-	allAttempts := make([]storev1.Attempt, attempts)
-	ptrs := make([]*storev1.Attempt, attempts)
+	log := &storev1.DecisionLog{Decisions: make([]*storev1.Decision, len(ds))}
+	decisions := make([]storev1.Decision, len(ds))
+	attemptMsgs := make([]storev1.Attempt, attempts)
+	attemptPtrs := make([]*storev1.Attempt, attempts)
 	for i := range ds {
 		x := &ds[i]
 		if i > 0 && x.Index == ds[i-1].Index {
 			return nil, fmt.Errorf("two decisions with index %d", x.Index)
 		}
-		p := &all[i]
+		p := &decisions[i]
 		p.Index, p.Seat, p.Bot = int32(x.Index), int32(x.Seat), x.Bot
 		p.Decision, p.RequestId, p.Sent = formatDecision(x.Decision), x.RequestID, x.Sent
 		p.Action, p.LatencyUs, p.Strike, p.Fallback = formatAction(x.Action), us(x.Latency), x.Strike, x.Fallback
 		if n := len(x.Attempts); n > 0 {
-			p.Attempts, ptrs = ptrs[:n:n], ptrs[n:]
+			p.Attempts, attemptPtrs = attemptPtrs[:n:n], attemptPtrs[n:]
 			for j, a := range x.Attempts {
-				q := &allAttempts[0]
-				allAttempts = allAttempts[1:]
+				q := &attemptMsgs[0]
+				attemptMsgs = attemptMsgs[1:]
 				q.Text, q.AfterUs, q.Rejected = a.Text, us(a.After), a.Rejected
 				p.Attempts[j] = q
 			}
@@ -88,28 +88,73 @@ func encodeDecisionLog(ds []arena.DecisionRecord) ([]byte, error) {
 	buf := logBuffers.Get().(*[]byte)
 	defer logBuffers.Put(buf)
 	raw, err := proto.MarshalOptions{}.MarshalAppend((*buf)[:0], log)
+	*buf = raw
 	if err != nil {
 		return nil, fmt.Errorf("decision log: %w", err)
 	}
-	*buf = raw
-	return logEncoder().EncodeAll(raw, make([]byte, 0, len(raw)/4+64)), nil
+	return packDecisionLog(raw)
 }
 
-// decodeDecisionLog reads a deal's decisions from their column value; withSent false leaves
-// out each decision's request (Sent), as listings do.
-func decodeDecisionLog(blob []byte, withSent bool) ([]arena.DecisionRecord, error) {
-	if !bytes.HasPrefix(blob, zstdMagic) {
-		return nil, fmt.Errorf("decision log: not a Zstandard frame (%d bytes starting % x)", len(blob), blob[:min(len(blob), 4)])
+// packDecisionLog compresses an uncompressed log into a column value.
+func packDecisionLog(raw []byte) ([]byte, error) {
+	limit := s2.MaxEncodedLen(len(raw))
+	if limit < 0 || len(raw) > maxDecisionLog {
+		return nil, fmt.Errorf("decision log: %d bytes, more than a deal may record (%d)", len(raw), maxDecisionLog)
 	}
 	buf := logBuffers.Get().(*[]byte)
 	defer logBuffers.Put(buf)
-	raw, err := logDecoder().DecodeAll(blob, (*buf)[:0])
-	if err != nil {
-		return nil, fmt.Errorf("decision log: %w", err)
+	if cap(*buf) < limit {
+		*buf = make([]byte, limit)
 	}
-	*buf = raw
+	block := s2.Encode((*buf)[:limit], raw)
+	out := make([]byte, logHeader+len(block))
+	out[0] = logFormatS2
+	binary.LittleEndian.PutUint32(out[1:], crc32.Checksum(raw, castagnoli))
+	copy(out[logHeader:], block)
+	return out, nil
+}
+
+// unpackDecisionLog returns the uncompressed log of a column value, in a buffer of the pool
+// that the caller puts back.
+func unpackDecisionLog(blob []byte) (raw []byte, buf *[]byte, err error) {
+	if len(blob) <= logHeader || blob[0] != logFormatS2 {
+		return nil, nil, fmt.Errorf("decision log: not in a format this build knows (%d bytes starting % x)",
+			len(blob), blob[:min(len(blob), 4)])
+	}
+	block := blob[logHeader:]
+	n, err := s2.DecodedLen(block)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decision log: %w", err)
+	}
+	if n > maxDecisionLog {
+		return nil, nil, fmt.Errorf("decision log: says it holds %d bytes, more than a deal may record", n)
+	}
+	buf = logBuffers.Get().(*[]byte)
+	if cap(*buf) < n {
+		*buf = make([]byte, n)
+	}
+	if raw, err = s2.Decode((*buf)[:n], block); err != nil {
+		logBuffers.Put(buf)
+		return nil, nil, fmt.Errorf("decision log: %w", err)
+	}
+	if sum, want := crc32.Checksum(raw, castagnoli), binary.LittleEndian.Uint32(blob[1:]); sum != want {
+		logBuffers.Put(buf)
+		return nil, nil, fmt.Errorf("decision log: damaged: checksum %08x, want %08x", sum, want)
+	}
+	return raw, buf, nil
+}
+
+// decodeDecisionLog reads a deal's decisions from their column value; withSent false leaves
+// out each decision's request (Sent), as listings do. No decisions read back as nil, as from
+// rows.
+func decodeDecisionLog(blob []byte, withSent bool) ([]arena.DecisionRecord, error) {
+	raw, buf, err := unpackDecisionLog(blob)
+	if err != nil {
+		return nil, err
+	}
+	defer logBuffers.Put(buf)
 	var log storev1.DecisionLog
-	// Unmarshal copies bytes fields (Sent) out of raw, so the buffer can be reused.
+	// Unmarshal copies bytes and strings out of raw, so the buffer can be reused.
 	if err := proto.Unmarshal(raw, &log); err != nil {
 		return nil, fmt.Errorf("decision log: %w", err)
 	}

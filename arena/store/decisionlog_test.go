@@ -35,8 +35,8 @@ func TestDecisionLogRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.HasPrefix(blob, zstdMagic) {
-			t.Fatalf("the log does not start with the Zstandard magic: % x", blob[:4])
+		if blob[0] != logFormatS2 {
+			t.Fatalf("the log starts with % x, want the format byte %d", blob[:4], logFormatS2)
 		}
 		got, err := decodeDecisionLog(blob, true)
 		if err != nil {
@@ -299,23 +299,44 @@ func TestUndecodableDecisionLog(t *testing.T) {
 		if err := s.r.QueryRow(s.rebind(`SELECT decision_log FROM deals WHERE match_id = ? AND number = 1`), m.ID).Scan(&good); err != nil {
 			t.Fatal(err)
 		}
-		unknownKind, err := proto.Marshal(&storev1.DecisionLog{Decisions: []*storev1.Decision{{Decision: "juggle", Action: "pass"}}})
+		pack := func(m proto.Message) []byte {
+			raw, err := proto.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blob, err := packDecisionLog(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return blob
+		}
+		unknownKind := pack(&storev1.DecisionLog{Decisions: []*storev1.Decision{{Decision: "juggle", Action: "pass"}}})
+		badAction := pack(&storev1.DecisionLog{Decisions: []*storev1.Decision{{Decision: "card", Action: "H11"}}})
+		notALog, err := packDecisionLog([]byte{0xff, 0xff, 0xff})
 		if err != nil {
 			t.Fatal(err)
 		}
 		flipped := bytes.Clone(good)
-		flipped[len(flipped)/2] ^= 0x55
+		flipped[len(flipped)-3] ^= 0x55
+		badSum := bytes.Clone(good)
+		badSum[2] ^= 1
+		future := bytes.Clone(good)
+		future[0] = 9
 		for _, c := range []struct {
 			name string
 			blob []byte
 			want string
 		}{
-			{"not zstd", []byte("hello"), "not a Zstandard frame"},
-			{"empty", []byte{}, "not a Zstandard frame"},
-			{"truncated", good[:len(good)-9], "decision log"},
-			{"damaged", flipped, "decision log"},
-			{"unknown decision kind", logEncoder().EncodeAll(unknownKind, nil), `"juggle"`},
-			{"not a DecisionLog", logEncoder().EncodeAll([]byte{0xff, 0xff, 0xff}, nil), "decision log"},
+			{"text", []byte("hello"), "not in a format this build knows"},
+			{"empty", []byte{}, "not in a format this build knows"},
+			{"header only", good[:logHeader], "not in a format this build knows"},
+			{"unknown format", future, "not in a format this build knows (" + fmt.Sprint(len(good)) + " bytes starting 09"},
+			{"truncated", good[:len(good)-9], "decision log: s2: corrupt input"},
+			{"damaged", flipped, "decision log: damaged: checksum"},
+			{"wrong checksum", badSum, "decision log: damaged: checksum"},
+			{"unknown decision kind", unknownKind, `decision 0: stored decision "juggle" is not one the engine knows`},
+			{"bad action", badAction, `decision 0:`},
+			{"not a DecisionLog", notALog, "decision log: proto"},
 		} {
 			if _, err := s.w.Exec(s.rebind(`UPDATE deals SET decision_log = ? WHERE match_id = ? AND number = 1`), c.blob, m.ID); err != nil {
 				t.Fatal(err)
