@@ -157,7 +157,8 @@ FROM deals d JOIN matches m ON m.id = d.match_id WHERE d.match_id = ?`), m.ID).
 				t.Errorf("stored %s = %q, want %q", c.name, c.got, c.want)
 			}
 		}
-		if x.Index != 4 || x.Seat != 1 || x.LatencyUs != 1004 || x.Attempts[1].AfterUs != 1004 || !log.Decisions[5].Strike {
+		if x.Index != 4 || x.Seat != 1 || x.LatencyUs != 1004 || x.Attempts[1].AfterUs != 1004 || !log.Decisions[5].Strike ||
+			x.ThinkNs != int64(d.Decisions[4].Think) {
 			t.Errorf("stored decision 4 = %v, decision 5 = %v", x, log.Decisions[5])
 		}
 		if !strings.Contains(outcome, `"contract":"solo"`) {

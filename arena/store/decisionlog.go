@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/klauspost/compress/s2"
 	"google.golang.org/protobuf/proto"
@@ -74,6 +75,7 @@ func encodeDecisionLog(ds []arena.DecisionRecord) ([]byte, error) {
 		p.Index, p.Seat, p.Bot = int32(x.Index), int32(x.Seat), x.Bot
 		p.Decision, p.RequestId, p.Sent = formatDecision(x.Decision), x.RequestID, x.Sent
 		p.Action, p.LatencyUs, p.Strike, p.Fallback = formatAction(x.Action), us(x.Latency), x.Strike, x.Fallback
+		p.ThinkNs = int64(x.Think)
 		if n := len(x.Attempts); n > 0 {
 			p.Attempts, attemptPtrs = attemptPtrs[:n:n], attemptPtrs[n:]
 			for j, a := range x.Attempts {
@@ -181,6 +183,7 @@ func decodeDecisionLog(blob []byte, withSent bool) ([]arena.DecisionRecord, erro
 			}
 		}
 		x.Latency, x.Strike, x.Fallback = fromUS(p.LatencyUs), p.Strike, p.Fallback
+		x.Think = time.Duration(p.ThinkNs)
 	}
 	return ds, nil
 }

@@ -206,6 +206,7 @@ func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *
 			RequestID: fmt.Sprintf("r-%d-%d", number, i), Sent: sentBytes(i, sentSize),
 			Attempts: []arena.AnswerAttempt{{Text: act, After: time.Duration(1000+i) * time.Microsecond}},
 			Action:   action, Latency: time.Duration(1000+i) * time.Microsecond,
+			Think: time.Duration(700+i)*time.Microsecond + time.Duration(i)*time.Nanosecond, // kept to the nanosecond
 		}
 		if i == 4 {
 			x.Attempts = append([]arena.AnswerAttempt{{Text: "ZZ", After: 500 * time.Microsecond, Rejected: "R-PLAY-1: not in hand"}}, x.Attempts...)

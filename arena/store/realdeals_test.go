@@ -61,6 +61,7 @@ type realDecision struct {
 	LatencyUS int64  `json:"latency_us"`
 	Strike    bool   `json:"strike"`
 	Fallback  bool   `json:"fallback"`
+	ThinkNS   int64  `json:"think_ns,omitempty"`
 }
 
 func TestWriteRealDeals(t *testing.T) {
@@ -94,7 +95,8 @@ func TestWriteRealDeals(t *testing.T) {
 			}
 			r.Decisions = append(r.Decisions, realDecision{Index: x.Index, Seat: int(x.Seat), Bot: x.Bot,
 				Decision: formatDecision(x.Decision), RequestID: x.RequestID, Sent: sent, Attempts: attempts,
-				Action: formatAction(x.Action), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback})
+				Action: formatAction(x.Action), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback,
+				ThinkNS: int64(x.Think)})
 		}
 		out.Deals = append(out.Deals, r)
 	}
@@ -169,7 +171,8 @@ func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 		must(err)
 		for _, rx := range r.Decisions {
 			x := arena.DecisionRecord{Index: rx.Index, Seat: engine.Seat(rx.Seat), Bot: rx.Bot, RequestID: rx.RequestID,
-				Sent: rx.Sent, Latency: fromUS(rx.LatencyUS), Strike: rx.Strike, Fallback: rx.Fallback}
+				Sent: rx.Sent, Latency: fromUS(rx.LatencyUS), Strike: rx.Strike, Fallback: rx.Fallback,
+				Think: time.Duration(rx.ThinkNS)}
 			x.Decision, err = parseDecision(rx.Decision)
 			must(err)
 			x.Attempts, err = parseAttempts(rx.Attempts)

@@ -93,7 +93,10 @@ type Decision struct {
 	// Late or missing: the fallback was played and a strike given.
 	Strike bool `protobuf:"varint,10,opt,name=strike,proto3" json:"strike,omitempty"`
 	// The arena chose the action (strike, forfeit or a bot gone).
-	Fallback      bool `protobuf:"varint,11,opt,name=fallback,proto3" json:"fallback,omitempty"`
+	Fallback bool `protobuf:"varint,11,opt,name=fallback,proto3" json:"fallback,omitempty"`
+	// The bot's own thinking time for the accepted answer as it reported it, in nanoseconds; 0
+	// if it reported none. The decisions table has no such column: older deals read 0.
+	ThinkNs       int64 `protobuf:"varint,12,opt,name=think_ns,json=thinkNs,proto3" json:"think_ns,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -205,6 +208,13 @@ func (x *Decision) GetFallback() bool {
 	return false
 }
 
+func (x *Decision) GetThinkNs() int64 {
+	if x != nil {
+		return x.ThinkNs
+	}
+	return 0
+}
+
 // Attempt is one answer a bot sent for a decision.
 type Attempt struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -275,7 +285,7 @@ const file_tapp_store_v1_decision_log_proto_rawDesc = "" +
 	"\n" +
 	" tapp/store/v1/decision_log.proto\x12\rtapp.store.v1\"D\n" +
 	"\vDecisionLog\x125\n" +
-	"\tdecisions\x18\x01 \x03(\v2\x17.tapp.store.v1.DecisionR\tdecisions\"\xb4\x02\n" +
+	"\tdecisions\x18\x01 \x03(\v2\x17.tapp.store.v1.DecisionR\tdecisions\"\xcf\x02\n" +
 	"\bDecision\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
@@ -290,7 +300,8 @@ const file_tapp_store_v1_decision_log_proto_rawDesc = "" +
 	"latency_us\x18\t \x01(\x03R\tlatencyUs\x12\x16\n" +
 	"\x06strike\x18\n" +
 	" \x01(\bR\x06strike\x12\x1a\n" +
-	"\bfallback\x18\v \x01(\bR\bfallback\"T\n" +
+	"\bfallback\x18\v \x01(\bR\bfallback\x12\x19\n" +
+	"\bthink_ns\x18\f \x01(\x03R\athinkNs\"T\n" +
 	"\aAttempt\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x19\n" +
 	"\bafter_us\x18\x02 \x01(\x03R\aafterUs\x12\x1a\n" +
