@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tapparena/tapp/arena"
 	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
 )
 
@@ -51,6 +52,29 @@ func benchmarkSaveDeal(b *testing.B, be backend) {
 	if size := s.size(ctx); size > 0 && n > 0 {
 		b.ReportMetric(float64(size)/float64(n), "db-bytes/deal")
 	}
+}
+
+// BenchmarkSaveDeals stores the same real deals in batches of 16 with SaveDeals (group
+// commit, as the league's committer does) and reports the time per deal.
+func BenchmarkSaveDeals(b *testing.B) {
+	ctx := context.Background()
+	s := openTest(b, sqliteBackend.newDSN(b))
+	_, deals := realDeals(b, s)
+	const batch = 16
+	n := 0
+	for b.Loop() {
+		ds := make([]*arena.DealRecord, batch)
+		for i := range ds {
+			d := *deals[n%len(deals)]
+			d.Number = n
+			n++
+			ds[i] = &d
+		}
+		if err := s.SaveDeals(ctx, ds); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(n), "µs/deal")
 }
 
 // size returns the size of the database in bytes (pages in use, for SQLite, the WAL

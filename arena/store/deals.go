@@ -129,6 +129,36 @@ func (s *Store) readyStmts(ctx context.Context, deals ...*preparedDeal) error {
 	return nil
 }
 
+// readyQueries prepares write queries (see stmt) before a transaction that runs them with
+// txExec or txQueryRow begins.
+func (s *Store) readyQueries(ctx context.Context, queries []string) error {
+	for _, q := range queries {
+		if q == "" {
+			continue
+		}
+		if _, err := s.stmt(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// txExec runs a write query in tx, through its prepared statement if it has one (readyQueries).
+func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	if v, ok := s.stmts.Load(query); ok {
+		return tx.StmtContext(ctx, v.(*sql.Stmt)).ExecContext(ctx, args...)
+	}
+	return tx.ExecContext(ctx, query, args...)
+}
+
+// txQueryRow runs a query in tx, through its prepared statement if it has one (readyQueries).
+func (s *Store) txQueryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	if v, ok := s.stmts.Load(query); ok {
+		return tx.StmtContext(ctx, v.(*sql.Stmt)).QueryRowContext(ctx, args...)
+	}
+	return tx.QueryRowContext(ctx, query, args...)
+}
+
 // rowOps splits rows of ncols values each (args holds them one row after the other) into
 // multi-row INSERTs of at most maxRowsPerInsert rows.
 func (s *Store) rowOps(head string, ncols int, args []any) []writeOp {

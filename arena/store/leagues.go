@@ -400,6 +400,9 @@ func (s *Store) Jobs(ctx context.Context, league string) ([]arena.Job, error) {
 // marks the job done if all its deals are now stored (and then the match finished if all its
 // jobs are done). It reports whether the job is done. Failures store nothing, as SaveDeal's.
 func (s *Store) SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
+	if err := s.readyQueries(ctx, s.completeJobQueries()); err != nil {
+		return false, s.wrapSave(d.MatchID, d.Number, err)
+	}
 	var done bool
 	err := s.saveDeal(ctx, d, func(tx *sql.Tx) error {
 		var err error
@@ -434,6 +437,9 @@ func (s *Store) saveJobDeals(ctx context.Context, items []arena.JobDeal) error {
 		deals[i] = it.Deal
 	}
 	first := items[0].Deal
+	if err := s.readyQueries(ctx, s.completeJobQueries()); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
 	return s.saveBatch(ctx, deals, func(tx *sql.Tx) error {
 		// Jobs, then matches, each in ascending order: every transaction that completes jobs
 		// takes its locks in this order, so two of them never wait for each other in a circle.
@@ -499,13 +505,9 @@ func (s *Store) CompleteJob(ctx context.Context, jobID int64) (bool, error) {
 // The locks are FOR NO KEY UPDATE: they must not wait for the key-share locks that inserting
 // a deal takes on its match (the foreign key), or two savers would wait for each other.
 func (s *Store) completeJob(ctx context.Context, tx *sql.Tx, jobID int64) (bool, error) {
+	q := s.completeJobQueries()
 	var matchID, state string
-	lock := ""
-	if s.dialect == postgresDialect {
-		lock = " FOR NO KEY UPDATE"
-	}
-	err := tx.QueryRowContext(ctx, s.rebind(`SELECT match_id, state FROM league_jobs WHERE id = ?`+lock), jobID).
-		Scan(&matchID, &state)
+	err := s.txQueryRow(ctx, tx, q[0], jobID).Scan(&matchID, &state)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("job %d: %w", jobID, arena.ErrNotFound)
 	}
@@ -516,9 +518,7 @@ func (s *Store) completeJob(ctx context.Context, tx *sql.Tx, jobID int64) (bool,
 		return true, nil
 	}
 	t := s.timeArg(now())
-	res, err := tx.ExecContext(ctx, s.rebind(`UPDATE league_jobs SET state = 'done', owner = '', lease_until = NULL, finished = ?
-WHERE id = ? AND deals <= (SELECT count(*) FROM deals d WHERE d.match_id = league_jobs.match_id
-	AND d.deal_group >= league_jobs.first_group AND d.deal_group < league_jobs.first_group + league_jobs.n_groups)`), t, jobID)
+	res, err := s.txExec(ctx, tx, q[1], t, jobID)
 	if err != nil {
 		return false, err
 	}
@@ -526,15 +526,44 @@ WHERE id = ? AND deals <= (SELECT count(*) FROM deals d WHERE d.match_id = leagu
 		return false, err
 	}
 	if s.dialect == postgresDialect {
-		if _, err := tx.ExecContext(ctx, `SELECT id FROM matches WHERE id = $1 FOR NO KEY UPDATE`, matchID); err != nil {
+		if _, err := s.txExec(ctx, tx, q[2], matchID); err != nil {
 			return false, err
 		}
 	}
-	_, err = tx.ExecContext(ctx, s.rebind(`UPDATE matches SET status = ?, finished = ? WHERE id = ? AND status <> ?
-	AND NOT EXISTS (SELECT 1 FROM league_jobs j WHERE j.match_id = matches.id AND j.state <> 'done')`),
-		string(arena.MatchFinished), t, matchID, string(arena.MatchFinished))
+	_, err = s.txExec(ctx, tx, q[3], string(arena.MatchFinished), t, matchID, string(arena.MatchFinished))
 	return true, err
 }
+
+// completeJobQueries are the queries of completeJob, for the dialect. They run for every batch
+// of deals a league stores, so they are prepared (readyQueries) before its transaction.
+func (s *Store) completeJobQueries() []string {
+	if s.dialect == postgresDialect {
+		return pgCompleteJobQueries
+	}
+	return sqliteCompleteJobQueries
+}
+
+var (
+	completeJobQueries = []string{
+		`SELECT match_id, state FROM league_jobs WHERE id = ?`,
+		`UPDATE league_jobs SET state = 'done', owner = '', lease_until = NULL, finished = ?
+WHERE id = ? AND deals <= (SELECT count(*) FROM deals d WHERE d.match_id = league_jobs.match_id
+	AND d.deal_group >= league_jobs.first_group AND d.deal_group < league_jobs.first_group + league_jobs.n_groups)`,
+		`SELECT id FROM matches WHERE id = ? FOR NO KEY UPDATE`, // PostgreSQL only
+		`UPDATE matches SET status = ?, finished = ? WHERE id = ? AND status <> ?
+	AND NOT EXISTS (SELECT 1 FROM league_jobs j WHERE j.match_id = matches.id AND j.state <> 'done')`,
+	}
+	sqliteCompleteJobQueries = []string{completeJobQueries[0], completeJobQueries[1], "", completeJobQueries[3]}
+	pgCompleteJobQueries     = func() []string {
+		pg := &Store{dialect: postgresDialect}
+		qs := make([]string, len(completeJobQueries))
+		for i, q := range completeJobQueries {
+			qs[i] = pg.rebind(q)
+		}
+		qs[0] += " FOR NO KEY UPDATE"
+		return qs
+	}()
+)
 
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
