@@ -43,19 +43,31 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 		return nil
 	}
 	prepared := make([]*preparedDeal, len(ds))
+	var resultArgs []any
 	for i, d := range ds {
 		p, err := s.prepareDeal(ctx, d)
 		if err != nil {
 			return err
 		}
 		prepared[i] = p
+		resultArgs = append(resultArgs, p.resultArgs...)
 	}
+	// The results of all the deals go in as few statements as possible, in the deals' order
+	// (which is their storage order, see Results).
+	results := s.rowOps(`INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
+	points, tricks, declarer) VALUES `, 9, resultArgs)
+	first := ds[0]
 	if err := s.readyStmts(ctx, prepared...); err != nil {
 		return err
 	}
+	for _, op := range results {
+		if _, err := s.stmt(ctx, op.query); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, err)
+		}
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return s.wrapSave(ds[0].MatchID, ds[0].Number, err)
+		return s.wrapSave(first.MatchID, first.Number, err)
 	}
 	defer tx.Rollback()
 	for _, p := range prepared {
@@ -63,12 +75,17 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 			return err
 		}
 	}
+	for _, op := range results {
+		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("results: %w", err))
+		}
+	}
 	if then != nil {
 		if err := then(tx); err != nil {
 			return err
 		}
 	}
-	return s.wrapSave(ds[0].MatchID, ds[0].Number, tx.Commit())
+	return s.wrapSave(first.MatchID, first.Number, tx.Commit())
 }
 
 // saveDeal is SaveDeal; then, when set, runs inside the transaction after the deal's rows are
@@ -86,10 +103,11 @@ func (s *Store) saveDeal(ctx context.Context, d *arena.DealRecord, then func(tx 
 }
 
 // preparedDeal is a deal record checked and converted for writing: the statements that write
-// it, with their arguments.
+// its row, with their arguments, and the values of its rows of results.
 type preparedDeal struct {
-	d   *arena.DealRecord
-	ops []writeOp
+	d          *arena.DealRecord
+	ops        []writeOp
+	resultArgs []any // 9 per seat, see saveBatch
 }
 
 // writeOp is one statement of a write, with its arguments.
@@ -201,13 +219,11 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 		args: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options),
 			formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration), log}})
 	// league_id is copied from the match, so that league queries need no join.
-	resultArgs := make([]any, 0, len(d.Results)*9)
+	p.resultArgs = make([]any, 0, len(d.Results)*9)
 	for _, r := range d.Results {
-		resultArgs = append(resultArgs, d.MatchID, d.Number, leagueID, int(r.Seat), r.Bot, r.Payoff, r.Points,
+		p.resultArgs = append(p.resultArgs, d.MatchID, d.Number, leagueID, int(r.Seat), r.Bot, r.Payoff, r.Points,
 			r.Tricks, r.Declarer)
 	}
-	p.ops = append(p.ops, s.rowOps(`INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
-	points, tricks, declarer) VALUES `, 9, resultArgs)...)
 	return p, nil
 }
 
@@ -222,9 +238,6 @@ func (s *Store) writeDeal(ctx context.Context, tx *sql.Tx, p *preparedDeal) erro
 		}
 		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, op.args...)
 		if err != nil {
-			if i > 0 {
-				err = fmt.Errorf("results: %w", err)
-			}
 			return s.wrapSave(d.MatchID, d.Number, err)
 		}
 		if i == 0 { // the deal's row: none inserted means the deal is stored already
