@@ -217,21 +217,14 @@ func (c *client) dispatch(ctx context.Context, slots chan struct{}, open *openRe
 	if !open.start(req) {
 		return // already being decided (a snapshot repeats an open request)
 	}
-	go func() {
-		select {
-		case slots <- struct{}{}:
-			defer func() { <-slots }()
-		case <-ctx.Done():
-			return
-		}
-		c.decide(ctx, req, out)
-	}()
+	go c.decide(ctx, slots, req, out)
 }
 
 // decide answers one request: with the bot's choice, or with the first legal action if the
 // bot fails, panics, chooses an illegal action or is still thinking when the deadline (less
-// the margin) comes. The bot runs on this goroutine; a timer sends the fallback in time.
-func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest, out *answerLine) {
+// the margin) comes. The bot runs on this goroutine, once it has one of the slots; a timer
+// sends the fallback in time and gives the slot back, even if the bot never returns.
+func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.DecisionRequest, out *answerLine) {
 	legal := req.GetLegal()
 	if len(legal) == 0 {
 		return
@@ -255,12 +248,29 @@ func (c *client) decide(ctx context.Context, req *tappv1.DecisionRequest, out *a
 	}
 	dctx, cancel := context.WithDeadline(ctx, deadline.Add(-c.cfg.Margin))
 	defer cancel()
+	var holdsSlot atomic.Bool
+	freeSlot := func() {
+		if holdsSlot.CompareAndSwap(true, false) {
+			<-slots
+		}
+	}
 	guard := context.AfterFunc(dctx, func() {
 		if ctx.Err() == nil && answer(fallback, 0) {
 			c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.GetRequestId()))
 		}
+		freeSlot()
 	})
 	defer guard()
+	defer freeSlot()
+	select {
+	case slots <- struct{}{}:
+		holdsSlot.Store(true)
+	case <-dctx.Done():
+		return
+	}
+	if dctx.Err() != nil {
+		return
+	}
 	obs, err := wire.ObservationFromProto(req.GetObservation(), legal)
 	if err != nil {
 		c.log.Error("unreadable observation, answering the first legal action", zap.Error(err))

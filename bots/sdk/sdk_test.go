@@ -5,6 +5,7 @@ import (
 	"net"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/tapparena/tapp/arena/match"
 	"github.com/tapparena/tapp/arena/server"
 	"github.com/tapparena/tapp/arena/store"
+	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -21,6 +23,11 @@ import (
 // playWith runs a 3-deal modern match between two random bots and the given bot, all through
 // the SDK over loopback gRPC, and returns the decisions of the given bot.
 func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []arena.DecisionRecord {
+	return playMatch(t, odd, perDecision, 3, 2)
+}
+
+// playMatch is playWith with the number of deals and the bots' capacity (games at once).
+func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, capacity int) []arena.DecisionRecord {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -43,12 +50,12 @@ func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []arena.Dec
 		token := "token-" + name
 		srv.AddLaunchToken(token, name)
 		go func() {
-			done <- sdk.Run(ctx, sdk.Config{Arena: lis.Addr().String(), Token: token, Name: name, Capacity: 2}, b)
+			done <- sdk.Run(ctx, sdk.Config{Arena: lis.Addr().String(), Token: token, Name: name, Capacity: capacity}, b)
 		}()
 	}
 	runner := &match.Runner{Store: st, Seats: srv, Parallel: 2}
 	m, err := runner.Create(ctx, arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"r1", "r2", "odd"},
-		Deals: 3, Seed: 9, TimeControl: arena.TimeControl{PerDecision: perDecision, Overage: 0, MaxStrikes: 3}})
+		Deals: nDeals, Seed: 9, TimeControl: arena.TimeControl{PerDecision: perDecision, Overage: 0, MaxStrikes: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +107,38 @@ func TestSDKAnswersLegallyWhateverTheBotDoes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A bot whose first decisions never return holds them hanging, more of them than the SDK
+// has slots (4 per game it plays at once): the SDK answers those in time itself and goes on
+// asking the bot for the later ones.
+func TestSDKKeepsAskingTheBotAfterDecisionsHang(t *testing.T) {
+	t.Parallel()
+	const hanging = 6
+	var calls atomic.Int32
+	bot := bots.Func(func(_ context.Context, obs *engine.Observation) (engine.Action, error) {
+		if calls.Add(1) <= hanging {
+			select {} // ignores its context for good
+		}
+		return obs.Legal[len(obs.Legal)-1], nil
+	})
+	decisions := playMatch(t, bot, 100*time.Millisecond, 4, 1)
+	chosen := 0
+	for i, d := range decisions {
+		if d.Strike || d.Fallback {
+			t.Fatalf("decision %d of %d: strike %v fallback %v; the SDK must answer in time", d.Index, len(decisions), d.Strike, d.Fallback)
+		}
+		req, err := wire.DecodeSent(d.Sent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if legal := req.GetLegal(); i >= hanging && len(legal) > 1 && d.Action.String() == legal[len(legal)-1] {
+			chosen++
+		}
+	}
+	if chosen == 0 {
+		t.Fatalf("none of the %d decisions after the hanging ones was the bot's: it was not asked again", len(decisions)-hanging)
 	}
 }
 
