@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -22,7 +23,27 @@ import (
 // the median and 90th percentile time per deal and the database's bytes per deal.
 //
 //	go test ./arena/store -run '^$' -bench SaveDeal -benchtime 500x -count 5
+//
+// The requests are in protobuf wire form; TAPP_BENCH_SENT=base64 stores them as base64 text,
+// the form the arena recorded before.
 func BenchmarkSaveDeal(b *testing.B) { benchmarkSaveDeal(b, sqliteBackend) }
+
+// benchDeals is realDeals with the requests in the form TAPP_BENCH_SENT asks for.
+func benchDeals(b *testing.B, s *Store) []*arena.DealRecord {
+	_, deals := realDeals(b, s)
+	switch form := os.Getenv("TAPP_BENCH_SENT"); form {
+	case "", "wire":
+	case "base64":
+		for _, d := range deals {
+			for i := range d.Decisions {
+				d.Decisions[i].Sent = []byte(base64.StdEncoding.EncodeToString(d.Decisions[i].Sent))
+			}
+		}
+	default:
+		b.Fatalf("TAPP_BENCH_SENT=%s: want wire or base64", form)
+	}
+	return deals
+}
 
 // BenchmarkSaveDealPostgres is the same on PostgreSQL (TAPP_TEST_POSTGRES).
 func BenchmarkSaveDealPostgres(b *testing.B) { benchmarkSaveDeal(b, postgresBackend) }
@@ -30,7 +51,7 @@ func BenchmarkSaveDealPostgres(b *testing.B) { benchmarkSaveDeal(b, postgresBack
 func benchmarkSaveDeal(b *testing.B, be backend) {
 	ctx := context.Background()
 	s := openTest(b, be.newDSN(b))
-	_, deals := realDeals(b, s)
+	deals := benchDeals(b, s)
 	var times []time.Duration
 	n := 0
 	for b.Loop() {
@@ -59,7 +80,7 @@ func benchmarkSaveDeal(b *testing.B, be backend) {
 func BenchmarkSaveDeals(b *testing.B) {
 	ctx := context.Background()
 	s := openTest(b, sqliteBackend.newDSN(b))
-	_, deals := realDeals(b, s)
+	deals := benchDeals(b, s)
 	const batch = 16
 	n := 0
 	for b.Loop() {
