@@ -749,17 +749,11 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 
 // playTable seats the bots and plays one deal.
 func (ru *run) playTable(ctx context.Context, m *arena.Match, t match.Table, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {
-	var conns []referee.Conn
-	players := make([]referee.Player, len(t.Seating))
-	for seat, bot := range t.Seating {
-		conn, release, err := ru.r.Seats.Acquire(ctx, bot, conns)
-		if err != nil {
-			return nil, fmt.Errorf("seating %s: %w", bot, err)
-		}
-		defer release()
-		conns = append(conns, conn)
-		players[seat] = referee.Player{Bot: bot, Conn: conn, Clock: clocks[bot]}
+	players, release, err := match.SeatPlayers(ctx, ru.r.Seats, t.Seating, clocks)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	return referee.Play(ctx, &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
 		Options: engine.Options{}, Players: players, TimeControl: m.Spec.TimeControl,

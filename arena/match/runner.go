@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,10 +15,11 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// Seats hands out the line to a bot for one seat of a table: a connected session with free
-// capacity that is not already at this table.
+// Seats hands out the lines to the bots of a table (bots by seat): for each seat a connected
+// session with free capacity, a different one for each seat of the same bot. It seats a
+// table whole or waits; release gives the seats back.
 type Seats interface {
-	Acquire(ctx context.Context, bot string, exclude []referee.Conn) (referee.Conn, func(), error)
+	SeatTable(ctx context.Context, bots []string) (conns []referee.Conn, release func(), err error)
 }
 
 // Runner plays matches and stores every finished deal.
@@ -262,17 +264,11 @@ func (r *Runner) saver(ctx context.Context) (save func(context.Context, *arena.D
 }
 
 func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {
-	var conns []referee.Conn
-	players := make([]referee.Player, len(t.Seating))
-	for seat, bot := range t.Seating {
-		conn, release, err := r.Seats.Acquire(ctx, bot, conns)
-		if err != nil {
-			return nil, fmt.Errorf("seating %s: %w", bot, err)
-		}
-		defer release()
-		conns = append(conns, conn)
-		players[seat] = referee.Player{Bot: bot, Conn: conn, Clock: clocks[bot]}
+	players, release, err := SeatPlayers(ctx, r.Seats, t.Seating, clocks)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	table := &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
 		Options: opts, Players: players, TimeControl: m.Spec.TimeControl,
@@ -321,4 +317,17 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// SeatPlayers seats a table (bots by seat) and gives each seat its bot's match clock.
+func SeatPlayers(ctx context.Context, seats Seats, seating []string, clocks map[string]*referee.Clock) ([]referee.Player, func(), error) {
+	conns, release, err := seats.SeatTable(ctx, seating)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seating %s: %w", strings.Join(seating, ", "), err)
+	}
+	players := make([]referee.Player, len(seating))
+	for seat, bot := range seating {
+		players[seat] = referee.Player{Bot: bot, Conn: conns[seat], Clock: clocks[bot]}
+	}
+	return players, release, nil
 }

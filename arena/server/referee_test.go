@@ -393,3 +393,59 @@ func TestBotGoneAfterGraceGetsFallbacks(t *testing.T) {
 		t.Fatalf("match took %s: decisions of a gone bot must not wait for the deadline", time.Since(start))
 	}
 }
+
+// Bots that play one game at a time, at a match with more tables at once than that: a table
+// is seated whole or waits, so two tables never each hold a bot the other waits for.
+func TestTablesOfBotsWithCapacityOneNeverWaitForEachOther(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	a.runner.Parallel = 4
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	names := []string{"one1", "one2", "one3"}
+	for _, name := range names {
+		if _, err := a.connectRaw(ctx, name, a.register(name), &tappv1.Hello{Name: name, Capacity: 1}, firstLegal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// While one table waits for a seat, it holds none: here b is taken, a table of a and b
+	// waits, and a is still free for another table.
+	held, releaseHeld, err := a.srv.SeatTable(ctx, []string{"one2"})
+	if err != nil || len(held) != 1 {
+		t.Fatalf("seating one2: %v", err)
+	}
+	waiting := make(chan error, 1)
+	go func() {
+		_, release, err := a.srv.SeatTable(ctx, []string{"one1", "one2"})
+		if err == nil {
+			release()
+		}
+		waiting <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let it try, and wait
+	quick, cancelQuick := context.WithTimeout(ctx, 2*time.Second)
+	defer cancelQuick()
+	_, releaseOne, err := a.srv.SeatTable(quick, []string{"one1"})
+	if err != nil {
+		t.Fatalf("one1 is held by a table that waits for one2: %v", err)
+	}
+	releaseOne()
+	releaseHeld()
+	if err := <-waiting; err != nil {
+		t.Fatalf("the waiting table was not seated once one2 was free: %v", err)
+	}
+
+	spec := modernSpec(names, 2)
+	spec.Duplicate = true // 2 deals × all 6 seatings, so tables seat the bots in different orders
+	m, err := a.runner.Create(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.runner.Run(ctx, m)
+	if err != nil {
+		t.Fatalf("match did not finish: %v", err)
+	}
+	if res.Deals != 12 || len(res.Forfeited) != 0 {
+		t.Fatalf("deals %d forfeited %v, want 12 deals and no forfeit", res.Deals, res.Forfeited)
+	}
+}

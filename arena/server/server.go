@@ -360,43 +360,64 @@ func (s *Server) notify() {
 // for the grace period (it never came, or it left and did not come back) is seated as absent:
 // every decision of that seat is a fallback and the bot forfeits the match.
 func (s *Server) Acquire(ctx context.Context, bot string, exclude []referee.Conn) (referee.Conn, func(), error) {
+	conns, release, err := s.seat(ctx, []string{bot}, exclude)
+	if err != nil {
+		return nil, nil, err
+	}
+	return conns[0], release, nil
+}
+
+// SeatTable reserves a session for every seat of a table (bots by seat, a bot on a different
+// session in each of its seats), all at once: while some seat cannot be had, it holds none
+// and waits. Tables that each held some seats while waiting for others could wait for each
+// other for ever when bots have little capacity. Absent bots are seated as in Acquire.
+func (s *Server) SeatTable(ctx context.Context, bots []string) ([]referee.Conn, func(), error) {
+	return s.seat(ctx, bots, nil)
+}
+
+func (s *Server) seat(ctx context.Context, bots []string, exclude []referee.Conn) ([]referee.Conn, func(), error) {
 	waitStart := time.Now()
 	for {
 		s.mu.Lock()
 		wait := s.changed
-		var best *Session
-		live := false
-		for _, ss := range s.sessions {
-			if ss.Bot != bot || contains(exclude, ss) || ss.isGone() {
+		conns := append(make([]referee.Conn, 0, len(bots)+len(exclude)), exclude...)
+		var taken []*Session
+		var absentIn time.Duration // how long until the missing bot counts as absent
+		for _, bot := range bots {
+			ss, live := s.trySession(bot, conns)
+			if ss != nil {
+				taken = append(taken, ss)
+				conns = append(conns, ss)
 				continue
 			}
-			live = true
-			if best == nil || ss.ID < best.ID { // stable choice
-				if ss.acquire() {
-					if best != nil {
-						best.release()
-					}
-					best = ss
-				}
+			since, seen := s.lastSeen[bot]
+			if !seen {
+				since = waitStart
 			}
-		}
-		since, seen := s.lastSeen[bot]
-		if !seen {
-			since = waitStart
+			if in := s.cfg.Grace - time.Since(since); !live && in <= 0 {
+				if !seen {
+					s.lastSeen[bot] = since // later seats of a bot that never came need not wait again
+				}
+				s.log.Warn("bot absent: its seat plays fallbacks", zap.String("bot", bot))
+				conns = append(conns, absent{})
+				continue
+			} else if absentIn = in; live {
+				absentIn = time.Hour // connected but without free capacity: wait for a change
+			}
+			for _, t := range taken {
+				t.release()
+			}
+			taken = nil
+			break
 		}
 		s.mu.Unlock()
-		if best != nil {
-			return best, func() { best.release(); s.notify() }, nil
-		}
-		absentIn := s.cfg.Grace - time.Since(since)
-		if !live && absentIn <= 0 {
-			s.mu.Lock()
-			if _, ok := s.lastSeen[bot]; !ok {
-				s.lastSeen[bot] = since // later seats of a bot that never came need not wait again
-			}
-			s.mu.Unlock()
-			s.log.Warn("bot absent: its seat plays fallbacks", zap.String("bot", bot))
-			return absent{}, func() {}, nil
+		if len(conns) == len(bots)+len(exclude) {
+			return conns[len(exclude):], func() {
+				for _, t := range taken {
+					t.release()
+				}
+				s.notify()
+			}, nil
 		}
 		timer := time.NewTimer(max(absentIn, 10*time.Millisecond))
 		select {
@@ -408,6 +429,27 @@ func (s *Server) Acquire(ctx context.Context, bot string, exclude []referee.Conn
 		}
 		timer.Stop()
 	}
+}
+
+// trySession reserves a slot on a session of bot that is not in exclude (the stable choice:
+// the lowest id with free capacity); live reports whether the bot has any session at all.
+// s.mu is held.
+func (s *Server) trySession(bot string, exclude []referee.Conn) (best *Session, live bool) {
+	for _, ss := range s.sessions {
+		if ss.Bot != bot || contains(exclude, ss) || ss.isGone() {
+			continue
+		}
+		live = true
+		if best == nil || ss.ID < best.ID {
+			if ss.acquire() {
+				if best != nil {
+					best.release()
+				}
+				best = ss
+			}
+		}
+	}
+	return best, live
 }
 
 // absent stands in for a bot that is not there: nothing reaches it, and it is gone already.

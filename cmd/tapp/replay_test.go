@@ -36,12 +36,16 @@ type inProcessSeats struct {
 	bots map[string]bots.Bot
 }
 
-func (s inProcessSeats) Acquire(_ context.Context, bot string, _ []referee.Conn) (referee.Conn, func(), error) {
-	b := s.bots[bot]
-	if b == nil {
-		return nil, nil, fmt.Errorf("no bot %s", bot)
+func (s inProcessSeats) SeatTable(_ context.Context, seating []string) ([]referee.Conn, func(), error) {
+	conns := make([]referee.Conn, len(seating))
+	for i, bot := range seating {
+		b := s.bots[bot]
+		if b == nil {
+			return nil, nil, fmt.Errorf("no bot %s", bot)
+		}
+		conns[i] = &botConn{bot: b, games: map[string]chan referee.Answer{}, gone: make(chan struct{})}
 	}
-	return &botConn{bot: b, games: map[string]chan referee.Answer{}, gone: make(chan struct{})}, func() {}, nil
+	return conns, func() {}, nil
 }
 
 // botConn answers every request at once with its bot's decision.
