@@ -262,13 +262,17 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.De
 	})
 	defer guard()
 	defer freeSlot()
+	// Leaving at the deadline, answer here: the guard may not have started yet, and leaving
+	// stops it.
 	select {
 	case slots <- struct{}{}:
 		holdsSlot.Store(true)
 	case <-dctx.Done():
+		answer(fallback, 0)
 		return
 	}
 	if dctx.Err() != nil {
+		answer(fallback, 0)
 		return
 	}
 	obs, err := wire.ObservationFromProto(req.GetObservation(), legal)
