@@ -105,7 +105,7 @@ type DecisionRecord struct {
 	Bot       string
 	Decision  engine.Decision
 	RequestID string
-	Sent      []byte // the request exactly as sent (observation included): wire.EncodeSent's form, or protobuf JSON from an export
+	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see wire.DecodeSent
 	Attempts  []AnswerAttempt
 	Action    engine.Action // the action applied
 	Latency   time.Duration // from the request to the accepted answer (or the deadline)

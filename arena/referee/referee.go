@@ -276,7 +276,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	})
 	g.sent[seat] += len(evs)
 	g.lastSize = len(encoded)
-	rec.Sent = wire.RecordSent(encoded)
+	rec.Sent = encoded
 	g.setPending(seat, encoded)
 	defer g.setPending(seat, nil)
 

@@ -11,49 +11,56 @@ import (
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
-// EncodeSent is how a decision request is recorded (arena.DecisionRecord.Sent): its protobuf
-// wire form in base64. It is exact, text-safe in every store, and several times cheaper to
-// produce than JSON on the referee's hot path; replays show it as JSON (SentJSON).
-func EncodeSent(req *tappv1.DecisionRequest) ([]byte, error) {
-	b, err := MarshalRequest(req)
-	if err != nil {
-		return nil, err
-	}
-	return RecordSent(b), nil
-}
+// A decision's record keeps the request exactly as it went to the bot
+// (arena.DecisionRecord.Sent): its protobuf wire form, the very bytes the referee encoded
+// once for the bot and for the record. Records stored before schema version 4 hold the same
+// bytes in base64, and replay exports hold protobuf JSON; DecodeSent reads all three.
 
 // MarshalRequest encodes a decision request as it goes on the wire (deterministically, so
-// the same request always has the same bytes).
+// the same request always has the same bytes, those of AppendRequest).
 func MarshalRequest(req *tappv1.DecisionRequest) ([]byte, error) {
 	return proto.MarshalOptions{Deterministic: true}.Marshal(req)
 }
 
-// RecordSent turns a request's wire form (MarshalRequest) into its recorded form (EncodeSent).
-func RecordSent(encoded []byte) []byte {
-	out := make([]byte, base64.StdEncoding.EncodedLen(len(encoded)))
-	base64.StdEncoding.Encode(out, encoded)
-	return out
-}
-
-// DecodeSent reads a recorded request, as EncodeSent writes it or as protobuf JSON (the form
-// of replay exports).
+// DecodeSent reads a recorded request: wire form, base64 of it, or protobuf JSON.
 func DecodeSent(sent []byte) (*tappv1.DecisionRequest, error) {
 	req := &tappv1.DecisionRequest{}
-	if t := bytes.TrimSpace(sent); len(t) > 0 && t[0] == '{' {
+	t := bytes.TrimSpace(sent)
+	switch {
+	case len(t) > 0 && t[0] == '{':
 		if err := protojson.Unmarshal(t, req); err != nil {
 			return nil, fmt.Errorf("recorded request: %w", err)
 		}
 		return req, nil
+	case isBase64(sent):
+		b := make([]byte, base64.StdEncoding.DecodedLen(len(sent)))
+		n, err := base64.StdEncoding.Decode(b, sent)
+		if err != nil {
+			return nil, fmt.Errorf("recorded request: %w", err)
+		}
+		sent = b[:n]
 	}
-	b := make([]byte, base64.StdEncoding.DecodedLen(len(sent)))
-	n, err := base64.StdEncoding.Decode(b, sent)
-	if err != nil {
-		return nil, fmt.Errorf("recorded request: %w", err)
-	}
-	if err := proto.Unmarshal(b[:n], req); err != nil {
+	if err := proto.Unmarshal(sent, req); err != nil {
 		return nil, fmt.Errorf("recorded request: %w", err)
 	}
 	return req, nil
+}
+
+// isBase64 reports whether b is non-empty padded standard base64. A request's wire form
+// never is: it starts with the tag of its game id (0x0A), which is no base64 character.
+func isBase64(b []byte) bool {
+	if len(b) == 0 || len(b)%4 != 0 {
+		return false
+	}
+	for i, c := range b {
+		switch {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '+', c == '/':
+		case c == '=' && i >= len(b)-2:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // SentJSON returns a recorded request as protobuf JSON (unchanged if it is JSON already).
