@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"syscall"
 
@@ -42,6 +43,9 @@ type Main struct {
 	// Executable is this program's path, used to launch built-in bots as separate processes.
 	Executable string
 	Log        *zap.Logger
+	// SetMaxProcs limits the threads running Go code at once in this process (nil: leave it
+	// as it is, as tests running commands in their own process do).
+	SetMaxProcs func(n int)
 }
 
 // NewMain returns a Main wired to the process's real surroundings.
@@ -50,6 +54,7 @@ func NewMain() *Main {
 	return &Main{
 		Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv,
 		Terminal: term.IsTerminal(int(os.Stderr.Fd())), Executable: exe,
+		SetMaxProcs: func(n int) { runtime.GOMAXPROCS(n) },
 	}
 }
 

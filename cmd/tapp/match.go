@@ -48,6 +48,11 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	}
 	if kind == search.Name {
 		b = search.New(search.Config{Samples: *samples, Budget: *budget, Threads: *threads, Seed: *seed})
+	} else if m.SetMaxProcs != nil && m.Getenv("GOMAXPROCS") == "" {
+		// The simple bots think for microseconds: one thread serves all their games. More
+		// would only wake up and compete for the cores the arena and the other bots need
+		// (a third more deals per second with three random bots on two cores).
+		m.SetMaxProcs(1)
 	}
 	if *token == "" {
 		return usagef("no token: pass --token or set TAPP_TOKEN")
