@@ -1,0 +1,124 @@
+package wire
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// reference reads a request the plain way: proto.Unmarshal, then ObservationFromProto.
+func reference(b []byte) (*DecodedRequest, error) {
+	req := &tappv1.DecisionRequest{}
+	if err := proto.Unmarshal(b, req); err != nil {
+		return nil, err
+	}
+	return RequestFromProto(req), nil
+}
+
+// sameDecoding reports whether the fast decoder and the reference agree on b: both refuse
+// it, or both read the same request (an unreadable observation counts as the same whatever
+// the wording of the error).
+func sameDecoding(t *testing.T, b []byte) {
+	t.Helper()
+	got, gotErr := DecodeRequest(b)
+	want, wantErr := reference(b)
+	if (gotErr != nil) != (wantErr != nil) {
+		t.Fatalf("%x: DecodeRequest error %v, reference error %v", b, gotErr, wantErr)
+	}
+	if gotErr != nil {
+		return
+	}
+	if (got.Err != nil) != (want.Err != nil) {
+		t.Fatalf("%x: observation error %v, reference %v", b, got.Err, want.Err)
+	}
+	got.Err, want.Err = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%x: decoded\n%+v\nwant\n%+v", b, got, want)
+	}
+}
+
+// encodedRequests are the requests of every decision of random deals of every variant, with
+// the events sent along, as the referee encodes them.
+func encodedRequests(t testing.TB, deals int) [][]byte {
+	var out [][]byte
+	for _, text := range encodeRuleSets {
+		rules, err := engine.ParseRuleSet(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(3, 0)
+		for n := range deals {
+			st, err := engine.NewState(rules, engine.DealFromSeed(rules, 2, uint64(n)), engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := make([]int, rules.Players)
+			var legal []engine.Action
+			for i := 0; !st.Terminal(); i++ {
+				seat := st.ToMove()
+				obs := st.Observe(seat)
+				evs := st.EventsFor(seat, sent[seat])
+				out = append(out, AppendRequest(nil, &Request{GameID: "m-9/4", RequestID: "r" + string(rune('a'+i%26)),
+					Legal: obs.Legal, Deadline: time.Unix(1_800_000_000, int64(i)), OverageLeft: time.Duration(i) * time.Millisecond,
+					Observation: &obs, Events: evs, FirstEvent: sent[seat]}))
+				sent[seat] += len(evs)
+				legal = st.LegalActions(legal[:0])
+				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// A Go bot reads every request exactly as the reference path reads it, and on the fast path.
+func TestDecodeRequestIsTheReference(t *testing.T) {
+	t.Parallel()
+	for _, b := range encodedRequests(t, 30) {
+		if _, fast := decodeRequestFast(b); !fast {
+			t.Fatalf("%x: the arena's own encoding took the slow path", b)
+		}
+		sameDecoding(t, b)
+		r, err := DecodeRequest(b)
+		if err != nil || r.Err != nil || r.Observation == nil {
+			t.Fatalf("%x: %v %v", b, err, r.Err)
+		}
+	}
+}
+
+// Whatever the bytes, the fast decoder never panics and never disagrees with the reference.
+func FuzzDecodeRequest(f *testing.F) {
+	for i, b := range encodedRequests(f, 2) {
+		if i%5 == 0 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sameDecoding(t, b)
+	})
+}
+
+// Damaged requests: every single byte changed in a few ways, and every truncation.
+func TestDecodeRequestOfDamagedBytes(t *testing.T) {
+	t.Parallel()
+	reqs := encodedRequests(t, 1)
+	for i, b := range reqs {
+		if i%7 != 0 {
+			continue
+		}
+		for pos := range b {
+			for _, x := range []byte{0x00, 0xFF, b[pos] ^ 0x01, b[pos] + 1} {
+				d := append([]byte(nil), b...)
+				d[pos] = x
+				sameDecoding(t, d)
+			}
+			sameDecoding(t, b[:pos])
+		}
+	}
+}
