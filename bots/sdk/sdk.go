@@ -121,7 +121,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sctx = metadata.AppendToOutgoingContext(sctx, "authorization", "Bearer "+c.cfg.Token)
-	stream, err := c.api.Connect(sctx)
+	stream, err := c.api.Connect(sctx, grpc.ForceCodecV2(newCodec()))
 	if err != nil {
 		return false, err
 	}
@@ -140,7 +140,17 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	slots := make(chan struct{}, c.cfg.Capacity*engine.MaxPlayers)
 
 	for {
-		msg, err := stream.Recv()
+		var raw rawResponse
+		err := stream.RecvMsg(&raw)
+		var (
+			msg *tappv1.ConnectResponse
+			req *wire.DecodedRequest
+		)
+		if err == nil {
+			if c.lastSeq, req, msg, err = raw.decode(); err != nil {
+				err = fmt.Errorf("unreadable message from the arena: %w", err)
+			}
+		}
 		if err != nil {
 			select {
 			case serr := <-out.failed:
@@ -152,18 +162,21 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 			}
 			return connected, err
 		}
-		c.lastSeq = msg.GetSeq()
+		if req != nil {
+			c.dispatch(sctx, slots, open, out, req)
+			continue
+		}
 		switch m := msg.GetMessage().(type) {
 		case *tappv1.ConnectResponse_Welcome:
 			connected = true
 			c.resumeToken = m.Welcome.GetResumeToken()
 			c.log.Info("connected", zap.String("session", m.Welcome.GetSessionId()), zap.Bool("resumed", m.Welcome.GetResumed()))
-		case *tappv1.ConnectResponse_DecisionRequest:
-			c.dispatch(sctx, slots, open, out, m.DecisionRequest)
+		case *tappv1.ConnectResponse_DecisionRequest: // sent along with something else
+			c.dispatch(sctx, slots, open, out, wire.RequestFromProto(m.DecisionRequest))
 		case *tappv1.ConnectResponse_Snapshot:
 			for _, g := range m.Snapshot.GetGames() {
 				if g.GetPending() != nil {
-					c.dispatch(sctx, slots, open, out, g.GetPending())
+					c.dispatch(sctx, slots, open, out, wire.RequestFromProto(g.GetPending()))
 				}
 			}
 		case *tappv1.ConnectResponse_AnswerRejected:
@@ -213,7 +226,7 @@ func (l *answerLine) send(a *tappv1.Answer) {
 
 // dispatch decides one request on its own goroutine, so one slow game never holds up
 // another, and answers before the deadline with a legal action whatever the bot does.
-func (c *client) dispatch(ctx context.Context, slots chan struct{}, open *openRequests, out *answerLine, req *tappv1.DecisionRequest) {
+func (c *client) dispatch(ctx context.Context, slots chan struct{}, open *openRequests, out *answerLine, req *wire.DecodedRequest) {
 	if !open.start(req) {
 		return // already being decided (a snapshot repeats an open request)
 	}
@@ -224,8 +237,8 @@ func (c *client) dispatch(ctx context.Context, slots chan struct{}, open *openRe
 // bot fails, panics, chooses an illegal action or is still thinking when the deadline (less
 // the margin) comes. The bot runs on this goroutine, once it has one of the slots; a timer
 // sends the fallback in time and gives the slot back, even if the bot never returns.
-func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.DecisionRequest, out *answerLine) {
-	legal := req.GetLegal()
+func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.DecodedRequest, out *answerLine) {
+	legal := req.Legal
 	if len(legal) == 0 {
 		return
 	}
@@ -234,7 +247,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.De
 		if !answered.CompareAndSwap(false, true) {
 			return false
 		}
-		a := &tappv1.Answer{GameId: req.GetGameId(), RequestId: req.GetRequestId(), Action: action}
+		a := &tappv1.Answer{GameId: req.GameID, RequestId: req.RequestID, Action: action}
 		if think > 0 {
 			a.ThinkTime = durationpb.New(think)
 		}
@@ -242,9 +255,9 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.De
 		return true
 	}
 	fallback := legal[0]
-	deadline := time.Now().Add(time.Second)
-	if req.GetDeadline() != nil {
-		deadline = req.GetDeadline().AsTime()
+	deadline := req.Deadline
+	if deadline.IsZero() {
+		deadline = time.Now().Add(time.Second)
 	}
 	dctx, cancel := context.WithDeadline(ctx, deadline.Add(-c.cfg.Margin))
 	defer cancel()
@@ -256,7 +269,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.De
 	}
 	guard := context.AfterFunc(dctx, func() {
 		if ctx.Err() == nil && answer(fallback, 0) {
-			c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.GetRequestId()))
+			c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.RequestID))
 		}
 		freeSlot()
 	})
@@ -275,9 +288,9 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.De
 		answer(fallback, 0)
 		return
 	}
-	obs, err := wire.ObservationFromProto(req.GetObservation(), legal)
-	if err != nil {
-		c.log.Error("unreadable observation, answering the first legal action", zap.Error(err))
+	obs := req.Observation
+	if req.Err != nil {
+		c.log.Error("unreadable observation, answering the first legal action", zap.Error(req.Err))
 		answer(fallback, 0)
 		return
 	}
@@ -288,7 +301,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *tappv1.De
 	case answered.Load():
 		return // too late: the guard answered already
 	case err != nil:
-		c.log.Error("bot failed, answering the first legal action", zap.Error(err), zap.String("request", req.GetRequestId()))
+		c.log.Error("bot failed, answering the first legal action", zap.Error(err), zap.String("request", req.RequestID))
 		answer(fallback, 0)
 		return
 	}
@@ -319,7 +332,7 @@ type openRequests struct {
 }
 
 type openRequest struct {
-	req     *tappv1.DecisionRequest
+	req     *wire.DecodedRequest
 	retried bool
 }
 
@@ -327,18 +340,18 @@ func newOpenRequests() *openRequests {
 	return &openRequests{games: make(map[string]map[string]*openRequest)}
 }
 
-func (o *openRequests) start(req *tappv1.DecisionRequest) bool {
+func (o *openRequests) start(req *wire.DecodedRequest) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	game := o.games[req.GetGameId()]
+	game := o.games[req.GameID]
 	if game == nil {
 		game = make(map[string]*openRequest)
-		o.games[req.GetGameId()] = game
+		o.games[req.GameID] = game
 	}
-	if game[req.GetRequestId()] != nil {
+	if game[req.RequestID] != nil {
 		return false
 	}
-	game[req.GetRequestId()] = &openRequest{req: req}
+	game[req.RequestID] = &openRequest{req: req}
 	return true
 }
 
@@ -346,11 +359,11 @@ func (o *openRequests) takeRetry(game, req string) (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	r := o.games[game][req]
-	if r == nil || r.retried || len(r.req.GetLegal()) == 0 {
+	if r == nil || r.retried || len(r.req.Legal) == 0 {
 		return "", false
 	}
 	r.retried = true
-	return r.req.GetLegal()[0], true
+	return r.req.Legal[0], true
 }
 
 func (o *openRequests) endGame(game string) {

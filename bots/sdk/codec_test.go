@@ -1,0 +1,60 @@
+package sdk
+
+import (
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// A decision request is read straight into the engine's observation; every other message,
+// and a request that comes with anything else, is decoded the usual way.
+func TestRawResponseDecode(t *testing.T) {
+	t.Parallel()
+	rules := engine.DefaultRules(engine.Modern)
+	st, err := engine.NewState(rules, engine.DealFromSeed(rules, 1, 0), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := st.Observe(st.ToMove())
+	request := &tappv1.DecisionRequest{GameId: "g/1", RequestId: "r1", Legal: []string{"pass", "play"},
+		Observation: &tappv1.Observation{Rules: rules.String(), Seat: int32(obs.Seat), Hand: []string{"HA"},
+			Current: &tappv1.Trick{Leader: -1, Winner: -1}}}
+	for _, tc := range []struct {
+		name    string
+		msg     *tappv1.ConnectResponse
+		request bool
+	}{
+		{"request", &tappv1.ConnectResponse{Seq: 300, Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: request}}, true},
+		{"request without seq", &tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: request}}, true},
+		{"welcome", &tappv1.ConnectResponse{Seq: 1, Message: &tappv1.ConnectResponse_Welcome{Welcome: &tappv1.Welcome{SessionId: "s"}}}, false},
+	} {
+		b, err := proto.Marshal(tc.msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq, req, msg, err := (&rawResponse{b: b}).decode()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if seq != tc.msg.GetSeq() {
+			t.Errorf("%s: seq %d, want %d", tc.name, seq, tc.msg.GetSeq())
+		}
+		if got := req != nil; got != tc.request {
+			t.Fatalf("%s: read as a request %v, want %v", tc.name, got, tc.request)
+		}
+		if tc.request {
+			if req.Err != nil || req.GameID != "g/1" || req.RequestID != "r1" || len(req.Observation.Legal) != 2 ||
+				!req.Observation.Hand.Has(engine.NewCard(engine.Hearts, engine.Ace)) {
+				t.Errorf("%s: decoded %+v (observation %+v)", tc.name, req, req.Observation)
+			}
+		} else if !proto.Equal(msg, tc.msg) {
+			t.Errorf("%s: decoded %v, want %v", tc.name, msg, tc.msg)
+		}
+	}
+	if _, _, _, err := (&rawResponse{b: []byte{0x2A, 0x05, 0x0A}}).decode(); err == nil {
+		t.Error("a truncated message decoded")
+	}
+}
