@@ -95,3 +95,23 @@ func BenchmarkAppendRequest(b *testing.B) {
 			Deadline: time.Unix(1e9, 0), OverageLeft: time.Second, Observation: &obs})
 	}
 }
+
+// BenchmarkDecodeRequestDirect is BenchmarkDecodeRequest with DecodeRequest, as the Go SDK
+// reads requests: the same observation, without the protobuf messages.
+func BenchmarkDecodeRequestDirect(b *testing.B) {
+	states := benchStates(b)
+	encoded := make([][]byte, len(states))
+	for i, st := range states {
+		var err error
+		if encoded[i], err = MarshalRequest(benchRequest(st)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r, err := DecodeRequest(encoded[i%len(encoded)])
+		if err != nil || r.Err != nil {
+			b.Fatal(err, r.Err)
+		}
+	}
+}

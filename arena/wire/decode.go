@@ -2,8 +2,6 @@ package wire
 
 import (
 	"errors"
-	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -121,17 +119,16 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 		}
 	}
 	o, err := decodeObservation(obsBytes)
-	if errors.Is(err, errSlowPath) {
+	if err != nil {
 		return nil, false
 	}
-	if err == nil {
-		o.Legal, err = ActionsFromProto(r.Legal)
-		if err != nil {
-			err = fmt.Errorf("observation legal actions: %w", err)
+	o.Legal = make([]engine.Action, len(r.Legal))
+	for i, text := range r.Legal {
+		if c, ok := cardOfText(text); ok {
+			o.Legal[i] = engine.CardAction(c)
+		} else if o.Legal[i], err = engine.ParseAction(text); err != nil {
+			return nil, false
 		}
-	}
-	if err != nil {
-		return &DecodedRequest{GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal, Deadline: r.Deadline, Err: err}, true
 	}
 	r.Observation = o
 	return r, true
@@ -159,19 +156,47 @@ func wellFormedEvent(b []byte) bool {
 			var v []byte
 			v, n = protowire.ConsumeBytes(b)
 			if n >= 0 {
-				if _, err := decodeStrings(v, handCards); err != nil {
+				if !wellFormedStrings(v, handCards) {
 					return false
 				}
 			}
 		case typ == protowire.BytesType && num == evPayoff:
 			var v []byte
 			v, n = protowire.ConsumeBytes(b)
-			if n >= 0 && appendPackedInts(nil, v) == nil {
+			if n >= 0 && !wellFormedPacked(v) {
 				return false
 			}
 		default:
 			return false
 		}
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
+}
+
+// wellFormedStrings reports whether b holds only the repeated string field num.
+func wellFormedStrings(b []byte, num protowire.Number) bool {
+	for len(b) > 0 {
+		got, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || got != num || typ != protowire.BytesType {
+			return false
+		}
+		v, m := protowire.ConsumeBytes(b[n:])
+		if m < 0 || !utf8.Valid(v) {
+			return false
+		}
+		b = b[n+m:]
+	}
+	return true
+}
+
+// wellFormedPacked reports whether b is a packed list of varints.
+func wellFormedPacked(b []byte) bool {
+	for len(b) > 0 {
+		_, n := protowire.ConsumeVarint(b)
 		if n < 0 {
 			return false
 		}
@@ -205,24 +230,15 @@ func decodeTime(b []byte) (time.Time, error) {
 	return time.Unix(secs, nanos).UTC(), nil
 }
 
-// decodeObservation reads an Observation as appendObservation writes it (errSlowPath for
-// anything else); other errors are what ObservationFromProto would say.
+// decodeObservation reads an Observation as appendObservation writes it, straight into the
+// engine's observation. Anything else — out of order, unknown, malformed, or a value the
+// reference path would refuse (an unknown card, a repeated one) — is errSlowPath, and the
+// reference path says what is wrong.
 func decodeObservation(b []byte) (*engine.Observation, error) {
-	o := &engine.Observation{Declarer: 0, ToMove: 0}
-	var (
-		rulesText                              string
-		hand, dealt, tapp, discarded, exposed  []string
-		contract, trump, called, given         string
-		handSizes, tricksTaken                 []int64
-		voids                                  []string
-		played                                 [][]byte
-		current                                []byte
-		hasCurrent                             bool
-		tricks                                 [][]byte
-		bids, history                          [][]byte
-		seat, decision, toMove, declarer, hold int64
-		pot                                    int64
-	)
+	// What the arena leaves out when empty reads as cardFrom, suitFrom and contractFrom read "".
+	o := &engine.Observation{Called: engine.NoCard, Given: engine.NoCard, Trump: engine.NoSuit, Contract: engine.NoContract}
+	var hasRules, hasCurrent bool
+	var voids, played, taken, sizes int
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -237,23 +253,24 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 				return nil, errSlowPath
 			}
 			b = b[m:]
+			x := int(int32(v))
 			switch num {
 			case obsSeat:
-				seat = int64(int32(v))
+				o.Seat = engine.Seat(x)
 			case obsDecision:
-				decision = int64(int32(v))
+				o.Decision = DecisionFromProto(tappv1.Decision(x))
 			case obsToMove:
-				toMove = int64(int32(v))
+				o.ToMove = engine.Seat(x)
 			case obsDeclarer:
-				declarer = int64(int32(v))
+				o.Declarer = engine.Seat(x)
 			case obsTout:
 				o.Tout = v != 0
 			case obsCalledHolder:
-				hold = int64(int32(v))
+				o.CalledHolder = engine.Seat(x)
 			case obsCalledInTapp:
 				o.CalledInTapp = v != 0
 			case obsPot:
-				pot = int64(int32(v))
+				o.Options.Pot = x
 			case obsForcedRamsch:
 				o.Options.ForcedRamsch = v != 0
 			default:
@@ -269,156 +286,72 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 			return nil, errSlowPath
 		}
 		b = b[m:]
-		if num != obsTricksTaken && num != obsHandSizes && !validText(num, v) {
-			return nil, errSlowPath
-		}
+		var ok bool
 		switch num {
 		case obsRules:
-			rulesText = string(v)
+			o.Rules, ok = rulesOf(v)
+			hasRules = true
 		case obsHand:
-			hand = append(hand, string(v))
+			o.Hand, ok = withCard(o.Hand, v)
 		case obsBids:
-			bids = append(bids, v)
+			o.Bids, ok = appendMove(o.Bids, v)
 		case obsContract:
-			contract = string(v)
+			o.Contract, ok = contractOf(v)
 		case obsTrump:
-			trump = string(v)
+			o.Trump, ok = suitOf(v)
 		case obsTapp:
-			tapp = append(tapp, string(v))
+			o.Tapp, ok = withCard(o.Tapp, v)
 		case obsDiscarded:
-			discarded = append(discarded, string(v))
+			o.Discarded, ok = withCard(o.Discarded, v)
 		case obsCalled:
-			called = string(v)
+			o.Called, ok = cardOf(v)
 		case obsGiven:
-			given = string(v)
+			o.Given, ok = cardOf(v)
 		case obsExposed:
-			exposed = append(exposed, string(v))
+			o.Exposed, ok = withCard(o.Exposed, v)
 		case obsTricks:
-			tricks = append(tricks, v)
+			var t engine.Trick
+			if t, ok = trickOf(v); ok {
+				o.Tricks = append(o.Tricks, t)
+			}
 		case obsCurrent:
-			current, hasCurrent = v, true
+			o.Current, ok = trickOf(v)
+			hasCurrent = true
 		case obsTricksTaken:
-			if tricksTaken = appendPackedInts(tricksTaken, v); tricksTaken == nil {
-				return nil, errSlowPath
-			}
+			taken, ok = packedInto(o.TricksTaken[:], taken, v)
 		case obsHandSizes:
-			if handSizes = appendPackedInts(handSizes, v); handSizes == nil {
-				return nil, errSlowPath
-			}
+			sizes, ok = packedInto(o.HandSizes[:], sizes, v)
 		case obsHistory:
-			history = append(history, v)
+			if o.History == nil {
+				o.History = make([]engine.Move, 0, 48)
+			}
+			o.History, ok = appendMove(o.History, v)
 		case obsDealt:
-			dealt = append(dealt, string(v))
+			o.Dealt, ok = withCard(o.Dealt, v)
 		case obsVoids:
-			voids = append(voids, string(v))
+			if ok = voids < engine.MaxPlayers; ok {
+				o.Voids[voids], ok = suitsOf(v)
+				voids++
+			}
 		case obsPlayed:
-			played = append(played, v)
-		default:
+			if ok = played < engine.MaxPlayers; ok {
+				o.Played[played], ok = handOf(v)
+				played++
+			}
+		}
+		if !ok {
 			return nil, errSlowPath
 		}
 	}
-
-	// Every nested message is read before anything is interpreted, so that bytes the
-	// reference path refuses are refused before any other error is found.
-	if !hasCurrent {
-		return nil, errSlowPath // the arena always sends it
+	if !hasRules || !hasCurrent {
+		return nil, errSlowPath // the arena always sends both
 	}
-	historyMoves, err := parseMoves(history)
-	if err != nil {
-		return nil, err
+	// movesFrom gives empty lists, not nil ones.
+	if o.History == nil {
+		o.History = []engine.Move{}
 	}
-	bidMoves, err := parseMoves(bids)
-	if err != nil {
-		return nil, err
-	}
-	currentTrick, err := parseTrick(current)
-	if err != nil {
-		return nil, err
-	}
-	doneTricks := make([]rawTrick, len(tricks))
-	for i, tb := range tricks {
-		if doneTricks[i], err = parseTrick(tb); err != nil {
-			return nil, err
-		}
-	}
-	playedCards := make([][]string, len(played))
-	for i, hb := range played {
-		if playedCards[i], err = decodeStrings(hb, handCards); err != nil {
-			return nil, err
-		}
-	}
-
-	// From here on, as ObservationFromProto.
-	rules, err := parseRulesCached(rulesText)
-	if err != nil {
-		return nil, fmt.Errorf("observation rules: %w", err)
-	}
-	o.Rules, o.Seat, o.Decision = rules, engine.Seat(seat), DecisionFromProto(tappv1.Decision(decision))
-	o.ToMove, o.Declarer, o.CalledHolder = engine.Seat(toMove), engine.Seat(declarer), engine.Seat(hold)
-	o.Options.Pot = int(pot)
-	errs := func(what string, err error) error { return fmt.Errorf("observation %s: %w", what, err) }
-	if o.Hand, err = CardsFromProto(hand); err != nil {
-		return nil, errs("hand", err)
-	}
-	if o.Dealt, err = CardsFromProto(dealt); err != nil {
-		return nil, errs("dealt", err)
-	}
-	if o.Tapp, err = CardsFromProto(tapp); err != nil {
-		return nil, errs("tapp", err)
-	}
-	if o.Discarded, err = CardsFromProto(discarded); err != nil {
-		return nil, errs("discarded", err)
-	}
-	if o.Exposed, err = CardsFromProto(exposed); err != nil {
-		return nil, errs("exposed", err)
-	}
-	if o.Contract, err = contractFrom(contract); err != nil {
-		return nil, errs("contract", err)
-	}
-	if o.Trump, err = suitFrom(trump); err != nil {
-		return nil, errs("trump", err)
-	}
-	if o.Called, err = cardFrom(called); err != nil {
-		return nil, errs("called", err)
-	}
-	if o.Given, err = cardFrom(given); err != nil {
-		return nil, errs("given", err)
-	}
-	if o.History, err = movesOf(historyMoves); err != nil {
-		return nil, errs("history", err)
-	}
-	if o.Bids, err = movesOf(bidMoves); err != nil {
-		return nil, errs("bids", err)
-	}
-	if o.Current, err = currentTrick.trick(); err != nil {
-		return nil, errs("current trick", err)
-	}
-	for _, rt := range doneTricks {
-		t, err := rt.trick()
-		if err != nil {
-			return nil, errs("trick", err)
-		}
-		o.Tricks = append(o.Tricks, t)
-	}
-	if len(handSizes) > engine.MaxPlayers || len(played) > engine.MaxPlayers ||
-		len(voids) > engine.MaxPlayers || len(tricksTaken) > engine.MaxPlayers {
-		return nil, fmt.Errorf("observation: more than %d seats", engine.MaxPlayers)
-	}
-	for i, v := range handSizes {
-		o.HandSizes[i] = int(int32(v))
-	}
-	for i, v := range tricksTaken {
-		o.TricksTaken[i] = int(int32(v))
-	}
-	for i, v := range voids {
-		if o.Voids[i], err = suitsFrom(v); err != nil {
-			return nil, errs("voids", err)
-		}
-	}
-	for i, cards := range playedCards {
-		if o.Played[i], err = CardsFromProto(cards); err != nil {
-			return nil, errs("played", err)
-		}
+	if o.Bids == nil {
+		o.Bids = []engine.Move{}
 	}
 	return o, nil
 }
@@ -432,172 +365,216 @@ func repeatedObservationField(num protowire.Number) bool {
 	return false
 }
 
-// validText reports whether a string field's bytes are valid UTF-8, as proto3 requires
-// (message fields are checked as they are read).
-func validText(num protowire.Number, v []byte) bool {
-	switch num {
-	case obsBids, obsTricks, obsCurrent, obsHistory, obsPlayed:
-		return true
+// lastRules remembers the last rule set read: every request names its rule set, and a bot
+// mostly plays one.
+var lastRules atomic.Pointer[struct {
+	text  string
+	rules engine.RuleSet
+}]
+
+func rulesOf(v []byte) (engine.RuleSet, bool) {
+	if last := lastRules.Load(); last != nil && last.text == string(v) {
+		return last.rules, true
 	}
-	return utf8.Valid(v)
+	r, err := engine.ParseRuleSet(string(v))
+	if err != nil {
+		return r, false
+	}
+	lastRules.Store(&struct {
+		text  string
+		rules engine.RuleSet
+	}{string(v), r})
+	return r, true
 }
 
-// appendPackedInts reads a packed list of int32; nil when malformed.
-func appendPackedInts(out []int64, b []byte) []int64 {
-	if out == nil {
-		out = make([]int64, 0, engine.MaxPlayers)
+// withCard adds one card of a list to a set; false for anything but a new card.
+func withCard(set engine.CardSet, v []byte) (engine.CardSet, bool) {
+	c, ok := cardOf(v)
+	if !ok || c == engine.NoCard || set.Has(c) {
+		return set, false
 	}
+	return set.With(c), true
+}
+
+// cardOf reads a card's notation (either case); false if it is none. "" is NoCard, as in
+// cardFrom.
+func cardOf(v []byte) (engine.Card, bool) {
+	if len(v) == 0 {
+		return engine.NoCard, true
+	}
+	if len(v) != 2 {
+		return engine.NoCard, false
+	}
+	c := cardCodes[uint16(v[0])<<8|uint16(v[1])]
+	return c - 1, c != 0
+}
+
+// cardOfText is cardOf for a non-empty string.
+func cardOfText(text string) (engine.Card, bool) {
+	if len(text) != 2 {
+		return engine.NoCard, false
+	}
+	c := cardCodes[uint16(text[0])<<8|uint16(text[1])]
+	return c - 1, c != 0
+}
+
+// cardCodes maps a card's two letters, in either case, to the card plus one (0: no card).
+var cardCodes = func() *[1 << 16]engine.Card {
+	var t [1 << 16]engine.Card
+	for c := range engine.Card(engine.NumCards) {
+		name := c.String()
+		for _, s := range []byte{name[0], name[0] | 0x20} {
+			for _, r := range []byte{name[1], name[1] | 0x20} {
+				t[uint16(s)<<8|uint16(r)] = c + 1
+			}
+		}
+	}
+	return &t
+}()
+
+func contractOf(v []byte) (engine.Contract, bool) {
+	c, err := contractFrom(string(v))
+	return c, err == nil
+}
+
+func suitOf(v []byte) (engine.Suit, bool) {
+	s, err := suitFrom(string(v))
+	return s, err == nil && (len(v) == 1 || len(v) == 0)
+}
+
+func suitsOf(v []byte) (engine.Suits, bool) {
+	var x engine.Suits
+	for _, c := range v {
+		s, err := engine.ParseSuit(string(rune(c)))
+		if err != nil || c >= utf8.RuneSelf {
+			return 0, false
+		}
+		x |= 1 << s
+	}
+	return x, true
+}
+
+// packedInto reads a packed list of int32 into list from index at; false when malformed or
+// longer than list.
+func packedInto(list []int, at int, b []byte) (int, bool) {
 	for len(b) > 0 {
 		v, n := protowire.ConsumeVarint(b)
-		if n < 0 {
-			return nil
+		if n < 0 || at >= len(list) {
+			return at, false
 		}
-		out = append(out, int64(int32(v)))
+		list[at] = int(int32(v))
+		at++
 		b = b[n:]
 	}
-	return out
+	return at, true
 }
 
-// decodeStrings reads the repeated string field num of a message; errSlowPath for
-// anything else in it.
-func decodeStrings(b []byte, num protowire.Number) ([]string, error) {
-	var out []string
+// handOf reads a Hand message into a card set.
+func handOf(b []byte) (engine.CardSet, bool) {
+	var set engine.CardSet
 	for len(b) > 0 {
-		got, typ, n := protowire.ConsumeTag(b)
-		if n < 0 || got != num || typ != protowire.BytesType {
-			return nil, errSlowPath
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != handCards || typ != protowire.BytesType {
+			return 0, false
 		}
 		v, m := protowire.ConsumeBytes(b[n:])
-		if m < 0 || !utf8.Valid(v) {
-			return nil, errSlowPath
+		if m < 0 {
+			return 0, false
 		}
-		out = append(out, string(v))
+		var ok bool
+		if set, ok = withCard(set, v); !ok {
+			return 0, false
+		}
 		b = b[n+m:]
 	}
-	return out, nil
+	return set, true
 }
 
-// rawMove is a Move as read from the wire, not yet interpreted.
-type rawMove struct {
-	seat   int64
-	action string
-}
-
-func parseMoves(list [][]byte) ([]rawMove, error) {
-	out := make([]rawMove, len(list))
-	for i, b := range list {
-		last := protowire.Number(0)
-		for len(b) > 0 {
-			num, typ, n := protowire.ConsumeTag(b)
-			if n < 0 || num <= last {
-				return nil, errSlowPath
+// appendMove reads a Move message (its action a played card, or parsed like movesFrom).
+func appendMove(list []engine.Move, b []byte) ([]engine.Move, bool) {
+	var mv engine.Move
+	var action []byte
+	last := protowire.Number(0)
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num <= last {
+			return list, false
+		}
+		last = num
+		b = b[n:]
+		switch {
+		case num == moveSeat && typ == protowire.VarintType:
+			v, m := protowire.ConsumeVarint(b)
+			if m < 0 {
+				return list, false
 			}
-			last = num
-			b = b[n:]
-			switch {
-			case num == moveSeat && typ == protowire.VarintType:
-				v, m := protowire.ConsumeVarint(b)
-				if m < 0 {
-					return nil, errSlowPath
-				}
-				out[i].seat, b = int64(int32(v)), b[m:]
-			case num == moveAction && typ == protowire.BytesType:
-				v, m := protowire.ConsumeBytes(b)
-				if m < 0 || !utf8.Valid(v) {
-					return nil, errSlowPath
-				}
-				out[i].action, b = string(v), b[m:]
-			default:
-				return nil, errSlowPath
+			mv.Seat, b = engine.Seat(int32(v)), b[m:]
+		case num == moveAction && typ == protowire.BytesType:
+			v, m := protowire.ConsumeBytes(b)
+			if m < 0 {
+				return list, false
 			}
+			action, b = v, b[m:]
+		default:
+			return list, false
 		}
 	}
-	return out, nil
-}
-
-// movesOf is movesFrom for moves read by parseMoves.
-func movesOf(raw []rawMove) ([]engine.Move, error) {
-	out := make([]engine.Move, len(raw))
-	for i, r := range raw {
-		a, err := actionFrom(r.action)
-		if err != nil {
-			return nil, err
+	if c, ok := cardOf(action); ok && c != engine.NoCard {
+		mv.Action = engine.CardAction(c)
+	} else {
+		a, err := actionFrom(string(action))
+		if err != nil || !utf8.Valid(action) {
+			return list, false
 		}
-		out[i] = engine.Move{Seat: engine.Seat(r.seat), Action: a}
+		mv.Action = a
 	}
-	return out, nil
+	return append(list, mv), true
 }
 
-// rawTrick is a Trick as read from the wire, not yet interpreted.
-type rawTrick struct {
-	leader, winner, points int64
-	cards                  []string
-}
-
-func parseTrick(b []byte) (rawTrick, error) {
-	var t rawTrick
+// trickOf reads a Trick message as trickFrom does for a present one.
+func trickOf(b []byte) (engine.Trick, bool) {
+	t := engine.Trick{}
+	for i := range t.Cards {
+		t.Cards[i] = engine.NoCard
+	}
+	cards := 0
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 || num < last || num == last && num != trickCards {
-			return t, errSlowPath
+			return t, false
 		}
 		last = num
 		b = b[n:]
 		if num == trickCards {
-			if typ != protowire.BytesType {
-				return t, errSlowPath
-			}
 			v, m := protowire.ConsumeBytes(b)
-			if m < 0 || !utf8.Valid(v) {
-				return t, errSlowPath
+			if typ != protowire.BytesType || m < 0 || cards == engine.MaxPlayers {
+				return t, false
 			}
-			t.cards, b = append(t.cards, string(v)), b[m:]
+			b = b[m:]
+			c, ok := cardOf(v)
+			if !ok || c == engine.NoCard {
+				return t, false
+			}
+			t.Cards[cards] = c
+			cards++
 			continue
 		}
-		if typ != protowire.VarintType {
-			return t, errSlowPath
-		}
 		v, m := protowire.ConsumeVarint(b)
-		if m < 0 {
-			return t, errSlowPath
+		if typ != protowire.VarintType || m < 0 {
+			return t, false
 		}
 		b = b[m:]
 		switch num {
 		case trickLeader:
-			t.leader = int64(int32(v))
+			t.Leader = engine.Seat(int32(v))
 		case trickWinner:
-			t.winner = int64(int32(v))
+			t.Winner = engine.Seat(int32(v))
 		case trickPoints:
-			t.points = int64(int32(v))
+			t.Points = int(int32(v))
 		default:
-			return t, errSlowPath
+			return t, false
 		}
 	}
-	return t, nil
+	return t, true
 }
-
-// trick is trickFrom for a trick read by parseTrick.
-func (r rawTrick) trick() (engine.Trick, error) {
-	return trickFrom(&tappv1.Trick{Leader: int32(r.leader), Winner: int32(r.winner), Points: int32(r.points), Cards: r.cards})
-}
-
-// parseRulesCached is engine.ParseRuleSet, remembering the rule sets it has read: every
-// request names its rule set, and a bot sees few of them.
-func parseRulesCached(text string) (engine.RuleSet, error) {
-	if r, ok := rulesCache.Load(text); ok {
-		return r.(engine.RuleSet), nil
-	}
-	r, err := engine.ParseRuleSet(text)
-	if err == nil && rulesCached.Add(1) <= maxRulesCached {
-		rulesCache.Store(text, r)
-	}
-	return r, err
-}
-
-const maxRulesCached = 64 // a bound, should an arena send a new rule set every time
-
-var (
-	rulesCache  sync.Map
-	rulesCached atomic.Int32
-)
