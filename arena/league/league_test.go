@@ -101,8 +101,9 @@ func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {
 			a := newArena(t, st, fourBots)
 			for cut := 1; ; cut++ {
 				runCtx, cancel := context.WithCancel(ctx)
+				// Deals are stored (and counted) a few at a time, so that runs stop early.
 				r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
-					Progress: func(pr league.Progress) {
+					Linger: time.Millisecond, Progress: func(pr league.Progress) {
 						if pr.Played >= 7 { // stop in the middle of a duplicate group
 							cancel()
 						}
@@ -280,7 +281,8 @@ func TestStoreFailureStopsTheLeagueCleanly(t *testing.T) {
 	p := testPlan(t, "full", league.RoundRobin, 1, 2)
 	fs := &failingStore{Store: st}
 	fs.failFrom.Store(10)
-	r := &league.Runner{Store: fs, Seats: a.srv, Concurrency: 4, Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
+	r := &league.Runner{Store: fs, Seats: a.srv, Concurrency: 4, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
+		Linger: time.Millisecond} // small batches, so that some are stored before the failure
 	out, err := r.Run(ctx, p, time.Time{})
 	if !errors.Is(err, store.ErrDiskFull) {
 		t.Fatalf("Run = %v, want ErrDiskFull", err)

@@ -231,6 +231,19 @@ func (s *Memory) DealNumbers(_ context.Context, matchID string) ([]int, error) {
 	return sortedKeys(s.deals[matchID]), nil
 }
 
+// DealNumbersBetween implements Store.
+func (s *Memory) DealNumbersBetween(_ context.Context, matchID string, first, last int) ([]int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []int
+	for _, n := range sortedKeys(s.deals[matchID]) {
+		if n >= first && n <= last {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
 // Results implements arena.Store.
 func (s *Memory) Results(_ context.Context, f arena.MatchFilter) ([]arena.ResultRow, error) {
 	s.mu.Lock()

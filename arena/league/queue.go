@@ -71,4 +71,7 @@ type Store interface {
 	LeagueMatches(ctx context.Context, league string) ([]arena.LeagueMatch, error)
 	// LeagueDeals counts the deals stored for the league.
 	LeagueDeals(ctx context.Context, league string) (int, error)
+	// DealNumbersBetween returns the numbers from first to last (inclusive) of the match's
+	// stored deals, ascending: what a job finds done already, without reading the whole match.
+	DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error)
 }

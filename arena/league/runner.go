@@ -138,7 +138,7 @@ type saveReq struct {
 // commit stores finished deals as they come, several per transaction when they come faster
 // than one transaction takes (group commit), until saves is closed.
 func (ru *run) commit(bg context.Context) {
-	const maxBatch = 32
+	const maxBatch = 64
 	for req := range ru.saves {
 		batch := []saveReq{req}
 		linger := time.NewTimer(ru.r.Linger)
@@ -187,6 +187,7 @@ type activeJob struct {
 	job    arena.Job
 	cancel context.CancelFunc
 	lost   bool
+	played bool // every deal played; some may still wait for the store
 }
 
 type jobResult struct {
@@ -202,6 +203,9 @@ type run struct {
 	sem    chan struct{} // a slot per table in play
 	saving chan struct{} // a slot per finished deal waiting for the store
 	saves  chan saveReq  // to the committer
+	// playedJobs tells the main loop that a job has played all its deals: it needs no table
+	// any more, so new jobs are claimed without waiting for its deals to be stored.
+	playedJobs chan int64
 
 	mu        sync.Mutex
 	matches   map[string]*matchInfo
@@ -239,7 +243,7 @@ func (r *Runner) Run(ctx context.Context, p *Plan, until time.Time) (*Outcome, e
 		r.MaxAttempts = 3
 	}
 	if r.Linger <= 0 {
-		r.Linger = 20 * time.Millisecond
+		r.Linger = 100 * time.Millisecond
 	}
 	log := r.Log.With(zap.String("league", p.League))
 	st := r.Store
@@ -258,7 +262,7 @@ func (r *Runner) Run(ctx context.Context, p *Plan, until time.Time) (*Outcome, e
 		}
 	}
 	ru := &run{r: r, p: p, log: log, owner: r.Owner, sem: make(chan struct{}, r.Concurrency),
-		saving: make(chan struct{}, 2*r.Concurrency), saves: make(chan saveReq), matches: map[string]*matchInfo{}}
+		saving: make(chan struct{}, max(8*r.Concurrency, 64)), saves: make(chan saveReq), playedJobs: make(chan int64), matches: map[string]*matchInfo{}}
 	if err := ru.rescue(ctx); err != nil {
 		return nil, err
 	}
@@ -400,8 +404,14 @@ func (ru *run) loop(ctx context.Context, until time.Time) (*Outcome, error) {
 		// Claim once half of the jobs are done, several at a time; after a claim found the
 		// queue empty, again only when a round was scheduled or at the next poll (other
 		// workers' jobs may have become available).
-		if stopping == "" && !queueEmpty && len(active) <= refillAt {
-			want := maxJobs - len(active)
+		playing := 0 // jobs that still have deals to play
+		for _, aj := range active {
+			if !aj.played {
+				playing++
+			}
+		}
+		if stopping == "" && !queueEmpty && playing <= refillAt {
+			want := maxJobs - playing
 			jobs, err := st.Claim(ctx, ru.p.League, ru.owner, want, r.Lease)
 			queueEmpty = len(jobs) < want
 			if err != nil && ctx.Err() == nil {
@@ -440,6 +450,10 @@ func (ru *run) loop(ctx context.Context, until time.Time) (*Outcome, error) {
 			}
 		}
 		select {
+		case id := <-ru.playedJobs:
+			if aj := active[id]; aj != nil {
+				aj.played = true
+			}
 		case res := <-results:
 			aj := active[res.job.ID]
 			delete(active, res.job.ID)
@@ -673,7 +687,18 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 	if err != nil {
 		return canceledOr(ctx, err)
 	}
-	numbers, err := st.DealNumbers(ctx, j.MatchID)
+	var mine []match.Table
+	first, last := -1, -1
+	for _, t := range mi.tables {
+		if t.Group >= j.FirstGroup && t.Group < j.FirstGroup+j.Groups {
+			mine = append(mine, t)
+			if first < 0 || t.Number < first {
+				first = t.Number
+			}
+			last = max(last, t.Number)
+		}
+	}
+	numbers, err := st.DealNumbersBetween(ctx, j.MatchID, first, last)
 	if err != nil {
 		return canceledOr(ctx, storeErr(err))
 	}
@@ -682,8 +707,8 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 		stored[n] = true
 	}
 	var todo []match.Table
-	for _, t := range mi.tables {
-		if t.Group >= j.FirstGroup && t.Group < j.FirstGroup+j.Groups && !stored[t.Number] {
+	for _, t := range mine {
+		if !stored[t.Number] {
 			todo = append(todo, t)
 		}
 	}
@@ -703,6 +728,7 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		firstErr error
+		toPlay   = len(todo)
 	)
 	for _, t := range todo {
 		select {
@@ -717,8 +743,18 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 			defer wg.Done()
 			rec, err := ru.playTable(ctx, mi.m, t, clocks)
 			// The table's slot is free as soon as the deal is over: the next deal starts while
-			// this one is being stored (at most 2×Concurrency deals wait for the store).
+			// this one is being stored (at most max(8×Concurrency, 64) deals wait for the store).
 			<-ru.sem
+			mu.Lock()
+			toPlay--
+			last := toPlay == 0
+			mu.Unlock()
+			if last {
+				select {
+				case ru.playedJobs <- j.ID:
+				case <-ctx.Done():
+				}
+			}
 			if err == nil {
 				ru.saving <- struct{}{}
 				err = ru.save(ctx, rec, j.ID)

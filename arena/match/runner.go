@@ -219,7 +219,7 @@ func (r *Runner) saver(ctx context.Context) (save func(context.Context, *arena.D
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		const maxBatch = 32
+		const maxBatch = 64
 		for first := range reqs {
 			batch := []req{first}
 		more: // take what is waiting now: no wait is added when deals come one at a time

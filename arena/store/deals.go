@@ -504,7 +504,18 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, with
 
 // DealNumbers returns the numbers of the match's stored (finished) deals, ascending.
 func (s *Store) DealNumbers(ctx context.Context, matchID string) ([]int, error) {
-	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT number FROM deals WHERE match_id = ? ORDER BY number`), matchID)
+	return s.dealNumbers(ctx, matchID, `SELECT number FROM deals WHERE match_id = ? ORDER BY number`, matchID)
+}
+
+// DealNumbersBetween returns the numbers from first to last (inclusive) of the match's
+// stored deals, ascending (one range of the primary key).
+func (s *Store) DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error) {
+	return s.dealNumbers(ctx, matchID, `SELECT number FROM deals WHERE match_id = ? AND number BETWEEN ? AND ? ORDER BY number`,
+		matchID, first, last)
+}
+
+func (s *Store) dealNumbers(ctx context.Context, matchID, query string, args ...any) ([]int, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(query), args...)
 	if err != nil {
 		return nil, s.wrap("list the deals of match "+matchID, err)
 	}

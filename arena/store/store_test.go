@@ -222,6 +222,14 @@ func TestSaveDealRoundTrip(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(ns, []int{0, 1, 2}) {
 			t.Errorf("DealNumbers = %v, %v; want [0 1 2]", ns, err)
 		}
+		for _, r := range []struct {
+			first, last int
+			want        []int
+		}{{1, 2, []int{1, 2}}, {2, 9, []int{2}}, {3, 9, nil}, {0, 0, []int{0}}} {
+			if ns, err := s.DealNumbersBetween(ctx, m.ID, r.first, r.last); err != nil || !reflect.DeepEqual(ns, r.want) {
+				t.Errorf("DealNumbersBetween(%d, %d) = %v, %v; want %v", r.first, r.last, ns, err, r.want)
+			}
+		}
 
 		if _, err := s.Deal(ctx, m.ID, 7); !errors.Is(err, arena.ErrNotFound) {
 			t.Errorf("Deal(missing) = %v, want ErrNotFound", err)
