@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
 
@@ -21,6 +22,11 @@ import (
 )
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// What the arena and the bots allocate lives for a deal at most: a larger heap target
+		// (peak memory of a league 49 → 71 MB) saves a tenth of the CPU, which is play.
+		debug.SetGCPercent(400)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	m := NewMain()
