@@ -2,19 +2,27 @@ package main
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/store"
+	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // benchArena plays b.N deals of modern Tapp among three bot processes started by botCmd, with
@@ -24,6 +32,7 @@ import (
 func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as the tapp program runs the arena
 	st, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -127,4 +136,119 @@ func BenchmarkArenaLatencyOneTable(b *testing.B) {
 	benchArena(b, 1, func(name string) []string {
 		return []string{tappBin, "bot", "random", "--name", name, "--capacity", "1"}
 	})
+}
+
+// BenchmarkLoopbackFloorOneTable is the floor under BenchmarkArenaLatencyOneTable: the same
+// traffic — real requests of random deals, in turn to three bot processes, each answering at
+// once — over bare gRPC streams, with no arena, referee, engine or SDK. What one table's
+// latency has above this is what the arena and the SDK add; this part is the transport and
+// the operating system waking the processes up.
+func BenchmarkLoopbackFloorOneTable(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	streams := make(chan tappv1.BotService_ConnectServer)
+	srv := grpc.NewServer()
+	tappv1.RegisterBotServiceServer(srv, echoArena{streams: streams})
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Stop()
+	var bots []tappv1.BotService_ConnectServer
+	for range 3 {
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "TAPP_BENCH_ECHO="+lis.Addr().String())
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer func() { cancel(); _ = cmd.Wait() }()
+		select {
+		case s := <-streams:
+			bots = append(bots, s)
+		case <-time.After(10 * time.Second):
+			b.Fatal("echo bot did not connect")
+		}
+	}
+	requests := floorRequests(b)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := bots[i%len(bots)]
+		start := time.Now()
+		if err := s.Send(requests[i%len(requests)]); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Recv(); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	reportQuantiles(b, lat, "round-trip")
+}
+
+// echoArena hands each bot stream to the benchmark and keeps it open.
+type echoArena struct {
+	tappv1.UnimplementedBotServiceServer
+	streams chan tappv1.BotService_ConnectServer
+}
+
+func (e echoArena) Connect(s tappv1.BotService_ConnectServer) error {
+	e.streams <- s
+	<-s.Context().Done()
+	return nil
+}
+
+// floorRequests are the decision requests of a few random modern deals.
+func floorRequests(b *testing.B) []*tappv1.ConnectResponse {
+	rules := engine.DefaultRules(engine.Modern)
+	rng := engine.NewRand(1, 0)
+	var out []*tappv1.ConnectResponse
+	var legal []engine.Action
+	for n := 0; len(out) < 200; n++ {
+		st, err := engine.NewState(rules, engine.DealFromSeed(rules, 1, uint64(n)), engine.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for !st.Terminal() {
+			obs := st.Observe(st.ToMove())
+			req := &tappv1.DecisionRequest{}
+			if err := proto.Unmarshal(wire.AppendRequest(nil, &wire.Request{GameID: "m/1", RequestID: "r1", Legal: obs.Legal,
+				Deadline: time.Now(), Observation: &obs}), req); err != nil {
+				b.Fatal(err)
+			}
+			out = append(out, &tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})
+			legal = st.LegalActions(legal[:0])
+			if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return out
+}
+
+// runEchoBot is a bot process for BenchmarkLoopbackFloorOneTable: it answers every request at
+// once with its first legal action, on one thread as the simple built-in bots run.
+func runEchoBot(addr string) int {
+	runtime.GOMAXPROCS(1)
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return 1
+	}
+	stream, err := tappv1.NewBotServiceClient(conn).Connect(context.Background())
+	if err != nil {
+		return 1
+	}
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			return 0
+		}
+		req := msg.GetDecisionRequest()
+		answer := &tappv1.Answer{GameId: req.GetGameId(), RequestId: req.GetRequestId(), Action: req.GetLegal()[0]}
+		if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: answer}}); err != nil {
+			return 0
+		}
+	}
 }

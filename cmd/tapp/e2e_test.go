@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("TAPP_E2E_BOT"); mode != "" {
 		os.Exit(runMisbehavingBot(mode))
 	}
+	if addr := os.Getenv("TAPP_BENCH_ECHO"); addr != "" {
+		os.Exit(runEchoBot(addr))
+	}
 	dir, err := os.MkdirTemp("", "tapp-e2e")
 	if err != nil {
 		panic(err)
