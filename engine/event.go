@@ -118,6 +118,10 @@ func (s *State) NumEvents() int { return len(s.log) }
 // Events returns the full event log, unredacted (a new slice).
 func (s *State) Events() []Event { return s.events(NoSeat, 0, false) }
 
+// EventsSince returns the log from index from on, unredacted (Events()[from:], without
+// building the whole log).
+func (s *State) EventsSince(from int) []Event { return s.events(NoSeat, from, false) }
+
 // EventsFor returns the log from index from on (same indices as Events), each event redacted
 // to what seat may know (R-INFO-1..4): others' hands, an unseen tapp, Frage discards and the
 // Rufer give become NoCard or empty. A seat outside the table gets the public view. The

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 
@@ -18,10 +19,11 @@ type Service struct {
 	Runner *Runner
 	Log    *zap.Logger
 
-	ctx     context.Context
-	mu      sync.Mutex
-	running map[string]*watchers
-	wg      sync.WaitGroup
+	ctx      context.Context
+	mu       sync.Mutex
+	running  map[string]*watchers
+	watching atomic.Int64 // watchers of all matches
+	wg       sync.WaitGroup
 }
 
 type watchers struct {
@@ -102,6 +104,9 @@ func (s *Service) finish(id string) {
 // publish hands every public event of a running match to its watchers. A watcher that does
 // not keep up loses events rather than slowing the match.
 func (s *Service) publish(matchID string, number int, ev engine.Event, public []engine.Event) {
+	if s.watching.Load() == 0 { // the usual case: no lock for every event of every table
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.running[matchID]
@@ -130,6 +135,7 @@ func (s *Service) Watch(ctx context.Context, matchID string, send func(*tappv1.W
 	w := s.running[matchID]
 	if w != nil {
 		w.subs[ch] = struct{}{}
+		s.watching.Add(1)
 	}
 	s.mu.Unlock()
 	if w == nil {
@@ -138,6 +144,7 @@ func (s *Service) Watch(ctx context.Context, matchID string, send func(*tappv1.W
 	defer func() {
 		s.mu.Lock()
 		delete(w.subs, ch)
+		s.watching.Add(-1)
 		s.mu.Unlock()
 	}()
 	for {

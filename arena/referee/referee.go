@@ -391,10 +391,10 @@ func (g *game) watch(from int) {
 	if g.t.Watch == nil {
 		return
 	}
-	all := g.st.Events()
+	all := g.st.EventsSince(from)
 	public := g.st.EventsFor(engine.NoSeat, from)
-	for i := from; i < len(all); i++ {
-		g.t.Watch(g.t.Number, all[i], public[i-from:i-from+1])
+	for i := range all {
+		g.t.Watch(g.t.Number, all[i], public[i:i+1])
 	}
 }
 
