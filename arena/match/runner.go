@@ -108,7 +108,12 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		}
 		pot = last.Outcome.PotAfter
 	}
-	save, stopSaving := r.saver(ctx)
+	// Deals wait up to linger to be stored together, unless the next deal waits for this one.
+	linger := 50 * time.Millisecond
+	if parallel == 1 {
+		linger = 0
+	}
+	save, stopSaving := r.saver(ctx, linger)
 	defer stopSaving()
 	// A table is free for the next deal as soon as its deal is over; the deal is stored while
 	// the next one plays, and at most parallel more deals wait for the store. With a pot the
@@ -206,7 +211,7 @@ type BatchSaver interface {
 // saver returns how finished deals are stored: through one committer that stores the deals
 // that finish together in one transaction (group commit) when the store can, else one by one.
 // Each deal is still stored whole or not at all; save returns when its deal is stored.
-func (r *Runner) saver(ctx context.Context) (save func(context.Context, *arena.DealRecord) error, stop func()) {
+func (r *Runner) saver(ctx context.Context, linger time.Duration) (save func(context.Context, *arena.DealRecord) error, stop func()) {
 	batcher, ok := r.Store.(BatchSaver)
 	if !ok {
 		return r.Store.SaveDeal, func() {}
@@ -222,17 +227,31 @@ func (r *Runner) saver(ctx context.Context) (save func(context.Context, *arena.D
 		const maxBatch = 64
 		for first := range reqs {
 			batch := []req{first}
-		more: // take what is waiting now: no wait is added when deals come one at a time
+			// Take what is waiting now, and what comes within linger: the tables play on
+			// meanwhile, and one commit for many deals costs less than one each.
+			var wait <-chan time.Time
+			if linger > 0 {
+				wait = time.After(linger)
+			}
+		more:
 			for len(batch) < maxBatch {
-				select {
-				case next, ok := <-reqs:
-					if !ok {
-						break more
+				var next req
+				var ok bool
+				if wait == nil {
+					select {
+					case next, ok = <-reqs:
+					default:
 					}
-					batch = append(batch, next)
-				default:
+				} else {
+					select {
+					case next, ok = <-reqs:
+					case <-wait:
+					}
+				}
+				if !ok {
 					break more
 				}
+				batch = append(batch, next)
 			}
 			recs := make([]*arena.DealRecord, len(batch))
 			for i, q := range batch {
