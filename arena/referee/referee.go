@@ -214,7 +214,7 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 		}
 		d.Index = len(rec.Decisions)
 		rec.Decisions = append(rec.Decisions, d)
-		before := len(g.st.Events())
+		before := g.st.NumEvents()
 		if err := g.st.Apply(d.Action); err != nil {
 			return nil, fmt.Errorf("referee: applying checked action %s: %w", d.Action, err)
 		}
@@ -229,6 +229,8 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	out := g.st.Outcome()
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
+	reveal := wire.RevealToProto(t.Rules, t.Deal, g.st)
+	settlement := wire.SettlementForPlayers(wire.OutcomeToProto(out), t.Rules.Players)
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
 		rec.Results = append(rec.Results, arena.SeatResult{
@@ -237,8 +239,8 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 		})
 		ended := &tappv1.GameEnded{
 			GameId:     g.id,
-			Reveal:     wire.RevealToProto(t.Rules, t.Deal, g.st),
-			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(out), t.Rules.Players),
+			Reveal:     reveal, // the same for every seat, and only read by gRPC
+			Settlement: settlement,
 			Events:     g.takeEvents(seat),
 		}
 		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: ended}})
