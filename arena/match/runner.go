@@ -32,6 +32,8 @@ type Runner struct {
 	Progress func(done, total int)
 	// Watch, when set, receives every event of every deal (see referee.Table.Watch).
 	Watch func(matchID string, number int, ev engine.Event, public []engine.Event)
+	// Watching, when set, says whether Watch has anyone to tell (see referee.Table.Watching).
+	Watching func() bool
 }
 
 // Result sums up a played match.
@@ -294,6 +296,7 @@ func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts en
 	}
 	if r.Watch != nil {
 		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }
+		table.Watching = r.Watching
 	}
 	return referee.Play(ctx, table)
 }

@@ -37,6 +37,7 @@ func NewService(ctx context.Context, r *Runner, log *zap.Logger) *Service {
 	}
 	s := &Service{Runner: r, Log: log, ctx: ctx, running: make(map[string]*watchers)}
 	r.Watch = s.publish
+	r.Watching = func() bool { return s.watching.Load() > 0 }
 	return s
 }
 

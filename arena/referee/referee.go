@@ -139,6 +139,9 @@ type Table struct {
 	// Watch, when set, receives every event (unredacted only after the deal ends: it gets
 	// the public view while the deal runs).
 	Watch func(number int, ev engine.Event, public []engine.Event)
+	// Watching, when set, says whether anyone watches now; while not, the events are not
+	// even built for Watch.
+	Watching func() bool
 }
 
 // ErrAborted is returned when the context ends a deal before it finishes; nothing of the
@@ -390,7 +393,7 @@ func (g *game) flushEvents(seat engine.Seat) {
 }
 
 func (g *game) watch(from int) {
-	if g.t.Watch == nil {
+	if g.t.Watch == nil || g.t.Watching != nil && !g.t.Watching() {
 		return
 	}
 	all := g.st.EventsSince(from)

@@ -16,7 +16,7 @@ const outboxSize = 4096
 
 // answerBuffer bounds the answers queued for one game; a bot flooding a game with answers
 // gets the extra ones refused.
-const answerBuffer = 32
+const answerBuffer = 4 // an answer, and a correction or two after a refusal
 
 // Session is one bot connection that may survive a dropped stream: it outlives the stream for
 // a grace period, during which the bot may resume it with its resume token.

@@ -437,3 +437,49 @@ func TestE2EMatchCommandAgainstARunningArena(t *testing.T) {
 		t.Fatalf("match with an absent bot: err %v, output %s; want a refusal naming it", err, out)
 	}
 }
+
+// An admin watches a running match: its public events stream in as the deals are played,
+// no card of a hand ever shows before the deal's end, and the stream ends with the match.
+func TestE2EWatchARunningMatch(t *testing.T) {
+	t.Parallel()
+	a := startServe(t)
+	a.goBot("w1", "random")
+	a.goBot("w2", "random")
+	a.goBot("w3", "random")
+	a.waitConnected("w1", "w2", "w3")
+	start, err := a.admin.StartMatch(a.ctx(), &tappv1.StartMatchRequest{Bots: []string{"w1", "w2", "w3"},
+		Rules: "modern", Deals: 400, Seed: 3, TimeControl: quick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := a.admin.WatchMatch(a.ctx(), &tappv1.WatchMatchRequest{MatchId: start.GetMatchId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, finished := 0, false
+	for !finished {
+		msg, err := stream.Recv()
+		if err != nil {
+			t.Fatalf("after %d events: %v", events, err)
+		}
+		if msg.GetMatchFinished() {
+			finished = true
+			continue
+		}
+		events++
+		ev := msg.GetEvent()
+		if !strings.HasPrefix(msg.GetGameId(), start.GetMatchId()+"/") {
+			t.Fatalf("event of game %s in the watch of match %s", msg.GetGameId(), start.GetMatchId())
+		}
+		if ev.GetKind() == tappv1.EventKind_EVENT_KIND_DEALT {
+			for seat, h := range ev.GetHands() {
+				if len(h.GetCards()) > 0 {
+					t.Fatalf("deal %d: the watch shows seat %d's hand %v while the deal runs", msg.GetDealNumber(), seat, h.GetCards())
+				}
+			}
+		}
+	}
+	if events == 0 {
+		t.Fatal("the match finished without a single event watched")
+	}
+}
