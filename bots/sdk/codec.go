@@ -20,6 +20,13 @@ type codec struct{ encoding.CodecV2 }
 
 func newCodec() codec { return codec{encoding.GetCodecV2(proto.Name)} }
 
+func (c codec) Marshal(v any) (mem.BufferSlice, error) {
+	if e, ok := v.(*encodedRequest); ok {
+		return mem.BufferSlice{mem.SliceBuffer(e.b)}, nil
+	}
+	return c.CodecV2.Marshal(v)
+}
+
 func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
 	if r, ok := v.(*rawResponse); ok {
 		r.b = data.Materialize() // a copy: gRPC reuses its buffers
@@ -67,4 +74,48 @@ func requestOnly(b []byte) (seq uint64, body []byte, ok bool) {
 		return 0, nil, false
 	}
 	return seq, body, true
+}
+
+// encodedRequest is a ConnectRequest in wire form (an answer, see encodeAnswer).
+type encodedRequest struct{ b []byte }
+
+// Field numbers of ConnectRequest, Answer and Duration.
+const (
+	requestAnswer                                                = 2
+	answerGameID, answerRequestID, answerAction, answerThinkTime = 1, 2, 3, 4
+	durationSeconds, durationNanos                               = 1, 2
+)
+
+// encodeAnswer writes the ConnectRequest carrying an answer, as proto.Marshal would: an answer
+// per decision is the bot's most frequent message, and the generic path to marshal it (a
+// oneof, through reflection) cost a sixth of a simple bot's CPU.
+func encodeAnswer(a *tappv1.Answer) *encodedRequest {
+	var body []byte
+	body = appendString(body, answerGameID, a.GetGameId())
+	body = appendString(body, answerRequestID, a.GetRequestId())
+	body = appendString(body, answerAction, a.GetAction())
+	if t := a.GetThinkTime(); t != nil {
+		var d []byte
+		if t.GetSeconds() != 0 {
+			d = protowire.AppendTag(d, durationSeconds, protowire.VarintType)
+			d = protowire.AppendVarint(d, uint64(t.GetSeconds()))
+		}
+		if t.GetNanos() != 0 {
+			d = protowire.AppendTag(d, durationNanos, protowire.VarintType)
+			d = protowire.AppendVarint(d, uint64(int64(t.GetNanos())))
+		}
+		body = protowire.AppendTag(body, answerThinkTime, protowire.BytesType)
+		body = protowire.AppendBytes(body, d)
+	}
+	b := make([]byte, 0, len(body)+4)
+	b = protowire.AppendTag(b, requestAnswer, protowire.BytesType)
+	return &encodedRequest{b: protowire.AppendBytes(b, body)}
+}
+
+func appendString(b []byte, num protowire.Number, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, s)
 }

@@ -1,9 +1,12 @@
 package sdk
 
 import (
+	"bytes"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -56,5 +59,25 @@ func TestRawResponseDecode(t *testing.T) {
 	}
 	if _, _, _, err := (&rawResponse{b: []byte{0x2A, 0x05, 0x0A}}).decode(); err == nil {
 		t.Error("a truncated message decoded")
+	}
+}
+
+// An answer is encoded by hand to the very bytes proto.Marshal gives.
+func TestEncodeAnswerIsProtoMarshal(t *testing.T) {
+	t.Parallel()
+	for _, a := range []*tappv1.Answer{
+		{GameId: "m-1/7", RequestId: "r12", Action: "HA"},
+		{GameId: "g", RequestId: "r1", Action: "solo:C", ThinkTime: durationpb.New(1500 * time.Millisecond)},
+		{GameId: "g", RequestId: "r1", Action: "pass", ThinkTime: durationpb.New(3 * time.Microsecond)},
+		{GameId: "g", RequestId: "r1", Action: "pass", ThinkTime: durationpb.New(2 * time.Second)},
+		{GameId: "g", RequestId: "r2"},
+	} {
+		want, err := proto.MarshalOptions{Deterministic: true}.Marshal(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: a}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := encodeAnswer(a).b; !bytes.Equal(got, want) {
+			t.Errorf("%v: encoded %x, want %x", a, got, want)
+		}
 	}
 }

@@ -213,7 +213,7 @@ type answerLine struct {
 
 func (l *answerLine) send(a *tappv1.Answer) {
 	l.mu.Lock()
-	err := l.stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: a}})
+	err := l.stream.SendMsg(encodeAnswer(a))
 	l.mu.Unlock()
 	if err != nil {
 		select {
