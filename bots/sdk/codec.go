@@ -1,6 +1,8 @@
 package sdk
 
 import (
+	"unicode/utf8"
+
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
@@ -35,18 +37,32 @@ func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
 	return c.CodecV2.Unmarshal(data, v)
 }
 
-// Field numbers of ConnectResponse.
+// Field numbers of ConnectResponse and GameEnded.
 const (
 	responseSeq             = 1
+	responseGameStarted     = 3
 	responseDecisionRequest = 5
+	responseGameEnded       = 8
+	gameEndedGameID         = 1
 )
 
 // decode reads a ConnectResponse: a decision request into req (msg nil), anything else into
-// msg. An error means the bytes are no ConnectResponse.
-func (r *rawResponse) decode() (seq uint64, req *wire.DecodedRequest, msg *tappv1.ConnectResponse, err error) {
-	if seq, body, ok := requestOnly(r.b); ok {
+// msg. An error means the bytes are no ConnectResponse. With full false, the messages the
+// SDK has no use for then are only glanced at: a game's start is skipped, and of its end
+// only the game id is read (the reveal and the last events are the bulk of it).
+func (r *rawResponse) decode(full bool) (seq uint64, req *wire.DecodedRequest, msg *tappv1.ConnectResponse, err error) {
+	seq, num, body, ok := single(r.b)
+	switch {
+	case ok && num == responseDecisionRequest:
 		req, err := wire.DecodeRequest(body)
 		return seq, req, nil, err
+	case ok && num == responseGameStarted && !full:
+		return seq, nil, &tappv1.ConnectResponse{Seq: seq}, nil
+	case ok && num == responseGameEnded && !full:
+		if id, ok := firstString(body, gameEndedGameID); ok {
+			return seq, nil, &tappv1.ConnectResponse{Seq: seq,
+				Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: id}}}, nil
+		}
 	}
 	msg = &tappv1.ConnectResponse{}
 	if err := protobuf.Unmarshal(r.b, msg); err != nil {
@@ -55,25 +71,39 @@ func (r *rawResponse) decode() (seq uint64, req *wire.DecodedRequest, msg *tappv
 	return msg.GetSeq(), nil, msg, nil
 }
 
-// requestOnly finds the decision request in a ConnectResponse that holds one and nothing
-// else but its seq, in the arena's field order; false for anything else.
-func requestOnly(b []byte) (seq uint64, body []byte, ok bool) {
+// single finds the one message in a ConnectResponse that holds one and nothing else but its
+// seq, in the arena's field order: its field number and bytes; false for anything else.
+func single(b []byte) (seq uint64, num protowire.Number, body []byte, ok bool) {
 	if num, typ, n := protowire.ConsumeTag(b); n > 0 && num == responseSeq && typ == protowire.VarintType {
 		v, m := protowire.ConsumeVarint(b[n:])
 		if m < 0 {
-			return 0, nil, false
+			return 0, 0, nil, false
 		}
 		seq, b = v, b[n+m:]
 	}
 	num, typ, n := protowire.ConsumeTag(b)
-	if n < 0 || num != responseDecisionRequest || typ != protowire.BytesType {
-		return 0, nil, false
+	if n < 0 || typ != protowire.BytesType {
+		return 0, 0, nil, false
 	}
 	body, m := protowire.ConsumeBytes(b[n:])
 	if m < 0 || n+m != len(b) {
-		return 0, nil, false
+		return 0, 0, nil, false
 	}
-	return seq, body, true
+	return seq, num, body, true
+}
+
+// firstString reads string field num when it comes first in a message, as the arena writes
+// the game id of a GameEnded.
+func firstString(b []byte, num protowire.Number) (string, bool) {
+	got, typ, n := protowire.ConsumeTag(b)
+	if n < 0 || got != num || typ != protowire.BytesType {
+		return "", false
+	}
+	v, m := protowire.ConsumeBytes(b[n:])
+	if m < 0 || !utf8.Valid(v) {
+		return "", false
+	}
+	return string(v), true
 }
 
 // encodedRequest is a ConnectRequest in wire form (an answer, see encodeAnswer).

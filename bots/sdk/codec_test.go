@@ -38,7 +38,7 @@ func TestRawResponseDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, req, msg, err := (&rawResponse{b: b}).decode()
+		seq, req, msg, err := (&rawResponse{b: b}).decode(true)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -57,7 +57,7 @@ func TestRawResponseDecode(t *testing.T) {
 			t.Errorf("%s: decoded %v, want %v", tc.name, msg, tc.msg)
 		}
 	}
-	if _, _, _, err := (&rawResponse{b: []byte{0x2A, 0x05, 0x0A}}).decode(); err == nil {
+	if _, _, _, err := (&rawResponse{b: []byte{0x2A, 0x05, 0x0A}}).decode(true); err == nil {
 		t.Error("a truncated message decoded")
 	}
 }
@@ -79,5 +79,31 @@ func TestEncodeAnswerIsProtoMarshal(t *testing.T) {
 		if got := encodeAnswer(a).b; !bytes.Equal(got, want) {
 			t.Errorf("%v: encoded %x, want %x", a, got, want)
 		}
+	}
+}
+
+// Without a GameEnded callback, a game's end is read for its game id only, and its start
+// not at all.
+func TestRawResponseGlance(t *testing.T) {
+	t.Parallel()
+	ended := &tappv1.ConnectResponse{Seq: 9, Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{
+		GameId: "m/3", Reveal: &tappv1.Reveal{Deal: "x"}, Events: []*tappv1.GameEvent{{Index: 4}}}}}
+	b, err := proto.Marshal(ended)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, req, msg, err := (&rawResponse{b: b}).decode(false)
+	if err != nil || req != nil || seq != 9 || msg.GetGameEnded().GetGameId() != "m/3" {
+		t.Fatalf("decode(false) = %d, %v, %v, %v", seq, req, msg, err)
+	}
+	if _, _, msg, _ := (&rawResponse{b: b}).decode(true); !proto.Equal(msg, ended) {
+		t.Fatalf("decode(true) = %v, want all of %v", msg, ended)
+	}
+	started, err := proto.Marshal(&tappv1.ConnectResponse{Seq: 10, Message: &tappv1.ConnectResponse_GameStarted{GameStarted: &tappv1.GameStarted{GameId: "m/4"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seq, _, msg, err := (&rawResponse{b: started}).decode(false); err != nil || seq != 10 || msg.GetMessage() != nil {
+		t.Fatalf("decode(false) of a start = %d, %v, %v", seq, msg, err)
 	}
 }

@@ -147,7 +147,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 			req *wire.DecodedRequest
 		)
 		if err == nil {
-			if c.lastSeq, req, msg, err = raw.decode(); err != nil {
+			if c.lastSeq, req, msg, err = raw.decode(c.cfg.GameEnded != nil); err != nil {
 				err = fmt.Errorf("unreadable message from the arena: %w", err)
 			}
 		}
