@@ -343,7 +343,7 @@ func (ru *run) loop(ctx context.Context, until time.Time) (*Outcome, error) {
 	// to be stored and new jobs are being claimed. Jobs are claimed several at a time, once
 	// half of them are done: every claim is a write transaction.
 	perSlots := (r.Concurrency + tablesPerJob - 1) / tablesPerJob
-	maxJobs := 4*perSlots + 1
+	maxJobs := 8*perSlots + 1 // claims of a dozen jobs: a claim is a write transaction
 	refillAt := 2 * perSlots
 	queueEmpty := false // the last claim got fewer jobs than it asked for
 

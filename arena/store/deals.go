@@ -135,6 +135,23 @@ func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// readStmt is stmt for a read query that runs often (once per league job, say), prepared on
+// the read pool.
+func (s *Store) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if v, ok := s.rstmts.Load(query); ok {
+		return v.(*sql.Stmt), nil
+	}
+	st, err := s.r.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if v, loaded := s.rstmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return v.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
 // readyStmts prepares the statements of the given deals before their transaction begins.
 func (s *Store) readyStmts(ctx context.Context, deals ...*preparedDeal) error {
 	for _, p := range deals {
@@ -510,12 +527,21 @@ func (s *Store) DealNumbers(ctx context.Context, matchID string) ([]int, error) 
 // DealNumbersBetween returns the numbers from first to last (inclusive) of the match's
 // stored deals, ascending (one range of the primary key).
 func (s *Store) DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error) {
-	return s.dealNumbers(ctx, matchID, `SELECT number FROM deals WHERE match_id = ? AND number BETWEEN ? AND ? ORDER BY number`,
-		matchID, first, last)
+	st, err := s.readStmt(ctx, s.rebind(`SELECT number FROM deals WHERE match_id = ? AND number BETWEEN ? AND ? ORDER BY number`))
+	if err != nil {
+		return nil, s.wrap("list the deals of match "+matchID, err)
+	}
+	rows, err := st.QueryContext(ctx, matchID, first, last)
+	return s.scanNumbers(matchID, rows, err)
 }
 
 func (s *Store) dealNumbers(ctx context.Context, matchID, query string, args ...any) ([]int, error) {
 	rows, err := s.r.QueryContext(ctx, s.rebind(query), args...)
+	return s.scanNumbers(matchID, rows, err)
+}
+
+// scanNumbers reads the deal numbers a query gave.
+func (s *Store) scanNumbers(matchID string, rows *sql.Rows, err error) ([]int, error) {
 	if err != nil {
 		return nil, s.wrap("list the deals of match "+matchID, err)
 	}

@@ -274,7 +274,11 @@ WHERE id IN (SELECT id FROM league_jobs WHERE league_id = ? AND (state = 'availa
 	(state = 'running' AND lease_until < ` + nowSQL + `)) ORDER BY id LIMIT ?) RETURNING ` + jobColumns
 		args = append(append([]any{owner, untilArg, league}, nowArgs...), max)
 	}
-	rows, err := s.w.QueryContext(ctx, s.rebind(q), args...)
+	st, err := s.stmt(ctx, s.rebind(q)) // a claim per few jobs: prepared once
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}

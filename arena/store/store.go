@@ -76,6 +76,7 @@ type Store struct {
 	w       *sql.DB  // writes; for SQLite a pool of exactly one connection
 	r       *sql.DB  // reads; the same pool as w for PostgreSQL
 	stmts   sync.Map // write query → *sql.Stmt prepared on w (see stmt)
+	rstmts  sync.Map // read query → *sql.Stmt prepared on r (see readStmt)
 
 	matchInfos    sync.Map     // match id → *matchInfo (see Store.matchInfo)
 	cachedMatches atomic.Int64 // entries added to matchInfos since it was last cleared
@@ -246,6 +247,10 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 
 // Close closes the database. It does not wait for anything but the driver.
 func (s *Store) Close() error {
+	s.rstmts.Range(func(_, v any) bool {
+		_ = v.(*sql.Stmt).Close()
+		return true
+	})
 	s.stmts.Range(func(_, v any) bool {
 		_ = v.(*sql.Stmt).Close()
 		return true
