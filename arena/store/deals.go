@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/engine"
@@ -121,14 +122,19 @@ type writeOp struct {
 // a multi-row INSERT) costs about as much as running it. It must not be called inside a
 // transaction of this goroutine: on SQLite the writer pool has one connection.
 func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if v, ok := s.stmts.Load(query); ok {
+	return prepared(ctx, s.w, &s.stmts, query)
+}
+
+// prepared returns query's statement from cache, preparing it on db on first use.
+func prepared(ctx context.Context, db *sql.DB, cache *sync.Map, query string) (*sql.Stmt, error) {
+	if v, ok := cache.Load(query); ok {
 		return v.(*sql.Stmt), nil
 	}
-	st, err := s.w.PrepareContext(ctx, query)
+	st, err := db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	if v, loaded := s.stmts.LoadOrStore(query, st); loaded {
+	if v, loaded := cache.LoadOrStore(query, st); loaded {
 		st.Close()
 		return v.(*sql.Stmt), nil
 	}
@@ -138,18 +144,7 @@ func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 // readStmt is stmt for a read query that runs often (once per league job, say), prepared on
 // the read pool.
 func (s *Store) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if v, ok := s.rstmts.Load(query); ok {
-		return v.(*sql.Stmt), nil
-	}
-	st, err := s.r.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if v, loaded := s.rstmts.LoadOrStore(query, st); loaded {
-		st.Close()
-		return v.(*sql.Stmt), nil
-	}
-	return st, nil
+	return prepared(ctx, s.r, &s.rstmts, query)
 }
 
 // readyStmts prepares the statements of the given deals before their transaction begins.

@@ -43,6 +43,19 @@ func benchRequest(st *engine.State) *tappv1.DecisionRequest {
 	}
 }
 
+// benchEncoded is benchStates' requests in wire form.
+func benchEncoded(b *testing.B) [][]byte {
+	states := benchStates(b)
+	encoded := make([][]byte, len(states))
+	for i, st := range states {
+		var err error
+		if encoded[i], err = MarshalRequest(benchRequest(st)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return encoded
+}
+
 // BenchmarkEncodeRequest is the arena's part of a decision request: the seat's observation
 // built and encoded in wire form.
 func BenchmarkEncodeRequest(b *testing.B) {
@@ -62,14 +75,7 @@ func BenchmarkEncodeRequest(b *testing.B) {
 // BenchmarkDecodeRequest is a Go bot's part: the request decoded from wire form and the
 // engine's observation rebuilt from it.
 func BenchmarkDecodeRequest(b *testing.B) {
-	states := benchStates(b)
-	encoded := make([][]byte, len(states))
-	for i, st := range states {
-		var err error
-		if encoded[i], err = MarshalRequest(benchRequest(st)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	encoded := benchEncoded(b)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		req := &tappv1.DecisionRequest{}
@@ -99,14 +105,7 @@ func BenchmarkAppendRequest(b *testing.B) {
 // BenchmarkDecodeRequestDirect is BenchmarkDecodeRequest with DecodeRequest, as the Go SDK
 // reads requests: the same observation, without the protobuf messages.
 func BenchmarkDecodeRequestDirect(b *testing.B) {
-	states := benchStates(b)
-	encoded := make([][]byte, len(states))
-	for i, st := range states {
-		var err error
-		if encoded[i], err = MarshalRequest(benchRequest(st)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	encoded := benchEncoded(b)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		r, err := DecodeRequest(encoded[i%len(encoded)])

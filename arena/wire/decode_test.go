@@ -3,11 +3,9 @@ package wire
 import (
 	"reflect"
 	"testing"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -46,34 +44,7 @@ func sameDecoding(t *testing.T, b []byte) {
 // the events sent along, as the referee encodes them.
 func encodedRequests(t testing.TB, deals int) [][]byte {
 	var out [][]byte
-	for _, text := range encodeRuleSets {
-		rules, err := engine.ParseRuleSet(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := engine.NewRand(3, 0)
-		for n := range deals {
-			st, err := engine.NewState(rules, engine.DealFromSeed(rules, 2, uint64(n)), engine.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sent := make([]int, rules.Players)
-			var legal []engine.Action
-			for i := 0; !st.Terminal(); i++ {
-				seat := st.ToMove()
-				obs := st.Observe(seat)
-				evs := st.EventsFor(seat, sent[seat])
-				out = append(out, AppendRequest(nil, &Request{GameID: "m-9/4", RequestID: "r" + string(rune('a'+i%26)),
-					Legal: obs.Legal, Deadline: time.Unix(1_800_000_000, int64(i)), OverageLeft: time.Duration(i) * time.Millisecond,
-					Observation: &obs, Events: evs, FirstEvent: sent[seat]}))
-				sent[seat] += len(evs)
-				legal = st.LegalActions(legal[:0])
-				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
+	eachRandomRequest(t, deals, func(rr randomRequest) { out = append(out, AppendRequest(nil, rr.req)) })
 	return out
 }
 

@@ -24,17 +24,25 @@ func marshal(t *testing.T, m proto.Message) []byte {
 	return b
 }
 
-// The hand-written encoder must give the very bytes of the protobuf messages it stands for,
-// for every decision of random deals of every variant, with the events sent along.
-func TestAppendRequestIsProtoMarshal(t *testing.T) {
-	t.Parallel()
+// randomRequest is one decision of a random deal, as the referee would put it in a request.
+type randomRequest struct {
+	rules string // the rule set's text as in encodeRuleSets
+	deal  int
+	index int // the decision's number in the deal
+	req   *Request
+}
+
+// eachRandomRequest calls f with the request of every decision of deals random deals of every
+// rule set of encodeRuleSets (a pot carried in and forced Ramsch deals among them), with the
+// events since the seat's last request, as the referee sends them.
+func eachRandomRequest(t testing.TB, deals int, f func(r randomRequest)) {
 	for _, text := range encodeRuleSets {
 		rules, err := engine.ParseRuleSet(text)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rng := engine.NewRand(5, 0)
-		for n := range 60 {
+		for n := range deals {
 			var opts engine.Options
 			if rules.Pot {
 				opts.Pot = n % 3 * 20
@@ -52,19 +60,14 @@ func TestAppendRequestIsProtoMarshal(t *testing.T) {
 				seat := st.ToMove()
 				obs := st.Observe(seat)
 				evs := st.EventsFor(seat, sent[seat])
-				deadline := time.Unix(1_800_000_000+int64(i), int64(i)*7919)
-				overage := time.Duration(i-5) * 123456789 // negative too
 				r := &Request{GameID: "m-1/2", RequestID: "r" + string(rune('a'+i%26)), Legal: obs.Legal,
-					Deadline: deadline, OverageLeft: overage, Observation: &obs, Events: evs, FirstEvent: sent[seat]}
+					Deadline:    time.Unix(1_800_000_000+int64(i), int64(i)*7919),
+					OverageLeft: time.Duration(i-5) * 123456789, // negative too
+					Observation: &obs, Events: evs, FirstEvent: sent[seat]}
 				if i%2 == 0 {
 					r.Rules = rules.String()
 				}
-				want := marshal(t, &tappv1.DecisionRequest{GameId: r.GameID, RequestId: r.RequestID,
-					Decision: DecisionToProto(obs.Decision), Legal: ActionsToProto(obs.Legal), Deadline: Timestamp(deadline),
-					OverageLeft: Duration(overage), Observation: ObservationToProto(&obs), Events: EventsToProto(evs, sent[seat])})
-				if got := AppendRequest(nil, r); !bytes.Equal(got, want) {
-					t.Fatalf("%s deal %d decision %d: encoded\n%x\nwant\n%x", text, n, i, got, want)
-				}
+				f(randomRequest{rules: text, deal: n, index: i, req: r})
 				sent[seat] += len(evs)
 				legal = st.LegalActions(legal[:0])
 				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
@@ -73,6 +76,21 @@ func TestAppendRequestIsProtoMarshal(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The hand-written encoder must give the very bytes of the protobuf messages it stands for,
+// for every decision of random deals of every variant, with the events sent along.
+func TestAppendRequestIsProtoMarshal(t *testing.T) {
+	t.Parallel()
+	eachRandomRequest(t, 60, func(rr randomRequest) {
+		r := rr.req
+		want := marshal(t, &tappv1.DecisionRequest{GameId: r.GameID, RequestId: r.RequestID,
+			Decision: DecisionToProto(r.Observation.Decision), Legal: ActionsToProto(r.Legal), Deadline: Timestamp(r.Deadline),
+			OverageLeft: Duration(r.OverageLeft), Observation: ObservationToProto(r.Observation), Events: EventsToProto(r.Events, r.FirstEvent)})
+		if got := AppendRequest(nil, r); !bytes.Equal(got, want) {
+			t.Fatalf("%s deal %d decision %d: encoded\n%x\nwant\n%x", rr.rules, rr.deal, rr.index, got, want)
+		}
+	})
 }
 
 // Every kind of event, as every seat and the public see it, with and without the table size.
