@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena"
@@ -42,9 +44,10 @@ type Conn interface {
 	// not be queued (the bot is not reading, or gone); the referee treats it like a late
 	// answer.
 	Send(msg *tappv1.ConnectResponse) error
-	// SendRequest is Send for a decision request in wire form (the referee encodes it once,
-	// for the bot and for its record).
-	SendRequest(encoded []byte) error
+	// SendEncoded is Send for a message in wire form: kind is its field in ConnectResponse
+	// (wire.ResponseDecisionRequest, wire.ResponseGameEnded). The referee encodes a request
+	// once, for the bot and for its record, and a game's end once for every seat.
+	SendEncoded(kind protowire.Number, body []byte) error
 	// Open routes the bot's answers for gameID to the returned channel until closeFn is
 	// called. snapshot is called when a resuming bot needs the game's current view.
 	Open(gameID string, snapshot func() *tappv1.Snapshot_Game) (answers <-chan Answer, closeFn func())
@@ -177,8 +180,7 @@ type game struct {
 	mu      sync.Mutex                // guards pending for snapshots taken from session goroutines
 	pending [engine.MaxPlayers][]byte // the open request of each seat, in wire form
 
-	requests int
-	answered map[string]bool
+	requests int // requests sent: "r1" … "rN", every one before the last one closed
 }
 
 func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
@@ -190,7 +192,6 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	for _, p := range t.Players {
 		rec.Seating = append(rec.Seating, p.Bot)
 	}
-	g.answered = make(map[string]bool)
 
 	answers := make([]<-chan Answer, len(t.Players))
 	for i, p := range t.Players {
@@ -232,21 +233,23 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	out := g.st.Outcome()
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
-	reveal := wire.RevealToProto(t.Rules, t.Deal, g.st)
-	settlement := wire.SettlementForPlayers(wire.OutcomeToProto(out), t.Rules.Players)
+	reveal, err := proto.MarshalOptions{Deterministic: true}.Marshal(wire.RevealToProto(t.Rules, t.Deal, g.st))
+	if err != nil {
+		return nil, fmt.Errorf("referee: encoding the reveal: %w", err)
+	}
+	settlement, err := proto.MarshalOptions{Deterministic: true}.Marshal(wire.SettlementForPlayers(wire.OutcomeToProto(out), t.Rules.Players))
+	if err != nil {
+		return nil, fmt.Errorf("referee: encoding the settlement: %w", err)
+	}
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
 		rec.Results = append(rec.Results, arena.SeatResult{
 			Bot: p.Bot, Seat: seat, Payoff: out.Payoff[i], Points: out.Points[i],
 			Tricks: out.Tricks[i], Declarer: out.Declarer == seat,
 		})
-		ended := &tappv1.GameEnded{
-			GameId:     g.id,
-			Reveal:     reveal, // the same for every seat, and only read by gRPC
-			Settlement: settlement,
-			Events:     g.takeEvents(seat),
-		}
-		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: ended}})
+		evs := g.st.EventsFor(seat, g.sent[seat])
+		_ = p.Conn.SendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, g.id, reveal, settlement, evs, g.sent[seat]))
+		g.sent[seat] += len(evs)
 	}
 	rec.Duration = time.Since(rec.Started)
 	return rec, nil
@@ -287,14 +290,13 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 
 	hard := time.NewTimer(tc.PerDecision + bank)
 	defer hard.Stop()
-	if err := p.Conn.SendRequest(encoded); err != nil {
+	if err := p.Conn.SendEncoded(wire.ResponseDecisionRequest, encoded); err != nil {
 		return g.late(rec, legal, start, tc.PerDecision+bank), nil
 	}
 	for {
 		select {
 		case a := <-answers:
 			if action, ok := g.check(p, seat, &rec, a, start); ok {
-				g.answered[rec.RequestID] = true
 				elapsed := a.At.Sub(start)
 				rec.Action, rec.Latency, rec.Think = action, elapsed, a.Think
 				if over := elapsed - tc.PerDecision; over > 0 {
@@ -320,7 +322,7 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 	var rule, reason string
 	var action engine.Action
 	switch {
-	case a.RequestID != rec.RequestID && g.answered[a.RequestID]:
+	case a.RequestID != rec.RequestID && g.closed(a.RequestID):
 		rule, reason = ReasonDuplicate, "request "+a.RequestID+" was already answered"
 	case a.RequestID != rec.RequestID:
 		rule, reason = ReasonUnknownRequest, "no open request "+strconv.Quote(a.RequestID)+" for this seat"
@@ -352,12 +354,19 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 	return action, false
 }
 
+// closed reports whether id names a request of this game that is over (answered, or given
+// its fallback): every request but the one open now.
+func (g *game) closed(id string) bool {
+	n, ok := strings.CutPrefix(id, "r")
+	k, err := strconv.Atoi(n)
+	return ok && err == nil && k >= 1 && k < g.requests && strconv.Itoa(k) == n
+}
+
 // late plays the fallback for a late or missing answer and gives a strike.
 func (g *game) late(rec arena.DecisionRecord, legal []engine.Action, start time.Time, waited time.Duration) arena.DecisionRecord {
 	p := g.t.Players[rec.Seat]
 	strikes, forfeited, counted := p.Clock.strike()
 	rec.Action, rec.Fallback, rec.Strike, rec.Latency = Fallback(legal), true, counted, waited
-	g.answered[rec.RequestID] = true
 	_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Fallback{Fallback: &tappv1.Fallback{
 		GameId: g.id, RequestId: rec.RequestID, Action: rec.Action.String(),
 		Strikes: int32(strikes), Forfeited: forfeited,

@@ -3,7 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
-	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/encoding/protowire"
 	"hash/fnv"
 	"os"
 	"sync"
@@ -132,12 +132,12 @@ func (c *localConn) Open(gameID string, _ func() *tappv1.Snapshot_Game) (<-chan 
 
 func (c *localConn) Gone() <-chan struct{} { return c.gone }
 func (c *localConn) StreamEvents() bool    { return false }
-func (c *localConn) SendRequest(encoded []byte) error {
-	req := &tappv1.DecisionRequest{}
-	if err := proto.Unmarshal(encoded, req); err != nil {
+func (c *localConn) SendEncoded(kind protowire.Number, body []byte) error {
+	msg, err := wire.DecodeResponse(kind, body)
+	if err != nil {
 		return err
 	}
-	return c.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})
+	return c.Send(msg)
 }
 
 // testClock is fast, so that a strike costs little time.

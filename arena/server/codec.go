@@ -12,19 +12,16 @@ import (
 // request's tag and length) and the request are kept apart, so the request is not copied.
 type encodedResponse struct{ head, body []byte }
 
-// encodeRequestResponse frames an encoded DecisionRequest as the ConnectResponse with the
-// given seq, with the fields in number order as proto.Marshal writes them.
-func encodeRequestResponse(seq uint64, req []byte) *encodedResponse {
-	const (
-		seqField     = 1 // ConnectResponse.seq
-		requestField = 5 // ConnectResponse.decision_request
-	)
-	head := make([]byte, 0, 2+protowire.SizeVarint(seq)+protowire.SizeVarint(uint64(len(req))))
+// encodeResponse frames an encoded message as the ConnectResponse with the given seq that
+// holds it in field kind, with the fields in number order as proto.Marshal writes them.
+func encodeResponse(seq uint64, kind protowire.Number, body []byte) *encodedResponse {
+	const seqField = 1 // ConnectResponse.seq
+	head := make([]byte, 0, 3+protowire.SizeVarint(seq)+protowire.SizeVarint(uint64(len(body))))
 	head = protowire.AppendTag(head, seqField, protowire.VarintType)
 	head = protowire.AppendVarint(head, seq)
-	head = protowire.AppendTag(head, requestField, protowire.BytesType)
-	head = protowire.AppendVarint(head, uint64(len(req)))
-	return &encodedResponse{head: head, body: req}
+	head = protowire.AppendTag(head, kind, protowire.BytesType)
+	head = protowire.AppendVarint(head, uint64(len(body)))
+	return &encodedResponse{head: head, body: body}
 }
 
 // codec is gRPC's protobuf codec, which also passes an encodedResponse through untouched.

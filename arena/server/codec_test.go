@@ -21,7 +21,7 @@ func TestEncodedRequestIsTheMarshalledResponse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := newCodec().Marshal(encodeRequestResponse(seq, encoded))
+		data, err := newCodec().Marshal(encodeResponse(seq, wire.ResponseDecisionRequest, encoded))
 		if err != nil {
 			t.Fatal(err)
 		}

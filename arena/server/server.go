@@ -25,6 +25,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -457,8 +458,8 @@ type absent struct{}
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-func (absent) Send(*tappv1.ConnectResponse) error { return nil }
-func (absent) SendRequest([]byte) error           { return nil }
+func (absent) Send(*tappv1.ConnectResponse) error         { return nil }
+func (absent) SendEncoded(protowire.Number, []byte) error { return nil }
 func (absent) Open(string, func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
 	return nil, func() {}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/tapparena/tapp/arena/referee"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -74,15 +75,15 @@ func (s *Session) Send(msg *tappv1.ConnectResponse) error {
 	return s.queue(msg)
 }
 
-// SendRequest implements referee.Conn: Send for a request encoded already.
-func (s *Session) SendRequest(encoded []byte) error {
+// SendEncoded implements referee.Conn: Send for a message encoded already.
+func (s *Session) SendEncoded(kind protowire.Number, body []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.connected {
 		return nil
 	}
 	s.seq++
-	return s.queue(encodeRequestResponse(s.seq, encoded))
+	return s.queue(encodeResponse(s.seq, kind, body))
 }
 
 // queue puts a message (with its seq) in the outbox; s.mu is held.

@@ -4,8 +4,10 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // Request is everything a decision request says, in the engine's terms. AppendRequest
@@ -275,4 +277,40 @@ func closeMessage(b []byte, start int) []byte {
 	copy(b[start-1+k:], b[start:start+size])
 	protowire.AppendVarint(b[:start-1], uint64(size))
 	return b
+}
+
+// Field numbers of the ConnectResponse messages the referee sends in wire form.
+const (
+	ResponseDecisionRequest protowire.Number = 5
+	ResponseGameEnded       protowire.Number = 8
+)
+
+// Field numbers of GameEnded.
+const endedGameID, endedReveal, endedSettlement, endedEvents = 1, 2, 3, 5
+
+// AppendGameEnded appends the wire form of a finished (not aborted) game's GameEnded: the
+// reveal and the settlement in wire form (the same for every seat, so encoded once per deal)
+// and the seat's events since its last message. The bytes are those of proto.Marshal of
+// GameEnded{GameId, Reveal, Settlement, Events: EventsToProto(events, first)}.
+func AppendGameEnded(b []byte, gameID string, reveal, settlement []byte, events []engine.Event, first int) []byte {
+	b = appendString(b, endedGameID, gameID)
+	b = protowire.AppendTag(b, endedReveal, protowire.BytesType)
+	b = protowire.AppendBytes(b, reveal)
+	b = protowire.AppendTag(b, endedSettlement, protowire.BytesType)
+	b = protowire.AppendBytes(b, settlement)
+	for i := range events {
+		var m int
+		b, m = openMessage(b, endedEvents)
+		b = AppendEvent(b, &events[i], first+i, 0)
+		b = closeMessage(b, m)
+	}
+	return b
+}
+
+// DecodeResponse decodes a ConnectResponse message sent in wire form (kind and body), for
+// lines that need it as a message.
+func DecodeResponse(kind protowire.Number, body []byte) (*tappv1.ConnectResponse, error) {
+	b := protowire.AppendTag(nil, kind, protowire.BytesType)
+	msg := &tappv1.ConnectResponse{}
+	return msg, proto.Unmarshal(protowire.AppendBytes(b, body), msg)
 }

@@ -6,7 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/encoding/protowire"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,12 +86,12 @@ func (c *botConn) Open(gameID string, _ func() *tappv1.Snapshot_Game) (<-chan re
 
 func (c *botConn) Gone() <-chan struct{} { return c.gone }
 func (c *botConn) StreamEvents() bool    { return false }
-func (c *botConn) SendRequest(encoded []byte) error {
-	req := &tappv1.DecisionRequest{}
-	if err := proto.Unmarshal(encoded, req); err != nil {
+func (c *botConn) SendEncoded(kind protowire.Number, body []byte) error {
+	msg, err := wire.DecodeResponse(kind, body)
+	if err != nil {
 		return err
 	}
-	return c.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})
+	return c.Send(msg)
 }
 
 // playedMatch is a match stored in a SQLite file by the real match runner.
