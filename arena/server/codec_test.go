@@ -3,8 +3,10 @@ package server
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -51,5 +53,36 @@ func TestCodecMarshalsMessages(t *testing.T) {
 	}
 	if !proto.Equal(got, msg) {
 		t.Errorf("got %v, want %v", got, msg)
+	}
+}
+
+// An answer is read straight into an Answer; anything else, or an answer in another shape,
+// reads as protobuf reads it.
+func TestRawRequestDecode(t *testing.T) {
+	t.Parallel()
+	for _, msg := range []*tappv1.ConnectRequest{
+		{Message: &tappv1.ConnectRequest_Answer{Answer: &tappv1.Answer{GameId: "m/1", RequestId: "r3", Action: "HA"}}},
+		{Message: &tappv1.ConnectRequest_Answer{Answer: &tappv1.Answer{GameId: "m/1", RequestId: "r3", Action: "pass",
+			ThinkTime: durationpb.New(1234567 * time.Microsecond)}}},
+		{Message: &tappv1.ConnectRequest_Answer{Answer: &tappv1.Answer{}}},
+		{Message: &tappv1.ConnectRequest_Hello{Hello: &tappv1.Hello{Name: "x", Capacity: 3}}},
+		{},
+	} {
+		b, err := proto.Marshal(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := (&rawRequest{b: b}).decode()
+		if err != nil || !proto.Equal(got, msg) {
+			t.Errorf("decode(%v) = %v, %v", msg, got, err)
+		}
+	}
+	// Invalid UTF-8 in an answer is refused as protobuf refuses it.
+	bad := []byte{0x12, 0x03, 0x1a, 0x01, 0xff}
+	if _, err := (&rawRequest{b: bad}).decode(); err == nil {
+		t.Error("an answer with invalid UTF-8 decoded")
+	}
+	if _, err := (&rawRequest{b: []byte{0x12, 0x09, 0x0a}}).decode(); err == nil {
+		t.Error("a truncated answer decoded")
 	}
 }

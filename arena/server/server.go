@@ -279,11 +279,15 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 
 func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, log *zap.Logger) error {
 	for {
-		msg, err := stream.Recv()
-		if err != nil {
+		var raw rawRequest
+		if err := stream.RecvMsg(&raw); err != nil {
 			return err
 		}
 		now := time.Now()
+		msg, err := raw.decode()
+		if err != nil {
+			return status.Errorf(codes.InvalidArgument, "PROTO-MALFORMED: a message that does not decode: %v", err)
+		}
 		switch m := msg.GetMessage().(type) {
 		case *tappv1.ConnectRequest_Answer:
 			ok, full := ss.deliver(m.Answer, now)
