@@ -339,12 +339,12 @@ func (ru *run) loop(ctx context.Context, until time.Time) (*Outcome, error) {
 	if ru.p.Duplicate {
 		tablesPerJob = len(match.Seatings(ru.p.Rules.Players))
 	}
-	// Enough jobs that every table slot has work while finished jobs wait for their last deals
-	// to be stored and new jobs are being claimed. Jobs are claimed several at a time, once
-	// half of them are done: every claim is a write transaction.
+	// Enough jobs that every table has work while new jobs are being claimed (a claim is a
+	// write transaction: it may wait for the committer's). Jobs are claimed a dozen or so at a
+	// time, once half of those in hand have played all their deals.
 	perSlots := (r.Concurrency + tablesPerJob - 1) / tablesPerJob
-	maxJobs := 8*perSlots + 1 // claims of a dozen jobs: a claim is a write transaction
-	refillAt := 2 * perSlots
+	maxJobs := 8*perSlots + 1
+	refillAt := 4 * perSlots
 	queueEmpty := false // the last claim got fewer jobs than it asked for
 
 	heartbeat := time.NewTicker(r.Lease / 3)
