@@ -135,15 +135,18 @@ type saveReq struct {
 	done chan error
 }
 
+// maxCommit is the most deals the committer stores in one transaction. Three times as many
+// may wait for the store, so that tables go on finishing deals while a full batch commits.
+const maxCommit = 64
+
 // commit stores finished deals as they come, several per transaction when they come faster
 // than one transaction takes (group commit), until saves is closed.
 func (ru *run) commit(bg context.Context) {
-	const maxBatch = 64
 	for req := range ru.saves {
 		batch := []saveReq{req}
 		linger := time.NewTimer(ru.r.Linger)
 	more:
-		for len(batch) < maxBatch {
+		for len(batch) < maxCommit {
 			select {
 			case r, ok := <-ru.saves:
 				if !ok {
@@ -262,7 +265,7 @@ func (r *Runner) Run(ctx context.Context, p *Plan, until time.Time) (*Outcome, e
 		}
 	}
 	ru := &run{r: r, p: p, log: log, owner: r.Owner, sem: make(chan struct{}, r.Concurrency),
-		saving: make(chan struct{}, max(8*r.Concurrency, 64)), saves: make(chan saveReq), playedJobs: make(chan int64), matches: map[string]*matchInfo{}}
+		saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)), saves: make(chan saveReq), playedJobs: make(chan int64), matches: map[string]*matchInfo{}}
 	if err := ru.rescue(ctx); err != nil {
 		return nil, err
 	}
@@ -743,7 +746,7 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 			defer wg.Done()
 			rec, err := ru.playTable(ctx, mi.m, t, clocks)
 			// The table's slot is free as soon as the deal is over: the next deal starts while
-			// this one is being stored (at most max(8×Concurrency, 64) deals wait for the store).
+			// this one is being stored (at most max(8×Concurrency, 3 × maxCommit) deals wait for the store).
 			<-ru.sem
 			mu.Lock()
 			toPlay--
