@@ -143,21 +143,7 @@ const maxCommit = 64
 // than one transaction takes (group commit), until saves is closed.
 func (ru *run) commit(bg context.Context) {
 	for req := range ru.saves {
-		batch := []saveReq{req}
-		linger := time.NewTimer(ru.r.Linger)
-	more:
-		for len(batch) < maxCommit {
-			select {
-			case r, ok := <-ru.saves:
-				if !ok {
-					break more
-				}
-				batch = append(batch, r)
-			case <-linger.C:
-				break more
-			}
-		}
-		linger.Stop()
+		batch := match.Gather(req, ru.saves, maxCommit, ru.r.Linger)
 		items := make([]arena.JobDeal, len(batch))
 		for i, r := range batch {
 			items[i] = r.item

@@ -228,33 +228,7 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration) (save func(con
 		defer close(finished)
 		const maxBatch = 64
 		for first := range reqs {
-			batch := []req{first}
-			// Take what is waiting now, and what comes within linger: the tables play on
-			// meanwhile, and one commit for many deals costs less than one each.
-			var wait <-chan time.Time
-			if linger > 0 {
-				wait = time.After(linger)
-			}
-		more:
-			for len(batch) < maxBatch {
-				var next req
-				var ok bool
-				if wait == nil {
-					select {
-					case next, ok = <-reqs:
-					default:
-					}
-				} else {
-					select {
-					case next, ok = <-reqs:
-					case <-wait:
-					}
-				}
-				if !ok {
-					break more
-				}
-				batch = append(batch, next)
-			}
+			batch := Gather(first, reqs, maxBatch, linger)
 			recs := make([]*arena.DealRecord, len(batch))
 			for i, q := range batch {
 				recs[i] = q.rec
@@ -352,4 +326,37 @@ func SeatPlayers(ctx context.Context, seats Seats, seating []string, clocks map[
 		players[seat] = referee.Player{Bot: bot, Conn: conns[seat], Clock: clocks[bot]}
 	}
 	return players, release, nil
+}
+
+// Gather is the batch of a group commit: first, and what else comes on ch within linger (only
+// what is waiting already when linger is 0), max items in all. The tables play on meanwhile,
+// and one commit for many deals costs less than one each.
+func Gather[T any](first T, ch <-chan T, max int, linger time.Duration) []T {
+	batch := []T{first}
+	var wait <-chan time.Time
+	if linger > 0 {
+		timer := time.NewTimer(linger)
+		defer timer.Stop()
+		wait = timer.C
+	}
+	for len(batch) < max {
+		var next T
+		var ok bool
+		if wait == nil {
+			select {
+			case next, ok = <-ch:
+			default:
+			}
+		} else {
+			select {
+			case next, ok = <-ch:
+			case <-wait:
+			}
+		}
+		if !ok {
+			break
+		}
+		batch = append(batch, next)
+	}
+	return batch
 }

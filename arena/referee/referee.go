@@ -247,9 +247,8 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 			Bot: p.Bot, Seat: seat, Payoff: out.Payoff[i], Points: out.Points[i],
 			Tricks: out.Tricks[i], Declarer: out.Declarer == seat,
 		})
-		evs := g.st.EventsFor(seat, g.sent[seat])
-		_ = p.Conn.SendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, g.id, reveal, settlement, evs, g.sent[seat]))
-		g.sent[seat] += len(evs)
+		evs, first := g.newEvents(seat)
+		_ = p.Conn.SendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, g.id, reveal, settlement, evs, first))
 	}
 	rec.Duration = time.Since(rec.Started)
 	return rec, nil
@@ -277,12 +276,11 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	obs := g.st.Observe(seat)
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
-	evs := g.st.EventsFor(seat, g.sent[seat])
+	evs, first := g.newEvents(seat)
 	encoded := wire.AppendRequest(make([]byte, 0, g.lastSize+256), &wire.Request{
 		GameID: g.id, RequestID: rec.RequestID, Legal: legal, Deadline: start.Add(tc.PerDecision),
-		OverageLeft: bank, Observation: &obs, Rules: g.rules, Events: evs, FirstEvent: g.sent[seat],
+		OverageLeft: bank, Observation: &obs, Rules: g.rules, Events: evs, FirstEvent: first,
 	})
-	g.sent[seat] += len(evs)
 	g.lastSize = len(encoded)
 	rec.Sent = encoded
 	g.setPending(seat, encoded)
@@ -387,12 +385,18 @@ func (g *game) started(seat engine.Seat) *tappv1.GameStarted {
 	return gs
 }
 
-// takeEvents returns the events the seat has not been sent yet, redacted for it.
-func (g *game) takeEvents(seat engine.Seat) []*tappv1.GameEvent {
-	evs := g.st.EventsFor(seat, g.sent[seat])
+// newEvents returns the events the seat has not been sent yet, redacted for it, and the log
+// index of the first; they count as sent from now on.
+func (g *game) newEvents(seat engine.Seat) ([]engine.Event, int) {
 	first := g.sent[seat]
+	evs := g.st.EventsFor(seat, first)
 	g.sent[seat] += len(evs)
-	return wire.EventsToProto(evs, first)
+	return evs, first
+}
+
+// takeEvents is newEvents as protobuf messages.
+func (g *game) takeEvents(seat engine.Seat) []*tappv1.GameEvent {
+	return wire.EventsToProto(g.newEvents(seat))
 }
 
 func (g *game) flushEvents(seat engine.Seat) {

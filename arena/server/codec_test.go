@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
@@ -11,50 +10,6 @@ import (
 	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
-
-// A request encoded once by the referee and framed by the session must reach the bot as the
-// very bytes proto.Marshal gives for the whole ConnectResponse.
-func TestEncodedRequestIsTheMarshalledResponse(t *testing.T) {
-	t.Parallel()
-	req := &tappv1.DecisionRequest{GameId: "m1/3", RequestId: "r7", Legal: []string{"HA", "H7"},
-		Observation: &tappv1.Observation{Seat: 2, Hand: []string{"HA", "H7", "CT"}}}
-	for _, seq := range []uint64{1, 127, 128, 1 << 40} {
-		encoded, err := wire.MarshalRequest(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := newCodec().Marshal(encodeResponse(seq, wire.ResponseDecisionRequest, encoded))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := data.Materialize()
-		want, err := proto.MarshalOptions{Deterministic: true}.Marshal(&tappv1.ConnectResponse{Seq: seq,
-			Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("seq %d: framed %x, want %x", seq, got, want)
-		}
-	}
-}
-
-// Every other message still goes through the protobuf codec.
-func TestCodecMarshalsMessages(t *testing.T) {
-	t.Parallel()
-	msg := &tappv1.ConnectResponse{Seq: 4, Message: &tappv1.ConnectResponse_GoingAway{GoingAway: &tappv1.GoingAway{Reason: "bye"}}}
-	data, err := newCodec().Marshal(msg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := &tappv1.ConnectResponse{}
-	if err := proto.Unmarshal(data.Materialize(), got); err != nil {
-		t.Fatal(err)
-	}
-	if !proto.Equal(got, msg) {
-		t.Errorf("got %v, want %v", got, msg)
-	}
-}
 
 // An answer is read straight into an Answer; anything else, or an answer in another shape,
 // reads as protobuf reads it.
@@ -72,17 +27,17 @@ func TestRawRequestDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := (&rawRequest{b: b}).decode()
+		got, err := decodeRequest(&wire.Raw{B: b})
 		if err != nil || !proto.Equal(got, msg) {
 			t.Errorf("decode(%v) = %v, %v", msg, got, err)
 		}
 	}
 	// Invalid UTF-8 in an answer is refused as protobuf refuses it.
 	bad := []byte{0x12, 0x03, 0x1a, 0x01, 0xff}
-	if _, err := (&rawRequest{b: bad}).decode(); err == nil {
+	if _, err := decodeRequest(&wire.Raw{B: bad}); err == nil {
 		t.Error("an answer with invalid UTF-8 decoded")
 	}
-	if _, err := (&rawRequest{b: []byte{0x12, 0x09, 0x0a}}).decode(); err == nil {
+	if _, err := decodeRequest(&wire.Raw{B: []byte{0x12, 0x09, 0x0a}}); err == nil {
 		t.Error("a truncated answer decoded")
 	}
 }

@@ -31,6 +31,7 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/referee"
+	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -84,7 +85,7 @@ func New(cfg Config) *Server {
 		changed: make(chan struct{}), launchTokens: make(map[string]string), lastSeen: make(map[string]time.Time),
 	}
 	s.grpc = grpc.NewServer(
-		grpc.ForceServerCodecV2(newCodec()),
+		grpc.ForceServerCodecV2(wire.Codec()), // requests and answers go through it in wire form
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
 		// Bot streams live for hours: no MaxConnectionAge, pings from clients allowed every
@@ -279,12 +280,12 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 
 func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, log *zap.Logger) error {
 	for {
-		var raw rawRequest
+		var raw wire.Raw
 		if err := stream.RecvMsg(&raw); err != nil {
 			return err
 		}
 		now := time.Now()
-		msg, err := raw.decode()
+		msg, err := decodeRequest(&raw)
 		if err != nil {
 			return status.Errorf(codes.InvalidArgument, "PROTO-MALFORMED: a message that does not decode: %v", err)
 		}

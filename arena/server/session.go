@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/tapparena/tapp/arena/referee"
+	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -34,7 +35,7 @@ type Session struct {
 
 	mu        sync.Mutex
 	seq       uint64
-	outbox    chan any // *tappv1.ConnectResponse or *encodedResponse
+	outbox    chan any // *tappv1.ConnectResponse or *wire.Encoded
 	connected bool
 	stop      chan struct{} // closed when the current stream's writer must stop
 	games     map[string]*route
@@ -83,7 +84,7 @@ func (s *Session) SendEncoded(kind protowire.Number, body []byte) error {
 		return nil
 	}
 	s.seq++
-	return s.queue(encodeResponse(s.seq, kind, body))
+	return s.queue(wire.EncodeResponse(s.seq, kind, body))
 }
 
 // queue puts a message (with its seq) in the outbox; s.mu is held.

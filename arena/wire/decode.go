@@ -207,27 +207,11 @@ func wellFormedPacked(b []byte) bool {
 
 // decodeTime reads a Timestamp (seconds, nanos).
 func decodeTime(b []byte) (time.Time, error) {
-	var secs, nanos int64
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 || typ != protowire.VarintType {
-			return time.Time{}, errSlowPath
-		}
-		v, m := protowire.ConsumeVarint(b[n:])
-		if m < 0 {
-			return time.Time{}, errSlowPath
-		}
-		b = b[n+m:]
-		switch num {
-		case timeSeconds:
-			secs = int64(v)
-		case timeNanos:
-			nanos = int64(int32(v))
-		default:
-			return time.Time{}, errSlowPath
-		}
+	secs, nanos, ok := secondsNanos(b)
+	if !ok {
+		return time.Time{}, errSlowPath
 	}
-	return time.Unix(secs, nanos).UTC(), nil
+	return time.Unix(secs, int64(nanos)).UTC(), nil
 }
 
 // decodeObservation reads an Observation as appendObservation writes it, straight into the

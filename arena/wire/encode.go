@@ -279,12 +279,6 @@ func closeMessage(b []byte, start int) []byte {
 	return b
 }
 
-// Field numbers of the ConnectResponse messages the referee sends in wire form.
-const (
-	ResponseDecisionRequest protowire.Number = 5
-	ResponseGameEnded       protowire.Number = 8
-)
-
 // Field numbers of GameEnded.
 const endedGameID, endedReveal, endedSettlement, endedEvents = 1, 2, 3, 5
 

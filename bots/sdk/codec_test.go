@@ -1,13 +1,11 @@
 package sdk
 
 import (
-	"bytes"
 	"testing"
-	"time"
 
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -38,7 +36,7 @@ func TestRawResponseDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, req, msg, err := (&rawResponse{b: b}).decode(true)
+		seq, req, msg, err := decodeResponse(&wire.Raw{B: b}, true)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -57,28 +55,8 @@ func TestRawResponseDecode(t *testing.T) {
 			t.Errorf("%s: decoded %v, want %v", tc.name, msg, tc.msg)
 		}
 	}
-	if _, _, _, err := (&rawResponse{b: []byte{0x2A, 0x05, 0x0A}}).decode(true); err == nil {
+	if _, _, _, err := decodeResponse(&wire.Raw{B: []byte{0x2A, 0x05, 0x0A}}, true); err == nil {
 		t.Error("a truncated message decoded")
-	}
-}
-
-// An answer is encoded by hand to the very bytes proto.Marshal gives.
-func TestEncodeAnswerIsProtoMarshal(t *testing.T) {
-	t.Parallel()
-	for _, a := range []*tappv1.Answer{
-		{GameId: "m-1/7", RequestId: "r12", Action: "HA"},
-		{GameId: "g", RequestId: "r1", Action: "solo:C", ThinkTime: durationpb.New(1500 * time.Millisecond)},
-		{GameId: "g", RequestId: "r1", Action: "pass", ThinkTime: durationpb.New(3 * time.Microsecond)},
-		{GameId: "g", RequestId: "r1", Action: "pass", ThinkTime: durationpb.New(2 * time.Second)},
-		{GameId: "g", RequestId: "r2"},
-	} {
-		want, err := proto.MarshalOptions{Deterministic: true}.Marshal(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: a}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := encodeAnswer(a).b; !bytes.Equal(got, want) {
-			t.Errorf("%v: encoded %x, want %x", a, got, want)
-		}
 	}
 }
 
@@ -92,18 +70,18 @@ func TestRawResponseGlance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq, req, msg, err := (&rawResponse{b: b}).decode(false)
+	seq, req, msg, err := decodeResponse(&wire.Raw{B: b}, false)
 	if err != nil || req != nil || seq != 9 || msg.GetGameEnded().GetGameId() != "m/3" {
 		t.Fatalf("decode(false) = %d, %v, %v, %v", seq, req, msg, err)
 	}
-	if _, _, msg, _ := (&rawResponse{b: b}).decode(true); !proto.Equal(msg, ended) {
+	if _, _, msg, _ := decodeResponse(&wire.Raw{B: b}, true); !proto.Equal(msg, ended) {
 		t.Fatalf("decode(true) = %v, want all of %v", msg, ended)
 	}
 	started, err := proto.Marshal(&tappv1.ConnectResponse{Seq: 10, Message: &tappv1.ConnectResponse_GameStarted{GameStarted: &tappv1.GameStarted{GameId: "m/4"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seq, _, msg, err := (&rawResponse{b: started}).decode(false); err != nil || seq != 10 || msg.GetMessage() != nil {
+	if seq, _, msg, err := decodeResponse(&wire.Raw{B: started}, false); err != nil || seq != 10 || msg.GetMessage() != nil {
 		t.Fatalf("decode(false) of a start = %d, %v, %v", seq, msg, err)
 	}
 }

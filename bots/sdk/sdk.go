@@ -121,7 +121,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sctx = metadata.AppendToOutgoingContext(sctx, "authorization", "Bearer "+c.cfg.Token)
-	stream, err := c.api.Connect(sctx, grpc.ForceCodecV2(newCodec()))
+	stream, err := c.api.Connect(sctx, grpc.ForceCodecV2(wire.Codec()))
 	if err != nil {
 		return false, err
 	}
@@ -140,14 +140,14 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	slots := make(chan struct{}, c.cfg.Capacity*engine.MaxPlayers)
 
 	for {
-		var raw rawResponse
+		var raw wire.Raw
 		err := stream.RecvMsg(&raw)
 		var (
 			msg *tappv1.ConnectResponse
 			req *wire.DecodedRequest
 		)
 		if err == nil {
-			if c.lastSeq, req, msg, err = raw.decode(c.cfg.GameEnded != nil); err != nil {
+			if c.lastSeq, req, msg, err = decodeResponse(&raw, c.cfg.GameEnded != nil); err != nil {
 				err = fmt.Errorf("unreadable message from the arena: %w", err)
 			}
 		}
@@ -213,7 +213,7 @@ type answerLine struct {
 
 func (l *answerLine) send(a *tappv1.Answer) {
 	l.mu.Lock()
-	err := l.stream.SendMsg(encodeAnswer(a))
+	err := l.stream.SendMsg(wire.EncodeAnswer(a))
 	l.mu.Unlock()
 	if err != nil {
 		select {
