@@ -43,6 +43,9 @@ type codec struct{ encoding.CodecV2 }
 
 func (c codec) Marshal(v any) (mem.BufferSlice, error) {
 	if e, ok := v.(*Encoded); ok {
+		if len(e.Head) == 0 {
+			return mem.BufferSlice{mem.SliceBuffer(e.Body)}, nil
+		}
 		return mem.BufferSlice{mem.SliceBuffer(e.Head), mem.SliceBuffer(e.Body)}, nil
 	}
 	return c.CodecV2.Marshal(v)
