@@ -200,3 +200,19 @@ func BenchmarkDecisionLogCodecs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEncodeDecisionLog makes the column value of the real deals' decisions (encoding
+// and compressing, as SaveDeal does) and reports the time per deal.
+//
+//	go test ./arena/store -run '^$' -bench EncodeDecisionLog -benchtime 20000x -count 3
+func BenchmarkEncodeDecisionLog(b *testing.B) {
+	_, deals := realDeals(b, openTest(b, sqliteBackend.newDSN(b)))
+	i := 0
+	for b.Loop() {
+		if _, err := encodeDecisionLog(deals[i%len(deals)].Decisions); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(i), "µs/deal")
+}

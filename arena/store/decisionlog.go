@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/wire/protoappend"
 	"github.com/tapparena/tapp/engine"
 	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
 )
@@ -57,44 +58,59 @@ func encodeDecisionLog(ds []arena.DecisionRecord) ([]byte, error) {
 		ds = slices.Clone(ds)
 		slices.SortStableFunc(ds, func(a, b arena.DecisionRecord) int { return a.Index - b.Index })
 	}
-	// The messages of all decisions and attempts in three allocations.
-	var attempts int
-	for i := range ds {
-		attempts += len(ds[i].Attempts)
-	}
-	log := &storev1.DecisionLog{Decisions: make([]*storev1.Decision, len(ds))}
-	decisions := make([]storev1.Decision, len(ds))
-	attemptMsgs := make([]storev1.Attempt, attempts)
-	attemptPtrs := make([]*storev1.Attempt, attempts)
-	for i := range ds {
-		x := &ds[i]
-		if i > 0 && x.Index == ds[i-1].Index {
-			return nil, fmt.Errorf("two decisions with index %d", x.Index)
+	for i := 1; i < len(ds); i++ {
+		if ds[i].Index == ds[i-1].Index {
+			return nil, fmt.Errorf("two decisions with index %d", ds[i].Index)
 		}
-		p := &decisions[i]
-		p.Index, p.Seat, p.Bot = int32(x.Index), int32(x.Seat), x.Bot
-		p.Decision, p.RequestId, p.Sent = formatDecision(x.Decision), x.RequestID, x.Sent
-		p.Action, p.LatencyUs, p.Strike, p.Fallback = formatAction(x.Action), us(x.Latency), x.Strike, x.Fallback
-		p.ThinkNs = int64(x.Think)
-		if n := len(x.Attempts); n > 0 {
-			p.Attempts, attemptPtrs = attemptPtrs[:n:n], attemptPtrs[n:]
-			for j, a := range x.Attempts {
-				q := &attemptMsgs[0]
-				attemptMsgs = attemptMsgs[1:]
-				q.Text, q.AfterUs, q.Rejected = a.Text, us(a.After), a.Rejected
-				p.Attempts[j] = q
-			}
-		}
-		log.Decisions[i] = p
 	}
 	buf := logBuffers.Get().(*[]byte)
 	defer logBuffers.Put(buf)
-	raw, err := proto.MarshalOptions{}.MarshalAppend((*buf)[:0], log)
-	*buf = raw
-	if err != nil {
-		return nil, fmt.Errorf("decision log: %w", err)
+	*buf = appendDecisionLog((*buf)[:0], ds)
+	return packDecisionLog(*buf)
+}
+
+// Field numbers of storev1.DecisionLog, Decision and Attempt.
+const (
+	logDecisions = 1
+
+	decisionIndex, decisionSeat, decisionBot, decisionKind, decisionRequestID, decisionSent = 1, 2, 3, 4, 5, 6
+	decisionAttempts, decisionAction, decisionLatency, decisionStrike, decisionFallback     = 7, 8, 9, 10, 11
+	decisionThink                                                                           = 12
+
+	attemptText, attemptAfter, attemptRejected = 1, 2, 3
+)
+
+// appendDecisionLog appends the storev1.DecisionLog of ds in wire form, written by hand: a
+// deal's log is mostly its requests, bytes that are already encoded, and building the
+// messages to marshal them cost as much as compressing the log. The bytes are those of
+// proto.Marshal (TestDecisionLogIsProtoMarshal).
+func appendDecisionLog(b []byte, ds []arena.DecisionRecord) []byte {
+	for i := range ds {
+		x := &ds[i]
+		var m int
+		b, m = protoappend.Open(b, logDecisions)
+		b = protoappend.Int(b, decisionIndex, int64(int32(x.Index)))
+		b = protoappend.Int(b, decisionSeat, int64(int32(x.Seat)))
+		b = protoappend.String(b, decisionBot, x.Bot)
+		b = protoappend.String(b, decisionKind, formatDecision(x.Decision))
+		b = protoappend.String(b, decisionRequestID, x.RequestID)
+		b = protoappend.Bytes(b, decisionSent, x.Sent)
+		for _, a := range x.Attempts {
+			var n int
+			b, n = protoappend.Open(b, decisionAttempts)
+			b = protoappend.String(b, attemptText, a.Text)
+			b = protoappend.Int(b, attemptAfter, us(a.After))
+			b = protoappend.String(b, attemptRejected, a.Rejected)
+			b = protoappend.Close(b, n)
+		}
+		b = protoappend.String(b, decisionAction, formatAction(x.Action))
+		b = protoappend.Int(b, decisionLatency, us(x.Latency))
+		b = protoappend.Bool(b, decisionStrike, x.Strike)
+		b = protoappend.Bool(b, decisionFallback, x.Fallback)
+		b = protoappend.Int(b, decisionThink, int64(x.Think))
+		b = protoappend.Close(b, m)
 	}
-	return packDecisionLog(raw)
+	return b
 }
 
 // packDecisionLog compresses an uncompressed log into a column value.

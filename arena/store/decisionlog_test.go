@@ -69,6 +69,52 @@ func TestDecisionLogRoundTrip(t *testing.T) {
 	}
 }
 
+// The hand-written log is the very bytes of proto.Marshal of the storev1.DecisionLog that
+// describes the same decisions: for the real deals, and for values at the edges (negative
+// and large numbers, empty and missing fields, attempts with nothing in them).
+func TestDecisionLogIsProtoMarshal(t *testing.T) {
+	t.Parallel()
+	s := openTest(t, sqliteBackend.newDSN(t))
+	_, deals := realDeals(t, s)
+	m := &arena.Match{ID: "m", Spec: arena.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Seed: 1}}
+	edge := sampleDeal(t, m, 0, 40, 300)
+	edge.Decisions[0].Index, edge.Decisions[0].Seat = -3, -1
+	edge.Decisions[1].Sent, edge.Decisions[1].Bot, edge.Decisions[1].RequestID = nil, "", ""
+	edge.Decisions[2].Attempts = []arena.AnswerAttempt{{}, {Text: "HA", After: -time.Second, Rejected: "R-PLAY-2: must follow suit"}}
+	edge.Decisions[3].Latency, edge.Decisions[3].Think = 1<<40*time.Microsecond, -1
+	edge.Decisions[4].Strike, edge.Decisions[4].Fallback, edge.Decisions[4].Action = true, true, engine.Action{}
+	edge.Decisions[5].Sent = bytes.Repeat([]byte{0xFF}, 70000)
+	cases := [][]arena.DecisionRecord{nil, edge.Decisions}
+	for _, d := range deals {
+		cases = append(cases, d.Decisions)
+	}
+	for i, ds := range cases {
+		got := appendDecisionLog(nil, ds)
+		want, err := proto.MarshalOptions{Deterministic: true}.Marshal(decisionLogMessage(ds))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("case %d: the hand-written log (%d bytes) differs from proto.Marshal (%d bytes)", i, len(got), len(want))
+		}
+	}
+}
+
+// decisionLogMessage is the storev1.DecisionLog of decisions in index order.
+func decisionLogMessage(ds []arena.DecisionRecord) *storev1.DecisionLog {
+	log := &storev1.DecisionLog{}
+	for _, x := range ds {
+		p := &storev1.Decision{Index: int32(x.Index), Seat: int32(x.Seat), Bot: x.Bot, Decision: formatDecision(x.Decision),
+			RequestId: x.RequestID, Sent: x.Sent, Action: formatAction(x.Action), LatencyUs: us(x.Latency),
+			Strike: x.Strike, Fallback: x.Fallback, ThinkNs: int64(x.Think)}
+		for _, a := range x.Attempts {
+			p.Attempts = append(p.Attempts, &storev1.Attempt{Text: a.Text, AfterUs: us(a.After), Rejected: a.Rejected})
+		}
+		log.Decisions = append(log.Decisions, p)
+	}
+	return log
+}
+
 // Sent is opaque bytes: every byte value, NUL bytes, invalid UTF-8, nothing at all, and a large
 // request that does not compress are stored and read back exactly, on every backend.
 func TestBinarySentReadsBackExactly(t *testing.T) {

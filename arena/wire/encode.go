@@ -6,6 +6,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tapparena/tapp/arena/wire/protoappend"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -50,54 +51,54 @@ const (
 // AppendRequest appends the request's wire form to b.
 func AppendRequest(b []byte, r *Request) []byte {
 	o := r.Observation
-	b = appendString(b, reqGameID, r.GameID)
-	b = appendString(b, reqRequestID, r.RequestID)
-	b = appendInt(b, reqDecision, int64(DecisionToProto(o.Decision)))
+	b = protoappend.String(b, reqGameID, r.GameID)
+	b = protoappend.String(b, reqRequestID, r.RequestID)
+	b = protoappend.Int(b, reqDecision, int64(DecisionToProto(o.Decision)))
 	for _, a := range r.Legal {
-		b = appendText(b, reqLegal, a.String())
+		b = protoappend.Text(b, reqLegal, a.String())
 	}
 	secs, nanos := r.Deadline.Unix(), r.Deadline.Nanosecond()
-	b, m := openMessage(b, reqDeadline)
-	b = appendInt(b, timeSeconds, secs)
-	b = appendInt(b, timeNanos, int64(nanos))
-	b = closeMessage(b, m)
-	b, m = openMessage(b, reqOverage)
-	b = appendInt(b, timeSeconds, int64(r.OverageLeft/time.Second))
-	b = appendInt(b, timeNanos, int64(r.OverageLeft%time.Second))
-	b = closeMessage(b, m)
-	b, m = openMessage(b, reqObservation)
+	b, m := protoappend.Open(b, reqDeadline)
+	b = protoappend.Int(b, timeSeconds, secs)
+	b = protoappend.Int(b, timeNanos, int64(nanos))
+	b = protoappend.Close(b, m)
+	b, m = protoappend.Open(b, reqOverage)
+	b = protoappend.Int(b, timeSeconds, int64(r.OverageLeft/time.Second))
+	b = protoappend.Int(b, timeNanos, int64(r.OverageLeft%time.Second))
+	b = protoappend.Close(b, m)
+	b, m = protoappend.Open(b, reqObservation)
 	rules := r.Rules
 	if rules == "" {
 		rules = o.Rules.String()
 	}
 	b = appendObservation(b, o, rules)
-	b = closeMessage(b, m)
+	b = protoappend.Close(b, m)
 	for i := range r.Events {
-		b, m = openMessage(b, reqEvents)
+		b, m = protoappend.Open(b, reqEvents)
 		b = AppendEvent(b, &r.Events[i], r.FirstEvent+i, 0)
-		b = closeMessage(b, m)
+		b = protoappend.Close(b, m)
 	}
 	return b
 }
 
 func appendObservation(b []byte, o *engine.Observation, rules string) []byte {
 	n := o.Rules.Players
-	b = appendString(b, obsRules, rules)
-	b = appendInt(b, obsSeat, int64(o.Seat))
+	b = protoappend.String(b, obsRules, rules)
+	b = protoappend.Int(b, obsSeat, int64(o.Seat))
 	b = appendCards(b, obsHand, o.Hand)
-	b = appendInt(b, obsDecision, int64(DecisionToProto(o.Decision)))
-	b = appendInt(b, obsToMove, int64(o.ToMove))
+	b = protoappend.Int(b, obsDecision, int64(DecisionToProto(o.Decision)))
+	b = protoappend.Int(b, obsToMove, int64(o.ToMove))
 	b = appendMoves(b, obsBids, o.Bids)
-	b = appendInt(b, obsDeclarer, int64(o.Declarer))
-	b = appendString(b, obsContract, contractText(o.Contract))
-	b = appendString(b, obsTrump, suitText(o.Trump))
-	b = appendBool(b, obsTout, o.Tout)
+	b = protoappend.Int(b, obsDeclarer, int64(o.Declarer))
+	b = protoappend.String(b, obsContract, contractText(o.Contract))
+	b = protoappend.String(b, obsTrump, suitText(o.Trump))
+	b = protoappend.Bool(b, obsTout, o.Tout)
 	b = appendCards(b, obsTapp, o.Tapp)
 	b = appendCards(b, obsDiscarded, o.Discarded)
-	b = appendString(b, obsCalled, cardText(o.Called))
-	b = appendInt(b, obsCalledHolder, int64(o.CalledHolder))
-	b = appendBool(b, obsCalledInTapp, o.CalledInTapp)
-	b = appendString(b, obsGiven, cardText(o.Given))
+	b = protoappend.String(b, obsCalled, cardText(o.Called))
+	b = protoappend.Int(b, obsCalledHolder, int64(o.CalledHolder))
+	b = protoappend.Bool(b, obsCalledInTapp, o.CalledInTapp)
+	b = protoappend.String(b, obsGiven, cardText(o.Given))
 	b = appendCards(b, obsExposed, o.Exposed)
 	for i := range o.Tricks {
 		b = appendTrick(b, obsTricks, &o.Tricks[i])
@@ -107,10 +108,10 @@ func appendObservation(b []byte, o *engine.Observation, rules string) []byte {
 	b = appendPacked(b, obsHandSizes, o.HandSizes[:n])
 	b = appendMoves(b, obsHistory, o.History)
 	b = appendCards(b, obsDealt, o.Dealt)
-	b = appendInt(b, obsPot, int64(o.Options.Pot))
-	b = appendBool(b, obsForcedRamsch, o.Options.ForcedRamsch)
+	b = protoappend.Int(b, obsPot, int64(o.Options.Pot))
+	b = protoappend.Bool(b, obsForcedRamsch, o.Options.ForcedRamsch)
 	for i := range n {
-		b = appendText(b, obsVoids, suitsNames[o.Voids[i]])
+		b = protoappend.Text(b, obsVoids, suitsNames[o.Voids[i]])
 	}
 	for i := range n {
 		b = appendHand(b, obsPlayed, o.Played[i])
@@ -121,21 +122,21 @@ func appendObservation(b []byte, o *engine.Observation, rules string) []byte {
 // AppendEvent appends the wire form of the GameEvent that EventToProto(e, index, players)
 // gives.
 func AppendEvent(b []byte, e *engine.Event, index, players int) []byte {
-	b = appendInt(b, evIndex, int64(index))
-	b = appendInt(b, evKind, int64(EventKindToProto(e.Kind)))
-	b = appendInt(b, evSeat, int64(e.Seat))
+	b = protoappend.Int(b, evIndex, int64(index))
+	b = protoappend.Int(b, evKind, int64(EventKindToProto(e.Kind)))
+	b = protoappend.Int(b, evSeat, int64(e.Seat))
 	switch e.Kind {
 	case engine.EvBid, engine.EvDiscard, engine.EvTrump, engine.EvCall, engine.EvGive, engine.EvTout, engine.EvCard:
-		b = appendString(b, evAction, actionText(e.Action))
+		b = protoappend.String(b, evAction, actionText(e.Action))
 	}
-	b = appendString(b, evCard, cardText(e.Card))
+	b = protoappend.String(b, evCard, cardText(e.Card))
 	b = appendCards(b, evCards, e.Cards)
-	b = appendString(b, evContract, contractText(e.Contract))
-	b = appendString(b, evTrump, suitText(e.Trump))
-	b = appendInt(b, evHolder, int64(e.Holder))
-	b = appendInt(b, evTrick, int64(e.Trick))
-	b = appendInt(b, evPoints, int64(e.Points))
-	b = appendBool(b, evTout, e.Tout)
+	b = protoappend.String(b, evContract, contractText(e.Contract))
+	b = protoappend.String(b, evTrump, suitText(e.Trump))
+	b = protoappend.Int(b, evHolder, int64(e.Holder))
+	b = protoappend.Int(b, evTrick, int64(e.Trick))
+	b = protoappend.Int(b, evPoints, int64(e.Points))
+	b = protoappend.Bool(b, evTout, e.Tout)
 	switch e.Kind {
 	case engine.EvDealt, engine.EvDealEnd:
 		for i := range eventPlayers(e, players, 3) {
@@ -145,7 +146,7 @@ func AppendEvent(b []byte, e *engine.Event, index, players int) []byte {
 	b = appendCards(b, evDiscards, e.Discards)
 	if e.Kind == engine.EvSettled {
 		b = appendPacked(b, evPayoff, e.Payoff[:eventPlayers(e, players, engine.MaxPlayers)])
-		b = appendInt(b, evPotAfter, int64(e.PotAfter))
+		b = protoappend.Int(b, evPotAfter, int64(e.PotAfter))
 	}
 	return b
 }
@@ -172,38 +173,6 @@ var suitsNames = func() (names [1 << engine.NumSuits]string) {
 	return names
 }()
 
-// The helpers below write one field each, leaving out what proto3 leaves out: zero
-// scalars, empty strings and empty lists (but not empty messages, nor empty list elements).
-
-func appendString(b []byte, num protowire.Number, s string) []byte {
-	if s == "" {
-		return b
-	}
-	return appendText(b, num, s)
-}
-
-// appendText writes s even when empty: an element of a repeated string.
-func appendText(b []byte, num protowire.Number, s string) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, s)
-}
-
-func appendInt(b []byte, num protowire.Number, v int64) []byte {
-	if v == 0 {
-		return b
-	}
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, uint64(v))
-}
-
-func appendBool(b []byte, num protowire.Number, v bool) []byte {
-	if !v {
-		return b
-	}
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return append(b, 1)
-}
-
 // appendPacked writes a packed repeated int32 (proto3's default for repeated scalars).
 func appendPacked(b []byte, num protowire.Number, vs []int) []byte {
 	if len(vs) == 0 {
@@ -223,60 +192,39 @@ func appendPacked(b []byte, num protowire.Number, vs []int) []byte {
 
 func appendCards(b []byte, num protowire.Number, set engine.CardSet) []byte {
 	for ; set != 0; set &= set - 1 { // canonical order, as CardSet.Cards
-		b = appendText(b, num, set.Lowest().String())
+		b = protoappend.Text(b, num, set.Lowest().String())
 	}
 	return b
 }
 
 func appendHand(b []byte, num protowire.Number, set engine.CardSet) []byte {
-	b, m := openMessage(b, num)
+	b, m := protoappend.Open(b, num)
 	b = appendCards(b, handCards, set)
-	return closeMessage(b, m)
+	return protoappend.Close(b, m)
 }
 
 func appendMoves(b []byte, num protowire.Number, ms []engine.Move) []byte {
 	for _, mv := range ms {
 		var m int
-		b, m = openMessage(b, num)
-		b = appendInt(b, moveSeat, int64(mv.Seat))
-		b = appendString(b, moveAction, actionText(mv.Action))
-		b = closeMessage(b, m)
+		b, m = protoappend.Open(b, num)
+		b = protoappend.Int(b, moveSeat, int64(mv.Seat))
+		b = protoappend.String(b, moveAction, actionText(mv.Action))
+		b = protoappend.Close(b, m)
 	}
 	return b
 }
 
 func appendTrick(b []byte, num protowire.Number, t *engine.Trick) []byte {
-	b, m := openMessage(b, num)
-	b = appendInt(b, trickLeader, int64(t.Leader))
+	b, m := protoappend.Open(b, num)
+	b = protoappend.Int(b, trickLeader, int64(t.Leader))
 	for _, c := range t.Cards {
 		if c.Valid() {
-			b = appendText(b, trickCards, c.String())
+			b = protoappend.Text(b, trickCards, c.String())
 		}
 	}
-	b = appendInt(b, trickWinner, int64(t.Winner))
-	b = appendInt(b, trickPoints, int64(t.Points))
-	return closeMessage(b, m)
-}
-
-// openMessage starts an embedded message: its tag and a one-byte length to be fixed by
-// closeMessage, which moves the contents when the length needs more bytes.
-func openMessage(b []byte, num protowire.Number) ([]byte, int) {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	b = append(b, 0)
-	return b, len(b)
-}
-
-func closeMessage(b []byte, start int) []byte {
-	size := len(b) - start
-	k := protowire.SizeVarint(uint64(size))
-	if k == 1 {
-		b[start-1] = byte(size)
-		return b
-	}
-	b = append(b, make([]byte, k-1)...)
-	copy(b[start-1+k:], b[start:start+size])
-	protowire.AppendVarint(b[:start-1], uint64(size))
-	return b
+	b = protoappend.Int(b, trickWinner, int64(t.Winner))
+	b = protoappend.Int(b, trickPoints, int64(t.Points))
+	return protoappend.Close(b, m)
 }
 
 // Field numbers of GameEnded.
@@ -287,16 +235,16 @@ const endedGameID, endedReveal, endedSettlement, endedEvents = 1, 2, 3, 5
 // and the seat's events since its last message. The bytes are those of proto.Marshal of
 // GameEnded{GameId, Reveal, Settlement, Events: EventsToProto(events, first)}.
 func AppendGameEnded(b []byte, gameID string, reveal, settlement []byte, events []engine.Event, first int) []byte {
-	b = appendString(b, endedGameID, gameID)
+	b = protoappend.String(b, endedGameID, gameID)
 	b = protowire.AppendTag(b, endedReveal, protowire.BytesType)
 	b = protowire.AppendBytes(b, reveal)
 	b = protowire.AppendTag(b, endedSettlement, protowire.BytesType)
 	b = protowire.AppendBytes(b, settlement)
 	for i := range events {
 		var m int
-		b, m = openMessage(b, endedEvents)
+		b, m = protoappend.Open(b, endedEvents)
 		b = AppendEvent(b, &events[i], first+i, 0)
-		b = closeMessage(b, m)
+		b = protoappend.Close(b, m)
 	}
 	return b
 }

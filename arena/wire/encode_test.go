@@ -137,30 +137,6 @@ func TestAppendEventIsProtoMarshal(t *testing.T) {
 	}
 }
 
-// closeMessage moves a message's contents when its length takes more than one byte.
-func TestCloseMessageLongContents(t *testing.T) {
-	t.Parallel()
-	for _, size := range []int{0, 1, 127, 128, 300, 16383, 16384, 70000} {
-		b, m := openMessage([]byte{0xAA}, 3)
-		body := bytes.Repeat([]byte{'x'}, size)
-		b = closeMessage(append(b, body...), m)
-		want := append([]byte{0xAA}, marshalBytesField(3, body)...)
-		if !bytes.Equal(b, want) {
-			t.Errorf("size %d: %x…, want %x…", size, b[:min(len(b), 8)], want[:min(len(want), 8)])
-		}
-	}
-}
-
-func marshalBytesField(num int, body []byte) []byte {
-	b := []byte{byte(num<<3 | 2)}
-	n := uint64(len(body))
-	for n >= 0x80 {
-		b = append(b, byte(n)|0x80)
-		n >>= 7
-	}
-	return append(append(b, byte(n)), body...)
-}
-
 // A game's end, encoded by hand around the reveal and settlement encoded once, is the very
 // bytes of its protobuf message, for every seat of random deals of every variant.
 func TestAppendGameEndedIsProtoMarshal(t *testing.T) {

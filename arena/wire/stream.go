@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/tapparena/tapp/arena/wire/protoappend"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -108,15 +109,15 @@ func GameEndedID(b []byte) (string, bool) {
 // EncodeAnswer writes the ConnectRequest that carries an answer, as proto.Marshal would.
 func EncodeAnswer(a *tappv1.Answer) *Encoded {
 	var body []byte
-	body = appendString(body, answerGameID, a.GetGameId())
-	body = appendString(body, answerRequestID, a.GetRequestId())
-	body = appendString(body, answerAction, a.GetAction())
+	body = protoappend.String(body, answerGameID, a.GetGameId())
+	body = protoappend.String(body, answerRequestID, a.GetRequestId())
+	body = protoappend.String(body, answerAction, a.GetAction())
 	if t := a.GetThinkTime(); t != nil {
 		var m int
-		body, m = openMessage(body, answerThinkTime)
-		body = appendInt(body, timeSeconds, t.GetSeconds())
-		body = appendInt(body, timeNanos, int64(t.GetNanos()))
-		body = closeMessage(body, m)
+		body, m = protoappend.Open(body, answerThinkTime)
+		body = protoappend.Int(body, timeSeconds, t.GetSeconds())
+		body = protoappend.Int(body, timeNanos, int64(t.GetNanos()))
+		body = protoappend.Close(body, m)
 	}
 	b := make([]byte, 0, len(body)+4)
 	b = protowire.AppendTag(b, requestAnswer, protowire.BytesType)
