@@ -259,20 +259,24 @@ func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease 
 	op := "claim jobs of league " + league
 	until, untilArg := s.leaseUntil(lease)
 	nowSQL, nowArgs := s.nowExpr()
+	// The candidates are read as two ranges of league_jobs_claim (league, state, id), each in
+	// id order and cut at max: a condition with OR made both backends read and sort every job
+	// of the league for each claim, which grows with the league.
+	candidates := `SELECT id FROM (SELECT id FROM league_jobs WHERE league_id = ? AND state = 'available'
+	ORDER BY id LIMIT ?) a UNION ALL SELECT id FROM (SELECT id FROM league_jobs WHERE league_id = ? AND
+	state = 'running' AND lease_until < ` + nowSQL + ` ORDER BY id LIMIT ?) e`
+	args := append(append([]any{league, max, league}, nowArgs...), max)
 	var q string
-	var args []any
 	if s.dialect == postgresDialect {
-		q = `WITH c AS (SELECT id FROM league_jobs WHERE league_id = ? AND (state = 'available' OR
-	(state = 'running' AND lease_until < ` + nowSQL + `)) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
+		q = `WITH c AS (SELECT id FROM league_jobs WHERE id IN (` + candidates + `) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
 UPDATE league_jobs j SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = j.attempts + 1
 FROM c WHERE j.id = c.id RETURNING j.id, j.league_id, j.round, j.match_id, j.first_group, j.n_groups, j.deals,
 	j.state, j.owner, j.lease_until, j.attempts, j.last_error`
-		args = append(append([]any{league}, nowArgs...), max, owner, untilArg)
+		args = append(args, max, owner, untilArg)
 	} else {
 		q = `UPDATE league_jobs SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = attempts + 1
-WHERE id IN (SELECT id FROM league_jobs WHERE league_id = ? AND (state = 'available' OR
-	(state = 'running' AND lease_until < ` + nowSQL + `)) ORDER BY id LIMIT ?) RETURNING ` + jobColumns
-		args = append(append([]any{owner, untilArg, league}, nowArgs...), max)
+WHERE id IN (SELECT id FROM (` + candidates + `) ORDER BY id LIMIT ?) RETURNING ` + jobColumns
+		args = append(append([]any{owner, untilArg}, args...), max)
 	}
 	st, err := s.stmt(ctx, s.rebind(q)) // a claim per few jobs: prepared once
 	if err != nil {
