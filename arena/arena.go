@@ -233,6 +233,9 @@ type Job struct {
 	LeaseUntil time.Time // when the lease expires (zero when none)
 	Attempts   int       // how often it was claimed
 	LastError  string
+	// Stored counts the job's deals that were stored when it was claimed or listed: a job
+	// claimed with none has no deal to skip, and its worker need not look them up.
+	Stored int
 }
 
 // RoundCounts counts a league round's jobs by state.

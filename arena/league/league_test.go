@@ -378,3 +378,38 @@ func TestSPRTDecides(t *testing.T) {
 		t.Errorf("recomputed decision at pair %d, first at %d", summary.DecidedPair, again.DecidedPair)
 	}
 }
+
+// The memory store's claim counts a job's stored deals as the SQL stores do (their test:
+// TestClaimCountsStoredDeals in arena/store).
+func TestMemoryClaimCountsStoredDeals(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := league.NewMemory()
+	p := testPlan(t, "counted", league.RoundRobin, 1, 2)
+	if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
+		t.Fatal(err)
+	}
+	places, matches, jobs, err := p.Round(0, p.FixedTables(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ScheduleRound(ctx, places, matches, jobs); err != nil {
+		t.Fatal(err)
+	}
+	held, err := st.Claim(ctx, p.League, "w", 1, time.Minute)
+	if err != nil || len(held) != 1 || held[0].Stored != 0 {
+		t.Fatalf("Claim = %+v, %v; want one job with nothing stored", held, err)
+	}
+	j := held[0]
+	d := &arena.DealRecord{MatchID: j.MatchID, Number: 0, Group: j.FirstGroup}
+	if _, err := st.SaveJobDeal(ctx, d, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Release(ctx, "w", []int64{j.ID}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := st.Claim(ctx, p.League, "v", 1, time.Minute)
+	if err != nil || len(again) != 1 || again[0].ID != j.ID || again[0].Stored != 1 {
+		t.Errorf("Claim again = %+v, %v; want job %d with 1 deal stored", again, err, j.ID)
+	}
+}

@@ -366,9 +366,21 @@ func (s *Memory) Claim(_ context.Context, league, owner string, max int, lease t
 		}
 		j.State, j.Owner, j.LeaseUntil = arena.JobRunning, owner, now.Add(lease)
 		j.Attempts++
+		j.Stored = s.stored(j)
 		out = append(out, *j)
 	}
 	return out, nil
+}
+
+// stored counts the job's deals that are stored.
+func (s *Memory) stored(j *arena.Job) int {
+	n := 0
+	for _, d := range s.deals[j.MatchID] {
+		if d.Group >= j.FirstGroup && d.Group < j.FirstGroup+j.Groups {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Memory) job(id int64) *arena.Job {
@@ -471,13 +483,7 @@ func (s *Memory) completeJob(jobID int64) (bool, error) {
 	if j.State == arena.JobDone {
 		return true, nil
 	}
-	n := 0
-	for _, d := range s.deals[j.MatchID] {
-		if d.Group >= j.FirstGroup && d.Group < j.FirstGroup+j.Groups {
-			n++
-		}
-	}
-	if n < j.Deals {
+	if s.stored(j) < j.Deals {
 		return false, nil
 	}
 	j.State, j.Owner, j.LeaseUntil = arena.JobDone, "", time.Time{}

@@ -687,13 +687,15 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 			last = max(last, t.Number)
 		}
 	}
-	numbers, err := st.DealNumbersBetween(ctx, j.MatchID, first, last)
-	if err != nil {
-		return canceledOr(ctx, storeErr(err))
-	}
-	stored := make(map[int]bool, len(numbers))
-	for _, n := range numbers {
-		stored[n] = true
+	stored := map[int]bool{}
+	if j.Stored > 0 { // a job resumed: skip what was stored
+		numbers, err := st.DealNumbersBetween(ctx, j.MatchID, first, last)
+		if err != nil {
+			return canceledOr(ctx, storeErr(err))
+		}
+		for _, n := range numbers {
+			stored[n] = true
+		}
 	}
 	var todo []match.Table
 	for _, t := range mine {

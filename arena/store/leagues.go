@@ -209,7 +209,13 @@ WHERE m.league_id = ?`), league).Scan(&n)
 	return n, s.wrap("count the deals of league "+league, err)
 }
 
-const jobColumns = `id, league_id, round, match_id, first_group, n_groups, deals, state, owner, lease_until, attempts, last_error`
+const jobColumns = `id, league_id, round, match_id, first_group, n_groups, deals, state, owner, lease_until, attempts,
+	last_error, ` + jobStored
+
+// jobStored is the column of Job.Stored: the job's deals stored, counted along
+// deals_group (match, deal source).
+const jobStored = `(SELECT count(*) FROM deals d WHERE d.match_id = league_jobs.match_id
+	AND d.deal_group >= league_jobs.first_group AND d.deal_group < league_jobs.first_group + league_jobs.n_groups)`
 
 func scanJobs(rows *sql.Rows) ([]arena.Job, error) {
 	defer rows.Close()
@@ -219,7 +225,7 @@ func scanJobs(rows *sql.Rows) ([]arena.Job, error) {
 		var state string
 		var lease dbTime
 		if err := rows.Scan(&j.ID, &j.LeagueID, &j.Round, &j.MatchID, &j.FirstGroup, &j.Groups, &j.Deals, &state,
-			&j.Owner, &lease, &j.Attempts, &j.LastError); err != nil {
+			&j.Owner, &lease, &j.Attempts, &j.LastError, &j.Stored); err != nil {
 			return nil, err
 		}
 		j.State, j.LeaseUntil = arena.JobState(state), lease.T
@@ -271,7 +277,7 @@ func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease 
 		q = `WITH c AS (SELECT id FROM league_jobs WHERE id IN (` + candidates + `) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
 UPDATE league_jobs j SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = j.attempts + 1
 FROM c WHERE j.id = c.id RETURNING j.id, j.league_id, j.round, j.match_id, j.first_group, j.n_groups, j.deals,
-	j.state, j.owner, j.lease_until, j.attempts, j.last_error`
+	j.state, j.owner, j.lease_until, j.attempts, j.last_error, ` + strings.ReplaceAll(jobStored, "league_jobs.", "j.")
 		args = append(args, max, owner, untilArg)
 	} else {
 		q = `UPDATE league_jobs SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = attempts + 1

@@ -182,6 +182,42 @@ func TestSaveJobDealCompletesJobAndMatch(t *testing.T) {
 	})
 }
 
+// A claimed job says how many of its deals are stored already: none for a fresh job (its
+// worker then looks nothing up), the ones stored before for a job given back and claimed again.
+func TestClaimCountsStoredDeals(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ms := scheduleTestLeague(t, s)
+		jobs, err := s.Claim(ctx, "L", "w", 2, time.Minute) // both jobs of match 0
+		if err != nil || len(jobs) != 2 || jobs[0].Stored != 0 || jobs[1].Stored != 0 {
+			t.Fatalf("Claim = %+v, %v; want two jobs with nothing stored", jobs, err)
+		}
+		for _, n := range []int{0, 4, 7} { // two deals of the first job, one of the second
+			if _, err := s.SaveJobDeal(ctx, sampleDeal(t, ms[0], n, 8, 100), jobs[n/6].ID); err != nil {
+				t.Fatalf("SaveJobDeal(%d): %v", n, err)
+			}
+		}
+		if err := s.Release(ctx, "w", []int64{jobs[0].ID, jobs[1].ID}); err != nil {
+			t.Fatalf("Release: %v", err)
+		}
+		again, err := s.Claim(ctx, "L", "v", 3, time.Minute)
+		if err != nil || len(again) != 3 {
+			t.Fatalf("Claim again = %+v, %v", again, err)
+		}
+		for i, want := range []int{2, 1, 0} {
+			if again[i].Stored != want {
+				t.Errorf("job %d (match %s, group %d) claimed again: Stored = %d, want %d", again[i].ID,
+					again[i].MatchID, again[i].FirstGroup, again[i].Stored, want)
+			}
+		}
+		all, err := s.Jobs(ctx, "L")
+		if err != nil || len(all) != 4 || all[0].Stored != 2 || all[3].Stored != 0 {
+			t.Errorf("Jobs = %+v, %v; want the stored deals counted", all, err)
+		}
+	})
+}
+
 // Many workers claiming at once never get the same job.
 func TestConcurrentClaims(t *testing.T) {
 	t.Parallel()
