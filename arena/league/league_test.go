@@ -219,16 +219,7 @@ func TestJobsOfDeadWorkersAreTakenOver(t *testing.T) {
 			a := newArena(t, st, fourBots)
 			p := testPlan(t, "dead", league.RoundRobin, 1, 1)
 			// Schedule the league and let the "dead" worker claim two jobs.
-			if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
-				t.Fatal(err)
-			}
-			places, matches, jobs, err := p.Round(0, p.FixedTables(0))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := st.ScheduleRound(ctx, places, matches, jobs); err != nil {
-				t.Fatal(err)
-			}
+			scheduleFirstRound(t, st, p)
 			held, err := st.Claim(ctx, "dead", c.owner, 2, c.lease)
 			if err != nil || len(held) != 2 {
 				t.Fatalf("Claim: %v, %v", held, err)
@@ -386,16 +377,7 @@ func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 	ctx := context.Background()
 	st := league.NewMemory()
 	p := testPlan(t, "counted", league.RoundRobin, 1, 2)
-	if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
-		t.Fatal(err)
-	}
-	places, matches, jobs, err := p.Round(0, p.FixedTables(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.ScheduleRound(ctx, places, matches, jobs); err != nil {
-		t.Fatal(err)
-	}
+	scheduleFirstRound(t, st, p)
 	held, err := st.Claim(ctx, p.League, "w", 1, time.Minute)
 	if err != nil || len(held) != 1 || held[0].Stored != 0 {
 		t.Fatalf("Claim = %+v, %v; want one job with nothing stored", held, err)
@@ -411,5 +393,22 @@ func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 	again, err := st.Claim(ctx, p.League, "v", 1, time.Minute)
 	if err != nil || len(again) != 1 || again[0].ID != j.ID || again[0].Stored != 1 {
 		t.Errorf("Claim again = %+v, %v; want job %d with 1 deal stored", again, err, j.ID)
+	}
+}
+
+// scheduleFirstRound stores the plan's league and its first round, as a runner starting it
+// would.
+func scheduleFirstRound(t *testing.T, st league.Store, p *league.Plan) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
+		t.Fatal(err)
+	}
+	places, matches, jobs, err := p.Round(0, p.FixedTables(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ScheduleRound(ctx, places, matches, jobs); err != nil {
+		t.Fatal(err)
 	}
 }
