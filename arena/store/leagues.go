@@ -266,22 +266,30 @@ func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease 
 	until, untilArg := s.leaseUntil(lease)
 	nowSQL, nowArgs := s.nowExpr()
 	// The candidates are read as two ranges of league_jobs_claim (league, state, id), each in
-	// id order and cut at max: a condition with OR made both backends read and sort every job
-	// of the league for each claim, which grows with the league.
-	candidates := `SELECT id FROM (SELECT id FROM league_jobs WHERE league_id = ? AND state = 'available'
-	ORDER BY id LIMIT ?) a UNION ALL SELECT id FROM (SELECT id FROM league_jobs WHERE league_id = ? AND
-	state = 'running' AND lease_until < ` + nowSQL + ` ORDER BY id LIMIT ?) e`
+	// id order and cut at max, and merged: a condition with OR made both backends read and
+	// sort every job of the league for each claim, which grows with the league. On
+	// PostgreSQL each range locks its rows as it reads them, skipping those another worker's
+	// claim holds, so that the limits count only rows this claim can take.
+	lock := ""
+	if s.dialect == postgresDialect {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	available := `SELECT id FROM league_jobs WHERE league_id = ? AND state = 'available' ORDER BY id LIMIT ?` + lock
+	expired := `SELECT id FROM league_jobs WHERE league_id = ? AND state = 'running' AND lease_until < ` + nowSQL +
+		` ORDER BY id LIMIT ?` + lock
 	args := append(append([]any{league, max, league}, nowArgs...), max)
 	var q string
 	if s.dialect == postgresDialect {
-		q = `WITH c AS (SELECT id FROM league_jobs WHERE id IN (` + candidates + `) ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
+		q = `WITH a AS (` + available + `), e AS (` + expired + `),
+c AS (SELECT id FROM (SELECT id FROM a UNION ALL SELECT id FROM e) u ORDER BY id LIMIT ?)
 UPDATE league_jobs j SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = j.attempts + 1
 FROM c WHERE j.id = c.id RETURNING j.id, j.league_id, j.round, j.match_id, j.first_group, j.n_groups, j.deals,
 	j.state, j.owner, j.lease_until, j.attempts, j.last_error, ` + strings.ReplaceAll(jobStored, "league_jobs.", "j.")
 		args = append(args, max, owner, untilArg)
 	} else {
 		q = `UPDATE league_jobs SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = attempts + 1
-WHERE id IN (SELECT id FROM (` + candidates + `) ORDER BY id LIMIT ?) RETURNING ` + jobColumns
+WHERE id IN (SELECT id FROM (SELECT id FROM (` + available + `) a UNION ALL SELECT id FROM (` + expired + `) e)
+	ORDER BY id LIMIT ?) RETURNING ` + jobColumns
 		args = append(append([]any{owner, untilArg}, args...), max)
 	}
 	st, err := s.stmt(ctx, s.rebind(q)) // a claim per few jobs: prepared once
