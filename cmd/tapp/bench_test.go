@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -108,11 +109,17 @@ func reportQuantiles(b *testing.B, ds []time.Duration, what string) {
 	b.ReportMetric(float64(ds[len(ds)*99/100].Nanoseconds())/1e3, "p99-µs/"+what)
 }
 
-// BenchmarkArenaGoBots: three built-in random Go bots as separate processes over loopback gRPC.
+// BenchmarkArenaGoBots: three built-in random Go bots as separate processes over loopback gRPC,
+// at 64 and at 128 tables at once. Each bot answers its requests one at a time, so the rate
+// grows with the tables in flight until the CPU is full.
 func BenchmarkArenaGoBots(b *testing.B) {
-	benchArena(b, 64, func(name string) []string {
-		return []string{tappBin, "bot", "random", "--name", name, "--capacity", "64"}
-	})
+	for _, tables := range []int{64, 128} {
+		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
+			benchArena(b, tables, func(name string) []string {
+				return []string{tappBin, "bot", "random", "--name", name, "--capacity", strconv.Itoa(tables)}
+			})
+		})
+	}
 }
 
 // BenchmarkArenaPythonBots: three Python SDK random bots as separate processes.
