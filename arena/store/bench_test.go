@@ -216,3 +216,44 @@ func BenchmarkEncodeDecisionLog(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(i), "µs/deal")
 }
+
+// BenchmarkClaim claims 9 jobs of a league of many jobs and gives them back, on SQLite; it
+// reports the time per claim, which must not grow with the league (a claim once read and
+// sorted every job of its league).
+//
+//	go test ./arena/store -run '^$' -bench Claim -benchtime 2000x -count 3
+func BenchmarkClaim(b *testing.B) {
+	for _, n := range []int{1000, 20000} {
+		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			s := openTest(b, sqliteBackend.newDSN(b))
+			if _, err := s.EnsureLeague(ctx, &arena.League{ID: "B", Plan: "{}"}); err != nil {
+				b.Fatal(err)
+			}
+			m := &arena.Match{ID: "B-m", Spec: arena.MatchSpec{Rules: testRules(b), Bots: []string{"a", "b", "c"},
+				Deals: n, Duplicate: true, LeagueID: "B", TimeControl: arena.DefaultTimeControl}}
+			jobs := make([]arena.Job, n)
+			for g := range jobs {
+				jobs[g] = arena.Job{LeagueID: "B", MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6}
+			}
+			if err := s.ScheduleRound(ctx, []arena.LeagueMatch{{LeagueID: "B", MatchID: m.ID}}, []*arena.Match{m}, jobs); err != nil {
+				b.Fatal(err)
+			}
+			ids := make([]int64, 0, 9)
+			for b.Loop() {
+				got, err := s.Claim(ctx, "B", "w", 9, time.Minute)
+				if err != nil || len(got) != 9 {
+					b.Fatalf("Claim = %d jobs, %v", len(got), err)
+				}
+				ids = ids[:0]
+				for _, j := range got {
+					ids = append(ids, j.ID)
+				}
+				if err := s.Release(ctx, "w", ids); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/claim+release")
+		})
+	}
+}
