@@ -32,7 +32,8 @@ import (
 // PostgreSQL) and Memory.
 type Queue interface {
 	// Claim leases up to max jobs of the league to owner for lease: available ones, and
-	// those whose lease has expired. It returns them by id (none when there is no work).
+	// those whose lease has expired. It returns them by id (none when there is no work),
+	// each with Stored set: the runner looks up a job's stored deals only when it has some.
 	Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error)
 	// Extend renews owner's leases (the heartbeat) and returns the ids it no longer holds.
 	Extend(ctx context.Context, owner string, ids []int64, lease time.Duration) (lost []int64, err error)

@@ -257,7 +257,8 @@ func (s *Store) nowExpr() (string, []any) {
 
 // Claim leases up to max jobs of the league to owner for lease: the oldest that are available
 // or whose lease has expired (those of a worker that died or stalled: the rescue). Each claim
-// counts an attempt. It returns the claimed jobs by id; none when there is nothing to do.
+// counts an attempt. It returns the claimed jobs by id, each with the number of its deals
+// stored already (Job.Stored); none when there is nothing to do.
 func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error) {
 	if max <= 0 {
 		return nil, nil
