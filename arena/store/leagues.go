@@ -217,6 +217,9 @@ const jobColumns = `id, league_id, round, match_id, first_group, n_groups, deals
 const jobStored = `(SELECT count(*) FROM deals d WHERE d.match_id = league_jobs.match_id
 	AND d.deal_group >= league_jobs.first_group AND d.deal_group < league_jobs.first_group + league_jobs.n_groups)`
 
+// jobStoredAsJ is jobStored for league_jobs named j (PostgreSQL's claim).
+var jobStoredAsJ = strings.ReplaceAll(jobStored, "league_jobs.", "j.")
+
 func scanJobs(rows *sql.Rows) ([]arena.Job, error) {
 	defer rows.Close()
 	var out []arena.Job
@@ -285,7 +288,7 @@ func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease 
 c AS (SELECT id FROM (SELECT id FROM a UNION ALL SELECT id FROM e) u ORDER BY id LIMIT ?)
 UPDATE league_jobs j SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = j.attempts + 1
 FROM c WHERE j.id = c.id RETURNING j.id, j.league_id, j.round, j.match_id, j.first_group, j.n_groups, j.deals,
-	j.state, j.owner, j.lease_until, j.attempts, j.last_error, ` + strings.ReplaceAll(jobStored, "league_jobs.", "j.")
+	j.state, j.owner, j.lease_until, j.attempts, j.last_error, ` + jobStoredAsJ
 		args = append(args, max, owner, untilArg)
 	} else {
 		q = `UPDATE league_jobs SET state = 'running', owner = ?, lease_until = ` + until + `, attempts = attempts + 1

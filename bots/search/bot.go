@@ -273,9 +273,19 @@ func plausible(obs *engine.Observation, st *engine.State) bool {
 	return hand.OfSuit(obs.Trump).Len() >= need
 }
 
-// best returns the index of the highest mean; among ties (within eps) the one whose action
-// equals the heuristic bot's choice, else the first.
-func (d *decision) best(mean []float64, actions []engine.Action, eps float64) int {
+// choose returns the action with the highest mean payoff over n sampled deals (see best);
+// false when no deal was sampled.
+func (d *decision) choose(mean []float64, n int, actions []engine.Action) (engine.Action, bool) {
+	if n == 0 {
+		return engine.Action{}, false
+	}
+	return actions[d.best(mean, actions)], true
+}
+
+// best returns the index of the highest mean; among ties (means within 1e-9) the one whose
+// action equals the heuristic bot's choice, else the first.
+func (d *decision) best(mean []float64, actions []engine.Action) int {
+	const eps = 1e-9
 	bi := 0
 	for i := range mean {
 		if mean[i] > mean[bi] {

@@ -164,10 +164,7 @@ func (d *decision) bid() (engine.Action, bool) {
 	var n int
 	if len(cands) > 0 {
 		ev, n = d.evaluate(len(cands), func(st *engine.State, s *Solver, out []float64) bool {
-			var hands [engine.MaxPlayers]engine.CardSet
-			for i := 0; i < r.Players; i++ {
-				hands[i] = st.Hand(engine.Seat(i))
-			}
+			hands := handsOf(st, r.Players)
 			tapp := st.Deal().Tapp
 			for j, c := range cands {
 				out[j] = d.contractValue(s, hands, tapp, me, c) + trickBias(r, c.contract)
@@ -419,10 +416,7 @@ func (d *decision) discard() (engine.Action, bool) {
 	sets := discardCandidates(obs.Hand, engine.Hearts, k, 4)
 	sc := newScorer(*r, obs.Options, engine.Frage, false, me)
 	mean, n := d.evaluate(len(sets), func(st *engine.State, s *Solver, out []float64) bool {
-		var hands [engine.MaxPlayers]engine.CardSet
-		for i := 0; i < r.Players; i++ {
-			hands[i] = st.Hand(engine.Seat(i))
-		}
+		hands := handsOf(st, r.Players)
 		for j, set := range sets {
 			hands[me] = obs.Hand &^ set
 			p := handPosition(r, hands, me, engine.Frage, engine.Hearts, (obs.Discarded | set).Points(), false)
@@ -459,10 +453,7 @@ func (d *decision) trump() (engine.Action, bool) {
 	}
 	sc := newScorer(*r, obs.Options, obs.Contract, false, me)
 	mean, n := d.evaluate(len(actions), func(st *engine.State, s *Solver, out []float64) bool {
-		var hands [engine.MaxPlayers]engine.CardSet
-		for i := 0; i < r.Players; i++ {
-			hands[i] = st.Hand(engine.Seat(i))
-		}
+		hands := handsOf(st, r.Players)
 		tapp := st.Deal().Tapp.Points()
 		for j, a := range actions {
 			p := handPosition(r, hands, me, obs.Contract, a.Suit, tapp, false)
@@ -473,10 +464,7 @@ func (d *decision) trump() (engine.Action, bool) {
 		}
 		return true
 	})
-	if n == 0 {
-		return engine.Action{}, false
-	}
-	return actions[d.best(mean, actions, 1e-9)], true
+	return d.choose(mean, n, actions)
 }
 
 // callCandidates are the calls worth evaluating: every missing trump, and the highest missing
@@ -509,10 +497,7 @@ func (d *decision) call() (engine.Action, bool) {
 	}
 	sc := newScorer(*r, obs.Options, obs.Contract, false, me)
 	mean, n := d.evaluate(len(actions), func(st *engine.State, s *Solver, out []float64) bool {
-		var hands [engine.MaxPlayers]engine.CardSet
-		for i := 0; i < r.Players; i++ {
-			hands[i] = st.Hand(engine.Seat(i))
-		}
+		hands := handsOf(st, r.Players)
 		for j, a := range actions {
 			best := -1e9
 			gives := hands[me].Cards(nil)
@@ -540,10 +525,7 @@ func (d *decision) call() (engine.Action, bool) {
 		}
 		return true
 	})
-	if n == 0 {
-		return engine.Action{}, false
-	}
-	return actions[d.best(mean, actions, 1e-9)], true
+	return d.choose(mean, n, actions)
 }
 
 // give chooses the card handed to the holder of the called card: the one with the best mean
@@ -564,10 +546,7 @@ func (d *decision) give() (engine.Action, bool) {
 	}
 	sc := newScorer(*r, obs.Options, obs.Contract, false, me)
 	mean, n := d.evaluate(len(actions), func(st *engine.State, s *Solver, out []float64) bool {
-		var hands [engine.MaxPlayers]engine.CardSet
-		for i := 0; i < r.Players; i++ {
-			hands[i] = st.Hand(engine.Seat(i))
-		}
+		hands := handsOf(st, r.Players)
 		for j, a := range actions {
 			hs := hands
 			hs[me] = hs[me].Without(a.Card)
@@ -580,10 +559,7 @@ func (d *decision) give() (engine.Action, bool) {
 		}
 		return true
 	})
-	if n == 0 {
-		return engine.Action{}, false
-	}
-	return actions[d.best(mean, actions, 1e-9)], true
+	return d.choose(mean, n, actions)
 }
 
 // tout answers the Tout question: Tout only when the declarer takes every trick in at least
@@ -593,10 +569,7 @@ func (d *decision) tout() (engine.Action, bool) {
 	r := &obs.Rules
 	me := int(obs.Seat)
 	mean, n := d.evaluate(1, func(st *engine.State, s *Solver, out []float64) bool {
-		var hands [engine.MaxPlayers]engine.CardSet
-		for i := 0; i < r.Players; i++ {
-			hands[i] = st.Hand(engine.Seat(i))
-		}
+		hands := handsOf(st, r.Players)
 		p := handPosition(r, hands, me, obs.Contract, obs.Trump, 0, true)
 		out[0] = 0
 		if s.DeclarerWins(&p) {
@@ -608,4 +581,13 @@ func (d *decision) tout() (engine.Action, bool) {
 		return engine.Action{}, false
 	}
 	return engine.ToutAction(mean[0] >= ToutThreshold), true
+}
+
+// handsOf returns the hands of the first players seats of a sampled deal.
+func handsOf(st *engine.State, players int) [engine.MaxPlayers]engine.CardSet {
+	var hands [engine.MaxPlayers]engine.CardSet
+	for i := range players {
+		hands[i] = st.Hand(engine.Seat(i))
+	}
+	return hands
 }

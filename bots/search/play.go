@@ -110,8 +110,5 @@ func (d *decision) card() (engine.Action, bool) {
 		}
 		return true
 	})
-	if n == 0 {
-		return engine.Action{}, false
-	}
-	return actions[d.best(mean, actions, 1e-9)], true
+	return d.choose(mean, n, actions)
 }
