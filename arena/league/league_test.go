@@ -147,7 +147,8 @@ func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {
 	}
 }
 
-// Two workers (as on two hosts) share one league: every deal is played and stored once.
+// Two workers (as on two hosts) share one league: every deal is played and stored once, and
+// a worker that joins a league in progress gets a share of the work.
 func TestTwoWorkersShareALeague(t *testing.T) {
 	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
@@ -164,19 +165,38 @@ func TestTwoWorkersShareALeague(t *testing.T) {
 	}
 }
 
+// twoWorkers runs a league of 48 jobs (12 deal sources, 288 deals) on two workers, the second
+// started once the first has stored a deal. A worker holds at most 9 jobs at this
+// concurrency and claims again only once 5 of them are played, so the first cannot have
+// claimed every job before the second asks: when both started together, the first could
+// claim and play a small league before the second's first claim, as the arena got faster.
 func twoWorkers(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	a := newArena(t, st, fourBots)
-	p := testPlan(t, "shared", league.RoundRobin, 1, 3)
+	const deals = 4 * 12 * 6 // tables × deal sources × seatings
+	p := testPlan(t, "shared", league.RoundRobin, 1, 12)
 	var wg sync.WaitGroup
 	outs := make([]*league.Outcome, 2)
+	firstStored := make(chan struct{})
+	var once sync.Once
 	for i := range outs {
+		if i == 1 {
+			<-firstStored
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 4, Owner: fmt.Sprintf("host%d/1/x", i),
 				Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
+			if i == 0 {
+				r.Progress = func(pr league.Progress) {
+					if pr.Played > 0 {
+						once.Do(func() { close(firstStored) })
+					}
+				}
+			}
 			out, err := r.Run(ctx, p, time.Time{})
+			once.Do(func() { close(firstStored) }) // it failed before storing a deal: do not wait
 			if err != nil {
 				t.Errorf("worker %d: %v", i, err)
 				return
@@ -188,11 +208,11 @@ func twoWorkers(t *testing.T, st *store.Store) {
 	if t.Failed() {
 		return
 	}
-	if !outs[0].Finished || !outs[1].Finished || outs[0].Played+outs[1].Played != 72 || outs[0].Played == 0 || outs[1].Played == 0 {
-		t.Errorf("outcomes %s and %s: want both finished, 72 deals between them, each some", describe(outs[0]), describe(outs[1]))
+	if !outs[0].Finished || !outs[1].Finished || outs[0].Played+outs[1].Played != deals || outs[0].Played == 0 || outs[1].Played == 0 {
+		t.Errorf("outcomes %s and %s: want both finished, %d deals between them, each some", describe(outs[0]), describe(outs[1]), deals)
 	}
-	if n, _ := st.LeagueDeals(ctx, "shared"); n != 72 {
-		t.Errorf("%d deals stored, want 72", n)
+	if n, _ := st.LeagueDeals(ctx, "shared"); n != deals {
+		t.Errorf("%d deals stored, want %d", n, deals)
 	}
 }
 
