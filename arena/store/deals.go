@@ -43,25 +43,21 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 	if len(ds) == 0 {
 		return nil
 	}
-	prepared := make([]*preparedDeal, len(ds))
-	var resultArgs []any
-	for i, d := range ds {
+	var dealArgs, resultArgs []any
+	for _, d := range ds {
 		p, err := s.prepareDeal(ctx, d)
 		if err != nil {
 			return err
 		}
-		prepared[i] = p
+		dealArgs = append(dealArgs, p.dealArgs...)
 		resultArgs = append(resultArgs, p.resultArgs...)
 	}
-	// The results of all the deals go in as few statements as possible, in the deals' order
-	// (which is their storage order, see Results).
-	results := s.rowOps(`INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
-	points, tricks, declarer) VALUES `, 9, resultArgs)
+	// The deals' rows, and then their results, go in as few statements as possible, in the
+	// deals' order, which is their storage order (see Results).
+	deals := s.rowOps(insertDeal, dealCols, dealArgs, ` ON CONFLICT DO NOTHING`)
+	results := s.rowOps(insertResult, resultCols, resultArgs)
 	first := ds[0]
-	if err := s.readyStmts(ctx, prepared...); err != nil {
-		return err
-	}
-	for _, op := range results {
+	for _, op := range append(deals, results...) {
 		if _, err := s.stmt(ctx, op.query); err != nil {
 			return s.wrapSave(first.MatchID, first.Number, err)
 		}
@@ -71,10 +67,24 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 		return s.wrapSave(first.MatchID, first.Number, err)
 	}
 	defer tx.Rollback()
-	for _, p := range prepared {
-		if err := s.writeDeal(ctx, tx, p); err != nil {
-			return err
+	inserted := 0
+	for _, op := range deals {
+		res, err := s.txExec(ctx, tx, op.query, op.args...)
+		if err != nil {
+			return s.wrapSave(first.MatchID, first.Number, err)
 		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return s.wrapSave(first.MatchID, first.Number, err)
+		}
+		inserted += int(n)
+	}
+	if inserted < len(ds) { // a row not inserted is a deal stored already
+		if len(ds) == 1 {
+			return fmt.Errorf("deal %d of match %s: %w", first.Number, first.MatchID, arena.ErrConflict)
+		}
+		return fmt.Errorf("%d of %d deals (the first: deal %d of match %s) stored already: %w",
+			len(ds)-inserted, len(ds), first.Number, first.MatchID, arena.ErrConflict)
 	}
 	for _, op := range results {
 		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
@@ -88,6 +98,16 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 	}
 	return s.wrapSave(first.MatchID, first.Number, tx.Commit())
 }
+
+// The multi-row INSERTs of saveBatch: the head of each, and its columns.
+const (
+	insertDeal = `INSERT INTO deals (match_id, number, deal_group, seating, deal, options, moves, outcome,
+	started, duration_us, decision_log) VALUES `
+	dealCols     = 11
+	insertResult = `INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff, points, tricks,
+	declarer) VALUES `
+	resultCols = 9
+)
 
 // saveDeal is SaveDeal; then, when set, runs inside the transaction after the deal's rows are
 // written and before the commit (an error from it rolls everything back).
@@ -103,12 +123,11 @@ func (s *Store) saveDeal(ctx context.Context, d *arena.DealRecord, then func(tx 
 	})
 }
 
-// preparedDeal is a deal record checked and converted for writing: the statements that write
-// its row, with their arguments, and the values of its rows of results.
+// preparedDeal is a deal record checked and converted for writing: the values of its row
+// of deals and of its rows of results, in the columns of insertDeal and insertResult.
 type preparedDeal struct {
-	d          *arena.DealRecord
-	ops        []writeOp
-	resultArgs []any // 9 per seat, see saveBatch
+	dealArgs   []any // dealCols values
+	resultArgs []any // resultCols per seat
 }
 
 // writeOp is one statement of a write, with its arguments.
@@ -147,18 +166,6 @@ func (s *Store) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return prepared(ctx, s.r, &s.rstmts, query)
 }
 
-// readyStmts prepares the statements of the given deals before their transaction begins.
-func (s *Store) readyStmts(ctx context.Context, deals ...*preparedDeal) error {
-	for _, p := range deals {
-		for _, op := range p.ops {
-			if _, err := s.stmt(ctx, op.query); err != nil {
-				return s.wrapSave(p.d.MatchID, p.d.Number, err)
-			}
-		}
-	}
-	return nil
-}
-
 // readyQueries prepares write queries (see stmt) before a transaction that runs them with
 // txExec or txQueryRow begins.
 func (s *Store) readyQueries(ctx context.Context, queries []string) error {
@@ -190,14 +197,15 @@ func (s *Store) txQueryRow(ctx context.Context, tx *sql.Tx, query string, args .
 }
 
 // rowOps splits rows of ncols values each (args holds them one row after the other) into
-// multi-row INSERTs of at most maxRowsPerInsert rows.
-func (s *Store) rowOps(head string, ncols int, args []any) []writeOp {
+// multi-row INSERTs of at most maxRowsPerInsert rows; tail, if given, ends each statement.
+func (s *Store) rowOps(head string, ncols int, args []any, tail ...string) []writeOp {
 	var ops []writeOp
 	rows := len(args) / ncols
 	one := "(" + strings.Repeat("?, ", ncols-1) + "?)"
 	for start := 0; start < rows; start += maxRowsPerInsert {
 		n := min(maxRowsPerInsert, rows-start)
-		ops = append(ops, writeOp{query: s.rebind(head + strings.Repeat(one+", ", n-1) + one), args: args[start*ncols : (start+n)*ncols]})
+		q := head + strings.Repeat(one+", ", n-1) + one + strings.Join(tail, "")
+		ops = append(ops, writeOp{query: s.rebind(q), args: args[start*ncols : (start+n)*ncols]})
 	}
 	return ops
 }
@@ -224,14 +232,10 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 	if started.IsZero() {
 		started = now()
 	}
-	p := &preparedDeal{d: d}
-	p.ops = append(p.ops, writeOp{query: s.rebind(`INSERT INTO deals (match_id, number, deal_group, seating, deal,
-	options, moves, outcome, started, duration_us, decision_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT DO NOTHING`),
-		args: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options),
-			formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration), log}})
+	p := &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules),
+		formatOptions(d.Options), formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration), log}}
 	// league_id is copied from the match, so that league queries need no join.
-	p.resultArgs = make([]any, 0, len(d.Results)*9)
+	p.resultArgs = make([]any, 0, len(d.Results)*resultCols)
 	for _, r := range d.Results {
 		p.resultArgs = append(p.resultArgs, d.MatchID, d.Number, leagueID, int(r.Seat), r.Bot, r.Payoff, r.Points,
 			r.Tricks, r.Declarer)
@@ -239,39 +243,12 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 	return p, nil
 }
 
-// writeDeal writes a prepared deal in tx (its statements ready, see readyStmts); a deal
-// already stored is arena.ErrConflict.
-func (s *Store) writeDeal(ctx context.Context, tx *sql.Tx, p *preparedDeal) error {
-	d := p.d
-	for i, op := range p.ops {
-		stmt, err := s.stmt(ctx, op.query)
-		if err != nil {
-			return s.wrapSave(d.MatchID, d.Number, err)
-		}
-		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, op.args...)
-		if err != nil {
-			return s.wrapSave(d.MatchID, d.Number, err)
-		}
-		if i == 0 { // the deal's row: none inserted means the deal is stored already
-			if n, err := res.RowsAffected(); err != nil {
-				return s.wrapSave(d.MatchID, d.Number, err)
-			} else if n == 0 {
-				return fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, arena.ErrConflict)
-			}
-		}
-	}
-	return nil
-}
-
 // insertRows inserts rows of ncols values each (args holds them one row after the other)
-// with multi-row INSERTs; tail, if given, ends each statement (e.g. ON CONFLICT DO NOTHING).
+// with multi-row INSERTs (rowOps); tail, if given, ends each statement (e.g. ON CONFLICT DO
+// NOTHING).
 func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, head string, ncols int, args []any, tail ...string) error {
-	rows := len(args) / ncols
-	one := "(" + strings.Repeat("?, ", ncols-1) + "?)"
-	for start := 0; start < rows; start += maxRowsPerInsert {
-		n := min(maxRowsPerInsert, rows-start)
-		q := head + strings.Repeat(one+", ", n-1) + one + strings.Join(tail, "")
-		if _, err := tx.ExecContext(ctx, s.rebind(q), args[start*ncols:(start+n)*ncols]...); err != nil {
+	for _, op := range s.rowOps(head, ncols, args, tail...) {
+		if _, err := tx.ExecContext(ctx, op.query, op.args...); err != nil {
 			return err
 		}
 	}

@@ -528,5 +528,14 @@ func TestSaveDealsStoresABatchWholeOrNotAtAll(t *testing.T) {
 		if _, err := s.Deal(ctx, m.ID, 3); !errors.Is(err, arena.ErrNotFound) {
 			t.Fatalf("deal 3 after the refused batch: %v, want not found", err)
 		}
+		// So is a batch that holds the same deal twice.
+		twice := []*arena.DealRecord{sampleDeal(t, m, 4, 4, 80), sampleDeal(t, m, 5, 4, 80), sampleDeal(t, m, 4, 5, 80)}
+		err = s.SaveDeals(ctx, twice)
+		if !errors.Is(err, arena.ErrConflict) || !strings.Contains(err.Error(), "1 of 3 deals") {
+			t.Fatalf("SaveDeals with deal 4 twice = %v, want ErrConflict for 1 of 3 deals", err)
+		}
+		if ns, err := s.DealNumbers(ctx, m.ID); err != nil || len(ns) != 3 {
+			t.Fatalf("DealNumbers after the refused batches = %v, %v; want 0, 1, 2", ns, err)
+		}
 	})
 }
