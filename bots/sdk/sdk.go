@@ -9,7 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +46,23 @@ type Config struct {
 	MaxReconnect time.Duration
 	// GameEnded, when set, is called after every game with its settlement.
 	GameEnded func(gameID string, ended *tappv1.GameEnded)
+}
+
+// ConfigFromEnv returns the Config of a bot that a league launches: the arena's address
+// (TAPP_ARENA), the bot's token (TAPP_TOKEN), name (TAPP_BOT_NAME) and capacity
+// (TAPP_CAPACITY) come from the environment the league gives it (docs/league.md). Variables
+// that are unset leave their fields zero; a capacity that is not a positive whole number is
+// an error.
+func ConfigFromEnv() (Config, error) {
+	cfg := Config{Arena: os.Getenv("TAPP_ARENA"), Token: os.Getenv("TAPP_TOKEN"), Name: os.Getenv("TAPP_BOT_NAME")}
+	if text := strings.TrimSpace(os.Getenv("TAPP_CAPACITY")); text != "" {
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("TAPP_CAPACITY is %q: want a whole number of at least 1", text)
+		}
+		cfg.Capacity = n
+	}
+	return cfg, nil
 }
 
 // ErrGoingAway is returned by Run when the arena shut down and said so.

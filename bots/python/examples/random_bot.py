@@ -10,6 +10,7 @@ A class-based version with per-decision methods is in src/tapp_bot/examples/rand
 
 import argparse
 import logging
+import os
 import random
 
 import tapp_bot
@@ -30,7 +31,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arena", default=None, help="host:port (default $TAPP_ARENA or localhost:7000)")
     parser.add_argument("--token", default=None, help="the bot's token (default $TAPP_TOKEN)")
-    parser.add_argument("--name", default="random-example")
+    parser.add_argument("--name", default=os.environ.get("TAPP_BOT_NAME", "random-example"),
+                        help="bot name (default $TAPP_BOT_NAME or random-example)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO)
     tapp_bot.run(decide, arena=args.arena, token=args.token, name=args.name, game_ended=game_ended)

@@ -402,6 +402,29 @@ def test_run_with_functions_and_environment(arena, monkeypatch):
     assert ended == ["g1"]
 
 
+def test_a_launched_bot_takes_its_name_and_capacity_from_the_league(monkeypatch):
+    # A league launches a bot with TAPP_BOT_NAME and TAPP_CAPACITY set (docs/league.md).
+    monkeypatch.setenv("TAPP_BOT_NAME", "p1")
+    monkeypatch.setenv("TAPP_CAPACITY", "8")
+    client = tapp_bot.Client(RecordingBot(), "127.0.0.1:1", "t")
+    assert (client.name, client.capacity) == ("p1", 8)
+    # What the program says itself wins.
+    client = tapp_bot.Client(RecordingBot(), "127.0.0.1:1", "t", name="mine", capacity=2)
+    assert (client.name, client.capacity) == ("mine", 2)
+    # Without them, the bot's own attributes.
+    monkeypatch.delenv("TAPP_BOT_NAME")
+    monkeypatch.delenv("TAPP_CAPACITY")
+    client = tapp_bot.Client(RecordingBot(), "127.0.0.1:1", "t")
+    assert (client.name, client.capacity) == (RecordingBot.name, RecordingBot.capacity)
+
+
+@pytest.mark.parametrize("value", ["eight", "0", "-3"])
+def test_a_bad_capacity_in_the_environment_is_a_clear_error(monkeypatch, value):
+    monkeypatch.setenv("TAPP_CAPACITY", value)
+    with pytest.raises(ValueError, match="TAPP_CAPACITY"):
+        tapp_bot.Client(RecordingBot(), "127.0.0.1:1", "t")
+
+
 def test_missing_token_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("TAPP_TOKEN", raising=False)
     with pytest.raises(ValueError, match="TAPP_TOKEN"):

@@ -193,6 +193,20 @@ def _answer_message(pending: _Pending, action: str, think_ns: Optional[int] = No
     return bot_pb2.ConnectRequest(answer=answer)
 
 
+def _env_int(key: str) -> Optional[int]:
+    """The positive integer in environment variable key; None when unset or empty."""
+    text = os.environ.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"${key} is {text!r}, not a whole number") from None
+    if value < 1:
+        raise ValueError(f"${key} is {value}: it must be at least 1")
+    return value
+
+
 class Client:
     """Plays for one bot on one arena: connects, says hello, answers, reconnects and resumes.
 
@@ -201,6 +215,8 @@ class Client:
         arena: "host:port" of the arena; default $TAPP_ARENA, else "localhost:7000".
         token: the bot's token; default $TAPP_TOKEN.
         name, version, capacity, stream_events: override the bot's own attributes in the Hello.
+            The name defaults to $TAPP_BOT_NAME and the capacity to $TAPP_CAPACITY when set, as
+            they are for a bot that a league launches (its file gives the name and capacity).
         reconnect: reconnect (with backoff) when the stream drops; resume the session within the
             arena's grace period.
         give_up_after: stop reconnecting (raise ConnectionLost) after this many seconds without a
@@ -236,9 +252,9 @@ class Client:
         token = token if token is not None else os.environ.get("TAPP_TOKEN")
         if not token:
             raise ValueError("no bot token: pass token=... or set TAPP_TOKEN (the arena gives one per bot)")
-        self.name = name or bot.name
+        self.name = name or os.environ.get("TAPP_BOT_NAME") or bot.name
         self.version = version or bot.version
-        self.capacity = capacity or bot.capacity
+        self.capacity = capacity or _env_int("TAPP_CAPACITY") or bot.capacity
         self.stream_events = bot.stream_events if stream_events is None else stream_events
         self.reconnect = reconnect
         self.give_up_after = give_up_after

@@ -28,15 +28,24 @@ class RandomBot(Bot):
         return self._rng.choice(request.legal)
 
 
+def _env_seed() -> Optional[int]:
+    """The seed a league gives the bots it launches ($TAPP_SEED), or None."""
+    text = os.environ.get("TAPP_SEED", "").strip()
+    return int(text) if text.isdigit() else None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="tapp-python-random", description=RandomBot.__doc__)
     parser.add_argument("--arena", default=os.environ.get("TAPP_ARENA", "localhost:7000"),
                         help="arena address host:port (default $TAPP_ARENA or localhost:7000)")
     parser.add_argument("--token", default=os.environ.get("TAPP_TOKEN"),
                         help="the bot's token (default $TAPP_TOKEN)")
-    parser.add_argument("--name", default=RandomBot.name, help="bot name sent in the hello")
-    parser.add_argument("--capacity", type=int, default=1, help="games played at once")
-    parser.add_argument("--seed", type=int, default=None, help="seed for reproducible choices")
+    parser.add_argument("--name", default=None,
+                        help=f"bot name sent in the hello (default $TAPP_BOT_NAME or {RandomBot.name})")
+    parser.add_argument("--capacity", type=int, default=None,
+                        help="games played at once (default $TAPP_CAPACITY or 1)")
+    parser.add_argument("--seed", type=int, default=_env_seed(),
+                        help="seed for reproducible choices (default $TAPP_SEED, else none)")
     parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ...")
     args = parser.parse_args(argv)
     if not args.token:
