@@ -261,25 +261,38 @@ func TestJobsOfDeadWorkersAreTakenOver(t *testing.T) {
 	}
 }
 
-// failingStore fails like a full disk from the given save on.
+// failingStore fails like a full disk once it has stored okWrites writes of deals (each a
+// transaction, of one deal or a batch); stored counts the deals those held. It counts writes
+// rather than deals because a batch is stored whole or not at all: however many deals the
+// first batch gathers, it is stored, and the next write fails.
 type failingStore struct {
 	*store.Store
-	saves, failFrom atomic.Int64
+	okWrites int64
+	writes   atomic.Int64
+	stored   atomic.Int64
 }
 
 func (f *failingStore) SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
-	if f.saves.Add(1) > f.failFrom.Load() {
+	if f.writes.Add(1) > f.okWrites {
 		return false, fmt.Errorf("%w while saving deal %d of match %s: nothing was stored (test)", store.ErrDiskFull, d.Number, d.MatchID)
 	}
-	return f.Store.SaveJobDeal(ctx, d, jobID)
+	done, err := f.Store.SaveJobDeal(ctx, d, jobID)
+	if err == nil {
+		f.stored.Add(1)
+	}
+	return done, err
 }
 
 func (f *failingStore) SaveJobDeals(ctx context.Context, items []arena.JobDeal) error {
-	if f.saves.Add(int64(len(items))) > f.failFrom.Load() {
+	if f.writes.Add(1) > f.okWrites {
 		d := items[0].Deal
 		return fmt.Errorf("%w while saving deal %d of match %s: nothing was stored (test)", store.ErrDiskFull, d.Number, d.MatchID)
 	}
-	return f.Store.SaveJobDeals(ctx, items)
+	err := f.Store.SaveJobDeals(ctx, items)
+	if err == nil {
+		f.stored.Add(int64(len(items)))
+	}
+	return err
 }
 
 // A store that fails stops the league with a clear error; what was stored stays, and the
@@ -290,10 +303,9 @@ func TestStoreFailureStopsTheLeagueCleanly(t *testing.T) {
 	st := openSQLite(t)
 	a := newArena(t, st, fourBots)
 	p := testPlan(t, "full", league.RoundRobin, 1, 2)
-	fs := &failingStore{Store: st}
-	fs.failFrom.Store(10)
+	fs := &failingStore{Store: st, okWrites: 1} // the disk fills after the first write
 	r := &league.Runner{Store: fs, Seats: a.srv, Concurrency: 4, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
-		Linger: time.Millisecond} // small batches, so that some are stored before the failure
+		Linger: time.Millisecond} // small batches: the first one does not hold the whole league
 	out, err := r.Run(ctx, p, time.Time{})
 	if !errors.Is(err, store.ErrDiskFull) {
 		t.Fatalf("Run = %v, want ErrDiskFull", err)
@@ -307,8 +319,8 @@ func TestStoreFailureStopsTheLeagueCleanly(t *testing.T) {
 		t.Errorf("outcome %+v", out)
 	}
 	stored, _ := st.LeagueDeals(ctx, "full")
-	if stored == 0 || stored > 10 {
-		t.Errorf("%d deals stored, want those saved before the failure (1 to 10)", stored)
+	if want := int(fs.stored.Load()); stored != want || stored == 0 || stored >= 48 {
+		t.Errorf("%d deals stored, want the %d of the write before the failure (some, not all 48)", stored, want)
 	}
 	jobs, _ := st.Jobs(ctx, "full")
 	for _, j := range jobs {
