@@ -78,6 +78,17 @@ func eachRandomRequest(t testing.TB, deals int, f func(r randomRequest)) {
 	}
 }
 
+// playOut plays random legal actions until the deal is over.
+func playOut(t testing.TB, st *engine.State, rng *engine.Rand) {
+	var legal []engine.Action
+	for !st.Terminal() {
+		legal = st.LegalActions(legal[:0])
+		if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // The hand-written encoder must give the very bytes of the protobuf messages it stands for,
 // for every decision of random deals of every variant, with the events sent along.
 func TestAppendRequestIsProtoMarshal(t *testing.T) {
@@ -108,13 +119,7 @@ func TestAppendEventIsProtoMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var legal []engine.Action
-			for !st.Terminal() {
-				legal = st.LegalActions(legal[:0])
-				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
-					t.Fatal(err)
-				}
-			}
+			playOut(t, st, rng)
 			views := [][]engine.Event{st.Events(), st.EventsFor(engine.NoSeat, 0)}
 			for seat := range rules.Players {
 				views = append(views, st.EventsFor(engine.Seat(seat), 0))
@@ -153,13 +158,7 @@ func TestAppendGameEndedIsProtoMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var legal []engine.Action
-			for !st.Terminal() {
-				legal = st.LegalActions(legal[:0])
-				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
-					t.Fatal(err)
-				}
-			}
+			playOut(t, st, rng)
 			reveal := RevealToProto(rules, deal, st)
 			settlement := SettlementForPlayers(OutcomeToProto(st.Outcome()), rules.Players)
 			for seat := range rules.Players {
