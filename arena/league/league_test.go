@@ -78,6 +78,24 @@ func TestRoundRobin(t *testing.T) {
 	}
 }
 
+// Finished deals wait for others to share their transaction only while tables are playing:
+// a league whose deals are fewer than a batch ends when its last deal is played, not a
+// linger later.
+func TestLastDealsAreStoredWithoutLingering(t *testing.T) {
+	t.Parallel()
+	st := openSQLite(t)
+	a := newArena(t, st, fourBots)
+	p := testPlan(t, "linger", league.RoundRobin, 1, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 50 * time.Millisecond,
+		Linger: time.Hour}
+	out, err := r.Run(ctx, p, time.Time{})
+	if err != nil || !out.Finished || out.Played != 24 {
+		t.Fatalf("Run = %v, %v; want finished with 24 deals (4 tables × 6 seatings), each stored once no table plays", out, err)
+	}
+}
+
 // An interrupted league resumed later ends with the same results, deal for deal, and the same
 // leaderboard as an uninterrupted run.
 func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {

@@ -41,8 +41,8 @@ type Runner struct {
 	// before they are stopped too (default 1 minute).
 	Drain time.Duration
 	// Linger is how long a finished deal may wait for others to be stored with it in one
-	// transaction (default 20 ms). Play goes on meanwhile: it only delays when a job counts
-	// as done.
+	// transaction (default 100 ms), while tables are playing. Play goes on meanwhile: it only
+	// delays when a job counts as done.
 	Linger time.Duration
 	// MaxAttempts is how often a failing job is tried before it is given up (default 3).
 	MaxAttempts int
@@ -143,7 +143,7 @@ const maxCommit = 64
 // than one transaction takes (group commit), until saves is closed.
 func (ru *run) commit(bg context.Context) {
 	for req := range ru.saves {
-		batch := match.Gather(req, ru.saves, maxCommit, ru.r.Linger)
+		batch := match.Gather(req, ru.saves, maxCommit, ru.r.Linger, ru.noTablePlaying)
 		items := make([]arena.JobDeal, len(batch))
 		for i, r := range batch {
 			items[i] = r.item
@@ -166,6 +166,10 @@ func (ru *run) commit(bg context.Context) {
 		}
 	}
 }
+
+// noTablePlaying reports whether every table is idle: then no deal is on its way to the
+// committer, and it stores what it has without lingering.
+func (ru *run) noTablePlaying() bool { return len(ru.sem) == 0 }
 
 type matchInfo struct {
 	m      *arena.Match

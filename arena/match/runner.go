@@ -115,12 +115,12 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 	if parallel == 1 {
 		linger = 0
 	}
-	save, stopSaving := r.saver(ctx, linger)
-	defer stopSaving()
 	// A table is free for the next deal as soon as its deal is over; the deal is stored while
 	// the next one plays, and at most parallel more deals wait for the store. With a pot the
 	// next deal needs this one's result, so it waits for the store too.
 	tablesFree := make(chan struct{}, parallel)
+	save, stopSaving := r.saver(ctx, linger, func() bool { return len(tablesFree) == 0 })
+	defer stopSaving()
 	unsaved := make(chan struct{}, 2*parallel)
 	if m.Spec.Rules.Pot {
 		unsaved = make(chan struct{}, parallel)
@@ -212,8 +212,9 @@ type BatchSaver interface {
 
 // saver returns how finished deals are stored: through one committer that stores the deals
 // that finish together in one transaction (group commit) when the store can, else one by one.
-// Each deal is still stored whole or not at all; save returns when its deal is stored.
-func (r *Runner) saver(ctx context.Context, linger time.Duration) (save func(context.Context, *arena.DealRecord) error, stop func()) {
+// Each deal is still stored whole or not at all; save returns when its deal is stored. Deals
+// wait up to linger for others, unless idle says that no table is playing.
+func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bool) (save func(context.Context, *arena.DealRecord) error, stop func()) {
 	batcher, ok := r.Store.(BatchSaver)
 	if !ok {
 		return r.Store.SaveDeal, func() {}
@@ -228,7 +229,7 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration) (save func(con
 		defer close(finished)
 		const maxBatch = 64
 		for first := range reqs {
-			batch := Gather(first, reqs, maxBatch, linger)
+			batch := Gather(first, reqs, maxBatch, linger, idle)
 			recs := make([]*arena.DealRecord, len(batch))
 			for i, q := range batch {
 				recs[i] = q.rec
@@ -328,35 +329,55 @@ func SeatPlayers(ctx context.Context, seats Seats, seating []string, clocks map[
 	return players, release, nil
 }
 
+// idleCheck is how often a lingering Gather asks whether anything is still on its way.
+const idleCheck = 2 * time.Millisecond
+
 // Gather is the batch of a group commit: first, and what else comes on ch within linger (only
 // what is waiting already when linger is 0), max items in all. The tables play on meanwhile,
-// and one commit for many deals costs less than one each.
-func Gather[T any](first T, ch <-chan T, max int, linger time.Duration) []T {
+// and one commit for many deals costs less than one each. Lingering stops early once idle
+// (when not nil) says that no table is playing, so nothing more is coming: at the end of a
+// match or a league, or while it waits for work, the last deals are stored at once instead
+// of a linger later.
+func Gather[T any](first T, ch <-chan T, max int, linger time.Duration, idle func() bool) []T {
 	batch := []T{first}
-	var wait <-chan time.Time
-	if linger > 0 {
-		timer := time.NewTimer(linger)
-		defer timer.Stop()
-		wait = timer.C
-	}
+	end := time.Now().Add(linger)
+	var step *time.Timer
+	defer func() {
+		if step != nil {
+			step.Stop()
+		}
+	}()
 	for len(batch) < max {
-		var next T
-		var ok bool
-		if wait == nil {
-			select {
-			case next, ok = <-ch:
-			default:
+		select {
+		case next, ok := <-ch:
+			if !ok {
+				return batch
 			}
+			batch = append(batch, next)
+			continue
+		default:
+		}
+		left := time.Until(end)
+		if left <= 0 || (idle != nil && idle()) {
+			return batch
+		}
+		wait := min(left, idleCheck)
+		if idle == nil {
+			wait = left
+		}
+		if step == nil {
+			step = time.NewTimer(wait)
 		} else {
-			select {
-			case next, ok = <-ch:
-			case <-wait:
+			step.Reset(wait)
+		}
+		select {
+		case next, ok := <-ch:
+			if !ok {
+				return batch
 			}
+			batch = append(batch, next)
+		case <-step.C:
 		}
-		if !ok {
-			break
-		}
-		batch = append(batch, next)
 	}
 	return batch
 }
