@@ -137,7 +137,10 @@ type saveReq struct {
 
 // maxCommit is the most deals the committer stores in one transaction. Three times as many
 // may wait for the store, so that tables go on finishing deals while a full batch commits.
-const maxCommit = 64
+// Each transaction costs about as much CPU as storing ten deals (its commit, fsync and the
+// index pages it rewrites), so a league of quick bots plays faster with large batches; the
+// linger, not this bound, usually ends a batch (docs/BENCHMARKS.md, "League").
+const maxCommit = 256
 
 // commit stores finished deals as they come, several per transaction when they come faster
 // than one transaction takes (group commit), until saves is closed.

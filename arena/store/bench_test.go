@@ -82,7 +82,7 @@ func benchmarkSaveDeal(b *testing.B, be backend) {
 // process spent per deal: a league of quick bots is bound by CPU, so CPU time is what the
 // store takes from play, while the time also holds the waits for fsync.
 func BenchmarkSaveDeals(b *testing.B) {
-	for _, batch := range []int{16, 64} {
+	for _, batch := range []int{16, 64, 256} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			ctx := context.Background()
 			s := openTest(b, sqliteBackend.newDSN(b))
