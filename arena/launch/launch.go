@@ -1,6 +1,7 @@
 // Package launch runs bots that the arena starts itself: each bot is a command line that gets
 // the arena's address and a token in its environment (TAPP_ARENA, TAPP_TOKEN) and is
-// supervised: restarted with backoff when it dies, its stderr kept in a file.
+// supervised: restarted with backoff when it dies, its stderr kept in a file, and (on Linux)
+// killed by the kernel when the arena dies, so that no bot outlives it.
 package launch
 
 import (
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"time"
 
@@ -114,7 +116,13 @@ func (p *Process) supervise(ctx context.Context) {
 }
 
 func (p *Process) runOnce(ctx context.Context) error {
+	// The process is started and waited for on one OS thread, held until it has exited: on
+	// Linux it dies with that thread (dieWithArena), and Go would otherwise end or reuse the
+	// threads it runs goroutines on as it likes.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	cmd := exec.CommandContext(ctx, p.spec.Command[0], p.spec.Command[1:]...)
+	dieWithArena(cmd)
 	cmd.Env = append(os.Environ(), p.spec.Env...)
 	cmd.Dir = p.spec.Dir
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }

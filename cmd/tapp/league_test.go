@@ -11,7 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -122,6 +124,93 @@ func waitDeals(t *testing.T, path, leagueID string, n int, cmd *exec.Cmd) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("%d deals were not stored within a minute", n)
+}
+
+// A league killed outright (kill -9, or a pipe that closed under it) takes the bots it
+// launched with it: none lives on trying to reconnect for ever.
+func TestLaunchedBotsDieWithTheLeague(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("the kernel kills orphaned bots on Linux only")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "orphans.db")
+	cmd := leagueCmd("league", "run", leagueFile(t, dir, "orphans", "", 500), "--db", db)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	defer func() { _ = syscall.Kill(-pid, syscall.SIGKILL) }() // the group: league and bots, if the test fails
+	waitDeals(t, db, "orphans", 1, cmd)
+	bots := childProcesses(t, pid)
+	if len(bots) != 4 {
+		t.Fatalf("the league runs %d child processes, want its 4 bots", len(bots))
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil { // the league only, not its group
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var alive []int
+		for _, b := range bots {
+			if processAlive(b) {
+				alive = append(alive, b)
+			}
+		}
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bot processes %v still run 20 s after their league was killed", alive)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// childProcesses lists the processes whose parent is pid, from /proc.
+func childProcesses(t *testing.T, pid int) []int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, path := range stats {
+		child, ppid, _, ok := procStat(path)
+		if ok && ppid == pid {
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
+// processAlive reports whether pid runs (a zombie, dead but not yet reaped, does not).
+func processAlive(pid int) bool {
+	_, _, state, ok := procStat(fmt.Sprintf("/proc/%d/stat", pid))
+	return ok && state != "Z" && state != "X"
+}
+
+// procStat reads a process's pid, parent and state from its /proc stat file.
+func procStat(path string) (pid, ppid int, state string, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, "", false
+	}
+	// "pid (command) state ppid ...": the command may hold spaces and parentheses.
+	s := string(b)
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return 0, 0, "", false
+	}
+	fields := strings.Fields(s[end+1:])
+	if len(fields) < 2 {
+		return 0, 0, "", false
+	}
+	pid, err1 := strconv.Atoi(strings.TrimSpace(s[:open]))
+	ppid, err2 := strconv.Atoi(fields[1])
+	return pid, ppid, fields[0], err1 == nil && err2 == nil
 }
 
 // kill -9 in the middle of a league, run the same command again: it resumes, and with
