@@ -280,7 +280,9 @@ func TestLeagueRestartsALaunchedBotThatDies(t *testing.T) {
 if [ ! -e %q ]; then touch %q; sleep 0.3; kill -9 $p; echo "crashy: killed on purpose" >&2; exit 1; fi
 wait $p`, tappBin, mark, mark)
 	extra := fmt.Sprintf("  - name: crashy\n    command: [sh, -c, %q]\n", script)
-	file := leagueFile(t, dir, "crash", extra, 3)
+	// Deals enough that the league plays on well past the 0.3 s (it plays ≈ 1,500 deals/s at
+	// most here): with 180 it could end before the bot died.
+	file := leagueFile(t, dir, "crash", extra, 20)
 	db := filepath.Join(dir, "crash.db")
 	logs := filepath.Join(dir, "logs")
 	out, errOut, err := runTapp(t, "league", "run", file, "--db", db, "--logs", logs)
@@ -297,9 +299,9 @@ wait $p`, tappBin, mark, mark)
 	if err != nil || !strings.Contains(string(stderrLog), "crashy: killed on purpose") {
 		t.Errorf("the bot's stderr was not kept: %v\n%s", err, stderrLog)
 	}
-	// 5 bots, tables of 3: 10 tables × 3 groups × 6 seatings.
-	if n, _ := openDB(t, db).LeagueDeals(context.Background(), "crash"); n != 180 {
-		t.Errorf("%d deals stored, want 180", n)
+	// 5 bots, tables of 3: 10 tables × 20 groups × 6 seatings.
+	if n, _ := openDB(t, db).LeagueDeals(context.Background(), "crash"); n != 1200 {
+		t.Errorf("%d deals stored, want 1200", n)
 	}
 }
 
