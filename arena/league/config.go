@@ -200,6 +200,9 @@ func ParseConfig(file string, data []byte, opts ParseOptions) (*Config, error) {
 		return nil, &ConfigError{File: file, Msg: "the file holds no league (want one YAML document with name, bots, ...)"}
 	}
 	p.ast = astFile
+	if err := p.checkWholeNumbers(astFile.Docs[0].Body, "", ""); err != nil {
+		return nil, err
+	}
 	var c Config
 	if err := yaml.NodeToValue(astFile.Docs[0].Body, &c, yaml.DisallowUnknownField()); err != nil {
 		return nil, p.yamlError(err)
@@ -215,6 +218,46 @@ type configParser struct {
 	file string
 	src  []byte
 	ast  *ast.File
+}
+
+// wholeNumbers are the settings that take a whole number, by where they are in the file.
+var wholeNumbers = map[string]bool{
+	"rounds": true, "matches_per_round": true, "deals": true, "seed": true, "concurrency": true,
+	"time_control.strikes": true, "bots.capacity": true, "bots.seed": true,
+}
+
+// checkWholeNumbers refuses a number with a fraction, or text, where the file wants a whole
+// number: the YAML library cuts deals: 1.5 down to 1, and reads deals: "3" as 3, without a
+// word. key names where n is with the items of a list under the list's name (wholeNumbers),
+// path as errors name it (bots[2].capacity).
+func (p *configParser) checkWholeNumbers(n ast.Node, key, path string) error {
+	switch n := n.(type) {
+	case *ast.MappingNode:
+		for _, v := range n.Values {
+			if err := p.checkWholeNumbers(v, key, path); err != nil {
+				return err
+			}
+		}
+	case *ast.MappingValueNode:
+		name := n.Key.GetToken().Value
+		key, path := key+name, path+name
+		if wholeNumbers[key] {
+			switch v := n.Value.(type) {
+			case *ast.IntegerNode, *ast.NullNode:
+			case *ast.FloatNode, *ast.StringNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
+				pos := v.GetToken().Position
+				return p.errAt(pos.Line, pos.Column, path, "must be a whole number, not "+v.GetToken().Value)
+			}
+		}
+		return p.checkWholeNumbers(n.Value, key+".", path+".")
+	case *ast.SequenceNode:
+		for i, item := range n.Values {
+			if err := p.checkWholeNumbers(item, key, fmt.Sprintf("%s[%d].", strings.TrimSuffix(path, "."), i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // yamlError turns an error of the YAML library into a ConfigError at its token.

@@ -114,7 +114,7 @@ func TestConfigErrorsPointAtTheLine(t *testing.T) {
 	}{
 		{"yaml syntax", replace("deals: 20", "deals: [20"), 6, ""},
 		{"unknown key", replace("seed: 7", "sead: 7"), 7, `unknown field "sead"`},
-		{"wrong type", replace("deals: 20", "deals: many"), 5, ""},
+		{"wrong type", replace("duplicate: true", "duplicate: [yes]"), 6, ""},
 		{"bad duration", replace("per_decision: 500ms", "per_decision: fast"), 10, `"fast" is not a duration`},
 		{"unknown format", replace("format: round-robin", "format: swiss"), 4, `unknown format "swiss"`},
 		{"bad rules", replace("rules: modern players=3", "rules: modern players=5"), 3, "players"},
@@ -125,6 +125,11 @@ func TestConfigErrorsPointAtTheLine(t *testing.T) {
 		{"missing deals file", replace("seed: 7", "deals_file: nope.txt"), 7, "nope.txt"},
 		{"pot", replace("rules: modern players=3", "rules: classic pot=on"), 3, "pot"},
 		{"negative", replace("concurrency: 4", "concurrency: -1"), 8, "must not be negative"},
+		{"fraction", replace("deals: 20", "deals: 1.5"), 5, "deals: must be a whole number, not 1.5"},
+		{"quoted number", replace("seed: 7", `seed: "7"`), 7, "seed: must be a whole number, not 7"},
+		{"fraction in the clock", replace("strikes: 2", "strikes: 2.5"), 12, "time_control.strikes: must be a whole number"},
+		{"fraction in a bot", replace("capacity: 8", "capacity: 8.0"), 18, "bots[1].capacity: must be a whole number, not 8.0"},
+		{"text", replace("deals: 20", "deals: many"), 5, "deals: must be a whole number, not many"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
