@@ -14,11 +14,14 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"golang.org/x/term"
+
+	"github.com/tapparena/tapp/bots/builtin"
 )
 
 func main() {
@@ -73,7 +76,7 @@ func commands() []command {
 	return []command{
 		{"serve", "[--listen ADDR] [--db DSN]", "run the arena server for external bots", (*Main).serve},
 		{"bots", "add NAME | list", "register bots (prints the token once) and list them", (*Main).botsCmd},
-		{"bot", "KIND --arena ADDR --token T", "run a built-in bot (random, heuristic, search) against an arena", (*Main).bot},
+		{"bot", "KIND --arena ADDR --token T", "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") against an arena", (*Main).bot},
 		{"match", "--bots A,B,C [--deals N] [--seed S] [--variant V]", "play one match among built-in bots over loopback gRPC", (*Main).match},
 		{"matches", "[--bot NAME] [--league ID]", "list stored matches and how to open each", (*Main).matches},
 		{"deals", "gen --count N --seed S [--variant V]", "write deals in card notation (a deal file)", (*Main).deals},
