@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,6 +66,27 @@ func TestUnknownCommandAndBadFlagsAreUsageErrors(t *testing.T) {
 	}
 	if _, err := cli(t, "match", "--bots", "random,random", "--db", filepath.Join(t.TempDir(), "x.db")); err == nil || !strings.Contains(err.Error(), "3 players") {
 		t.Fatalf("two bots at a 3-player table: %v", err)
+	}
+}
+
+// The replay command a match prints works as printed: it names the match's database.
+func TestMatchPrintsAReplayCommandThatWorks(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "m.db")
+	out, err := exec.Command(tappBin, "match", "--bots", "random,heuristic,random", "--deals", "2", "--db", db).Output()
+	if err != nil {
+		t.Fatalf("tapp match: %v\n%s", err, out)
+	}
+	_, hint, ok := strings.Cut(string(out), "replay a deal: tapp ")
+	if !ok {
+		t.Fatalf("no replay command in:\n%s", out)
+	}
+	args := strings.Fields(strings.TrimSpace(hint))
+	if !slices.Contains(args, db) {
+		t.Fatalf("replay command %q does not name the database %s", hint, db)
+	}
+	if got, err := cli(t, args...); err != nil || !strings.Contains(got, "deal 0") {
+		t.Fatalf("tapp %s: %v\n%s", strings.Join(args, " "), err, got)
 	}
 }
 

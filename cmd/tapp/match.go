@@ -221,7 +221,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if len(res.Forfeited) > 0 {
 		fmt.Fprintf(m.Stdout, "\nforfeited by strikes: %s\n", strings.Join(res.Forfeited, ", "))
 	}
-	fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full\n", mt.ID)
+	if *dsn != memoryDSN {
+		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(*dsn))
+	}
 	return nil
 }
 

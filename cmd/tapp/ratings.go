@@ -163,6 +163,15 @@ func (m *Main) printLeaderboard(lb *league.Leaderboard, rules string, history bo
 	}
 }
 
+// suggestDB is the --db flag that names dsn in a command this one suggests, or nothing when dsn
+// is the store a command uses by default (TAPP_DB, else tapp.db here).
+func (m *Main) suggestDB(dsn string) string {
+	if dsn == m.env("TAPP_DB", defaultDB) {
+		return ""
+	}
+	return " --db " + dsn
+}
+
 // printReplayHint says how to replay a deal of the league (or of the latest match).
 func (m *Main) printReplayHint(ctx context.Context, st arena.Store, leagueID, dsn string) {
 	if dsn == memoryDSN {
@@ -172,10 +181,7 @@ func (m *Main) printReplayHint(ctx context.Context, st arena.Store, leagueID, ds
 	if err != nil || len(ms) == 0 {
 		return
 	}
-	db := ""
-	if dsn != m.env("TAPP_DB", defaultDB) {
-		db = " --db " + dsn
-	}
+	db := m.suggestDB(dsn)
 	fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0%s\nevery match:   tapp matches%s", ms[0].ID, db, db)
 	if leagueID != "" {
 		fmt.Fprintf(m.Stdout, " --league %s", leagueID)

@@ -336,8 +336,8 @@ func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) err
 		return err
 	}
 	db := ""
-	if src.st != nil && dsn != m.env("TAPP_DB", defaultDB) {
-		db = " --db " + dsn
+	if src.st != nil {
+		db = m.suggestDB(dsn)
 	}
 	fmt.Fprintf(m.Stdout, "match %s · %s · bots %s · %d deal(s) stored\n\n", mt.ID, mt.Rules, strings.Join(mt.Bots, ", "), len(deals))
 	replay.WriteDealList(m.Stdout, mt, deals)

@@ -162,11 +162,12 @@ func TestReplayListsTheDealsAndWalksThroughOne(t *testing.T) {
 	t.Parallel()
 	pm := playMatch(t, "modern", 4, "heuristic", "random", "random")
 	out := mustRun(t, "", "matches", "--db", pm.dsn)
-	if !strings.Contains(out, "tapp replay "+pm.id) {
-		t.Fatalf("tapp matches does not say how to open the match:\n%s", out)
+	if !strings.Contains(out, "tapp replay "+pm.id+" --db "+pm.dsn) {
+		t.Fatalf("tapp matches does not say how to open the match in its database:\n%s", out)
 	}
 	out = mustRun(t, "", "replay", pm.id, "--db", pm.dsn)
-	for _, want := range []string{"deal  group", "random#2", "tapp replay " + pm.id + " --deal 0", "tapp replay ask " + pm.id} {
+	for _, want := range []string{"deal  group", "random#2", "tapp replay " + pm.id + " --deal 0", "tapp replay ask " + pm.id,
+		"--db " + pm.dsn} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("the deal list does not contain %q:\n%s", want, out)
 		}
