@@ -65,7 +65,7 @@ func (m *Main) matches(ctx context.Context, args []string) error {
 	if *since > 0 {
 		f.Since = time.Now().Add(-*since)
 	}
-	st, err := m.openStore(ctx, *dsn)
+	st, err := m.openExistingStore(ctx, *dsn)
 	if err != nil {
 		return err
 	}

@@ -425,7 +425,7 @@ func (m *Main) leagueStatus(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("tapp league status NAME")
 	}
-	st, err := m.openStore(ctx, *dsn)
+	st, err := m.openExistingStore(ctx, *dsn)
 	if err != nil {
 		return err
 	}
@@ -474,7 +474,7 @@ func (m *Main) leagueList(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	st, err := m.openStore(ctx, *dsn)
+	st, err := m.openExistingStore(ctx, *dsn)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -66,6 +67,28 @@ func TestUnknownCommandAndBadFlagsAreUsageErrors(t *testing.T) {
 	}
 	if _, err := cli(t, "match", "--bots", "random,random", "--db", filepath.Join(t.TempDir(), "x.db")); err == nil || !strings.Contains(err.Error(), "3 players") {
 		t.Fatalf("two bots at a 3-player table: %v", err)
+	}
+}
+
+// A command that only reads refuses a database that is not there: a mistyped --db is an
+// error, not a new empty database (and folder) with nothing in it.
+func TestReadingCommandsRefuseAMissingDatabase(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"ratings"}, {"matches"}, {"league", "status", "x"}, {"league", "list"}, {"replay", "m1"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), "typo")
+			db := filepath.Join(dir, "tapp.db")
+			_, err := cli(t, append(args, "--db", db)...)
+			if err == nil || !strings.Contains(err.Error(), "no database "+db) {
+				t.Errorf("error %v, want one that says there is no database %s", err, db)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("%s was created (%v)", dir, err)
+			}
+		})
 	}
 }
 

@@ -49,7 +49,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 		}
 		f.Rules, rulesText = r.String(), r.String()
 	}
-	st, err := m.openStore(ctx, *dsn)
+	st, err := m.openExistingStore(ctx, *dsn)
 	if err != nil {
 		return err
 	}

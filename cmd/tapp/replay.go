@@ -101,19 +101,6 @@ func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, 
 	return &replaySource{name: arg, st: st, matchID: arg}, nil
 }
 
-// openExistingStore opens a store to read from: a SQLite file that does not exist is an
-// error here, not a new empty database.
-func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
-	if !strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "sqlite:") {
-		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
-		path, _, _ = strings.Cut(path, "?")
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("no database %s here (give --db or set TAPP_DB): %w", path, err)
-		}
-	}
-	return m.openStore(ctx, dsn)
-}
-
 func (s *replaySource) Close() {
 	if s.st != nil {
 		s.st.Close()

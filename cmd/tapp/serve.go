@@ -31,6 +31,19 @@ func (m *Main) openStore(ctx context.Context, dsn string) (*store.Store, error) 
 	return st, nil
 }
 
+// openExistingStore opens a store to read from (ratings, matches, replays, league status): a
+// SQLite file that does not exist is an error here, not a new empty database made by a typo.
+func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
+	if !strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "sqlite:") {
+		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
+		path, _, _ = strings.Cut(path, "?")
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("no database %s here (give --db or set TAPP_DB): %w", path, err)
+		}
+	}
+	return m.openStore(ctx, dsn)
+}
+
 // localArena is an arena server in this process, with a match runner wired to it.
 type localArena struct {
 	store   arena.Store
