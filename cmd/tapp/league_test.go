@@ -428,6 +428,38 @@ func TestSPRTCommand(t *testing.T) {
 	}
 }
 
+// --max-pairs stops an undecided test at the round that reaches it, however quick the bots,
+// and a larger --max-pairs goes on from there.
+func TestSPRTStopsAtMaxPairs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bots.yaml")
+	if err := os.WriteFile(file, []byte("name: bots\nbots:\n  - {name: f1, builtin: random, seed: 11}\n  - {name: f2, builtin: random, seed: 12}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sprt := func(maxPairs string) map[string]any {
+		t.Helper()
+		// Two random bots against each other: nothing to decide in a few pairs.
+		out, errOut, err := runTapp(t, "sprt", "--candidate", "random", "--baseline", "f1", "--field", "f2,heuristic",
+			"--bots", file, "--db", filepath.Join(dir, "sprt.db"), "--logs", filepath.Join(dir, "logs"), "--deals", "2",
+			"--max-pairs", maxPairs, "--json")
+		if err != nil {
+			t.Fatalf("tapp sprt --max-pairs %s: %v\n%s", maxPairs, err, errOut)
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return v
+	}
+	if v := sprt("3"); v["pairs"] != 4.0 || v["status"] != "continue" {
+		t.Errorf("--max-pairs 3 in rounds of 2: %v pairs, status %v; want 4 pairs, undecided", v["pairs"], v["status"])
+	}
+	if v := sprt("5"); v["pairs"] != 6.0 {
+		t.Errorf("--max-pairs 5 after 4: %v pairs, want 6", v["pairs"])
+	}
+}
+
 // Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops the league
 // cleanly: it says so, gives its jobs back, and the same command finishes the league.
 func TestLeagueCtrlCStopsCleanly(t *testing.T) {

@@ -42,7 +42,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	elo1 := fs.Float64("elo1", 10, "H1: normalized Elo of B over A")
 	alpha := fs.Float64("alpha", 0.05, "type I error: accepting H1 when H0 holds")
 	beta := fs.Float64("beta", 0.05, "type II error: accepting H0 when H1 holds")
-	maxPairs := fs.Int("max-pairs", 0, "stop undecided after this many group pairs (0: no limit)")
+	maxPairs := fs.Int("max-pairs", 0, "stop undecided after this many group pairs, rounded up to whole rounds of --deals pairs (0: no limit)")
 	forDur := fs.Duration("for", 0, "stop undecided after this long")
 	concurrency := fs.Int("concurrency", 8, "tables played at once")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
@@ -89,6 +89,12 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	p, err := league.NewSPRTPlan(*name, base, *candidate, *baseline, field)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if *maxPairs > 0 {
+		// The test ends with the round that completes --max-pairs pairs (a round plays one
+		// pair per deal source): the goal is checked about once a second, and quick bots
+		// would play far past the limit in that time.
+		p.Rounds = (*maxPairs + p.Deals - 1) / p.Deals
 	}
 
 	// The bots: from --bots, else built-in kinds named after themselves.
@@ -226,7 +232,12 @@ func (m *Main) printSPRT(p *league.Plan, s league.SPRTSummary, out *league.Outco
 	fmt.Fprintf(w, "pairs won / drawn / lost by %s: %d / %d / %d, score %.3f\n", p.Candidate, s.W, s.D, s.L, s.Elo.Score)
 	fmt.Fprintf(w, "normalized Elo %+.1f ± %.1f; Elo %s\n", s.Elo.NElo, s.Elo.NEloMargin, eloText(s.Elo))
 	fmt.Fprintf(w, "%s − %s per deal: %+.2f ± %.2f (95%%, n = %d)\n", p.Candidate, p.Baseline, s.Diff.Mean, s.Diff.Half, s.Diff.N)
-	if rep.Status == rating.SPRTContinue {
+	switch {
+	case rep.Status != rating.SPRTContinue:
+	case out.Finished:
+		fmt.Fprintf(w, "\nundecided after %d pairs (%d rounds of %d, as --max-pairs asks): run it again with a larger --max-pairs to go on\n",
+			s.Pairs, p.Rounds, p.Deals)
+	default:
 		fmt.Fprintf(w, "\nstopped (%s) before a decision: run the same command to continue\n", out.Stopped)
 	}
 	return nil
