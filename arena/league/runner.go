@@ -64,10 +64,10 @@ type Progress struct {
 
 // Outcome is how a run of a league ended.
 type Outcome struct {
-	Finished bool   // every planned round is played
-	Stopped  string // otherwise why: "time limit", "interrupted", "goal reached"
-	Played   int    // deals this run stored
-	Failed   int    // jobs given up after repeated errors
+	Finished bool   `json:"finished"` // every planned round is played
+	Stopped  string `json:"stopped"`  // otherwise why: "time limit", "interrupted", "goal reached"
+	Played   int    `json:"played"`   // deals this run stored
+	Failed   int    `json:"failed"`   // jobs given up after repeated errors
 }
 
 // NewOwner names a worker: host, process id and a random suffix. A worker on the same host

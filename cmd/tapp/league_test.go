@@ -268,6 +268,17 @@ func TestLeagueResumesAfterKill9(t *testing.T) {
 	if g, w := ratingsJSON(t, db, "night"), ratingsJSON(t, ref, "night"); !reflect.DeepEqual(g, w) {
 		t.Errorf("ratings differ:\nresumed       %v\nuninterrupted %v", g, w)
 	}
+	// Once more, for machines: the league is finished, and this run plays nothing.
+	out, errOut, err = runTapp(t, "league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"), "--json")
+	var v struct {
+		Outcome map[string]any `json:"outcome"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &v) != nil {
+		t.Fatalf("league run --json: %v\n%s\n%s", err, out, errOut)
+	}
+	if want := map[string]any{"finished": true, "stopped": "", "played": 0.0, "failed": 0.0}; !reflect.DeepEqual(v.Outcome, want) {
+		t.Errorf("outcome %v, want %v", v.Outcome, want)
+	}
 }
 
 // A launched bot that dies is restarted and the league completes.
