@@ -319,10 +319,10 @@ func (p *configParser) errAt(line, col int, path, msg string) error {
 }
 
 func (p *configParser) check(c *Config, opts ParseOptions) error {
-	if c.Name == "" {
+	if c.Name == "" && !opts.BotsOnly {
 		return p.errf("name", "a league needs a name (letters, digits, '-', '_', '.'): it is how the league is resumed")
 	}
-	if !namePattern.MatchString(c.Name) {
+	if c.Name != "" && !namePattern.MatchString(c.Name) {
 		return p.errf("name", "%q is not a valid league name (letters, digits, '-', '_', '.', at most 64)", c.Name)
 	}
 	if c.Rules == "" {

@@ -71,6 +71,14 @@ func TestParseConfig(t *testing.T) {
 		!*c.Duplicate || c.RuleSet.Players != 3 || time.Duration(c.TimeControl.PerDecision) != time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
+	// For its bots only (tapp sprt --bots), a file needs no name; a league file does.
+	botsOnly := []byte("bots:\n  - {name: a, builtin: random}\n  - {name: b, builtin: random}\n")
+	if c, err := ParseConfig("b.yaml", botsOnly, ParseOptions{BotsOnly: true}); err != nil || len(c.Bots) != 2 {
+		t.Errorf("bots only: %v, %+v", err, c)
+	}
+	if _, err := ParseConfig("b.yaml", botsOnly, ParseOptions{}); err == nil || !strings.Contains(err.Error(), "a league needs a name") {
+		t.Errorf("league without a name: %v", err)
+	}
 }
 
 // builtin: "*" adds every built-in bot not listed by name.

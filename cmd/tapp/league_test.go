@@ -416,6 +416,9 @@ func TestSPRTCommand(t *testing.T) {
 	if err == nil || !strings.Contains(errOut, `bot "random" is listed twice`) {
 		t.Errorf("a field bot equal to the baseline: %v\n%s", err, errOut)
 	}
+	if _, errOut, err := runTapp(t, append(args, "--format", "session")...); err == nil || !strings.Contains(errOut, "leave out --format") {
+		t.Errorf("a match flag the test ignores: %v\n%s", err, errOut)
+	}
 	file := filepath.Join(dir, "bots.yaml")
 	if err := os.WriteFile(file, []byte("name: bots\nbots:\n  - {name: f1, builtin: random, seed: 11}\n  - {name: f2, builtin: random, seed: 12}\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -48,11 +48,25 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
 	logs := fs.String("logs", "", "folder for the launched bots' stderr (default NAME-logs)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	// A round of the test is a few deal sources, not a match's hundred.
+	deals := fs.Lookup("deals")
+	deals.Usage, deals.DefValue = "deal sources per round: each is one pair of duplicate groups", "8"
+	mf.deals = 8
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("tapp sprt %s", sprtUsage)
+	}
+	// The test plays its own kind of match: these match flags would be ignored.
+	var ignored []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "duplicate" || f.Name == "format" || f.Name == "rounds" {
+			ignored = append(ignored, "--"+f.Name)
+		}
+	})
+	if len(ignored) > 0 {
+		return usagef("tapp sprt always plays duplicate deals in rounds of --deals pairs: leave out %s", strings.Join(ignored, ", "))
 	}
 	field := splitList(*fieldList)
 	if *candidate == "" || *baseline == "" || len(field) == 0 {
@@ -60,11 +74,6 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	}
 	if !(*elo0 < *elo1) || !(*alpha > 0 && *beta > 0 && *alpha+*beta < 1) {
 		return usagef("need --elo0 < --elo1 and 0 < --alpha, --beta with alpha+beta < 1")
-	}
-	dealsSet := false
-	fs.Visit(func(f *flag.Flag) { dealsSet = dealsSet || f.Name == "deals" })
-	if !dealsSet { // the match default is too big for one round of the test
-		mf.deals = 8
 	}
 	rules, err := mf.ruleSet()
 	if err != nil {
