@@ -639,10 +639,15 @@ func (ru *run) unitsBefore(ctx context.Context, round int) ([]Unit, error) {
 
 // finished reports whether every planned round is scheduled and played.
 func (ru *run) finished(ctx context.Context) (bool, error) {
-	if ru.p.Unbounded() || ru.scheduled < ru.p.Rounds {
+	return roundsComplete(ctx, ru.r.Store, ru.p, ru.scheduled)
+}
+
+// roundsComplete reports whether a league that has scheduled rounds has played all of p's.
+func roundsComplete(ctx context.Context, st Store, p *Plan, scheduled int) (bool, error) {
+	if p.Unbounded() || scheduled < p.Rounds {
 		return false, nil
 	}
-	counts, err := ru.r.Store.RoundCounts(ctx, ru.p.League)
+	counts, err := st.RoundCounts(ctx, p.League)
 	if err != nil {
 		return false, storeErr(err)
 	}
@@ -652,6 +657,30 @@ func (ru *run) finished(ctx context.Context) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// Finished reports whether the league p names is stored with this plan and has played every
+// round p plans: running it would play nothing (so its bots need not be started).
+func Finished(ctx context.Context, st Store, p *Plan) (bool, error) {
+	l, err := st.GetLeague(ctx, p.League)
+	if errors.Is(err, arena.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, storeErr(err)
+	}
+	if l.Plan != p.Fingerprint() { // Run says how the plans differ
+		return false, nil
+	}
+	lms, err := st.LeagueMatches(ctx, p.League)
+	if err != nil {
+		return false, storeErr(err)
+	}
+	scheduled := 0
+	for _, lm := range lms {
+		scheduled = max(scheduled, lm.Round+1)
+	}
+	return roundsComplete(ctx, st, p, scheduled)
 }
 
 func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {

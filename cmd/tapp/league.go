@@ -128,29 +128,17 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	p := cfg.Plan()
-	a, err := m.startLeagueArena(ctx, st, cfg.Bots, cfg, *listen, logDir)
-	if a != nil {
-		defer a.stop()
-	}
+	// A league that has played every planned round just prints its leaderboard: its bots
+	// are not started (one that no longer starts would hold it up for nothing).
+	done, err := league.Finished(ctx, st, p)
 	if err != nil {
 		return err
 	}
-	m.Log.Info("league started", zap.String("league", p.League), zap.String("format", p.Format),
-		zap.String("rules", p.Rules.String()), zap.Strings("bots", p.Bots), zap.String("db", redactDSN(db)),
-		zap.String("arena", a.addr), zap.String("bot_logs", logDir))
-	bar := m.newLeagueProgress(until)
-	runLog := m.Log
-	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
-		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
-	}
-	r := &league.Runner{Store: st, Seats: a.srv, Log: runLog, Concurrency: cfg.Concurrency,
-		Lease: time.Duration(cfg.Lease), Progress: bar.update}
-	started := time.Now()
-	out, err := r.Run(ctx, p, until)
-	elapsed := time.Since(started)
-	bar.finish()
-	if err != nil {
-		return err
+	out, elapsed := &league.Outcome{Finished: true}, time.Duration(0)
+	if !done {
+		if out, elapsed, err = m.playLeague(ctx, st, p, cfg, *listen, logDir, db, until); err != nil {
+			return err
+		}
 	}
 	lb, err := computeLeaderboard(context.WithoutCancel(ctx), st, arena.MatchFilter{LeagueID: p.League})
 	if err != nil {
@@ -169,14 +157,45 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if !out.Finished {
 		status = "stopped (" + out.Stopped + "): run the same command to resume"
 	}
-	fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
-		out.Played, elapsed.Round(100*time.Millisecond), float64(out.Played)/max(elapsed.Seconds(), 1e-3))
+	if done {
+		fmt.Fprintf(m.Stdout, "league %s finished already: nothing to play\n\n", p.League)
+	} else {
+		fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
+			out.Played, elapsed.Round(100*time.Millisecond), float64(out.Played)/max(elapsed.Seconds(), 1e-3))
+	}
 	m.printLeaderboard(lb, shortRules(p.Rules), false)
 	m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db)
 	if out.Failed > 0 {
 		fmt.Fprintf(m.Stdout, "\n%d jobs failed repeatedly and were given up: see the log\n", out.Failed)
 	}
 	return nil
+}
+
+// playLeague starts the league's bots and plays it until it is finished, stopped or until.
+func (m *Main) playLeague(ctx context.Context, st league.Store, p *league.Plan, cfg *league.Config, listen, logDir, db string,
+	until time.Time) (*league.Outcome, time.Duration, error) {
+	a, err := m.startLeagueArena(ctx, st, cfg.Bots, cfg, listen, logDir)
+	if a != nil {
+		defer a.stop()
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	m.Log.Info("league started", zap.String("league", p.League), zap.String("format", p.Format),
+		zap.String("rules", p.Rules.String()), zap.Strings("bots", p.Bots), zap.String("db", redactDSN(db)),
+		zap.String("arena", a.addr), zap.String("bot_logs", logDir))
+	bar := m.newLeagueProgress(until)
+	runLog := m.Log
+	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
+		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
+	}
+	r := &league.Runner{Store: st, Seats: a.srv, Log: runLog, Concurrency: cfg.Concurrency,
+		Lease: time.Duration(cfg.Lease), Progress: bar.update}
+	started := time.Now()
+	out, err := r.Run(ctx, p, until)
+	elapsed := time.Since(started)
+	bar.finish()
+	return out, elapsed, err
 }
 
 // redactDSN hides a password in a connection string for logs.

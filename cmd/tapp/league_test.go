@@ -281,6 +281,45 @@ func TestLeagueResumesAfterKill9(t *testing.T) {
 	}
 }
 
+// A finished league run again prints its leaderboard without starting its bots: one that no
+// longer starts does not hold it up.
+func TestFinishedLeagueNeedsNoBots(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := leagueFile(t, dir, "done", "", 1)
+	db := filepath.Join(dir, "done.db")
+	first, errOut, err := runTapp(t, "league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"))
+	if err != nil {
+		t.Fatalf("league: %v\n%s", err, errOut)
+	}
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(text), "{name: r3, builtin: random, seed: 3}", `{name: r3, command: [sh, -c, "exit 1"]}`, 1)
+	if broken == string(text) {
+		t.Fatal("bot r3 not found in the league file")
+	}
+	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tappBin, "league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"))
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("second run: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(out.String(), "league done finished already: nothing to play") {
+		t.Errorf("second run did not say it played nothing:\n%s", out.String())
+	}
+	board := func(s string) string { _, b, _ := strings.Cut(s, "\n\n"); return b }
+	if board(out.String()) != board(first) {
+		t.Errorf("leaderboard changed:\n%s\nwant\n%s", out.String(), first)
+	}
+}
+
 // A launched bot that dies is restarted and the league completes.
 func TestLeagueRestartsALaunchedBotThatDies(t *testing.T) {
 	t.Parallel()
