@@ -2,7 +2,7 @@ package league
 
 import (
 	"reflect"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/tapparena/tapp/arena"
@@ -161,7 +161,29 @@ func TestUnitsAndLeaderboard(t *testing.T) {
 	if a.Units != 3 || a.Deals != 8 || a.PerDeal != 4.0/3 || a.EloMatches != 1 || a.Elo >= 1500 {
 		t.Errorf("a: %+v", a)
 	}
-	if !strings.Contains(lb.Unit, "cents") {
-		t.Errorf("unit %q", lb.Unit)
+	if lb.Unit != "cents" || !slices.Equal(lb.RuleSets, []string{rules.String()}) {
+		t.Errorf("unit %q, rule sets %q", lb.Unit, lb.RuleSets)
+	}
+
+	// Results of the older variants are game points; with modern ones too, they are a sum
+	// of both, and the leaderboard names every rule set it mixes.
+	classic, _ := engine.ParseRuleSet("classic")
+	old := arena.Match{ID: "m3", Status: arena.MatchFinished, Spec: arena.MatchSpec{Rules: classic, Bots: []string{"a", "b", "c"}}}
+	add("m3", 0, 0, 3, -1, -2)
+	for _, c := range []struct {
+		matches []arena.Match
+		unit    string
+		sets    []string
+	}{
+		{[]arena.Match{old}, "points", []string{classic.String()}},
+		{[]arena.Match{dup, single, old}, "score", []string{classic.String(), rules.String()}},
+	} {
+		lb, err := ComputeLeaderboard(c.matches, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lb.Unit != c.unit || !slices.Equal(lb.RuleSets, c.sets) {
+			t.Errorf("matches %d: unit %q, rule sets %q; want %q, %q", len(c.matches), lb.Unit, lb.RuleSets, c.unit, c.sets)
+		}
 	}
 }

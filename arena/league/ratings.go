@@ -94,7 +94,8 @@ func PairResults(units []Unit) []rating.PairResult {
 // results.
 type Leaderboard struct {
 	League       string     `json:"league,omitempty"`
-	Unit         string     `json:"unit"`          // cents (modern) or points
+	Unit         string     `json:"unit"`          // cents (modern), points (the older variants), or score when both are mixed
+	RuleSets     []string   `json:"rule_sets"`     // the rule sets of the matches, canonical, sorted
 	Matches      int        `json:"matches"`       // finished matches, rated by multiplayer Elo
 	Units        int        `json:"units"`         // complete units (duplicate groups, or deals)
 	PartialUnits int        `json:"partial_units"` // duplicate groups not all of whose seatings are stored: left out
@@ -140,16 +141,31 @@ type EloPoint struct {
 // complete units for Bradley–Terry and the payoff per deal.
 func ComputeLeaderboard(matches []arena.Match, rows []arena.ResultRow) (*Leaderboard, error) {
 	byID := make(map[string]*arena.Match, len(matches))
-	lb := &Leaderboard{Unit: "cents"}
+	lb := &Leaderboard{}
+	modern, older := false, false
 	for i := range matches {
 		m := &matches[i]
 		byID[m.ID] = m
 		if m.Spec.Duplicate {
 			lb.Duplicate = true
 		}
-		if m.Spec.Rules.Variant != engine.Modern {
-			lb.Unit = "points"
+		if m.Spec.Rules.Variant == engine.Modern {
+			modern = true
+		} else {
+			older = true
 		}
+		if r := m.Spec.Rules.String(); !slices.Contains(lb.RuleSets, r) {
+			lb.RuleSets = append(lb.RuleSets, r)
+		}
+	}
+	slices.Sort(lb.RuleSets)
+	switch {
+	case modern && older: // cents and game points added up: a sum, not a currency
+		lb.Unit = "score"
+	case older:
+		lb.Unit = "points"
+	default:
+		lb.Unit = "cents"
 	}
 	units := Units(byID, rows)
 	lines := map[string]*Standing{}

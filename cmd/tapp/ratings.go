@@ -69,16 +69,29 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(lb)
 	}
-	if rulesText == "" {
-		ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: f.LeagueID, Bot: f.Bot, Limit: 1})
-		if err == nil && len(ms) == 1 {
-			rulesText = shortRules(ms[0].Spec.Rules)
+	if rulesText == "" && len(lb.RuleSets) == 1 {
+		if r, err := engine.ParseRuleSet(lb.RuleSets[0]); err == nil {
+			rulesText = shortRules(r)
 		}
+	}
+	if len(lb.RuleSets) > 1 {
+		rulesText = fmt.Sprintf("%d rule sets", len(lb.RuleSets))
 	}
 	if lb.League != "" {
 		fmt.Fprintf(m.Stdout, "league %s\n", lb.League)
 	}
 	m.printLeaderboard(lb, rulesText, *history)
+	if len(lb.RuleSets) > 1 {
+		short := make([]string, len(lb.RuleSets))
+		for i, text := range lb.RuleSets {
+			short[i] = text
+			if r, err := engine.ParseRuleSet(text); err == nil {
+				short[i] = shortRules(r)
+			}
+		}
+		fmt.Fprintf(m.Stdout, "\nthese results mix %d rule sets, whose scores do not compare: choose one with --rules (%s)\n",
+			len(short), strings.Join(short, "; "))
+	}
 	m.printReplayHint(ctx, st, *leagueID, *dsn)
 	return nil
 }
