@@ -154,7 +154,10 @@ func (e *ConfigError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Line > 0 && e.Column > 0 {
+		fmt.Fprintf(&b, ":%d", e.Column)
 	}
 	b.WriteString(": ")
 	if e.Path != "" {
@@ -196,7 +199,15 @@ func ParseConfig(file string, data []byte, opts ParseOptions) (*Config, error) {
 	if err != nil {
 		return nil, p.yamlError(err)
 	}
-	if len(astFile.Docs) != 1 || astFile.Docs[0].Body == nil {
+	if len(astFile.Docs) > 1 && astFile.Docs[1].Body != nil {
+		line := 0
+		if start := astFile.Docs[1].Start; start != nil {
+			line = start.Position.Line
+		}
+		return nil, p.errAt(line, 0, "", fmt.Sprintf("the file holds %d YAML documents (--- starts another): a league file is one",
+			len(astFile.Docs)))
+	}
+	if len(astFile.Docs) == 0 || astFile.Docs[0].Body == nil {
 		return nil, &ConfigError{File: file, Msg: "the file holds no league (want one YAML document with name, bots, ...)"}
 	}
 	p.ast = astFile
@@ -292,6 +303,10 @@ func (p *configParser) position(path string) (int, int) {
 		}
 		i := strings.LastIndexAny(q, ".[")
 		if i <= 0 {
+			// Not even the top-level key is there (a setting left out): the top of the league.
+			if p.ast != nil && len(p.ast.Docs) > 0 && p.ast.Docs[0].Body != nil && p.ast.Docs[0].Body.GetToken() != nil {
+				return p.ast.Docs[0].Body.GetToken().Position.Line, 0
+			}
 			return 0, 0
 		}
 		q = q[:i]

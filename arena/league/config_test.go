@@ -133,6 +133,8 @@ func TestConfigErrorsPointAtTheLine(t *testing.T) {
 		{"missing deals file", replace("seed: 7", "deals_file: nope.txt"), 7, "nope.txt"},
 		{"pot", replace("rules: modern players=3", "rules: classic pot=on"), 3, "pot"},
 		{"negative", replace("concurrency: 4", "concurrency: -1"), 8, "must not be negative"},
+		{"no name", replace("name: nightly\n", ""), 2, "a league needs a name"},
+		{"two documents", goodLeague + "---\nname: other\n", 24, "the file holds 2 YAML documents"},
 		{"fraction", replace("deals: 20", "deals: 1.5"), 5, "deals: must be a whole number, not 1.5"},
 		{"quoted number", replace("seed: 7", `seed: "7"`), 7, "seed: must be a whole number, not 7"},
 		{"fraction in the clock", replace("strikes: 2", "strikes: 2.5"), 12, "time_control.strikes: must be a whole number"},
