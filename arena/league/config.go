@@ -281,9 +281,40 @@ func (p *configParser) yamlError(err error) error {
 	var ye yaml.Error
 	if errors.As(err, &ye) && ye.GetToken() != nil {
 		pos := ye.GetToken().Position
-		return p.errAt(pos.Line, pos.Column, "", ye.GetMessage())
+		return p.errAt(pos.Line, pos.Column, "", plainTypeError(ye.GetMessage()))
 	}
 	return &ConfigError{File: p.file, Msg: err.Error()}
+}
+
+// goTypeError is the YAML library's message for a value of the wrong type, in Go's terms.
+var goTypeError = regexp.MustCompile(`^cannot unmarshal (.+) into Go (?:struct field \S+|value) of type (.+)$`)
+
+// plainTypeError says a type error in the league file's terms rather than Go's.
+func plainTypeError(msg string) string {
+	m := goTypeError.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	return fmt.Sprintf("want %s here, not %s", yamlKind(m[2]), yamlKind(m[1]))
+}
+
+// yamlKind names a Go type by what it is written as in YAML.
+func yamlKind(goType string) string {
+	switch {
+	case goType == "bool":
+		return "true or false"
+	case goType == "string":
+		return "text"
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case strings.HasPrefix(goType, "map["):
+		return "a mapping (key: value)"
+	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(goType, "float"):
+		return "a number"
+	}
+	return goType
 }
 
 // errf returns an error at the node the path names ($.bots[1].name style, without "$."),

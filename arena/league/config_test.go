@@ -122,7 +122,9 @@ func TestConfigErrorsPointAtTheLine(t *testing.T) {
 	}{
 		{"yaml syntax", replace("deals: 20", "deals: [20"), 6, ""},
 		{"unknown key", replace("seed: 7", "sead: 7"), 7, `unknown field "sead"`},
-		{"wrong type", replace("duplicate: true", "duplicate: [yes]"), 6, ""},
+		{"wrong type", replace("duplicate: true", "duplicate: [yes]"), 6, "want true or false here, not a list"},
+		{"text for a section", replace("time_control:\n  per_decision: 500ms\n  overage: 5s\n  strikes: 2", "time_control: fast"), 9,
+			"string was used where mapping is expected"},
 		{"bad duration", replace("per_decision: 500ms", "per_decision: fast"), 10, `"fast" is not a duration`},
 		{"unknown format", replace("format: round-robin", "format: swiss"), 4, `unknown format "swiss"`},
 		{"bad rules", replace("rules: modern players=3", "rules: modern players=5"), 3, "players"},
