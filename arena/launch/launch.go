@@ -86,6 +86,30 @@ func (p *Process) Stop() {
 	<-p.done
 }
 
+// StopAll stops the processes, giving those that were retired (told to leave) up to grace to
+// exit by themselves first: interrupted while they wind up, bots print tracebacks (Python's
+// KeyboardInterrupt) into their logs for nothing.
+func StopAll(procs []*Process, grace time.Duration) {
+	wait := time.NewTimer(grace)
+	defer wait.Stop()
+	for _, p := range procs {
+		p.mu.Lock()
+		retiring := p.retiring
+		p.mu.Unlock()
+		if !retiring {
+			continue
+		}
+		select {
+		case <-p.done:
+		case <-wait.C:
+			wait.Reset(0) // the grace is shared, not per process
+		}
+	}
+	for _, p := range procs {
+		p.Stop()
+	}
+}
+
 func (p *Process) supervise(ctx context.Context) {
 	defer close(p.done)
 	backoff := 100 * time.Millisecond

@@ -146,9 +146,7 @@ func (a *localArena) stop() {
 		p.Retire()
 	}
 	a.srv.Shutdown(ctx)
-	for _, p := range a.procs {
-		p.Stop()
-	}
+	launch.StopAll(a.procs, 2*time.Second)
 }
 
 func (m *Main) serve(ctx context.Context, args []string) error {
