@@ -174,6 +174,41 @@ def test_slow_bot_gets_a_legal_answer_before_the_deadline(arena, start_bot, capl
     assert "too late" in caplog.text
 
 
+def test_a_request_that_comes_while_the_bot_thinks_is_answered_in_time(arena, start_bot, caplog):
+    # The bot is still deciding the first game's request when the second game's comes: the
+    # second is answered before its deadline too, not only once the bot is free.
+    release = threading.Event()
+
+    def decide(request: tapp_bot.Request) -> str:
+        if request.game_id == "g1":
+            release.wait(5)
+        return request.legal[-1]
+
+    start_bot(tapp_bot.FunctionBot(decide))
+    conn, _ = connect(arena)
+    conn.start_game("g1")
+    conn.start_game("g2")
+    conn.ask("g1", "r1", ["C7", "D6"], seconds=3.0)
+    time.sleep(0.1)  # the bot is thinking about r1
+    deadline = conn.ask("g2", "r2", ["HA", "S6"], seconds=0.5)
+    answer = conn.recv_answer()
+    assert time.time() < deadline
+    assert (answer.game_id, answer.request_id, answer.action) == ("g2", "r2", "HA")
+    release.set()
+    answer = conn.recv_answer()
+    assert (answer.request_id, answer.action) == ("r1", "D6")
+    conn.expect_silence(0.3)  # r2, answered for the bot, is not answered again
+    assert "busy until after the guard" in caplog.text
+
+
+def test_client_takes_a_decide_function_as_run_does(arena, start_bot):
+    start_bot(lambda request: request.legal[-1])  # type: ignore[arg-type]
+    conn, hello = connect(arena)
+    conn.start_game("g1")
+    conn.ask("g1", "r1", ["C7", "D6"])
+    assert conn.recv_answer().action == "D6"
+
+
 def test_two_games_interleaved_on_one_stream(arena, start_bot):
     bot = RecordingBot()
     start_bot(bot)

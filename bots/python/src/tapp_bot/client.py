@@ -211,7 +211,7 @@ class Client:
     """Plays for one bot on one arena: connects, says hello, answers, reconnects and resumes.
 
     Args:
-        bot: the bot (see :class:`tapp_bot.Bot`).
+        bot: the bot (see :class:`tapp_bot.Bot`), or a function ``decide(request) -> str``.
         arena: "host:port" of the arena; default $TAPP_ARENA, else "localhost:7000".
         token: the bot's token; default $TAPP_TOKEN.
         name, version, capacity, stream_events: override the bot's own attributes in the Hello.
@@ -232,7 +232,7 @@ class Client:
 
     def __init__(
         self,
-        bot: Bot,
+        bot: Union[Bot, DecideFunc],
         arena: Optional[str] = None,
         token: Optional[str] = None,
         *,
@@ -247,6 +247,8 @@ class Client:
         going_away_timeout: float = 5.0,
         credentials: Optional[grpc.ChannelCredentials] = None,
     ) -> None:
+        if not isinstance(bot, Bot):
+            bot = FunctionBot(bot)  # a decide(request) function, as run() takes
         self.bot = bot
         self.arena = arena or os.environ.get("TAPP_ARENA") or DEFAULT_ARENA
         token = token if token is not None else os.environ.get("TAPP_TOKEN")
@@ -275,6 +277,10 @@ class Client:
         self._welcomed = False
         self._going_away = False
         self._stop = threading.Event()
+        # The bot's code (decide and the hooks) runs on one worker thread, in the order the
+        # messages came, while the stream's thread reads on: a request that comes while the
+        # bot still thinks about another has its guard armed at once, not when decide is free.
+        self._work: "queue.SimpleQueue[Optional[Callable[[], None]]]" = queue.SimpleQueue()
         # ConnectResponse oneof name -> handler of that message
         self._handlers: dict[str, Callable[[Any], None]] = {
             "game_started": self._on_game_started,
@@ -302,6 +308,8 @@ class Client:
         stub = bot_pb2_grpc.BotServiceStub(channel)
         backoff = 0.1
         lost_since: Optional[float] = None
+        worker = threading.Thread(target=self._work_loop, name="tapp-bot", daemon=True)
+        worker.start()
         try:
             while not self._stop.is_set():
                 resuming = bool(self._resume_token)
@@ -340,6 +348,9 @@ class Client:
                 backoff = min(backoff * 2, self.max_backoff)
         finally:
             channel.close()
+            # What the bot was handed still runs (game_ended hooks, say), unless decide hangs.
+            self._work.put(None)
+            worker.join(self.going_away_timeout)
 
     def close(self) -> None:
         """Stop playing: ends the stream; run() returns. Safe from any thread."""
@@ -392,6 +403,20 @@ class Client:
             call.cancel()
             self._call = None
 
+    def _later(self, fn: Callable[..., None], *args: object) -> None:
+        """Run fn(*args) on the bot's thread, after everything handed to it before."""
+        self._work.put(lambda: fn(*args))
+
+    def _work_loop(self) -> None:
+        while True:
+            job = self._work.get()
+            if job is None:
+                return
+            try:
+                job()
+            except Exception:  # the hooks and decide catch the bot's own errors; this is ours
+                log.exception("the SDK failed while handing a message to the bot")
+
     def _dispatch(self, message: bot_pb2.ConnectResponse) -> None:
         kind = message.WhichOneof("message")
         if kind == "welcome":
@@ -414,10 +439,13 @@ class Client:
         self._resume_token = ""
         self._last_seq = 0
         self._grace = None
+        self._open.clear()
+        self._later(self._drop_games)
+
+    def _drop_games(self) -> None:
         if self.games:
             log.warning("dropping %d running game(s) of the lost session", len(self.games))
         self.games.clear()
-        self._open.clear()
 
     # --- messages ----------------------------------------------------------------------------
 
@@ -426,7 +454,7 @@ class Client:
         if welcome.resumed:
             log.info("resumed session %s on %s", welcome.session_id, self.arena)
         else:
-            if self._resume_token or self.games:
+            if self._resume_token or self._open:
                 log.warning("the arena started a new session instead of resuming the old one")
             self._forget_session()  # a new session starts from nothing; its seq starts again
             log.info(
@@ -448,14 +476,20 @@ class Client:
             game = self.games[game_id] = Game(game_id)
         return game
 
+    # Game state (self.games) and the bot's hooks belong to the bot's thread: the handlers
+    # below pass them there with _later; the stream's thread keeps only the open requests.
+
     def _on_game_started(self, started: bot_pb2.GameStarted) -> None:
+        self._later(self._game_started, started)
+
+    def _game_started(self, started: bot_pb2.GameStarted) -> None:
         game = self._game(started.game_id)
         game.started = started
         log.debug("game %s started: seat %d of %s", started.game_id, started.seat, list(started.players))
         self._hook(self.bot.game_started, game)
 
     def _on_events(self, notice: bot_pb2.EventNotice) -> None:
-        self._add_events(self._game(notice.game_id), notice.events)
+        self._later(lambda: self._add_events(self._game(notice.game_id), notice.events))
 
     def _add_events(self, game: Game, events: Sequence[game_pb2.GameEvent]) -> None:
         log_ = game.events
@@ -466,11 +500,6 @@ class Client:
             self._hook(self.bot.event, game, event)
 
     def _on_decision(self, proto: bot_pb2.DecisionRequest) -> None:
-        game = self._game(proto.game_id)
-        if proto.events:
-            self._add_events(game, proto.events)
-        game.request = proto
-        game.observation = proto.observation
         legal = list(proto.legal)
         guard = deadline = None
         if proto.HasField("deadline"):
@@ -485,7 +514,23 @@ class Client:
             self._outbox.answer(pending, previous.action)  # type: ignore[arg-type]
             return
         self._outbox.watch(pending)
+        self._later(self._decide, proto, pending)
 
+    def _decide(self, proto: bot_pb2.DecisionRequest, pending: _Pending) -> None:
+        game = self._game(proto.game_id)
+        if proto.events:
+            self._add_events(game, proto.events)
+        game.request = proto
+        game.observation = proto.observation
+        legal, guard = pending.legal, pending.guard
+        if pending.answered:  # the guard answered while earlier work kept the bot busy
+            log.warning(
+                "game %s request %s: the bot was busy until after the guard; %r was sent for it",
+                proto.game_id,
+                proto.request_id,
+                pending.action,
+            )
+            return
         action: object = None
         started = time.perf_counter_ns()
         try:
@@ -548,16 +593,19 @@ class Client:
         pending = self._open.get(fallback.game_id)
         if pending is not None and pending.request_id == fallback.request_id:
             self._outbox.settle(pending)
-        self._hook(self.bot.fallback, self._game(fallback.game_id), fallback)
+        self._later(lambda: self._hook(self.bot.fallback, self._game(fallback.game_id), fallback))
 
     def _on_game_ended(self, ended: bot_pb2.GameEnded) -> None:
+        pending = self._open.pop(ended.game_id, None)
+        if pending is not None:
+            self._outbox.settle(pending)
+        self._later(self._game_ended, ended)
+
+    def _game_ended(self, ended: bot_pb2.GameEnded) -> None:
         game = self.games.pop(ended.game_id, None) or Game(ended.game_id)
         if ended.events:
             self._add_events(game, ended.events)
         game.ended = ended
-        pending = self._open.pop(ended.game_id, None)
-        if pending is not None:
-            self._outbox.settle(pending)
         log.debug("game %s ended%s", ended.game_id, " (aborted)" if ended.aborted else "")
         self._hook(self.bot.game_ended, game, ended.settlement)
 
@@ -566,23 +614,30 @@ class Client:
         pending: list[bot_pb2.DecisionRequest] = []
         for entry in snapshot.games:
             game_id = entry.started.game_id or entry.pending.game_id
+            if game_id:
+                running.add(game_id)
+                if entry.HasField("pending"):
+                    pending.append(entry.pending)
+        for game_id in [g for g in self._open if g not in running]:
+            del self._open[game_id]
+        log.info("snapshot: %d running game(s), %d waiting for an answer", len(running), len(pending))
+        self._later(self._resume_games, snapshot, running)
+        for request in pending:
+            self._on_decision(request)
+
+    def _resume_games(self, snapshot: bot_pb2.Snapshot, running: set[str]) -> None:
+        for entry in snapshot.games:
+            game_id = entry.started.game_id or entry.pending.game_id
             if not game_id:
                 continue
-            running.add(game_id)
             game = self._game(game_id)
             if entry.HasField("started"):
                 game.started = entry.started
             if entry.HasField("observation"):
                 game.observation = entry.observation
-            if entry.HasField("pending"):
-                pending.append(entry.pending)
         for game_id in [g for g in self.games if g not in running]:
             log.info("game %s is no longer running after the resume; dropping it", game_id)
             del self.games[game_id]
-            self._open.pop(game_id, None)
-        log.info("snapshot: %d running game(s), %d waiting for an answer", len(running), len(pending))
-        for request in pending:
-            self._on_decision(request)
 
     def _on_going_away(self, going_away: bot_pb2.GoingAway) -> None:
         log.info("the arena is going away: %s", going_away.reason or "(no reason given)")
