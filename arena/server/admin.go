@@ -82,7 +82,7 @@ func (a *adminService) ListBots(ctx context.Context, _ *tappv1.ListBotsRequest) 
 	live := a.s.connectedBots()
 	resp := &tappv1.ListBotsResponse{}
 	for _, b := range bots {
-		resp.Bots = append(resp.Bots, &tappv1.BotInfo{BotId: b.ID, Name: b.Name, Created: timestamp(b.Created), Connected: live[b.Name]})
+		resp.Bots = append(resp.Bots, &tappv1.BotInfo{BotId: b.ID, Name: b.Name, Created: timestamp(b.Created), Connected: live[b.Name] > 0})
 	}
 	return resp, nil
 }
@@ -106,9 +106,19 @@ func (a *adminService) StartMatch(ctx context.Context, req *tappv1.StartMatchReq
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	live := a.s.connectedBots()
+	seats := map[string]int{}
 	for _, b := range spec.Bots {
-		if !live[b] {
+		seats[b]++
+	}
+	for _, b := range spec.Bots {
+		switch {
+		case live[b] == 0:
 			return nil, status.Errorf(codes.FailedPrecondition, "bot %q is not connected: start it before the match", b)
+		case live[b] < seats[b]:
+			// A session never holds two seats of one deal (it would see both hands).
+			return nil, status.Errorf(codes.FailedPrecondition,
+				"bot %q has %d seats at each table but %d session(s) connected: one session plays one seat of a deal, so start %d more",
+				b, seats[b], live[b], seats[b]-live[b])
 		}
 	}
 	id, err := a.start.StartMatch(ctx, spec)

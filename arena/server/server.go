@@ -495,13 +495,13 @@ func (s *Server) Sessions() []*tappv1.SessionInfo {
 	return out
 }
 
-// connectedBots is the set of bot names with a live session.
-func (s *Server) connectedBots() map[string]bool {
+// connectedBots counts the live sessions of each bot name.
+func (s *Server) connectedBots() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]bool)
+	out := make(map[string]int)
 	for _, ss := range s.sessions {
-		out[ss.Bot] = true
+		out[ss.Bot]++
 	}
 	return out
 }

@@ -436,6 +436,13 @@ func TestE2EMatchCommandAgainstARunningArena(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "not connected") {
 		t.Fatalf("match with an absent bot: err %v, output %s; want a refusal naming it", err, out)
 	}
+	// So is one that seats a bot twice with one session of it: a session plays one seat of a
+	// deal, and the match would wait for a second session for ever.
+	cmd = exec.Command(tappBin, "match", "--arena", a.addr, "--bots", "x,x,y", "--deals", "1")
+	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), `bot "x" has 2 seats at each table but 1 session(s) connected`) {
+		t.Fatalf("match seating one session twice: err %v, output %s; want a refusal that says why", err, out)
+	}
 }
 
 // An admin watches a running match: its public events stream in as the deals are played,
