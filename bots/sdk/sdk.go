@@ -38,8 +38,8 @@ type Config struct {
 	Token    string
 	Name     string
 	Version  string
-	Capacity int // games at once (default 1)
-	Log      *zap.Logger
+	Capacity int         // games at once (default 1)
+	Log      *zap.Logger // what the SDK does for the bot: errors, late or illegal answers, strikes (nil: nothing)
 	// Margin is kept free before each deadline for the answer to travel (default 20 ms).
 	Margin time.Duration
 	// MaxReconnect bounds how long Run keeps trying to reconnect after a drop (default 60 s).
