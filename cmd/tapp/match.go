@@ -260,6 +260,21 @@ type botLine struct {
 	LOS   float64 `json:"los"` // likelihood that the bot's true mean result per deal is above 0
 }
 
+// losAboveZero is the likelihood that a bot's true mean per deal is above zero, from its
+// units' interval. Units that all came out the same (no spread) leave no doubt about the sign
+// of their mean; a single unit says nothing about it.
+func losAboveZero(iv rating.Interval) float64 {
+	switch {
+	case iv.SE > 0:
+		return 0.5 * (1 + math.Erf(iv.Mean/iv.SE/math.Sqrt2))
+	case iv.N < 2 || iv.Mean == 0:
+		return 0.5
+	case iv.Mean > 0:
+		return 1
+	}
+	return 0
+}
+
 func resultTable(spec arena.MatchSpec, rows []arena.ResultRow) []botLine {
 	type unitKey struct {
 		bot  string
@@ -302,9 +317,7 @@ func resultTable(spec arena.MatchSpec, rows []arena.ResultRow) []botLine {
 		sort.Float64s(per[b]) // a stable order, so the sums are reproducible
 		iv := rating.CentsPerDeal(per[b])
 		l.PerDeal, l.PerDealLo, l.PerDealHi, l.Units = iv.Mean, iv.Lo, iv.Hi, iv.N
-		if iv.SE > 0 {
-			l.LOS = 0.5 * (1 + math.Erf(iv.Mean/iv.SE/math.Sqrt2))
-		}
+		l.LOS = losAboveZero(iv)
 		if l.Deals > 0 {
 			l.AvgPoints /= float64(l.Deals)
 		}
