@@ -29,8 +29,8 @@ func TestBotsAddPrintsATokenOnceAndListsTheBot(t *testing.T) {
 	if !strings.HasPrefix(token, "tapp_") || len(strings.TrimSpace(token)) < 40 {
 		t.Fatalf("token = %q, want a long tapp_ token", token)
 	}
-	if _, err := cli(t, "bots", "add", "--db", db, "alpha"); err == nil || !strings.Contains(err.Error(), "exists") {
-		t.Fatalf("adding alpha twice: %v, want an error saying it exists", err)
+	if _, err := cli(t, "bots", "add", "--db", db, "alpha"); err == nil || err.Error() != `a bot named "alpha" exists already (tapp bots list shows the bots)` {
+		t.Fatalf("adding alpha twice: %v, want an error saying it exists (in words, not a gRPC status)", err)
 	}
 	list, err := cli(t, "bots", "list", "--db", db)
 	if err != nil || !strings.Contains(list, "alpha") {

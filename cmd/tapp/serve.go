@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/launch"
@@ -204,6 +206,12 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 		}
 		bot, token, err := server.RegisterBot(ctx, st, pos[0])
 		if err != nil {
+			if s, ok := status.FromError(err); ok { // RegisterBot speaks gRPC, for the admin API
+				if s.Code() == codes.AlreadyExists {
+					return fmt.Errorf("%s (tapp bots list shows the bots)", s.Message())
+				}
+				return errors.New(s.Message())
+			}
 			return err
 		}
 		fmt.Fprintf(m.Stderr, "registered bot %s; its token (shown once, keep it secret):\n", bot.Name)
