@@ -27,7 +27,7 @@ import (
 const (
 	ReasonMalformed      = "PROTO-MALFORMED"       // the action text does not parse
 	ReasonUnknownRequest = "PROTO-UNKNOWN-REQUEST" // no open request with this id for this bot
-	ReasonDuplicate      = "PROTO-DUPLICATE"       // the request was already answered
+	ReasonDuplicate      = "PROTO-DUPLICATE"       // the request is over: answered, or its fallback played
 )
 
 // Answer is one answer a bot sent for a game.
@@ -321,7 +321,8 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 	var action engine.Action
 	switch {
 	case a.RequestID != rec.RequestID && g.closed(a.RequestID):
-		rule, reason = ReasonDuplicate, "request "+a.RequestID+" was already answered"
+		// The referee keeps no record of how each earlier request ended, only that it did.
+		rule, reason = ReasonDuplicate, "request "+a.RequestID+" is over: it was answered, or its deadline passed and the fallback was played"
 	case a.RequestID != rec.RequestID:
 		rule, reason = ReasonUnknownRequest, "no open request "+strconv.Quote(a.RequestID)+" for this seat"
 	default:

@@ -295,7 +295,7 @@ func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, l
 			switch {
 			case !ok:
 				log.Warn("answer for a game this session is not in", zap.String("game", m.Answer.GetGameId()), zap.String("request", m.Answer.GetRequestId()))
-				s.reject(ss, m.Answer, "PROTO-UNKNOWN-GAME", "no running game "+m.Answer.GetGameId()+" for this session")
+				s.reject(ss, m.Answer, "PROTO-UNKNOWN-GAME", "no running game "+m.Answer.GetGameId()+" for this session: it is over, or the bot forfeited its match (the referee plays its seat)")
 			case full:
 				log.Warn("answer flood refused", zap.String("game", m.Answer.GetGameId()))
 				s.reject(ss, m.Answer, "PROTO-FLOOD", "too many answers queued for this game")
