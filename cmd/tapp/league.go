@@ -39,6 +39,9 @@ func (m *Main) league(ctx context.Context, args []string) error {
 		return m.leagueStatus(ctx, args[1:])
 	case "list":
 		return m.leagueList(ctx, args[1:])
+	case "-h", "-help", "--help":
+		fmt.Fprintf(m.Stdout, "%s\n(tapp league SUBCOMMAND -h lists its flags)\n", leagueUsage)
+		return nil
 	}
 	return usagef("unknown league subcommand %q\n%s", args[0], leagueUsage)
 }

@@ -173,3 +173,15 @@ func TestLikelihoodOfSuperiorityAboveZero(t *testing.T) {
 		}
 	}
 }
+
+// A command with subcommands answers -h with its usage, as the others do, rather than
+// taking -h for an unknown subcommand.
+func TestSubcommandGroupsAnswerHelp(t *testing.T) {
+	t.Parallel()
+	for _, group := range []string{"league", "bots"} {
+		out, err := cli(t, group, "-h")
+		if err != nil || !strings.Contains(out, "tapp "+group+" ") || !strings.Contains(out, "-h lists its flags") {
+			t.Errorf("tapp %s -h: %v\n%s", group, err, out)
+		}
+	}
+}

@@ -188,6 +188,10 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return usagef("tapp bots add NAME | tapp bots list")
 	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprintln(m.Stdout, "tapp bots add NAME [--db DSN] | tapp bots list [--db DSN]\n(tapp bots SUBCOMMAND -h lists its flags)")
+		return nil
+	}
 	fs := m.flags("bots "+args[0], "[flags]")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	pos, err := parse(fs, args[1:])
