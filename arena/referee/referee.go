@@ -181,6 +181,10 @@ type game struct {
 	pending [engine.MaxPlayers][]byte // the open request of each seat, in wire form
 
 	requests int // requests sent: "r1" … "rN", every one before the last one closed
+	// asked[k-1] is when request rk was sent, and deal the record being played: an answer to
+	// a request that is over is recorded with that request's decision.
+	asked []time.Time
+	deal  *arena.DealRecord
 }
 
 func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
@@ -192,6 +196,7 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	for _, p := range t.Players {
 		rec.Seating = append(rec.Seating, p.Bot)
 	}
+	g.deal = rec
 
 	answers := make([]<-chan Answer, len(t.Players))
 	for i, p := range t.Players {
@@ -272,6 +277,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 
 	start := time.Now() // the latency counts building and encoding the request too
 	g.requests++
+	g.asked = append(g.asked, start)
 	rec.RequestID = "r" + strconv.Itoa(g.requests)
 	obs := g.st.Observe(seat)
 	tc := g.t.TimeControl
@@ -346,11 +352,26 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 	attempt.Rejected = reason
 	if a.RequestID == rec.RequestID {
 		rec.Attempts = append(rec.Attempts, attempt)
+	} else if rule == ReasonDuplicate {
+		g.recordLate(a, reason)
 	}
 	_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
 		GameId: g.id, RequestId: a.RequestID, RuleId: rule, Reason: reason,
 	}}})
 	return action, false
+}
+
+// recordLate adds an answer to a request that is over (answered, or played by the fallback)
+// to that request's decision, with its time from that request: a bot's late answers show in
+// the record of the decision they were meant for.
+func (g *game) recordLate(a Answer, reason string) {
+	k, _ := strconv.Atoi(strings.TrimPrefix(a.RequestID, "r")) // closed() checked the form
+	for i := len(g.deal.Decisions) - 1; i >= 0; i-- {
+		if d := &g.deal.Decisions[i]; d.RequestID == a.RequestID {
+			d.Attempts = append(d.Attempts, arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
+			return
+		}
+	}
 }
 
 // closed reports whether id names a request of this game that is over (answered, or given

@@ -240,11 +240,25 @@ func (v *verifier) checkDecision(st *engine.State, k int, mv engine.Move, x *are
 	if x.Strike && !x.Fallback {
 		diffs = append(diffs, "a strike without a fallback")
 	}
-	if !x.Fallback {
-		if len(x.Attempts) == 0 || x.Attempts[len(x.Attempts)-1].Rejected != "" {
-			diffs = append(diffs, "no accepted answer, but no fallback either")
-		} else if a, err := engine.ParseAction(x.Attempts[len(x.Attempts)-1].Text); err != nil || a.Canonical() != x.Action.Canonical() {
-			diffs = append(diffs, fmt.Sprintf("the accepted answer %q is not the action %s", x.Attempts[len(x.Attempts)-1].Text, x.Action))
+	// One answer is accepted; refused ones come before it, and after it only answers that
+	// came once the request was over (refused too).
+	accepted := -1
+	for i, at := range x.Attempts {
+		if at.Rejected == "" {
+			if accepted >= 0 {
+				diffs = append(diffs, "two accepted answers")
+			}
+			accepted = i
+		}
+	}
+	switch {
+	case x.Fallback && accepted >= 0:
+		diffs = append(diffs, fmt.Sprintf("an accepted answer %q, but a fallback", x.Attempts[accepted].Text))
+	case !x.Fallback && accepted < 0:
+		diffs = append(diffs, "no accepted answer, but no fallback either")
+	case !x.Fallback:
+		if a, err := engine.ParseAction(x.Attempts[accepted].Text); err != nil || a.Canonical() != x.Action.Canonical() {
+			diffs = append(diffs, fmt.Sprintf("the accepted answer %q is not the action %s", x.Attempts[accepted].Text, x.Action))
 		}
 	}
 	if len(diffs) > 0 {

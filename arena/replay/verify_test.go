@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -276,5 +277,23 @@ func TestVerifyStored(t *testing.T) {
 	}
 	if _, err := VerifyStored(ctx, st, "nope"); !errors.Is(err, arena.ErrNotFound) {
 		t.Errorf("VerifyStored(unknown match) = %v, want ErrNotFound", err)
+	}
+}
+
+// An answer that came after its request was over is recorded, refused, after the accepted
+// one: the record is still sound. Two accepted answers are not.
+func TestVerifyAcceptsLateRefusedAnswers(t *testing.T) {
+	t.Parallel()
+	m, recs := play(t, "modern", 1)
+	rec := clone(recs[0])
+	d := &rec.Decisions[0]
+	d.Attempts = append(d.Attempts, arena.AnswerAttempt{Text: d.Action.String(), After: time.Second,
+		Rejected: "request r1 is over: it was answered, or its deadline passed and the fallback was played"})
+	if ps := VerifyDeal(m, &rec); len(ps) != 0 {
+		t.Errorf("a late refused answer: problems %v, want none", ps)
+	}
+	d.Attempts[len(d.Attempts)-1].Rejected = ""
+	if p := find(t, VerifyDeal(m, &rec), RecDecision); !strings.Contains(p.Msg, "two accepted answers") {
+		t.Errorf("two accepted answers: %q", p)
 	}
 }

@@ -240,6 +240,22 @@ func TestAnswersForUnknownGamesRequestsAndDuplicatesAreRefused(t *testing.T) {
 			t.Errorf("no rejection %s; got %v", want, reasons)
 		}
 	}
+	// The second answer is in the record of the decision it was meant for, refused.
+	d, err := a.store.Deal(ctx, res.Match.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := 0
+	for _, x := range d.Decisions {
+		for _, at := range x.Attempts {
+			if strings.Contains(at.Rejected, "is over") && x.Action.String() == at.Text && at.After >= 0 {
+				late++
+			}
+		}
+	}
+	if late != 1 {
+		t.Errorf("%d decisions of deal 0 record the duplicate answer, want 1", late)
+	}
 }
 
 func TestTokensAreCheckedOnEveryStream(t *testing.T) {
