@@ -39,7 +39,8 @@ func (m *Main) league(ctx context.Context, args []string) error {
 		return m.leagueStatus(ctx, args[1:])
 	case "list":
 		return m.leagueList(ctx, args[1:])
-	case "-h", "-help", "--help":
+	}
+	if helpFlag(args[0]) {
 		fmt.Fprintf(m.Stdout, "%s\n(tapp league SUBCOMMAND -h lists its flags)\n", leagueUsage)
 		return nil
 	}

@@ -69,26 +69,24 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(lb)
 	}
-	if rulesText == "" && len(lb.RuleSets) == 1 {
-		if r, err := engine.ParseRuleSet(lb.RuleSets[0]); err == nil {
-			rulesText = shortRules(r)
+	short := make([]string, len(lb.RuleSets)) // the rule sets of the results, short form
+	for i, text := range lb.RuleSets {
+		short[i] = text
+		if r, err := engine.ParseRuleSet(text); err == nil {
+			short[i] = shortRules(r)
 		}
 	}
-	if len(lb.RuleSets) > 1 {
-		rulesText = fmt.Sprintf("%d rule sets", len(lb.RuleSets))
+	switch {
+	case len(short) > 1:
+		rulesText = fmt.Sprintf("%d rule sets", len(short))
+	case rulesText == "" && len(short) == 1:
+		rulesText = short[0]
 	}
 	if lb.League != "" {
 		fmt.Fprintf(m.Stdout, "league %s\n", lb.League)
 	}
 	m.printLeaderboard(lb, rulesText, *history)
-	if len(lb.RuleSets) > 1 {
-		short := make([]string, len(lb.RuleSets))
-		for i, text := range lb.RuleSets {
-			short[i] = text
-			if r, err := engine.ParseRuleSet(text); err == nil {
-				short[i] = shortRules(r)
-			}
-		}
+	if len(short) > 1 {
 		fmt.Fprintf(m.Stdout, "\nthese results mix %d rule sets, whose scores do not compare: choose one with --rules (%s)\n",
 			len(short), strings.Join(short, "; "))
 	}

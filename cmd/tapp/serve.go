@@ -188,7 +188,7 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return usagef("tapp bots add NAME | tapp bots list")
 	}
-	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+	if helpFlag(args[0]) {
 		fmt.Fprintln(m.Stdout, "tapp bots add NAME [--db DSN] | tapp bots list [--db DSN]\n(tapp bots SUBCOMMAND -h lists its flags)")
 		return nil
 	}
@@ -233,6 +233,9 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 	}
 	return usagef("unknown bots subcommand %q (add, list)", args[0])
 }
+
+// helpFlag reports whether a command with subcommands was given a help flag instead of one.
+func helpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 // splitList splits a comma-separated flag value.
 func splitList(s string) []string {
