@@ -52,7 +52,11 @@ func (p *problems) item(name, summary string, notes ...string) Item {
 	if len(p.kinds) == 0 {
 		return Item{Name: name, Pass: true, Reason: summary, Notes: notes}
 	}
-	return Item{Name: name, Reason: strings.Join(p.kinds, ", ") + ": " + summary, Fix: strings.Join(p.fixes, "; "), Notes: append(p.notes, notes...)}
+	reason := strings.Join(p.kinds, ", ")
+	if summary != "" {
+		reason += ": " + summary
+	}
+	return Item{Name: name, Reason: reason, Fix: strings.Join(p.fixes, "; "), Notes: append(p.notes, notes...)}
 }
 
 // judge reads the bot's decisions in a deal record.
@@ -268,8 +272,9 @@ func (c *checker) checkResume(ctx context.Context) {
 	for _, s := range c.sessions() {
 		before[s.GetSessionId()] = true
 	}
-	// A generous clock: the bot may take its time to reconnect, it must not lose a decision.
-	tc := arena.TimeControl{PerDecision: 2 * grace, Overage: 0, MaxStrikes: 3}
+	// A few seconds more per decision: the bot may take its time to reconnect, but it must
+	// not lose a decision.
+	tc := arena.TimeControl{PerDecision: c.cfg.TimeControl.PerDecision + 3*time.Second, MaxStrikes: 3}
 	dropped := make(chan time.Time, 1)
 	var cut atomic.Int32
 	wrap := func(conn referee.Conn) referee.Conn {
@@ -308,7 +313,7 @@ func (c *checker) checkResume(ctx context.Context) {
 		for _, d := range res.rec.Decisions {
 			if d.Bot == c.cfg.Name && d.Fallback {
 				p.add("lost decisions", "after a resume, answer the Snapshot's pending requests (and every request after it) as usual",
-					fmt.Sprintf("decision %d (%s): no answer after the drop; the arena played %s", d.Index, d.Decision, d.Action))
+					fmt.Sprintf("decision %d (%s): no legal answer in time; the arena played %s", d.Index, d.Decision, d.Action))
 			}
 		}
 	}
