@@ -148,7 +148,9 @@ func TestIllegalAnswersFailWithTheRuleAndTheFix(t *testing.T) {
 	if it.Pass || !strings.Contains(it.Reason, "illegal") || !strings.Contains(it.Fix, "DecisionRequest.legal") {
 		t.Errorf("contract item = %+v, want a failure that says illegal and how to fix it", it)
 	}
-	if !slices.ContainsFunc(it.Notes, func(n string) bool { return strings.Contains(n, `answered "tout"`) && strings.Contains(n, "R-MOD-BID-2") }) {
+	if !slices.ContainsFunc(it.Notes, func(n string) bool {
+		return strings.Contains(n, `answered "tout"`) && strings.Contains(n, "R-MOD-BID-2")
+	}) {
 		t.Errorf("contract item notes %q do not name the answer and the rule", it.Notes)
 	}
 }
