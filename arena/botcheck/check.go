@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/launch"
@@ -131,6 +133,9 @@ type checker struct {
 	partners []string
 	stop     context.CancelFunc // ends the partner bots
 	report   Report
+	// arenaLog holds the arena's warnings: answers for games that are over show there.
+	arenaLog *observer.ObservedLogs
+	seenLog  int
 }
 
 // Run checks one bot. The error is for a check that could not run at all (bad config, no
@@ -196,7 +201,10 @@ func (c *checker) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("botcheck: %w", err)
 	}
-	c.srv = server.New(server.Config{Store: noBots{}, Log: c.log.Named("arena"), Grace: grace})
+	core, logs := observer.New(zapcore.WarnLevel)
+	c.arenaLog = logs
+	arenaLog := c.log.Named("arena").WithOptions(zap.WrapCore(func(own zapcore.Core) zapcore.Core { return zapcore.NewTee(own, core) }))
+	c.srv = server.New(server.Config{Store: noBots{}, Log: arenaLog, Grace: grace})
 	c.srv.AddLaunchToken(c.cfg.Token, c.cfg.Name)
 	c.served = make(chan error, 1)
 	go func() { c.served <- c.srv.Serve(lis) }()
@@ -436,4 +444,22 @@ func (c *checker) stderrTail(n int) []string {
 // launchStop gives a retired bot process up to grace to end by itself, then stops it.
 func launchStop(p *launch.Process, grace time.Duration) {
 	launch.StopAll([]*launch.Process{p}, grace)
+}
+
+// answersAfterEnd returns the bot's answers for games that were over (the arena refused them
+// with PROTO-UNKNOWN-GAME) since the last call: a bot that missed a GameEnded.
+func (c *checker) answersAfterEnd() []string {
+	entries := c.arenaLog.All()
+	var out []string
+	for _, e := range entries[min(c.seenLog, len(entries)):] {
+		if e.Message != "answer for a game this session is not in" {
+			continue
+		}
+		f := e.ContextMap()
+		if f["bot"] == c.cfg.Name {
+			out = append(out, fmt.Sprintf("answered request %v of game %v after its GameEnded", f["request"], f["game"]))
+		}
+	}
+	c.seenLog = len(entries)
+	return out
 }

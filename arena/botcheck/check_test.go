@@ -194,6 +194,15 @@ func TestBotThatIgnoresResumeFails(t *testing.T) {
 	}
 }
 
+func TestBotThatAnswersAfterGameEndedFails(t *testing.T) {
+	t.Parallel()
+	r := check(t, Config{Command: rawbot(t) + " -mode afterend", Rules: modern(t), Deals: 1, Questions: 1})
+	it := item(t, r, "play modern")
+	if it.Pass || !strings.Contains(it.Reason, "missed GameEnded") || !strings.Contains(it.Fix, "GameEnded") {
+		t.Errorf("play item = %+v, want missed GameEnded", it)
+	}
+}
+
 func TestBotThatIgnoresGoingAwayFails(t *testing.T) {
 	t.Parallel()
 	r := check(t, Config{Command: rawbot(t) + " -mode linger", Rules: modern(t), Deals: 1, Questions: 1})

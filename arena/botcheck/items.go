@@ -115,6 +115,7 @@ func (c *checker) checkPlay(ctx context.Context, r engine.RuleSet) {
 	if clock.Forfeited() {
 		p.add("forfeit", fixLate, fmt.Sprintf("the bot forfeited after %d strikes", clock.Strikes()))
 	}
+	c.afterEnd(&p)
 	c.add(p.item(name, fmt.Sprintf("%d deals, %d decisions of the bot", c.cfg.Deals, decisions)))
 }
 
@@ -213,6 +214,7 @@ func (c *checker) checkKind(ctx context.Context, r engine.RuleSet, k engine.Deci
 			break
 		}
 	}
+	c.afterEnd(&p)
 	c.add(p.item(name, fmt.Sprintf("%d positions asked, slowest answer %s", len(positions), slowest.Round(time.Millisecond))))
 }
 
@@ -413,4 +415,12 @@ func (c *checker) checkStderr() {
 		}
 	}
 	c.add(p.item(name, fmt.Sprintf("%d lines, none of them a crash", len(lines)), tail...))
+}
+
+// afterEnd adds the bot's answers for games that had ended: it missed their GameEnded.
+func (c *checker) afterEnd(p *problems) {
+	time.Sleep(50 * time.Millisecond) // let answers on their way arrive
+	for _, note := range c.answersAfterEnd() {
+		p.add("missed GameEnded", fixEnded, note)
+	}
 }

@@ -1,7 +1,8 @@
 // Command rawbot is a bot for the tests of package botcheck, written on the bare gRPC stubs
 // (no SDK, which would hide its faults): -mode good plays the first legal action; illegal
 // answers an action that is not legal; slow answers after 3 s; crash dies at its 5th request;
-// noresume reconnects after a drop without its resume token; linger ignores GoingAway.
+// noresume reconnects after a drop without its resume token; linger ignores GoingAway;
+// afterend answers again for a game after its GameEnded.
 package main
 
 import (
@@ -20,7 +21,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "good", "good, illegal, slow, crash, noresume or linger")
+	mode := flag.String("mode", "good", "good, illegal, slow, crash, noresume, linger or afterend")
 	flag.Parse()
 	conn, err := grpc.NewClient(os.Getenv("TAPP_ARENA"), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -84,6 +85,9 @@ func main() {
 						answer(g.GetPending())
 					}
 				}
+			case msg.GetGameEnded() != nil && *mode == "afterend":
+				_ = stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: &tappv1.Answer{
+					GameId: msg.GetGameEnded().GetGameId(), RequestId: "r1", Action: "pass"}}})
 			case msg.GetGoingAway() != nil && *mode != "linger":
 				return
 			}
