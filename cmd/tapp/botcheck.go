@@ -46,7 +46,7 @@ func (m *Main) botCheck(ctx context.Context, args []string) error {
 	dir := fs.String("dir", "", "working directory of --cmd")
 	addr := fs.String("arena", "", "without --cmd: the address to listen on for a bot you start yourself (it connects there with --token)")
 	token := fs.String("token", "", "without --cmd: the token your bot connects with")
-	name := fs.String("name", "bot", "the bot's name in the check's arena (given to --cmd as TAPP_BOT_NAME)")
+	name := fs.String("name", "bot", "the bot's name in the check's arena: given to --cmd as TAPP_BOT_NAME; with --arena, the name your bot says in its hello")
 	var rules rulesFlag
 	fs.Var(&rules, "rules", "a rule set the bot plays, e.g. \"modern players=4\" (repeat the flag; default: wuerttemberg, classic, modern, modern frage=on, modern players=4)")
 	deals := fs.Int("deals", 3, "full deals per rule set")

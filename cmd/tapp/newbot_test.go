@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,5 +102,24 @@ func TestNewBotRefusesAFullFolderAndAnUnknownLanguage(t *testing.T) {
 		if err == nil {
 			t.Errorf("tapp %s succeeds:\n%s", strings.Join(args, " "), out)
 		}
+	}
+}
+
+func TestBotCheckExitsNonZeroWhenAnItemFails(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(tappBin, "bot", "check", "--cmd", "echo no bot here >&2; exit 3", "--connect-timeout", "3s")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit = %v, want status 1\n%s", err, out)
+	}
+	for _, want := range []string{"FAIL  connect", "crash", "stderr: no bot here"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	usage := exec.Command(tappBin, "bot", "check")
+	if err := usage.Run(); !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Errorf("tapp bot check without a bot: %v, want a usage error (status 2)", err)
 	}
 }
