@@ -155,6 +155,16 @@ func TestIllegalAnswersFailWithTheRuleAndTheFix(t *testing.T) {
 	}
 }
 
+func TestMalformedAnswersFail(t *testing.T) {
+	t.Parallel()
+	r := check(t, Config{Command: rawbot(t) + " -mode malformed", Rules: modern(t), Deals: 1, Questions: 1,
+		TimeControl: arena.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
+	it := item(t, r, "bid in modern")
+	if it.Pass || !strings.Contains(it.Reason, "malformed") || !strings.Contains(it.Fix, "action notation") {
+		t.Errorf("bid item = %+v, want malformed with the fix", it)
+	}
+}
+
 func TestSlowBotFailsAsLate(t *testing.T) {
 	t.Parallel()
 	r := check(t, Config{Command: rawbot(t) + " -mode slow", Rules: modern(t), Deals: 1, Questions: 1,

@@ -29,9 +29,13 @@ func (r *Report) Summary() string {
 	if len(failed) == 0 && len(r.Items) > 0 {
 		return fmt.Sprintf("bot %s (version %q): all %d items pass", r.Bot, r.Version, len(r.Items))
 	}
+	bot := r.Bot
+	if bot == "" {
+		bot = "that never connected"
+	}
 	names := make([]string, len(failed))
 	for i, it := range failed {
 		names[i] = it.Name
 	}
-	return fmt.Sprintf("bot %s: %d of %d items fail: %s", r.Bot, len(failed), len(r.Items), strings.Join(names, "; "))
+	return fmt.Sprintf("bot %s: %d of %d items fail: %s", bot, len(failed), len(r.Items), strings.Join(names, "; "))
 }

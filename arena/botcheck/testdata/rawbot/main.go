@@ -2,7 +2,7 @@
 // (no SDK, which would hide its faults): -mode good plays the first legal action; illegal
 // answers an action that is not legal; slow answers after 3 s; crash dies at its 5th request;
 // noresume reconnects after a drop without its resume token; linger ignores GoingAway;
-// afterend answers again for a game after its GameEnded.
+// afterend answers again for a game after its GameEnded; malformed answers "no-such-action".
 package main
 
 import (
@@ -21,7 +21,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "good", "good, illegal, slow, crash, noresume, linger or afterend")
+	mode := flag.String("mode", "good", "good, illegal, slow, crash, noresume, linger, afterend or malformed")
 	flag.Parse()
 	conn, err := grpc.NewClient(os.Getenv("TAPP_ARENA"), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -55,6 +55,8 @@ func main() {
 					fmt.Fprintln(os.Stderr, "panic: crashed on purpose")
 					os.Exit(2)
 				}
+			case "malformed":
+				action = "no-such-action"
 			case "slow":
 				time.Sleep(3 * time.Second)
 			case "illegal":
