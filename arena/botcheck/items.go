@@ -277,12 +277,16 @@ func (c *checker) checkResume(ctx context.Context) {
 	// A few seconds more per decision: the bot may take its time to reconnect, but it must
 	// not lose a decision.
 	tc := arena.TimeControl{PerDecision: c.cfg.TimeControl.PerDecision + 3*time.Second, MaxStrikes: 3}
-	dropped := make(chan time.Time, 1)
-	var cut atomic.Int32
+	type drop struct {
+		at       time.Time
+		accepted int // connections before the drop
+	}
+	dropped := make(chan drop, 1)
 	wrap := func(conn referee.Conn) referee.Conn {
 		return &dropper{Conn: conn, at: 2, drop: func() {
-			cut.Store(int32(c.proxy.Drop()))
-			dropped <- time.Now()
+			d := drop{at: time.Now(), accepted: c.proxy.Accepted()}
+			c.proxy.Drop()
+			dropped <- d
 		}}
 	}
 	var p problems
@@ -297,8 +301,8 @@ func (c *checker) checkResume(ctx context.Context) {
 	}()
 	var verdict string
 	select {
-	case at := <-dropped:
-		verdict = c.watchResume(ctx, at, before, &p)
+	case d := <-dropped:
+		verdict = c.watchResume(ctx, d.at, d.accepted, before, &p)
 	case res := <-done:
 		if res.err != nil {
 			p.add("crash", fixCrash, res.err.Error())
@@ -322,26 +326,30 @@ func (c *checker) checkResume(ctx context.Context) {
 	c.add(p.item(name, verdict))
 }
 
-// watchResume waits for the bot to come back after the drop and says how it came.
-func (c *checker) watchResume(ctx context.Context, at time.Time, before map[string]bool, p *problems) string {
+// watchResume waits for the bot to come back after the drop and says how it came: on its old
+// session (a resume: the arena has seen the old stream end, and a new connection came), or as
+// a new session.
+func (c *checker) watchResume(ctx context.Context, at time.Time, accepted int, before map[string]bool, p *problems) string {
 	fixResume := "reconnect after a dropped stream and send Hello with resume_token (from Welcome) and last_seq (the last seq received); " +
 		"then take the Snapshot: its pending requests are open (docs/protocol.md, \"Resume\")"
 	deadline := at.Add(grace)
+	sawDown := false
 	for time.Now().Before(deadline) && ctx.Err() == nil {
+		oldUp := false
 		for _, s := range c.sessions() {
-			if !s.GetConnected() {
-				continue
+			switch {
+			case !before[s.GetSessionId()] && s.GetConnected():
+				p.add("ignores resume", fixResume, fmt.Sprintf("the bot came back after %s as a new session (no resume token): its seat in the running deal played fallbacks", time.Since(at).Round(time.Millisecond)))
+				return ""
+			case before[s.GetSessionId()] && s.GetConnected():
+				oldUp = true
 			}
-			if before[s.GetSessionId()] {
-				if time.Since(at) < 10*time.Millisecond {
-					continue // the arena has not yet seen the drop
-				}
-				return fmt.Sprintf("the stream was cut; the bot resumed its session after %s and answered the pending request", time.Since(at).Round(time.Millisecond))
-			}
-			p.add("ignores resume", fixResume, fmt.Sprintf("the bot came back after %s as a new session (no resume token): its seat in the running deal played fallbacks", time.Since(at).Round(time.Millisecond)))
-			return ""
 		}
-		time.Sleep(10 * time.Millisecond)
+		sawDown = sawDown || !oldUp
+		if oldUp && c.proxy.Accepted() > accepted && (sawDown || time.Since(at) > 2*time.Second) {
+			return fmt.Sprintf("the stream was cut; the bot resumed its session after %s and answered the pending request", time.Since(at).Round(time.Millisecond))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	p.add("no reconnect", fixResume, fmt.Sprintf("the bot did not come back within the grace period of %s", grace))
 	return ""

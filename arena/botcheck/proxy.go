@@ -14,9 +14,10 @@ type proxy struct {
 	lis     net.Listener
 	backend string
 
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
-	done  bool
+	mu       sync.Mutex
+	conns    map[net.Conn]struct{}
+	done     bool
+	accepted int // connections taken so far
 }
 
 func newProxy(listen, backend string) (*proxy, error) {
@@ -81,7 +82,15 @@ func (p *proxy) track(cs ...net.Conn) bool {
 	for _, c := range cs {
 		p.conns[c] = struct{}{}
 	}
+	p.accepted++
 	return true
+}
+
+// Accepted counts the connections forwarded so far.
+func (p *proxy) Accepted() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.accepted
 }
 
 // Drop cuts every connection open now; new ones are forwarded again. It reports how many
