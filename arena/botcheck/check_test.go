@@ -266,6 +266,18 @@ func TestBrokenPythonBots(t *testing.T) {
 			t.Errorf("stderr item = %+v, want the traceback", it)
 		}
 	})
+	t.Run("sdk covers", func(t *testing.T) {
+		t.Parallel()
+		r := check(t, Config{Command: py + " testdata/sdkbot.py", Rules: modern(t), Deals: 1, Questions: 1})
+		it := item(t, r, "stderr")
+		if it.Pass || !strings.Contains(it.Reason, "the SDK answered for the bot") ||
+			!slices.ContainsFunc(it.Notes, func(n string) bool { return strings.Contains(n, "the bot raised") }) {
+			t.Errorf("stderr item = %+v, want the SDK's fallbacks named", it)
+		}
+		if strings.Contains(it.Reason, "crash") {
+			t.Errorf("the traceback the SDK logged counts as a crash: %+v", it)
+		}
+	})
 	t.Run("no resume", func(t *testing.T) {
 		t.Parallel()
 		// pybot.py never reconnects: the stream drop ends it.

@@ -398,8 +398,13 @@ func (c *checker) checkShutdown(ctx context.Context) {
 // and fatal logs.
 var crashLine = regexp.MustCompile(`Traceback \(most recent call last\)|^panic: |^fatal error: |\bFATAL\b|"level":"fatal"`)
 
-// checkStderr reads what the launched bot wrote to stderr: a crash there fails the check,
-// everything else is shown for information.
+// coveredLine matches what the SDKs log when they answer for the bot because its code
+// raised, answered something illegal or was too slow: the arena sees a legal answer, but the
+// bot's own logic failed.
+var coveredLine = regexp.MustCompile(`answering a legal fallback|answering the first legal|was sent for it|bot raised`)
+
+// checkStderr reads what the launched bot wrote to stderr: a crash, or an answer the SDK had
+// to give for the bot, fails the check; everything else is shown for information.
 func (c *checker) checkStderr() {
 	if c.stderr == "" {
 		return
@@ -407,22 +412,25 @@ func (c *checker) checkStderr() {
 	const name = "stderr"
 	lines := c.stderrLines()
 	var p problems
+	covered := false // a traceback right after an SDK's line is the bot's error it covered
 	for _, l := range lines {
-		if crashLine.MatchString(l) {
-			p.add("crash", "fix the error the bot printed (its stderr is below); the SDKs log, they do not crash, on GoingAway and on dropped streams",
+		switch {
+		case coveredLine.MatchString(l):
+			covered = true
+			p.add("the SDK answered for the bot", "the bot's own code raised, answered something illegal or too late, and the SDK sent a legal move for it: fix the code the lines below point at",
 				"stderr: "+l)
+		case crashLine.MatchString(l) && !covered:
+			p.add("crash", "fix the error the bot printed (its stderr is below); on GoingAway and on a dropped stream a bot returns or reconnects, it does not crash",
+				"stderr: "+l)
+		default:
+			covered = covered && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "Traceback") || strings.Contains(l, "Error"))
 		}
 	}
-	tail := c.stderrTail(15)
 	if len(p.kinds) > 0 {
-		p.notes = nil
-		for _, l := range lines {
-			if crashLine.MatchString(l) && len(p.notes) < 5 {
-				p.notes = append(p.notes, "stderr: "+l)
-			}
-		}
+		c.add(p.item(name, fmt.Sprintf("%d lines", len(lines))))
+		return
 	}
-	c.add(p.item(name, fmt.Sprintf("%d lines, none of them a crash", len(lines)), tail...))
+	c.add(p.item(name, fmt.Sprintf("%d lines, no crash, no answer the SDK had to give for the bot", len(lines)), c.stderrTail(15)...))
 }
 
 // afterEnd adds the bot's answers for games that had ended: it missed their GameEnded.
