@@ -383,7 +383,8 @@ func (c *checker) checkConnect(ctx context.Context) bool {
 			it.Reason += fmt.Sprintf("; the command ended %d time(s) (crash)", n)
 			it.Fix = "run the command by hand: it must stay running, connect to $TAPP_ARENA with the token $TAPP_TOKEN (authorization: Bearer) and send a hello first; its stderr is below"
 		default:
-			it.Fix = "the bot must read TAPP_ARENA and TAPP_TOKEN from its environment (both SDKs do) and connect at once; its stderr is below"
+			it.Fix = "the bot must read TAPP_ARENA and TAPP_TOKEN from its environment (both SDKs do) and connect at once; " +
+				"if it says a fixed name in its hello, give the check the same --name (or let it read TAPP_BOT_NAME); its stderr is below"
 		}
 		it.Notes = c.stderrTail(20)
 		c.add(it)
