@@ -8,6 +8,7 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/botcheck"
+	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -16,6 +17,9 @@ import (
 func (m *Main) botOrCheck(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "check" {
 		return m.botCheck(ctx, args[1:])
+	}
+	if len(args) == 0 {
+		return usagef("tapp bot KIND --arena ADDR --token T (KIND: %s) | tapp bot check --cmd \"CMD\"", strings.Join(builtin.Names(), ", "))
 	}
 	return m.bot(ctx, args)
 }
