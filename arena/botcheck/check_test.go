@@ -266,6 +266,14 @@ func TestBrokenPythonBots(t *testing.T) {
 			t.Errorf("stderr item = %+v, want the traceback", it)
 		}
 	})
+	t.Run("slow", func(t *testing.T) {
+		t.Parallel()
+		r := check(t, Config{Command: py + " testdata/pybot.py slow", Rules: modern(t), Deals: 1, Questions: 1,
+			TimeControl: arena.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
+		if it := item(t, r, "card in modern"); it.Pass || !strings.Contains(it.Reason, "late") {
+			t.Errorf("card item = %+v, want late", it)
+		}
+	})
 	t.Run("sdk covers", func(t *testing.T) {
 		t.Parallel()
 		r := check(t, Config{Command: py + " testdata/sdkbot.py", Rules: modern(t), Deals: 1, Questions: 1})

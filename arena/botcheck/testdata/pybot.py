@@ -1,9 +1,11 @@
 """A bot on bare grpcio for the tests of package botcheck (no SDK, which would hide its
-faults). Usage: pybot.py MODE, MODE one of good, illegal, crash."""
+faults). Usage: pybot.py MODE, MODE one of good, illegal, crash, slow. It does not reconnect
+after a dropped stream."""
 
 import os
 import queue
 import sys
+import time
 
 import grpc
 from tapp.v1 import bot_pb2, bot_pb2_grpc
@@ -17,6 +19,8 @@ def choose(request):
     requests_seen += 1
     if MODE == "crash" and requests_seen == 5:
         raise RuntimeError("crashed on purpose")
+    if MODE == "slow":
+        time.sleep(3)
     if MODE == "illegal":
         return next(a for a in ("tout", "HA", "SA", "pass") if a not in request.legal)
     return request.legal[0]
