@@ -87,17 +87,18 @@ func mustRules(text string) engine.RuleSet {
 
 // Item is one checked point of the report.
 type Item struct {
-	Name   string
-	Pass   bool
-	Reason string   // what happened (for a pass, a short summary)
-	Fix    string   // for a failure: what to change
-	Notes  []string // details: the answers refused, the late ones, the bot's stderr
+	Name   string   `json:"name"`
+	Pass   bool     `json:"pass"`
+	Reason string   `json:"reason"`          // what happened (for a pass, a short summary)
+	Fix    string   `json:"fix,omitempty"`   // for a failure: what to change
+	Notes  []string `json:"notes,omitempty"` // details: the answers refused, the late ones, the bot's stderr
 }
 
 // Report is the outcome of a check.
 type Report struct {
-	Bot, Version string // the name the bot connected as and the version its hello gave
-	Items        []Item
+	Bot     string `json:"bot"`     // the name the bot connected as
+	Version string `json:"version"` // the version its hello gave
+	Items   []Item `json:"items"`
 }
 
 // Passed reports whether every item passed.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -60,6 +61,7 @@ func (m *Main) botCheck(ctx context.Context, args []string) error {
 	connect := fs.Duration("connect-timeout", 30*time.Second, "how long to wait for the bot's first connection")
 	seed := fs.Uint64("seed", 1, "seed of the deals and positions")
 	verbose := fs.Bool("v", false, "print the notes (stderr lines, details) of passing items too")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object at the end (for CI), instead of item by item")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -75,14 +77,25 @@ func (m *Main) botCheck(ctx context.Context, args []string) error {
 		ConnectTimeout: *connect, Seed: *seed, Log: m.Log.Named("check"),
 		Progress: func(it botcheck.Item) { botcheck.WriteItem(m.Stdout, it, *verbose) },
 	}
-	if *cmd == "" {
+	if *asJSON {
+		cfg.Progress = nil
+	}
+	if *cmd == "" && !*asJSON {
 		fmt.Fprintf(m.Stdout, "waiting for the bot at %s (token %s) for %s\n", *addr, *token, *connect)
 	}
 	report, err := botcheck.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(m.Stdout, report.Summary())
+	if *asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(m.Stdout, report.Summary())
+	}
 	if !report.Passed() {
 		return fmt.Errorf("bot check: %d item(s) fail", len(report.Failed()))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -117,6 +118,17 @@ func TestBotCheckExitsNonZeroWhenAnItemFails(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	out, _ = exec.Command(tappBin, "bot", "check", "--cmd", "exit 3", "--connect-timeout", "2s", "--json").Output()
+	var report struct {
+		Items []struct {
+			Name string `json:"name"`
+			Pass bool   `json:"pass"`
+			Fix  string `json:"fix"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(out, &report); err != nil || len(report.Items) != 1 || report.Items[0].Pass || report.Items[0].Fix == "" {
+		t.Errorf("--json report = %s (%v), want one failed connect item with a fix", out, err)
 	}
 	usage := exec.Command(tappBin, "bot", "check")
 	if err := usage.Run(); !errors.As(err, &exit) || exit.ExitCode() != 2 {
