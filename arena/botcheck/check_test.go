@@ -2,6 +2,7 @@ package botcheck
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -9,7 +10,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,33 +17,26 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-var (
-	rawbotOnce sync.Once
-	rawbotPath string
-	rawbotErr  error
-)
+// rawbotPath is testdata/rawbot, built once in TestMain: a bot on the bare gRPC stubs with
+// faults on demand.
+var rawbotPath string
 
-// rawbot builds testdata/rawbot once: a bot on the bare gRPC stubs with faults on demand.
-func rawbot(t *testing.T) string {
-	t.Helper()
-	rawbotOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "botcheck-rawbot-")
-		if err != nil {
-			rawbotErr = err
-			return
-		}
-		rawbotPath = filepath.Join(dir, "rawbot")
-		out, err := exec.Command("go", "build", "-o", rawbotPath, "./testdata/rawbot").CombinedOutput()
-		if err != nil {
-			rawbotErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if rawbotErr != nil {
-		t.Fatalf("building testdata/rawbot: %v", rawbotErr)
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "botcheck-rawbot-")
+	if err != nil {
+		panic(err)
 	}
-	return rawbotPath
+	rawbotPath = filepath.Join(dir, "rawbot")
+	if out, err := exec.Command("go", "build", "-o", rawbotPath, "./testdata/rawbot").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building testdata/rawbot: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
+
+func rawbot(*testing.T) string { return rawbotPath }
 
 // venvPython is the repository's .venv Python (make venv), or a skip.
 func venvPython(t *testing.T) string {
