@@ -260,7 +260,7 @@ func shellExec(command string) string {
 	return "exec " + command
 }
 
-// Addr is where the bot connects: for a bot that connects by itself, Config.Listen.
+// addr is where the bot connects: for a bot that connects by itself, Config.Listen.
 func (c *checker) addr() string { return c.proxy.Addr() }
 
 func (c *checker) close() {

@@ -377,7 +377,6 @@ func (c *checker) checkShutdown(ctx context.Context) {
 	summary := fmt.Sprintf("the bot closed its stream %s after GoingAway", closed.Round(time.Millisecond))
 	if c.proc != nil {
 		start := time.Now()
-		c.proc.Retire()
 		launchStop(c.proc, limit)
 		took := time.Since(start)
 		c.proc = nil
