@@ -17,7 +17,7 @@ VENV_STAMP := $(VENV)/.installed
 PY_SDK     := bots/python
 
 # Everything `make generate` writes: checked by proto-check for staleness.
-GENERATED := proto/tapp/v1 proto/tapp/store/v1 $(PY_SDK)/src/tapp
+GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp
 
 .PHONY: help generate proto-check venv test-python test demo build
 

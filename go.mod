@@ -9,7 +9,15 @@ require (
 
 require github.com/goccy/go-yaml v1.19.2
 
-require github.com/klauspost/compress v1.20.4
+require (
+	connectrpc.com/vanguard v0.4.0
+	github.com/klauspost/compress v1.20.4
+)
+
+require (
+	connectrpc.com/connect v1.19.1 // indirect
+	google.golang.org/genproto/googleapis/api v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+)
 
 require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
