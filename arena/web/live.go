@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
+	"google.golang.org/protobuf/proto"
+
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
@@ -41,7 +43,7 @@ const (
 type feed struct {
 	events   []*viewv1.LiveEvent // the latest liveKeep, oldest first
 	seq      int64
-	deals    map[int32]*viewv1.LiveDeal
+	deals    map[int32]*liveDeal
 	order    []int32
 	finished bool
 	polled   time.Time
@@ -91,7 +93,7 @@ func (l *Live) Fill(_ context.Context, matchID string, after int64, resp *viewv1
 // start begins to watch a match; l.mu is held.
 func (l *Live) start(matchID string) *feed {
 	ctx, stop := context.WithCancel(l.ctx)
-	f := &feed{deals: make(map[int32]*viewv1.LiveDeal), stop: stop, polled: l.now()}
+	f := &feed{deals: make(map[int32]*liveDeal), stop: stop, polled: l.now()}
 	l.feeds[matchID] = f
 	go func() {
 		defer stop()
@@ -118,6 +120,12 @@ func (l *Live) start(matchID string) *feed {
 	return f
 }
 
+// liveDeal is a deal of a feed and the number of its public events so far.
+type liveDeal struct {
+	*viewv1.LiveDeal
+	events int32
+}
+
 var errIdle = errors.New("no page polls this match")
 
 // add appends one message of the match service; l.mu is held.
@@ -129,7 +137,10 @@ func (l *Live) add(f *feed, msg *tappv1.WatchMatchResponse) {
 	n := msg.GetDealNumber()
 	d := f.deals[n]
 	if d == nil {
-		d = &viewv1.LiveDeal{DealNumber: n}
+		if msg.GetEvent().GetKind() != tappv1.EventKind_EVENT_KIND_DEALT {
+			return // a deal already under way when the watch began: shown from the next one on
+		}
+		d = &liveDeal{LiveDeal: &viewv1.LiveDeal{DealNumber: n}}
 		f.deals[n] = d
 		f.order = append(f.order, n)
 		if len(f.order) > 8 { // a page shows the deals in play and the last few
@@ -138,7 +149,12 @@ func (l *Live) add(f *feed, msg *tappv1.WatchMatchResponse) {
 		}
 	}
 	f.seq++
-	ev := &viewv1.LiveEvent{Seq: f.seq, DealNumber: n, Event: msg.GetEvent(), Settlement: msg.GetSettlement()}
+	// The service sends public events without their log position; a deal followed from its
+	// deal has them all, in order, so the count is the position.
+	event := proto.Clone(msg.GetEvent()).(*tappv1.GameEvent)
+	event.Index = d.events
+	d.events++
+	ev := &viewv1.LiveEvent{Seq: f.seq, DealNumber: n, Event: event, Settlement: msg.GetSettlement()}
 	if msg.GetEvent().GetKind() == tappv1.EventKind_EVENT_KIND_SETTLED {
 		d.Finished = true
 	}

@@ -469,8 +469,9 @@ function liveDeal(n, d) {
   const players = Math.max(3, (d.seating || []).length);
   const trick = [];
   const taken = new Array(players).fill(0);
-  let contract = "", reveal = null, payoff = null;
+  let contract = "", reveal = null, payoff = null, lastIndex = -1;
   for (const ev of d.events) {
+    lastIndex = Math.max(lastIndex, ev.index || 0);
     switch (ev.kind) {
       case "EVENT_KIND_CARD": if (trick.length === players) trick.length = 0; trick.push(ev.card); break;
       case "EVENT_KIND_TRICK_WON": taken[ev.seat] = (taken[ev.seat] || 0) + 1; break;
@@ -479,7 +480,7 @@ function liveDeal(n, d) {
       case "EVENT_KIND_SETTLED": payoff = ev.payoff || []; break;
     }
   }
-  return el("section", { class: "panel", "data-live-deal": n, style: "margin-bottom:.8rem" },
+  return el("section", { class: "panel live-deal", "data-live-deal": n, "data-last-index": lastIndex },
     el("h2", {}, `deal ${n}`, d.finished ? " (over)" : ""), el("p", {}, contract || "bidding"),
     el("div", { class: "cards", "data-trick": "" }, trick.map((c) => card(c))),
     el("ul", {}, Array.from({ length: players }, (_, s) => el("li", {}, `${(d.seating || [])[s] || "seat " + s}: ${taken[s]} tricks`,
