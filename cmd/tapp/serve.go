@@ -177,7 +177,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	m.Log.Info("arena serving", zap.String("addr", a.addr), zap.String("db", *dsn))
 	var dashboard <-chan error
 	if *httpAddr != "" {
-		if dashboard, err = m.startDashboard(ctx, st, a.service, a.srv.RegisterAdmin, *httpAddr, *viewer); err != nil {
+		if _, dashboard, err = m.startDashboard(ctx, st, a.service, a.srv.RegisterAdmin, *httpAddr, *viewer); err != nil {
 			a.stop()
 			return err
 		}

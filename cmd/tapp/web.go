@@ -33,7 +33,7 @@ func (m *Main) web(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	served, err := m.startDashboard(ctx, st, nil, nil, *addr, *viewer)
+	_, served, err := m.startDashboard(ctx, st, nil, nil, *addr, *viewer)
 	if err != nil {
 		return err
 	}
@@ -47,10 +47,10 @@ func (m *Main) web(ctx context.Context, args []string) error {
 
 // startDashboard serves the web dashboard over st on addr until ctx ends: read-only, with
 // the live view of a local arena's matches when live is set and its admin service when admin
-// is. The returned channel reports a failure to serve.
-func (m *Main) startDashboard(ctx context.Context, st *store.Store, live web.LiveSource, admin func(grpc.ServiceRegistrar), addr, viewerToken string) (<-chan error, error) {
+// is. It returns the dashboard's URL and a channel that reports a failure to serve.
+func (m *Main) startDashboard(ctx context.Context, st *store.Store, live web.LiveSource, admin func(grpc.ServiceRegistrar), addr, viewerToken string) (string, <-chan error, error) {
 	if viewerToken == "" && web.RequiresViewerToken(addr) {
-		return nil, usagef("the dashboard on %s would be open to others: give --viewer-token (or listen on 127.0.0.1)", addr)
+		return "", nil, usagef("the dashboard on %s would be open to others: give --viewer-token (or listen on 127.0.0.1)", addr)
 	}
 	var lv *web.Live
 	if live != nil {
@@ -59,11 +59,11 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, live web.Liv
 	boards := func(ctx context.Context, f arena.MatchFilter) (*league.Leaderboard, error) { return computeLeaderboard(ctx, st, f) }
 	h, err := web.Handler(web.Config{View: web.NewView(st, boards, lv), Admin: admin, ViewerToken: viewerToken, Log: m.Log})
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	lis, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("dashboard: listening on %s: %w", addr, err)
+		return "", nil, fmt.Errorf("dashboard: listening on %s: %w", addr, err)
 	}
 	url := "http://" + lis.Addr().String() + "/"
 	if viewerToken != "" {
@@ -73,5 +73,5 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, live web.Liv
 	fmt.Fprintf(m.Stderr, "dashboard: %s\n", url)
 	served := make(chan error, 1)
 	go func() { served <- web.Serve(ctx, lis, h, m.Log) }()
-	return served, nil
+	return url, served, nil
 }

@@ -47,7 +47,7 @@ function el(tag, attrs = {}, ...kids) {
 }
 
 function show(...nodes) {
-  main.replaceChildren(...nodes);
+  main.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
 }
 
 function fail(err) {
@@ -206,10 +206,25 @@ function historyPlot(history) {
   add("text", { x: P, y: P - 8, "font-size": 11, fill: "#666" }, Math.round(y1));
   add("text", { x: P, y: H - P + 14, "font-size": 11, fill: "#666" }, Math.round(y0) + " · match 1");
   add("text", { x: W - P, y: H - P + 14, "font-size": 11, fill: "#666", "text-anchor": "end" }, "match " + x1);
-  const lines = bots.map((b, i) => add("polyline", {
-    points: b.points.map((p) => `${X(p.matchNumber).toFixed(1)},${Y(p.rating).toFixed(1)}`).join(" "),
-    fill: "none", stroke: COLORS[i % COLORS.length], "stroke-width": 2, "data-bot": b.bot,
-  }));
+  const lines = bots.map((b, i) => {
+    const g = add("g", { "data-bot": b.bot, stroke: COLORS[i % COLORS.length], fill: COLORS[i % COLORS.length] });
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("points", b.points.map((p) => `${X(p.matchNumber).toFixed(1)},${Y(p.rating).toFixed(1)}`).join(" "));
+    line.setAttribute("fill", "none");
+    line.setAttribute("stroke-width", 2);
+    g.append(line);
+    for (const p of b.points) { // a dot per match, so a bot with one match shows too
+      const dot = document.createElementNS(ns, "circle");
+      dot.setAttribute("cx", X(p.matchNumber).toFixed(1));
+      dot.setAttribute("cy", Y(p.rating).toFixed(1));
+      dot.setAttribute("r", 3);
+      const tip = document.createElementNS(ns, "title");
+      tip.textContent = `${b.bot}: ${Math.round(p.rating)} after match ${p.matchNumber} (${p.matchId})`;
+      dot.append(tip);
+      g.append(dot);
+    }
+    return g;
+  });
   const legend = el("div", { class: "legend" }, bots.map((b, i) => el("label", {},
     el("input", { type: "checkbox", checked: true, onchange: (e) => { lines[i].style.display = e.target.checked ? "" : "none"; } }),
     el("span", { style: `color:${COLORS[i % COLORS.length]}` }, "■"), `${b.bot} (${Math.round(b.points[b.points.length - 1].rating)})`)));
@@ -322,8 +337,8 @@ async function replayPage(id, number, q) {
   const trickPick = el("select", { id: "trick", "aria-label": "jump to trick", onchange: (e) => go(Number(e.target.value)) },
     el("option", { value: "" }, "jump to trick…"), trickStarts.map((i) => el("option", { value: i }, steps[i].end ? "the end" : "trick " + (steps[i].trick + 1))));
   const btn = (label, title, f, id2) => el("button", { class: "b", type: "button", title, "aria-label": title, onclick: f, id: id2 }, label);
-  const first = btn("⏮", "first (Home)", () => go(0), "first"), prev = btn("◀", "back (←)", () => go(k - 1), "prev");
-  const next = btn("▶", "forward (→)", () => go(k + 1), "next"), last = btn("⏭", "end (End)", () => go(steps.length - 1), "last");
+  const first = btn("|◀", "first (Home)", () => go(0), "first"), prev = btn("◀", "back (←)", () => go(k - 1), "prev");
+  const next = btn("▶", "forward (→)", () => go(k + 1), "next"), last = btn("▶|", "end (End)", () => go(steps.length - 1), "last");
   const felt = el("div", { class: "felt" + (players === 3 ? " p3" : ""), id: "felt" });
   const panel = el("div", { class: "panel", id: "decision" });
   const share = el("a", { id: "share" }, "link to this step");
