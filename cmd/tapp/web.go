@@ -56,7 +56,9 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, live web.Liv
 	if live != nil {
 		lv = web.NewLive(ctx, live)
 	}
-	boards := func(ctx context.Context, f arena.MatchFilter) (*league.Leaderboard, error) { return computeLeaderboard(ctx, st, f) }
+	boards := func(ctx context.Context, f arena.MatchFilter) (*league.Leaderboard, error) {
+		return computeLeaderboard(ctx, st, f)
+	}
 	h, err := web.Handler(web.Config{View: web.NewView(st, boards, lv), Admin: admin, ViewerToken: viewerToken, Log: m.Log})
 	if err != nil {
 		return "", nil, err
