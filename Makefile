@@ -79,4 +79,5 @@ demo: ## A short ladder among the built-in bots (SQLite, real gRPC): progress, l
 	echo; \
 	echo "demo: the database and the bots' logs stay in $$dir; for instance:"; \
 	echo "  $$dir/tapp ratings --league demo --db $$dir/demo.db --history"; \
+	echo "  $$dir/tapp web --db $$dir/demo.db    # then open http://127.0.0.1:8080/#/?league=demo"; \
 	echo "  $$dir/tapp league run docs/examples/demo.yaml --db $$dir/demo.db    # resumes; a finished league just prints its leaderboard"
