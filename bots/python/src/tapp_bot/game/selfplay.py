@@ -1,0 +1,42 @@
+"""Random self-play: uniformly random legal games written as ``tapp replay export`` records.
+
+Deal *k* is the engine's seeded deal *k* of ``seed`` (:func:`~tapp_bot.game.deal_from_seed`);
+the choices come from ``random.Random(seed)``. With a pot (classic or wuerttemberg ``pot=on``)
+the deals carry the pot from one to the next, as a match does; ``forced_ramsch`` (modern) makes
+that share of the deals a forced Ramsch (R-SESSION-3).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+from .deal import deal_from_seed
+from .export import deal_record
+from .rules import MODERN, RuleSet
+from .state import State
+
+
+def random_game(rules: RuleSet, seed: int, number: int, rng: random.Random, pot: int = 0, forced_ramsch: bool = False) -> State:
+    """Play deal ``number`` of ``seed`` to the end with uniformly random legal actions."""
+    st = State(rules, deal_from_seed(rules, seed, number), pot, forced_ramsch)
+    choice = rng.choice
+    while st.phase:
+        st.play_code(choice(st.legal_codes()))
+    return st
+
+
+def selfplay(rules: RuleSet, deals: int, seed: int, forced_ramsch: float = 0.0) -> Iterator[dict]:
+    """Yield ``deals`` export records of random games (see the module doc)."""
+    if forced_ramsch and rules.variant != MODERN:
+        raise ValueError("forced Ramsch (R-SESSION-3) exists only in modern")
+    rng = random.Random(seed)
+    bots = [f"py-random-{i}" for i in range(rules.players)]
+    match = f"py-selfplay-{seed}"
+    pot = 0
+    for k in range(deals):
+        forced = forced_ramsch > 0 and rng.random() < forced_ramsch
+        st = random_game(rules, seed, k, rng, pot, forced)
+        yield deal_record(st, match=match, deal=k, bots=bots)
+        assert st.outcome is not None
+        pot = st.outcome.pot_after
