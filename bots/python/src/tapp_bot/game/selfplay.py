@@ -20,9 +20,7 @@ from .state import State
 def random_game(rules: RuleSet, seed: int, number: int, rng: random.Random, pot: int = 0, forced_ramsch: bool = False) -> State:
     """Play deal ``number`` of ``seed`` to the end with uniformly random legal actions."""
     st = State(rules, deal_from_seed(rules, seed, number), pot, forced_ramsch)
-    choice = rng.choice
-    while st.phase:
-        st.play_code(choice(st.legal_codes()))
+    st.playout(rng)
     return st
 
 

@@ -18,6 +18,7 @@ Two interfaces: strings (:meth:`legal_actions`, :meth:`apply`, checked, raising
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Optional, Union
 
 from .actions import (
@@ -253,18 +254,14 @@ class State:
     def copy(self) -> "State":
         """An independent copy (cheap: a few short lists)."""
         c = State.__new__(State)
-        for f in _FIELDS:
-            setattr(c, f, getattr(self, f))
-        c.hands = self.hands[:]
-        c.said = self.said[:]
-        c.named = self.named[:]
-        c.trick = self.trick[:]
-        c.tricks = self.tricks[:]
-        c.points = self.points[:]
-        c.taken = self.taken[:]
-        c.played = self.played[:]
-        c.voids = self.voids[:]
-        c.history = self.history[:]
+        c.rules, c.n, c.hand_size, c.phase, c.to_move, c.tapp = self.rules, self.n, self.hand_size, self.phase, self.to_move, self.tapp
+        c.discards, c.deal_hands, c.deal_tapp, c.pot_in, c.forced_ramsch, c.bid_idx = self.discards, self.deal_hands, self.deal_tapp, self.pot_in, self.forced_ramsch, self.bid_idx
+        c.standing, c.standing_bid, c.n_bid_moves, c.declarer, c.contract, c.trump = self.standing, self.standing_bid, self.n_bid_moves, self.declarer, self.contract, self.trump
+        c.tout, c.discards_left, c.called, c.holder, c.called_in_tapp, c.given = self.tout, self.discards_left, self.called, self.holder, self.called_in_tapp, self.given
+        c.exposed, c.thrown_in, c.leader, c.n_tricks, c.outcome, c._variant = self.exposed, self.thrown_in, self.leader, self.n_tricks, self.outcome, self._variant
+        c._pack = self._pack
+        c.hands, c.said, c.named, c.trick, c.tricks = self.hands[:], self.said[:], self.named[:], self.trick[:], self.tricks[:]
+        c.points, c.taken, c.played, c.voids, c.history = self.points[:], self.taken[:], self.played[:], self.voids[:], self.history[:]
         return c
 
     def __eq__(self, other: object) -> bool:
@@ -300,12 +297,7 @@ class State:
         ph = self.phase
         if ph == PH_PLAY:
             m = self._legal_cards()
-            out = []
-            while m:
-                low = m & -m
-                out.append(low.bit_length() - 1)
-                m ^= low
-            return out
+            return list(_SUIT_CARDS[m & 511] + _SUIT_CARDS_1[m >> 9 & 511] + _SUIT_CARDS_2[m >> 18 & 511] + _SUIT_CARDS_3[m >> 27 & 511])
         if ph == PH_BID1:
             return [PASS, PLAY]
         if ph == PH_BID2:
@@ -533,6 +525,28 @@ class State:
         elif ph == PH_TOUT:
             self.tout = a == TOUT
             self._start_play(0)  # R-CL-ORDER: then forehand leads
+
+    def playout(self, rng: random.Random) -> None:
+        """Finish the deal with uniformly random legal actions (the fast path of random play)."""
+        rand = rng.random
+        while self.phase:
+            if self.phase != PH_PLAY:
+                codes = self.legal_codes()
+                self.play_code(codes[int(rand() * len(codes))])
+                continue
+            hand = self.hands[self.to_move]
+            trick = self.trick
+            m = hand
+            if trick:
+                m = hand & SUIT_SETS[SUIT_OF[trick[0]]]
+                if not m:
+                    m = hand & SUIT_SETS[self.trump] if self.trump >= 0 else 0
+                    if not m:
+                        m = hand
+            cards = _SUIT_CARDS[m & 511] + _SUIT_CARDS_1[m >> 9 & 511] + _SUIT_CARDS_2[m >> 18 & 511] + _SUIT_CARDS_3[m >> 27 & 511]
+            c = cards[int(rand() * len(cards))]
+            self.history.append((self.to_move, c))
+            self._play_card(self.to_move, c)
 
     # bidding (engine/bidding.go)
 
@@ -829,6 +843,14 @@ class State:
 
     def __repr__(self) -> str:
         return f"State({self.rules}, decision={self.decision}, to_move={self.to_move}, moves={len(self.history)})"
+
+
+def _suit_tables() -> list[tuple[tuple[int, ...], ...]]:
+    return [tuple(tuple(9 * s + r for r in range(9) if m >> r & 1) for m in range(512)) for s in range(4)]
+
+
+# Per suit, per 9-bit rank mask: the cards, so that a set's cards are four lookups.
+_SUIT_CARDS, _SUIT_CARDS_1, _SUIT_CARDS_2, _SUIT_CARDS_3 = _suit_tables()
 
 
 def _fixed_trump(c: int) -> int:
