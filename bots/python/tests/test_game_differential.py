@@ -22,7 +22,7 @@ from google.protobuf import json_format
 
 from gamedata import RULE_SETS, build_go, deals
 from tapp.v1 import game_pb2
-from tapp_bot.game import Deal, RuleSet, State, deal_from_seed
+from tapp_bot.game import Deal, RuleError, RuleSet, State, deal_from_seed
 from tapp_bot.game.export import replay_record
 
 
@@ -33,6 +33,23 @@ def bins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "tapp": build_go(tmp, "./cmd/tapp", "tapp"),
         "enginegames": build_go(tmp, "./bots/python/tests/enginegames", "enginegames"),
     }
+
+
+def _check_probes(rules: RuleSet, deal: Deal, rec: dict) -> None:
+    """Illegal actions the engine refused: the model refuses them with the same rule id and message."""
+    if not rec["probes"]:
+        return
+    st = State(rules, deal, rec["pot"], rec["forced_ramsch"])
+    done = 0
+    for p in rec["probes"]:
+        while done < p["move"]:
+            st.apply(rec["moves"][done].split(":", 1)[1])
+            done += 1
+        before = st.copy()
+        with pytest.raises(RuleError) as err:
+            st.apply(p["action"])
+        assert str(err.value) == p["error"], f"deal {rec['deal_number']}, before move {p['move']}: {p['action']}"
+        assert st == before
 
 
 def test_engine_games_replay_identically_in_python(bins: dict[str, Path]) -> None:
@@ -52,6 +69,7 @@ def test_engine_games_replay_identically_in_python(bins: dict[str, Path]) -> Non
         if seen % 10 == 0:  # the engine's PCG in Python is slow; every tenth deal is plenty
             assert deal_from_seed(rules, int(rec["seed"]), rec["deal_number"]) == deal, f"deal {seen}: R-DEAL-2"
         replay_record(rec, rec["legal"])
+        _check_probes(rules, deal, rec)
         if seen % 4 == 0:  # parsing protobuf JSON dominates; a quarter of the deals
             st = State(rules, deal, rec["pot"], rec["forced_ramsch"])
             for text in rec["moves"][: rec["obs_move"]]:

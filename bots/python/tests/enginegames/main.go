@@ -48,9 +48,37 @@ type game struct {
 	Moves        []string        `json:"moves"`
 	Legal        [][]string      `json:"legal"`
 	Outcome      outcome         `json:"outcome"`
+	Probes       []probe         `json:"probes"`
 	ObsMove      int             `json:"obs_move"`
 	ObsSeat      int             `json:"obs_seat"`
 	Observation  json.RawMessage `json:"observation"`
+}
+
+// probe is an illegal action tried before move Move, and the engine's error for it.
+type probe struct {
+	Move   int    `json:"move"`
+	Action string `json:"action"`
+	Error  string `json:"error"`
+}
+
+// universe is the text of every action of the notation, legal somewhere or not.
+func universe() []string {
+	out := []string{"pass", "play", "tout", "notout"}
+	for s := engine.Suit(0); s < engine.NumSuits; s++ {
+		out = append(out, "trump:"+s.String())
+	}
+	for c := engine.Frage; c <= engine.HeartDurch; c++ {
+		out = append(out, c.String())
+		if c == engine.Solo || c == engine.Rufer || c == engine.Durch {
+			for s := engine.Suit(0); s < engine.NumSuits; s++ {
+				out = append(out, c.String()+":"+s.String())
+			}
+		}
+	}
+	for c := engine.Card(0); c < engine.NumCards; c++ {
+		out = append(out, c.String(), "discard:"+c.String(), "call:"+c.String(), "give:"+c.String())
+	}
+	return out
 }
 
 func main() {
@@ -78,6 +106,7 @@ func main() {
 	defer w.Flush()
 	rng := engine.NewRand(*seed, 1<<40)
 	marshal := protojson.MarshalOptions{UseProtoNames: true}
+	texts := universe()
 	for i := 0; i < *deals; i++ {
 		r := sets[i%len(sets)]
 		d := engine.DealFromSeed(r, *seed, uint64(i))
@@ -94,7 +123,7 @@ func main() {
 			os.Exit(1)
 		}
 		g := game{Rules: r.String(), Seed: strconv.FormatUint(*seed, 10), DealNumber: i, Tapp: cards(d.Tapp),
-			Pot: o.Pot, ForcedRamsch: o.ForcedRamsch, Moves: []string{}, Legal: [][]string{}}
+			Pot: o.Pot, ForcedRamsch: o.ForcedRamsch, Moves: []string{}, Legal: [][]string{}, Probes: []probe{}}
 		for s := 0; s < r.Players; s++ {
 			g.Hands = append(g.Hands, cards(d.Hands[s]))
 		}
@@ -110,6 +139,14 @@ func main() {
 			names := make([]string, len(legal))
 			for k, a := range legal {
 				names[k] = a.String()
+			}
+			if rng.IntN(8) == 0 { // try an action that may be illegal here
+				text := texts[rng.IntN(len(texts))]
+				if pa, err := engine.ParseAction(text); err == nil {
+					if err := st.Check(pa); err != nil {
+						g.Probes = append(g.Probes, probe{Move: len(st.History()), Action: text, Error: err.Error()})
+					}
+				}
 			}
 			a := legal[rng.IntN(len(legal))]
 			g.Legal = append(g.Legal, names)

@@ -84,7 +84,8 @@ ACTION_NAMES, ACTION_KINDS, ACTION_ARG, BID_SUIT = (tuple(x) for x in _build())
 
 _BY_NAME: dict[str, int] = {}
 for _code, _name in enumerate(ACTION_NAMES):
-    if _name and _code < HIDDEN_DISCARD:
+    # Only canonical forms: "heartsolo:C" is no action (engine ParseAction: takes no suit).
+    if _name and _code < HIDDEN_DISCARD and (ACTION_KINDS[_code] != K_BID or BID_SUIT[_code] < 0 or ACTION_ARG[_code] in TAKES_SUIT):
         _BY_NAME.setdefault(_name, _code)
 
 
