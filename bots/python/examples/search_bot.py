@@ -212,8 +212,9 @@ class SearchBot(tapp_bot.Bot):
         budget = min(self.budget, request.time_left() / 2)
         return self.search(Observation.from_proto(request.observation, legal), legal, budget)
 
-    def search(self, obs: Observation, legal: list[str], budget: float) -> str:
-        """The legal card with the best mean payoff over determinized samples within the budget."""
+    def search(self, obs: Observation, legal: list[str], budget: float, max_samples: Optional[int] = None) -> str:
+        """The legal card with the best mean payoff over determinized samples within the budget
+        (or over exactly ``max_samples`` samples when given, for reproducible tests)."""
         deadline = time.monotonic() + budget
         try:
             sampler = Sampler(obs, self.rng)
@@ -239,7 +240,10 @@ class SearchBot(tapp_bot.Bot):
                     assert child.outcome is not None
                     totals[i] += child.outcome.payoff[me]
             samples += 1
-            if time.monotonic() >= deadline or (exact and samples >= 24):
+            if max_samples is not None:
+                if samples >= max_samples:
+                    break
+            elif time.monotonic() >= deadline or (exact and samples >= 24):
                 break
         best = max(range(len(codes)), key=lambda i: totals[i])
         log.debug("%d samples: %s -> %s", samples, dict(zip(legal, totals)), legal[best])

@@ -31,6 +31,10 @@ RULE_SETS = [
 FULL = os.environ.get("TAPP_GAME_DIFF", "quick") == "full"
 
 
+#: Per-test timeout (s): building the Go binaries from a cold cache and the full run take long.
+TIMEOUT = 7200 if FULL else 900
+
+
 def deals(quick: int, full: int) -> int:
     return full if FULL else quick
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from google.protobuf import json_format
 
-from gamedata import RULE_SETS, build_go, deals
+from gamedata import RULE_SETS, TIMEOUT, build_go, deals
 from tapp.v1 import game_pb2
 from tapp_bot.game import Deal, RuleError, RuleSet, State, deal_from_seed
 from tapp_bot.game.export import replay_record
@@ -52,6 +52,7 @@ def _check_probes(rules: RuleSet, deal: Deal, rec: dict) -> None:
         assert st == before
 
 
+@pytest.mark.timeout(TIMEOUT)
 def test_engine_games_replay_identically_in_python(bins: dict[str, Path]) -> None:
     n = deals(1300, 100_000)
     proc = subprocess.Popen(
@@ -84,6 +85,7 @@ def test_engine_games_replay_identically_in_python(bins: dict[str, Path]) -> Non
     assert {"frage", "solo", "heartsolo", "bettel", "rufer", "heartrufer", "ouvert", "durch", "heartdurch", "ramsch", ""} <= names
 
 
+@pytest.mark.timeout(TIMEOUT)
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_python_selfplay_verifies_with_the_engine(bins: dict[str, Path], tmp_path: Path, rules: str) -> None:
     n = deals(100, 100_000 // len(RULE_SETS) + 1)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from google.protobuf import json_format
 
-from gamedata import RULE_SETS, build_go, deals
+from gamedata import RULE_SETS, TIMEOUT, build_go, deals
 from tapp.v1 import game_pb2
 from tapp_bot.game import Deal, Observation, RuleSet, Sampler, SampleError, State, random_deal
 from tapp_bot.game.cards import SUIT_OF, cards_of
@@ -26,6 +26,7 @@ def _engine_observations(tmp: Path, n: int) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+@pytest.mark.timeout(TIMEOUT)
 def test_every_sample_is_consistent_with_the_engine_observation(tmp_path: Path) -> None:
     checked = 0
     for rec in _engine_observations(tmp_path, deals(260, 2600)):
