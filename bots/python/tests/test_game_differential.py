@@ -6,6 +6,8 @@
   observation, and deal the same seeded cards (R-DEAL-2).
 * Python -> engine: the model's random self-play (python -m tapp_bot.game selfplay) is checked
   by `tapp replay verify`, the arena's own re-simulation.
+* Arena -> Python: real matches (`tapp match`, bots over gRPC) exported with every request as
+  sent replay in the model with the same legal lists, observations and settlements.
 
 Quick by default; TAPP_GAME_DIFF=full plays 100,000 deals each way (docs/BENCHMARKS.md).
 """
@@ -99,3 +101,33 @@ def test_python_selfplay_verifies_with_the_engine(bins: dict[str, Path], tmp_pat
     res = subprocess.run([str(bins["tapp"]), "replay", "verify", str(out)], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     assert f"{n} deal(s)" in res.stdout and "every action and settlement checks out" in res.stdout, res.stdout
+
+
+ARENA_MATCHES = [
+    "modern players=3 pack=36 frage=on",
+    "modern players=4 pack=32 frage=on",
+    "classic tout=2 pot=on",
+    "wuerttemberg tout=3 pot=on",
+]
+
+
+@pytest.mark.timeout(TIMEOUT)
+@pytest.mark.parametrize("rules", ARENA_MATCHES)
+def test_arena_match_exports_replay_in_python(bins: dict[str, Path], tmp_path: Path, rules: str) -> None:
+    """A real match (bots over gRPC) exported with the requests as sent: every legal list and
+    every observation the arena sent is the model's, and so is every settlement."""
+    db = tmp_path / "m.db"
+    bots = "random,heuristic,random" + (",heuristic" if "players=4" in rules else "")
+    subprocess.run([str(bins["tapp"]), "match", "--bots", bots, "--rules", rules, "--deals", str(deals(8, 60)),
+                    "--seed", "19", "--db", str(db)], check=True, capture_output=True, cwd=tmp_path)
+    listing = subprocess.run([str(bins["tapp"]), "matches", "--db", str(db)], capture_output=True, text=True, check=True)
+    match_id = listing.stdout.splitlines()[1].split()[0]  # under the header, the first column
+    export = tmp_path / "m.jsonl"
+    subprocess.run([str(bins["tapp"]), "replay", "export", match_id, "--db", str(db), "--out", str(export)],
+                   check=True, capture_output=True)
+    lines = export.read_text().splitlines()
+    assert lines
+    for line in lines:
+        rec = json.loads(line)
+        assert all(d.get("sent") for d in rec["decisions"]), "the export should carry the requests as sent"
+        replay_record(rec)

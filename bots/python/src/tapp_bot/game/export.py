@@ -75,18 +75,21 @@ def replay_record(rec: dict[str, Any], legal: Optional[Sequence[Sequence[str]]] 
     ``moves``, ``outcome``) with the Python model and return the final state.
 
     Checks every move's seat and legality, the legal list before each move (from ``legal``, or
-    from each decision's request as sent when the record has it), that the deal ends with the
-    last move, and the settlement. Raises :class:`ReplayMismatch` on the first disagreement.
+    from each decision's request as sent when the record has it), the observation sent with
+    each request, that the deal ends with the last move, and the settlement. Raises :class:`ReplayMismatch` on the first disagreement.
     """
     rules = RuleSet.parse(rec["rules"])
     deal = Deal.from_names(rec["hands"], rec["tapp"])
     opts = rec.get("options", {})
     where = f"deal {rec.get('deal', rec.get('deal_number', '?'))}"
     st = State(rules, deal, opts.get("pot", rec.get("pot", 0)), opts.get("forced_ramsch", rec.get("forced_ramsch", False)))
-    if legal is None and rec.get("decisions") and all("sent" in d for d in rec["decisions"]):
-        legal = [d["sent"].get("legal", []) for d in rec["decisions"]]
+    sent: dict[int, Any] = {d["index"]: d["sent"] for d in rec.get("decisions", []) if d.get("sent")}
+    if legal is None and rec.get("moves") and len(sent) == len(rec["moves"]):
+        legal = [sent[i].get("legal", []) for i in range(len(rec["moves"]))]
     for i, text in enumerate(rec["moves"]):
         seat, code = parse_move(text)
+        if i in sent:
+            _check_sent(st, seat, sent[i], f"{where}, move {i} ({text})")
         if st.terminal:
             raise ReplayMismatch(f"{where}, move {i} ({text}): the model's deal is already over")
         if legal is not None and st.legal_actions() != list(legal[i]):
@@ -105,6 +108,18 @@ def replay_record(rec: dict[str, Any], legal: Optional[Sequence[Sequence[str]]] 
         diff = {k: (got.get(k), want.get(k)) for k in want if got.get(k) != want.get(k)}
         raise ReplayMismatch(f"{where}: settlement differs (model, record): {diff}")
     return st
+
+
+def _check_sent(st: State, seat: int, sent: dict[str, Any], where: str) -> None:
+    """The observation the arena sent before a move is the model's observation of that seat."""
+    from google.protobuf import json_format
+
+    from tapp.v1 import bot_pb2
+
+    req = json_format.ParseDict(sent, bot_pb2.DecisionRequest(), ignore_unknown_fields=True)
+    got = st.observe(seat).to_proto()
+    if got != req.observation:
+        raise ReplayMismatch(f"{where}: the observation sent differs from the model's:\n{req.observation}\nmodel:\n{got}")
 
 
 def dumps(rec: dict[str, Any]) -> str:
