@@ -79,8 +79,12 @@ def _build() -> tuple[list[str], list[int], list[int], list[int]]:
     return names, kinds, arg, bsuit
 
 
+_TABLES = _build()
 #: Per code: its notation, its kind, its card/suit/contract argument, a bid's suit (-1 none).
-ACTION_NAMES, ACTION_KINDS, ACTION_ARG, BID_SUIT = (tuple(x) for x in _build())
+ACTION_NAMES: tuple[str, ...] = tuple(_TABLES[0])
+ACTION_KINDS: tuple[int, ...] = tuple(_TABLES[1])
+ACTION_ARG: tuple[int, ...] = tuple(_TABLES[2])
+BID_SUIT: tuple[int, ...] = tuple(_TABLES[3])
 
 _BY_NAME: dict[str, int] = {}
 for _code, _name in enumerate(ACTION_NAMES):

@@ -42,7 +42,7 @@ def deal_record(
         raise ValueError("deal_record: the deal is not over")
     seating = list(seating if seating is not None else bots)
     n = st.n
-    replay = st.rules and State(st.rules, st.deal, st.pot_in, st.forced_ramsch)
+    replay = State(st.rules, st.deal, st.pot_in, st.forced_ramsch)
     decisions = []
     for i, (seat, code) in enumerate(st.history):
         text = ACTION_NAMES[code]

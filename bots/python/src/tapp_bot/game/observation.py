@@ -20,6 +20,7 @@ from .actions import (
     K_GIVE,
     parse_move,
 )
+from .deal import Deal
 from .cards import CARD_NAMES, SUIT_LETTERS, cards_of, parse_card, parse_suit
 from .rules import CONTRACT_NAMES, FRAGE, RuleSet, parse_contract
 from .state import PH_AUCTION, PH_BID1, PH_BID2, PH_DONE, PH_PLAY, PHASE_DECISION, State, Trick
@@ -60,6 +61,38 @@ class Observation:
                  "legal", "history", "n_bids", "declarer", "contract", "trump", "tout", "tapp", "discarded", "called",
                  "called_holder", "called_in_tapp", "given", "exposed", "tricks", "current_leader", "current",
                  "played", "tricks_taken", "voids", "reveal", "reveal_discards")
+
+    rules: RuleSet
+    seat: int
+    pot: int
+    forced_ramsch: bool
+    hand: int
+    dealt: int
+    hand_sizes: list[int]
+    decision: str
+    to_move: int
+    legal: list[str]
+    history: list[tuple[int, int]]
+    n_bids: int
+    declarer: int
+    contract: int
+    trump: int
+    tout: bool
+    tapp: int
+    discarded: int
+    called: int
+    called_holder: int
+    called_in_tapp: bool
+    given: int
+    exposed: int
+    tricks: list[Trick]
+    current_leader: int
+    current: list[int]
+    played: list[int]
+    tricks_taken: list[int]
+    voids: list[int]
+    reveal: Optional[Deal]
+    reveal_discards: int
 
     @property
     def n(self) -> int:
@@ -155,7 +188,8 @@ class Observation:
 
         n = self.rules.players
         po = game_pb2.Observation(
-            rules=str(self.rules), seat=self.seat, hand=_names(self.hand), decision=_DECISION_INDEX[self.decision],
+            rules=str(self.rules), seat=self.seat, hand=_names(self.hand),
+            decision=_DECISION_INDEX[self.decision],  # type: ignore[arg-type]
             to_move=self.to_move, bids=[move(s, a) for s, a in self.history[: self.n_bids]],
             declarer=self.declarer, contract=CONTRACT_NAMES[self.contract] if self.contract else "",
             trump=SUIT_LETTERS[self.trump] if self.trump >= 0 else "", tout=self.tout,

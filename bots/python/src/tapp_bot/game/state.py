@@ -267,9 +267,11 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS if f != "outcome") and (
-            (self.outcome is None) == (other.outcome is None)
-            and (self.outcome is None or self.outcome.to_json() == other.outcome.to_json()))
+        if not all(getattr(self, f) == getattr(other, f) for f in _FIELDS if f != "outcome"):
+            return False
+        if self.outcome is None or other.outcome is None:
+            return self.outcome is other.outcome
+        return self.outcome.to_json() == other.outcome.to_json()
 
     # --- queries -------------------------------------------------------------------------
 
@@ -301,7 +303,7 @@ class State:
         if ph == PH_BID1:
             return [PASS, PLAY]
         if ph == PH_BID2:
-            out = []
+            out: list[int] = []
             for c in range(FRAGE, HEARTDURCH + 1):
                 if not self.rules.biddable(c):
                     continue
