@@ -176,3 +176,15 @@ def test_an_impossible_observation_is_refused() -> None:
     obs.voids = [0, 0xF, 0xF]  # both others void in every suit: nowhere to put their cards
     with pytest.raises(SampleError, match="no deal fits"):
         Sampler(obs)
+
+
+def test_a_finished_deal_samples_to_the_revealed_deal() -> None:
+    rules = RuleSet.parse("modern frage=on")
+    for seed in range(40):
+        rng = random.Random(seed)
+        st = State(rules, random_deal(rules, rng))
+        st.playout(rng)
+        for seat in range(3):
+            s = Sampler(st.observe(seat)).sample()
+            assert s.deal == st.deal and s.outcome is not None and st.outcome is not None
+            assert s.outcome.to_json() == st.outcome.to_json()

@@ -292,6 +292,8 @@ class Sampler:
         the new cards in, which is what makes a sample cheap.
         """
         o = self.obs
+        if o.reveal is not None:  # a finished deal seen from a full state: nothing is hidden
+            return self._replay(o.reveal, o.reveal_discards, o.given)
         deal, cur, aside, given = self.sample_deal()
         t = self._template
         if t is None or t.phase == PH_DONE:
