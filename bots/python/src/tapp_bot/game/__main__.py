@@ -25,6 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--deals", type=int, required=True, help="number of deals")
     sp.add_argument("--seed", type=int, default=1, help="seed of the deals (the engine's DealFromSeed) and of the choices")
     sp.add_argument("--forced-ramsch", type=float, default=0.0, help="modern: share of the deals played as a forced Ramsch")
+    sp.add_argument("--match-deals", type=int, default=100, help="deals per match (a pot carries within a match; default 100)")
     sp.add_argument("--out", required=True, help="output file (JSON Lines), - for stdout")
     rp = sub.add_parser("replay", help="replay export records with the Python model; exit 1 on a disagreement")
     rp.add_argument("file", help="a JSON Lines export (tapp replay export --format jsonl)")
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")
         start = time.monotonic()
         try:
-            for k, rec in enumerate(selfplay(rules, args.deals, args.seed, args.forced_ramsch)):
+            for k, rec in enumerate(selfplay(rules, args.deals, args.seed, args.forced_ramsch, args.match_deals)):
                 out.write(dumps(rec) + "\n")
                 if (k + 1) % 10000 == 0:
                     print(f"selfplay: {k + 1}/{args.deals} deals", file=sys.stderr)
