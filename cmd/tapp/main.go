@@ -84,6 +84,7 @@ func commands() []command {
 		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
 		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify", "step through, export, re-ask and verify recorded deals", (*Main).replay},
+		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
 	}
 }
 
