@@ -211,3 +211,64 @@ func writeBotAnalysis(w io.Writer, bots []analysis.BotSummary, unit string) {
 	}
 	tw.Flush()
 }
+
+// analysisNotes are the stored analysis of one deal as notes for tapp replay (nil when the
+// deal has not been analysed: tapp analyze stores it).
+func analysisNotes(ctx context.Context, src *replaySource, number int) map[int]string {
+	if src.st == nil {
+		return nil
+	}
+	stored, err := src.st.Analyses(ctx, src.matchID, analysis.Options{}.Key())
+	if err != nil {
+		return nil
+	}
+	body, ok := stored[number]
+	if !ok {
+		return nil
+	}
+	var d analysis.Deal
+	if json.Unmarshal(body, &d) != nil {
+		return nil
+	}
+	return dealNotes(&d)
+}
+
+// dealNotes says, per decision, what the analysis found.
+func dealNotes(d *analysis.Deal) map[int]string {
+	notes := map[int]string{}
+	for _, x := range d.Decisions {
+		unit := d.Unit
+		if x.Unit != "" {
+			unit = x.Unit
+		}
+		var text string
+		switch {
+		case x.Kind == "bid":
+			text = fmt.Sprintf("bidding regret %g %s: best %s (%+g), did %s (%+g)", x.Loss, unit, strings.Join(x.Best, " "), x.ParBefore, x.Action, x.ParAfter)
+		case x.Loss == 0 && (x.LossPoints == nil || *x.LossPoints == 0):
+			text = fmt.Sprintf("keeps par (%+g) · par-keeping: %s", x.ParBefore, strings.Join(x.Best, " "))
+		default:
+			text = fmt.Sprintf("LOSES %g %s", x.Loss, unit)
+			if x.LossPoints != nil && x.Unit == "" {
+				text += fmt.Sprintf(" (%d card points)", *x.LossPoints)
+			}
+			text += fmt.Sprintf(": par %+g → %+g; %s kept par", x.ParBefore, x.ParAfter, strings.Join(x.Best, " "))
+		}
+		if prev, ok := notes[x.Index]; ok {
+			text = prev + " · " + text
+		}
+		notes[x.Index] = text
+	}
+	if d.Par != nil {
+		first := -1
+		for _, x := range d.Decisions {
+			if x.Kind == "card" && (first < 0 || x.Index < first) {
+				first = x.Index
+			}
+		}
+		if first >= 0 {
+			notes[first] = "par of the deal: " + parText(d.Par, d.Unit) + " · " + notes[first]
+		}
+	}
+	return notes
+}

@@ -253,7 +253,7 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	if *decision >= wk.Decisions() || *decision < -1 {
 		return usagef("--decision %d: deal %d has decisions 0-%d", *decision, rec.Number, wk.Decisions()-1)
 	}
-	opts := replay.RenderOptions{Sent: *sent}
+	opts := replay.RenderOptions{Sent: *sent, Notes: analysisNotes(ctx, src, rec.Number)}
 	interactive := *step || (!*noStep && isTerminal(m.Stdin) && isTerminal(m.Stdout))
 	if interactive {
 		return m.stepThrough(wk, max(*decision, 0), opts)
