@@ -332,3 +332,43 @@ func TestParCardPointsOfASoloThatTakesEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestBiddingRegretOfAPassedDurch: a seat that passes with a hand that makes Durch regrets
+// the whole Durch (R-MOD-DURCH, R-MOD-SETTLE-1); with determinized values the regret is
+// reproducible and never negative.
+func TestBiddingRegretOfAPassedDurch(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	deal := mustDeal(t, r, "CA CT CK CQ CJ C9 C8 C7 C6 SA HA | ST SK SQ SJ S9 S8 HT HK HQ HJ H9 | S7 S6 H8 H7 H6 DA DT DK DQ DJ D9 | D8 D7 D6")
+	rec := playGiven(t, r, deal, 0, scriptedTable(r, 1, engine.Solo, engine.Spades))
+	d, err := NewAnalyzer(Options{}).Analyze(r, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Bidding) != 3 {
+		t.Fatalf("bidding regrets of %d seats, want 3: %+v", len(d.Bidding), d.Bidding)
+	}
+	b := d.Bidding[0]
+	if b.Did != "passed" || b.Best != "durch:C" || b.BestValue != 60 || b.Regret != 60 {
+		t.Errorf("seat 0: %+v; want passed, best durch:C worth 60, regret 60", b)
+	}
+	if got := d.Bidding[1]; d.Par == nil || got.DidValue != d.Par.Payoff || got.Regret != got.BestValue-got.DidValue {
+		t.Errorf("declarer: %+v; want his par %+v as what he did, the regret best minus that", got, d.Par)
+	}
+	var regrets [2][]float64
+	for i := range regrets {
+		ds, err := NewAnalyzer(Options{BidSamples: 6, Seed: 3}).Analyze(r, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range ds.Bidding {
+			if b.Regret < 0 {
+				t.Errorf("negative regret %+v", b)
+			}
+			regrets[i] = append(regrets[i], b.Regret)
+		}
+	}
+	if fmt.Sprint(regrets[0]) != fmt.Sprint(regrets[1]) {
+		t.Errorf("determinized regrets differ between runs: %v, %v", regrets[0], regrets[1])
+	}
+}
