@@ -357,7 +357,7 @@ func TestBiddingRegretOfAPassedDurch(t *testing.T) {
 	}
 	var regrets [2][]float64
 	for i := range regrets {
-		ds, err := NewAnalyzer(Options{BidSamples: 6, Seed: 3}).Analyze(r, rec)
+		ds, err := NewAnalyzer(Options{BidSamples: 3, Seed: 3}).Analyze(r, rec)
 		if err != nil {
 			t.Fatal(err)
 		}
