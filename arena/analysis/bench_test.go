@@ -68,13 +68,17 @@ func BenchmarkAnalyzeDeal(b *testing.B) {
 			recs := benchDeals(b, k.c, k.trump, 40)
 			a := NewAnalyzer(Options{})
 			b.ResetTimer()
+			cpu0 := cpuSeconds()
 			for i := 0; i < b.N; i++ {
 				if _, err := a.Analyze(r, recs[i%len(recs)]); err != nil {
 					b.Fatal(err)
 				}
 			}
+			cpu := cpuSeconds() - cpu0
 			s := b.Elapsed().Seconds()
 			b.ReportMetric(float64(b.N)/s, "deals/s")
+			b.ReportMetric(float64(b.N)/cpu, "deals/cpu-s")
+			b.ReportMetric(float64(a.solver.Nodes())/cpu/1e6, "Mnodes/cpu-s")
 			b.ReportMetric(float64(a.solver.Nodes())/float64(b.N), "nodes/deal")
 			b.ReportMetric(float64(a.Nodes.Par)/float64(b.N), "par-nodes/deal")
 			b.ReportMetric(float64(a.Nodes.Bidding)/float64(b.N), "bid-nodes/deal")
@@ -89,11 +93,13 @@ func BenchmarkAnalyzeMatch(b *testing.B) {
 	recs := benchDeals(b, engine.NoContract, engine.NoSuit, 1000)
 	r := engine.DefaultRules(engine.Modern)
 	b.ResetTimer()
+	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
 		if _, err := (Run{}).Deals(context.Background(), r, recs); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/match")
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/match")
 	b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "deals/s")
 }
