@@ -58,5 +58,6 @@
 // mean bidding regret per deal, each with a 95% interval (normal approximation).
 //
 // Files: doc.go, deal.go (one deal), cards.go (card play), bidding.go (bidding regret),
-// summary.go (per-bot means), run.go (many deals in parallel, stored analyses).
+// summary.go (per-bot means), run.go (many deals in parallel, stored analyses), change.go
+// (what another action at a recorded decision is worth: tapp replay diff).
 package analysis
