@@ -99,7 +99,7 @@ func TestAnalyzeOneDealOfAnExport(t *testing.T) {
 func TestReplayDiffListsChangedDecisionsAgainstPar(t *testing.T) {
 	t.Parallel()
 	pm := playMatch(t, "modern", 3, "heuristic", "random", "heuristic")
-	js := mustRun(t, "", "replay", "diff", pm.id, "--bot", "random", "--builtin", "heuristic", "--json", "--db", pm.dsn)
+	js := mustRun(t, "", "replay", "diff", pm.id, "--bot", "random", "--builtin", "heuristic", "--time", "30s", "--json", "--db", pm.dsn)
 	var rep diffReport
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, js)
@@ -116,7 +116,7 @@ func TestReplayDiffListsChangedDecisionsAgainstPar(t *testing.T) {
 	if valued == 0 {
 		t.Errorf("no change valued against par: %+v", rep.Changed)
 	}
-	same := mustRun(t, "", "replay", "diff", pm.id, "--bot", "heuristic", "--builtin", "heuristic", "--db", pm.dsn)
+	same := mustRun(t, "", "replay", "diff", pm.id, "--bot", "heuristic", "--builtin", "heuristic", "--time", "30s", "--db", pm.dsn)
 	if !strings.Contains(same, ": 0 changed") {
 		t.Errorf("the same bot again changes decisions:\n%s", same)
 	}
