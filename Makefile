@@ -19,7 +19,7 @@ PY_SDK     := bots/python
 # Everything `make generate` writes: checked by proto-check for staleness.
 GENERATED := proto/tapp/v1 proto/tapp/store/v1 $(PY_SDK)/src/tapp
 
-.PHONY: help generate proto-check venv test-python test demo build
+.PHONY: help generate proto-check venv test-python test demo build cross-build
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -61,11 +61,16 @@ $(VENV_STAMP): $(PY_SDK)/pyproject.toml
 test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
 	$(VENV_PY) -m pytest $(PY_SDK)
 
-test: ## Run every check: proto-check, go vet, go test, Python tests.
+test: ## Run every check: proto-check, go vet, cross builds, go test, Python tests.
 	$(MAKE) proto-check
 	$(GO) vet ./...
+	$(MAKE) cross-build
 	$(GO) test ./...
 	$(MAKE) test-python
+
+cross-build: ## Check that tapp builds for Windows and macOS (nothing is kept).
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/tapp
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/tapp
 
 build: ## Build the tapp binary into bin/tapp.
 	$(GO) build -o bin/tapp ./cmd/tapp
