@@ -11,6 +11,8 @@ require github.com/goccy/go-yaml v1.19.2
 
 require github.com/klauspost/compress v1.20.4
 
+require mvdan.cc/sh/v3 v3.14.1
+
 require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
