@@ -68,4 +68,3 @@ func TestLeagueScheduleIsIdempotent(t *testing.T) {
 		}
 	})
 }
-
