@@ -449,7 +449,7 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	seatText := fs.String("seat", "", "ask every decision of this seat in the deal (instead of --decision)")
 	bot := fs.String("bot", "", "a built-in bot to ask: "+strings.Join(builtin.Names(), ", "))
 	seed := fs.Uint64("seed", 1, "seed of a randomised built-in bot")
-	botCmd := fs.String("bot-cmd", "", "a command that starts your bot (run with sh -c, with TAPP_ARENA and TAPP_TOKEN set), e.g. \"python mybot.py\"")
+	botCmd := fs.String("bot-cmd", "", "a command that starts your bot, split like a shell would but run without one (use sh -c '…' for pipes), with TAPP_ARENA and TAPP_TOKEN set, e.g. \"python mybot.py\"")
 	listen := fs.String("listen", "", "address of the replay arena; alone: wait for a bot you start yourself (e.g. under a debugger)")
 	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the bot to connect")
 	name := fs.String("name", "", "the name the asked bot connects as (default: the bot recorded in the seat)")
