@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
@@ -49,6 +51,7 @@ type Config struct {
 	Log        *zap.Logger
 	AdminToken string        // required for the admin service; empty disables it
 	Grace      time.Duration // how long a dropped session waits for a resume (default 30 s)
+	TLS        *tls.Config   // serve TLS with it (LoadTLS); nil serves plain text
 }
 
 // Server serves bots and admins.
@@ -84,7 +87,7 @@ func New(cfg Config) *Server {
 		cfg: cfg, log: cfg.Log, sessions: make(map[string]*Session), byToken: make(map[string]*Session),
 		changed: make(chan struct{}), launchTokens: make(map[string]string), lastSeen: make(map[string]time.Time),
 	}
-	s.grpc = grpc.NewServer(
+	opts := []grpc.ServerOption{
 		grpc.ForceServerCodecV2(wire.Codec()), // requests and answers go through it in wire form
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
@@ -92,7 +95,11 @@ func New(cfg Config) *Server {
 		// 10 s even without streams, dead peers found by server pings.
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
-	)
+	}
+	if cfg.TLS != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
+	}
+	s.grpc = grpc.NewServer(opts...)
 	tappv1.RegisterBotServiceServer(s.grpc, s)
 	s.admin = &adminService{s: s}
 	tappv1.RegisterAdminServiceServer(s.grpc, s.admin)
