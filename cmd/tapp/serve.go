@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -59,11 +60,16 @@ type localArena struct {
 }
 
 func (m *Main) startArena(ctx context.Context, st arena.Store, listen, adminToken string, grace time.Duration) (*localArena, error) {
+	return m.startArenaTLS(ctx, st, listen, adminToken, grace, nil)
+}
+
+// startArenaTLS is startArena serving TLS with tlsCfg (nil: plain text).
+func (m *Main) startArenaTLS(ctx context.Context, st arena.Store, listen, adminToken string, grace time.Duration, tlsCfg *tls.Config) (*localArena, error) {
 	lis, err := net.Listen("tcp", listen)
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", listen, err)
 	}
-	srv := server.New(server.Config{Store: st, Log: m.Log, AdminToken: adminToken, Grace: grace})
+	srv := server.New(server.Config{Store: st, Log: m.Log, AdminToken: adminToken, Grace: grace, TLS: tlsCfg})
 	runner := &match.Runner{Store: st, Seats: srv, Log: m.Log}
 	a := &localArena{store: st, srv: srv, runner: runner, addr: lis.Addr().String(), served: make(chan error, 1), log: m.Log}
 	a.service = match.NewService(ctx, runner, m.Log)
@@ -156,8 +162,18 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	listen := fs.String("listen", m.env("TAPP_LISTEN", "127.0.0.1:7000"), "address to listen on (env TAPP_LISTEN)")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	grace := fs.Duration("grace", 30*time.Second, "how long a dropped bot session waits for a resume")
+	certFile := fs.String("tls-cert", m.Getenv("TAPP_TLS_CERT"), "serve TLS with this certificate (PEM; env TAPP_TLS_CERT)")
+	keyFile := fs.String("tls-key", m.Getenv("TAPP_TLS_KEY"), "the certificate's private key (PEM; env TAPP_TLS_KEY)")
+	plain := fs.Bool("insecure", false, "allow plain text on an address beyond loopback (tokens in clear: only behind a TLS proxy or on a trusted network)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain); err != nil {
+		return usagef("%v", err)
 	}
 	adminToken := m.Getenv("TAPP_ADMIN_TOKEN")
 	if adminToken == "" {
@@ -168,11 +184,11 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := m.startArena(ctx, st, *listen, adminToken, *grace)
+	a, err := m.startArenaTLS(ctx, st, *listen, adminToken, *grace, tlsCfg)
 	if err != nil {
 		return err
 	}
-	m.Log.Info("arena serving", zap.String("addr", a.addr), zap.String("db", *dsn))
+	m.Log.Info("arena serving", zap.String("addr", a.addr), zap.String("db", *dsn), zap.Bool("tls", tlsCfg != nil))
 	select {
 	case <-ctx.Done():
 		m.Log.Info("shutting down: telling bots, finishing streams")
@@ -186,10 +202,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 
 func (m *Main) botsCmd(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return usagef("tapp bots add NAME | tapp bots list")
+		return usagef("tapp bots add NAME | tapp bots list | tapp bots rotate NAME | tapp bots revoke NAME")
 	}
 	if helpFlag(args[0]) {
-		fmt.Fprintln(m.Stdout, "tapp bots add NAME [--db DSN] | tapp bots list [--db DSN]\n(tapp bots SUBCOMMAND -h lists its flags)")
+		fmt.Fprintln(m.Stdout, "tapp bots add NAME [--db DSN] | tapp bots list [--db DSN]\n"+
+			"tapp bots rotate NAME [--db DSN] (a new token; the old one stops working) | tapp bots revoke NAME [--db DSN]\n"+
+			"(tapp bots SUBCOMMAND -h lists its flags)")
 		return nil
 	}
 	fs := m.flags("bots "+args[0], "[flags]")
@@ -221,6 +239,11 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "registered bot %s; its token (shown once, keep it secret):\n", bot.Name)
 		fmt.Fprintln(m.Stdout, token)
 		return nil
+	case "rotate", "revoke":
+		if len(pos) != 1 {
+			return usagef("tapp bots %s NAME", args[0])
+		}
+		return m.botToken(ctx, st, args[0], pos[0])
 	case "list":
 		bots, err := st.ListBots(ctx)
 		if err != nil {
@@ -231,7 +254,7 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	return usagef("unknown bots subcommand %q (add, list)", args[0])
+	return usagef("unknown bots subcommand %q (add, list, rotate, revoke)", args[0])
 }
 
 // helpFlag reports whether a command with subcommands was given a help flag instead of one.
