@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -60,6 +61,7 @@ type arenaProc struct {
 	admin tappv1.AdminServiceClient
 	cmd   *exec.Cmd
 	logs  *lockedBuffer
+	db    string
 }
 
 type lockedBuffer struct {
@@ -81,8 +83,14 @@ func (l *lockedBuffer) String() string {
 
 func startServe(t *testing.T) *arenaProc {
 	t.Helper()
+	return startServeWith(t, insecure.NewCredentials())
+}
+
+// startServeWith starts `tapp serve` with more flags, its admin client dialling with creds.
+func startServeWith(t *testing.T, creds credentials.TransportCredentials, flags ...string) *arenaProc {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "arena.db")
-	cmd := exec.Command(tappBin, "serve", "--listen", "127.0.0.1:0", "--db", db, "--grace", "2s")
+	cmd := exec.Command(tappBin, append([]string{"serve", "--listen", "127.0.0.1:0", "--db", db, "--grace", "2s"}, flags...)...)
 	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -91,7 +99,7 @@ func startServe(t *testing.T) *arenaProc {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	a := &arenaProc{t: t, cmd: cmd, logs: &lockedBuffer{}}
+	a := &arenaProc{t: t, cmd: cmd, logs: &lockedBuffer{}, db: db}
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
@@ -127,7 +135,7 @@ func startServe(t *testing.T) *arenaProc {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("tapp serve did not start; log:\n%s", a.logs.String())
 	}
-	conn, err := grpc.NewClient(a.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(a.addr, grpc.WithTransportCredentials(creds))
 	if err != nil {
 		t.Fatal(err)
 	}
