@@ -250,7 +250,11 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 			return err
 		}
 		for _, b := range bots {
-			fmt.Fprintf(m.Stdout, "%-24s %s\n", b.Name, b.Created.Format(time.RFC3339))
+			line := fmt.Sprintf("%-24s %s", b.Name, b.Created.Format(time.RFC3339))
+			if len(b.TokenHash) == 0 {
+				line += "  (token revoked: tapp bots rotate gives a new one)"
+			}
+			fmt.Fprintln(m.Stdout, line)
 		}
 		return nil
 	}
