@@ -92,3 +92,20 @@ func TestServeRefusesPlainTextBeyondLoopback(t *testing.T) {
 		t.Errorf("tapp serve --listen 0.0.0.0:0 in plain text: %v\n%s; want a refusal naming TLS", err, out)
 	}
 }
+
+// The Python SDK's bundled bot reaches a TLS arena with --ca, as a real process.
+func TestPythonBotOverTLS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: runs tapp serve and a Python bot")
+	}
+	t.Parallel()
+	py := pythonBin(t)
+	cert := testcert.MustWrite(t)
+	creds, err := sdk.TransportCredentials(false, cert.Cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startServeWith(t, creds, "--tls-cert", cert.Cert, "--tls-key", cert.Key)
+	a.startBot("py-tls", nil, py, "-m", "tapp_bot.examples.random", "--name", "py-tls", "--ca", cert.Cert)
+	a.waitConnected("py-tls")
+}
