@@ -10,6 +10,8 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/tapparena/tapp/arena/league"
 	"github.com/tapparena/tapp/arena/server"
@@ -152,5 +154,15 @@ func TestTLSRefusesWhatItCannotCheck(t *testing.T) {
 	}
 	if _, err := sdk.TransportCredentials(false, cert.Key+".missing"); err == nil {
 		t.Error("TransportCredentials with a missing CA file: no error")
+	}
+}
+
+// A refused token ends Run at once with the arena's reason and its address.
+func TestRefusedTokenEndsRun(t *testing.T) {
+	t.Parallel()
+	_, addr := startArena(t, nil)
+	err := sdk.Run(context.Background(), sdk.Config{Arena: addr, Token: "not-a-token", MaxReconnect: 20 * time.Second}, random.New(1))
+	if status.Code(err) != codes.Unauthenticated || !strings.Contains(err.Error(), addr) {
+		t.Errorf("Run with an unknown token = %v, want Unauthenticated naming %s", err, addr)
 	}
 }

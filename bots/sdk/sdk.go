@@ -146,8 +146,11 @@ func (c *client) loop(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if errors.Is(err, ErrGoingAway) || status.Code(err) == codes.Unauthenticated || status.Code(err) == codes.PermissionDenied {
+		if errors.Is(err, ErrGoingAway) {
 			return err
+		}
+		if code := status.Code(err); code == codes.Unauthenticated || code == codes.PermissionDenied {
+			return fmt.Errorf("the arena at %s refused the bot: %w", c.cfg.Arena, err)
 		}
 		if connected {
 			downSince, backoff = time.Time{}, 50*time.Millisecond
