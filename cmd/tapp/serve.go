@@ -165,6 +165,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	certFile := fs.String("tls-cert", m.Getenv("TAPP_TLS_CERT"), "serve TLS with this certificate (PEM; env TAPP_TLS_CERT)")
 	keyFile := fs.String("tls-key", m.Getenv("TAPP_TLS_KEY"), "the certificate's private key (PEM; env TAPP_TLS_KEY)")
 	plain := fs.Bool("insecure", false, "allow plain text on an address beyond loopback (tokens in clear: only behind a TLS proxy or on a trusted network)")
+	httpAddr := fs.String("http", "", "also serve the web dashboard on this address (e.g. "+defaultHTTP+")")
+	viewer := fs.String("viewer-token", m.env("TAPP_VIEWER_TOKEN", ""), "token the dashboard's pages need (required beyond loopback; env TAPP_VIEWER_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -189,7 +191,17 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	m.Log.Info("arena serving", zap.String("addr", a.addr), zap.String("db", *dsn), zap.Bool("tls", tlsCfg != nil))
+	var dashboard <-chan error
+	if *httpAddr != "" {
+		if _, dashboard, err = m.startDashboard(ctx, st, a.service, a.srv.RegisterAdmin, *httpAddr, *viewer); err != nil {
+			a.stop()
+			return err
+		}
+	}
 	select {
+	case err := <-dashboard:
+		a.stop()
+		return err
 	case <-ctx.Done():
 		m.Log.Info("shutting down: telling bots, finishing streams")
 		a.stop()

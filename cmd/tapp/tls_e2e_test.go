@@ -23,7 +23,7 @@ func TestServeTLSRotateRevoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := startServeWith(t, creds, "--tls-cert", cert.Cert, "--tls-key", cert.Key)
+	a := startServeCreds(t, creds, "--tls-cert", cert.Cert, "--tls-key", cert.Key)
 	bot := func(name string, extra ...string) *exec.Cmd {
 		return a.startBot(name, extra, tappBin, "bot", "random", "--ca", cert.Cert, "--capacity", "4")
 	}
@@ -105,7 +105,7 @@ func TestPythonBotOverTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := startServeWith(t, creds, "--tls-cert", cert.Cert, "--tls-key", cert.Key)
+	a := startServeCreds(t, creds, "--tls-cert", cert.Cert, "--tls-key", cert.Key)
 	a.startBot("py-tls", nil, py, "-m", "tapp_bot.examples.random", "--name", "py-tls", "--ca", cert.Cert)
 	a.waitConnected("py-tls")
 }
