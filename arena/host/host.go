@@ -6,6 +6,7 @@ package host
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -31,6 +32,7 @@ type Config struct {
 	Log        *zap.Logger
 	// Executable is the tapp binary, run as `tapp bot KIND` for the built-in bots it launches.
 	Executable string
+	TLS        *tls.Config // nil: plain text
 }
 
 // Host is an arena server in this process, with a match runner wired to it and the bot
@@ -57,7 +59,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", cfg.Listen, err)
 	}
-	srv := server.New(server.Config{Store: cfg.Store, Log: cfg.Log, AdminToken: cfg.AdminToken, Grace: cfg.Grace})
+	srv := server.New(server.Config{Store: cfg.Store, Log: cfg.Log, AdminToken: cfg.AdminToken, Grace: cfg.Grace, TLS: cfg.TLS})
 	runner := &match.Runner{Store: cfg.Store, Seats: srv, Log: cfg.Log}
 	h := &Host{Store: cfg.Store, Server: srv, Runner: runner, Addr: lis.Addr().String(), exe: cfg.Executable,
 		served: make(chan error, 1), log: cfg.Log}

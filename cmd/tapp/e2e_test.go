@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -112,6 +113,12 @@ func startServe(t *testing.T) *arenaProc {
 // startServeWith is startServe with more flags for tapp serve.
 func startServeWith(t *testing.T, extra ...string) *arenaProc {
 	t.Helper()
+	return startServeCreds(t, insecure.NewCredentials(), extra...)
+}
+
+// startServeCreds is startServeWith with the admin client dialling with creds (TLS).
+func startServeCreds(t *testing.T, creds credentials.TransportCredentials, extra ...string) *arenaProc {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "arena.db")
 	cmd := exec.Command(tappBin, append([]string{"serve", "--listen", "127.0.0.1:0", "--db", db, "--grace", "2s"}, extra...)...)
 	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
@@ -162,7 +169,7 @@ func startServeWith(t *testing.T, extra ...string) *arenaProc {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("tapp serve did not start; log:\n%s", a.logs.String())
 	}
-	conn, err := grpc.NewClient(a.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(a.addr, grpc.WithTransportCredentials(creds))
 	if err != nil {
 		t.Fatal(err)
 	}

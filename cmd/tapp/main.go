@@ -74,8 +74,8 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"serve", "[--listen ADDR] [--db DSN]", "run the arena server for external bots", (*Main).serve},
-		{"bots", "add NAME | list", "register bots (prints the token once) and list them", (*Main).botsCmd},
+		{"serve", "[--listen ADDR] [--db DSN] [--tls-cert F --tls-key F]", "run the arena server for external bots", (*Main).serve},
+		{"bots", "add NAME | list | rotate NAME | revoke NAME", "register bots (prints the token once), list them, replace or revoke tokens", (*Main).botsCmd},
 		{"bot", "KIND --arena ADDR --token T | check --cmd CMD", "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") against an arena; check a bot", (*Main).botOrCheck},
 		{"new", "bot --lang python|go DIR", "write a starter bot that builds, plays and passes tapp bot check", (*Main).newCmd},
 		{"match", "--bots A,B,C [--deals N] [--seed S] [--variant V]", "play one match among built-in bots over loopback gRPC", (*Main).match},

@@ -33,12 +33,13 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	fs := m.flags("bot "+kind, "[flags]")
 	addr := fs.String("arena", m.env("TAPP_ARENA", "127.0.0.1:7000"), "arena address (env TAPP_ARENA)")
 	token := fs.String("token", m.Getenv("TAPP_TOKEN"), "the bot's token (env TAPP_TOKEN)")
-	name := fs.String("name", kind, "name to say in hello")
+	name := fs.String("name", m.Getenv("TAPP_BOT_NAME"), "name to say in hello (default: the token's bot; env TAPP_BOT_NAME)")
 	capacity := fs.Int("capacity", 16, "games to play at once")
 	seed := fs.Uint64("seed", 1, "seed for randomised bots")
 	samples := fs.Int("samples", search.DefaultSamples, search.Name+": deals sampled per decision")
 	budget := fs.Duration("budget", search.DefaultBudget, search.Name+": time per decision")
 	threads := fs.Int("threads", 1, search.Name+": goroutines solving samples of one decision")
+	tlsFlags := m.clientTLSFlags(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -57,8 +58,12 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	if *token == "" {
 		return usagef("no token: pass --token or set TAPP_TOKEN")
 	}
+	logName := *name
+	if logName == "" {
+		logName = kind
+	}
 	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
-		Capacity: *capacity, Log: m.Log.With(zap.String("bot", *name))}, b)
+		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
 	if err == sdk.ErrGoingAway {
 		return nil
 	}
@@ -147,6 +152,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
 	remote := fs.String("arena", "", "play among bots connected to this running arena (admin API, needs TAPP_ADMIN_TOKEN) instead of launching built-in bots")
+	remoteTLS := m.clientTLSFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -155,7 +161,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return m.remoteMatch(ctx, *remote, spec, *asJSON)
+		return m.remoteMatch(ctx, *remote, remoteTLS, spec, *asJSON)
 	}
 	kinds := splitList(*botList)
 	spec, err := mf.spec(seatNames(kinds))

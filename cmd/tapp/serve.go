@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"os"
@@ -43,8 +44,9 @@ func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store,
 }
 
 // startHost starts an arena in this process (arena/host) on the command's log and binary.
-func (m *Main) startHost(ctx context.Context, st arena.Store, listen, adminToken string, grace time.Duration) (*host.Host, error) {
-	return host.Start(ctx, host.Config{Store: st, Listen: listen, AdminToken: adminToken, Grace: grace, Log: m.Log, Executable: m.Executable})
+// tlsCfg, when set, makes the server speak TLS.
+func (m *Main) startHost(ctx context.Context, st arena.Store, listen, adminToken string, grace time.Duration, tlsCfg *tls.Config) (*host.Host, error) {
+	return host.Start(ctx, host.Config{Store: st, Listen: listen, AdminToken: adminToken, Grace: grace, Log: m.Log, Executable: m.Executable, TLS: tlsCfg})
 }
 
 func (m *Main) serve(ctx context.Context, args []string) error {
@@ -52,10 +54,20 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	listen := fs.String("listen", m.env("TAPP_LISTEN", "127.0.0.1:7000"), "address to listen on (env TAPP_LISTEN)")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	grace := fs.Duration("grace", 30*time.Second, "how long a dropped bot session waits for a resume")
+	certFile := fs.String("tls-cert", m.Getenv("TAPP_TLS_CERT"), "serve TLS with this certificate (PEM; env TAPP_TLS_CERT)")
+	keyFile := fs.String("tls-key", m.Getenv("TAPP_TLS_KEY"), "the certificate's private key (PEM; env TAPP_TLS_KEY)")
+	plain := fs.Bool("insecure", false, "allow plain text on an address beyond loopback (tokens in clear: only behind a TLS proxy or on a trusted network)")
 	httpAddr := fs.String("http", "", "also serve the web dashboard on this address (e.g. "+defaultHTTP+")")
 	viewer := fs.String("viewer-token", m.env("TAPP_VIEWER_TOKEN", ""), "token the dashboard's pages need (required beyond loopback; env TAPP_VIEWER_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain); err != nil {
+		return usagef("%v", err)
 	}
 	adminToken := m.Getenv("TAPP_ADMIN_TOKEN")
 	if adminToken == "" {
@@ -66,11 +78,11 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := m.startHost(ctx, st, *listen, adminToken, *grace)
+	a, err := m.startHost(ctx, st, *listen, adminToken, *grace, tlsCfg)
 	if err != nil {
 		return err
 	}
-	m.Log.Info("arena serving", zap.String("addr", a.Addr), zap.String("db", *dsn))
+	m.Log.Info("arena serving", zap.String("addr", a.Addr), zap.String("db", *dsn), zap.Bool("tls", tlsCfg != nil))
 	var dashboard <-chan error
 	if *httpAddr != "" {
 		if _, dashboard, err = m.startDashboard(ctx, st, a.Service, a.Server.RegisterAdmin, *httpAddr, *viewer); err != nil {
@@ -94,10 +106,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 
 func (m *Main) botsCmd(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return usagef("tapp bots add NAME | tapp bots list")
+		return usagef("tapp bots add NAME | tapp bots list | tapp bots rotate NAME | tapp bots revoke NAME")
 	}
 	if helpFlag(args[0]) {
-		fmt.Fprintln(m.Stdout, "tapp bots add NAME [--db DSN] | tapp bots list [--db DSN]\n(tapp bots SUBCOMMAND -h lists its flags)")
+		fmt.Fprintln(m.Stdout, "tapp bots add NAME [--db DSN] | tapp bots list [--db DSN]\n"+
+			"tapp bots rotate NAME [--db DSN] (a new token; the old one stops working) | tapp bots revoke NAME [--db DSN]\n"+
+			"(tapp bots SUBCOMMAND -h lists its flags)")
 		return nil
 	}
 	fs := m.flags("bots "+args[0], "[flags]")
@@ -129,17 +143,26 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "registered bot %s; its token (shown once, keep it secret):\n", bot.Name)
 		fmt.Fprintln(m.Stdout, token)
 		return nil
+	case "rotate", "revoke":
+		if len(pos) != 1 {
+			return usagef("tapp bots %s NAME", args[0])
+		}
+		return m.botToken(ctx, st, args[0], pos[0])
 	case "list":
 		bots, err := st.ListBots(ctx)
 		if err != nil {
 			return err
 		}
 		for _, b := range bots {
-			fmt.Fprintf(m.Stdout, "%-24s %s\n", b.Name, b.Created.Format(time.RFC3339))
+			line := fmt.Sprintf("%-24s %s", b.Name, b.Created.Format(time.RFC3339))
+			if len(b.TokenHash) == 0 {
+				line += "  (token revoked: tapp bots rotate gives a new one)"
+			}
+			fmt.Fprintln(m.Stdout, line)
 		}
 		return nil
 	}
-	return usagef("unknown bots subcommand %q (add, list)", args[0])
+	return usagef("unknown bots subcommand %q (add, list, rotate, revoke)", args[0])
 }
 
 // helpFlag reports whether a command with subcommands was given a help flag instead of one.
