@@ -30,6 +30,8 @@ type Leaderboard struct {
 	Bots     []Standing `json:"bots"` // best headline rating first
 	// LOS[i][j] is the likelihood that Bots[i] is stronger than Bots[j], from the headline model.
 	LOS [][]float64 `json:"los"`
+	// EloOrder lists the finished matches in the order the multiplayer Elo rated them.
+	EloOrder []string `json:"elo_order,omitempty"`
 	// Warnings are things the organiser should know before believing the board.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -211,6 +213,7 @@ func multiElo(s *Sums, o Options, lb *Leaderboard, line func(string) *Standing) 
 			return err
 		}
 		lb.Matches++
+		lb.EloOrder = append(lb.EloOrder, m.ID)
 	}
 	for _, st := range ledger.Standings() {
 		l := line(st.Bot)

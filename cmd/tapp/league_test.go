@@ -93,9 +93,9 @@ func storedResults(t *testing.T, path, leagueID string) []string {
 	return out
 }
 
-func ratingsJSON(t *testing.T, db, leagueID string) map[string]any {
+func ratingsJSON(t *testing.T, db, leagueID string, flags ...string) map[string]any {
 	t.Helper()
-	out, errOut, err := runTapp(t, "ratings", "--league", leagueID, "--json", "--db", db)
+	out, errOut, err := runTapp(t, append([]string{"ratings", "--league", leagueID, "--json", "--db", db}, flags...)...)
 	if err != nil {
 		t.Fatalf("tapp ratings: %v\n%s", err, errOut)
 	}
@@ -267,6 +267,10 @@ func TestLeagueResumesAfterKill9(t *testing.T) {
 	}
 	if g, w := ratingsJSON(t, db, "night"), ratingsJSON(t, ref, "night"); !reflect.DeepEqual(g, w) {
 		t.Errorf("ratings differ:\nresumed       %v\nuninterrupted %v", g, w)
+	}
+	// The sums kept as deals were stored, through both kills, equal the raw results'.
+	if g, w := ratingsJSON(t, db, "night"), ratingsJSON(t, db, "night", "--recompute"); !reflect.DeepEqual(g, w) {
+		t.Errorf("ratings from the kept sums differ from the raw results' after kill -9:\nkept %v\nraw  %v", g, w)
 	}
 	// Once more, for machines: the league is finished, and this run plays nothing.
 	out, errOut, err = runTapp(t, "league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"), "--json")
