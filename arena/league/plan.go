@@ -302,10 +302,15 @@ func pick(names []string, idx []int) []string {
 //     uncertainty times the closeness of the game, 4·p·(1 − p) for p the expected score
 //     between its rating and the mean rating of the table so far — an uncertain bot learns
 //     most from close games.
+//  4. Fairness bounds both (see fairSeat): a bot is seated only while its matches (scheduled,
+//     the matches of each bot in the rounds before r, plus its tables this round) stay within
+//     a factor 1.5 of the fewest any bot has, so that an uncertain bot is not seated at every
+//     table and each bot's figures come from a comparable field. A nil scheduled counts the
+//     matches in units, which lag a round behind.
 //
-// Ties are broken by a hash of the seed, the round and the bot's name, so the choice is a
-// pure function of the plan and the results.
-func (p *Plan) LadderTables(r int, units []Unit) [][]string {
+// Ties are broken by fewest matches played, then by a hash of the seed, the round and the
+// bot's name, so the choice is a pure function of the plan and the results.
+func (p *Plan) LadderTables(r int, units []Unit, scheduled map[string]int) [][]string {
 	n := p.Rules.Players
 	ratingOf := map[string]float64{}
 	seOf := map[string]float64{}
@@ -321,10 +326,20 @@ func (p *Plan) LadderTables(r int, units []Unit) [][]string {
 		return 1e6 // unrated: more uncertain than any rated bot, yet discounted like them
 	}
 	seated := map[string]int{}
+	played := scheduled
+	if played == nil {
+		played = matchesPlayed(units)
+	}
 	tie := func(b string) uint64 { return hashString(p.Seed, uint64(r), b) }
 	better := func(a, b string, sa, sb float64) bool {
+		if fa, fb := fairSeat(p.Bots, a, played, seated), fairSeat(p.Bots, b, played, seated); fa != fb {
+			return fa
+		}
 		if sa != sb {
 			return sa > sb
+		}
+		if ca, cb := played[a]+seated[a], played[b]+seated[b]; ca != cb {
+			return ca < cb
 		}
 		return tie(a) > tie(b)
 	}
@@ -361,6 +376,36 @@ func (p *Plan) LadderTables(r int, units []Unit) [][]string {
 		tables = append(tables, table)
 	}
 	return tables
+}
+
+// matchesPlayed counts each bot's matches among the units.
+func matchesPlayed(units []Unit) map[string]int {
+	seen := map[string]map[string]bool{}
+	for _, u := range units {
+		for _, b := range u.Bots {
+			if seen[b] == nil {
+				seen[b] = map[string]bool{}
+			}
+			seen[b][u.MatchID] = true
+		}
+	}
+	out := make(map[string]int, len(seen))
+	for b, ms := range seen {
+		out[b] = len(ms)
+	}
+	return out
+}
+
+// fairSeat reports whether seating bot b at one more table keeps its matches within a factor
+// 1.5 of the fewest any bot has (or one more than the fewest, while they are few).
+func fairSeat(bots []string, b string, played, seated map[string]int) bool {
+	fewest := -1
+	for _, x := range bots {
+		if c := played[x] + seated[x]; fewest < 0 || c < fewest {
+			fewest = c
+		}
+	}
+	return float64(played[b]+seated[b]+1) <= max(1.5*float64(fewest), float64(fewest+1))
 }
 
 func hashString(seed, round uint64, s string) uint64 {
