@@ -100,8 +100,8 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 		lb.Units += int(t.Units)
 	}
 	units := map[string]bool{}
-	for _, id := range slices.Sorted(mapKeys(s.Matches)) {
-		m := s.Matches[id]
+	unitOf := map[string]string{} // rule set → its unit, parsed once
+	for _, m := range s.Matches {
 		if o.Bot != "" && !slices.Contains(m.Bots, o.Bot) {
 			continue
 		}
@@ -110,7 +110,12 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 		if !slices.Contains(lb.RuleSets, m.Rules) {
 			lb.RuleSets = append(lb.RuleSets, m.Rules)
 		}
-		units[variantUnit(m.Rules)] = true
+		u, ok := unitOf[m.Rules]
+		if !ok {
+			u = variantUnit(m.Rules)
+			unitOf[m.Rules] = u
+		}
+		units[u] = true
 		if m.Tainted() {
 			lb.TaintedMatches++
 		}

@@ -419,8 +419,7 @@ FROM rating_roles`+where), args...)
 
 	mwhere := strings.ReplaceAll(strings.ReplaceAll(where, "league_id", "rm.league_id"), "rules", "rm.rules")
 	rows, err = tx.QueryContext(ctx, s.rebind(`SELECT rm.match_id, rm.league_id, rm.rules, rm.bots, rm.deals,
-	rm.decisions, rm.fallbacks, rm.net0, rm.net1, rm.net2, rm.net3, m.duplicate, m.status, m.started, m.forfeited,
-	(SELECT count(*) FROM rating_open_groups g WHERE g.match_id = rm.match_id)
+	rm.decisions, rm.fallbacks, rm.net0, rm.net1, rm.net2, rm.net3, m.duplicate, m.status, m.started, m.forfeited
 FROM rating_matches rm JOIN matches m ON m.id = rm.match_id`+mwhere), args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
@@ -430,10 +429,9 @@ FROM rating_matches rm JOIN matches m ON m.id = rm.match_id`+mwhere), args...)
 		var m board.MatchSums
 		var comp, status, forfeited string
 		var started dbTime
-		var open int
 		net := make([]int64, rating.MaxSeats)
 		if err := rows.Scan(&m.ID, &m.League, &m.Rules, &comp, &m.Deals, &m.Decisions, &m.Fallbacks,
-			&net[0], &net[1], &net[2], &net[3], &m.Duplicate, &status, &started, &forfeited, &open); err != nil {
+			&net[0], &net[1], &net[2], &net[3], &m.Duplicate, &status, &started, &forfeited); err != nil {
 			return nil, s.wrap(op, err)
 		}
 		if !hasBot(comp) {
@@ -442,11 +440,33 @@ FROM rating_matches rm JOIN matches m ON m.id = rm.match_id`+mwhere), args...)
 		m.Bots = strings.Split(comp, ",")
 		m.Net = net[:len(m.Bots)]
 		m.Status, m.Started = arena.MatchStatus(status), started.T
-		if m.Forfeited, err = parseNames(forfeited); err != nil {
-			return nil, fmt.Errorf("store: match %s: %w", m.ID, err)
+		if forfeited != "" {
+			if m.Forfeited, err = parseNames(forfeited); err != nil {
+				return nil, fmt.Errorf("store: match %s: %w", m.ID, err)
+			}
 		}
 		sums.Matches[m.ID] = &m
-		sums.OpenGroups += open
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+
+	// The open duplicate groups are few (at most the groups being played): count them per match.
+	rows, err = tx.QueryContext(ctx, `SELECT match_id, count(*) FROM rating_open_groups GROUP BY match_id`)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var open int
+		if err := rows.Scan(&id, &open); err != nil {
+			return nil, s.wrap(op, err)
+		}
+		if sums.Matches[id] != nil {
+			sums.OpenGroups += open
+		}
 	}
 	return sums, s.wrap(op, rows.Err())
 }
