@@ -46,6 +46,8 @@ type Plan struct {
 	DealsText       string
 	Seed            uint64
 	TimeControl     arena.TimeControl
+	Families        map[string]string // bot → family (league file: family), for the board and FamilyCap
+	FamilyCap       int               // ladder: at most this many bots of one family per table (0: no cap)
 }
 
 // Fingerprint is the canonical text of the plan, stored with the league: a league is resumed
@@ -72,8 +74,12 @@ func (p *Plan) Fingerprint() string {
 		PerDecisionMS   int64    `json:"per_decision_ms"`
 		OverageMS       int64    `json:"overage_ms"`
 		Strikes         int      `json:"strikes"`
+		// Left out when not set, so that a league file without families keeps its fingerprint.
+		Families  map[string]string `json:"families,omitempty"`
+		FamilyCap int               `json:"family_cap,omitempty"`
 	}{p.Rules.String(), p.Format, p.Bots, p.Candidate, p.Baseline, p.Field, p.matchesPerRound(), p.Deals, p.Duplicate,
-		deals, p.Seed, p.TimeControl.PerDecision.Milliseconds(), p.TimeControl.Overage.Milliseconds(), p.TimeControl.MaxStrikes})
+		deals, p.Seed, p.TimeControl.PerDecision.Milliseconds(), p.TimeControl.Overage.Milliseconds(), p.TimeControl.MaxStrikes,
+		p.Families, p.FamilyCap})
 	return string(b)
 }
 
@@ -350,7 +356,7 @@ func (p *Plan) LadderTables(r int, units []Unit, scheduled map[string]int) [][]s
 		for len(table) < n {
 			best, bestScore := "", math.Inf(-1)
 			for _, b := range p.Bots {
-				if in[b] {
+				if in[b] || !p.familyFits(table, b) {
 					continue
 				}
 				score := uncertainty(b) / math.Sqrt(1+float64(seated[b]))
@@ -376,6 +382,21 @@ func (p *Plan) LadderTables(r int, units []Unit, scheduled map[string]int) [][]s
 		tables = append(tables, table)
 	}
 	return tables
+}
+
+// familyFits reports whether b may join table under the plan's FamilyCap.
+func (p *Plan) familyFits(table []string, b string) bool {
+	f := p.Families[b]
+	if p.FamilyCap <= 0 || f == "" {
+		return true
+	}
+	n := 0
+	for _, t := range table {
+		if p.Families[t] == f {
+			n++
+		}
+	}
+	return n < p.FamilyCap
 }
 
 // matchesPlayed counts each bot's matches among the units.

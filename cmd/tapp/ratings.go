@@ -17,7 +17,29 @@ import (
 // computeLeaderboard derives the leaderboard of the results the filter selects from the
 // store's rating sums (tainted matches left out).
 func computeLeaderboard(ctx context.Context, st arena.Store, f arena.MatchFilter) (*board.Leaderboard, error) {
-	return leaderboard(ctx, st, f, board.LoadOptions{}, board.Options{})
+	return leaderboard(ctx, st, f, board.LoadOptions{}, board.Options{Families: leagueFamilies(ctx, st, f.LeagueID)})
+}
+
+// leagueFamilies returns the families the league's file declared (family: on its bots), kept
+// in the league's stored plan; none when there is no such league.
+func leagueFamilies(ctx context.Context, st arena.Store, leagueID string) map[string]string {
+	ls, ok := st.(interface {
+		GetLeague(context.Context, string) (*arena.League, error)
+	})
+	if leagueID == "" || !ok {
+		return nil
+	}
+	l, err := ls.GetLeague(ctx, leagueID)
+	if err != nil {
+		return nil
+	}
+	var plan struct {
+		Families map[string]string `json:"families"`
+	}
+	if json.Unmarshal([]byte(l.Plan), &plan) != nil {
+		return nil
+	}
+	return plan.Families
 }
 
 // leaderboard loads the sums of the results the filter selects and derives the board.
@@ -101,6 +123,11 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 				last = time.Now()
 				m.Log.Info("recomputing the ratings from raw results", zap.Int("matches", done), zap.Int("of", total))
 			}
+		}
+	}
+	for b, fam := range leagueFamilies(ctx, st, *leagueID) {
+		if _, given := families[b]; !given { // --family overrides the league file
+			families[b] = fam
 		}
 	}
 	lb, err := leaderboard(ctx, st, f, lo, board.Options{Families: families})
