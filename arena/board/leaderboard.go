@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/rating"
 )
 
@@ -101,22 +100,24 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	}
 	units := map[string]bool{}
 	unitOf := map[string]string{} // rule set → its unit, parsed once
-	for _, m := range s.Matches {
-		if o.Bot != "" && !slices.Contains(m.Bots, o.Bot) {
+	for sc, g := range s.Groups {
+		if o.Bot != "" && !slices.Contains(strings.Split(sc.Bots, ","), o.Bot) {
 			continue
 		}
-		lb.Deals += int(m.Deals)
-		lb.Duplicate = lb.Duplicate || m.Duplicate
-		if !slices.Contains(lb.RuleSets, m.Rules) {
-			lb.RuleSets = append(lb.RuleSets, m.Rules)
+		lb.Deals += int(g.Deals)
+		lb.Duplicate = lb.Duplicate || g.Duplicate
+		if !slices.Contains(lb.RuleSets, sc.Rules) {
+			lb.RuleSets = append(lb.RuleSets, sc.Rules)
 		}
-		u, ok := unitOf[m.Rules]
+		u, ok := unitOf[sc.Rules]
 		if !ok {
-			u = variantUnit(m.Rules)
-			unitOf[m.Rules] = u
+			u = variantUnit(sc.Rules)
+			unitOf[sc.Rules] = u
 		}
 		units[u] = true
-		if m.Tainted() {
+	}
+	for _, m := range s.Matches {
+		if m.Tainted() && (o.Bot == "" || slices.Contains(m.Bots, o.Bot)) {
 			lb.TaintedMatches++
 		}
 	}
@@ -193,40 +194,30 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	return lb, nil
 }
 
-// multiElo replays the multiplayer Elo over the finished matches that are not excluded, in
-// the order they were started.
+// multiElo puts the ledger's ratings (and history) on the board, for the bots of the filter.
 func multiElo(s *Sums, o Options, lb *Leaderboard, line func(string) *Standing) error {
-	var finished []*MatchSums
-	for _, m := range s.Matches {
-		if m.Status == arena.MatchFinished && !m.Excluded && len(m.Bots) >= 2 && m.Deals > 0 &&
-			(o.Bot == "" || slices.Contains(m.Bots, o.Bot)) {
-			finished = append(finished, m)
+	l := s.Elo
+	if l == nil {
+		return nil
+	}
+	shown := map[string]bool{}
+	for sc := range s.Tables {
+		if comp := strings.Split(sc.Bots, ","); o.Bot == "" || slices.Contains(comp, o.Bot) {
+			for _, b := range comp {
+				shown[b] = true
+			}
 		}
 	}
-	slices.SortFunc(finished, func(a, b *MatchSums) int {
-		if c := a.Started.Compare(b.Started); c != 0 {
-			return c
+	for _, b := range slices.Sorted(mapKeys(l.Ratings)) {
+		if o.Bot != "" && !shown[b] {
+			continue
 		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	ledger, err := rating.NewLedger(rating.DefaultK, rating.DefaultD, rating.DefaultInitialRating)
-	if err != nil {
-		return err
+		st := line(b)
+		st.Elo, st.EloMatches = l.Ratings[b], l.Matches[b]
+		st.History = l.History[b]
 	}
-	for _, m := range finished {
-		if _, err := ledger.Apply(rating.Match{ID: m.ID, Bots: m.Bots, Cents: m.Net}); err != nil {
-			return err
-		}
-		lb.Matches++
-		lb.EloOrder = append(lb.EloOrder, m.ID)
-	}
-	for _, st := range ledger.Standings() {
-		l := line(st.Bot)
-		l.Elo, l.EloMatches = st.Rating, st.Matches
-		for _, h := range ledger.BotHistory(st.Bot) {
-			l.History = append(l.History, EloPoint{Match: h.ID, Rating: h.Rating})
-		}
-	}
+	lb.Matches = l.Rated
+	lb.EloOrder = l.Order
 	return nil
 }
 

@@ -64,6 +64,7 @@ type MatchSums struct {
 	Duplicate bool
 	Status    arena.MatchStatus
 	Started   time.Time
+	Finished  time.Time
 	Forfeited []string
 	// Excluded: a tainted match whose units and roles were taken out of the sums.
 	Excluded bool
@@ -81,16 +82,29 @@ func (m *MatchSums) Tainted() bool {
 
 // Sums are the sufficient statistics of a set of stored results.
 type Sums struct {
-	Tables  map[Scope]*rating.TableSums
-	Roles   map[RoleKey]*RoleSums
+	Tables map[Scope]*rating.TableSums
+	Roles  map[RoleKey]*RoleSums
+	// Groups counts the matches and deals of each composition (all of them, tainted too).
+	Groups map[Scope]*MatchGroup
+	// Matches holds the matches whose own figures the board needs: at least every tainted one
+	// (a recomputation has all).
 	Matches map[string]*MatchSums
 	// OpenGroups counts the duplicate groups not yet stored under every seating (left out).
 	OpenGroups int
+	// Elo is the multiplayer-Elo ledger the board shows (see BoardEloKey).
+	Elo *EloLedger
+}
+
+// MatchGroup counts the matches of one composition and their deals.
+type MatchGroup struct {
+	Matches, Deals int64
+	Duplicate      bool // some of them were played in duplicate
 }
 
 // NewSums returns empty sums.
 func NewSums() *Sums {
-	return &Sums{Tables: map[Scope]*rating.TableSums{}, Roles: map[RoleKey]*RoleSums{}, Matches: map[string]*MatchSums{}}
+	return &Sums{Tables: map[Scope]*rating.TableSums{}, Roles: map[RoleKey]*RoleSums{}, Groups: map[Scope]*MatchGroup{},
+		Matches: map[string]*MatchSums{}, Elo: NewEloLedger(false)}
 }
 
 // AddTable adds a composition's sums under its scope.
@@ -128,6 +142,7 @@ func (s *Sums) Exclude(part *Sums) {
 			m.Excluded = true
 		}
 	}
+
 	s.OpenGroups -= part.OpenGroups
 }
 
@@ -263,6 +278,16 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *arena.DealRecord) error {
 	if !slices.Equal(ms.Bots, dd.Comp) {
 		return fmt.Errorf("board: deal %d of match %s seats %v, its earlier deals %v", d.Number, m.ID, dd.Comp, ms.Bots)
 	}
+	g := s.Groups[dd.Scope]
+	if g == nil {
+		g = &MatchGroup{}
+		s.Groups[dd.Scope] = g
+	}
+	if ms.Deals == 0 {
+		g.Matches++
+	}
+	g.Deals++
+	g.Duplicate = g.Duplicate || m.Duplicate
 	ms.Deals++
 	ms.Decisions += dd.Decisions
 	ms.Fallbacks += dd.Fallbacks
@@ -277,22 +302,22 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *arena.DealRecord) error {
 		return a.addUnit(dd.Scope, dd.Comp, 1, dd.Net)
 	}
 	k := groupKey{m.ID, d.Group}
-	g := a.open[k]
-	if g == nil {
-		g = &openGroup{net: make([]int64, len(dd.Comp))}
-		a.open[k] = g
+	og := a.open[k]
+	if og == nil {
+		og = &openGroup{net: make([]int64, len(dd.Comp))}
+		a.open[k] = og
 		s.OpenGroups++
 	}
-	g.deals++
+	og.deals++
 	for i, v := range dd.Net {
-		g.net[i] += v
+		og.net[i] += v
 	}
-	if g.deals < want {
+	if og.deals < want {
 		return nil
 	}
 	delete(a.open, k)
 	s.OpenGroups--
-	return a.addUnit(dd.Scope, dd.Comp, g.deals, g.net)
+	return a.addUnit(dd.Scope, dd.Comp, og.deals, og.net)
 }
 
 func (a *Accumulator) addUnit(sc Scope, comp []string, deals int64, net []int64) error {
@@ -371,33 +396,42 @@ func (a *Accumulator) Open() []OpenGroup {
 
 // setMatchRow copies what the board needs of a match's stored row.
 func setMatchRow(ms *MatchSums, m *arena.Match) {
-	ms.Duplicate, ms.Status, ms.Started, ms.Forfeited = m.Spec.Duplicate, m.Status, m.Started, m.Forfeited
+	ms.Duplicate, ms.Status, ms.Started, ms.Finished, ms.Forfeited = m.Spec.Duplicate, m.Status, m.Started, m.Finished, m.Forfeited
 }
 
-// Source is a store that keeps the sums up to date as it stores deals (arena/store does).
+// Source is a store that keeps the sums up to date as it stores deals (arena/store does):
+// the compositions, roles and match counts of the filter's league and rule set (not narrowed
+// to f.Bot), every tainted match, and the ledger k.
 type Source interface {
-	RatingSums(ctx context.Context, f arena.MatchFilter) (*Sums, error)
+	RatingSums(ctx context.Context, f arena.MatchFilter, k EloKey, history bool) (*Sums, error)
 }
 
 // LoadOptions says how Load reads the sums.
 type LoadOptions struct {
 	Recompute      bool // from raw results even when the store keeps the sums
 	IncludeTainted bool // keep tainted matches in the ratings
+	History        bool // the multiplayer Elo after every match, not only the last
 	Progress       func(done, total int)
 }
 
-// Load reads the sums of the results the filter selects: the store's aggregates when it
-// keeps them (rows in proportion to compositions, roles and matches), else or when asked a
-// recomputation from raw results. Unless tainted matches are included, their units and roles
-// are recomputed from their raw deals (only theirs) and taken out.
+// Load reads the sums of the results of the filter's league and rule set (Compute narrows
+// them to f.Bot): the store's aggregates when it keeps them (rows in proportion to
+// compositions, roles and tainted matches), else or when asked a recomputation from raw
+// results. Unless tainted matches are included, their units and roles are recomputed from
+// their raw deals (only theirs) and taken out.
 func Load(ctx context.Context, st arena.Store, f arena.MatchFilter, o LoadOptions) (*Sums, error) {
+	f.Bot, f.Limit = "", 0
+	key := BoardEloKey(f, o.IncludeTainted)
 	var sums *Sums
 	var err error
 	src, ok := st.(Source)
 	if ok && !o.Recompute && f.MatchID == "" && f.Since.IsZero() { // the sums are kept per league and rules
-		sums, err = src.RatingSums(ctx, f)
+		sums, err = src.RatingSums(ctx, f, key, o.History)
 	} else {
 		sums, err = Recompute(ctx, st, f, o.Progress)
+		if err == nil {
+			sums.Elo, err = replayElo(ctx, st, sums, key, o.History)
+		}
 	}
 	if err != nil || o.IncludeTainted {
 		return sums, err
@@ -421,6 +455,42 @@ func Load(ctx context.Context, st arena.Store, f arena.MatchFilter, o LoadOption
 	}
 	sums.Exclude(part.Sums)
 	return sums, nil
+}
+
+// replayElo computes ledger k from the recomputed matches, in the order the store rated them
+// when it records one (EloOrderSource), else in the order they finished.
+func replayElo(ctx context.Context, st arena.Store, sums *Sums, k EloKey, history bool) (*EloLedger, error) {
+	var order []string
+	if src, ok := st.(EloOrderSource); ok {
+		var err error
+		if order, err = src.EloOrder(ctx, k); err != nil {
+			return nil, err
+		}
+	} else {
+		var ms []*MatchSums
+		for _, m := range sums.Matches {
+			if k.Counts(m) {
+				ms = append(ms, m)
+			}
+		}
+		slices.SortFunc(ms, func(a, b *MatchSums) int {
+			return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID))
+		})
+		for _, m := range ms {
+			order = append(order, m.ID)
+		}
+	}
+	l := NewEloLedger(history)
+	for _, id := range order {
+		m := sums.Matches[id]
+		if m == nil || !k.Counts(m) {
+			continue
+		}
+		if err := l.Apply(m.ID, m.Bots, m.Net); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {

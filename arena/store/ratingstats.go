@@ -123,7 +123,7 @@ func upsert(table string, keys []string, nkeys int, values []string, returning s
 }
 
 var (
-	upsertRatingMatch = upsert("rating_matches", []string{"match_id", "league_id", "rules", "bots"}, 1,
+	upsertRatingMatch = upsert("rating_matches", []string{"match_id", "league_id", "rules", "bots", "duplicate"}, 1,
 		append([]string{"deals", "decisions", "fallbacks"}, netColumns...), "")
 	upsertRatingGroup = upsert("rating_open_groups", []string{"match_id", "grp"}, 2,
 		append([]string{"deals"}, netColumns...), "deals, "+strings.Join(netColumns, ", "))
@@ -172,7 +172,7 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*arena.DealRecord) (
 		m := matches[d.MatchID]
 		if m == nil {
 			m = &board.MatchSums{ID: d.MatchID, League: info.League, Rules: info.Rules, Bots: dd.Comp,
-				Net: make([]int64, len(dd.Comp))}
+				Net: make([]int64, len(dd.Comp)), Duplicate: info.Duplicate}
 			matches[d.MatchID] = m
 		}
 		m.Deals++
@@ -243,7 +243,7 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 // writeRatingSums adds the batch to the sums in tx.
 func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch) error {
 	for _, m := range b.matches {
-		args := []any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Deals, m.Decisions, m.Fallbacks}
+		args := []any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}
 		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingMatch), append(args, nets(m.Net)...)...); err != nil {
 			return fmt.Errorf("rating sums of match %s: %w", m.ID, err)
 		}
@@ -336,10 +336,11 @@ func (s *Store) ratingInfo(ctx context.Context, matchID string) (board.MatchInfo
 	return info, nil
 }
 
-// RatingSums reads the sufficient statistics of the results the filter selects (its league,
-// rule set and bot; the other fields are not kept apart and are ignored): one row per table
-// composition, per role of each of its bots and per match, in one read transaction.
-func (s *Store) RatingSums(ctx context.Context, f arena.MatchFilter) (*board.Sums, error) {
+// RatingSums reads the sufficient statistics of the filter's league and rule set (the other
+// fields of the filter are not kept apart and are ignored) in one read transaction: one row
+// per table composition, per role of each of its bots, per composition's matches, per
+// tainted match and per bot of Elo ledger k; with history also ledger k's matches in order.
+func (s *Store) RatingSums(ctx context.Context, f arena.MatchFilter, k board.EloKey, history bool) (*board.Sums, error) {
 	const op = "read the rating sums"
 	var opts *sql.TxOptions
 	if s.dialect == postgresDialect {
@@ -350,125 +351,278 @@ func (s *Store) RatingSums(ctx context.Context, f arena.MatchFilter) (*board.Sum
 		return nil, s.wrap(op, err)
 	}
 	defer tx.Rollback()
+	where, args := ratingWhere(f, "")
+	sums := board.NewSums()
+	each := func(query string, qargs []any, scan func(sc func(...any) error) error) error {
+		rows, err := tx.QueryContext(ctx, s.rebind(query), qargs...)
+		if err != nil {
+			return s.wrap(op, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows.Scan); err != nil {
+				return s.wrap(op, err)
+			}
+		}
+		return s.wrap(op, rows.Err())
+	}
+
+	err = each(`SELECT league_id, rules, bots, `+strings.Join(tableColumns, ", ")+` FROM rating_tables`+where, args,
+		func(scan func(...any) error) error {
+			var sc board.Scope
+			v := make([]int64, len(tableColumns))
+			dest := []any{&sc.League, &sc.Rules, &sc.Bots}
+			for i := range v {
+				dest = append(dest, &v[i])
+			}
+			if err := scan(dest...); err != nil {
+				return err
+			}
+			t, err := tableFromValues(strings.Split(sc.Bots, ","), v)
+			if err != nil {
+				return fmt.Errorf("rating sums of %s: %w", sc.Bots, err)
+			}
+			sums.Tables[sc] = t
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made FROM rating_roles`+where, args,
+		func(scan func(...any) error) error {
+			var k board.RoleKey
+			var r board.RoleSums
+			if err := scan(&k.League, &k.Rules, &k.Bots, &k.Bot, &k.Role, &r.Deals, &r.Total, &r.TotalSq, &r.Made); err != nil {
+				return err
+			}
+			sums.Roles[k] = &r
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT league_id, rules, bots, count(*), sum(deals), max(CASE WHEN duplicate THEN 1 ELSE 0 END)
+FROM rating_matches`+where+` GROUP BY league_id, rules, bots`, args,
+		func(scan func(...any) error) error {
+			var sc board.Scope
+			var g board.MatchGroup
+			var dup int
+			if err := scan(&sc.League, &sc.Rules, &sc.Bots, &g.Matches, &g.Deals, &dup); err != nil {
+				return err
+			}
+			g.Duplicate = dup == 1
+			sums.Groups[sc] = &g
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	mwhere, margs := ratingWhere(f, "rm.")
+	if mwhere == "" {
+		mwhere = " WHERE"
+	} else {
+		mwhere += " AND"
+	}
+	err = each(`SELECT rm.match_id, rm.league_id, rm.rules, rm.bots, rm.duplicate, rm.deals, rm.decisions, rm.fallbacks,
+	rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.started, m.finished, m.forfeited
+FROM rating_matches rm JOIN matches m ON m.id = rm.match_id`+mwhere+
+		` (rm.fallbacks * 100 > rm.decisions OR m.forfeited NOT IN ('', '[]'))`, margs,
+		func(scan func(...any) error) error {
+			var m board.MatchSums
+			var comp, status, forfeited string
+			var started, finished dbTime
+			net := make([]int64, rating.MaxSeats)
+			if err := scan(&m.ID, &m.League, &m.Rules, &comp, &m.Duplicate, &m.Deals, &m.Decisions, &m.Fallbacks,
+				&net[0], &net[1], &net[2], &net[3], &status, &started, &finished, &forfeited); err != nil {
+				return err
+			}
+			m.Bots = strings.Split(comp, ",")
+			m.Net = net[:len(m.Bots)]
+			m.Status, m.Started, m.Finished = arena.MatchStatus(status), started.T, finished.T
+			var err error
+			if m.Forfeited, err = parseNames(forfeited); err != nil {
+				return fmt.Errorf("match %s: %w", m.ID, err)
+			}
+			sums.Matches[m.ID] = &m
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	gwhere, gargs := ratingWhere(f, "rm.")
+	err = each(`SELECT count(*) FROM rating_open_groups g JOIN rating_matches rm ON rm.match_id = g.match_id`+gwhere, gargs,
+		func(scan func(...any) error) error { return scan(&sums.OpenGroups) })
+	if err != nil {
+		return nil, err
+	}
+
+	keyArgs := []any{k.League, k.Rules, tainted(k)}
+	const keyWhere = ` WHERE league_id = ? AND rules = ? AND tainted = ?`
+	err = each(`SELECT seq FROM rating_elo_head`+keyWhere, keyArgs,
+		func(scan func(...any) error) error { return scan(&sums.Elo.Rated) })
+	if err != nil {
+		return nil, err
+	}
+	if history {
+		l := board.NewEloLedger(true)
+		err = each(`SELECT l.match_id, rm.bots, rm.net0, rm.net1, rm.net2, rm.net3 FROM rating_elo_log l
+JOIN rating_matches rm ON rm.match_id = l.match_id WHERE l.league_id = ? AND l.rules = ? AND l.tainted = ? ORDER BY l.seq`, keyArgs,
+			func(scan func(...any) error) error {
+				var id, comp string
+				net := make([]int64, rating.MaxSeats)
+				if err := scan(&id, &comp, &net[0], &net[1], &net[2], &net[3]); err != nil {
+					return err
+				}
+				bots := strings.Split(comp, ",")
+				return l.Apply(id, bots, net[:len(bots)])
+			})
+		if err != nil {
+			return nil, err
+		}
+		sums.Elo = l
+		return sums, nil
+	}
+	err = each(`SELECT bot, elo, matches FROM rating_elo`+keyWhere, keyArgs, func(scan func(...any) error) error {
+		var b string
+		var elo float64
+		var n int
+		if err := scan(&b, &elo, &n); err != nil {
+			return err
+		}
+		sums.Elo.Ratings[b], sums.Elo.Matches[b] = elo, n
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sums, nil
+}
+
+// ratingWhere is the WHERE clause (possibly empty) of the filter's league and rule set, on
+// columns with the given prefix.
+func ratingWhere(f arena.MatchFilter, prefix string) (string, []any) {
 	var conds []string
 	var args []any
 	if f.LeagueID != "" {
-		conds, args = append(conds, "league_id = ?"), append(args, f.LeagueID)
+		conds, args = append(conds, prefix+"league_id = ?"), append(args, f.LeagueID)
 	}
 	if f.Rules != "" {
-		conds, args = append(conds, "rules = ?"), append(args, f.Rules)
+		conds, args = append(conds, prefix+"rules = ?"), append(args, f.Rules)
 	}
-	where := ""
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
+	if len(conds) == 0 {
+		return "", nil
 	}
-	hasBot := func(comp string) bool { return f.Bot == "" || slices.Contains(strings.Split(comp, ","), f.Bot) }
-	sums := board.NewSums()
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
 
-	rows, err := tx.QueryContext(ctx, s.rebind(`SELECT league_id, rules, bots, `+strings.Join(tableColumns, ", ")+
-		` FROM rating_tables`+where), args...)
-	if err != nil {
-		return nil, s.wrap(op, err)
+func tainted(k board.EloKey) int {
+	if k.Tainted {
+		return 1
 	}
-	for rows.Next() {
-		var sc board.Scope
-		v := make([]int64, len(tableColumns))
-		dest := []any{&sc.League, &sc.Rules, &sc.Bots}
-		for i := range v {
-			dest = append(dest, &v[i])
-		}
-		if err := rows.Scan(dest...); err != nil {
-			rows.Close()
-			return nil, s.wrap(op, err)
-		}
-		if !hasBot(sc.Bots) {
-			continue
-		}
-		t, err := tableFromValues(strings.Split(sc.Bots, ","), v)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("store: rating sums of %s: %w", sc.Bots, err)
-		}
-		sums.Tables[sc] = t
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(op, err)
-	}
+	return 0
+}
 
-	rows, err = tx.QueryContext(ctx, s.rebind(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made
-FROM rating_roles`+where), args...)
+// EloOrder lists the matches of ledger k in the order the store rated them.
+func (s *Store) EloOrder(ctx context.Context, k board.EloKey) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT match_id FROM rating_elo_log WHERE league_id = ? AND rules = ?
+	AND tainted = ? ORDER BY seq`), k.League, k.Rules, tainted(k))
 	if err != nil {
-		return nil, s.wrap(op, err)
-	}
-	for rows.Next() {
-		var k board.RoleKey
-		var r board.RoleSums
-		if err := rows.Scan(&k.League, &k.Rules, &k.Bots, &k.Bot, &k.Role, &r.Deals, &r.Total, &r.TotalSq, &r.Made); err != nil {
-			rows.Close()
-			return nil, s.wrap(op, err)
-		}
-		if hasBot(k.Bots) {
-			sums.Roles[k] = &r
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(op, err)
-	}
-
-	mwhere := strings.ReplaceAll(strings.ReplaceAll(where, "league_id", "rm.league_id"), "rules", "rm.rules")
-	rows, err = tx.QueryContext(ctx, s.rebind(`SELECT rm.match_id, rm.league_id, rm.rules, rm.bots, rm.deals,
-	rm.decisions, rm.fallbacks, rm.net0, rm.net1, rm.net2, rm.net3, m.duplicate, m.status, m.started, m.forfeited
-FROM rating_matches rm JOIN matches m ON m.id = rm.match_id`+mwhere), args...)
-	if err != nil {
-		return nil, s.wrap(op, err)
+		return nil, s.wrap("read the Elo order", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var m board.MatchSums
-		var comp, status, forfeited string
-		var started dbTime
-		net := make([]int64, rating.MaxSeats)
-		if err := rows.Scan(&m.ID, &m.League, &m.Rules, &comp, &m.Deals, &m.Decisions, &m.Fallbacks,
-			&net[0], &net[1], &net[2], &net[3], &m.Duplicate, &status, &started, &forfeited); err != nil {
-			return nil, s.wrap(op, err)
-		}
-		if !hasBot(comp) {
-			continue
-		}
-		m.Bots = strings.Split(comp, ",")
-		m.Net = net[:len(m.Bots)]
-		m.Status, m.Started = arena.MatchStatus(status), started.T
-		if forfeited != "" {
-			if m.Forfeited, err = parseNames(forfeited); err != nil {
-				return nil, fmt.Errorf("store: match %s: %w", m.ID, err)
-			}
-		}
-		sums.Matches[m.ID] = &m
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(op, err)
-	}
-
-	// The open duplicate groups are few (at most the groups being played): count them per match.
-	rows, err = tx.QueryContext(ctx, `SELECT match_id, count(*) FROM rating_open_groups GROUP BY match_id`)
-	if err != nil {
-		return nil, s.wrap(op, err)
-	}
-	defer rows.Close()
+	var out []string
 	for rows.Next() {
 		var id string
-		var open int
-		if err := rows.Scan(&id, &open); err != nil {
-			return nil, s.wrap(op, err)
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.wrap("read the Elo order", err)
 		}
-		if sums.Matches[id] != nil {
-			sums.OpenGroups += open
+		out = append(out, id)
+	}
+	return out, s.wrap("read the Elo order", rows.Err())
+}
+
+// rateFinished puts a finished match in its Elo ledgers (board.EloKeys), once, in tx: for
+// each ledger it takes the ledger's next number (an upsert whose row lock makes concurrent
+// finishes wait their turn), reads its bots' ratings, and writes their ratings after the match
+// and the match's place in the ledger's order. A match without stored deals is not rated.
+func (s *Store) rateFinished(ctx context.Context, tx *sql.Tx, matchID string) error {
+	var m board.MatchSums
+	var comp, status, forfeited string
+	var rated int
+	net := make([]int64, rating.MaxSeats)
+	err := tx.QueryRowContext(ctx, s.rebind(`SELECT rm.league_id, rm.rules, rm.bots, rm.deals, rm.decisions, rm.fallbacks,
+	rm.rated, rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.forfeited
+FROM rating_matches rm JOIN matches m ON m.id = rm.match_id WHERE rm.match_id = ?`), matchID).Scan(&m.League, &m.Rules,
+		&comp, &m.Deals, &m.Decisions, &m.Fallbacks, &rated, &net[0], &net[1], &net[2], &net[3], &status, &forfeited)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if rated != 0 || arena.MatchStatus(status) != arena.MatchFinished {
+		return nil
+	}
+	m.ID, m.Bots, m.Status = matchID, strings.Split(comp, ","), arena.MatchFinished
+	m.Net = net[:len(m.Bots)]
+	if m.Forfeited, err = parseNames(forfeited); err != nil {
+		return err
+	}
+	if len(m.Bots) < 2 {
+		return nil
+	}
+	for _, k := range board.EloKeys(&m) {
+		ka := []any{k.League, k.Rules, tainted(k)}
+		var seq int64
+		if err := tx.QueryRowContext(ctx, s.rebind(`INSERT INTO rating_elo_head (league_id, rules, tainted, seq) VALUES (?, ?, ?, 1)
+ON CONFLICT (league_id, rules, tainted) DO UPDATE SET seq = rating_elo_head.seq + 1 RETURNING seq`), ka...).Scan(&seq); err != nil {
+			return err
+		}
+		l := board.NewEloLedger(false)
+		rows, err := tx.QueryContext(ctx, s.rebind(`SELECT bot, elo FROM rating_elo WHERE league_id = ? AND rules = ? AND tainted = ?
+	AND bot IN (`+placeholders(len(m.Bots))+`)`), append(ka, anys(m.Bots)...)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var b string
+			var elo float64
+			if err := rows.Scan(&b, &elo); err != nil {
+				rows.Close()
+				return err
+			}
+			l.Ratings[b] = elo
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		after, err := board.EloStep(l.Before(m.Bots), m.Net)
+		if err != nil {
+			return err
+		}
+		for i, b := range m.Bots {
+			if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO rating_elo (league_id, rules, tainted, bot, elo, matches)
+VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (league_id, rules, tainted, bot) DO UPDATE SET elo = excluded.elo,
+	matches = rating_elo.matches + 1`), append(ka, b, after[i])...); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO rating_elo_log (league_id, rules, tainted, seq, match_id)
+VALUES (?, ?, ?, ?, ?)`), append(ka, seq, matchID)...); err != nil {
+			return err
 		}
 	}
-	return sums, s.wrap(op, rows.Err())
+	_, err = tx.ExecContext(ctx, s.rebind(`UPDATE rating_matches SET rated = 1 WHERE match_id = ?`), matchID)
+	return err
+}
+
+func anys(v []string) []any {
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = x
+	}
+	return out
 }
 
 // rebuildRatingSums recomputes every sum from the raw results when the database held deals
@@ -509,7 +663,8 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range []string{"rating_tables", "rating_roles", "rating_matches", "rating_open_groups"} {
+	for _, t := range []string{"rating_tables", "rating_roles", "rating_matches", "rating_open_groups", "rating_elo",
+		"rating_elo_head", "rating_elo_log"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
 			return s.wrap(op, err)
 		}
@@ -517,7 +672,7 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	sums := acc.Sums
 	for _, id := range slices.Sorted(mapKeys(sums.Matches)) {
 		m := sums.Matches[id]
-		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Deals, m.Decisions, m.Fallbacks}, nets(m.Net)...)
+		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}, nets(m.Net)...)
 		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingMatch), args...); err != nil {
 			return s.wrap(op, err)
 		}
@@ -537,6 +692,15 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingRole), k.League, k.Rules, k.Bots, k.Bot, k.Role,
 			r.Deals, r.Total, r.TotalSq, r.Made); err != nil {
 			return s.wrap(op, err)
+		}
+	}
+	// The matches finished so far enter the Elo ledgers in the order they finished.
+	slices.SortFunc(ms, func(a, b arena.Match) int { return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID)) })
+	for _, m := range ms {
+		if m.Status == arena.MatchFinished {
+			if err := s.rateFinished(ctx, tx, m.ID); err != nil {
+				return s.wrap(op, err)
+			}
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE rating_state SET stale = 0 WHERE id = 1`); err != nil {

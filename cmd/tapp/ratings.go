@@ -115,7 +115,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 			return fmt.Errorf("%w (tapp league list shows the leagues)", err)
 		}
 	}
-	lo := board.LoadOptions{Recompute: *recompute, IncludeTainted: *tainted}
+	lo := board.LoadOptions{Recompute: *recompute, IncludeTainted: *tainted, History: *history || *asJSON}
 	if *recompute && m.Log != nil {
 		last := time.Now()
 		lo.Progress = func(done, total int) {

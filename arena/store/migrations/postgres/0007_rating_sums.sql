@@ -63,12 +63,15 @@ CREATE TABLE rating_roles (
 	PRIMARY KEY (league_id, rules, bots, bot, role)
 );
 
--- Per match: deals, decisions and fallbacks (tainting), and each bot's net (multiplayer Elo).
+-- Per match: deals, decisions and fallbacks (tainting), and each bot's net (multiplayer Elo);
+-- rated = 1 once the finished match is in the Elo ledgers.
 CREATE TABLE rating_matches (
 	match_id  TEXT NOT NULL PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
 	bots      TEXT NOT NULL,
+	duplicate BOOLEAN NOT NULL DEFAULT FALSE,
+	rated     BIGINT NOT NULL DEFAULT 0,
 	deals     BIGINT NOT NULL DEFAULT 0,
 	decisions BIGINT NOT NULL DEFAULT 0,
 	fallbacks BIGINT NOT NULL DEFAULT 0,
@@ -90,6 +93,35 @@ CREATE TABLE rating_open_groups (
 	net2 BIGINT NOT NULL DEFAULT 0,
 	net3 BIGINT NOT NULL DEFAULT 0,
 	PRIMARY KEY (match_id, grp)
+);
+
+-- The running multiplayer Elo, one ledger per (league or '*', rule set or '*', tainted
+-- matches counted or not), updated in the transaction that finishes a match: each bot's
+-- rating and matches, the ledger's count of rated matches (head, whose row lock orders
+-- concurrent finishes), and the order it rated them in (log).
+CREATE TABLE rating_elo (
+	league_id TEXT NOT NULL,
+	rules     TEXT NOT NULL,
+	tainted   BIGINT NOT NULL,
+	bot       TEXT NOT NULL,
+	elo       DOUBLE PRECISION NOT NULL,
+	matches   BIGINT NOT NULL,
+	PRIMARY KEY (league_id, rules, tainted, bot)
+);
+CREATE TABLE rating_elo_head (
+	league_id TEXT NOT NULL,
+	rules     TEXT NOT NULL,
+	tainted   BIGINT NOT NULL,
+	seq       BIGINT NOT NULL,
+	PRIMARY KEY (league_id, rules, tainted)
+);
+CREATE TABLE rating_elo_log (
+	league_id TEXT NOT NULL,
+	rules     TEXT NOT NULL,
+	tainted   BIGINT NOT NULL,
+	seq       BIGINT NOT NULL,
+	match_id  TEXT NOT NULL,
+	PRIMARY KEY (league_id, rules, tainted, seq)
 );
 
 -- stale = 1: the database held deals before this version; the store rebuilds the sums from

@@ -63,12 +63,15 @@ CREATE TABLE rating_roles (
 	PRIMARY KEY (league_id, rules, bots, bot, role)
 );
 
--- Per match: deals, decisions and fallbacks (tainting), and each bot's net (multiplayer Elo).
+-- Per match: deals, decisions and fallbacks (tainting), and each bot's net (multiplayer Elo);
+-- rated = 1 once the finished match is in the Elo ledgers.
 CREATE TABLE rating_matches (
 	match_id  TEXT NOT NULL PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
 	bots      TEXT NOT NULL,
+	duplicate INTEGER NOT NULL DEFAULT 0,
+	rated     INTEGER NOT NULL DEFAULT 0,
 	deals     INTEGER NOT NULL DEFAULT 0,
 	decisions INTEGER NOT NULL DEFAULT 0,
 	fallbacks INTEGER NOT NULL DEFAULT 0,
@@ -90,6 +93,35 @@ CREATE TABLE rating_open_groups (
 	net2 INTEGER NOT NULL DEFAULT 0,
 	net3 INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (match_id, grp)
+);
+
+-- The running multiplayer Elo, one ledger per (league or '*', rule set or '*', tainted
+-- matches counted or not), updated in the transaction that finishes a match: each bot's
+-- rating and matches, the ledger's count of rated matches (head, whose row lock orders
+-- concurrent finishes), and the order it rated them in (log).
+CREATE TABLE rating_elo (
+	league_id TEXT NOT NULL,
+	rules     TEXT NOT NULL,
+	tainted   INTEGER NOT NULL,
+	bot       TEXT NOT NULL,
+	elo       REAL NOT NULL,
+	matches   INTEGER NOT NULL,
+	PRIMARY KEY (league_id, rules, tainted, bot)
+);
+CREATE TABLE rating_elo_head (
+	league_id TEXT NOT NULL,
+	rules     TEXT NOT NULL,
+	tainted   INTEGER NOT NULL,
+	seq       INTEGER NOT NULL,
+	PRIMARY KEY (league_id, rules, tainted)
+);
+CREATE TABLE rating_elo_log (
+	league_id TEXT NOT NULL,
+	rules     TEXT NOT NULL,
+	tainted   INTEGER NOT NULL,
+	seq       INTEGER NOT NULL,
+	match_id  TEXT NOT NULL,
+	PRIMARY KEY (league_id, rules, tainted, seq)
 );
 
 -- stale = 1: the database held deals before this version; the store rebuilds the sums from
