@@ -102,7 +102,12 @@ func renderLegend(w io.Writer, lb *Leaderboard) {
 	fmt.Fprintln(w, "BT Elo: Bradley–Terry over all results (in each unit the higher total beats the lower), centred on 0.")
 	fmt.Fprintln(w, "multi-Elo: updated after every finished match from its final ranking, from 1500.")
 	fmt.Fprintln(w, "raw/deal: the plain payoff per deal, not adjusted for the opponents it met.")
-	fmt.Fprintf(w, "(prov.): fewer than %d %s, too few to trust the interval: no likelihood of superiority.\n", lb.MinUnits, unit)
+	for _, b := range lb.Bots {
+		if b.Provisional {
+			fmt.Fprintf(w, "(prov.): fewer than %d %s, too few to trust the interval: no likelihood of superiority.\n", lb.MinUnits, unit)
+			break
+		}
+	}
 	if lb.Regularized {
 		fmt.Fprintln(w, "(some bot won or lost every comparison so far: its BT rating is held finite by a weak prior and its interval is wide)")
 	}
