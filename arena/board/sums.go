@@ -37,6 +37,14 @@ const (
 	RoleSeat       = "seat:"      // + the bot's seat (0 = forehand … players−1 = dealer): every deal
 )
 
+// The role names by index, made once (Delta runs for every stored deal).
+var roleDefendVs, roleSeat = func() (d, s [rating.MaxSeats]string) {
+	for i := range rating.MaxSeats {
+		d[i], s[i] = fmt.Sprintf("%s%d", RoleDefendVs, i), fmt.Sprintf("%s%d", RoleSeat, i)
+	}
+	return d, s
+}()
+
 // RoleSums counts a role's deals, the bot's payoff summed over them and its square summed,
 // and (declarer roles) the contracts made.
 type RoleSums struct {
@@ -192,14 +200,14 @@ type RoleDelta struct {
 // Delta computes what deal d of the match adds. It fails for a deal whose results do not
 // name 2 to 4 distinct bots.
 func Delta(m MatchInfo, d *arena.DealRecord) (*DealDelta, error) {
-	names := make([]string, len(d.Results))
+	comp := make([]string, len(d.Results))
 	for i, r := range d.Results {
-		names[i] = r.Bot
+		comp[i] = r.Bot
 	}
-	if _, err := rating.NewTableSums(names); err != nil {
-		return nil, fmt.Errorf("board: deal %d of match %s: %w", d.Number, d.MatchID, err)
+	slices.Sort(comp)
+	if len(comp) < 2 || len(comp) > rating.MaxSeats || comp[0] == "" || len(slices.Compact(slices.Clone(comp))) != len(comp) {
+		return nil, fmt.Errorf("board: deal %d of match %s: results for %v, want 2 to %d distinct bots", d.Number, d.MatchID, comp, rating.MaxSeats)
 	}
-	comp := slices.Sorted(slices.Values(names))
 	sc := Scope{League: m.League, Rules: m.Rules, Bots: rating.CompositionKey(comp)}
 	dd := &DealDelta{Scope: sc, Comp: comp, Net: make([]int64, len(comp)), Decisions: int64(len(d.Decisions))}
 	for _, x := range d.Decisions {
@@ -233,9 +241,11 @@ func Delta(m MatchInfo, d *arena.DealRecord) (*DealDelta, error) {
 			role(RoleDeclarer, d.Outcome.DeclarerWon)
 			role(RoleContract+contract, d.Outcome.DeclarerWon)
 		default:
-			role(fmt.Sprintf("%s%d", RoleDefendVs, declarer), false)
+			role(roleDefendVs[declarer], false)
 		}
-		role(fmt.Sprintf("%s%d", RoleSeat, r.Seat), false)
+		if r.Seat >= 0 && int(r.Seat) < len(roleSeat) {
+			role(roleSeat[r.Seat], false)
+		}
 	}
 	return dd, nil
 }
