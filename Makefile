@@ -19,7 +19,7 @@ PY_SDK     := bots/python
 # Everything `make generate` writes: checked by proto-check for staleness.
 GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp
 
-.PHONY: help generate proto-check venv test-python test demo build
+.PHONY: help generate proto-check venv test-python test-game-full test demo build
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -60,6 +60,9 @@ $(VENV_STAMP): $(PY_SDK)/pyproject.toml
 
 test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
 	$(VENV_PY) -m pytest $(PY_SDK)
+
+test-game-full: $(VENV_STAMP) ## The Python game model against the Go engine in full: 100,000 random deals each way (long).
+	TAPP_GAME_DIFF=full $(VENV_PY) -m pytest $(PY_SDK)/tests/test_game_differential.py $(PY_SDK)/tests/test_game_sample.py
 
 test: ## Run every check: proto-check, go vet, go test, Python tests.
 	$(MAKE) proto-check

@@ -76,7 +76,8 @@ func commands() []command {
 	return []command{
 		{"serve", "[--listen ADDR] [--db DSN]", "run the arena server for external bots", (*Main).serve},
 		{"bots", "add NAME | list", "register bots (prints the token once) and list them", (*Main).botsCmd},
-		{"bot", "KIND --arena ADDR --token T", "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") against an arena", (*Main).bot},
+		{"bot", "KIND --arena ADDR --token T | check --cmd CMD", "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") against an arena; check a bot", (*Main).botOrCheck},
+		{"new", "bot --lang python|go DIR", "write a starter bot that builds, plays and passes tapp bot check", (*Main).newCmd},
 		{"match", "--bots A,B,C [--deals N] [--seed S] [--variant V]", "play one match among built-in bots over loopback gRPC", (*Main).match},
 		{"matches", "[--bot NAME] [--league ID]", "list stored matches and how to open each", (*Main).matches},
 		{"web", "[--db DSN] [--http ADDR]", "serve the web dashboard (leaderboard, history, matches, replays) over a database", (*Main).web},
