@@ -7,6 +7,7 @@ package launch
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -23,6 +24,15 @@ type Spec struct {
 	Env        []string // extra environment, KEY=VALUE
 	StderrPath string   // where the process's stderr goes (appended); empty discards it
 	Dir        string   // working directory; empty is the arena's
+	// Output, when set, also receives the process's stdout and stderr as they come.
+	Output io.Writer
+	// Once runs the process a single time: when it exits it is not restarted, and Done and
+	// Err tell how it ended (a bot started to be re-asked recorded questions).
+	Once bool
+	// Group starts the process in a process group of its own (where the platform has them),
+	// stops the whole group, and kills what is left of it after the process exits: a
+	// command that starts other programs (a script) leaves none behind.
+	Group bool
 }
 
 // Process is a supervised bot process.
@@ -36,6 +46,7 @@ type Process struct {
 	cmd      *exec.Cmd
 	cancel   context.CancelFunc
 	done     chan struct{}
+	exitErr  error // how the last run ended; read after done is closed
 }
 
 // Start launches spec and keeps it running until ctx ends or Stop is called.
@@ -118,8 +129,9 @@ func (p *Process) supervise(ctx context.Context) {
 		err := p.runOnce(ctx)
 		p.mu.Lock()
 		retiring := p.retiring
+		p.exitErr = err
 		p.mu.Unlock()
-		if ctx.Err() != nil || retiring {
+		if ctx.Err() != nil || retiring || p.spec.Once {
 			return
 		}
 		if time.Since(start) > 30*time.Second {
@@ -150,6 +162,11 @@ func (p *Process) runOnce(ctx context.Context) error {
 	cmd.Env = append(os.Environ(), p.spec.Env...)
 	cmd.Dir = p.spec.Dir
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	if p.spec.Group {
+		ownGroup(cmd)
+		cmd.Cancel = func() error { return signalGroup(cmd, false) }
+		defer func() { _ = signalGroup(cmd, true) }() // whatever the program left running
+	}
 	cmd.WaitDelay = 3 * time.Second
 	if p.spec.StderrPath != "" {
 		f, err := os.OpenFile(p.spec.StderrPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -158,6 +175,14 @@ func (p *Process) runOnce(ctx context.Context) error {
 		}
 		defer f.Close()
 		cmd.Stderr = f
+	}
+	if p.spec.Output != nil {
+		cmd.Stdout = p.spec.Output
+		if cmd.Stderr != nil {
+			cmd.Stderr = io.MultiWriter(cmd.Stderr, p.spec.Output)
+		} else {
+			cmd.Stderr = p.spec.Output
+		}
 	}
 	if err := cmd.Start(); err != nil {
 		return err

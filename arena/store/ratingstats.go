@@ -15,7 +15,7 @@ import (
 )
 
 // The leaderboard's sufficient statistics (arena/board) are kept in the tables of migration
-// 0007_rating_sums: every stored deal adds to them in the transaction that stores it, with
+// 0010_rating_sums: every stored deal adds to them in the transaction that stores it, with
 // additive upserts (x = x + excluded.x), which PostgreSQL applies atomically per row, so
 // several workers' sums stay exact. A duplicate group waits in rating_open_groups until the
 // transaction that stores its last seating folds it into rating_tables.

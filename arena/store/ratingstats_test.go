@@ -189,7 +189,7 @@ func TestRatingSumsGiveTheBoardOfRawResults(t *testing.T) {
 }
 
 // TestRatingSumsRebuiltForOlderDatabases: a database whose deals were stored before the sums
-// were kept (the state migration 7 leaves: empty sums, stale) gets them on opening.
+// were kept (the state migration 10 leaves: empty sums, stale) gets them on opening.
 func TestRatingSumsRebuiltForOlderDatabases(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {

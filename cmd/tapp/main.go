@@ -85,7 +85,8 @@ func commands() []command {
 		{"league", "run FILE [--for 8h] | status NAME | list", "run a league from a league file (resumable), show its state", (*Main).league},
 		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
-		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify", "step through, export, re-ask and verify recorded deals", (*Main).replay},
+		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},
+		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
 	}
 }
 

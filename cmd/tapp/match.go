@@ -172,35 +172,35 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := m.startArena(ctx, st, "127.0.0.1:0", "", 5*time.Second)
+	a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second)
 	if err != nil {
 		return err
 	}
-	defer a.stop()
+	defer a.Stop()
 	if *logDir != "" {
 		if err := mkdirAll(*logDir); err != nil {
 			return err
 		}
 	}
 	for i, k := range kinds {
-		if err := m.launchBuiltin(ctx, a, spec.Bots[i], k, *parallel, spec.Seed+uint64(i), *logDir); err != nil {
+		if err := a.LaunchBuiltin(ctx, spec.Bots[i], k, *parallel, spec.Seed+uint64(i), *logDir); err != nil {
 			return err
 		}
 	}
-	if err := a.waitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
+	if err := a.WaitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
 		return err
 	}
-	a.runner.Parallel = *parallel
-	mt, err := a.runner.Create(ctx, spec)
+	a.Runner.Parallel = *parallel
+	mt, err := a.Runner.Create(ctx, spec)
 	if err != nil {
 		return err
 	}
 	m.Log.Info("match started", zap.String("match", mt.ID), zap.String("rules", spec.Rules.String()),
-		zap.Strings("bots", spec.Bots), zap.String("addr", a.addr))
+		zap.Strings("bots", spec.Bots), zap.String("addr", a.Addr))
 	tables, _ := match.Plan(spec)
 	progress := m.progress(len(tables), "deals")
-	a.runner.Progress = func(done, total int) { progress(done) }
-	res, err := a.runner.Run(ctx, mt)
+	a.Runner.Progress = func(done, total int) { progress(done) }
+	res, err := a.Runner.Run(ctx, mt)
 	progress(-1)
 	if err != nil {
 		return fmt.Errorf("match %s: %w", mt.ID, err)

@@ -83,6 +83,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	history := fs.Bool("history", false, "also print the multiplayer Elo over the matches, as a compact table")
 	recompute := fs.Bool("recompute", false, "derive everything from the raw results instead of the kept sums (slow; the same board)")
 	tainted := fs.Bool("include-tainted", false, "count matches with a forfeit or more than 1% fallbacks in the ratings")
+	withAnalysis := fs.Bool("analysis", false, "add card-play error and bidding regret per deal from the stored analyses (tapp analyze)")
 	roles := fs.Bool("roles", true, "print each bot's roles: declarer, defender, contracts, seats")
 	families := familyFlag{}
 	fs.Var(families, "family", "NAME=BOT,BOT,...: these bots are versions of one bot (repeatable); their results are split with and without the family at the table")
@@ -162,6 +163,11 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "league %s\n", lb.League)
 	}
 	board.Render(m.Stdout, lb, board.RenderOptions{Rules: rulesText, Roles: *roles, History: *history})
+	if *withAnalysis {
+		if err := m.printAnalysisColumns(ctx, st, f, lb); err != nil {
+			return err
+		}
+	}
 	if len(short) > 1 {
 		fmt.Fprintf(m.Stdout, "\nthese results mix %d rule sets, whose scores do not compare: choose one with --rules (%s)\n",
 			len(short), strings.Join(short, "; "))

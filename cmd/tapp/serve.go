@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,8 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/launch"
-	"github.com/tapparena/tapp/arena/match"
+	"github.com/tapparena/tapp/arena/host"
 	"github.com/tapparena/tapp/arena/server"
 	"github.com/tapparena/tapp/arena/store"
 )
@@ -46,109 +42,9 @@ func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store,
 	return m.openStore(ctx, dsn)
 }
 
-// localArena is an arena server in this process, with a match runner wired to it.
-type localArena struct {
-	store   arena.Store
-	srv     *server.Server
-	runner  *match.Runner
-	service *match.Service
-	addr    string
-	procs   []*launch.Process
-	served  chan error
-	log     *zap.Logger
-}
-
-func (m *Main) startArena(ctx context.Context, st arena.Store, listen, adminToken string, grace time.Duration) (*localArena, error) {
-	lis, err := net.Listen("tcp", listen)
-	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", listen, err)
-	}
-	srv := server.New(server.Config{Store: st, Log: m.Log, AdminToken: adminToken, Grace: grace})
-	runner := &match.Runner{Store: st, Seats: srv, Log: m.Log}
-	a := &localArena{store: st, srv: srv, runner: runner, addr: lis.Addr().String(), served: make(chan error, 1), log: m.Log}
-	a.service = match.NewService(ctx, runner, m.Log)
-	srv.SetMatchStarter(a.service)
-	go func() { a.served <- srv.Serve(lis) }()
-	return a, nil
-}
-
-// launchBuiltin starts `tapp bot KIND` as a separate process connected to this arena under
-// the bot name, with a one-time token; it is restarted if it dies.
-func (m *Main) launchBuiltin(ctx context.Context, a *localArena, name, kind string, capacity int, seed uint64, logDir string) error {
-	token := server.NewToken("launch_")
-	a.srv.AddLaunchToken(token, name)
-	if err := a.ensureBot(ctx, name); err != nil {
-		return err
-	}
-	spec := launch.Spec{
-		Name: name,
-		Command: []string{m.Executable, "bot", kind, "--arena", a.addr, "--name", name,
-			"--capacity", strconv.Itoa(capacity), "--seed", strconv.FormatUint(seed, 10)},
-		Env: []string{"TAPP_TOKEN=" + token},
-	}
-	if logDir != "" {
-		spec.StderrPath = filepath.Join(logDir, name+".stderr.log")
-	}
-	p, err := launch.Start(ctx, spec, m.Log)
-	if err != nil {
-		return err
-	}
-	a.procs = append(a.procs, p)
-	return nil
-}
-
-// ensureBot makes sure a stored bot row exists for name (results refer to it); a bot made
-// here has an unusable token until registered properly.
-func (a *localArena) ensureBot(ctx context.Context, name string) error {
-	if _, err := a.store.BotByName(ctx, name); err == nil {
-		return nil
-	} else if !errors.Is(err, arena.ErrNotFound) {
-		return err
-	}
-	err := a.store.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
-	if errors.Is(err, arena.ErrConflict) {
-		return nil
-	}
-	return err
-}
-
-// waitConnected waits until every named bot has a connected session.
-func (a *localArena) waitConnected(ctx context.Context, names []string, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for {
-		live := make(map[string]bool)
-		for _, s := range a.srv.Sessions() {
-			live[s.GetBotName()] = live[s.GetBotName()] || s.GetConnected()
-		}
-		var missing []string
-		for _, n := range names {
-			if !live[n] {
-				missing = append(missing, n)
-			}
-		}
-		if len(missing) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("bots %s did not connect within %s (see their logs with --bot-logs DIR)", strings.Join(missing, ", "), limit)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-}
-
-// stop shuts the server down gracefully and stops launched bots.
-func (a *localArena) stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for _, p := range a.procs {
-		p.Retire()
-	}
-	a.srv.Shutdown(ctx)
-	launch.StopAll(a.procs, 2*time.Second)
+// startHost starts an arena in this process (arena/host) on the command's log and binary.
+func (m *Main) startHost(ctx context.Context, st arena.Store, listen, adminToken string, grace time.Duration) (*host.Host, error) {
+	return host.Start(ctx, host.Config{Store: st, Listen: listen, AdminToken: adminToken, Grace: grace, Log: m.Log, Executable: m.Executable})
 }
 
 func (m *Main) serve(ctx context.Context, args []string) error {
@@ -170,28 +66,28 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := m.startArena(ctx, st, *listen, adminToken, *grace)
+	a, err := m.startHost(ctx, st, *listen, adminToken, *grace)
 	if err != nil {
 		return err
 	}
-	m.Log.Info("arena serving", zap.String("addr", a.addr), zap.String("db", *dsn))
+	m.Log.Info("arena serving", zap.String("addr", a.Addr), zap.String("db", *dsn))
 	var dashboard <-chan error
 	if *httpAddr != "" {
-		if _, dashboard, err = m.startDashboard(ctx, st, a.service, a.srv.RegisterAdmin, *httpAddr, *viewer); err != nil {
-			a.stop()
+		if _, dashboard, err = m.startDashboard(ctx, st, a.Service, a.Server.RegisterAdmin, *httpAddr, *viewer); err != nil {
+			a.Stop()
 			return err
 		}
 	}
 	select {
 	case err := <-dashboard:
-		a.stop()
+		a.Stop()
 		return err
 	case <-ctx.Done():
 		m.Log.Info("shutting down: telling bots, finishing streams")
-		a.stop()
-		a.service.Wait()
+		a.Stop()
+		a.Service.Wait()
 		return nil
-	case err := <-a.served:
+	case err := <-a.Served():
 		return err
 	}
 }

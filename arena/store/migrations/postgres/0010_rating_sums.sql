@@ -1,4 +1,4 @@
--- Tapp Arena schema, version 7 (SQLite): the leaderboard's sufficient statistics.
+-- Tapp Arena schema, version 10 (PostgreSQL): the leaderboard's sufficient statistics.
 -- Kept up to date in the transaction that stores each deal (arena/store/ratingstats.go), so
 -- that `tapp ratings` reads rows in proportion to the bots and matches, not the deals. Every
 -- value is an integer sum (see arena/rating.TableSums and arena/board), so the sums kept here
@@ -12,39 +12,39 @@ CREATE TABLE rating_tables (
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
 	bots      TEXT NOT NULL,
-	units     INTEGER NOT NULL DEFAULT 0,
-	deals     INTEGER NOT NULL DEFAULT 0,
-	deals_sq  INTEGER NOT NULL DEFAULT 0,
-	net0 INTEGER NOT NULL DEFAULT 0,
-	net1 INTEGER NOT NULL DEFAULT 0,
-	net2 INTEGER NOT NULL DEFAULT 0,
-	net3 INTEGER NOT NULL DEFAULT 0,
-	dnet0 INTEGER NOT NULL DEFAULT 0,
-	dnet1 INTEGER NOT NULL DEFAULT 0,
-	dnet2 INTEGER NOT NULL DEFAULT 0,
-	dnet3 INTEGER NOT NULL DEFAULT 0,
-	q00 INTEGER NOT NULL DEFAULT 0,
-	q01 INTEGER NOT NULL DEFAULT 0,
-	q02 INTEGER NOT NULL DEFAULT 0,
-	q03 INTEGER NOT NULL DEFAULT 0,
-	q11 INTEGER NOT NULL DEFAULT 0,
-	q12 INTEGER NOT NULL DEFAULT 0,
-	q13 INTEGER NOT NULL DEFAULT 0,
-	q22 INTEGER NOT NULL DEFAULT 0,
-	q23 INTEGER NOT NULL DEFAULT 0,
-	q33 INTEGER NOT NULL DEFAULT 0,
-	w01 INTEGER NOT NULL DEFAULT 0,
-	w02 INTEGER NOT NULL DEFAULT 0,
-	w03 INTEGER NOT NULL DEFAULT 0,
-	w12 INTEGER NOT NULL DEFAULT 0,
-	w13 INTEGER NOT NULL DEFAULT 0,
-	w23 INTEGER NOT NULL DEFAULT 0,
-	t01 INTEGER NOT NULL DEFAULT 0,
-	t02 INTEGER NOT NULL DEFAULT 0,
-	t03 INTEGER NOT NULL DEFAULT 0,
-	t12 INTEGER NOT NULL DEFAULT 0,
-	t13 INTEGER NOT NULL DEFAULT 0,
-	t23 INTEGER NOT NULL DEFAULT 0,
+	units     BIGINT NOT NULL DEFAULT 0,
+	deals     BIGINT NOT NULL DEFAULT 0,
+	deals_sq  BIGINT NOT NULL DEFAULT 0,
+	net0 BIGINT NOT NULL DEFAULT 0,
+	net1 BIGINT NOT NULL DEFAULT 0,
+	net2 BIGINT NOT NULL DEFAULT 0,
+	net3 BIGINT NOT NULL DEFAULT 0,
+	dnet0 BIGINT NOT NULL DEFAULT 0,
+	dnet1 BIGINT NOT NULL DEFAULT 0,
+	dnet2 BIGINT NOT NULL DEFAULT 0,
+	dnet3 BIGINT NOT NULL DEFAULT 0,
+	q00 BIGINT NOT NULL DEFAULT 0,
+	q01 BIGINT NOT NULL DEFAULT 0,
+	q02 BIGINT NOT NULL DEFAULT 0,
+	q03 BIGINT NOT NULL DEFAULT 0,
+	q11 BIGINT NOT NULL DEFAULT 0,
+	q12 BIGINT NOT NULL DEFAULT 0,
+	q13 BIGINT NOT NULL DEFAULT 0,
+	q22 BIGINT NOT NULL DEFAULT 0,
+	q23 BIGINT NOT NULL DEFAULT 0,
+	q33 BIGINT NOT NULL DEFAULT 0,
+	w01 BIGINT NOT NULL DEFAULT 0,
+	w02 BIGINT NOT NULL DEFAULT 0,
+	w03 BIGINT NOT NULL DEFAULT 0,
+	w12 BIGINT NOT NULL DEFAULT 0,
+	w13 BIGINT NOT NULL DEFAULT 0,
+	w23 BIGINT NOT NULL DEFAULT 0,
+	t01 BIGINT NOT NULL DEFAULT 0,
+	t02 BIGINT NOT NULL DEFAULT 0,
+	t03 BIGINT NOT NULL DEFAULT 0,
+	t12 BIGINT NOT NULL DEFAULT 0,
+	t13 BIGINT NOT NULL DEFAULT 0,
+	t23 BIGINT NOT NULL DEFAULT 0,
 	PRIMARY KEY (league_id, rules, bots)
 );
 
@@ -54,12 +54,12 @@ CREATE TABLE rating_roles (
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
 	bots      TEXT NOT NULL,
-	bot       INTEGER NOT NULL,
+	bot       BIGINT NOT NULL,
 	role      TEXT NOT NULL,
-	deals     INTEGER NOT NULL DEFAULT 0,
-	total     INTEGER NOT NULL DEFAULT 0,
-	total_sq  INTEGER NOT NULL DEFAULT 0,
-	made      INTEGER NOT NULL DEFAULT 0,
+	deals     BIGINT NOT NULL DEFAULT 0,
+	total     BIGINT NOT NULL DEFAULT 0,
+	total_sq  BIGINT NOT NULL DEFAULT 0,
+	made      BIGINT NOT NULL DEFAULT 0,
 	PRIMARY KEY (league_id, rules, bots, bot, role)
 );
 
@@ -70,15 +70,15 @@ CREATE TABLE rating_matches (
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
 	bots      TEXT NOT NULL,
-	duplicate INTEGER NOT NULL DEFAULT 0,
-	rated     INTEGER NOT NULL DEFAULT 0,
-	deals     INTEGER NOT NULL DEFAULT 0,
-	decisions INTEGER NOT NULL DEFAULT 0,
-	fallbacks INTEGER NOT NULL DEFAULT 0,
-	net0 INTEGER NOT NULL DEFAULT 0,
-	net1 INTEGER NOT NULL DEFAULT 0,
-	net2 INTEGER NOT NULL DEFAULT 0,
-	net3 INTEGER NOT NULL DEFAULT 0
+	duplicate BOOLEAN NOT NULL DEFAULT FALSE,
+	rated     BIGINT NOT NULL DEFAULT 0,
+	deals     BIGINT NOT NULL DEFAULT 0,
+	decisions BIGINT NOT NULL DEFAULT 0,
+	fallbacks BIGINT NOT NULL DEFAULT 0,
+	net0 BIGINT NOT NULL DEFAULT 0,
+	net1 BIGINT NOT NULL DEFAULT 0,
+	net2 BIGINT NOT NULL DEFAULT 0,
+	net3 BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX rating_matches_league ON rating_matches (league_id);
 
@@ -86,12 +86,12 @@ CREATE INDEX rating_matches_league ON rating_matches (league_id);
 -- deleted) by the transaction that stores the group's last deal.
 CREATE TABLE rating_open_groups (
 	match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-	grp      INTEGER NOT NULL,
-	deals    INTEGER NOT NULL DEFAULT 0,
-	net0 INTEGER NOT NULL DEFAULT 0,
-	net1 INTEGER NOT NULL DEFAULT 0,
-	net2 INTEGER NOT NULL DEFAULT 0,
-	net3 INTEGER NOT NULL DEFAULT 0,
+	grp      BIGINT NOT NULL,
+	deals    BIGINT NOT NULL DEFAULT 0,
+	net0 BIGINT NOT NULL DEFAULT 0,
+	net1 BIGINT NOT NULL DEFAULT 0,
+	net2 BIGINT NOT NULL DEFAULT 0,
+	net3 BIGINT NOT NULL DEFAULT 0,
 	PRIMARY KEY (match_id, grp)
 );
 
@@ -102,24 +102,24 @@ CREATE TABLE rating_open_groups (
 CREATE TABLE rating_elo (
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
-	tainted   INTEGER NOT NULL,
+	tainted   BIGINT NOT NULL,
 	bot       TEXT NOT NULL,
-	elo       REAL NOT NULL,
-	matches   INTEGER NOT NULL,
+	elo       DOUBLE PRECISION NOT NULL,
+	matches   BIGINT NOT NULL,
 	PRIMARY KEY (league_id, rules, tainted, bot)
 );
 CREATE TABLE rating_elo_head (
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
-	tainted   INTEGER NOT NULL,
-	seq       INTEGER NOT NULL,
+	tainted   BIGINT NOT NULL,
+	seq       BIGINT NOT NULL,
 	PRIMARY KEY (league_id, rules, tainted)
 );
 CREATE TABLE rating_elo_log (
 	league_id TEXT NOT NULL,
 	rules     TEXT NOT NULL,
-	tainted   INTEGER NOT NULL,
-	seq       INTEGER NOT NULL,
+	tainted   BIGINT NOT NULL,
+	seq       BIGINT NOT NULL,
 	match_id  TEXT NOT NULL,
 	PRIMARY KEY (league_id, rules, tainted, seq)
 );
@@ -127,7 +127,7 @@ CREATE TABLE rating_elo_log (
 -- stale = 1: the database held deals before this version; the store rebuilds the sums from
 -- the raw results the first time it opens it (arena/store/ratingstats.go).
 CREATE TABLE rating_state (
-	id    INTEGER NOT NULL PRIMARY KEY,
-	stale INTEGER NOT NULL
+	id    BIGINT NOT NULL PRIMARY KEY,
+	stale BIGINT NOT NULL
 );
 INSERT INTO rating_state (id, stale) SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM deals) THEN 1 ELSE 0 END;
