@@ -40,6 +40,8 @@ type Config struct {
 	Lease           Duration          `yaml:"lease"`
 	Grace           Duration          `yaml:"grace"`
 	Bots            []BotConfig       `yaml:"bots"`
+	// FamilyCap caps the bots of one family (see BotConfig.Family) at a ladder table; 0: no cap.
+	FamilyCap int `yaml:"family_cap"`
 
 	// Filled in by ParseConfig.
 	RuleSet   engine.RuleSet `yaml:"-"`
@@ -69,6 +71,9 @@ type BotConfig struct {
 	Token    bool              `yaml:"token"`
 	Capacity int               `yaml:"capacity"`
 	Seed     *uint64           `yaml:"seed"`
+	// Family names the bot's family: versions of one bot, whose results the leaderboard splits
+	// with and without the family at the table (and which family_cap keeps apart).
+	Family string `yaml:"family"`
 }
 
 // Launched reports whether the arena starts the bot itself.
@@ -548,6 +553,25 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 		}
 	}
 	n := rules.Players
+	if c.FamilyCap < 0 {
+		return p.errf("family_cap", "must not be negative")
+	}
+	if c.FamilyCap > 0 {
+		if c.Format != Ladder {
+			return p.errf("family_cap", "caps a family at ladder tables only (format: ladder)")
+		}
+		seats, per := 0, map[string]int{}
+		for _, b := range c.Bots {
+			if b.Family == "" {
+				seats++
+			} else if per[b.Family]++; per[b.Family] <= c.FamilyCap {
+				seats++
+			}
+		}
+		if seats < n && !opts.BotsOnly {
+			return p.errf("family_cap", "with at most %d of a family per table, the bots fill only %d of the %d seats", c.FamilyCap, seats, n)
+		}
+	}
 	if opts.BotsOnly {
 		return nil
 	}
@@ -584,6 +608,13 @@ func (c *Config) Plan() *Plan {
 	}
 	for _, b := range c.Bots {
 		p.Bots = append(p.Bots, b.Name)
+		if b.Family != "" {
+			if p.Families == nil {
+				p.Families = map[string]string{}
+			}
+			p.Families[b.Name] = b.Family
+		}
 	}
+	p.FamilyCap = c.FamilyCap
 	return p
 }

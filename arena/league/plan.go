@@ -46,6 +46,8 @@ type Plan struct {
 	DealsText       string
 	Seed            uint64
 	TimeControl     arena.TimeControl
+	Families        map[string]string // bot → family (league file: family), for the board and FamilyCap
+	FamilyCap       int               // ladder: at most this many bots of one family per table (0: no cap)
 }
 
 // Fingerprint is the canonical text of the plan, stored with the league: a league is resumed
@@ -72,8 +74,12 @@ func (p *Plan) Fingerprint() string {
 		PerDecisionMS   int64    `json:"per_decision_ms"`
 		OverageMS       int64    `json:"overage_ms"`
 		Strikes         int      `json:"strikes"`
+		// Left out when not set, so that a league file without families keeps its fingerprint.
+		Families  map[string]string `json:"families,omitempty"`
+		FamilyCap int               `json:"family_cap,omitempty"`
 	}{p.Rules.String(), p.Format, p.Bots, p.Candidate, p.Baseline, p.Field, p.matchesPerRound(), p.Deals, p.Duplicate,
-		deals, p.Seed, p.TimeControl.PerDecision.Milliseconds(), p.TimeControl.Overage.Milliseconds(), p.TimeControl.MaxStrikes})
+		deals, p.Seed, p.TimeControl.PerDecision.Milliseconds(), p.TimeControl.Overage.Milliseconds(), p.TimeControl.MaxStrikes,
+		p.Families, p.FamilyCap})
 	return string(b)
 }
 
@@ -302,10 +308,15 @@ func pick(names []string, idx []int) []string {
 //     uncertainty times the closeness of the game, 4·p·(1 − p) for p the expected score
 //     between its rating and the mean rating of the table so far — an uncertain bot learns
 //     most from close games.
+//  4. Fairness bounds both (see fairSeat): a bot is seated only while its matches (scheduled,
+//     the matches of each bot in the rounds before r, plus its tables this round) stay within
+//     a factor 1.5 of the fewest any bot has, so that an uncertain bot is not seated at every
+//     table and each bot's figures come from a comparable field. A nil scheduled counts the
+//     matches in units, which lag a round behind.
 //
-// Ties are broken by a hash of the seed, the round and the bot's name, so the choice is a
-// pure function of the plan and the results.
-func (p *Plan) LadderTables(r int, units []Unit) [][]string {
+// Ties are broken by fewest matches played, then by a hash of the seed, the round and the
+// bot's name, so the choice is a pure function of the plan and the results.
+func (p *Plan) LadderTables(r int, units []Unit, scheduled map[string]int) [][]string {
 	n := p.Rules.Players
 	ratingOf := map[string]float64{}
 	seOf := map[string]float64{}
@@ -321,10 +332,20 @@ func (p *Plan) LadderTables(r int, units []Unit) [][]string {
 		return 1e6 // unrated: more uncertain than any rated bot, yet discounted like them
 	}
 	seated := map[string]int{}
+	played := scheduled
+	if played == nil {
+		played = matchesPlayed(units)
+	}
 	tie := func(b string) uint64 { return hashString(p.Seed, uint64(r), b) }
 	better := func(a, b string, sa, sb float64) bool {
+		if fa, fb := fairSeat(p.Bots, a, played, seated), fairSeat(p.Bots, b, played, seated); fa != fb {
+			return fa
+		}
 		if sa != sb {
 			return sa > sb
+		}
+		if ca, cb := played[a]+seated[a], played[b]+seated[b]; ca != cb {
+			return ca < cb
 		}
 		return tie(a) > tie(b)
 	}
@@ -335,7 +356,7 @@ func (p *Plan) LadderTables(r int, units []Unit) [][]string {
 		for len(table) < n {
 			best, bestScore := "", math.Inf(-1)
 			for _, b := range p.Bots {
-				if in[b] {
+				if in[b] || !p.familyFits(table, b) {
 					continue
 				}
 				score := uncertainty(b) / math.Sqrt(1+float64(seated[b]))
@@ -361,6 +382,51 @@ func (p *Plan) LadderTables(r int, units []Unit) [][]string {
 		tables = append(tables, table)
 	}
 	return tables
+}
+
+// familyFits reports whether b may join table under the plan's FamilyCap.
+func (p *Plan) familyFits(table []string, b string) bool {
+	f := p.Families[b]
+	if p.FamilyCap <= 0 || f == "" {
+		return true
+	}
+	n := 0
+	for _, t := range table {
+		if p.Families[t] == f {
+			n++
+		}
+	}
+	return n < p.FamilyCap
+}
+
+// matchesPlayed counts each bot's matches among the units.
+func matchesPlayed(units []Unit) map[string]int {
+	seen := map[string]map[string]bool{}
+	for _, u := range units {
+		for _, b := range u.Bots {
+			if seen[b] == nil {
+				seen[b] = map[string]bool{}
+			}
+			seen[b][u.MatchID] = true
+		}
+	}
+	out := make(map[string]int, len(seen))
+	for b, ms := range seen {
+		out[b] = len(ms)
+	}
+	return out
+}
+
+// fairSeat reports whether seating bot b at one more table keeps its matches within a factor
+// 1.5 of the fewest any bot has (or one more than the fewest, while they are few).
+func fairSeat(bots []string, b string, played, seated map[string]int) bool {
+	fewest := -1
+	for _, x := range bots {
+		if c := played[x] + seated[x]; fewest < 0 || c < fewest {
+			fewest = c
+		}
+	}
+	return float64(played[b]+seated[b]+1) <= max(1.5*float64(fewest), float64(fewest+1))
 }
 
 func hashString(seed, round uint64, s string) uint64 {

@@ -98,18 +98,18 @@ func TestLadderFavoursUncertainRatings(t *testing.T) {
 		bots = append(bots, []string{"a", "b", "c", "d"}[:i%4]...)
 		units = append(units, Unit{MatchID: "m", Group: i, Complete: true, Bots: bots[:3], Net: []int64{int64(i%3 - 1), 0, int64(1 - i%3)}})
 	}
-	tables := p.LadderTables(5, units)
+	tables := p.LadderTables(5, units, nil)
 	if len(tables) != 1 || tables[0][0] != "new" {
 		t.Errorf("tables %v: want the unrated bot first", tables)
 	}
-	if again := p.LadderTables(5, units); !reflect.DeepEqual(again, tables) {
+	if again := p.LadderTables(5, units, nil); !reflect.DeepEqual(again, tables) {
 		t.Errorf("not deterministic: %v then %v", tables, again)
 	}
 	// With no results at all every bot is as uncertain as the others: the round still seats
 	// every bot before seating one twice.
 	p.MatchesPerRound = 2
 	seen := map[string]int{}
-	for _, tb := range p.LadderTables(0, nil) {
+	for _, tb := range p.LadderTables(0, nil, nil) {
 		for _, b := range tb {
 			seen[b]++
 		}

@@ -575,7 +575,11 @@ func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 			if err != nil {
 				return added, err
 			}
-			tables = p.LadderTables(n, units)
+			scheduled, err := ru.matchesBefore(ctx, n)
+			if err != nil {
+				return added, err
+			}
+			tables = p.LadderTables(n, units, scheduled)
 		}
 		places, matches, jobs, err := p.Round(n, tables)
 		if err != nil {

@@ -57,6 +57,10 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 	deals := s.rowOps(insertDeal, dealCols, dealArgs, ` ON CONFLICT DO NOTHING`)
 	results := s.rowOps(insertResult, resultCols, resultArgs)
 	first := ds[0]
+	sums, err := s.prepareRatingSums(ctx, ds) // the leaderboard's aggregates, ratingstats.go
+	if err != nil {
+		return err
+	}
 	for _, op := range append(deals, results...) {
 		if _, err := s.stmt(ctx, op.query); err != nil {
 			return s.wrapSave(first.MatchID, first.Number, err)
@@ -90,6 +94,9 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
 			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("results: %w", err))
 		}
+	}
+	if err := s.writeRatingSums(ctx, tx, sums); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
 	}
 	if then != nil {
 		if err := then(tx); err != nil {

@@ -556,7 +556,13 @@ func (s *Store) completeJob(ctx context.Context, tx *sql.Tx, jobID int64) (bool,
 			return false, err
 		}
 	}
-	_, err = s.txExec(ctx, tx, q[3], string(arena.MatchFinished), t, matchID, string(arena.MatchFinished))
+	res, err = s.txExec(ctx, tx, q[3], string(arena.MatchFinished), t, matchID, string(arena.MatchFinished))
+	if err != nil {
+		return true, err
+	}
+	if n, err := res.RowsAffected(); err == nil && n > 0 {
+		return true, s.rateFinished(ctx, tx, matchID) // the match is finished now: the running Elo, ratingstats.go
+	}
 	return true, err
 }
 

@@ -79,7 +79,12 @@ func formatOf(sp *arena.MatchSpec) string {
 // match. The spec of a match never changes.
 func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 	op := "update match " + m.ID
-	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE matches SET status = ?, finished = ?, forfeited = ? WHERE id = ?`),
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET status = ?, finished = ?, forfeited = ? WHERE id = ?`),
 		string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.ID)
 	if err != nil {
 		return s.wrap(op, err)
@@ -91,7 +96,12 @@ func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 	if n == 0 {
 		return fmt.Errorf("match %s: %w", m.ID, arena.ErrNotFound)
 	}
-	return nil
+	if m.Status == arena.MatchFinished {
+		if err := s.rateFinished(ctx, tx, m.ID); err != nil { // the running Elo, ratingstats.go
+			return s.wrap(op, err)
+		}
+	}
+	return s.wrap(op, tx.Commit())
 }
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,

@@ -80,6 +80,9 @@ type Store struct {
 
 	matchInfos    sync.Map     // match id → *matchInfo (see Store.matchInfo)
 	cachedMatches atomic.Int64 // entries added to matchInfos since it was last cleared
+	// ratingInfos and ratingInfoCount are matchInfos' like for the rating sums (ratingstats.go).
+	ratingInfos     sync.Map
+	ratingInfoCount atomic.Int64
 }
 
 var _ arena.Store = (*Store)(nil)
@@ -107,6 +110,12 @@ func open(ctx context.Context, dsn string, version int) (*Store, error) {
 	if err := s.migrateTo(ctx, version); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if version == 0 {
+		if err := s.rebuildRatingSums(ctx); err != nil { // once, for deals stored before the sums were kept
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/league"
+	"github.com/tapparena/tapp/arena/board"
 	"github.com/tapparena/tapp/arena/store"
 )
 
@@ -47,16 +47,12 @@ func BenchmarkDashboard(b *testing.B) {
 	defer st.Close()
 	matchID := fillRandomDeals(b, ctx, st, deals)
 
-	boards := func(ctx context.Context, f arena.MatchFilter) (*league.Leaderboard, error) {
-		ms, err := st.ListMatches(ctx, f)
+	boards := func(ctx context.Context, f arena.MatchFilter) (*board.Leaderboard, error) {
+		sums, err := board.Load(ctx, st, f, board.LoadOptions{History: true})
 		if err != nil {
 			return nil, err
 		}
-		rows, err := st.Results(ctx, f)
-		if err != nil {
-			return nil, err
-		}
-		return league.ComputeLeaderboard(ms, rows)
+		return board.Compute(sums, board.Options{})
 	}
 	h, err := Handler(Config{View: NewView(st, boards, nil)})
 	if err != nil {

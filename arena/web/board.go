@@ -3,18 +3,18 @@ package web
 import (
 	"time"
 
-	"github.com/tapparena/tapp/arena/league"
+	"github.com/tapparena/tapp/arena/board"
 	"github.com/tapparena/tapp/arena/wire"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
 // boardToProto is the leaderboard in view terms, with a line of help per column.
-func boardToProto(lb *league.Leaderboard) *viewv1.GetLeaderboardResponse {
+func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 	resp := &viewv1.GetLeaderboardResponse{
 		LeagueId: lb.League, Unit: lb.Unit, RuleSets: lb.RuleSets, Matches: int32(lb.Matches),
 		Units: int32(lb.Units), Deals: int32(lb.Deals), Duplicate: lb.Duplicate,
 		Columns: []*viewv1.Column{
-			{Key: "rating", Title: lb.Unit + "/deal", Help: "what the bot wins per deal, with its 95% interval"},
+			{Key: "rating", Title: lb.Unit + "/deal", Help: "what the bot wins per deal against a table of average bots, adjusted for its opponents, with its 95% interval"},
 			{Key: "bt_elo", Title: "BT Elo", Help: "Bradley–Terry over all results (a unit's higher total beats a lower one), centred on 0"},
 			{Key: "multi_elo", Title: "multi-Elo", Help: "updated after every finished match from its final ranking, from 1500"},
 			{Key: "matches", Title: "matches", Help: "finished matches rated by multiplayer Elo"},
@@ -23,15 +23,19 @@ func boardToProto(lb *league.Leaderboard) *viewv1.GetLeaderboardResponse {
 	}
 	for _, b := range lb.Bots {
 		resp.Bots = append(resp.Bots, &viewv1.Standing{
-			Bot: b.Bot, Rating: b.PerDeal, RatingLo: b.PerDealLo, RatingHi: b.PerDealHi,
-			BtElo: b.Rating, BtEloLo: b.RatingLo, BtEloHi: b.RatingHi, MultiElo: b.Elo,
+			Bot: b.Bot, Rating: b.Rating, RatingLo: b.RatingLo, RatingHi: b.RatingHi,
+			BtElo: b.BT, BtEloLo: b.BTLo, BtEloHi: b.BTHi, MultiElo: b.Elo,
 			Matches: int32(b.EloMatches), Units: int32(b.Units), Deals: int32(b.Deals),
-			Provisional: b.Units < provisionalUnits,
+			Provisional: b.Provisional,
 		})
 	}
 	for i := range lb.LOS {
 		resp.Los = append(resp.Los, lb.LOS[i]...)
 	}
+	if lb.TaintedMatches > 0 {
+		resp.Notes = append(resp.Notes, "matches with a forfeit or more than 1% fallbacks are left out")
+	}
+	resp.Notes = append(resp.Notes, lb.Warnings...)
 	if lb.PartialUnits > 0 {
 		resp.Notes = append(resp.Notes, "duplicate groups not yet played under every seating are left out")
 	}
@@ -42,12 +46,8 @@ func boardToProto(lb *league.Leaderboard) *viewv1.GetLeaderboardResponse {
 	return resp
 }
 
-// provisionalUnits is the number of statistical units below which a bot's figures are marked
-// provisional rather than read as settled.
-const provisionalUnits = 30
-
 // historyToProto is each bot's multiplayer Elo after each of its finished matches.
-func historyToProto(lb *league.Leaderboard, finished map[string]time.Time) *viewv1.GetRatingHistoryResponse {
+func historyToProto(lb *board.Leaderboard, finished map[string]time.Time) *viewv1.GetRatingHistoryResponse {
 	resp := &viewv1.GetRatingHistoryResponse{Rating: "multiplayer Elo after each finished match, from 1500"}
 	for _, b := range lb.Bots {
 		h := &viewv1.BotHistory{Bot: b.Bot}

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/league"
+	"github.com/tapparena/tapp/arena/board"
 	"github.com/tapparena/tapp/arena/match"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -41,7 +41,7 @@ type Store interface {
 }
 
 // Leaderboards computes the board of the results a filter selects (the same the CLI prints).
-type Leaderboards func(ctx context.Context, f arena.MatchFilter) (*league.Leaderboard, error)
+type Leaderboards func(ctx context.Context, f arena.MatchFilter) (*board.Leaderboard, error)
 
 // View implements the view service over a store.
 type View struct {

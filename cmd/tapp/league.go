@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/board"
 	"github.com/tapparena/tapp/arena/host"
 	"github.com/tapparena/tapp/arena/league"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -150,7 +151,7 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
-			*league.Leaderboard
+			*board.Leaderboard
 			Outcome *league.Outcome `json:"outcome"`
 		}{lb, out})
 	}

@@ -5,25 +5,72 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"text/tabwriter"
+	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/league"
+	"github.com/tapparena/tapp/arena/board"
 	"github.com/tapparena/tapp/engine"
 )
 
-// computeLeaderboard reads the matches and raw results the filter selects and derives the
-// leaderboard.
-func computeLeaderboard(ctx context.Context, st arena.Store, f arena.MatchFilter) (*league.Leaderboard, error) {
-	ms, err := st.ListMatches(ctx, f)
+// computeLeaderboard derives the leaderboard of the results the filter selects from the
+// store's rating sums (tainted matches left out).
+func computeLeaderboard(ctx context.Context, st arena.Store, f arena.MatchFilter) (*board.Leaderboard, error) {
+	return leaderboard(ctx, st, f, board.LoadOptions{}, board.Options{Families: leagueFamilies(ctx, st, f.LeagueID)})
+}
+
+// leagueFamilies returns the families the league's file declared (family: on its bots), kept
+// in the league's stored plan; none when there is no such league.
+func leagueFamilies(ctx context.Context, st arena.Store, leagueID string) map[string]string {
+	ls, ok := st.(interface {
+		GetLeague(context.Context, string) (*arena.League, error)
+	})
+	if leagueID == "" || !ok {
+		return nil
+	}
+	l, err := ls.GetLeague(ctx, leagueID)
+	if err != nil {
+		return nil
+	}
+	var plan struct {
+		Families map[string]string `json:"families"`
+	}
+	if json.Unmarshal([]byte(l.Plan), &plan) != nil {
+		return nil
+	}
+	return plan.Families
+}
+
+// leaderboard loads the sums of the results the filter selects and derives the board.
+func leaderboard(ctx context.Context, st arena.Store, f arena.MatchFilter, lo board.LoadOptions, o board.Options) (*board.Leaderboard, error) {
+	sums, err := board.Load(ctx, st, f, lo)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := st.Results(ctx, f)
-	if err != nil {
-		return nil, err
+	o.Bot, o.TaintedIncluded = f.Bot, lo.IncludeTainted
+	return board.Compute(sums, o)
+}
+
+// familyFlag collects --family NAME=BOT,BOT,... flags into a bot → family map.
+type familyFlag map[string]string
+
+func (f familyFlag) String() string { return "" }
+
+func (f familyFlag) Set(v string) error {
+	name, bots, ok := strings.Cut(v, "=")
+	if !ok || name == "" || bots == "" {
+		return fmt.Errorf("want NAME=BOT,BOT,... (e.g. kibitz=kibitz-v1,kibitz-v2), got %q", v)
 	}
-	return league.ComputeLeaderboard(ms, rows)
+	for _, b := range strings.Split(bots, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			if g, taken := f[b]; taken && g != name {
+				return fmt.Errorf("bot %s is in family %s already", b, g)
+			}
+			f[b] = name
+		}
+	}
+	return nil
 }
 
 func (m *Main) ratings(ctx context.Context, args []string) error {
@@ -32,14 +79,23 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	bot := fs.String("bot", "", "only matches this bot played in")
 	rules := fs.String("rules", "", "only matches under this rule set (canonical or short form, e.g. modern)")
 	asJSON := fs.Bool("json", false, "print the leaderboard as JSON (with every bot's Elo history)")
-	history := fs.Bool("history", false, "also print each bot's multiplayer Elo after each of its matches")
+	asCSV := fs.Bool("csv", false, "print the standings (with --history: the Elo after every match) as CSV")
+	history := fs.Bool("history", false, "also print the multiplayer Elo over the matches, as a compact table")
+	recompute := fs.Bool("recompute", false, "derive everything from the raw results instead of the kept sums (slow; the same board)")
+	tainted := fs.Bool("include-tainted", false, "count matches with a forfeit or more than 1% fallbacks in the ratings")
 	withAnalysis := fs.Bool("analysis", false, "add card-play error and bidding regret per deal from the stored analyses (tapp analyze)")
+	roles := fs.Bool("roles", true, "print each bot's roles: declarer, defender, contracts, seats")
+	families := familyFlag{}
+	fs.Var(families, "family", "NAME=BOT,BOT,...: these bots are versions of one bot (repeatable); their results are split with and without the family at the table")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("tapp ratings takes no arguments (use --league NAME)")
+	}
+	if *asJSON && *asCSV {
+		return usagef("choose one of --json and --csv")
 	}
 	f := arena.MatchFilter{LeagueID: *leagueID, Bot: *bot}
 	rulesText := ""
@@ -60,15 +116,35 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 			return fmt.Errorf("%w (tapp league list shows the leagues)", err)
 		}
 	}
-	lb, err := computeLeaderboard(ctx, st, f)
+	lo := board.LoadOptions{Recompute: *recompute, IncludeTainted: *tainted, History: *history || *asJSON}
+	if *recompute && m.Log != nil {
+		last := time.Now()
+		lo.Progress = func(done, total int) {
+			if time.Since(last) > 2*time.Second || done == total {
+				last = time.Now()
+				m.Log.Info("recomputing the ratings from raw results", zap.Int("matches", done), zap.Int("of", total))
+			}
+		}
+	}
+	for b, fam := range leagueFamilies(ctx, st, *leagueID) {
+		if _, given := families[b]; !given { // --family overrides the league file
+			families[b] = fam
+		}
+	}
+	lb, err := leaderboard(ctx, st, f, lo, board.Options{Families: families})
 	if err != nil {
 		return err
 	}
 	lb.League = *leagueID
-	if *asJSON {
+	switch {
+	case *asJSON:
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(lb)
+	case *asCSV && *history:
+		return board.WriteHistoryCSV(m.Stdout, lb)
+	case *asCSV:
+		return board.WriteCSV(m.Stdout, lb)
 	}
 	short := make([]string, len(lb.RuleSets)) // the rule sets of the results, short form
 	for i, text := range lb.RuleSets {
@@ -86,7 +162,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	if lb.League != "" {
 		fmt.Fprintf(m.Stdout, "league %s\n", lb.League)
 	}
-	m.printLeaderboard(lb, rulesText, *history)
+	board.Render(m.Stdout, lb, board.RenderOptions{Rules: rulesText, Roles: *roles, History: *history})
 	if *withAnalysis {
 		if err := m.printAnalysisColumns(ctx, st, f, lb); err != nil {
 			return err
@@ -114,70 +190,9 @@ func shortRules(r engine.RuleSet) string {
 	return full
 }
 
-// printLeaderboard prints the leaderboard: one line per bot, the likelihood-of-superiority
-// matrix, and (with history) the multiplayer Elo after each match.
-func (m *Main) printLeaderboard(lb *league.Leaderboard, rules string, history bool) {
-	w := m.Stdout
-	if len(lb.Bots) == 0 {
-		fmt.Fprintln(w, "no results yet")
-		return
-	}
-	unit := "deals"
-	if lb.Duplicate {
-		unit = "duplicate groups"
-	}
-	fmt.Fprintf(w, "%d bots, %d %s (%d deals), %d finished matches", len(lb.Bots), lb.Units, unit, lb.Deals, lb.Matches)
-	if rules != "" {
-		fmt.Fprintf(w, " — %s", rules)
-	}
-	fmt.Fprintln(w)
-	if lb.PartialUnits > 0 {
-		fmt.Fprintf(w, "(%d duplicate groups not yet played under every seating are left out)\n", lb.PartialUnits)
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "#\tbot\tBT Elo\t95%% interval\tmulti-Elo\tmatches\t%s/deal\t95%% interval\t%s\t\n", lb.Unit, map[bool]string{true: "groups", false: "deals"}[lb.Duplicate])
-	for i, b := range lb.Bots {
-		fmt.Fprintf(tw, "%d\t%s\t%+.0f\t[%+.0f, %+.0f]\t%.0f\t%d\t%+.2f\t[%+.2f, %+.2f]\t%d\t\n", i+1, b.Bot, b.Rating,
-			b.RatingLo, b.RatingHi, b.Elo, b.EloMatches, b.PerDeal, b.PerDealLo, b.PerDealHi, b.Units)
-	}
-	tw.Flush()
-	fmt.Fprintln(w, "\nBT Elo: Bradley–Terry over all results (a unit's higher total beats a lower one), centred on 0.")
-	fmt.Fprintln(w, "multi-Elo: updated after every finished match from its final ranking, from 1500.")
-	if lb.Regularized {
-		fmt.Fprintln(w, "(some bot won or lost every comparison so far: its BT rating is held finite by a weak prior and its interval is wide)")
-	}
-	if len(lb.Bots) > 1 {
-		fmt.Fprintln(w, "\nlikelihood of superiority (row stronger than column):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprint(tw, "\t")
-		for _, b := range lb.Bots {
-			fmt.Fprintf(tw, "%s\t", b.Bot)
-		}
-		fmt.Fprintln(tw)
-		for i, a := range lb.Bots {
-			fmt.Fprintf(tw, "%s\t", a.Bot)
-			for j := range lb.Bots {
-				if i == j {
-					fmt.Fprint(tw, "—\t")
-					continue
-				}
-				fmt.Fprintf(tw, "%.1f%%\t", 100*lb.LOS[i][j])
-			}
-			fmt.Fprintln(tw)
-		}
-		tw.Flush()
-	}
-	if history {
-		fmt.Fprintln(w, "\nmultiplayer Elo after each match:")
-		for _, b := range lb.Bots {
-			var parts []string
-			for _, h := range b.History {
-				parts = append(parts, fmt.Sprintf("%s %.0f", h.Match, h.Rating))
-			}
-			fmt.Fprintf(w, "  %s: %s\n", b.Bot, strings.Join(parts, ", "))
-		}
-	}
+// printLeaderboard prints the leaderboard with its roles (board.Render).
+func (m *Main) printLeaderboard(lb *board.Leaderboard, rules string, history bool) {
+	board.Render(m.Stdout, lb, board.RenderOptions{Rules: rules, Roles: true, History: history})
 }
 
 // suggestDB is the --db flag that names dsn in a command this one suggests, or nothing when dsn

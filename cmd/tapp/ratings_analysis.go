@@ -7,14 +7,14 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/analysis"
-	"github.com/tapparena/tapp/arena/league"
+	"github.com/tapparena/tapp/arena/board"
 	"github.com/tapparena/tapp/arena/store"
 )
 
 // printAnalysisColumns adds the double-dummy error columns to a leaderboard: every bot's
 // card-play error and bidding regret per deal over the deals of the selected matches that
 // have a stored analysis (tapp analyze makes them; nothing is solved here).
-func (m *Main) printAnalysisColumns(ctx context.Context, st *store.Store, f arena.MatchFilter, lb *league.Leaderboard) error {
+func (m *Main) printAnalysisColumns(ctx context.Context, st *store.Store, f arena.MatchFilter, lb *board.Leaderboard) error {
 	f.Limit = 0
 	ms, err := st.ListMatches(ctx, f)
 	if err != nil {

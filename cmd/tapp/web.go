@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/league"
+	"github.com/tapparena/tapp/arena/board"
 	"github.com/tapparena/tapp/arena/store"
 	"github.com/tapparena/tapp/arena/web"
 )
@@ -56,8 +56,8 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, live web.Liv
 	if live != nil {
 		lv = web.NewLive(ctx, live)
 	}
-	boards := func(ctx context.Context, f arena.MatchFilter) (*league.Leaderboard, error) {
-		return computeLeaderboard(ctx, st, f)
+	boards := func(ctx context.Context, f arena.MatchFilter) (*board.Leaderboard, error) {
+		return leaderboard(ctx, st, f, board.LoadOptions{History: true}, board.Options{Families: leagueFamilies(ctx, st, f.LeagueID)})
 	}
 	h, err := web.Handler(web.Config{View: web.NewView(st, boards, lv), Admin: admin, ViewerToken: viewerToken, Log: m.Log})
 	if err != nil {

@@ -1,0 +1,293 @@
+package board
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// RenderOptions says what Render prints besides the standings.
+type RenderOptions struct {
+	Rules   string // the rule set(s) of the results, as the header names them
+	Roles   bool   // the roles table
+	History bool   // the multiplayer Elo history, as a compact table
+}
+
+// Render prints the board: the header, the standings with the headline first, one line that
+// explains each column, the likelihood-of-superiority matrix, the roles, the family splits
+// and warnings, and (when asked) the history. Each part is its own function, so that a part
+// can be added without touching the others.
+func Render(w io.Writer, lb *Leaderboard, o RenderOptions) {
+	if len(lb.Bots) == 0 {
+		fmt.Fprintln(w, "no results yet")
+		return
+	}
+	renderHeader(w, lb, o.Rules)
+	renderStandings(w, lb)
+	renderLegend(w, lb)
+	renderLOS(w, lb)
+	if o.Roles {
+		renderRoles(w, lb)
+	}
+	renderFamilies(w, lb)
+	if len(lb.Warnings) > 0 {
+		fmt.Fprintln(w)
+		for _, s := range lb.Warnings {
+			fmt.Fprintf(w, "warning: %s\n", s)
+		}
+	}
+	if o.History {
+		fmt.Fprintln(w)
+		RenderHistory(w, lb, 12)
+	}
+}
+
+func unitName(lb *Leaderboard) string {
+	if lb.Duplicate {
+		return "duplicate groups"
+	}
+	return "deals"
+}
+
+func renderHeader(w io.Writer, lb *Leaderboard, rules string) {
+	fmt.Fprintf(w, "%d bots, %d %s (%d deals), %d finished matches", len(lb.Bots), lb.Units, unitName(lb), lb.Deals, lb.Matches)
+	if rules != "" {
+		fmt.Fprintf(w, " — %s", rules)
+	}
+	fmt.Fprintln(w)
+	if lb.PartialUnits > 0 {
+		fmt.Fprintf(w, "(%d duplicate groups not yet played under every seating are left out)\n", lb.PartialUnits)
+	}
+	if lb.TaintedMatches > 0 {
+		if lb.TaintedIncluded {
+			fmt.Fprintf(w, "(%d tainted matches — a forfeit or more than 1%% fallbacks — are counted, as --include-tainted asks)\n", lb.TaintedMatches)
+		} else {
+			fmt.Fprintf(w, "(%d tainted matches — a forfeit or more than 1%% fallbacks — are left out; --include-tainted counts them)\n", lb.TaintedMatches)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func renderStandings(w io.Writer, lb *Leaderboard) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	groups := map[bool]string{true: "groups", false: "deals"}[lb.Duplicate]
+	fmt.Fprintf(tw, "#\tbot\t%s/deal\t95%% interval\tLOS next\tBT Elo\t95%% interval\tmulti-Elo\tmatches\traw/deal\t%s\t\n", lb.Unit, groups)
+	for i, b := range lb.Bots {
+		next := ""
+		switch {
+		case i == len(lb.Bots)-1:
+		case b.Provisional || lb.Bots[i+1].Provisional:
+			next = "prov."
+		default:
+			next = fmt.Sprintf("%.1f%%", 100*lb.LOS[i][i+1])
+		}
+		mark := ""
+		if b.Provisional {
+			mark = " (prov.)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%+.2f%s\t[%+.2f, %+.2f]\t%s\t%+.0f\t[%+.0f, %+.0f]\t%.0f\t%d\t%+.2f\t%d\t\n", i+1, b.Bot,
+			b.Rating, mark, b.RatingLo, b.RatingHi, next, b.BT, b.BTLo, b.BTHi, b.Elo, b.EloMatches, b.PerDeal, b.Units)
+	}
+	tw.Flush()
+}
+
+func renderLegend(w io.Writer, lb *Leaderboard) {
+	unit := map[bool]string{true: "duplicate groups", false: "deals"}[lb.Duplicate]
+	fmt.Fprintf(w, "\n%s/deal (the rating): what the bot wins per deal against a table of average bots of these results,\n", lb.Unit)
+	fmt.Fprintf(w, "  adjusted for the opponents it met (least squares over %s; 95%% interval robust to their clustering).\n", unit)
+	fmt.Fprintln(w, "LOS next: likelihood that the bot is stronger than the next one, from the same model as the interval.")
+	fmt.Fprintln(w, "BT Elo: Bradley–Terry over all results (in each unit the higher total beats the lower), centred on 0.")
+	fmt.Fprintln(w, "multi-Elo: updated after every finished match from its final ranking, from 1500.")
+	fmt.Fprintln(w, "raw/deal: the plain payoff per deal, not adjusted for the opponents it met.")
+	for _, b := range lb.Bots {
+		if b.Provisional {
+			fmt.Fprintf(w, "(prov.): fewer than %d %s, too few to trust the interval: no likelihood of superiority.\n", lb.MinUnits, unit)
+			break
+		}
+	}
+	if lb.Regularized {
+		fmt.Fprintln(w, "(some bot won or lost every comparison so far: its BT rating is held finite by a weak prior and its interval is wide)")
+	}
+	fmt.Fprintln(w, "Is B stronger than A? `tapp sprt` plays until it knows, with error rates you choose.")
+}
+
+func renderLOS(w io.Writer, lb *Leaderboard) {
+	if len(lb.Bots) < 2 {
+		return
+	}
+	fmt.Fprintln(w, "\nlikelihood of superiority (row stronger than column):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "\t")
+	for _, b := range lb.Bots {
+		fmt.Fprintf(tw, "%s\t", b.Bot)
+	}
+	fmt.Fprintln(tw)
+	for i, a := range lb.Bots {
+		fmt.Fprintf(tw, "%s\t", a.Bot)
+		for j, b := range lb.Bots {
+			switch {
+			case i == j:
+				fmt.Fprint(tw, "—\t")
+			case a.Provisional || b.Provisional:
+				fmt.Fprint(tw, "prov.\t")
+			default:
+				fmt.Fprintf(tw, "%.1f%%\t", 100*lb.LOS[i][j])
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+func renderRoles(w io.Writer, lb *Leaderboard) {
+	var seats []string
+	for _, b := range lb.Bots {
+		if b.Roles != nil && len(b.Roles.Seats) > len(seats) {
+			seats = seats[:0]
+			for _, s := range b.Roles.Seats {
+				seats = append(seats, s.Name)
+			}
+		}
+	}
+	if len(seats) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nroles (%s per deal; deals counted singly):\n", lb.Unit)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "bot\tdeclares\tmade\tas declarer\tas defender\tnobody declared\t%s\t\n", strings.Join(seats, "\t"))
+	for _, b := range lb.Bots {
+		r := b.Roles
+		if r == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%.0f%%\t%.0f%%\t%+.2f\t%+.2f\t%+.2f\t", b.Bot, 100*r.DeclareShare, 100*r.Declarer.MadeShare,
+			r.Declarer.PerDeal, r.Defender.PerDeal, r.NoDeclarer.PerDeal)
+		for i := range seats {
+			if i < len(r.Seats) {
+				fmt.Fprintf(tw, "%+.2f\t", r.Seats[i].PerDeal)
+			} else {
+				fmt.Fprint(tw, "\t")
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "contracts declared (deals, made, per deal):")
+	for _, b := range lb.Bots {
+		if b.Roles == nil || len(b.Roles.Contracts) == 0 {
+			continue
+		}
+		var parts []string
+		for _, c := range b.Roles.Contracts {
+			parts = append(parts, fmt.Sprintf("%s %d× %.0f%% %+.2f", c.Contract, c.Deals, 100*c.MadeShare, c.PerDeal))
+		}
+		fmt.Fprintf(w, "  %s: %s\n", b.Bot, strings.Join(parts, ", "))
+	}
+}
+
+func renderFamilies(w io.Writer, lb *Leaderboard) {
+	header := false
+	for _, b := range lb.Bots {
+		f := b.Family
+		if f == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "\nfamilies (%s per deal, raw):\n", lb.Unit)
+			header = true
+		}
+		fmt.Fprintf(w, "  %s (%s): with its family at the table %+.2f (%d deals), without %+.2f (%d deals); defending beside it %+.2f (%d), apart %+.2f (%d)\n",
+			b.Bot, f.Name, f.With.PerDeal, f.With.Deals, f.Without.PerDeal, f.Without.Deals,
+			f.DefendTogether.PerDeal, f.DefendTogether.Deals, f.DefendApart.PerDeal, f.DefendApart.Deals)
+	}
+}
+
+// historyRows is the multiplayer Elo of every bot after each finished match, in the order
+// the matches were rated: row i holds each bot's rating after match EloOrder[i] (its last
+// one until then).
+func historyRows(lb *Leaderboard) [][]float64 {
+	at := map[string]int{}
+	for i, id := range lb.EloOrder {
+		at[id] = i
+	}
+	rows := make([][]float64, len(lb.EloOrder))
+	for i := range rows {
+		rows[i] = make([]float64, len(lb.Bots))
+	}
+	for j, b := range lb.Bots {
+		cur, next := 1500.0, 0
+		for i := range rows {
+			for next < len(b.History) && at[b.History[next].Match] <= i {
+				cur = b.History[next].Rating
+				next++
+			}
+			rows[i][j] = cur
+		}
+	}
+	return rows
+}
+
+// RenderHistory prints the multiplayer Elo history as a table of at most maxRows rows
+// (evenly spaced matches, the last always), one column per bot.
+func RenderHistory(w io.Writer, lb *Leaderboard, maxRows int) {
+	rows := historyRows(lb)
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no finished match yet: no multiplayer Elo history")
+		return
+	}
+	fmt.Fprintf(w, "multiplayer Elo after match (of %d; --csv for every match):\n", len(rows))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "match\t")
+	for _, b := range lb.Bots {
+		fmt.Fprintf(tw, "%s\t", b.Bot)
+	}
+	fmt.Fprintln(tw)
+	n := min(maxRows, len(rows))
+	for r := range n {
+		i := (r + 1) * len(rows) / n
+		fmt.Fprintf(tw, "%d\t", i)
+		for _, v := range rows[i-1] {
+			fmt.Fprintf(tw, "%.0f\t", v)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+// WriteHistoryCSV writes the multiplayer Elo after every finished match: match number, match
+// id, then one column per bot.
+func WriteHistoryCSV(w io.Writer, lb *Leaderboard) error {
+	cw := csv.NewWriter(w)
+	head := []string{"n", "match"}
+	for _, b := range lb.Bots {
+		head = append(head, b.Bot)
+	}
+	cw.Write(head)
+	for i, row := range historyRows(lb) {
+		rec := []string{strconv.Itoa(i + 1), lb.EloOrder[i]}
+		for _, v := range row {
+			rec = append(rec, strconv.FormatFloat(v, 'f', 1, 64))
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteCSV writes the standings, one row per bot.
+func WriteCSV(w io.Writer, lb *Leaderboard) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"rank", "bot", "rating", "rating_lo", "rating_hi", "provisional", "bt_elo", "bt_elo_lo",
+		"bt_elo_hi", "multi_elo", "elo_matches", "per_deal", "units", "deals"})
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+	for i, b := range lb.Bots {
+		cw.Write([]string{strconv.Itoa(i + 1), b.Bot, f(b.Rating), f(b.RatingLo), f(b.RatingHi),
+			strconv.FormatBool(b.Provisional), f(b.BT), f(b.BTLo), f(b.BTHi), f(b.Elo), strconv.Itoa(b.EloMatches),
+			f(b.PerDeal), strconv.Itoa(b.Units), strconv.Itoa(b.Deals)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
