@@ -40,7 +40,7 @@ func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
 	}
 	defer st.Close()
 	m := &Main{Log: zap.NewNop(), Executable: tappBin}
-	a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second)
+	a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -178,7 +178,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second)
+	a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second, nil)
 	if err != nil {
 		return err
 	}
