@@ -108,10 +108,14 @@ type DecisionRecord struct {
 	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see wire.DecodeSent
 	Attempts  []AnswerAttempt
 	Action    engine.Action // the action applied
-	Latency   time.Duration // from the request to the accepted answer (or the deadline)
-	Think     time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
-	Strike    bool          // late or missing: the fallback was played and a strike given
-	Fallback  bool          // the arena chose the action (strike, forfeit or gone)
+	Latency   time.Duration // from the request's hand-off to the bot's connection to the accepted answer (or the deadline)
+	// ArenaShare is the arena's own share of the decision, never charged to the bot: from the
+	// engine asking to the request's hand-off to the bot's connection (building, encoding and
+	// waiting in the session's outbox behind other work).
+	ArenaShare time.Duration
+	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
+	Strike     bool          // late or missing: the fallback was played and a strike given
+	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
 }
 
 // SeatResult is one seat's raw result in one deal: ratings are derived from these.

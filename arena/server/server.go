@@ -264,6 +264,10 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 	for {
 		select {
 		case msg := <-outbox:
+			if h, ok := msg.(*handOff); ok {
+				h.handed <- time.Now()
+				msg = h.msg
+			}
 			if err := stream.SendMsg(msg); err != nil {
 				return err
 			}
@@ -291,19 +295,16 @@ func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, l
 		}
 		switch m := msg.GetMessage().(type) {
 		case *tappv1.ConnectRequest_Answer:
-			ok, full := ss.deliver(m.Answer, now)
+			ok, full := ss.deliver(m.Answer, now, stream.Context().Done())
 			switch {
 			case !ok:
-				log.Warn("answer for a game this session is not in", zap.String("game", m.Answer.GetGameId()), zap.String("request", m.Answer.GetRequestId()))
 				s.reject(ss, m.Answer, "PROTO-UNKNOWN-GAME", "no running game "+m.Answer.GetGameId()+" for this session: it is over, or the bot forfeited its match (the referee plays its seat)")
 			case full:
-				log.Warn("answer flood refused", zap.String("game", m.Answer.GetGameId()))
 				s.reject(ss, m.Answer, "PROTO-FLOOD", "too many answers queued for this game")
 			}
 		case *tappv1.ConnectRequest_Hello:
 			s.reject(ss, &tappv1.Answer{}, "PROTO-OUT-OF-ORDER", "hello may only be the first message")
 		default:
-			log.Warn("empty or unknown message from bot")
 			s.reject(ss, &tappv1.Answer{}, "PROTO-MALFORMED", "message has no known content")
 		}
 	}
