@@ -56,8 +56,8 @@ type Session struct {
 	refused     map[string]int
 	refusedFrom time.Time
 	gone        chan struct{}
-	goneOnce  sync.Once
-	graceTmr  *time.Timer
+	goneOnce    sync.Once
+	graceTmr    *time.Timer
 }
 
 type route struct {
