@@ -78,6 +78,11 @@ type Match struct {
 	Started   time.Time
 	Finished  time.Time // zero while running
 	Forfeited []string  // bots that forfeited by strikes
+	// Commitment is the match's commitment to its deals, made before the first deal and sent
+	// in every GameStarted (match.Commitment); Nonce is the secret in it, revealed with the
+	// seed once the match is over. Both are empty for matches stored before commitments.
+	Commitment string
+	Nonce      string
 }
 
 // MatchFilter selects matches in ListMatches.

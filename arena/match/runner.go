@@ -52,7 +52,12 @@ func (r *Runner) Create(ctx context.Context, spec arena.MatchSpec) (*arena.Match
 	if _, err := Plan(spec); err != nil {
 		return nil, err
 	}
-	m := &arena.Match{Spec: spec, Status: arena.MatchRunning, Started: time.Now()}
+	m := &arena.Match{Spec: spec, Status: arena.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
+	commitment, err := Commitment(spec, m.Nonce)
+	if err != nil {
+		return nil, err
+	}
+	m.Commitment = commitment
 	if err := r.Store.CreateMatch(ctx, m); err != nil {
 		return nil, fmt.Errorf("storing match: %w", err)
 	}
@@ -267,7 +272,7 @@ func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts en
 	defer release()
 	table := &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
-		Options: opts, Players: players, TimeControl: m.Spec.TimeControl,
+		Options: opts, Players: players, TimeControl: m.Spec.TimeControl, Commitment: m.Commitment,
 	}
 	if r.Watch != nil {
 		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }

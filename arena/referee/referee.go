@@ -158,6 +158,8 @@ type Table struct {
 	// Watching, when set, says whether anyone watches now; while not, the events are not
 	// even built for Watch.
 	Watching func() bool
+	// Commitment is the match's commitment to its deals, sent in every GameStarted.
+	Commitment string
 }
 
 // ErrAborted is returned when the context ends a deal before it finishes; nothing of the
@@ -463,7 +465,7 @@ func (g *game) started(seat engine.Seat) *tappv1.GameStarted {
 	gs := &tappv1.GameStarted{
 		GameId: g.id, MatchId: t.MatchID, DealNumber: int32(t.Number), Rules: t.Rules.String(),
 		Seat: int32(seat), TimeControl: wire.TimeControlToProto(t.TimeControl),
-		Hand: wire.CardsToProto(t.Deal.Hands[seat]),
+		Hand: wire.CardsToProto(t.Deal.Hands[seat]), DealCommitment: t.Commitment,
 	}
 	for _, p := range t.Players {
 		gs.Players = append(gs.Players, p.Bot)
