@@ -83,6 +83,22 @@ type Match struct {
 	// seed once the match is over. Both are empty for matches stored before commitments.
 	Commitment string
 	Nonce      string
+	// Decisions and Fallbacks count the decisions of the match's stored deals and those of
+	// them the arena played (strikes, forfeits, bots gone), as of the match's last update:
+	// results with many fallbacks say little about the bots (FallbackShare).
+	Decisions, Fallbacks int
+}
+
+// TaintedShare is the share of fallbacks above which a match's results are flagged: they
+// measure the clock, the machine or a missing bot more than the bots' play.
+const TaintedShare = 0.01
+
+// FallbackShare is the share of the match's decisions that were fallbacks (0 without any).
+func (m *Match) FallbackShare() float64 {
+	if m.Decisions == 0 {
+		return 0
+	}
+	return float64(m.Fallbacks) / float64(m.Decisions)
 }
 
 // MatchFilter selects matches in ListMatches.

@@ -108,6 +108,10 @@ func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
 	if len(stored.Forfeited) != 1 || stored.Status != arena.MatchFinished {
 		t.Fatalf("stored match: status %s forfeited %v", stored.Status, stored.Forfeited)
 	}
+	// The match counts its fallbacks, so that its results can be flagged.
+	if stored.Fallbacks != len(decs) || stored.Decisions <= len(decs) || stored.FallbackShare() <= arena.TaintedShare {
+		t.Errorf("stored match counts %d fallbacks of %d decisions; want the hanging bot's %d of more", stored.Fallbacks, stored.Decisions, len(decs))
+	}
 }
 
 func TestIllegalAndMalformedAnswersAreRefusedAndMayBeCorrected(t *testing.T) {

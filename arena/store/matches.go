@@ -87,8 +87,13 @@ func formatOf(sp *arena.MatchSpec) string {
 // match. The spec of a match never changes.
 func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 	op := "update match " + m.ID
-	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE matches SET status = ?, finished = ?, forfeited = ? WHERE id = ?`),
-		string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.ID)
+	query, args := `UPDATE matches SET status = ?, finished = ?, forfeited = ? WHERE id = ?`,
+		[]any{string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.ID}
+	if m.Decisions > 0 { // the counts' columns are newer than the statement
+		query, args = `UPDATE matches SET status = ?, finished = ?, forfeited = ?, decisions = ?, fallbacks = ? WHERE id = ?`,
+			[]any{string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.Decisions, m.Fallbacks, m.ID}
+	}
+	res, err := s.w.ExecContext(ctx, s.rebind(query), args...)
 	if err != nil {
 		return s.wrap(op, err)
 	}
@@ -104,7 +109,7 @@ func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
 	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
-	m.commitment, m.nonce`
+	m.commitment, m.nonce, m.decisions, m.fallbacks`
 
 func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	var (
@@ -117,7 +122,7 @@ func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	sp := &m.Spec
 	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
 		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited,
-		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce); err != nil {
+		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks); err != nil {
 		return nil, err
 	}
 	var err error

@@ -214,12 +214,16 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
-			"forfeited": res.Forfeited, "bots": table})
+			"forfeited": res.Forfeited, "bots": table, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
+			"tainted": mt.FallbackShare() > arena.TaintedShare})
 	}
 	fmt.Fprintf(m.Stdout, "match %s — %s, %d deals, seed %d\n\n", mt.ID, spec.Rules, res.Deals, spec.Seed)
 	printResultTable(m.Stdout, table, unit(spec.Rules))
 	if len(res.Forfeited) > 0 {
 		fmt.Fprintf(m.Stdout, "\nforfeited by strikes: %s\n", strings.Join(res.Forfeited, ", "))
+	}
+	if warning := fallbackWarning(mt.Fallbacks, mt.Decisions); warning != "" {
+		fmt.Fprintln(m.Stdout, "\n"+warning)
 	}
 	if *dsn != memoryDSN {
 		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(*dsn))
@@ -371,4 +375,15 @@ func (m *Main) progress(total int, what string) func(done int) {
 		eta := time.Duration(float64(total-done)/rate) * time.Second
 		m.Log.Info("progress", zap.Int("done", done), zap.Int("total", total), zap.Float64("per_second", rate), zap.Duration("eta", eta))
 	}
+}
+
+// fallbackWarning says that results are not to be trusted when more than arena.TaintedShare
+// of their decisions were played by the arena; "" when they are fine.
+func fallbackWarning(fallbacks, decisions int) string {
+	if decisions == 0 || float64(fallbacks)/float64(decisions) <= arena.TaintedShare {
+		return ""
+	}
+	return fmt.Sprintf("WARNING: %d of %d decisions (%.1f%%) were fallbacks the arena played for late, forfeited or absent bots:\n"+
+		"these results measure the clock and the machine more than the bots (more than %.0f%% flags them)",
+		fallbacks, decisions, 100*float64(fallbacks)/float64(decisions), 100*arena.TaintedShare)
 }
