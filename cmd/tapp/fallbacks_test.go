@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -16,5 +18,24 @@ func TestFallbackWarning(t *testing.T) {
 		if (got != "") != c.warn || c.warn && !strings.Contains(got, "fallbacks") {
 			t.Errorf("fallbackWarning(%d, %d) = %q, want a warning: %v", c.fallbacks, c.decisions, got, c.warn)
 		}
+	}
+}
+
+// tapp match --db memory: plays into the in-memory store: no file named "memory:" appears,
+// and no replay command is offered for deals that are not kept.
+func TestMatchWithTheMemoryStoreWritesNoFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cmd := exec.Command(tappBin, "match", "--bots", "random,random,random", "--deals", "2", "--db", "memory:")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tapp match --db memory:: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "2 deals") || strings.Contains(string(out), "replay a deal") {
+		t.Errorf("output:\n%s\nwant the result of 2 deals and no replay command", out)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files made in the working folder: %v", entries)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/league"
 	"github.com/tapparena/tapp/arena/match"
 	"github.com/tapparena/tapp/arena/rating"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -142,7 +143,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	var mf matchFlags
 	mf.register(fs)
 	botList := fs.String("bots", "", "built-in bots in table order, e.g. random,heuristic,random")
-	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
 	parallel := fs.Int("parallel", 8, "tables played at once")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
@@ -167,7 +168,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 			return usagef("%v", err)
 		}
 	}
-	st, err := m.openStore(ctx, *dsn)
+	st, err := m.openMatchStore(ctx, *dsn)
 	if err != nil {
 		return err
 	}
@@ -229,6 +230,15 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(*dsn))
 	}
 	return nil
+}
+
+// openMatchStore opens the store a match plays into: memory: is the in-memory store (nothing
+// is kept, for measurements), anything else a SQLite file or a PostgreSQL URL.
+func (m *Main) openMatchStore(ctx context.Context, dsn string) (arena.Store, error) {
+	if dsn == memoryDSN {
+		return league.NewMemory(), nil
+	}
+	return m.openStore(ctx, dsn)
 }
 
 // seatNames names the bots at a table: a kind that appears more than once gets a suffix per
