@@ -10,9 +10,13 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/referee"
+	"github.com/tapparena/tapp/arena/server"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -156,5 +160,33 @@ func TestAFloodNeverCostsACorrectAnswer(t *testing.T) {
 	}
 	if logs.FilterMessage("answers refused").Len() == 0 {
 		t.Error("no summary of the refused answers was logged")
+	}
+}
+
+// A token with a space around it is refused, for an admin as for a bot: tokens are compared
+// exactly as sent, never trimmed on one side and not on the other.
+func TestTokensWithSpacesAroundThemAreRefused(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	ctx := context.Background()
+	token := a.register("spaced")
+	admin := tappv1.NewAdminServiceClient(a.dial())
+	for _, padded := range []string{testAdminToken + " ", " " + testAdminToken} {
+		_, err := admin.ListBots(metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+padded), &tappv1.ListBotsRequest{})
+		if status.Code(err) != codes.Unauthenticated {
+			t.Errorf("admin token %q: %v, want Unauthenticated", padded, err)
+		}
+	}
+	if _, err := admin.ListBots(metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+testAdminToken), &tappv1.ListBotsRequest{}); err != nil {
+		t.Errorf("the admin token as issued: %v", err)
+	}
+	if _, err := a.connectRaw(ctx, "spaced", token+" ", nil, firstLegal); status.Code(err) != codes.Unauthenticated {
+		t.Errorf("bot token with a trailing space: %v, want Unauthenticated", err)
+	}
+	if _, err := a.connectRaw(ctx, "spaced", token, nil, firstLegal); err != nil {
+		t.Errorf("the bot token as issued: %v", err)
+	}
+	if err := server.CheckToken("TAPP_ADMIN_TOKEN", "secret\n"); err == nil {
+		t.Error("CheckToken accepted a configured token ending in a newline")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -152,14 +153,26 @@ func NewToken(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
+// bearer returns the token the caller presents, exactly as sent: tokens never hold spaces,
+// so a token with spaces around it (a copy-paste slip) is no token, and refused alike for bots
+// and admins rather than trimmed here and compared as sent there.
 func bearer(ctx context.Context) string {
 	md, _ := metadata.FromIncomingContext(ctx)
 	for _, v := range md.Get("authorization") {
-		if t, ok := strings.CutPrefix(v, "Bearer "); ok {
-			return strings.TrimSpace(t)
+		if t, ok := strings.CutPrefix(v, "Bearer "); ok && t == strings.TrimSpace(t) {
+			return t
 		}
 	}
 	return ""
+}
+
+// CheckToken refuses a configured token with spaces around it (an environment variable with
+// a trailing space or newline): no caller could present it.
+func CheckToken(what, token string) error {
+	if token != strings.TrimSpace(token) {
+		return fmt.Errorf("%s has spaces or a newline around it: set it without them", what)
+	}
+	return nil
 }
 
 // AddLaunchToken lets a bot that the arena launches itself connect as bot with token, for
@@ -173,7 +186,7 @@ func (s *Server) AddLaunchToken(token, bot string) {
 func (s *Server) authBot(ctx context.Context) (*arena.Bot, error) {
 	token := bearer(ctx)
 	if token == "" {
-		return nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\"")
+		return nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\", the token exactly as issued")
 	}
 	s.mu.Lock()
 	name, ok := s.launchTokens[string(HashToken(token))]

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/server"
 	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -22,6 +23,9 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, spec arena.MatchSpe
 	token := m.Getenv("TAPP_ADMIN_TOKEN")
 	if token == "" {
 		return usagef("--arena needs the arena's admin token in TAPP_ADMIN_TOKEN")
+	}
+	if err := server.CheckToken("TAPP_ADMIN_TOKEN", token); err != nil {
+		return usagef("%v", err)
 	}
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {

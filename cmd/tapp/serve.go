@@ -160,6 +160,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	adminToken := m.Getenv("TAPP_ADMIN_TOKEN")
+	if err := server.CheckToken("TAPP_ADMIN_TOKEN", adminToken); err != nil {
+		return usagef("%v", err)
+	}
 	if adminToken == "" {
 		m.Log.Warn("TAPP_ADMIN_TOKEN is not set: the admin service is disabled")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"os/exec"
 	"strings"
 	"testing"
@@ -37,5 +38,20 @@ func TestMatchWithTheMemoryStoreWritesNoFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("files made in the working folder: %v", entries)
+	}
+}
+
+// One rule for bot names: what tapp bots add refuses, a league file refuses too, and the
+// other way round.
+func TestBotsAddRefusesDotNames(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "bots.db")
+	for _, name := range []string{".", "..", ".x"} {
+		if _, err := cli(t, "bots", "add", name, "--db", db); err == nil {
+			t.Errorf("tapp bots add %q: accepted, want refused", name)
+		}
+	}
+	if _, err := cli(t, "bots", "add", "ok-bot.2", "--db", db); err != nil {
+		t.Errorf("tapp bots add ok-bot.2: %v", err)
 	}
 }
