@@ -138,7 +138,6 @@ const (
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
-
 // ConfigError is a mistake in a league file, with the position it points at.
 type ConfigError struct {
 	File         string
