@@ -81,8 +81,13 @@ func (l *lockedBuffer) String() string {
 
 func startServe(t *testing.T) *arenaProc {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "arena.db")
-	cmd := exec.Command(tappBin, "serve", "--listen", "127.0.0.1:0", "--db", db, "--grace", "2s")
+	return startServeOn(t, filepath.Join(t.TempDir(), "arena.db"), "127.0.0.1:0")
+}
+
+// startServeOn is startServe on the given database and address.
+func startServeOn(t *testing.T, db, listen string) *arenaProc {
+	t.Helper()
+	cmd := exec.Command(tappBin, "serve", "--listen", listen, "--db", db, "--grace", "2s")
 	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

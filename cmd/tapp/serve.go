@@ -175,6 +175,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if _, err := a.service.ResumeRunning(ctx); err != nil {
+		return fmt.Errorf("resuming the matches left running: %w", err)
+	}
 	m.Log.Info("arena serving", zap.String("addr", a.addr), zap.String("db", *dsn))
 	select {
 	case <-ctx.Done():
