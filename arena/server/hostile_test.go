@@ -76,6 +76,23 @@ func TestAnswersToOtherSeatsRequestsStayOutOfTheirRecords(t *testing.T) {
 	if foreign.Load() == 0 {
 		t.Fatal("the thief never answered another seat's request: the test tests nothing")
 	}
+	// Every game started with the match's commitment to its deals, made before the first.
+	stored, err := a.store.GetMatch(ctx, res.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := 0
+	for _, msg := range odd.messages() {
+		if gs := msg.GetGameStarted(); gs != nil {
+			games++
+			if gs.GetDealCommitment() == "" || gs.GetDealCommitment() != stored.Commitment {
+				t.Errorf("game %s started with commitment %q, want the match's %q", gs.GetGameId(), gs.GetDealCommitment(), stored.Commitment)
+			}
+		}
+	}
+	if games != 3 {
+		t.Errorf("%d games started, want 3", games)
+	}
 	for _, honest := range names[:2] {
 		if n := refusedIn(decisionsOf(t, a, res.Match.ID, honest)); n != 0 {
 			t.Errorf("%s's record shows %d refused answers; it sent none", honest, n)

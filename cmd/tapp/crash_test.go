@@ -80,7 +80,7 @@ func TestE2EArenaKilledMidMatchResumesIt(t *testing.T) {
 	}
 	checkComplete(t, got, deals)
 	out, err := exec.Command(tappBin, "replay", "verify", id, "--db", db).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "checks out") {
+	if err != nil || !strings.Contains(string(out), "checks out") || !strings.Contains(string(out), "holds") {
 		t.Fatalf("tapp replay verify after the crash: %v\n%s", err, out)
 	}
 }
