@@ -68,7 +68,6 @@ func TestAnswersToOtherSeatsRequestsStayOutOfTheirRecords(t *testing.T) {
 	thief.Store(odd)
 	a.runner.Parallel = 1 // mine is not locked: one deal at a time
 	spec := modernSpec(names, 3)
-	spec.TimeControl = slowClock
 	res := a.play(ctx, spec)
 	if res.Deals != 3 || len(res.Forfeited) != 0 {
 		t.Fatalf("match: deals %d forfeited %v", res.Deals, res.Forfeited)
@@ -143,7 +142,6 @@ func TestAFloodNeverCostsACorrectAnswer(t *testing.T) {
 	})
 	flooder.Store(odd)
 	spec := modernSpec(names, 4)
-	spec.TimeControl = slowClock
 	res := a.play(ctx, spec)
 	if res.Deals != 4 || len(res.Forfeited) != 0 {
 		t.Fatalf("match: deals %d forfeited %v", res.Deals, res.Forfeited)
