@@ -17,7 +17,7 @@ VENV_STAMP := $(VENV)/.installed
 PY_SDK     := bots/python
 
 # Everything `make generate` writes: checked by proto-check for staleness.
-GENERATED := proto/tapp/v1 proto/tapp/store/v1 $(PY_SDK)/src/tapp
+GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp
 
 .PHONY: help generate proto-check venv test-python test demo build
 
@@ -79,4 +79,5 @@ demo: ## A short ladder among the built-in bots (SQLite, real gRPC): progress, l
 	echo; \
 	echo "demo: the database and the bots' logs stay in $$dir; for instance:"; \
 	echo "  $$dir/tapp ratings --league demo --db $$dir/demo.db --history"; \
+	echo "  $$dir/tapp web --db $$dir/demo.db    # then open http://127.0.0.1:8080/#/?league=demo"; \
 	echo "  $$dir/tapp league run docs/examples/demo.yaml --db $$dir/demo.db    # resumes; a finished league just prints its leaderboard"

@@ -79,6 +79,7 @@ func commands() []command {
 		{"bot", "KIND --arena ADDR --token T", "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") against an arena", (*Main).bot},
 		{"match", "--bots A,B,C [--deals N] [--seed S] [--variant V]", "play one match among built-in bots over loopback gRPC", (*Main).match},
 		{"matches", "[--bot NAME] [--league ID]", "list stored matches and how to open each", (*Main).matches},
+		{"web", "[--db DSN] [--http ADDR]", "serve the web dashboard (leaderboard, history, matches, replays) over a database", (*Main).web},
 		{"deals", "gen --count N --seed S [--variant V]", "write deals in card notation (a deal file)", (*Main).deals},
 		{"league", "run FILE [--for 8h] | status NAME | list", "run a league from a league file (resumable), show its state", (*Main).league},
 		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
