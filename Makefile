@@ -10,6 +10,7 @@ GO     ?= go
 PYTHON ?= python3
 # buf and the Go code generators are pinned in tools/go.mod, apart from the main go.mod.
 BUF    := $(GO) tool -modfile=tools/go.mod buf
+LINT   := $(GO) tool -modfile=tools/go.mod golangci-lint
 
 VENV       := .venv
 VENV_PY    := $(VENV)/bin/python
@@ -19,7 +20,7 @@ PY_SDK     := bots/python
 # Everything `make generate` writes: checked by proto-check for staleness.
 GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp
 
-.PHONY: help generate proto-check venv test-python test demo build
+.PHONY: help generate proto-check venv test-python test-game-full test demo build cross-build lint
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -61,11 +62,23 @@ $(VENV_STAMP): $(PY_SDK)/pyproject.toml
 test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
 	$(VENV_PY) -m pytest $(PY_SDK)
 
-test: ## Run every check: proto-check, go vet, go test, Python tests.
+test-game-full: $(VENV_STAMP) ## The Python game model against the Go engine in full: 100,000 random deals each way (long).
+	TAPP_GAME_DIFF=full $(VENV_PY) -m pytest $(PY_SDK)/tests/test_game_differential.py $(PY_SDK)/tests/test_game_sample.py
+
+test: ## Run every check: proto-check, go vet, layering lint, cross builds, go test, Python tests.
 	$(MAKE) proto-check
 	$(GO) vet ./...
+	$(MAKE) lint
+	$(MAKE) cross-build
 	$(GO) test ./...
 	$(MAKE) test-python
+
+lint: ## Check the layering rules of .golangci.yml (engine stays pure, generated code in adapters, processes in arena/launch).
+	$(LINT) run ./...
+
+cross-build: ## Check that tapp builds for Windows and macOS (nothing is kept).
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/tapp
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/tapp
 
 build: ## Build the tapp binary into bin/tapp.
 	$(GO) build -o bin/tapp ./cmd/tapp

@@ -10,16 +10,25 @@ func (s *State) startPlay(leader Seat) {
 // legalCards returns the cards the player to move may play (R-PLAY-2): follow suit; else a
 // trump if there is a trump suit and he holds one; else any card. No duty to beat (R-PLAY-3).
 func (s *State) legalCards() CardSet {
-	hand := s.hands[s.toMove]
 	if s.trickLen == 0 {
+		return s.hands[s.toMove]
+	}
+	return Playable(s.hands[s.toMove], s.trick[0].Suit(), s.trump)
+}
+
+// Playable returns the cards of hand that may be played to a trick whose first card is of
+// suit led (NoSuit: the player leads, any card), trump being the trump suit or NoSuit
+// (R-PLAY-2): follow suit; else a trump if there is a trump suit and the hand holds one; else
+// any card.
+func Playable(hand CardSet, led, trump Suit) CardSet {
+	if led >= NumSuits {
 		return hand
 	}
-	led := s.trick[0].Suit()
 	if f := hand & SuitSet(led); f != 0 {
 		return f
 	}
-	if s.trump < NumSuits {
-		if t := hand & SuitSet(s.trump); t != 0 {
+	if trump < NumSuits {
+		if t := hand & SuitSet(trump); t != 0 {
 			return t
 		}
 	}
@@ -45,8 +54,10 @@ func (s *State) checkCard(a Action) error {
 	return ruleErr("R-PLAY-2", "cannot follow %s: must play a trump (%s)", led, s.trump)
 }
 
-// beats reports whether card c beats the card best currently winning the trick (R-PLAY-4).
-func beatsCard(c, best Card, trump Suit) bool {
+// Beats reports whether card c, played to a trick, beats the card best that wins it so far,
+// trump being the trump suit or NoSuit (R-PLAY-4): a higher card of best's suit, or a trump
+// on a card that is not one.
+func Beats(c, best Card, trump Suit) bool {
 	if c.Suit() == best.Suit() {
 		return c > best
 	}
@@ -92,7 +103,7 @@ func (s *State) closeTrick() {
 	for i := 1; i < n; i++ {
 		c := s.trick[i]
 		pts += c.Points()
-		if beatsCard(c, best, s.trump) {
+		if Beats(c, best, s.trump) {
 			best, win = c, i
 		}
 	}

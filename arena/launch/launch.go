@@ -39,6 +39,15 @@ type Spec struct {
 	Env        []string // extra environment, KEY=VALUE
 	StderrPath string   // where the process's stderr goes (appended); empty discards it
 	Dir        string   // working directory; empty is the arena's
+	// Output, when set, also receives the process's stdout and stderr as they come.
+	Output io.Writer
+	// Once runs the process a single time: when it exits it is not restarted, and Done and
+	// Err tell how it ended (a bot started to be re-asked recorded questions).
+	Once bool
+	// Group starts the process in a process group of its own (where the platform has them),
+	// stops the whole group, and kills what is left of it after the process exits: a
+	// command that starts other programs (a script) leaves none behind.
+	Group bool
 }
 
 // Process is a supervised bot process.
@@ -52,19 +61,9 @@ type Process struct {
 	cmd      *exec.Cmd
 	cancel   context.CancelFunc
 	done     chan struct{}
-	gaveUp   error // why the supervisor stopped restarting the process
 	stderr   tail  // the last lines of its stderr
+	exitErr  error // how the last run ended; read after done is closed
 }
-
-// Err is nil while the process is supervised, and says why once the supervisor gave it up.
-func (p *Process) Err() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.gaveUp
-}
-
-// Done is closed when the supervisor has stopped: the process was stopped, or given up.
-func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Start launches spec and keeps it running until ctx ends or Stop is called.
 func Start(ctx context.Context, spec Spec, log *zap.Logger) (*Process, error) {
@@ -147,8 +146,9 @@ func (p *Process) supervise(ctx context.Context) {
 		err := p.runOnce(ctx)
 		p.mu.Lock()
 		retiring := p.retiring
+		p.exitErr = err
 		p.mu.Unlock()
-		if ctx.Err() != nil || retiring {
+		if ctx.Err() != nil || retiring || p.spec.Once {
 			return
 		}
 		if time.Since(start) > QuickExit {
@@ -161,7 +161,7 @@ func (p *Process) supervise(ctx context.Context) {
 			gaveUp := fmt.Errorf("bot %s exited %d times in a row within %s of its start (last: %v); not restarted again; the last lines of its stderr:\n%s",
 				p.spec.Name, quick, QuickExit, err, indent(last))
 			p.mu.Lock()
-			p.gaveUp = gaveUp
+			p.exitErr = gaveUp // what Err reports once Done is closed
 			p.mu.Unlock()
 			p.log.Error("bot process keeps dying at start: given up", zap.Error(err), zap.Int("exits", quick), zap.String("stderr", last))
 			return
@@ -255,9 +255,13 @@ func (p *Process) runOnce(ctx context.Context) error {
 	cmd.Env = append(os.Environ(), p.spec.Env...)
 	cmd.Dir = p.spec.Dir
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	if p.spec.Group {
+		ownGroup(cmd)
+		cmd.Cancel = func() error { return signalGroup(cmd, false) }
+		defer func() { _ = signalGroup(cmd, true) }() // whatever the program left running
+	}
 	cmd.WaitDelay = 3 * time.Second
 	p.stderr.reset()
-	cmd.Stderr = &p.stderr
 	if p.spec.StderrPath != "" {
 		f, err := os.OpenFile(p.spec.StderrPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -265,6 +269,18 @@ func (p *Process) runOnce(ctx context.Context) error {
 		}
 		defer f.Close()
 		cmd.Stderr = io.MultiWriter(f, &p.stderr)
+	}
+	switch {
+	case p.spec.Output != nil && cmd.Stderr != nil:
+		cmd.Stdout = p.spec.Output
+		cmd.Stderr = io.MultiWriter(cmd.Stderr, p.spec.Output)
+	case p.spec.Output != nil:
+		// One writer for both streams, so that they share one pipe and keep their order; the
+		// tail then holds the last lines of both.
+		both := io.MultiWriter(p.spec.Output, &p.stderr)
+		cmd.Stdout, cmd.Stderr = both, both
+	case cmd.Stderr == nil:
+		cmd.Stderr = &p.stderr
 	}
 	if err := cmd.Start(); err != nil {
 		return err

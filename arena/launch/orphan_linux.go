@@ -12,5 +12,8 @@ import (
 // not live on as an orphan that tries to reconnect for ever. runOnce keeps that thread for
 // the process's lifetime.
 func dieWithArena(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/launch"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -98,7 +99,8 @@ type posError struct {
 
 func (e *posError) Error() string { return e.msg }
 
-// Command is a command line: a YAML list of arguments, or one string split at spaces.
+// Command is a command line: a YAML list of arguments, or one string split as a shell would
+// (launch.Split: quotes honoured; no shell runs it).
 type Command []string
 
 // UnmarshalYAML reads a list or a string.
@@ -111,7 +113,14 @@ func (c *Command) UnmarshalYAML(node ast.Node) error {
 		}
 		*c = list
 	case *ast.StringNode:
-		*c = strings.Fields(n.Value)
+		argv, env, err := launch.Split(n.Value)
+		if err != nil {
+			return &posError{node: node, msg: err.Error()}
+		}
+		if len(env) > 0 {
+			return &posError{node: node, msg: fmt.Sprintf("command %q sets environment variables: give them under env", n.Value)}
+		}
+		*c = argv
 	case *ast.NullNode:
 		*c = nil
 	default:

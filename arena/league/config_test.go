@@ -62,7 +62,7 @@ func TestParseConfig(t *testing.T) {
 	if p.Rounds != 1 || len(p.FixedTables(0)) != 4 || p.DealsPerRound() != 4*20*6 {
 		t.Errorf("plan %+v: %d tables, %d deals per round", p, len(p.FixedTables(0)), p.DealsPerRound())
 	}
-	// A string command is split at spaces; defaults apply.
+	// A string command is split into words; defaults apply.
 	c, err = ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: ./bot --fast}\n  - {name: b, builtin: random}\n  - {name: c, token: true}\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +70,17 @@ func TestParseConfig(t *testing.T) {
 	if strings.Join(c.Bots[0].Command, "|") != "./bot|--fast" || c.Format != RoundRobin || c.Deals != DefaultDeals ||
 		!*c.Duplicate || c.RuleSet.Players != 3 || time.Duration(c.TimeControl.PerDecision) != time.Second {
 		t.Errorf("defaults: %+v", c)
+	}
+	// Quotes group words as in a shell; environment belongs under env.
+	c, err = ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: \"python3 'my bot.py' --fast\"}\n  - {name: b, builtin: random}\n  - {name: c, builtin: random}\n"), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Bots[0].Command, "|"); got != "python3|my bot.py|--fast" {
+		t.Errorf("quoted command split into %q", got)
+	}
+	if _, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: MODE=x ./bot}\n  - {name: b, builtin: random}\n  - {name: c, builtin: random}\n"), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "give them under env") {
+		t.Errorf("command with an assignment: %v, want an error pointing at env", err)
 	}
 	// For its bots only (tapp sprt --bots), a file needs no name; a league file does.
 	botsOnly := []byte("bots:\n  - {name: a, builtin: random}\n  - {name: b, builtin: random}\n")

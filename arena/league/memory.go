@@ -391,6 +391,21 @@ func (s *Memory) job(id int64) *arena.Job {
 	return s.jobs[i]
 }
 
+// Jobs lists the league's jobs by id, each with Stored set, as the SQL store does.
+func (s *Memory) Jobs(_ context.Context, league string) ([]arena.Job, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []arena.Job
+	for _, j := range s.jobs {
+		if j.LeagueID == league {
+			c := *j
+			c.Stored = s.stored(j)
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 // Extend implements Queue.
 func (s *Memory) Extend(_ context.Context, owner string, ids []int64, lease time.Duration) ([]int64, error) {
 	s.mu.Lock()

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"go.uber.org/zap"
@@ -99,7 +98,7 @@ func deadOwners(owners []string, self string) []string {
 		if pid == os.Getpid() { // an earlier worker of this very process
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		if processGone(pid) {
 			dead = append(dead, o)
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/launch"
 	"github.com/tapparena/tapp/arena/referee"
 	"github.com/tapparena/tapp/arena/server"
 	"github.com/tapparena/tapp/bots"
@@ -116,11 +115,12 @@ func (a *LocalArena) RunBuiltin(ctx context.Context, version string, b bots.Bot)
 	}()
 }
 
-// RunCommand starts a bot program with a shell (sh -c command), with TAPP_ARENA and
-// TAPP_TOKEN pointing it at this arena. Its output (stdout and stderr) goes to out; with out
-// nil, the end of it is kept for error messages instead.
+// RunCommand starts a bot program, with TAPP_ARENA and TAPP_TOKEN pointing it at this arena.
+// The command line is split as a shell would (launch.Split: quotes, $VAR, leading NAME=VALUE)
+// but no shell runs it. Its output (stdout and stderr) goes to out; with out nil, the end of
+// it is kept for error messages instead.
 func (a *LocalArena) RunCommand(command string, out io.Writer) error {
-	p, err := startBotProcess(command, a.Env(), out)
+	p, err := startBotProcess(command, a.Env(), out, a.log)
 	if err != nil {
 		return err
 	}
@@ -159,11 +159,11 @@ func (a *LocalArena) WaitBot(ctx context.Context, timeout time.Duration) error {
 		a.mu.Unlock()
 		var exited <-chan struct{}
 		if proc != nil {
-			exited = proc.done
+			exited = proc.Done()
 		}
 		select {
 		case <-exited:
-			return fmt.Errorf("the bot command %q ended before it connected to %s: %v%s", proc.command, a.addr, proc.err, proc.tail())
+			return fmt.Errorf("the bot command %q ended before it connected to %s: %v%s", proc.command, a.addr, proc.exit(), proc.tail())
 		case err := <-sdkDone:
 			return fmt.Errorf("the bot stopped before it connected to %s: %v", a.addr, err)
 		case <-ctx.Done():
@@ -188,8 +188,8 @@ func (a *LocalArena) Ask(ctx context.Context, q *Question) (*Answer, error) {
 	var exitErr func() error
 	if a.proc != nil {
 		p := a.proc
-		exited = p.done
-		exitErr = func() error { return fmt.Errorf("%v%s", p.err, p.tail()) }
+		exited = p.Done()
+		exitErr = func() error { return fmt.Errorf("%v%s", p.exit(), p.tail()) }
 	}
 	ans, err := q.ask(ctx, a.conn, exited, exitErr)
 	if err != nil {
@@ -224,36 +224,38 @@ func (a *LocalArena) Close() {
 	}
 }
 
-// botProcess is a bot program started for one replay session.
+// botProcess is a bot program started for one replay session, by the arena's launcher: run
+// once (not restarted), in a process group of its own.
 type botProcess struct {
+	*launch.Process
 	command string
-	cmd     *exec.Cmd
-	done    chan struct{}
-	err     error // the exit status, set before done is closed
 	out     *tailWriter
 }
 
-func startBotProcess(command string, env []string, out io.Writer) (*botProcess, error) {
+func startBotProcess(command string, env []string, out io.Writer, log *zap.Logger) (*botProcess, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("empty bot command")
 	}
+	argv, assigned, err := launch.Split(command)
+	if err != nil {
+		return nil, fmt.Errorf("the bot command: %w", err)
+	}
 	tw := &tailWriter{w: out, max: 2048}
-	cmd := exec.Command("sh", "-c", command)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = tw, tw
-	setGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	p, err := launch.Start(context.Background(), launch.Spec{Name: "replay bot", Command: argv,
+		Env: append(env, assigned...), Output: tw, Once: true, Group: true}, log)
+	if err != nil {
 		return nil, fmt.Errorf("starting the bot command %q: %w", command, err)
 	}
-	p := &botProcess{command: command, cmd: cmd, done: make(chan struct{}), out: tw}
-	go func() {
-		p.err = cmd.Wait()
-		if p.err == nil {
-			p.err = errors.New("exit status 0")
-		}
-		close(p.done)
-	}()
-	return p, nil
+	return &botProcess{Process: p, command: command, out: tw}, nil
+}
+
+// exit is how the program ended, once it has: a program that ends by itself before it was
+// asked anything ended too early even with status 0.
+func (p *botProcess) exit() error {
+	if err := p.Err(); err != nil {
+		return err
+	}
+	return errors.New("exit status 0")
 }
 
 // tail is the end of the program's output, formatted for an error message (unless the
@@ -269,22 +271,15 @@ func (p *botProcess) tail() string {
 	return "; the end of its output:\n" + t
 }
 
-// stop waits up to grace for the program to end by itself, then interrupts its process
-// group, and kills it if it still runs.
+// stop waits up to grace for the program to end by itself, then stops it (its process group
+// is interrupted, and killed if it still runs after a few seconds).
 func (p *botProcess) stop(grace time.Duration) {
+	p.Retire()
 	select {
-	case <-p.done:
-		return
+	case <-p.Done():
 	case <-time.After(grace):
 	}
-	signalGroup(p.cmd, false)
-	select {
-	case <-p.done:
-		return
-	case <-time.After(grace):
-	}
-	signalGroup(p.cmd, true)
-	<-p.done
+	p.Stop()
 }
 
 // tailWriter passes output on and keeps its last max bytes.

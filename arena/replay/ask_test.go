@@ -88,7 +88,7 @@ func TestAskABotProgramThatNowDecidesDifferently(t *testing.T) {
 	m, recs := play(t, "modern", 1, firstLegal, firstLegal, firstLegal)
 	a := startArena(t)
 	var out strings.Builder
-	if err := a.RunCommand(fmt.Sprintf("%s=last exec %s", botEnv, os.Args[0]), &lockedWriter{b: &out}); err != nil {
+	if err := a.RunCommand(fmt.Sprintf("%s=last %s", botEnv, os.Args[0]), &lockedWriter{b: &out}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.WaitBot(ctx, 20*time.Second); err != nil {
@@ -273,7 +273,7 @@ func TestAskABotThatIsNotReachable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	a := startArena(t)
-	if err := a.RunCommand("echo 'cannot import tapp_bot' >&2; exit 3", nil); err != nil {
+	if err := a.RunCommand(`sh -c "echo 'cannot import tapp_bot' >&2; exit 3"`, nil); err != nil {
 		t.Fatal(err)
 	}
 	err := a.WaitBot(ctx, 10*time.Second)

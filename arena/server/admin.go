@@ -165,3 +165,25 @@ func (a *adminService) WatchMatch(req *tappv1.WatchMatchRequest, stream tappv1.A
 	}
 	return err
 }
+
+func (a *adminService) RotateBotToken(ctx context.Context, req *tappv1.RotateBotTokenRequest) (*tappv1.RotateBotTokenResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	token, n, err := a.s.RotateToken(ctx, req.GetName())
+	if err != nil {
+		return nil, err
+	}
+	return &tappv1.RotateBotTokenResponse{Token: token, Disconnected: int32(n)}, nil
+}
+
+func (a *adminService) RevokeBotToken(ctx context.Context, req *tappv1.RevokeBotTokenRequest) (*tappv1.RevokeBotTokenResponse, error) {
+	if err := a.s.authAdmin(ctx); err != nil {
+		return nil, err
+	}
+	n, err := a.s.RevokeToken(ctx, req.GetName())
+	if err != nil {
+		return nil, err
+	}
+	return &tappv1.RevokeBotTokenResponse{Disconnected: int32(n)}, nil
+}

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
@@ -50,6 +52,7 @@ type Config struct {
 	Log        *zap.Logger
 	AdminToken string        // required for the admin service; empty disables it
 	Grace      time.Duration // how long a dropped session waits for a resume (default 30 s)
+	TLS        *tls.Config   // serve TLS with it (LoadTLS); nil serves plain text
 }
 
 // Server serves bots and admins.
@@ -71,6 +74,12 @@ type Server struct {
 	launchTokens map[string]string
 	// lastSeen is when each bot last had a connected session, for seating absent bots.
 	lastSeen map[string]time.Time
+	// tokenStreams are the streams that connected with a stored token (tokens.go); tokenEpoch
+	// counts the token changes, so that a stream never registers under a replaced token.
+	tokenStreams map[*tokenStream]struct{}
+	tokenEpoch   uint64
+	checkOnce    sync.Once
+	stopCheck    chan struct{}
 }
 
 // New builds a server; call Serve to accept connections.
@@ -84,8 +93,9 @@ func New(cfg Config) *Server {
 	s := &Server{
 		cfg: cfg, log: cfg.Log, sessions: make(map[string]*Session), byToken: make(map[string]*Session),
 		changed: make(chan struct{}), launchTokens: make(map[string]string), lastSeen: make(map[string]time.Time),
+		tokenStreams: make(map[*tokenStream]struct{}), stopCheck: make(chan struct{}),
 	}
-	s.grpc = grpc.NewServer(
+	opts := []grpc.ServerOption{
 		grpc.ForceServerCodecV2(wire.Codec()), // requests and answers go through it in wire form
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
@@ -93,7 +103,11 @@ func New(cfg Config) *Server {
 		// 10 s even without streams, dead peers found by server pings.
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
-	)
+	}
+	if cfg.TLS != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
+	}
+	s.grpc = grpc.NewServer(opts...)
 	tappv1.RegisterBotServiceServer(s.grpc, s)
 	s.admin = &adminService{s: s}
 	tappv1.RegisterAdminServiceServer(s.grpc, s.admin)
@@ -106,7 +120,10 @@ func New(cfg Config) *Server {
 }
 
 // Serve accepts connections on lis until Shutdown.
-func (s *Server) Serve(lis net.Listener) error { return s.grpc.Serve(lis) }
+func (s *Server) Serve(lis net.Listener) error {
+	s.checkOnce.Do(func() { go s.checkTokens(s.stopCheck) })
+	return s.grpc.Serve(lis)
+}
 
 // SetMatchStarter lets the admin service start matches (the arena wires the match runner in).
 func (s *Server) SetMatchStarter(f MatchStarter) { s.admin.start = f }
@@ -116,6 +133,9 @@ func (s *Server) SetMatchStarter(f MatchStarter) { s.admin.start = f }
 func (s *Server) Shutdown(ctx context.Context) {
 	s.health.Shutdown()
 	s.mu.Lock()
+	if !s.closing {
+		close(s.stopCheck)
+	}
 	s.closing = true
 	sessions := make([]*Session, 0, len(s.sessions))
 	for _, ss := range s.sessions {
@@ -183,25 +203,41 @@ func (s *Server) AddLaunchToken(token, bot string) {
 	s.mu.Unlock()
 }
 
-func (s *Server) authBot(ctx context.Context) (*arena.Bot, error) {
+// authBot finds the bot of the stream's token. A stored (registered) token's stream is
+// registered too (ts), so that rotating or revoking the token closes it; a launch token's
+// (ts nil) lives as long as this process.
+func (s *Server) authBot(ctx context.Context) (bot *arena.Bot, ts *tokenStream, err error) {
 	token := bearer(ctx)
 	if token == "" {
-		return nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\", the token exactly as issued")
+		return nil, nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\", the token exactly as issued")
 	}
 	s.mu.Lock()
 	name, ok := s.launchTokens[string(HashToken(token))]
 	s.mu.Unlock()
 	if ok {
-		return &arena.Bot{Name: name}, nil
+		return &arena.Bot{Name: name}, nil, nil
 	}
-	bot, err := s.cfg.Store.BotByTokenHash(ctx, HashToken(token))
+	bot, ts, err = s.authStored(ctx, HashToken(token))
 	if errors.Is(err, arena.ErrNotFound) {
-		return nil, status.Error(codes.Unauthenticated, "unknown bot token")
+		return nil, nil, status.Error(codes.Unauthenticated, "unknown bot token (revoked or replaced, or never given: tapp bots list shows the bots)")
 	}
 	if err != nil {
-		return nil, status.Errorf(codes.Unavailable, "checking token: %v", err)
+		return nil, nil, status.Errorf(codes.Unavailable, "checking token: %v", err)
 	}
-	return bot, nil
+	return bot, ts, nil
+}
+
+// isBotToken reports whether token is a bot's (a launch token or a stored one).
+func (s *Server) isBotToken(ctx context.Context, token string) bool {
+	hash := HashToken(token)
+	s.mu.Lock()
+	_, ok := s.launchTokens[string(hash)]
+	s.mu.Unlock()
+	if ok {
+		return true
+	}
+	_, err := s.cfg.Store.BotByTokenHash(ctx, hash)
+	return err == nil
 }
 
 func (s *Server) authAdmin(ctx context.Context) error {
@@ -209,8 +245,14 @@ func (s *Server) authAdmin(ctx context.Context) error {
 	if s.cfg.AdminToken == "" {
 		return status.Error(codes.PermissionDenied, "the admin service is disabled (no admin token configured)")
 	}
-	if token == "" || subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) != 1 {
-		return status.Error(codes.Unauthenticated, "admin token missing or wrong")
+	if token == "" {
+		return status.Error(codes.Unauthenticated, "admin token missing: send metadata \"authorization: Bearer <admin token>\"")
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) != 1 {
+		if s.isBotToken(ctx, token) {
+			return status.Error(codes.PermissionDenied, "a bot token cannot call the admin service: use the arena's admin token (TAPP_ADMIN_TOKEN of tapp serve)")
+		}
+		return status.Error(codes.Unauthenticated, "admin token wrong")
 	}
 	return nil
 }
@@ -220,11 +262,12 @@ func (s *Server) authAdmin(ctx context.Context) error {
 // the same game.
 func (s *Server) Connect(stream tappv1.BotService_ConnectServer) error {
 	ctx := stream.Context()
-	bot, err := s.authBot(ctx)
+	bot, ts, err := s.authBot(ctx)
 	if err != nil {
 		s.log.Warn("bot stream refused", zap.Error(err))
 		return err
 	}
+	defer s.forgetStream(ts)
 	first, err := stream.Recv()
 	if err != nil {
 		return err
@@ -235,6 +278,13 @@ func (s *Server) Connect(stream tappv1.BotService_ConnectServer) error {
 	}
 	log := s.log.With(zap.String("bot", bot.Name))
 	if hello.GetName() != "" && hello.GetName() != bot.Name {
+		if ts != nil { // a registered token speaks for one bot only
+			log.Warn("bot stream refused: hello names another bot", zap.String("hello_name", hello.GetName()))
+			return status.Errorf(codes.PermissionDenied,
+				"hello names bot %q but the token is bot %q's: say %q in the hello (TAPP_BOT_NAME) or leave the name empty",
+				hello.GetName(), bot.Name, bot.Name)
+		}
+		// A launch token names the seat the arena started it for; the program may call itself otherwise.
 		log.Info("bot says another name than its token's", zap.String("hello_name", hello.GetName()))
 	}
 
@@ -258,19 +308,42 @@ func (s *Server) Connect(stream tappv1.BotService_ConnectServer) error {
 
 	writeErr := make(chan error, 1)
 	go func() { writeErr <- writeLoop(stream, outbox, stop) }()
-	readErr := s.readLoop(stream, ss, log)
+	readErr := s.readUntilKicked(stream, ss, ts, log)
 	s.mu.Lock()
 	s.lastSeen[ss.Bot] = time.Now()
 	s.mu.Unlock()
 	ss.detach(stop, s.cfg.Grace, func() { s.drop(ss); log.Info("session ended after grace period") })
 	s.notify()
 	werr := <-writeErr
+	if errors.Is(readErr, errTokenReplaced) {
+		ss.end() // the token that opened the session is void: nothing resumes it
+		s.drop(ss)
+		log.Info("bot stream closed: its token was rotated or revoked")
+		return readErr
+	}
 	if readErr == nil || errors.Is(readErr, io.EOF) || status.Code(readErr) == codes.Canceled {
 		log.Info("bot disconnected")
 		return werr
 	}
 	log.Warn("bot stream failed", zap.Error(readErr))
 	return readErr
+}
+
+// readUntilKicked reads the stream until it ends or, for a stream of a stored token, until
+// the token is rotated or revoked (errTokenReplaced). The reader is left to end with the
+// stream, which the handler's return cancels.
+func (s *Server) readUntilKicked(stream tappv1.BotService_ConnectServer, ss *Session, ts *tokenStream, log *zap.Logger) error {
+	if ts == nil {
+		return s.readLoop(stream, ss, log)
+	}
+	readErr := make(chan error, 1)
+	go func() { readErr <- s.readLoop(stream, ss, log) }()
+	select {
+	case err := <-readErr:
+		return err
+	case <-ts.kicked:
+		return errTokenReplaced
+	}
 }
 
 func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop chan struct{}) error {

@@ -91,3 +91,25 @@ func (s *Store) ListBots(ctx context.Context) ([]arena.Bot, error) {
 	}
 	return bots, s.wrap("list bots", rows.Err())
 }
+
+// SetBotToken replaces the token hash of the bot named name: a new token (rotation) or, with
+// hash nil, none (revocation: the bot keeps its name and results but nothing connects as it).
+// An unknown name is arena.ErrNotFound; a hash another bot has is arena.ErrConflict.
+func (s *Store) SetBotToken(ctx context.Context, name string, hash []byte) error {
+	var arg any
+	if len(hash) > 0 {
+		arg = hash
+	}
+	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE bots SET token_hash = ? WHERE name = ?`), arg, name)
+	if err != nil {
+		return s.wrap(fmt.Sprintf("set token of bot %q", name), err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return s.wrap(fmt.Sprintf("set token of bot %q", name), err)
+	}
+	if n == 0 {
+		return fmt.Errorf("bot %q: %w", name, arena.ErrNotFound)
+	}
+	return nil
+}

@@ -20,7 +20,6 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -34,7 +33,7 @@ import (
 
 // Config says where and as whom a bot plays.
 type Config struct {
-	Arena    string // host:port
+	Arena    string // host:port (default DefaultArena)
 	Token    string
 	Name     string
 	Version  string
@@ -49,15 +48,37 @@ type Config struct {
 	MaxReconnect time.Duration
 	// GameEnded, when set, is called after every game with its settlement.
 	GameEnded func(gameID string, ended *tappv1.GameEnded)
+	// TLS connects with TLS, checking the arena's certificate against the system's roots
+	// (or CA's). Without TLS or CA the connection is plain text, fit for loopback only.
+	TLS bool
+	// CA is a PEM file of the certificate authorities that sign the arena's certificate
+	// (a private CA, a self-signed arena); it implies TLS.
+	CA string
 }
 
+// DefaultArena is where a bot connects when neither Config.Arena nor TAPP_ARENA says (the
+// address `tapp serve` listens on by default), as in the Python SDK.
+const DefaultArena = "localhost:7000"
+
 // ConfigFromEnv returns the Config of a bot that a league launches: the arena's address
-// (TAPP_ARENA), the bot's token (TAPP_TOKEN), name (TAPP_BOT_NAME) and capacity
-// (TAPP_CAPACITY) come from the environment the league gives it (docs/league.md). Variables
-// that are unset leave their fields zero; a capacity that is not a positive whole number is
-// an error.
+// (TAPP_ARENA, default DefaultArena), the bot's token (TAPP_TOKEN), name (TAPP_BOT_NAME) and
+// capacity (TAPP_CAPACITY) come from the environment the league gives it (docs/league.md);
+// TAPP_CA names the CA file of an arena that serves TLS, and TAPP_TLS=1 asks for TLS with the
+// system's roots. Other variables that are unset leave their fields zero; a capacity that is
+// not a positive whole number is an error.
 func ConfigFromEnv() (Config, error) {
-	cfg := Config{Arena: os.Getenv("TAPP_ARENA"), Token: os.Getenv("TAPP_TOKEN"), Name: os.Getenv("TAPP_BOT_NAME")}
+	cfg := Config{Arena: os.Getenv("TAPP_ARENA"), Token: os.Getenv("TAPP_TOKEN"), Name: os.Getenv("TAPP_BOT_NAME"),
+		CA: os.Getenv("TAPP_CA")}
+	if cfg.Arena == "" {
+		cfg.Arena = DefaultArena
+	}
+	if text := strings.TrimSpace(os.Getenv("TAPP_TLS")); text != "" {
+		on, err := strconv.ParseBool(text)
+		if err != nil {
+			return cfg, fmt.Errorf("TAPP_TLS is %q: want 1 or 0", text)
+		}
+		cfg.TLS = on
+	}
 	if text := strings.TrimSpace(os.Getenv("TAPP_CAPACITY")); text != "" {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < 1 {
@@ -68,12 +89,17 @@ func ConfigFromEnv() (Config, error) {
 	return cfg, nil
 }
 
-// ErrGoingAway is returned by Run when the arena shut down and said so.
+// ErrGoingAway is returned by Run when the arena shut down and said so. It is a normal end
+// (the arena is done with the bot), not a failure: test for it with errors.Is.
 var ErrGoingAway = errors.New("the arena is shutting down")
 
-// Run plays until ctx ends (nil), the arena goes away (ErrGoingAway), the token is refused,
-// or reconnecting fails for longer than MaxReconnect.
+// Run plays until ctx ends (nil), the arena goes away (ErrGoingAway, a normal end), the token
+// is refused, or the arena cannot be reached, or reconnecting fails, for longer than
+// MaxReconnect.
 func Run(ctx context.Context, cfg Config, bot bots.Bot) error {
+	if cfg.Arena == "" {
+		cfg.Arena = DefaultArena
+	}
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
@@ -89,8 +115,12 @@ func Run(ctx context.Context, cfg Config, bot bots.Bot) error {
 	if cfg.MaxReconnect <= 0 {
 		cfg.MaxReconnect = 60 * time.Second
 	}
+	creds, err := TransportCredentials(cfg.TLS, cfg.CA)
+	if err != nil {
+		return err
+	}
 	conn, err := grpc.NewClient(cfg.Arena,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithTransportCredentials(creds),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 20 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(4<<20), grpc.MaxCallSendMsgSize(4<<20)),
 	)
@@ -115,13 +145,18 @@ type client struct {
 func (c *client) loop(ctx context.Context) error {
 	backoff := 50 * time.Millisecond
 	var downSince time.Time
+	everConnected := false // a connection that never existed is not "lost"
 	for {
 		connected, err := c.session(ctx)
+		everConnected = everConnected || connected
 		if ctx.Err() != nil {
 			return nil
 		}
-		if errors.Is(err, ErrGoingAway) || status.Code(err) == codes.Unauthenticated || status.Code(err) == codes.PermissionDenied {
+		if errors.Is(err, ErrGoingAway) {
 			return err
+		}
+		if code := status.Code(err); code == codes.Unauthenticated || code == codes.PermissionDenied {
+			return fmt.Errorf("the arena at %s refused the bot: %w", c.cfg.Arena, err)
 		}
 		if connected {
 			downSince, backoff = time.Time{}, 50*time.Millisecond
@@ -130,9 +165,16 @@ func (c *client) loop(ctx context.Context) error {
 			downSince = time.Now()
 		}
 		if time.Since(downSince) > c.cfg.MaxReconnect {
-			return fmt.Errorf("arena unreachable for %s: %w", c.cfg.MaxReconnect, err)
+			if !everConnected {
+				return fmt.Errorf("cannot reach the arena at %s (tried for %s): %w", c.cfg.Arena, c.cfg.MaxReconnect, err)
+			}
+			return fmt.Errorf("arena at %s unreachable for %s: %w", c.cfg.Arena, c.cfg.MaxReconnect, err)
 		}
-		c.log.Warn("stream lost, reconnecting", zap.Error(err), zap.Duration("backoff", backoff))
+		if everConnected {
+			c.log.Warn("connection to the arena lost, reconnecting", zap.String("arena", c.cfg.Arena), zap.Error(err), zap.Duration("backoff", backoff))
+		} else {
+			c.log.Warn("cannot reach the arena, retrying", zap.String("arena", c.cfg.Arena), zap.Error(err), zap.Duration("backoff", backoff))
+		}
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():

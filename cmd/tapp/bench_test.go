@@ -48,20 +48,20 @@ func benchArenaClock(b *testing.B, parallel int, tc arena.TimeControl, botCmd fu
 	}
 	defer st.Close()
 	m := &Main{Log: zap.NewNop(), Executable: tappBin}
-	a, err := m.startArena(ctx, st, "127.0.0.1:0", "", 5*time.Second)
+	a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer a.stop()
+	defer a.Stop()
 	names := []string{"b1", "b2", "b3"}
 	for _, n := range names {
 		token := "bench-" + n
-		a.srv.AddLaunchToken(token, n)
-		if err := a.ensureBot(ctx, n); err != nil {
+		a.Server.AddLaunchToken(token, n)
+		if err := a.EnsureBot(ctx, n); err != nil {
 			b.Fatal(err)
 		}
 		args := botCmd(n)
-		cmd := exec.CommandContext(ctx, args[0], append(args[1:], "--arena", a.addr, "--token", token)...)
+		cmd := exec.CommandContext(ctx, args[0], append(args[1:], "--arena", a.Addr, "--token", token)...)
 		// Interrupt, not kill, so that a bot started with TAPP_CPUPROFILE writes its profile.
 		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 		cmd.WaitDelay = 5 * time.Second
@@ -73,18 +73,18 @@ func benchArenaClock(b *testing.B, parallel int, tc arena.TimeControl, botCmd fu
 		}
 		defer func() { cancel(); _ = cmd.Wait() }()
 	}
-	if err := a.waitConnected(ctx, names, 30*time.Second); err != nil {
+	if err := a.WaitConnected(ctx, names, 30*time.Second); err != nil {
 		b.Fatal(err)
 	}
-	a.runner.Parallel = parallel
+	a.Runner.Parallel = parallel
 	spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: b.N, Seed: 1, TimeControl: tc}
-	mt, err := a.runner.Create(ctx, spec)
+	mt, err := a.Runner.Create(ctx, spec)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	start := time.Now()
-	if _, err := a.runner.Run(ctx, mt); err != nil {
+	if _, err := a.Runner.Run(ctx, mt); err != nil {
 		b.Fatal(err)
 	}
 	elapsed := time.Since(start)

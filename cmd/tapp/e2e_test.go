@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -112,11 +113,23 @@ func startServe(t *testing.T) *arenaProc {
 // startServeWith is startServe with more flags for tapp serve.
 func startServeWith(t *testing.T, extra ...string) *arenaProc {
 	t.Helper()
-	return startServeOn(t, filepath.Join(t.TempDir(), "arena.db"), "127.0.0.1:0", extra...)
+	return startServeCreds(t, insecure.NewCredentials(), extra...)
 }
 
-// startServeOn is startServeWith on the given database and address.
-func startServeOn(t *testing.T, db, listen string, extra ...string) *arenaProc {
+// startServeCreds is startServeWith with the admin client dialling with creds (TLS).
+func startServeCreds(t *testing.T, creds credentials.TransportCredentials, extra ...string) *arenaProc {
+	t.Helper()
+	return startServeAt(t, creds, filepath.Join(t.TempDir(), "arena.db"), "127.0.0.1:0", extra...)
+}
+
+// startServeOn is startServe on the given database and address.
+func startServeOn(t *testing.T, db, listen string) *arenaProc {
+	t.Helper()
+	return startServeAt(t, insecure.NewCredentials(), db, listen)
+}
+
+// startServeAt is startServeCreds on the given database and address.
+func startServeAt(t *testing.T, creds credentials.TransportCredentials, db, listen string, extra ...string) *arenaProc {
 	t.Helper()
 	cmd := exec.Command(tappBin, append([]string{"serve", "--listen", listen, "--db", db, "--grace", "2s"}, extra...)...)
 	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
@@ -167,7 +180,7 @@ func startServeOn(t *testing.T, db, listen string, extra ...string) *arenaProc {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("tapp serve did not start; log:\n%s", a.logs.String())
 	}
-	conn, err := grpc.NewClient(a.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(a.addr, grpc.WithTransportCredentials(creds))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -17,9 +15,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/launch"
+	"github.com/tapparena/tapp/arena/host"
 	"github.com/tapparena/tapp/arena/league"
-	"github.com/tapparena/tapp/arena/server"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
@@ -181,22 +178,22 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 // playLeague starts the league's bots and plays it until it is finished, stopped or until.
 func (m *Main) playLeague(ctx context.Context, st league.Store, p *league.Plan, cfg *league.Config, listen, logDir, db string,
 	until time.Time) (*league.Outcome, time.Duration, error) {
-	a, err := m.startLeagueArena(ctx, st, cfg.Bots, cfg, listen, logDir)
+	a, err := host.StartLeague(ctx, host.Config{Listen: listen, Log: m.Log, Executable: m.Executable}, st, cfg.Bots, cfg, logDir)
 	if a != nil {
-		defer a.stop()
+		defer a.Stop()
 	}
 	if err != nil {
 		return nil, 0, err
 	}
 	m.Log.Info("league started", zap.String("league", p.League), zap.String("format", p.Format),
 		zap.String("rules", p.Rules.String()), zap.Strings("bots", p.Bots), zap.String("db", redactDSN(db)),
-		zap.String("arena", a.addr), zap.String("bot_logs", logDir))
+		zap.String("arena", a.Addr), zap.String("bot_logs", logDir))
 	bar := m.newLeagueProgress(until)
 	runLog := m.Log
 	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
 		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
 	}
-	r := &league.Runner{Store: st, Seats: a.srv, Log: runLog, Concurrency: cfg.Concurrency,
+	r := &league.Runner{Store: st, Seats: a.Server, Log: runLog, Concurrency: cfg.Concurrency,
 		Lease: time.Duration(cfg.Lease), Progress: bar.update}
 	started := time.Now()
 	out, err := r.Run(ctx, p, until)
@@ -215,141 +212,6 @@ func redactDSN(dsn string) string {
 		}
 	}
 	return dsn
-}
-
-// startLeagueArena starts an arena for a league: the gRPC server, the launched bots
-// (supervised, stderr in logDir), and waits until every bot is connected (token bots may
-// take their time: their absence is logged).
-func (m *Main) startLeagueArena(ctx context.Context, st league.Store, bots []league.BotConfig, cfg *league.Config, listen, logDir string) (*localArena, error) {
-	for _, b := range bots {
-		if b.Token {
-			if _, err := st.BotByName(ctx, b.Name); errors.Is(err, arena.ErrNotFound) {
-				return nil, fmt.Errorf("bot %s connects with a token but is not registered in this store: run `tapp bots add %s` (with the same --db) and give the bot its token", b.Name, b.Name)
-			} else if err != nil {
-				return nil, err
-			}
-		}
-	}
-	grace := time.Duration(cfg.Grace)
-	if grace <= 0 {
-		grace = league.DefaultGrace
-	}
-	a, err := m.startArena(ctx, st, listen, "", grace)
-	if err != nil {
-		return nil, err
-	}
-	if err := mkdirAll(logDir); err != nil {
-		return a, fmt.Errorf("bot logs: %w", err)
-	}
-	var names []string
-	for i, b := range bots {
-		names = append(names, b.Name)
-		if !b.Launched() {
-			continue
-		}
-		if err := m.launchLeagueBot(ctx, a, b, cfg, i, logDir); err != nil {
-			return a, fmt.Errorf("launching bot %s: %w", b.Name, err)
-		}
-	}
-	return a, m.waitForBots(ctx, a, names, bots)
-}
-
-// launchLeagueBot starts one launched bot of a league under supervision: restarted when it
-// dies, its stderr appended to LOGDIR/NAME.stderr.log.
-func (m *Main) launchLeagueBot(ctx context.Context, a *localArena, b league.BotConfig, cfg *league.Config, index int, logDir string) error {
-	token := server.NewToken("launch_")
-	a.srv.AddLaunchToken(token, b.Name)
-	if err := a.ensureBot(ctx, b.Name); err != nil {
-		return err
-	}
-	capacity := b.Capacity
-	if capacity <= 0 {
-		capacity = cfg.Concurrency
-	}
-	seed := cfg.Seed + uint64(index) + 1
-	if b.Seed != nil {
-		seed = *b.Seed
-	}
-	spec := launch.Spec{
-		Name:       b.Name,
-		StderrPath: filepath.Join(logDir, strings.ReplaceAll(b.Name, "/", "_")+".stderr.log"),
-		Env: []string{"TAPP_ARENA=" + a.addr, "TAPP_TOKEN=" + token, "TAPP_BOT_NAME=" + b.Name,
-			"TAPP_CAPACITY=" + strconv.Itoa(capacity), "TAPP_SEED=" + strconv.FormatUint(seed, 10)},
-	}
-	for _, k := range sortedEnvKeys(b.Env) {
-		spec.Env = append(spec.Env, k+"="+b.Env[k])
-	}
-	if b.Builtin != "" {
-		spec.Command = append([]string{m.Executable, "bot", b.Builtin, "--arena", a.addr, "--name", b.Name,
-			"--capacity", strconv.Itoa(capacity), "--seed", strconv.FormatUint(seed, 10)}, b.Args...)
-	} else {
-		spec.Command = append([]string(nil), b.Command...)
-		spec.Dir = resolve(cfg.Dir, b.Dir)
-		if spec.Dir == "" {
-			spec.Dir = cfg.Dir
-		}
-		if c := spec.Command[0]; strings.Contains(c, string(filepath.Separator)) && !filepath.IsAbs(c) {
-			if abs, err := filepath.Abs(filepath.Join(spec.Dir, c)); err == nil {
-				spec.Command[0] = abs
-			}
-		}
-	}
-	p, err := launch.Start(ctx, spec, m.Log)
-	if err != nil {
-		return err
-	}
-	a.procs = append(a.procs, p)
-	return nil
-}
-
-func sortedEnvKeys(env map[string]string) []string {
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// waitForBots waits until every bot has a connected session. Launched bots get a minute;
-// bots that connect by themselves are waited for as long as it takes (Ctrl-C stops), with a
-// reminder every 15 s of who is missing and where to connect.
-func (m *Main) waitForBots(ctx context.Context, a *localArena, names []string, bots []league.BotConfig) error {
-	tokenBots := map[string]bool{}
-	for _, b := range bots {
-		tokenBots[b.Name] = b.Token
-	}
-	start, lastLog := time.Now(), time.Now()
-	for {
-		live := map[string]bool{}
-		for _, s := range a.srv.Sessions() {
-			live[s.GetBotName()] = live[s.GetBotName()] || s.GetConnected()
-		}
-		var missing, missingLaunched []string
-		for _, n := range names {
-			if !live[n] {
-				missing = append(missing, n)
-				if !tokenBots[n] {
-					missingLaunched = append(missingLaunched, n)
-				}
-			}
-		}
-		if len(missing) == 0 {
-			return nil
-		}
-		if len(missingLaunched) > 0 && time.Since(start) > time.Minute {
-			return fmt.Errorf("bots %s did not connect within a minute: see their stderr logs", strings.Join(missingLaunched, ", "))
-		}
-		if time.Since(lastLog) > 15*time.Second {
-			lastLog = time.Now()
-			m.Log.Info("waiting for bots to connect", zap.Strings("bots", missing), zap.String("arena", a.addr))
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("interrupted while waiting for bots %s", strings.Join(missing, ", "))
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
 }
 
 // leagueProgress shows a league's progress: a bar with the ETA of the remaining deals on a

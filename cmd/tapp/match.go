@@ -34,12 +34,13 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	fs := m.flags("bot "+kind, "[flags]")
 	addr := fs.String("arena", m.env("TAPP_ARENA", "127.0.0.1:7000"), "arena address (env TAPP_ARENA)")
 	token := fs.String("token", m.Getenv("TAPP_TOKEN"), "the bot's token (env TAPP_TOKEN)")
-	name := fs.String("name", kind, "name to say in hello")
+	name := fs.String("name", m.Getenv("TAPP_BOT_NAME"), "name to say in hello (default: the token's bot; env TAPP_BOT_NAME)")
 	capacity := fs.Int("capacity", 16, "games to play at once")
 	seed := fs.Uint64("seed", 1, "seed for randomised bots")
 	samples := fs.Int("samples", search.DefaultSamples, search.Name+": deals sampled per decision")
 	budget := fs.Duration("budget", search.DefaultBudget, search.Name+": time per decision")
 	threads := fs.Int("threads", 1, search.Name+": goroutines solving samples of one decision")
+	tlsFlags := m.clientTLSFlags(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -58,8 +59,12 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	if *token == "" {
 		return usagef("no token: pass --token or set TAPP_TOKEN")
 	}
+	logName := *name
+	if logName == "" {
+		logName = kind
+	}
 	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
-		Capacity: *capacity, Log: m.Log.With(zap.String("bot", *name))}, b)
+		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
 	if err == sdk.ErrGoingAway {
 		return nil
 	}
@@ -148,6 +153,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
 	remote := fs.String("arena", "", "play among bots connected to this running arena (admin API, needs TAPP_ADMIN_TOKEN) instead of launching built-in bots")
+	remoteTLS := m.clientTLSFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -156,7 +162,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return m.remoteMatch(ctx, *remote, spec, *asJSON)
+		return m.remoteMatch(ctx, *remote, remoteTLS, spec, *asJSON)
 	}
 	kinds := splitList(*botList)
 	spec, err := mf.spec(seatNames(kinds))
@@ -173,35 +179,35 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := m.startArena(ctx, st, "127.0.0.1:0", "", 5*time.Second)
+	a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second, nil)
 	if err != nil {
 		return err
 	}
-	defer a.stop()
+	defer a.Stop()
 	if *logDir != "" {
 		if err := mkdirAll(*logDir); err != nil {
 			return err
 		}
 	}
 	for i, k := range kinds {
-		if err := m.launchBuiltin(ctx, a, spec.Bots[i], k, *parallel, spec.Seed+uint64(i), *logDir); err != nil {
+		if err := a.LaunchBuiltin(ctx, spec.Bots[i], k, *parallel, spec.Seed+uint64(i), *logDir); err != nil {
 			return err
 		}
 	}
-	if err := a.waitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
+	if err := a.WaitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
 		return err
 	}
-	a.runner.Parallel = *parallel
-	mt, err := a.runner.Create(ctx, spec)
+	a.Runner.Parallel = *parallel
+	mt, err := a.Runner.Create(ctx, spec)
 	if err != nil {
 		return err
 	}
 	m.Log.Info("match started", zap.String("match", mt.ID), zap.String("rules", spec.Rules.String()),
-		zap.Strings("bots", spec.Bots), zap.String("addr", a.addr))
+		zap.Strings("bots", spec.Bots), zap.String("addr", a.Addr))
 	tables, _ := match.Plan(spec)
 	progress := m.progress(len(tables), "deals")
-	a.runner.Progress = func(done, total int) { progress(done) }
-	res, err := a.runner.Run(ctx, mt)
+	a.Runner.Progress = func(done, total int) { progress(done) }
+	res, err := a.Runner.Run(ctx, mt)
 	progress(-1)
 	if err != nil {
 		return fmt.Errorf("match %s: %w", mt.ID, err)

@@ -8,7 +8,6 @@ import (
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
 	"github.com/tapparena/tapp/arena"
@@ -19,7 +18,7 @@ import (
 
 // remoteMatch starts a match on a running arena through its admin API, among bots connected
 // to it, follows it to its end and prints the result table.
-func (m *Main) remoteMatch(ctx context.Context, addr string, spec arena.MatchSpec, asJSON bool) error {
+func (m *Main) remoteMatch(ctx context.Context, addr string, tlsFlags *clientTLS, spec arena.MatchSpec, asJSON bool) error {
 	token := m.Getenv("TAPP_ADMIN_TOKEN")
 	if token == "" {
 		return usagef("--arena needs the arena's admin token in TAPP_ADMIN_TOKEN")
@@ -27,7 +26,11 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, spec arena.MatchSpe
 	if err := server.CheckToken("TAPP_ADMIN_TOKEN", token); err != nil {
 		return usagef("%v", err)
 	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	creds, err := tlsFlags.credentials()
+	if err != nil {
+		return err
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(creds))
 	if err != nil {
 		return err
 	}

@@ -395,8 +395,8 @@ func TestReplayAsk(t *testing.T) {
 		t.Fatalf("ask --seat with another seed:\n%s", out)
 	}
 	// A bot that cannot be reached.
-	_, _, err := run(t, "", "replay", "ask", pm.id, "--deal", "0", "--decision", "0", "--bot-cmd", "exit 3", "--db", pm.dsn)
-	if err == nil || !strings.Contains(err.Error(), `the bot command "exit 3" ended before it connected`) {
+	_, _, err := run(t, "", "replay", "ask", pm.id, "--deal", "0", "--decision", "0", "--bot-cmd", "sh -c 'exit 3'", "--db", pm.dsn)
+	if err == nil || !strings.Contains(err.Error(), `the bot command "sh -c 'exit 3'" ended before it connected`) {
 		t.Fatalf("ask --bot-cmd 'exit 3': %v, want an error saying the bot ended before it connected", err)
 	}
 	_, _, err = run(t, "", "replay", "ask", pm.id, "--deal", "0", "--decision", "0", "--listen", "127.0.0.1:0", "--wait", "50ms", "--db", pm.dsn)

@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/host"
 	"github.com/tapparena/tapp/arena/league"
 	"github.com/tapparena/tapp/arena/rating"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -145,9 +146,9 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := m.startLeagueArena(ctx, st, bots, cfg, "127.0.0.1:0", filepath.Clean(logDir))
+	a, err := host.StartLeague(ctx, host.Config{Listen: "127.0.0.1:0", Log: m.Log, Executable: m.Executable}, st, bots, cfg, filepath.Clean(logDir))
 	if a != nil {
-		defer a.stop()
+		defer a.Stop()
 	}
 	if err != nil {
 		return err
@@ -189,7 +190,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	if *forDur > 0 {
 		until = time.Now().Add(*forDur)
 	}
-	r := &league.Runner{Store: st, Seats: a.srv, Log: m.Log, Concurrency: *concurrency, Goal: evaluate}
+	r := &league.Runner{Store: st, Seats: a.Server, Log: m.Log, Concurrency: *concurrency, Goal: evaluate}
 	out, err := r.Run(ctx, p, until)
 	if err != nil {
 		return err

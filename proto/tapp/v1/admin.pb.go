@@ -118,6 +118,191 @@ func (x *RegisterBotResponse) GetToken() string {
 	return ""
 }
 
+type RotateBotTokenRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotateBotTokenRequest) Reset() {
+	*x = RotateBotTokenRequest{}
+	mi := &file_tapp_v1_admin_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotateBotTokenRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotateBotTokenRequest) ProtoMessage() {}
+
+func (x *RotateBotTokenRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_v1_admin_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotateBotTokenRequest.ProtoReflect.Descriptor instead.
+func (*RotateBotTokenRequest) Descriptor() ([]byte, []int) {
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *RotateBotTokenRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type RotateBotTokenResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Token string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
+	// Sessions of the bot that were disconnected.
+	Disconnected  int32 `protobuf:"varint,2,opt,name=disconnected,proto3" json:"disconnected,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotateBotTokenResponse) Reset() {
+	*x = RotateBotTokenResponse{}
+	mi := &file_tapp_v1_admin_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotateBotTokenResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotateBotTokenResponse) ProtoMessage() {}
+
+func (x *RotateBotTokenResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_v1_admin_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotateBotTokenResponse.ProtoReflect.Descriptor instead.
+func (*RotateBotTokenResponse) Descriptor() ([]byte, []int) {
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *RotateBotTokenResponse) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
+func (x *RotateBotTokenResponse) GetDisconnected() int32 {
+	if x != nil {
+		return x.Disconnected
+	}
+	return 0
+}
+
+type RevokeBotTokenRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeBotTokenRequest) Reset() {
+	*x = RevokeBotTokenRequest{}
+	mi := &file_tapp_v1_admin_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeBotTokenRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeBotTokenRequest) ProtoMessage() {}
+
+func (x *RevokeBotTokenRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_v1_admin_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeBotTokenRequest.ProtoReflect.Descriptor instead.
+func (*RevokeBotTokenRequest) Descriptor() ([]byte, []int) {
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *RevokeBotTokenRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type RevokeBotTokenResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Disconnected  int32                  `protobuf:"varint,1,opt,name=disconnected,proto3" json:"disconnected,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeBotTokenResponse) Reset() {
+	*x = RevokeBotTokenResponse{}
+	mi := &file_tapp_v1_admin_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeBotTokenResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeBotTokenResponse) ProtoMessage() {}
+
+func (x *RevokeBotTokenResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_v1_admin_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeBotTokenResponse.ProtoReflect.Descriptor instead.
+func (*RevokeBotTokenResponse) Descriptor() ([]byte, []int) {
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *RevokeBotTokenResponse) GetDisconnected() int32 {
+	if x != nil {
+		return x.Disconnected
+	}
+	return 0
+}
+
 type BotInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	BotId         string                 `protobuf:"bytes,1,opt,name=bot_id,json=botId,proto3" json:"bot_id,omitempty"`
@@ -130,7 +315,7 @@ type BotInfo struct {
 
 func (x *BotInfo) Reset() {
 	*x = BotInfo{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[2]
+	mi := &file_tapp_v1_admin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -142,7 +327,7 @@ func (x *BotInfo) String() string {
 func (*BotInfo) ProtoMessage() {}
 
 func (x *BotInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[2]
+	mi := &file_tapp_v1_admin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -155,7 +340,7 @@ func (x *BotInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotInfo.ProtoReflect.Descriptor instead.
 func (*BotInfo) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{2}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *BotInfo) GetBotId() string {
@@ -194,7 +379,7 @@ type ListBotsRequest struct {
 
 func (x *ListBotsRequest) Reset() {
 	*x = ListBotsRequest{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[3]
+	mi := &file_tapp_v1_admin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -206,7 +391,7 @@ func (x *ListBotsRequest) String() string {
 func (*ListBotsRequest) ProtoMessage() {}
 
 func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[3]
+	mi := &file_tapp_v1_admin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -219,7 +404,7 @@ func (x *ListBotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsRequest.ProtoReflect.Descriptor instead.
 func (*ListBotsRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{3}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{7}
 }
 
 type ListBotsResponse struct {
@@ -231,7 +416,7 @@ type ListBotsResponse struct {
 
 func (x *ListBotsResponse) Reset() {
 	*x = ListBotsResponse{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[4]
+	mi := &file_tapp_v1_admin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -243,7 +428,7 @@ func (x *ListBotsResponse) String() string {
 func (*ListBotsResponse) ProtoMessage() {}
 
 func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[4]
+	mi := &file_tapp_v1_admin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -256,7 +441,7 @@ func (x *ListBotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBotsResponse.ProtoReflect.Descriptor instead.
 func (*ListBotsResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{4}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ListBotsResponse) GetBots() []*BotInfo {
@@ -281,7 +466,7 @@ type SessionInfo struct {
 
 func (x *SessionInfo) Reset() {
 	*x = SessionInfo{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[5]
+	mi := &file_tapp_v1_admin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -293,7 +478,7 @@ func (x *SessionInfo) String() string {
 func (*SessionInfo) ProtoMessage() {}
 
 func (x *SessionInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[5]
+	mi := &file_tapp_v1_admin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -306,7 +491,7 @@ func (x *SessionInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionInfo.ProtoReflect.Descriptor instead.
 func (*SessionInfo) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{5}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SessionInfo) GetSessionId() string {
@@ -366,7 +551,7 @@ type ListSessionsRequest struct {
 
 func (x *ListSessionsRequest) Reset() {
 	*x = ListSessionsRequest{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[6]
+	mi := &file_tapp_v1_admin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -378,7 +563,7 @@ func (x *ListSessionsRequest) String() string {
 func (*ListSessionsRequest) ProtoMessage() {}
 
 func (x *ListSessionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[6]
+	mi := &file_tapp_v1_admin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -391,7 +576,7 @@ func (x *ListSessionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSessionsRequest.ProtoReflect.Descriptor instead.
 func (*ListSessionsRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{6}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{10}
 }
 
 type ListSessionsResponse struct {
@@ -403,7 +588,7 @@ type ListSessionsResponse struct {
 
 func (x *ListSessionsResponse) Reset() {
 	*x = ListSessionsResponse{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[7]
+	mi := &file_tapp_v1_admin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -415,7 +600,7 @@ func (x *ListSessionsResponse) String() string {
 func (*ListSessionsResponse) ProtoMessage() {}
 
 func (x *ListSessionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[7]
+	mi := &file_tapp_v1_admin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -428,7 +613,7 @@ func (x *ListSessionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSessionsResponse.ProtoReflect.Descriptor instead.
 func (*ListSessionsResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{7}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListSessionsResponse) GetSessions() []*SessionInfo {
@@ -462,7 +647,7 @@ type StartMatchRequest struct {
 
 func (x *StartMatchRequest) Reset() {
 	*x = StartMatchRequest{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[8]
+	mi := &file_tapp_v1_admin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -474,7 +659,7 @@ func (x *StartMatchRequest) String() string {
 func (*StartMatchRequest) ProtoMessage() {}
 
 func (x *StartMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[8]
+	mi := &file_tapp_v1_admin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -487,7 +672,7 @@ func (x *StartMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartMatchRequest.ProtoReflect.Descriptor instead.
 func (*StartMatchRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{8}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StartMatchRequest) GetBots() []string {
@@ -562,7 +747,7 @@ type StartMatchResponse struct {
 
 func (x *StartMatchResponse) Reset() {
 	*x = StartMatchResponse{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[9]
+	mi := &file_tapp_v1_admin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -574,7 +759,7 @@ func (x *StartMatchResponse) String() string {
 func (*StartMatchResponse) ProtoMessage() {}
 
 func (x *StartMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[9]
+	mi := &file_tapp_v1_admin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -587,7 +772,7 @@ func (x *StartMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartMatchResponse.ProtoReflect.Descriptor instead.
 func (*StartMatchResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{9}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StartMatchResponse) GetMatchId() string {
@@ -616,7 +801,7 @@ type MatchSummary struct {
 
 func (x *MatchSummary) Reset() {
 	*x = MatchSummary{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[10]
+	mi := &file_tapp_v1_admin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -628,7 +813,7 @@ func (x *MatchSummary) String() string {
 func (*MatchSummary) ProtoMessage() {}
 
 func (x *MatchSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[10]
+	mi := &file_tapp_v1_admin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -641,7 +826,7 @@ func (x *MatchSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchSummary.ProtoReflect.Descriptor instead.
 func (*MatchSummary) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{10}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *MatchSummary) GetMatchId() string {
@@ -724,7 +909,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[11]
+	mi := &file_tapp_v1_admin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -736,7 +921,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[11]
+	mi := &file_tapp_v1_admin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -749,7 +934,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{11}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListMatchesRequest) GetBot() string {
@@ -775,7 +960,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[12]
+	mi := &file_tapp_v1_admin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -787,7 +972,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[12]
+	mi := &file_tapp_v1_admin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -800,7 +985,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{12}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
@@ -819,7 +1004,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[13]
+	mi := &file_tapp_v1_admin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -831,7 +1016,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[13]
+	mi := &file_tapp_v1_admin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -844,7 +1029,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{13}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -867,7 +1052,7 @@ type DealSummary struct {
 
 func (x *DealSummary) Reset() {
 	*x = DealSummary{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[14]
+	mi := &file_tapp_v1_admin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -879,7 +1064,7 @@ func (x *DealSummary) String() string {
 func (*DealSummary) ProtoMessage() {}
 
 func (x *DealSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[14]
+	mi := &file_tapp_v1_admin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -892,7 +1077,7 @@ func (x *DealSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DealSummary.ProtoReflect.Descriptor instead.
 func (*DealSummary) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{14}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DealSummary) GetDealNumber() int32 {
@@ -933,7 +1118,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[15]
+	mi := &file_tapp_v1_admin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -945,7 +1130,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[15]
+	mi := &file_tapp_v1_admin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -958,7 +1143,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{15}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchSummary {
@@ -984,7 +1169,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[16]
+	mi := &file_tapp_v1_admin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -996,7 +1181,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[16]
+	mi := &file_tapp_v1_admin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1009,7 +1194,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{16}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *WatchMatchRequest) GetMatchId() string {
@@ -1033,7 +1218,7 @@ type WatchMatchResponse struct {
 
 func (x *WatchMatchResponse) Reset() {
 	*x = WatchMatchResponse{}
-	mi := &file_tapp_v1_admin_proto_msgTypes[17]
+	mi := &file_tapp_v1_admin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1045,7 +1230,7 @@ func (x *WatchMatchResponse) String() string {
 func (*WatchMatchResponse) ProtoMessage() {}
 
 func (x *WatchMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_v1_admin_proto_msgTypes[17]
+	mi := &file_tapp_v1_admin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1058,7 +1243,7 @@ func (x *WatchMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchMatchResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{17}
+	return file_tapp_v1_admin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *WatchMatchResponse) GetGameId() string {
@@ -1105,7 +1290,16 @@ const file_tapp_v1_admin_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"B\n" +
 	"\x13RegisterBotResponse\x12\x15\n" +
 	"\x06bot_id\x18\x01 \x01(\tR\x05botId\x12\x14\n" +
-	"\x05token\x18\x02 \x01(\tR\x05token\"\x88\x01\n" +
+	"\x05token\x18\x02 \x01(\tR\x05token\"+\n" +
+	"\x15RotateBotTokenRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"R\n" +
+	"\x16RotateBotTokenResponse\x12\x14\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token\x12\"\n" +
+	"\fdisconnected\x18\x02 \x01(\x05R\fdisconnected\"+\n" +
+	"\x15RevokeBotTokenRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"<\n" +
+	"\x16RevokeBotTokenResponse\x12\"\n" +
+	"\fdisconnected\x18\x01 \x01(\x05R\fdisconnected\"\x88\x01\n" +
 	"\aBotInfo\x12\x15\n" +
 	"\x06bot_id\x18\x01 \x01(\tR\x05botId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x124\n" +
@@ -1179,10 +1373,12 @@ const file_tapp_v1_admin_proto_rawDesc = "" +
 	"\n" +
 	"settlement\x18\x04 \x01(\v2\x13.tapp.v1.SettlementR\n" +
 	"settlement\x12%\n" +
-	"\x0ematch_finished\x18\x05 \x01(\bR\rmatchFinished2\x81\x04\n" +
+	"\x0ematch_finished\x18\x05 \x01(\bR\rmatchFinished2\xa7\x05\n" +
 	"\fAdminService\x12H\n" +
 	"\vRegisterBot\x12\x1b.tapp.v1.RegisterBotRequest\x1a\x1c.tapp.v1.RegisterBotResponse\x12?\n" +
-	"\bListBots\x12\x18.tapp.v1.ListBotsRequest\x1a\x19.tapp.v1.ListBotsResponse\x12K\n" +
+	"\bListBots\x12\x18.tapp.v1.ListBotsRequest\x1a\x19.tapp.v1.ListBotsResponse\x12Q\n" +
+	"\x0eRotateBotToken\x12\x1e.tapp.v1.RotateBotTokenRequest\x1a\x1f.tapp.v1.RotateBotTokenResponse\x12Q\n" +
+	"\x0eRevokeBotToken\x12\x1e.tapp.v1.RevokeBotTokenRequest\x1a\x1f.tapp.v1.RevokeBotTokenResponse\x12K\n" +
 	"\fListSessions\x12\x1c.tapp.v1.ListSessionsRequest\x1a\x1d.tapp.v1.ListSessionsResponse\x12E\n" +
 	"\n" +
 	"StartMatch\x12\x1a.tapp.v1.StartMatchRequest\x1a\x1b.tapp.v1.StartMatchResponse\x12H\n" +
@@ -1203,61 +1399,69 @@ func file_tapp_v1_admin_proto_rawDescGZIP() []byte {
 	return file_tapp_v1_admin_proto_rawDescData
 }
 
-var file_tapp_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_tapp_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_tapp_v1_admin_proto_goTypes = []any{
-	(*RegisterBotRequest)(nil),    // 0: tapp.v1.RegisterBotRequest
-	(*RegisterBotResponse)(nil),   // 1: tapp.v1.RegisterBotResponse
-	(*BotInfo)(nil),               // 2: tapp.v1.BotInfo
-	(*ListBotsRequest)(nil),       // 3: tapp.v1.ListBotsRequest
-	(*ListBotsResponse)(nil),      // 4: tapp.v1.ListBotsResponse
-	(*SessionInfo)(nil),           // 5: tapp.v1.SessionInfo
-	(*ListSessionsRequest)(nil),   // 6: tapp.v1.ListSessionsRequest
-	(*ListSessionsResponse)(nil),  // 7: tapp.v1.ListSessionsResponse
-	(*StartMatchRequest)(nil),     // 8: tapp.v1.StartMatchRequest
-	(*StartMatchResponse)(nil),    // 9: tapp.v1.StartMatchResponse
-	(*MatchSummary)(nil),          // 10: tapp.v1.MatchSummary
-	(*ListMatchesRequest)(nil),    // 11: tapp.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 12: tapp.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),       // 13: tapp.v1.GetMatchRequest
-	(*DealSummary)(nil),           // 14: tapp.v1.DealSummary
-	(*GetMatchResponse)(nil),      // 15: tapp.v1.GetMatchResponse
-	(*WatchMatchRequest)(nil),     // 16: tapp.v1.WatchMatchRequest
-	(*WatchMatchResponse)(nil),    // 17: tapp.v1.WatchMatchResponse
-	(*timestamppb.Timestamp)(nil), // 18: google.protobuf.Timestamp
-	(*TimeControl)(nil),           // 19: tapp.v1.TimeControl
-	(*Settlement)(nil),            // 20: tapp.v1.Settlement
-	(*GameEvent)(nil),             // 21: tapp.v1.GameEvent
+	(*RegisterBotRequest)(nil),     // 0: tapp.v1.RegisterBotRequest
+	(*RegisterBotResponse)(nil),    // 1: tapp.v1.RegisterBotResponse
+	(*RotateBotTokenRequest)(nil),  // 2: tapp.v1.RotateBotTokenRequest
+	(*RotateBotTokenResponse)(nil), // 3: tapp.v1.RotateBotTokenResponse
+	(*RevokeBotTokenRequest)(nil),  // 4: tapp.v1.RevokeBotTokenRequest
+	(*RevokeBotTokenResponse)(nil), // 5: tapp.v1.RevokeBotTokenResponse
+	(*BotInfo)(nil),                // 6: tapp.v1.BotInfo
+	(*ListBotsRequest)(nil),        // 7: tapp.v1.ListBotsRequest
+	(*ListBotsResponse)(nil),       // 8: tapp.v1.ListBotsResponse
+	(*SessionInfo)(nil),            // 9: tapp.v1.SessionInfo
+	(*ListSessionsRequest)(nil),    // 10: tapp.v1.ListSessionsRequest
+	(*ListSessionsResponse)(nil),   // 11: tapp.v1.ListSessionsResponse
+	(*StartMatchRequest)(nil),      // 12: tapp.v1.StartMatchRequest
+	(*StartMatchResponse)(nil),     // 13: tapp.v1.StartMatchResponse
+	(*MatchSummary)(nil),           // 14: tapp.v1.MatchSummary
+	(*ListMatchesRequest)(nil),     // 15: tapp.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),    // 16: tapp.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),        // 17: tapp.v1.GetMatchRequest
+	(*DealSummary)(nil),            // 18: tapp.v1.DealSummary
+	(*GetMatchResponse)(nil),       // 19: tapp.v1.GetMatchResponse
+	(*WatchMatchRequest)(nil),      // 20: tapp.v1.WatchMatchRequest
+	(*WatchMatchResponse)(nil),     // 21: tapp.v1.WatchMatchResponse
+	(*timestamppb.Timestamp)(nil),  // 22: google.protobuf.Timestamp
+	(*TimeControl)(nil),            // 23: tapp.v1.TimeControl
+	(*Settlement)(nil),             // 24: tapp.v1.Settlement
+	(*GameEvent)(nil),              // 25: tapp.v1.GameEvent
 }
 var file_tapp_v1_admin_proto_depIdxs = []int32{
-	18, // 0: tapp.v1.BotInfo.created:type_name -> google.protobuf.Timestamp
-	2,  // 1: tapp.v1.ListBotsResponse.bots:type_name -> tapp.v1.BotInfo
-	18, // 2: tapp.v1.SessionInfo.since:type_name -> google.protobuf.Timestamp
-	5,  // 3: tapp.v1.ListSessionsResponse.sessions:type_name -> tapp.v1.SessionInfo
-	19, // 4: tapp.v1.StartMatchRequest.time_control:type_name -> tapp.v1.TimeControl
-	18, // 5: tapp.v1.MatchSummary.started:type_name -> google.protobuf.Timestamp
-	18, // 6: tapp.v1.MatchSummary.finished:type_name -> google.protobuf.Timestamp
-	10, // 7: tapp.v1.ListMatchesResponse.matches:type_name -> tapp.v1.MatchSummary
-	20, // 8: tapp.v1.DealSummary.settlement:type_name -> tapp.v1.Settlement
-	10, // 9: tapp.v1.GetMatchResponse.match:type_name -> tapp.v1.MatchSummary
-	14, // 10: tapp.v1.GetMatchResponse.deals:type_name -> tapp.v1.DealSummary
-	21, // 11: tapp.v1.WatchMatchResponse.event:type_name -> tapp.v1.GameEvent
-	20, // 12: tapp.v1.WatchMatchResponse.settlement:type_name -> tapp.v1.Settlement
+	22, // 0: tapp.v1.BotInfo.created:type_name -> google.protobuf.Timestamp
+	6,  // 1: tapp.v1.ListBotsResponse.bots:type_name -> tapp.v1.BotInfo
+	22, // 2: tapp.v1.SessionInfo.since:type_name -> google.protobuf.Timestamp
+	9,  // 3: tapp.v1.ListSessionsResponse.sessions:type_name -> tapp.v1.SessionInfo
+	23, // 4: tapp.v1.StartMatchRequest.time_control:type_name -> tapp.v1.TimeControl
+	22, // 5: tapp.v1.MatchSummary.started:type_name -> google.protobuf.Timestamp
+	22, // 6: tapp.v1.MatchSummary.finished:type_name -> google.protobuf.Timestamp
+	14, // 7: tapp.v1.ListMatchesResponse.matches:type_name -> tapp.v1.MatchSummary
+	24, // 8: tapp.v1.DealSummary.settlement:type_name -> tapp.v1.Settlement
+	14, // 9: tapp.v1.GetMatchResponse.match:type_name -> tapp.v1.MatchSummary
+	18, // 10: tapp.v1.GetMatchResponse.deals:type_name -> tapp.v1.DealSummary
+	25, // 11: tapp.v1.WatchMatchResponse.event:type_name -> tapp.v1.GameEvent
+	24, // 12: tapp.v1.WatchMatchResponse.settlement:type_name -> tapp.v1.Settlement
 	0,  // 13: tapp.v1.AdminService.RegisterBot:input_type -> tapp.v1.RegisterBotRequest
-	3,  // 14: tapp.v1.AdminService.ListBots:input_type -> tapp.v1.ListBotsRequest
-	6,  // 15: tapp.v1.AdminService.ListSessions:input_type -> tapp.v1.ListSessionsRequest
-	8,  // 16: tapp.v1.AdminService.StartMatch:input_type -> tapp.v1.StartMatchRequest
-	11, // 17: tapp.v1.AdminService.ListMatches:input_type -> tapp.v1.ListMatchesRequest
-	13, // 18: tapp.v1.AdminService.GetMatch:input_type -> tapp.v1.GetMatchRequest
-	16, // 19: tapp.v1.AdminService.WatchMatch:input_type -> tapp.v1.WatchMatchRequest
-	1,  // 20: tapp.v1.AdminService.RegisterBot:output_type -> tapp.v1.RegisterBotResponse
-	4,  // 21: tapp.v1.AdminService.ListBots:output_type -> tapp.v1.ListBotsResponse
-	7,  // 22: tapp.v1.AdminService.ListSessions:output_type -> tapp.v1.ListSessionsResponse
-	9,  // 23: tapp.v1.AdminService.StartMatch:output_type -> tapp.v1.StartMatchResponse
-	12, // 24: tapp.v1.AdminService.ListMatches:output_type -> tapp.v1.ListMatchesResponse
-	15, // 25: tapp.v1.AdminService.GetMatch:output_type -> tapp.v1.GetMatchResponse
-	17, // 26: tapp.v1.AdminService.WatchMatch:output_type -> tapp.v1.WatchMatchResponse
-	20, // [20:27] is the sub-list for method output_type
-	13, // [13:20] is the sub-list for method input_type
+	7,  // 14: tapp.v1.AdminService.ListBots:input_type -> tapp.v1.ListBotsRequest
+	2,  // 15: tapp.v1.AdminService.RotateBotToken:input_type -> tapp.v1.RotateBotTokenRequest
+	4,  // 16: tapp.v1.AdminService.RevokeBotToken:input_type -> tapp.v1.RevokeBotTokenRequest
+	10, // 17: tapp.v1.AdminService.ListSessions:input_type -> tapp.v1.ListSessionsRequest
+	12, // 18: tapp.v1.AdminService.StartMatch:input_type -> tapp.v1.StartMatchRequest
+	15, // 19: tapp.v1.AdminService.ListMatches:input_type -> tapp.v1.ListMatchesRequest
+	17, // 20: tapp.v1.AdminService.GetMatch:input_type -> tapp.v1.GetMatchRequest
+	20, // 21: tapp.v1.AdminService.WatchMatch:input_type -> tapp.v1.WatchMatchRequest
+	1,  // 22: tapp.v1.AdminService.RegisterBot:output_type -> tapp.v1.RegisterBotResponse
+	8,  // 23: tapp.v1.AdminService.ListBots:output_type -> tapp.v1.ListBotsResponse
+	3,  // 24: tapp.v1.AdminService.RotateBotToken:output_type -> tapp.v1.RotateBotTokenResponse
+	5,  // 25: tapp.v1.AdminService.RevokeBotToken:output_type -> tapp.v1.RevokeBotTokenResponse
+	11, // 26: tapp.v1.AdminService.ListSessions:output_type -> tapp.v1.ListSessionsResponse
+	13, // 27: tapp.v1.AdminService.StartMatch:output_type -> tapp.v1.StartMatchResponse
+	16, // 28: tapp.v1.AdminService.ListMatches:output_type -> tapp.v1.ListMatchesResponse
+	19, // 29: tapp.v1.AdminService.GetMatch:output_type -> tapp.v1.GetMatchResponse
+	21, // 30: tapp.v1.AdminService.WatchMatch:output_type -> tapp.v1.WatchMatchResponse
+	22, // [22:31] is the sub-list for method output_type
+	13, // [13:22] is the sub-list for method input_type
 	13, // [13:13] is the sub-list for extension type_name
 	13, // [13:13] is the sub-list for extension extendee
 	0,  // [0:13] is the sub-list for field type_name
@@ -1275,7 +1479,7 @@ func file_tapp_v1_admin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tapp_v1_admin_proto_rawDesc), len(file_tapp_v1_admin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,13 +19,15 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	AdminService_RegisterBot_FullMethodName  = "/tapp.v1.AdminService/RegisterBot"
-	AdminService_ListBots_FullMethodName     = "/tapp.v1.AdminService/ListBots"
-	AdminService_ListSessions_FullMethodName = "/tapp.v1.AdminService/ListSessions"
-	AdminService_StartMatch_FullMethodName   = "/tapp.v1.AdminService/StartMatch"
-	AdminService_ListMatches_FullMethodName  = "/tapp.v1.AdminService/ListMatches"
-	AdminService_GetMatch_FullMethodName     = "/tapp.v1.AdminService/GetMatch"
-	AdminService_WatchMatch_FullMethodName   = "/tapp.v1.AdminService/WatchMatch"
+	AdminService_RegisterBot_FullMethodName    = "/tapp.v1.AdminService/RegisterBot"
+	AdminService_ListBots_FullMethodName       = "/tapp.v1.AdminService/ListBots"
+	AdminService_RotateBotToken_FullMethodName = "/tapp.v1.AdminService/RotateBotToken"
+	AdminService_RevokeBotToken_FullMethodName = "/tapp.v1.AdminService/RevokeBotToken"
+	AdminService_ListSessions_FullMethodName   = "/tapp.v1.AdminService/ListSessions"
+	AdminService_StartMatch_FullMethodName     = "/tapp.v1.AdminService/StartMatch"
+	AdminService_ListMatches_FullMethodName    = "/tapp.v1.AdminService/ListMatches"
+	AdminService_GetMatch_FullMethodName       = "/tapp.v1.AdminService/GetMatch"
+	AdminService_WatchMatch_FullMethodName     = "/tapp.v1.AdminService/WatchMatch"
 )
 
 // AdminServiceClient is the client API for AdminService service.
@@ -33,11 +35,19 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // AdminService manages bots and matches. Every call needs the admin token in the
-// "authorization" metadata ("Bearer <token>").
+// "authorization" metadata ("Bearer <token>"): none is UNAUTHENTICATED, a bot's token
+// PERMISSION_DENIED.
 type AdminServiceClient interface {
 	// RegisterBot creates a bot and returns its token; the arena stores only the token's hash.
 	RegisterBot(ctx context.Context, in *RegisterBotRequest, opts ...grpc.CallOption) (*RegisterBotResponse, error)
 	ListBots(ctx context.Context, in *ListBotsRequest, opts ...grpc.CallOption) (*ListBotsResponse, error)
+	// RotateBotToken gives a bot a new token and returns it: the old one stops working at once,
+	// and the bot's sessions that connected with it are disconnected (PERMISSION_DENIED, saying
+	// the token was replaced).
+	RotateBotToken(ctx context.Context, in *RotateBotTokenRequest, opts ...grpc.CallOption) (*RotateBotTokenResponse, error)
+	// RevokeBotToken takes a bot's token away (the bot keeps its name and results): nothing
+	// connects as the bot until RotateBotToken gives it a new one; its sessions are disconnected.
+	RevokeBotToken(ctx context.Context, in *RevokeBotTokenRequest, opts ...grpc.CallOption) (*RevokeBotTokenResponse, error)
 	ListSessions(ctx context.Context, in *ListSessionsRequest, opts ...grpc.CallOption) (*ListSessionsResponse, error)
 	// StartMatch starts a match among connected bots and returns at once.
 	StartMatch(ctx context.Context, in *StartMatchRequest, opts ...grpc.CallOption) (*StartMatchResponse, error)
@@ -69,6 +79,26 @@ func (c *adminServiceClient) ListBots(ctx context.Context, in *ListBotsRequest, 
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListBotsResponse)
 	err := c.cc.Invoke(ctx, AdminService_ListBots_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *adminServiceClient) RotateBotToken(ctx context.Context, in *RotateBotTokenRequest, opts ...grpc.CallOption) (*RotateBotTokenResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RotateBotTokenResponse)
+	err := c.cc.Invoke(ctx, AdminService_RotateBotToken_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *adminServiceClient) RevokeBotToken(ctx context.Context, in *RevokeBotTokenRequest, opts ...grpc.CallOption) (*RevokeBotTokenResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RevokeBotTokenResponse)
+	err := c.cc.Invoke(ctx, AdminService_RevokeBotToken_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -139,11 +169,19 @@ type AdminService_WatchMatchClient = grpc.ServerStreamingClient[WatchMatchRespon
 // for forward compatibility.
 //
 // AdminService manages bots and matches. Every call needs the admin token in the
-// "authorization" metadata ("Bearer <token>").
+// "authorization" metadata ("Bearer <token>"): none is UNAUTHENTICATED, a bot's token
+// PERMISSION_DENIED.
 type AdminServiceServer interface {
 	// RegisterBot creates a bot and returns its token; the arena stores only the token's hash.
 	RegisterBot(context.Context, *RegisterBotRequest) (*RegisterBotResponse, error)
 	ListBots(context.Context, *ListBotsRequest) (*ListBotsResponse, error)
+	// RotateBotToken gives a bot a new token and returns it: the old one stops working at once,
+	// and the bot's sessions that connected with it are disconnected (PERMISSION_DENIED, saying
+	// the token was replaced).
+	RotateBotToken(context.Context, *RotateBotTokenRequest) (*RotateBotTokenResponse, error)
+	// RevokeBotToken takes a bot's token away (the bot keeps its name and results): nothing
+	// connects as the bot until RotateBotToken gives it a new one; its sessions are disconnected.
+	RevokeBotToken(context.Context, *RevokeBotTokenRequest) (*RevokeBotTokenResponse, error)
 	ListSessions(context.Context, *ListSessionsRequest) (*ListSessionsResponse, error)
 	// StartMatch starts a match among connected bots and returns at once.
 	StartMatch(context.Context, *StartMatchRequest) (*StartMatchResponse, error)
@@ -166,6 +204,12 @@ func (UnimplementedAdminServiceServer) RegisterBot(context.Context, *RegisterBot
 }
 func (UnimplementedAdminServiceServer) ListBots(context.Context, *ListBotsRequest) (*ListBotsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListBots not implemented")
+}
+func (UnimplementedAdminServiceServer) RotateBotToken(context.Context, *RotateBotTokenRequest) (*RotateBotTokenResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RotateBotToken not implemented")
+}
+func (UnimplementedAdminServiceServer) RevokeBotToken(context.Context, *RevokeBotTokenRequest) (*RevokeBotTokenResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RevokeBotToken not implemented")
 }
 func (UnimplementedAdminServiceServer) ListSessions(context.Context, *ListSessionsRequest) (*ListSessionsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListSessions not implemented")
@@ -235,6 +279,42 @@ func _AdminService_ListBots_Handler(srv interface{}, ctx context.Context, dec fu
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(AdminServiceServer).ListBots(ctx, req.(*ListBotsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AdminService_RotateBotToken_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RotateBotTokenRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).RotateBotToken(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_RotateBotToken_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).RotateBotToken(ctx, req.(*RotateBotTokenRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AdminService_RevokeBotToken_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RevokeBotTokenRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).RevokeBotToken(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_RevokeBotToken_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).RevokeBotToken(ctx, req.(*RevokeBotTokenRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -336,6 +416,14 @@ var AdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListBots",
 			Handler:    _AdminService_ListBots_Handler,
+		},
+		{
+			MethodName: "RotateBotToken",
+			Handler:    _AdminService_RotateBotToken_Handler,
+		},
+		{
+			MethodName: "RevokeBotToken",
+			Handler:    _AdminService_RevokeBotToken_Handler,
 		},
 		{
 			MethodName: "ListSessions",

@@ -313,9 +313,11 @@ func (*ConnectResponse_GoingAway) isConnectResponse_Message() {}
 
 // Hello opens (or resumes) a session.
 type Hello struct {
-	state   protoimpl.MessageState `protogen:"open.v1"`
-	Name    string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Version string                 `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The bot's name: empty, or the name of the bot whose registered token the stream carries
+	// (another name is refused with PERMISSION_DENIED).
+	Name    string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
 	// How many games the bot can play at once (1 if unset).
 	Capacity int32 `protobuf:"varint,3,opt,name=capacity,proto3" json:"capacity,omitempty"`
 	// To resume a dropped session within the grace period: the token from Welcome and the last seq

@@ -193,6 +193,23 @@ def _answer_message(pending: _Pending, action: str, think_ns: Optional[int] = No
     return bot_pb2.ConnectRequest(answer=answer)
 
 
+def _tls_credentials(tls: Optional[bool], ca: Optional[str]) -> Optional[grpc.ChannelCredentials]:
+    """TLS credentials from the tls/ca arguments or $TAPP_TLS/$TAPP_CA; None for plain text."""
+    ca = ca or os.environ.get("TAPP_CA") or None
+    if tls is None:
+        text = os.environ.get("TAPP_TLS", "").strip().lower()
+        if text not in ("", "0", "1", "true", "false"):
+            raise ValueError(f"$TAPP_TLS is {text!r}: want 1 or 0")
+        tls = text in ("1", "true")
+    if not tls and not ca:
+        return None
+    roots = None
+    if ca:
+        with open(ca, "rb") as f:
+            roots = f.read()
+    return grpc.ssl_channel_credentials(root_certificates=roots)
+
+
 def _env_int(key: str) -> Optional[int]:
     """The positive integer in environment variable key; None when unset or empty."""
     text = os.environ.get(key, "").strip()
@@ -235,7 +252,11 @@ class Client:
         min_margin: the smallest reserve in seconds (default 0.02).
         going_away_timeout: after the arena's GoingAway, how long to wait for it to end the
             stream before hanging up.
-        credentials: TLS channel credentials; None for a plain-text connection.
+        credentials: TLS channel credentials; None for a plain-text connection unless tls or ca.
+        tls: connect with TLS, checking the arena's certificate against the system's roots;
+            default $TAPP_TLS (1 or 0).
+        ca: PEM file of the CA that signed the arena's certificate (a private CA, a self-signed
+            arena); implies TLS. Default $TAPP_CA.
     """
 
     def __init__(
@@ -255,6 +276,8 @@ class Client:
         min_margin: float = 0.02,
         going_away_timeout: float = 5.0,
         credentials: Optional[grpc.ChannelCredentials] = None,
+        tls: Optional[bool] = None,
+        ca: Optional[str] = None,
     ) -> None:
         if not isinstance(bot, Bot):
             bot = FunctionBot(bot)  # a decide(request) function, as run() takes
@@ -274,7 +297,7 @@ class Client:
         self.min_margin = min_margin
         self.going_away_timeout = going_away_timeout
         self._metadata = (("authorization", f"Bearer {token}"),)
-        self._credentials = credentials
+        self._credentials = credentials or _tls_credentials(tls, ca)
 
         self.games: dict[str, Game] = {}
         self.session_id = ""

@@ -24,6 +24,32 @@ class RegisterBotResponse(_message.Message):
     token: str
     def __init__(self, bot_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
+class RotateBotTokenRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class RotateBotTokenResponse(_message.Message):
+    __slots__ = ("token", "disconnected")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    DISCONNECTED_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    disconnected: int
+    def __init__(self, token: _Optional[str] = ..., disconnected: _Optional[int] = ...) -> None: ...
+
+class RevokeBotTokenRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class RevokeBotTokenResponse(_message.Message):
+    __slots__ = ("disconnected",)
+    DISCONNECTED_FIELD_NUMBER: _ClassVar[int]
+    disconnected: int
+    def __init__(self, disconnected: _Optional[int] = ...) -> None: ...
+
 class BotInfo(_message.Message):
     __slots__ = ("bot_id", "name", "created", "connected")
     BOT_ID_FIELD_NUMBER: _ClassVar[int]

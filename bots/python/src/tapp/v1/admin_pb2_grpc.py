@@ -27,7 +27,8 @@ if _version_not_supported:
 
 class AdminServiceStub:
     """AdminService manages bots and matches. Every call needs the admin token in the
-    "authorization" metadata ("Bearer <token>").
+    "authorization" metadata ("Bearer <token>"): none is UNAUTHENTICATED, a bot's token
+    PERMISSION_DENIED.
     """
 
     def __init__(self, channel):
@@ -45,6 +46,16 @@ class AdminServiceStub:
                 '/tapp.v1.AdminService/ListBots',
                 request_serializer=tapp_dot_v1_dot_admin__pb2.ListBotsRequest.SerializeToString,
                 response_deserializer=tapp_dot_v1_dot_admin__pb2.ListBotsResponse.FromString,
+                _registered_method=True)
+        self.RotateBotToken = channel.unary_unary(
+                '/tapp.v1.AdminService/RotateBotToken',
+                request_serializer=tapp_dot_v1_dot_admin__pb2.RotateBotTokenRequest.SerializeToString,
+                response_deserializer=tapp_dot_v1_dot_admin__pb2.RotateBotTokenResponse.FromString,
+                _registered_method=True)
+        self.RevokeBotToken = channel.unary_unary(
+                '/tapp.v1.AdminService/RevokeBotToken',
+                request_serializer=tapp_dot_v1_dot_admin__pb2.RevokeBotTokenRequest.SerializeToString,
+                response_deserializer=tapp_dot_v1_dot_admin__pb2.RevokeBotTokenResponse.FromString,
                 _registered_method=True)
         self.ListSessions = channel.unary_unary(
                 '/tapp.v1.AdminService/ListSessions',
@@ -75,7 +86,8 @@ class AdminServiceStub:
 
 class AdminServiceServicer:
     """AdminService manages bots and matches. Every call needs the admin token in the
-    "authorization" metadata ("Bearer <token>").
+    "authorization" metadata ("Bearer <token>"): none is UNAUTHENTICATED, a bot's token
+    PERMISSION_DENIED.
     """
 
     def RegisterBot(self, request, context):
@@ -87,6 +99,23 @@ class AdminServiceServicer:
 
     def ListBots(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateBotToken(self, request, context):
+        """RotateBotToken gives a bot a new token and returns it: the old one stops working at once,
+        and the bot's sessions that connected with it are disconnected (PERMISSION_DENIED, saying
+        the token was replaced).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeBotToken(self, request, context):
+        """RevokeBotToken takes a bot's token away (the bot keeps its name and results): nothing
+        connects as the bot until RotateBotToken gives it a new one; its sessions are disconnected.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -136,6 +165,16 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     request_deserializer=tapp_dot_v1_dot_admin__pb2.ListBotsRequest.FromString,
                     response_serializer=tapp_dot_v1_dot_admin__pb2.ListBotsResponse.SerializeToString,
             ),
+            'RotateBotToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateBotToken,
+                    request_deserializer=tapp_dot_v1_dot_admin__pb2.RotateBotTokenRequest.FromString,
+                    response_serializer=tapp_dot_v1_dot_admin__pb2.RotateBotTokenResponse.SerializeToString,
+            ),
+            'RevokeBotToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeBotToken,
+                    request_deserializer=tapp_dot_v1_dot_admin__pb2.RevokeBotTokenRequest.FromString,
+                    response_serializer=tapp_dot_v1_dot_admin__pb2.RevokeBotTokenResponse.SerializeToString,
+            ),
             'ListSessions': grpc.unary_unary_rpc_method_handler(
                     servicer.ListSessions,
                     request_deserializer=tapp_dot_v1_dot_admin__pb2.ListSessionsRequest.FromString,
@@ -171,7 +210,8 @@ def add_AdminServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class AdminService:
     """AdminService manages bots and matches. Every call needs the admin token in the
-    "authorization" metadata ("Bearer <token>").
+    "authorization" metadata ("Bearer <token>"): none is UNAUTHENTICATED, a bot's token
+    PERMISSION_DENIED.
     """
 
     @staticmethod
@@ -218,6 +258,60 @@ class AdminService:
             '/tapp.v1.AdminService/ListBots',
             tapp_dot_v1_dot_admin__pb2.ListBotsRequest.SerializeToString,
             tapp_dot_v1_dot_admin__pb2.ListBotsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateBotToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tapp.v1.AdminService/RotateBotToken',
+            tapp_dot_v1_dot_admin__pb2.RotateBotTokenRequest.SerializeToString,
+            tapp_dot_v1_dot_admin__pb2.RotateBotTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeBotToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tapp.v1.AdminService/RevokeBotToken',
+            tapp_dot_v1_dot_admin__pb2.RevokeBotTokenRequest.SerializeToString,
+            tapp_dot_v1_dot_admin__pb2.RevokeBotTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

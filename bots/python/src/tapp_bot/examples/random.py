@@ -46,13 +46,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="games played at once (default $TAPP_CAPACITY or 1)")
     parser.add_argument("--seed", type=int, default=_env_seed(),
                         help="seed for reproducible choices (default $TAPP_SEED, else none)")
+    parser.add_argument("--ca", default=None,
+                        help="PEM file of the CA of a TLS arena's certificate (default $TAPP_CA)")
+    parser.add_argument("--tls", action="store_true", default=None,
+                        help="connect with TLS, checking the certificate against the system's roots (default $TAPP_TLS)")
     parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ...")
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("no token: pass --token or set TAPP_TOKEN")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    client = Client(RandomBot(args.seed), args.arena, args.token, name=args.name, capacity=args.capacity)
+    client = Client(RandomBot(args.seed), args.arena, args.token, name=args.name, capacity=args.capacity,
+                    tls=args.tls, ca=args.ca)
     try:
         client.run()
     except KeyboardInterrupt:
