@@ -1,4 +1,4 @@
--- Tapp Arena schema, version 7 (assigned number 0009: renumber at merge) (PostgreSQL): every match commits to its deals before the first
+-- Tapp Arena schema, version 9 (PostgreSQL): every match commits to its deals before the first
 -- one (the hex SHA-256 of match.CommitmentText) with a secret nonce, revealed with the seed
 -- once the match is over. Matches stored before read both as empty.
 ALTER TABLE matches ADD COLUMN commitment TEXT NOT NULL DEFAULT '';
