@@ -78,6 +78,27 @@ type Match struct {
 	Started   time.Time
 	Finished  time.Time // zero while running
 	Forfeited []string  // bots that forfeited by strikes
+	// Commitment is the match's commitment to its deals, made before the first deal and sent
+	// in every GameStarted (match.Commitment); Nonce is the secret in it, revealed with the
+	// seed once the match is over. Both are empty for matches stored before commitments.
+	Commitment string
+	Nonce      string
+	// Decisions and Fallbacks count the decisions of the match's stored deals and those of
+	// them the arena played (strikes, forfeits, bots gone), as of the match's last update:
+	// results with many fallbacks say little about the bots (FallbackShare).
+	Decisions, Fallbacks int
+}
+
+// TaintedShare is the share of fallbacks above which a match's results are flagged: they
+// measure the clock, the machine or a missing bot more than the bots' play.
+const TaintedShare = 0.01
+
+// FallbackShare is the share of the match's decisions that were fallbacks (0 without any).
+func (m *Match) FallbackShare() float64 {
+	if m.Decisions == 0 {
+		return 0
+	}
+	return float64(m.Fallbacks) / float64(m.Decisions)
 }
 
 // MatchFilter selects matches in ListMatches.
@@ -108,10 +129,14 @@ type DecisionRecord struct {
 	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see wire.DecodeSent
 	Attempts  []AnswerAttempt
 	Action    engine.Action // the action applied
-	Latency   time.Duration // from the request to the accepted answer (or the deadline)
-	Think     time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
-	Strike    bool          // late or missing: the fallback was played and a strike given
-	Fallback  bool          // the arena chose the action (strike, forfeit or gone)
+	Latency   time.Duration // from the request's hand-off to the bot's connection to the accepted answer (or the deadline)
+	// ArenaShare is the arena's own share of the decision, never charged to the bot: from the
+	// engine asking to the request's hand-off to the bot's connection (building, encoding and
+	// waiting in the session's outbox behind other work).
+	ArenaShare time.Duration
+	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
+	Strike     bool          // late or missing: the fallback was played and a strike given
+	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
 }
 
 // SeatResult is one seat's raw result in one deal: ratings are derived from these.

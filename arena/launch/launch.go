@@ -1,21 +1,36 @@
 // Package launch runs bots that the arena starts itself: each bot is a command line that gets
 // the arena's address and a token in its environment (TAPP_ARENA, TAPP_TOKEN) and is
 // supervised: restarted with backoff when it dies, its stderr kept in a file, and (on Linux)
-// killed by the kernel when the arena dies, so that no bot outlives it.
+// killed by the kernel when the arena dies, so that no bot outlives it. A bot that dies
+// within QuickExit of its start MaxQuickExits times in a row is given up (it crashes at
+// once: restarting it for ever only fills the log); each death is logged with the last lines
+// of its stderr.
 package launch
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
 )
+
+// Give-up rule: a process that exits within QuickExit of its start MaxQuickExits times in a
+// row is not started again.
+const (
+	MaxQuickExits = 5
+	QuickExit     = 30 * time.Second
+)
+
+// tailLines is how many of its last stderr lines a dead process's log line shows.
+const tailLines = 10
 
 // Spec is one bot process to keep running.
 type Spec struct {
@@ -46,6 +61,7 @@ type Process struct {
 	cmd      *exec.Cmd
 	cancel   context.CancelFunc
 	done     chan struct{}
+	stderr   tail  // the last lines of its stderr
 	exitErr  error // how the last run ended; read after done is closed
 }
 
@@ -124,6 +140,7 @@ func StopAll(procs []*Process, grace time.Duration) {
 func (p *Process) supervise(ctx context.Context) {
 	defer close(p.done)
 	backoff := 100 * time.Millisecond
+	quick := 0 // exits in a row within QuickExit of the start
 	for {
 		start := time.Now()
 		err := p.runOnce(ctx)
@@ -134,14 +151,27 @@ func (p *Process) supervise(ctx context.Context) {
 		if ctx.Err() != nil || retiring || p.spec.Once {
 			return
 		}
-		if time.Since(start) > 30*time.Second {
-			backoff = 100 * time.Millisecond
+		if time.Since(start) > QuickExit {
+			backoff, quick = 100*time.Millisecond, 0
+		} else {
+			quick++
+		}
+		last := p.stderr.String()
+		if quick >= MaxQuickExits {
+			gaveUp := fmt.Errorf("bot %s exited %d times in a row within %s of its start (last: %v); not restarted again; the last lines of its stderr:\n%s",
+				p.spec.Name, quick, QuickExit, err, indent(last))
+			p.mu.Lock()
+			p.exitErr = gaveUp // what Err reports once Done is closed
+			p.mu.Unlock()
+			p.log.Error("bot process keeps dying at start: given up", zap.Error(err), zap.Int("exits", quick), zap.String("stderr", last))
+			return
 		}
 		p.mu.Lock()
 		p.restarts++
 		n := p.restarts
 		p.mu.Unlock()
-		p.log.Warn("bot process died, restarting", zap.Error(err), zap.Int("restarts", n), zap.Duration("backoff", backoff))
+		p.log.Warn("bot process died, restarting", zap.Error(err), zap.Int("restarts", n), zap.Duration("backoff", backoff),
+			zap.String("stderr", last))
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():
@@ -150,6 +180,69 @@ func (p *Process) supervise(ctx context.Context) {
 		backoff = min(backoff*2, 10*time.Second)
 	}
 }
+
+// indent indents every line of text for an error message; "(nothing)" for no text.
+func indent(text string) string {
+	if text == "" {
+		return "  (nothing)"
+	}
+	return "  " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n  ")
+}
+
+// tail keeps the last tailLines lines written to it.
+type tail struct {
+	mu    sync.Mutex
+	lines [][]byte
+	part  []byte // the line being written
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			t.part = append(t.part, b...)
+			if len(t.part) > 4096 { // a line without end: keep its end
+				t.part = t.part[len(t.part)-4096:]
+			}
+			break
+		}
+		t.lines = append(t.lines, append(t.part, b[:i]...))
+		t.part = nil
+		if len(t.lines) > tailLines {
+			t.lines = t.lines[1:]
+		}
+		b = b[i+1:]
+	}
+	return n, nil
+}
+
+// String returns the kept lines (and the unfinished one), each ending in a newline.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var b strings.Builder
+	for _, l := range t.lines {
+		b.Write(l)
+		b.WriteByte('\n')
+	}
+	if len(t.part) > 0 {
+		b.Write(t.part)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// reset forgets what an earlier run of the process wrote.
+func (t *tail) reset() {
+	t.mu.Lock()
+	t.lines, t.part = nil, nil
+	t.mu.Unlock()
+}
+
+var _ io.Writer = (*tail)(nil)
 
 func (p *Process) runOnce(ctx context.Context) error {
 	// The process is started and waited for on one OS thread, held until it has exited: on
@@ -168,21 +261,26 @@ func (p *Process) runOnce(ctx context.Context) error {
 		defer func() { _ = signalGroup(cmd, true) }() // whatever the program left running
 	}
 	cmd.WaitDelay = 3 * time.Second
+	p.stderr.reset()
 	if p.spec.StderrPath != "" {
 		f, err := os.OpenFile(p.spec.StderrPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return fmt.Errorf("stderr file: %w", err)
 		}
 		defer f.Close()
-		cmd.Stderr = f
+		cmd.Stderr = io.MultiWriter(f, &p.stderr)
 	}
-	if p.spec.Output != nil {
+	switch {
+	case p.spec.Output != nil && cmd.Stderr != nil:
 		cmd.Stdout = p.spec.Output
-		if cmd.Stderr != nil {
-			cmd.Stderr = io.MultiWriter(cmd.Stderr, p.spec.Output)
-		} else {
-			cmd.Stderr = p.spec.Output
-		}
+		cmd.Stderr = io.MultiWriter(cmd.Stderr, p.spec.Output)
+	case p.spec.Output != nil:
+		// One writer for both streams, so that they share one pipe and keep their order; the
+		// tail then holds the last lines of both.
+		both := io.MultiWriter(p.spec.Output, &p.stderr)
+		cmd.Stdout, cmd.Stderr = both, both
+	case cmd.Stderr == nil:
+		cmd.Stderr = &p.stderr
 	}
 	if err := cmd.Start(); err != nil {
 		return err

@@ -38,3 +38,27 @@ func TestStopAllLetsARetiredProcessLeaveByItself(t *testing.T) {
 		t.Errorf("stderr %q, %d restarts; want the bot to leave by itself, once", b, p.Restarts())
 	}
 }
+
+// A bot that crashes at once is restarted with backoff, then given up after MaxQuickExits
+// exits in a row, and what it last wrote to stderr is shown.
+func TestABotThatCrashesAtOnceIsGivenUpWithItsStderr(t *testing.T) {
+	t.Parallel()
+	script := `echo "starting up" >&2; echo "fatal: no such model file" >&2; exit 1`
+	p, err := Start(context.Background(), Spec{Name: "crasher", Command: []string{"sh", "-c", script}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(60 * time.Second): // backoff 0.1+0.2+0.4+0.8 s between the exits
+		p.Stop()
+		t.Fatal("the crashing bot was still being restarted after a minute")
+	}
+	err = p.Err()
+	if err == nil || !strings.Contains(err.Error(), "fatal: no such model file") || !strings.Contains(err.Error(), "5 times") {
+		t.Fatalf("Err() = %v, want the give-up with the last stderr lines", err)
+	}
+	if got, want := p.Restarts(), MaxQuickExits-1; got != want {
+		t.Errorf("restarts = %d, want %d", got, want)
+	}
+}

@@ -152,9 +152,6 @@ const (
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
-// botNamePattern: bot names appear in match ids, file names and command lines.
-var botNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.#-]{0,63}$`)
-
 // ConfigError is a mistake in a league file, with the position it points at.
 type ConfigError struct {
 	File         string
@@ -521,8 +518,8 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 		if b.Name == "" {
 			return p.errf(at, "a bot needs a name")
 		}
-		if !botNamePattern.MatchString(b.Name) {
-			return p.errf(at+".name", "%q is not a valid bot name (letters, digits, '-', '_', '.', '#')", b.Name)
+		if err := arena.ValidBotName(b.Name); err != nil {
+			return p.errf(at+".name", "%q is not a valid bot name: %v", b.Name, err)
 		}
 		if j, ok := seen[b.Name]; ok {
 			return p.errf(at+".name", "bot %q is listed twice (also bots[%d])", b.Name, j)

@@ -413,6 +413,9 @@ func (s *Memory) Extend(_ context.Context, owner string, ids []int64, lease time
 	var lost []int64
 	for _, id := range ids {
 		j := s.job(id)
+		if j != nil && j.State == arena.JobDone {
+			continue // done meanwhile: not lost to another worker
+		}
 		if j == nil || j.Owner != owner || j.State != arena.JobRunning {
 			lost = append(lost, id)
 			continue

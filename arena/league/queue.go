@@ -35,7 +35,8 @@ type Queue interface {
 	// those whose lease has expired. It returns them by id (none when there is no work),
 	// each with Stored set: the runner looks up a job's stored deals only when it has some.
 	Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error)
-	// Extend renews owner's leases (the heartbeat) and returns the ids it no longer holds.
+	// Extend renews owner's leases (the heartbeat) and returns the ids it no longer holds: held
+	// by another worker, or available again; a job done meanwhile is not lost.
 	Extend(ctx context.Context, owner string, ids []int64, lease time.Duration) (lost []int64, err error)
 	// Release gives jobs back unfinished, without counting the attempt.
 	Release(ctx context.Context, owner string, ids []int64) error

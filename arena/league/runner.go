@@ -67,6 +67,10 @@ type Outcome struct {
 	Stopped  string `json:"stopped"`  // otherwise why: "time limit", "interrupted", "goal reached"
 	Played   int    `json:"played"`   // deals this run stored
 	Failed   int    `json:"failed"`   // jobs given up after repeated errors
+	// Decisions and Fallbacks count the decisions of the deals this run stored and those the
+	// arena played for late, forfeited or absent bots.
+	Decisions int `json:"decisions"`
+	Fallbacks int `json:"fallbacks"`
 }
 
 // NewOwner names a worker: host, process id and a random suffix. A worker on the same host
@@ -206,6 +210,8 @@ type run struct {
 	matches   map[string]*matchInfo
 	done      int
 	played    int
+	decisions int // of the deals stored by this run
+	fallbacks int
 	scheduled int
 	running   int
 }
@@ -539,6 +545,7 @@ func (ru *run) loop(ctx context.Context, until time.Time) (*Outcome, error) {
 	}
 	ru.mu.Lock()
 	out.Played = ru.played
+	out.Decisions, out.Fallbacks = ru.decisions, ru.fallbacks
 	ru.mu.Unlock()
 	if !out.Finished {
 		out.Stopped = stopping
@@ -840,9 +847,17 @@ func (ru *run) save(ctx context.Context, rec *arena.DealRecord, jobID int64) err
 	if err != nil {
 		return storeErr(err)
 	}
+	fallbacks := 0
+	for i := range rec.Decisions {
+		if rec.Decisions[i].Fallback {
+			fallbacks++
+		}
+	}
 	ru.mu.Lock()
 	ru.done++
 	ru.played++
+	ru.decisions += len(rec.Decisions)
+	ru.fallbacks += fallbacks
 	ru.mu.Unlock()
 	ru.progress()
 	return nil

@@ -52,7 +52,12 @@ func (r *Runner) Create(ctx context.Context, spec arena.MatchSpec) (*arena.Match
 	if _, err := Plan(spec); err != nil {
 		return nil, err
 	}
-	m := &arena.Match{Spec: spec, Status: arena.MatchRunning, Started: time.Now()}
+	m := &arena.Match{Spec: spec, Status: arena.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
+	commitment, err := Commitment(spec, m.Nonce)
+	if err != nil {
+		return nil, err
+	}
+	m.Commitment = commitment
 	if err := r.Store.CreateMatch(ctx, m); err != nil {
 		return nil, fmt.Errorf("storing match: %w", err)
 	}
@@ -80,8 +85,18 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 	for _, n := range done {
 		finished[n] = true
 	}
+	// The fallback count covers every stored deal: those of earlier runs are counted again
+	// from the store on a resume (the match's counts may be older than its deals after a crash).
+	decisions, fallbacks := 0, 0
 	if len(done) > 0 {
 		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", len(tables)))
+		stored, err := r.Store.Deals(ctx, m.ID)
+		if err != nil {
+			return nil, fmt.Errorf("reading finished deals: %w", err)
+		}
+		for _, d := range stored {
+			decisions, fallbacks = decisions+len(d.Decisions), fallbacks+countFallbacks(&d)
+		}
 	}
 
 	clocks := make(map[string]*referee.Clock)
@@ -170,6 +185,7 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 			}
 			pot = rec.Outcome.PotAfter
 			count++
+			decisions, fallbacks = decisions+len(rec.Decisions), fallbacks+countFallbacks(rec)
 			if r.Progress != nil {
 				r.Progress(count, len(tables))
 			}
@@ -181,6 +197,11 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		if clocks[b].Forfeited() && !contains(m.Forfeited, b) {
 			m.Forfeited = append(m.Forfeited, b)
 		}
+	}
+	m.Decisions, m.Fallbacks = decisions, fallbacks
+	if share := m.FallbackShare(); share > arena.TaintedShare {
+		log.Warn("the arena played many decisions for the bots: the results say little about their play",
+			zap.Int("fallbacks", fallbacks), zap.Int("decisions", decisions), zap.Float64("share", share))
 	}
 	switch {
 	case firstErr != nil || ctx.Err() != nil:
@@ -203,6 +224,17 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited))
 	}
 	return res, err
+}
+
+// countFallbacks counts the decisions of a deal that the arena played for a bot.
+func countFallbacks(d *arena.DealRecord) int {
+	n := 0
+	for i := range d.Decisions {
+		if d.Decisions[i].Fallback {
+			n++
+		}
+	}
+	return n
 }
 
 // BatchSaver is a store that can store several deals in one transaction.
@@ -267,7 +299,7 @@ func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts en
 	defer release()
 	table := &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
-		Options: opts, Players: players, TimeControl: m.Spec.TimeControl,
+		Options: opts, Players: players, TimeControl: m.Spec.TimeControl, Commitment: m.Commitment,
 	}
 	if r.Watch != nil {
 		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }

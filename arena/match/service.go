@@ -70,6 +70,34 @@ func (s *Service) StartMatch(ctx context.Context, spec arena.MatchSpec) (string,
 	if err != nil {
 		return "", err
 	}
+	s.play(m)
+	return m.ID, nil
+}
+
+// ResumeRunning plays on, in the background, every stand-alone match the store says is
+// running: an arena that died (kill -9, a crash, a power cut) left them so. Their finished
+// deals are kept; the others are played again from the seed as bots reconnect (the clocks
+// start afresh). League matches are left to their league, whose jobs are rescued instead.
+func (s *Service) ResumeRunning(ctx context.Context) ([]string, error) {
+	ms, err := s.Runner.Store.ListMatches(ctx, arena.MatchFilter{})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for i := range ms {
+		m := &ms[i]
+		if m.Status != arena.MatchRunning || m.Spec.LeagueID != "" {
+			continue
+		}
+		s.Log.Info("resuming a match that was running when the arena stopped", zap.String("match", m.ID))
+		s.play(m)
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
+}
+
+// play runs m in the background.
+func (s *Service) play(m *arena.Match) {
 	s.mu.Lock()
 	s.running[m.ID] = &watchers{subs: make(map[chan *tappv1.WatchMatchResponse]struct{})}
 	s.mu.Unlock()
@@ -82,7 +110,6 @@ func (s *Service) StartMatch(ctx context.Context, spec arena.MatchSpec) (string,
 		}
 		s.finish(m.ID)
 	}()
-	return m.ID, nil
 }
 
 func (s *Service) finish(id string) {

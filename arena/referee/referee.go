@@ -57,6 +57,19 @@ type Conn interface {
 	StreamEvents() bool
 }
 
+// RequestSender is implemented by a Conn whose messages wait in a queue before they reach the
+// bot (a gRPC session's outbox). SendRequest queues a decision request like SendEncoded and
+// returns a channel that receives the moment the request is handed to the bot's connection.
+// The bot's clock starts then: the time a request waits behind the arena's own work (other
+// tables, the store, the garbage collector) is the arena's share, recorded but never charged.
+type RequestSender interface {
+	SendRequest(gameID, requestID string, body []byte) (handed <-chan time.Time, err error)
+}
+
+// maxAttempts bounds the answers recorded for one decision: a bot that floods its open request
+// with refused answers gets them counted in one last attempt, so that its deal stays storable.
+const maxAttempts = 64
+
 // Clock is one bot's clock and strike count for a whole match; the deals of a match may run
 // in parallel, so it is safe for concurrent use.
 type Clock struct {
@@ -145,6 +158,8 @@ type Table struct {
 	// Watching, when set, says whether anyone watches now; while not, the events are not
 	// even built for Watch.
 	Watching func() bool
+	// Commitment is the match's commitment to its deals, sent in every GameStarted.
+	Commitment string
 }
 
 // ErrAborted is returned when the context ends a deal before it finishes; nothing of the
@@ -181,10 +196,12 @@ type game struct {
 	pending [engine.MaxPlayers][]byte // the open request of each seat, in wire form
 
 	requests int // requests sent: "r1" … "rN", every one before the last one closed
-	// asked[k-1] is when request rk was sent, and deal the record being played: an answer to
-	// a request that is over is recorded with that request's decision.
-	asked []time.Time
-	deal  *arena.DealRecord
+	// asked[k-1] is when request rk was handed to its bot and askedSeat[k-1] the seat it was
+	// for, and deal the record being played: an answer to a request that is over is recorded
+	// with that request's decision, and only if it came from that request's seat.
+	asked     []time.Time
+	askedSeat []engine.Seat
+	deal      *arena.DealRecord
 }
 
 func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
@@ -275,9 +292,10 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	default:
 	}
 
-	start := time.Now() // the latency counts building and encoding the request too
+	start := time.Now() // the arena's share counts building and encoding the request
 	g.requests++
 	g.asked = append(g.asked, start)
+	g.askedSeat = append(g.askedSeat, seat)
 	rec.RequestID = "r" + strconv.Itoa(g.requests)
 	obs := g.st.Observe(seat)
 	tc := g.t.TimeControl
@@ -292,16 +310,33 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	g.setPending(seat, encoded)
 	defer g.setPending(seat, nil)
 
-	hard := time.NewTimer(tc.PerDecision + bank)
-	defer hard.Stop()
-	if err := p.Conn.SendEncoded(wire.ResponseDecisionRequest, encoded); err != nil {
-		return g.late(rec, legal, start, tc.PerDecision+bank), nil
+	// The bot's clock starts when the request is handed to its connection (at once for a
+	// Conn without a queue); until then the hard timer is only a backstop for a request that
+	// never leaves (a bot that stopped reading fills its outbox).
+	allowed := tc.PerDecision + bank
+	clockStart := start
+	var handed <-chan time.Time
+	var err error
+	if rs, ok := p.Conn.(RequestSender); ok {
+		handed, err = rs.SendRequest(g.id, rec.RequestID, encoded)
+	} else {
+		err = p.Conn.SendEncoded(wire.ResponseDecisionRequest, encoded)
 	}
+	if err != nil {
+		return g.late(rec, legal, start, allowed), nil
+	}
+	hard := time.NewTimer(allowed)
+	defer hard.Stop()
 	for {
 		select {
+		case at := <-handed:
+			handed, clockStart = nil, at
+			rec.ArenaShare = at.Sub(start)
+			g.asked[g.requests-1] = at
+			hard.Reset(max(allowed-time.Since(at), 0))
 		case a := <-answers:
-			if action, ok := g.check(p, seat, &rec, a, start); ok {
-				elapsed := a.At.Sub(start)
+			if action, ok := g.check(p, seat, &rec, a, clockStart); ok {
+				elapsed := a.At.Sub(clockStart)
 				rec.Action, rec.Latency, rec.Think = action, elapsed, a.Think
 				if over := elapsed - tc.PerDecision; over > 0 {
 					p.Clock.spend(over)
@@ -309,10 +344,13 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 				return rec, nil
 			}
 		case <-hard.C:
-			return g.late(rec, legal, start, tc.PerDecision+bank), nil
+			if handed != nil { // never handed over: the whole wait was the arena's or the line's
+				rec.ArenaShare = time.Since(start)
+			}
+			return g.late(rec, legal, clockStart, allowed), nil
 		case <-p.Conn.Gone():
 			p.Clock.forfeit()
-			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(start)
+			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(clockStart)
 			return rec, nil
 		case <-ctx.Done():
 			return rec, fmt.Errorf("%w: %v", ErrAborted, ctx.Err())
@@ -326,10 +364,12 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 	var rule, reason string
 	var action engine.Action
 	switch {
-	case a.RequestID != rec.RequestID && g.closed(a.RequestID):
+	case a.RequestID != rec.RequestID && g.closed(a.RequestID, seat):
 		// The referee keeps no record of how each earlier request ended, only that it did.
 		rule, reason = ReasonDuplicate, "request "+a.RequestID+" is over: it was answered, or its deadline passed and the fallback was played"
 	case a.RequestID != rec.RequestID:
+		// Another seat's request, or none at all: it belongs to no decision of this seat, so
+		// it is recorded nowhere in the deal (the session counts it among its refusals).
 		rule, reason = ReasonUnknownRequest, "no open request "+strconv.Quote(a.RequestID)+" for this seat"
 	default:
 		var err error
@@ -351,9 +391,9 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 	}
 	attempt.Rejected = reason
 	if a.RequestID == rec.RequestID {
-		rec.Attempts = append(rec.Attempts, attempt)
+		addAttempt(rec, attempt)
 	} else if rule == ReasonDuplicate {
-		g.recordLate(a, reason)
+		g.recordLate(seat, a, reason)
 	}
 	_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
 		GameId: g.id, RequestId: a.RequestID, RuleId: rule, Reason: reason,
@@ -363,23 +403,49 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 
 // recordLate adds an answer to a request that is over (answered, or played by the fallback)
 // to that request's decision, with its time from that request: a bot's late answers show in
-// the record of the decision they were meant for.
-func (g *game) recordLate(a Answer, reason string) {
+// the record of the decision they were meant for. closed() has checked that the request was
+// the sender's seat's; the seat is checked again so that no answer can land in another seat's
+// record.
+func (g *game) recordLate(seat engine.Seat, a Answer, reason string) {
 	k, _ := strconv.Atoi(strings.TrimPrefix(a.RequestID, "r")) // closed() checked the form
 	for i := len(g.deal.Decisions) - 1; i >= 0; i-- {
-		if d := &g.deal.Decisions[i]; d.RequestID == a.RequestID {
-			d.Attempts = append(d.Attempts, arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
+		if d := &g.deal.Decisions[i]; d.RequestID == a.RequestID && d.Seat == seat {
+			addAttempt(d, arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
 			return
 		}
 	}
 }
 
-// closed reports whether id names a request of this game that is over (answered, or given
-// its fallback): every request but the one open now.
-func (g *game) closed(id string) bool {
+// addAttempt records one answer of a decision; past maxAttempts the last attempt counts the
+// refused answers that were not recorded one by one.
+func addAttempt(d *arena.DecisionRecord, a arena.AnswerAttempt) {
+	switch n := len(d.Attempts); {
+	case n < maxAttempts-1 || a.Rejected == "":
+		d.Attempts = append(d.Attempts, a)
+	case n == maxAttempts-1:
+		d.Attempts = append(d.Attempts, arena.AnswerAttempt{Text: a.Text, After: a.After, Rejected: floodNote(1)})
+	default:
+		last := &d.Attempts[n-1]
+		var more int
+		fmt.Sscanf(last.Rejected, ReasonFlood+": %d", &more)
+		last.Text, last.After, last.Rejected = a.Text, a.After, floodNote(more+1)
+	}
+}
+
+// ReasonFlood refuses answers beyond what a decision records, or beyond what a session
+// queues for a game.
+const ReasonFlood = "PROTO-FLOOD"
+
+func floodNote(n int) string {
+	return ReasonFlood + ": " + strconv.Itoa(n) + " more refused answers, the last one shown (a decision records " + strconv.Itoa(maxAttempts) + ")"
+}
+
+// closed reports whether id names a request of this game for seat that is over (answered, or
+// given its fallback): every request of the seat but the one open now.
+func (g *game) closed(id string, seat engine.Seat) bool {
 	n, ok := strings.CutPrefix(id, "r")
 	k, err := strconv.Atoi(n)
-	return ok && err == nil && k >= 1 && k < g.requests && strconv.Itoa(k) == n
+	return ok && err == nil && k >= 1 && k < g.requests && strconv.Itoa(k) == n && g.askedSeat[k-1] == seat
 }
 
 // late plays the fallback for a late or missing answer and gives a strike.
@@ -399,7 +465,7 @@ func (g *game) started(seat engine.Seat) *tappv1.GameStarted {
 	gs := &tappv1.GameStarted{
 		GameId: g.id, MatchId: t.MatchID, DealNumber: int32(t.Number), Rules: t.Rules.String(),
 		Seat: int32(seat), TimeControl: wire.TimeControlToProto(t.TimeControl),
-		Hand: wire.CardsToProto(t.Deal.Hands[seat]),
+		Hand: wire.CardsToProto(t.Deal.Hands[seat]), DealCommitment: t.Commitment,
 	}
 	for _, p := range t.Players {
 		gs.Players = append(gs.Players, p.Bot)

@@ -34,10 +34,19 @@ type DealExport struct {
 	Seed        string          `json:"seed,omitempty"` // decimal uint64; absent when the match played a deal file
 	Duplicate   bool            `json:"duplicate"`
 	TimeControl TimeControlJSON `json:"time_control"`
+	MatchFormat *FormatJSON     `json:"match_format,omitempty"` // absent in lines written before it
+	// Stakes are the rule set's stakes in cents by contract, Jungfer included (modern only:
+	// the older variants score by formula).
+	Stakes map[string]int `json:"stakes,omitempty"`
+	// Commitment is the match's commitment to its deals, Nonce its secret once revealed
+	// (docs/replay.md, "Verifiable deals").
+	Commitment string `json:"commitment,omitempty"`
+	Nonce      string `json:"nonce,omitempty"`
 
 	Deal    int         `json:"deal"`
 	Group   int         `json:"group"`
 	Seating []string    `json:"seating"`
+	Dealer  *DealerJSON `json:"dealer,omitempty"` // absent in lines written before it
 	Hands   [][]string  `json:"hands"`
 	Tapp    []string    `json:"tapp"`
 	Options OptionsJSON `json:"options"`
@@ -49,6 +58,55 @@ type DealExport struct {
 
 	Started    time.Time `json:"started"`
 	DurationUS int64     `json:"duration_us"`
+}
+
+// FormatJSON is the match's format: "deals" with the number of deal sources, or "session"
+// with the rounds agreed (R-SESSION-1).
+type FormatJSON struct {
+	Format string `json:"format"`
+	Deals  int    `json:"deals,omitempty"`
+	Rounds int    `json:"rounds,omitempty"`
+}
+
+// DealerJSON names who dealt: the last seat (seat 0, forehand, sits after the dealer), the
+// dealer's table position (its index in "bots") and its bot.
+type DealerJSON struct {
+	Seat     int    `json:"seat"`
+	Position int    `json:"position"`
+	Bot      string `json:"bot"`
+}
+
+// stakesOf is the stake table of a modern rule set by contract name, Jungfer (twice the
+// Ramsch payment, received) included; nil for the older variants.
+func stakesOf(r engine.RuleSet) map[string]int {
+	if r.Variant != engine.Modern {
+		return nil
+	}
+	out := make(map[string]int)
+	for c := engine.Contract(0); c < engine.NumContracts; c++ {
+		if v := r.Stakes[c]; v > 0 {
+			out[c.String()] = v
+		}
+	}
+	if v := r.Stakes[engine.Ramsch]; v > 0 {
+		out["jungfer"] = 2 * v
+	}
+	return out
+}
+
+// dealerOf names the dealer of a deal from its seating: the bot in the last seat.
+func dealerOf(bots, seating []string) *DealerJSON {
+	if len(seating) == 0 {
+		return nil
+	}
+	seat := len(seating) - 1
+	d := &DealerJSON{Seat: seat, Position: -1, Bot: seating[seat]}
+	for i, b := range bots {
+		if b == d.Bot {
+			d.Position = i
+		}
+	}
+	return d
 }
 
 // TimeControlJSON is the match's clock.
@@ -66,17 +124,19 @@ type OptionsJSON struct {
 
 // DecisionJSON is one decision: what was sent, what came back, how long it took.
 type DecisionJSON struct {
-	Index     int             `json:"index"`
-	Seat      int             `json:"seat"`
-	Bot       string          `json:"bot"`
-	Decision  string          `json:"decision"`
-	RequestID string          `json:"request_id,omitempty"`
-	Action    string          `json:"action"`
-	LatencyUS int64           `json:"latency_us"`
-	Strike    bool            `json:"strike"`
-	Fallback  bool            `json:"fallback"`
-	Attempts  []AttemptJSON   `json:"attempts,omitempty"`
-	Sent      json.RawMessage `json:"sent,omitempty"`
+	Index     int    `json:"index"`
+	Seat      int    `json:"seat"`
+	Bot       string `json:"bot"`
+	Decision  string `json:"decision"`
+	RequestID string `json:"request_id,omitempty"`
+	Action    string `json:"action"`
+	LatencyUS int64  `json:"latency_us"`
+	// ArenaShareUS is the arena's own share of the decision, never charged to the bot.
+	ArenaShareUS int64           `json:"arena_share_us,omitempty"`
+	Strike       bool            `json:"strike"`
+	Fallback     bool            `json:"fallback"`
+	Attempts     []AttemptJSON   `json:"attempts,omitempty"`
+	Sent         json.RawMessage `json:"sent,omitempty"`
 }
 
 // AttemptJSON is one answer the bot sent, accepted or refused.
@@ -133,6 +193,13 @@ func NewDealExport(m Match, rec *arena.DealRecord, o ExportOptions) (*DealExport
 		Options: OptionsJSON{Pot: rec.Options.Pot, ForcedRamsch: rec.Options.ForcedRamsch},
 		Moves:   make([]string, len(rec.Moves)), Decisions: make([]DecisionJSON, len(rec.Decisions)),
 		Results: make([]ResultJSON, len(rec.Results)), Started: rec.Started.UTC(), DurationUS: us(rec.Duration),
+		Stakes: stakesOf(r), Dealer: dealerOf(m.Bots, rec.Seating), Commitment: m.Commitment, Nonce: m.Nonce,
+	}
+	if m.Format != "" {
+		e.MatchFormat = &FormatJSON{Format: m.Format, Deals: m.Deals, Rounds: m.Rounds}
+		if m.Format == arena.FormatSession {
+			e.MatchFormat.Deals = 0
+		}
 	}
 	if e.Bots == nil {
 		e.Bots = []string{}
@@ -151,7 +218,8 @@ func NewDealExport(m Match, rec *arena.DealRecord, o ExportOptions) (*DealExport
 	}
 	for i, x := range rec.Decisions {
 		d := DecisionJSON{Index: x.Index, Seat: int(x.Seat), Bot: x.Bot, Decision: x.Decision.String(),
-			RequestID: x.RequestID, Action: x.Action.String(), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback}
+			RequestID: x.RequestID, Action: x.Action.String(), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback,
+			ArenaShareUS: us(x.ArenaShare)}
 		for _, a := range x.Attempts {
 			d.Attempts = append(d.Attempts, AttemptJSON{Text: a.Text, AfterUS: us(a.After), Rejected: a.Rejected})
 		}
@@ -204,7 +272,10 @@ func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
 	}
 	m := Match{ID: e.Match, LeagueID: e.League, Rules: rules, Bots: e.Bots, Duplicate: e.Duplicate,
 		TimeControl: arena.TimeControl{PerDecision: fromUS(e.TimeControl.PerDecisionUS), Overage: fromUS(e.TimeControl.OverageUS),
-			MaxStrikes: e.TimeControl.MaxStrikes}}
+			MaxStrikes: e.TimeControl.MaxStrikes}, Commitment: e.Commitment, Nonce: e.Nonce}
+	if f := e.MatchFormat; f != nil {
+		m.Format, m.Deals, m.Rounds = f.Format, f.Deals, f.Rounds
+	}
 	if e.Seed != "" {
 		if m.Seed, err = strconv.ParseUint(e.Seed, 10, 64); err != nil {
 			return m, nil, fmt.Errorf("seed %q: want a decimal uint64", e.Seed)
@@ -234,7 +305,7 @@ func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
 	}
 	for i, d := range e.Decisions {
 		x := arena.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
-			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback}
+			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback, ArenaShare: fromUS(d.ArenaShareUS)}
 		if x.Decision, err = parseDecision(d.Decision); err != nil {
 			return m, nil, fmt.Errorf("decisions[%d].decision: %w", i, err)
 		}

@@ -39,6 +39,8 @@ func normalized(t *testing.T, rec arena.DealRecord) arena.DealRecord {
 	ds := make([]arena.DecisionRecord, len(rec.Decisions))
 	for i, d := range rec.Decisions {
 		d.Latency = d.Latency.Truncate(time.Microsecond)
+		d.ArenaShare = d.ArenaShare.Truncate(time.Microsecond)
+		d.Think = 0 // not exported
 		as := make([]arena.AnswerAttempt, len(d.Attempts))
 		for j, a := range d.Attempts {
 			a.After = a.After.Truncate(time.Microsecond)

@@ -36,15 +36,32 @@ type Match struct {
 	// again from (Seed, group) and checked (R-DEAL-2).
 	Seeded bool
 	Seed   uint64
+	// Format, Rounds and Deals are the match's format: FormatDeals with Deals deal sources,
+	// or FormatSession with Rounds agreed rounds.
+	Format string
+	Rounds int
+	Deals  int
+	// Commitment is the match's commitment to its deals (match.Commitment); Nonce its secret,
+	// revealed once the match is over (empty before, and for matches that made none).
+	Commitment string
+	Nonce      string
 }
 
 // MatchOf is the replay context of a stored match.
 func MatchOf(m *arena.Match) Match {
-	return Match{
+	out := Match{
 		ID: m.ID, LeagueID: m.Spec.LeagueID, Rules: m.Spec.Rules, Bots: append([]string(nil), m.Spec.Bots...),
 		TimeControl: m.Spec.TimeControl, Duplicate: m.Spec.Duplicate,
 		Seeded: m.Spec.DealsText == "", Seed: m.Spec.Seed,
+		Format: m.Spec.Format, Rounds: m.Spec.Rounds, Deals: m.Spec.Deals, Commitment: m.Commitment,
 	}
+	if out.Format == "" {
+		out.Format = arena.FormatDeals
+	}
+	if m.Status == arena.MatchFinished {
+		out.Nonce = m.Nonce // revealed only once the match is over
+	}
+	return out
 }
 
 // planned returns the table the match's plan has for deal number n (its deal, group and

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/match"
 	"github.com/tapparena/tapp/arena/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -28,6 +29,7 @@ const (
 	RecSent       = "REC-SENT"       // the request as sent differs from what the engine shows that seat
 	RecIncomplete = "REC-INCOMPLETE" // the moves end before the deal is over
 	RecResult     = "REC-RESULT"     // a seat's stored result differs from the settlement
+	RecCommitment = "REC-COMMITMENT" // the match's seed, rules and seating do not hash to its commitment
 )
 
 // Problem is one thing wrong with a recorded deal.
@@ -63,6 +65,28 @@ type Report struct {
 	Deals     int // deals checked
 	Decisions int // moves checked
 	Problems  []Problem
+	// Commitments lists the commitments checked and found to hold, one per match; a match
+	// whose commitment fails is a REC-COMMITMENT problem instead, and one that cannot be
+	// checked (none made, nonce not revealed yet, a deal file) is in Unchecked with why.
+	Commitments []string
+	Unchecked   []string
+}
+
+// checkCommitment checks m's commitment, if it can be checked, into the report.
+func (r *Report) checkCommitment(m *arena.Match, line int) {
+	switch {
+	case m.Commitment == "":
+		r.Unchecked = append(r.Unchecked, "match "+m.ID+": no commitment (recorded before the arena committed to its deals)")
+		return
+	case m.Nonce == "":
+		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" not checkable yet: the nonce is revealed when the match is over")
+		return
+	}
+	if err := match.VerifyCommitment(m); err != nil {
+		r.Problems = append(r.Problems, Problem{Match: m.ID, Line: line, Deal: -1, Decision: -1, Rule: RecCommitment, Msg: err.Error()})
+		return
+	}
+	r.Commitments = append(r.Commitments, "match "+m.ID+": commitment "+m.Commitment+" holds: rules, deals and seating were fixed before the first deal")
 }
 
 // OK reports whether nothing was wrong.
@@ -487,6 +511,7 @@ func VerifyStored(ctx context.Context, st Store, matchID string) (*Report, error
 		return nil, err
 	}
 	rep := &Report{}
+	rep.checkCommitment(am, 0)
 	var prev *arena.DealRecord
 	for _, n := range nums {
 		if err := ctx.Err(); err != nil {
@@ -553,6 +578,7 @@ func VerifyExport(r io.Reader) (*Report, error) {
 		ps := VerifyDeal(m, rec)
 		if prevMatch != m.ID {
 			prev = nil
+			rep.checkExportCommitment(m, e, line)
 		}
 		ps = append(ps, potCarry(m, prev, rec)...)
 		for i := range ps {
@@ -563,4 +589,19 @@ func VerifyExport(r io.Reader) (*Report, error) {
 		return nil
 	})
 	return rep, err
+}
+
+// checkExportCommitment checks the commitment of an export's match at its first line. Only a
+// seeded match can be checked from its export: a deal file's text is not in it.
+func (r *Report) checkExportCommitment(m Match, e *DealExport, line int) {
+	if m.Commitment != "" && !m.Seeded {
+		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
+		return
+	}
+	spec := arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: m.Deals, Seed: m.Seed, Duplicate: m.Duplicate,
+		TimeControl: m.TimeControl, LeagueID: m.LeagueID, Format: m.Format, Rounds: m.Rounds}
+	if spec.Format == arena.FormatDeals {
+		spec.Format = ""
+	}
+	r.checkCommitment(&arena.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce}, line)
 }

@@ -57,19 +57,8 @@ func RegisterBot(ctx context.Context, store arena.Store, name string) (*arena.Bo
 	return bot, token, nil
 }
 
-// ValidBotName accepts 1–64 letters, digits, '-', '_' and '.'.
-func ValidBotName(name string) error {
-	if name == "" || len(name) > 64 {
-		return errors.New("a bot name has 1 to 64 characters")
-	}
-	for _, r := range name {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
-		if !ok {
-			return errors.New("a bot name uses only letters, digits, '-', '_' and '.'")
-		}
-	}
-	return nil
-}
+// ValidBotName is arena.ValidBotName: one rule for bot names everywhere.
+func ValidBotName(name string) error { return arena.ValidBotName(name) }
 
 func (a *adminService) ListBots(ctx context.Context, _ *tappv1.ListBotsRequest) (*tappv1.ListBotsResponse, error) {
 	if err := a.s.authAdmin(ctx); err != nil {

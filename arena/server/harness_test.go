@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
@@ -32,6 +33,12 @@ const testAdminToken = "admin-secret"
 
 func newTestArena(t *testing.T, grace time.Duration) *testArena {
 	t.Helper()
+	return newTestArenaLog(t, grace, nil)
+}
+
+// newTestArenaLog is newTestArena with the server logging to log.
+func newTestArenaLog(t *testing.T, grace time.Duration, log *zap.Logger) *testArena {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "arena.db"))
 	if err != nil {
@@ -41,7 +48,7 @@ func newTestArena(t *testing.T, grace time.Duration) *testArena {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: st, AdminToken: testAdminToken, Grace: grace})
+	srv := server.New(server.Config{Store: st, AdminToken: testAdminToken, Grace: grace, Log: log})
 	go func() { _ = srv.Serve(lis) }()
 	a := &testArena{t: t, store: st, srv: srv, addr: lis.Addr().String(),
 		runner: &match.Runner{Store: st, Seats: srv, Parallel: 4}}

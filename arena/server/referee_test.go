@@ -18,6 +18,9 @@ import (
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
+// fastClock is for the tests of late bots: their hanging bots cost the test 150 ms a
+// decision. Tests of bots that answer use slowClock (seconds per decision), so that a busy
+// machine's scheduling never makes them late.
 var fastClock = arena.TimeControl{PerDecision: 150 * time.Millisecond, Overage: 100 * time.Millisecond, MaxStrikes: 3}
 
 // table connects good bots (first legal action) for every seat but the last, which is given.
@@ -39,7 +42,7 @@ func table(t *testing.T, a *testArena, ctx context.Context, last func(*tappv1.De
 }
 
 func modernSpec(bots []string, deals int) arena.MatchSpec {
-	return arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: bots, Deals: deals, Seed: 3, TimeControl: fastClock}
+	return arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: bots, Deals: deals, Seed: 3, TimeControl: slowClock}
 }
 
 func decisionsOf(t *testing.T, a *testArena, matchID, bot string) []arena.DecisionRecord {
@@ -64,7 +67,9 @@ func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
 	a := newTestArena(t, time.Second)
 	ctx := context.Background()
 	names, odd := table(t, a, ctx, func(*tappv1.DecisionRequest) *string { return nil })
-	res := a.play(ctx, modernSpec(names, 3))
+	spec := modernSpec(names, 3)
+	spec.TimeControl = fastClock
+	res := a.play(ctx, spec)
 	if res.Deals != 3 {
 		t.Fatalf("deals = %d, want 3: the match must complete", res.Deals)
 	}
@@ -107,6 +112,10 @@ func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
 	}
 	if len(stored.Forfeited) != 1 || stored.Status != arena.MatchFinished {
 		t.Fatalf("stored match: status %s forfeited %v", stored.Status, stored.Forfeited)
+	}
+	// The match counts its fallbacks, so that its results can be flagged.
+	if stored.Fallbacks != len(decs) || stored.Decisions <= len(decs) || stored.FallbackShare() <= arena.TaintedShare {
+		t.Errorf("stored match counts %d fallbacks of %d decisions; want the hanging bot's %d of more", stored.Fallbacks, stored.Decisions, len(decs))
 	}
 }
 

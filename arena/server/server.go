@@ -11,6 +11,7 @@ import (
 	"crypto/tls"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -172,14 +173,26 @@ func NewToken(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
+// bearer returns the token the caller presents, exactly as sent: tokens never hold spaces,
+// so a token with spaces around it (a copy-paste slip) is no token, and refused alike for bots
+// and admins rather than trimmed here and compared as sent there.
 func bearer(ctx context.Context) string {
 	md, _ := metadata.FromIncomingContext(ctx)
 	for _, v := range md.Get("authorization") {
-		if t, ok := strings.CutPrefix(v, "Bearer "); ok {
-			return strings.TrimSpace(t)
+		if t, ok := strings.CutPrefix(v, "Bearer "); ok && t == strings.TrimSpace(t) {
+			return t
 		}
 	}
 	return ""
+}
+
+// CheckToken refuses a configured token with spaces around it (an environment variable with
+// a trailing space or newline): no caller could present it.
+func CheckToken(what, token string) error {
+	if token != strings.TrimSpace(token) {
+		return fmt.Errorf("%s has spaces or a newline around it: set it without them", what)
+	}
+	return nil
 }
 
 // AddLaunchToken lets a bot that the arena launches itself connect as bot with token, for
@@ -196,7 +209,7 @@ func (s *Server) AddLaunchToken(token, bot string) {
 func (s *Server) authBot(ctx context.Context) (bot *arena.Bot, ts *tokenStream, err error) {
 	token := bearer(ctx)
 	if token == "" {
-		return nil, nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\"")
+		return nil, nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\", the token exactly as issued")
 	}
 	s.mu.Lock()
 	name, ok := s.launchTokens[string(HashToken(token))]
@@ -337,6 +350,10 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 	for {
 		select {
 		case msg := <-outbox:
+			if h, ok := msg.(*handOff); ok {
+				h.handed <- time.Now()
+				msg = h.msg
+			}
 			if err := stream.SendMsg(msg); err != nil {
 				return err
 			}
@@ -364,19 +381,16 @@ func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, l
 		}
 		switch m := msg.GetMessage().(type) {
 		case *tappv1.ConnectRequest_Answer:
-			ok, full := ss.deliver(m.Answer, now)
+			ok, full := ss.deliver(m.Answer, now, stream.Context().Done())
 			switch {
 			case !ok:
-				log.Warn("answer for a game this session is not in", zap.String("game", m.Answer.GetGameId()), zap.String("request", m.Answer.GetRequestId()))
 				s.reject(ss, m.Answer, "PROTO-UNKNOWN-GAME", "no running game "+m.Answer.GetGameId()+" for this session: it is over, or the bot forfeited its match (the referee plays its seat)")
 			case full:
-				log.Warn("answer flood refused", zap.String("game", m.Answer.GetGameId()))
 				s.reject(ss, m.Answer, "PROTO-FLOOD", "too many answers queued for this game")
 			}
 		case *tappv1.ConnectRequest_Hello:
 			s.reject(ss, &tappv1.Answer{}, "PROTO-OUT-OF-ORDER", "hello may only be the first message")
 		default:
-			log.Warn("empty or unknown message from bot")
 			s.reject(ss, &tappv1.Answer{}, "PROTO-MALFORMED", "message has no known content")
 		}
 	}

@@ -75,7 +75,7 @@ const (
 
 	decisionIndex, decisionSeat, decisionBot, decisionKind, decisionRequestID, decisionSent = 1, 2, 3, 4, 5, 6
 	decisionAttempts, decisionAction, decisionLatency, decisionStrike, decisionFallback     = 7, 8, 9, 10, 11
-	decisionThink                                                                           = 12
+	decisionThink, decisionArenaShare                                                       = 12, 13
 
 	attemptText, attemptAfter, attemptRejected = 1, 2, 3
 )
@@ -108,6 +108,7 @@ func appendDecisionLog(b []byte, ds []arena.DecisionRecord) []byte {
 		b = protoappend.Bool(b, decisionStrike, x.Strike)
 		b = protoappend.Bool(b, decisionFallback, x.Fallback)
 		b = protoappend.Int(b, decisionThink, int64(x.Think))
+		b = protoappend.Int(b, decisionArenaShare, int64(x.ArenaShare))
 		b = protoappend.Close(b, m)
 	}
 	return b
@@ -200,6 +201,7 @@ func decodeDecisionLog(blob []byte, withSent bool) ([]arena.DecisionRecord, erro
 		}
 		x.Latency, x.Strike, x.Fallback = fromUS(p.LatencyUs), p.Strike, p.Fallback
 		x.Think = time.Duration(p.ThinkNs)
+		x.ArenaShare = time.Duration(p.ArenaShareNs)
 	}
 	return ds, nil
 }

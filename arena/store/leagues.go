@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -346,7 +347,38 @@ WHERE owner = ? AND state = 'running' AND id IN (`+in+`) RETURNING id`), args...
 			lost = append(lost, id)
 		}
 	}
-	return lost, nil
+	if len(lost) == 0 {
+		return nil, nil
+	}
+	// A job done meanwhile (its last deal stored by this worker a moment ago) is not lost:
+	// only one that is running or waiting under another claim is.
+	done, err := s.doneJobs(ctx, lost)
+	if err != nil {
+		return nil, s.wrap("renew job leases", err)
+	}
+	return slices.DeleteFunc(lost, func(id int64) bool { return done[id] }), nil
+}
+
+// doneJobs reports which of ids are done.
+func (s *Store) doneJobs(ctx context.Context, ids []int64) (map[int64]bool, error) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.w.QueryContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE state = 'done' AND id IN (`+placeholders(len(ids))+`)`), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	done := make(map[int64]bool)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		done[id] = true
+	}
+	return done, rows.Err()
 }
 
 // Release gives owner's jobs back unfinished (a clean stop): they become available at once,

@@ -58,6 +58,14 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHIN
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return false, err
 	}
+	// A separate statement, so that a match without a commitment is stored by the statement
+	// every schema version knows (the tests of old schemas store such matches).
+	if m.Commitment != "" || m.Nonce != "" {
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET commitment = ?, nonce = ? WHERE id = ?`),
+			m.Commitment, m.Nonce, m.ID); err != nil {
+			return false, err
+		}
+	}
 	for i, bot := range sp.Bots {
 		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO match_bots (match_id, position, bot) VALUES (?, ?, ?)`),
 			m.ID, i, bot); err != nil {
@@ -84,8 +92,13 @@ func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 		return s.wrap(op, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET status = ?, finished = ?, forfeited = ? WHERE id = ?`),
-		string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.ID)
+	query, args := `UPDATE matches SET status = ?, finished = ?, forfeited = ? WHERE id = ?`,
+		[]any{string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.ID}
+	if m.Decisions > 0 { // the counts' columns are newer than the statement
+		query, args = `UPDATE matches SET status = ?, finished = ?, forfeited = ?, decisions = ?, fallbacks = ? WHERE id = ?`,
+			[]any{string(m.Status), s.timeArg(m.Finished), formatNames(m.Forfeited), m.Decisions, m.Fallbacks, m.ID}
+	}
+	res, err := tx.ExecContext(ctx, s.rebind(query), args...)
 	if err != nil {
 		return s.wrap(op, err)
 	}
@@ -105,7 +118,8 @@ func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 }
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
-	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds`
+	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
+	m.commitment, m.nonce, m.decisions, m.fallbacks`
 
 func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	var (
@@ -118,7 +132,7 @@ func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	sp := &m.Spec
 	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
 		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited,
-		&sp.Format, &sp.Rounds); err != nil {
+		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks); err != nil {
 		return nil, err
 	}
 	var err error

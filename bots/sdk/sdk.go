@@ -39,8 +39,11 @@ type Config struct {
 	Version  string
 	Capacity int         // games at once (default 1)
 	Log      *zap.Logger // what the SDK does for the bot: errors, late or illegal answers, strikes (nil: nothing)
-	// Margin is kept free before each deadline for the answer to travel (default 20 ms).
-	Margin time.Duration
+	// Margin is kept free before each deadline for the answer to travel: the larger of Margin
+	// (default 20 ms) and MarginFraction (default 0.1) of the time the request leaves, so a
+	// bot on a loaded host keeps a tenth of its time per decision in hand, not 20 ms.
+	Margin         time.Duration
+	MarginFraction float64
 	// MaxReconnect bounds how long Run keeps trying to reconnect after a drop (default 60 s).
 	MaxReconnect time.Duration
 	// GameEnded, when set, is called after every game with its settlement.
@@ -105,6 +108,9 @@ func Run(ctx context.Context, cfg Config, bot bots.Bot) error {
 	}
 	if cfg.Margin <= 0 {
 		cfg.Margin = 20 * time.Millisecond
+	}
+	if cfg.MarginFraction <= 0 {
+		cfg.MarginFraction = 0.1
 	}
 	if cfg.MaxReconnect <= 0 {
 		cfg.MaxReconnect = 60 * time.Second
@@ -321,7 +327,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	if deadline.IsZero() {
 		deadline = time.Now().Add(time.Second)
 	}
-	dctx, cancel := context.WithDeadline(ctx, deadline.Add(-c.cfg.Margin))
+	dctx, cancel := context.WithDeadline(ctx, deadline.Add(-margin(c.cfg, time.Until(deadline))))
 	defer cancel()
 	var holdsSlot atomic.Bool
 	freeSlot := func() {
@@ -374,6 +380,12 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	}
 	c.log.Error("bot chose an illegal action, answering the first legal one", zap.String("chosen", text), zap.Strings("legal", legal))
 	answer(fallback, 0)
+}
+
+// margin is how long before the deadline the SDK answers for the bot, for a request with
+// left to go: the larger of the fixed margin and the fraction of left.
+func margin(cfg Config, left time.Duration) time.Duration {
+	return max(cfg.Margin, time.Duration(cfg.MarginFraction*float64(left)))
 }
 
 // callBot calls the bot, turning a panic into an error.

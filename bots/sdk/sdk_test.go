@@ -27,7 +27,10 @@ func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []arena.Dec
 	return playMatch(t, odd, perDecision, 3, 2)
 }
 
-// playMatch is playWith with the number of deals and the bots' capacity (games at once).
+// playMatch is playWith with the number of deals and the bots' capacity (games at once). The
+// SDK must answer by each per-decision deadline; the match also has an overage bank of
+// seconds, so that a busy machine's scheduling delays cannot make an answer the SDK sent in
+// time a strike, while an SDK that did not answer for its bot still would be.
 func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, capacity int) []arena.DecisionRecord {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -56,7 +59,7 @@ func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, ca
 	}
 	runner := &match.Runner{Store: st, Seats: srv, Parallel: 2}
 	m, err := runner.Create(ctx, arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"r1", "r2", "odd"},
-		Deals: nDeals, Seed: 9, TimeControl: arena.TimeControl{PerDecision: perDecision, Overage: 0, MaxStrikes: 3}})
+		Deals: nDeals, Seed: 9, TimeControl: arena.TimeControl{PerDecision: perDecision, Overage: 5 * time.Second, MaxStrikes: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +127,7 @@ func TestSDKKeepsAskingTheBotAfterDecisionsHang(t *testing.T) {
 		}
 		return obs.Legal[len(obs.Legal)-1], nil
 	})
-	decisions := playMatch(t, bot, 100*time.Millisecond, 4, 1)
+	decisions := playMatch(t, bot, 300*time.Millisecond, 4, 1)
 	chosen := 0
 	for i, d := range decisions {
 		if d.Strike || d.Fallback {

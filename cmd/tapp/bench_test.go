@@ -31,6 +31,14 @@ import (
 // (from the request to the answer's arrival, bot thinking included: an upper bound on what
 // the arena adds, since these bots think for microseconds).
 func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
+	benchArenaClock(b, parallel, arena.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}, botCmd)
+}
+
+// benchArenaClock is benchArena under the given clock. Besides the rates it reports the
+// strikes and fallbacks (arena-caused: these bots answer at once) and the quantiles of each
+// decision's arena share (from the engine asking to the request's hand-off to the bot's
+// connection, which the bot is never charged).
+func benchArenaClock(b *testing.B, parallel int, tc arena.TimeControl, botCmd func(name string) []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as the tapp program runs the arena
@@ -69,8 +77,7 @@ func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
 		b.Fatal(err)
 	}
 	a.Runner.Parallel = parallel
-	spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: b.N, Seed: 1,
-		TimeControl: arena.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}}
+	spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: b.N, Seed: 1, TimeControl: tc}
 	mt, err := a.Runner.Create(ctx, spec)
 	if err != nil {
 		b.Fatal(err)
@@ -87,15 +94,29 @@ func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var lat, added []time.Duration
+	var lat, added, share []time.Duration
+	strikes, fallbacks := 0, 0
 	for _, d := range deals {
 		for _, dec := range d.Decisions {
 			lat = append(lat, dec.Latency)
 			added = append(added, dec.Latency-dec.Think)
+			share = append(share, dec.ArenaShare)
+			if dec.Strike {
+				strikes++
+			}
+			if dec.Fallback {
+				fallbacks++
+			}
 		}
 	}
 	reportQuantiles(b, lat, "decision")
 	reportQuantiles(b, added, "arena-added")
+	reportQuantiles(b, share, "arena-share")
+	if len(share) > 0 {
+		b.ReportMetric(float64(share[len(share)-1].Nanoseconds())/1e3, "max-µs/arena-share") // sorted by reportQuantiles
+	}
+	b.ReportMetric(float64(strikes), "strikes")
+	b.ReportMetric(float64(fallbacks), "fallbacks")
 }
 
 // reportQuantiles reports the median and 99th percentile of ds in µs as p50-µs/what and
@@ -120,6 +141,17 @@ func BenchmarkArenaGoBots(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkArenaFairClock: the load — 200 tables at once, 100 ms per decision (with
+// the default overage and strikes), three Go random bots that answer at once. Every strike or
+// fallback here is the arena's doing; the target is none.
+func BenchmarkArenaFairClock(b *testing.B) {
+	tc := arena.DefaultTimeControl
+	tc.PerDecision = 100 * time.Millisecond
+	benchArenaClock(b, 200, tc, func(name string) []string {
+		return []string{tappBin, "bot", "random", "--name", name, "--capacity", "200"}
+	})
 }
 
 // BenchmarkArenaPythonBots: three Python SDK random bots as separate processes.

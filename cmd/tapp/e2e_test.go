@@ -119,8 +119,19 @@ func startServeWith(t *testing.T, extra ...string) *arenaProc {
 // startServeCreds is startServeWith with the admin client dialling with creds (TLS).
 func startServeCreds(t *testing.T, creds credentials.TransportCredentials, extra ...string) *arenaProc {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "arena.db")
-	cmd := exec.Command(tappBin, append([]string{"serve", "--listen", "127.0.0.1:0", "--db", db, "--grace", "2s"}, extra...)...)
+	return startServeAt(t, creds, filepath.Join(t.TempDir(), "arena.db"), "127.0.0.1:0", extra...)
+}
+
+// startServeOn is startServe on the given database and address.
+func startServeOn(t *testing.T, db, listen string) *arenaProc {
+	t.Helper()
+	return startServeAt(t, insecure.NewCredentials(), db, listen)
+}
+
+// startServeAt is startServeCreds on the given database and address.
+func startServeAt(t *testing.T, creds credentials.TransportCredentials, db, listen string, extra ...string) *arenaProc {
+	t.Helper()
+	cmd := exec.Command(tappBin, append([]string{"serve", "--listen", listen, "--db", db, "--grace", "2s"}, extra...)...)
 	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -170,6 +170,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if out.Failed > 0 {
 		fmt.Fprintf(m.Stdout, "\n%d jobs failed repeatedly and were given up: see the log\n", out.Failed)
 	}
+	if warning := fallbackWarning(out.Fallbacks, out.Decisions); warning != "" {
+		fmt.Fprintln(m.Stdout, "\n"+warning)
+	}
 	return nil
 }
 

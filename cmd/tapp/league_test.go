@@ -294,7 +294,7 @@ func TestLeagueResumesAfterKill9(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &v) != nil {
 		t.Fatalf("league run --json: %v\n%s\n%s", err, out, errOut)
 	}
-	if want := map[string]any{"finished": true, "stopped": "", "played": 0.0, "failed": 0.0}; !reflect.DeepEqual(v.Outcome, want) {
+	if want := map[string]any{"finished": true, "stopped": "", "played": 0.0, "failed": 0.0, "decisions": 0.0, "fallbacks": 0.0}; !reflect.DeepEqual(v.Outcome, want) {
 		t.Errorf("outcome %v, want %v", v.Outcome, want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/league"
 	"github.com/tapparena/tapp/arena/match"
 	"github.com/tapparena/tapp/arena/rating"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -147,7 +148,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	var mf matchFlags
 	mf.register(fs)
 	botList := fs.String("bots", "", "built-in bots in table order, e.g. random,heuristic,random")
-	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
 	parallel := fs.Int("parallel", 8, "tables played at once")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
@@ -173,7 +174,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 			return usagef("%v", err)
 		}
 	}
-	st, err := m.openStore(ctx, *dsn)
+	st, err := m.openMatchStore(ctx, *dsn)
 	if err != nil {
 		return err
 	}
@@ -220,17 +221,30 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
-			"forfeited": res.Forfeited, "bots": table})
+			"forfeited": res.Forfeited, "bots": table, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
+			"tainted": mt.FallbackShare() > arena.TaintedShare})
 	}
 	fmt.Fprintf(m.Stdout, "match %s — %s, %d deals, seed %d\n\n", mt.ID, spec.Rules, res.Deals, spec.Seed)
 	printResultTable(m.Stdout, table, unit(spec.Rules))
 	if len(res.Forfeited) > 0 {
 		fmt.Fprintf(m.Stdout, "\nforfeited by strikes: %s\n", strings.Join(res.Forfeited, ", "))
 	}
+	if warning := fallbackWarning(mt.Fallbacks, mt.Decisions); warning != "" {
+		fmt.Fprintln(m.Stdout, "\n"+warning)
+	}
 	if *dsn != memoryDSN {
 		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(*dsn))
 	}
 	return nil
+}
+
+// openMatchStore opens the store a match plays into: memory: is the in-memory store (nothing
+// is kept, for measurements), anything else a SQLite file or a PostgreSQL URL.
+func (m *Main) openMatchStore(ctx context.Context, dsn string) (arena.Store, error) {
+	if dsn == memoryDSN {
+		return league.NewMemory(), nil
+	}
+	return m.openStore(ctx, dsn)
 }
 
 // seatNames names the bots at a table: a kind that appears more than once gets a suffix per
@@ -377,4 +391,15 @@ func (m *Main) progress(total int, what string) func(done int) {
 		eta := time.Duration(float64(total-done)/rate) * time.Second
 		m.Log.Info("progress", zap.Int("done", done), zap.Int("total", total), zap.Float64("per_second", rate), zap.Duration("eta", eta))
 	}
+}
+
+// fallbackWarning says that results are not to be trusted when more than arena.TaintedShare
+// of their decisions were played by the arena; "" when they are fine.
+func fallbackWarning(fallbacks, decisions int) string {
+	if decisions == 0 || float64(fallbacks)/float64(decisions) <= arena.TaintedShare {
+		return ""
+	}
+	return fmt.Sprintf("WARNING: %d of %d decisions (%.1f%%) were fallbacks the arena played for late, forfeited or absent bots:\n"+
+		"these results measure the clock and the machine more than the bots (more than %.0f%% flags them)",
+		fallbacks, decisions, 100*float64(fallbacks)/float64(decisions), 100*arena.TaintedShare)
 }

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/server"
 	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -21,6 +22,9 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, tlsFlags *clientTLS
 	token := m.Getenv("TAPP_ADMIN_TOKEN")
 	if token == "" {
 		return usagef("--arena needs the arena's admin token in TAPP_ADMIN_TOKEN")
+	}
+	if err := server.CheckToken("TAPP_ADMIN_TOKEN", token); err != nil {
+		return usagef("%v", err)
 	}
 	creds, err := tlsFlags.credentials()
 	if err != nil {

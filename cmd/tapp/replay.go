@@ -429,6 +429,9 @@ func (m *Main) replayVerify(ctx context.Context, args []string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(m.Stdout, p)
 	}
+	for _, c := range append(rep.Commitments, rep.Unchecked...) {
+		fmt.Fprintln(m.Stdout, c)
+	}
 	if rep.Deals == 0 {
 		fmt.Fprintf(m.Stdout, "%s: no finished deal to verify\n", what)
 		return nil

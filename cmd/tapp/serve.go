@@ -70,6 +70,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return usagef("%v", err)
 	}
 	adminToken := m.Getenv("TAPP_ADMIN_TOKEN")
+	if err := server.CheckToken("TAPP_ADMIN_TOKEN", adminToken); err != nil {
+		return usagef("%v", err)
+	}
 	if adminToken == "" {
 		m.Log.Warn("TAPP_ADMIN_TOKEN is not set: the admin service is disabled")
 	}
@@ -81,6 +84,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	a, err := m.startHost(ctx, st, *listen, adminToken, *grace, tlsCfg)
 	if err != nil {
 		return err
+	}
+	if _, err := a.Service.ResumeRunning(ctx); err != nil {
+		return fmt.Errorf("resuming the matches left running: %w", err)
 	}
 	m.Log.Info("arena serving", zap.String("addr", a.Addr), zap.String("db", *dsn), zap.Bool("tls", tlsCfg != nil))
 	var dashboard <-chan error

@@ -517,3 +517,15 @@ def test_random_example_cli_plays_legal_moves_and_exits_on_going_away(arena):
 @pytest.fixture(autouse=True)
 def _log_warnings(caplog):
     caplog.set_level(logging.INFO, logger="tapp_bot")
+
+
+def test_margin_scales_with_the_time_per_decision() -> None:
+    from tapp_bot.client import margin
+
+    # The larger of 20 ms and a tenth of the time left, as in the Go SDK.
+    assert margin(0.1) == pytest.approx(0.02)
+    assert margin(0.2) == pytest.approx(0.02)
+    assert margin(1.0) == pytest.approx(0.1)
+    assert margin(10.0) == pytest.approx(1.0)
+    assert margin(1.0, fraction=0.25, floor=0.05) == pytest.approx(0.25)
+    assert margin(0.1, fraction=0.25, floor=0.05) == pytest.approx(0.05)

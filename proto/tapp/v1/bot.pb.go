@@ -495,9 +495,15 @@ type GameStarted struct {
 	Players     []string     `protobuf:"bytes,6,rep,name=players,proto3" json:"players,omitempty"`
 	TimeControl *TimeControl `protobuf:"bytes,7,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"`
 	// The seat's hand as dealt.
-	Hand          []string `protobuf:"bytes,8,rep,name=hand,proto3" json:"hand,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Hand []string `protobuf:"bytes,8,rep,name=hand,proto3" json:"hand,omitempty"`
+	// The match's commitment to its deals, made before its first deal: the lowercase hex
+	// SHA-256 of the rule set, the deal source (seed or deal file), the seating plan and a
+	// secret nonce (docs/replay.md, "Verifiable deals"). The same in every game of a match;
+	// when the match is over the arena reveals the seed and nonce, and anyone can check that
+	// the cards were fixed before the bots were seen. Empty from arenas that do not commit.
+	DealCommitment string `protobuf:"bytes,9,opt,name=deal_commitment,json=dealCommitment,proto3" json:"deal_commitment,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GameStarted) Reset() {
@@ -584,6 +590,13 @@ func (x *GameStarted) GetHand() []string {
 		return x.Hand
 	}
 	return nil
+}
+
+func (x *GameStarted) GetDealCommitment() string {
+	if x != nil {
+		return x.DealCommitment
+	}
+	return ""
 }
 
 // EventNotice carries the newest events of a running game, as this seat may see them.
@@ -1231,7 +1244,7 @@ const file_tapp_v1_bot_proto_rawDesc = "" +
 	"\fresume_token\x18\x02 \x01(\tR\vresumeToken\x12\x18\n" +
 	"\aresumed\x18\x03 \x01(\bR\aresumed\x12#\n" +
 	"\rarena_version\x18\x04 \x01(\tR\farenaVersion\x12/\n" +
-	"\x05grace\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\x05grace\"\xf3\x01\n" +
+	"\x05grace\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\x05grace\"\x9c\x02\n" +
 	"\vGameStarted\x12\x17\n" +
 	"\agame_id\x18\x01 \x01(\tR\x06gameId\x12\x19\n" +
 	"\bmatch_id\x18\x02 \x01(\tR\amatchId\x12\x1f\n" +
@@ -1241,7 +1254,8 @@ const file_tapp_v1_bot_proto_rawDesc = "" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\x12\x18\n" +
 	"\aplayers\x18\x06 \x03(\tR\aplayers\x127\n" +
 	"\ftime_control\x18\a \x01(\v2\x14.tapp.v1.TimeControlR\vtimeControl\x12\x12\n" +
-	"\x04hand\x18\b \x03(\tR\x04hand\"R\n" +
+	"\x04hand\x18\b \x03(\tR\x04hand\x12'\n" +
+	"\x0fdeal_commitment\x18\t \x01(\tR\x0edealCommitment\"R\n" +
 	"\vEventNotice\x12\x17\n" +
 	"\agame_id\x18\x01 \x01(\tR\x06gameId\x12*\n" +
 	"\x06events\x18\x02 \x03(\v2\x12.tapp.v1.GameEventR\x06events\"\xe8\x02\n" +

@@ -224,6 +224,12 @@ def _env_int(key: str) -> Optional[int]:
     return value
 
 
+
+def margin(left: float, fraction: float = 0.1, floor: float = 0.02) -> float:
+    """The reserve the SDK keeps before a deadline that is ``left`` seconds away: the larger of
+    ``floor`` seconds and ``fraction`` of ``left`` (the Go SDK's rule too)."""
+    return max(floor, left * fraction)
+
 class Client:
     """Plays for one bot on one arena: connects, says hello, answers, reconnects and resumes.
 
@@ -240,8 +246,10 @@ class Client:
             session; None retries forever.
         max_backoff: the longest wait between two connection attempts, in seconds.
         safety_margin: fraction of the time to a deadline kept in reserve: when the bot has not
-            answered by then, the SDK answers a legal fallback itself (at least 5 ms, at most
-            250 ms before the deadline).
+            answered by then, the SDK answers a legal fallback itself. The reserve is the larger
+            of ``min_margin`` and this fraction of the time the request leaves (default 0.1: a
+            tenth of the time per decision, so a loaded host does not cost the bot strikes).
+        min_margin: the smallest reserve in seconds (default 0.02).
         going_away_timeout: after the arena's GoingAway, how long to wait for it to end the
             stream before hanging up.
         credentials: TLS channel credentials; None for a plain-text connection unless tls or ca.
@@ -264,7 +272,8 @@ class Client:
         reconnect: bool = True,
         give_up_after: Optional[float] = None,
         max_backoff: float = 5.0,
-        safety_margin: float = 0.2,
+        safety_margin: float = 0.1,
+        min_margin: float = 0.02,
         going_away_timeout: float = 5.0,
         credentials: Optional[grpc.ChannelCredentials] = None,
         tls: Optional[bool] = None,
@@ -285,6 +294,7 @@ class Client:
         self.give_up_after = give_up_after
         self.max_backoff = max_backoff
         self.safety_margin = safety_margin
+        self.min_margin = min_margin
         self.going_away_timeout = going_away_timeout
         self._metadata = (("authorization", f"Bearer {token}"),)
         self._credentials = credentials or _tls_credentials(tls, ca)
@@ -529,7 +539,7 @@ class Client:
             left = proto.deadline.seconds + proto.deadline.nanos * 1e-9 - time.time()
             now = time.monotonic()
             deadline = now + left
-            guard = deadline - min(max(left * self.safety_margin, 0.005), 0.25)
+            guard = deadline - margin(left, self.safety_margin, self.min_margin)
         previous = self._open.get(proto.game_id)
         pending = self._open[proto.game_id] = _Pending(proto.game_id, proto.request_id, legal, guard, deadline)
         if previous is not None and previous.request_id == proto.request_id and previous.action in legal:

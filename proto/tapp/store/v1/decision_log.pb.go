@@ -96,7 +96,10 @@ type Decision struct {
 	Fallback bool `protobuf:"varint,11,opt,name=fallback,proto3" json:"fallback,omitempty"`
 	// The bot's own thinking time for the accepted answer as it reported it, in nanoseconds; 0
 	// if it reported none. The decisions table has no such column: older deals read 0.
-	ThinkNs       int64 `protobuf:"varint,12,opt,name=think_ns,json=thinkNs,proto3" json:"think_ns,omitempty"`
+	ThinkNs int64 `protobuf:"varint,12,opt,name=think_ns,json=thinkNs,proto3" json:"think_ns,omitempty"`
+	// The arena's own share of the decision, in nanoseconds, never charged to the bot: from the
+	// engine asking to the request's hand-off to the bot's connection. Older deals read 0.
+	ArenaShareNs  int64 `protobuf:"varint,13,opt,name=arena_share_ns,json=arenaShareNs,proto3" json:"arena_share_ns,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -215,6 +218,13 @@ func (x *Decision) GetThinkNs() int64 {
 	return 0
 }
 
+func (x *Decision) GetArenaShareNs() int64 {
+	if x != nil {
+		return x.ArenaShareNs
+	}
+	return 0
+}
+
 // Attempt is one answer a bot sent for a decision.
 type Attempt struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -285,7 +295,7 @@ const file_tapp_store_v1_decision_log_proto_rawDesc = "" +
 	"\n" +
 	" tapp/store/v1/decision_log.proto\x12\rtapp.store.v1\"D\n" +
 	"\vDecisionLog\x125\n" +
-	"\tdecisions\x18\x01 \x03(\v2\x17.tapp.store.v1.DecisionR\tdecisions\"\xcf\x02\n" +
+	"\tdecisions\x18\x01 \x03(\v2\x17.tapp.store.v1.DecisionR\tdecisions\"\xf5\x02\n" +
 	"\bDecision\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
@@ -301,7 +311,8 @@ const file_tapp_store_v1_decision_log_proto_rawDesc = "" +
 	"\x06strike\x18\n" +
 	" \x01(\bR\x06strike\x12\x1a\n" +
 	"\bfallback\x18\v \x01(\bR\bfallback\x12\x19\n" +
-	"\bthink_ns\x18\f \x01(\x03R\athinkNs\"T\n" +
+	"\bthink_ns\x18\f \x01(\x03R\athinkNs\x12$\n" +
+	"\x0earena_share_ns\x18\r \x01(\x03R\farenaShareNs\"T\n" +
 	"\aAttempt\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x19\n" +
 	"\bafter_us\x18\x02 \x01(\x03R\aafterUs\x12\x1a\n" +

@@ -74,7 +74,7 @@ class Welcome(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., resume_token: _Optional[str] = ..., resumed: _Optional[bool] = ..., arena_version: _Optional[str] = ..., grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class GameStarted(_message.Message):
-    __slots__ = ("game_id", "match_id", "deal_number", "rules", "seat", "players", "time_control", "hand")
+    __slots__ = ("game_id", "match_id", "deal_number", "rules", "seat", "players", "time_control", "hand", "deal_commitment")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +83,7 @@ class GameStarted(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
+    DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     match_id: str
     deal_number: int
@@ -91,7 +92,8 @@ class GameStarted(_message.Message):
     players: _containers.RepeatedScalarFieldContainer[str]
     time_control: _game_pb2.TimeControl
     hand: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal_number: _Optional[int] = ..., rules: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[_game_pb2.TimeControl, _Mapping]] = ..., hand: _Optional[_Iterable[str]] = ...) -> None: ...
+    deal_commitment: str
+    def __init__(self, game_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal_number: _Optional[int] = ..., rules: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[_game_pb2.TimeControl, _Mapping]] = ..., hand: _Optional[_Iterable[str]] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
 
 class EventNotice(_message.Message):
     __slots__ = ("game_id", "events")

@@ -1,0 +1,78 @@
+package match
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/engine"
+)
+
+// The commitment is a function of the seed, the rules, the seating plan and the nonce: the
+// same inputs give the same hash, and a change to any of them another.
+func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
+	t.Parallel()
+	base := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 6, Seed: 8}
+	nonce := NewNonce()
+	want, err := Commitment(base, nonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := Commitment(base, nonce); again != want || len(want) != 64 {
+		t.Fatalf("commitment %q then %q: want the same 64 hex digits", want, again)
+	}
+	changed := map[string]func(*arena.MatchSpec, *string){
+		"seed":      func(s *arena.MatchSpec, _ *string) { s.Seed = 9 },
+		"seating":   func(s *arena.MatchSpec, _ *string) { s.Bots = []string{"b", "a", "c"} },
+		"duplicate": func(s *arena.MatchSpec, _ *string) { s.Duplicate = true },
+		"rules":     func(s *arena.MatchSpec, _ *string) { s.Rules.Stakes[engine.Solo] = 6 },
+		"deals":     func(s *arena.MatchSpec, _ *string) { s.Deals = 7 },
+		"nonce":     func(_ *arena.MatchSpec, n *string) { *n = NewNonce() },
+	}
+	for name, change := range changed {
+		s, n := base, nonce
+		s.Bots = append([]string(nil), base.Bots...)
+		change(&s, &n)
+		if got, err := Commitment(s, n); err != nil || got == want {
+			t.Errorf("%s changed: commitment %q (%v), want another than %q", name, got, err, want)
+		}
+	}
+	m := &arena.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}
+	if err := VerifyCommitment(m); err != nil {
+		t.Errorf("VerifyCommitment of the honest match: %v", err)
+	}
+	m.Spec.Seed = 1
+	if err := VerifyCommitment(m); err == nil {
+		t.Error("VerifyCommitment passed a match whose seed was changed after it committed")
+	}
+}
+
+// A match created by the runner commits before its first deal and keeps the nonce with it.
+func TestCreateCommits(t *testing.T) {
+	t.Parallel()
+	st := &createOnly{}
+	r := &Runner{Store: st}
+	spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 3, Seed: 8,
+		TimeControl: arena.DefaultTimeControl}
+	m, err := r.Create(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.created == nil || st.created.Commitment == "" || len(st.created.Nonce) != 32 {
+		t.Fatalf("stored match %+v: want a commitment and a 32-digit nonce", st.created)
+	}
+	if err := VerifyCommitment(m); err != nil {
+		t.Error(err)
+	}
+}
+
+// createOnly is a store that keeps the one match created.
+type createOnly struct {
+	arena.Store
+	created *arena.Match
+}
+
+func (s *createOnly) CreateMatch(_ context.Context, m *arena.Match) error {
+	s.created = m
+	return nil
+}
