@@ -306,10 +306,17 @@ func pick(names []string, idx []int) []string {
 // Ties are broken by a hash of the seed, the round and the bot's name, so the choice is a
 // pure function of the plan and the results.
 func (p *Plan) LadderTables(r int, units []Unit) [][]string {
+	return p.LadderTablesFromPairs(r, PairResults(units))
+}
+
+// LadderTablesFromPairs is LadderTables from the pairwise results of the units (PairResults,
+// in any order and summed or not: the fit sums them), as the store keeps them for a running
+// league (Store.LadderPairs).
+func (p *Plan) LadderTablesFromPairs(r int, pairs []rating.PairResult) [][]string {
 	n := p.Rules.Players
 	ratingOf := map[string]float64{}
 	seOf := map[string]float64{}
-	if bt, err := rating.BradleyTerry(PairResults(units), nil); err == nil {
+	if bt, err := rating.BradleyTerry(pairs, nil); err == nil {
 		for i, b := range bt.Players {
 			ratingOf[b], seOf[b] = bt.Ratings[i], bt.SE[i]
 		}

@@ -169,8 +169,14 @@ WHERE league_id = ? ORDER BY seq`), league)
 
 // RoundCounts counts the league's jobs by round and state, rounds ascending.
 func (s *Store) RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error) {
+	return s.RoundCountsFrom(ctx, league, 0)
+}
+
+// RoundCountsFrom is RoundCounts for the rounds from round from on: what a running league
+// asks of the rounds it does not know to be complete (one range of league_jobs_round).
+func (s *Store) RoundCountsFrom(ctx context.Context, league string, from int) ([]arena.RoundCounts, error) {
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT round, state, count(*), sum(deals) FROM league_jobs
-WHERE league_id = ? GROUP BY round, state ORDER BY round`), league)
+WHERE league_id = ? AND round >= ? GROUP BY round, state ORDER BY round`), league, from)
 	if err != nil {
 		return nil, s.wrap("count the jobs of league "+league, err)
 	}
@@ -201,11 +207,14 @@ WHERE league_id = ? GROUP BY round, state ORDER BY round`), league)
 	return out, s.wrap("count the jobs of league "+league, rows.Err())
 }
 
-// LeagueDeals counts the deals stored for the league's matches.
+// LeagueDeals counts the deals stored for the league's matches: its running total (see
+// aggregates.go), 0 for an unknown league.
 func (s *Store) LeagueDeals(ctx context.Context, league string) (int, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT count(*) FROM deals d JOIN matches m ON m.id = d.match_id
-WHERE m.league_id = ?`), league).Scan(&n)
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT deals FROM leagues WHERE id = ?`), league).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
 	return n, s.wrap("count the deals of league "+league, err)
 }
 
