@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# soak-league.sh — does a long ladder keep its speed, its memory and its records small?
+# (docs/BENCHMARKS.md, "Overnight ladder").
+#
+# Builds tapp, runs an unbounded duplicate ladder of 6 random built-in bots (modern, tables
+# of 3) on a fresh SQLite file for DURATION (default 30m; whole s, m or h: 90s, 8h), and
+# prints, for each tenth of the run, the deals stored in it, its rate and the arena's RSS;
+# then the first and last tenths' rates and their ratio, the bytes per stored deal (WAL
+# checkpointed), and how long `tapp ratings` takes on the database.
+#
+# Usage: scripts/soak-league.sh [DURATION] [DB]
+#   DB: where to keep the database (default: a temporary file, removed at the end). A
+#   postgres:// URL soaks PostgreSQL (bytes per deal: the database's size growth).
+set -euo pipefail
+
+duration=${1:-30m}
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=
+go build -o "$work/tapp" ./cmd/tapp
+db=${2:-$work/soak.db}
+case $duration in # whole seconds, minutes or hours: 90, 90s, 30m, 8h
+*h) seconds=$((${duration%h} * 3600)) ;;
+*m) seconds=$((${duration%m} * 60)) ;;
+*s) seconds=${duration%s} ;;
+*) seconds=$duration ;;
+esac
+tenth=$(awk -v s="$seconds" 'BEGIN { printf "%.3f", s / 10 }')
+
+cat >"$work/soak.yaml" <<YAML
+name: soak
+rules: modern players=3
+format: ladder
+matches_per_round: 2
+deals: 4
+duplicate: true
+seed: 7
+concurrency: 8
+bots:
+  - {name: r1, builtin: random, seed: 1}
+  - {name: r2, builtin: random, seed: 2}
+  - {name: r3, builtin: random, seed: 3}
+  - {name: r4, builtin: random, seed: 4}
+  - {name: r5, builtin: random, seed: 5}
+  - {name: r6, builtin: random, seed: 6}
+YAML
+
+pg_size() { psql "$db" -Atc "SELECT pg_database_size(current_database())"; }
+if [[ $db == postgres* ]]; then
+	psql "$db" -qc "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public" >/dev/null
+	size0=$(pg_size)
+fi
+
+# deals prints the deals the league has stored (0 before it exists).
+deals() {
+	"$work/tapp" league status soak --db "$db" 2>/dev/null | sed -n 's/.*, \([0-9]*\) deals stored$/\1/p' | head -1 || true
+}
+rss_mb() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo "?"; }
+
+(cd "$work" && exec "$work/tapp" league run "$work/soak.yaml" --db "$db" --for "${seconds}s" >"$work/out" 2>"$work/err") &
+pid=$!
+echo "soak: ladder of 6 random bots for ${seconds}s on $db (pid $pid)"
+last=0
+start=$(date +%s.%N)
+for i in $(seq 1 10); do
+	sleep "$tenth"
+	n=$(deals)
+	n=${n:-0}
+	rate=$(awk -v a="$last" -v b="$n" -v t="$tenth" 'BEGIN { printf "%.0f", (b - a) / t }')
+	echo "tenth $i: $((n - last)) deals, $rate deals/s, RSS $(rss_mb "$pid") MB, $n deals stored"
+	echo "$rate" >>"$work/rates"
+	last=$n
+done
+wait "$pid" || { echo "tapp league run failed:"; tail -20 "$work/err"; exit 1; }
+pid=
+n=$(deals)
+awk 'NR == 1 { f = $1 } { l = $1 } END { printf "first tenth %d deals/s, last tenth %d deals/s: last/first %.2f\n", f, l, (f > 0 ? l / f : 0) }' "$work/rates"
+if [[ $db == postgres* ]]; then
+	bytes=$(($(pg_size) - size0))
+	echo "PostgreSQL: $bytes bytes for $n deals: $((bytes / n)) bytes/deal"
+else
+	sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null 2>&1 || true
+	bytes=$(stat -c %s "$db")
+	echo "SQLite: $bytes bytes for $n deals: $((bytes / n)) bytes/deal"
+fi
+t0=$(date +%s.%N)
+"$work/tapp" ratings --league soak --db "$db" >/dev/null
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { printf "tapp ratings: %.2f s\n", b - a }'
