@@ -671,6 +671,10 @@ func Finished(ctx context.Context, st Store, p *Plan) (bool, error) {
 	return roundsComplete(ctx, st, p, scheduled)
 }
 
+// maxMatchInfos bounds the matches whose plan a run keeps (a few hundred jobs are in hand
+// at once, and each reads its match once).
+const maxMatchInfos = 1024
+
 func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	ru.mu.Lock()
 	mi := ru.matches[id]
@@ -688,6 +692,9 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	}
 	mi = &matchInfo{m: m, tables: tables}
 	ru.mu.Lock()
+	if len(ru.matches) >= maxMatchInfos { // start afresh rather than keep every match of a night
+		clear(ru.matches)
+	}
 	ru.matches[id] = mi
 	ru.mu.Unlock()
 	return mi, nil
