@@ -250,3 +250,46 @@ func countRows(t *testing.T, s *Store, table string) int {
 	}
 	return n
 }
+
+// `tapp league status` reads the open rounds and the running jobs from indexes: the first
+// round with a job to play moves on as rounds complete.
+func TestOpenRoundsAndJobsIn(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		if first, last, err := s.OpenRounds(ctx, "T"); err != nil || first != -1 || last != -1 {
+			t.Errorf("OpenRounds of no league = %d, %d, %v; want -1, -1", first, last, err)
+		}
+		totalsLeague(t, s, 3, 1)
+		if first, last, err := s.OpenRounds(ctx, "T"); err != nil || first != 0 || last != 2 {
+			t.Errorf("OpenRounds = %d, %d, %v; want 0, 2", first, last, err)
+		}
+		jobs, err := s.Claim(ctx, "T", "w", 2, time.Minute) // round 0's two jobs
+		if err != nil || len(jobs) != 2 {
+			t.Fatalf("Claim = %v, %v", jobs, err)
+		}
+		running, err := s.JobsIn(ctx, "T", arena.JobRunning, arena.JobFailed)
+		if err != nil || len(running) != 2 || running[0].ID != jobs[0].ID || running[1].ID != jobs[1].ID {
+			t.Errorf("JobsIn(running, failed) = %v, %v; want the claimed jobs", running, err)
+		}
+		for _, j := range jobs {
+			m, err := s.GetMatch(ctx, j.MatchID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var items []arena.JobDeal
+			for k := range 6 {
+				items = append(items, arena.JobDeal{JobID: j.ID, Deal: totalsDeal(t, m, k)})
+			}
+			if err := s.SaveJobDeals(ctx, items); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if first, last, err := s.OpenRounds(ctx, "T"); err != nil || first != 1 || last != 2 {
+			t.Errorf("OpenRounds after round 0 = %d, %d, %v; want 1, 2", first, last, err)
+		}
+		if running, err := s.JobsIn(ctx, "T", arena.JobRunning); err != nil || len(running) != 0 {
+			t.Errorf("JobsIn(running) after round 0 = %v, %v; want none", running, err)
+		}
+	})
+}

@@ -431,6 +431,45 @@ func (s *Store) Jobs(ctx context.Context, league string) ([]arena.Job, error) {
 	return jobs, s.wrap("list the jobs of league "+league, err)
 }
 
+// JobsIn returns the league's jobs in the given states, by id (two index ranges per state:
+// what `tapp league status` lists, without reading the done jobs of a long league).
+func (s *Store) JobsIn(ctx context.Context, league string, states ...arena.JobState) ([]arena.Job, error) {
+	if len(states) == 0 {
+		return nil, nil
+	}
+	args := []any{league}
+	for _, st := range states {
+		args = append(args, string(st))
+	}
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+jobColumns+` FROM league_jobs WHERE league_id = ? AND state IN (`+
+		placeholders(len(states))+`) ORDER BY id`), args...)
+	if err != nil {
+		return nil, s.wrap("list the jobs of league "+league, err)
+	}
+	jobs, err := scanJobs(rows)
+	return jobs, s.wrap("list the jobs of league "+league, err)
+}
+
+// OpenRounds returns the first round of the league with a job still to play (available or
+// running; -1 if none) and the last round scheduled (-1 if none), from indexes alone.
+func (s *Store) OpenRounds(ctx context.Context, league string) (first, last int, err error) {
+	var f, l sql.NullInt64
+	err = s.r.QueryRowContext(ctx, s.rebind(`SELECT (SELECT min(round) FROM league_jobs WHERE league_id = ?
+	AND state IN ('available', 'running')), (SELECT max(round) FROM league_jobs WHERE league_id = ?)`), league, league).
+		Scan(&f, &l)
+	if err != nil {
+		return -1, -1, s.wrap("read the rounds of league "+league, err)
+	}
+	first, last = -1, -1
+	if f.Valid {
+		first = int(f.Int64)
+	}
+	if l.Valid {
+		last = int(l.Int64)
+	}
+	return first, last, nil
+}
+
 // SaveJobDeal stores a finished deal of job jobID like SaveDeal and, in the same transaction,
 // marks the job done if all its deals are now stored (and then the match finished if all its
 // jobs are done). It reports whether the job is done. Failures store nothing, as SaveDeal's.
