@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 
@@ -58,7 +59,11 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 	deals := s.rowOps(insertDeal, dealCols, dealArgs, ` ON CONFLICT DO NOTHING`)
 	results := s.rowOps(insertResult, resultCols, resultArgs)
 	first := ds[0]
-	for _, op := range append(deals, results...) {
+	totals, err := s.aggregateOps(ctx, ds)
+	if err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
+	for _, op := range slices.Concat(deals, results, totals) {
 		if _, err := s.stmt(ctx, op.query); err != nil {
 			return s.wrapSave(first.MatchID, first.Number, err)
 		}
@@ -97,8 +102,10 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 			return err
 		}
 	}
-	if err := s.updateLeagueAggregates(ctx, tx, ds); err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
+	for _, op := range totals {
+		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("league totals: %w", err))
+		}
 	}
 	return s.wrapSave(first.MatchID, first.Number, tx.Commit())
 }
