@@ -10,7 +10,8 @@
 #
 # Usage: scripts/soak-league.sh [DURATION] [DB]
 #   DB: where to keep the database (default: a temporary file, removed at the end). A
-#   postgres:// URL soaks PostgreSQL (bytes per deal: the database's size growth).
+#   postgres:// URL soaks PostgreSQL, in a schema of its own that is dropped at the end
+#   (bytes per deal: the size of its tables with their indexes and TOAST).
 set -euo pipefail
 
 duration=${1:-30m}
@@ -46,11 +47,19 @@ bots:
   - {name: r6, builtin: random, seed: 6}
 YAML
 
-pg_size() { psql "$db" -Atc "SELECT pg_database_size(current_database())"; }
+# On PostgreSQL the league gets a schema of its own (dropped at the end), and the bytes per
+# deal are the size of that schema's tables and indexes.
 if [[ $db == postgres* ]]; then
-	psql "$db" -qc "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public" >/dev/null
-	size0=$(pg_size)
+	admin=$db
+	schema=tapp_soak_$$
+	psql "$admin" -qc "CREATE SCHEMA $schema" >/dev/null
+	trap 'kill "$pid" 2>/dev/null || true; psql "$admin" -qc "DROP SCHEMA $schema CASCADE" >/dev/null; rm -rf "$work"' EXIT
+	db="$admin$([[ $admin == *\?* ]] && echo '&' || echo '?')search_path=$schema"
 fi
+pg_size() {
+	psql "$admin" -Atc "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = '$schema' AND c.relkind IN ('r', 'm')"
+}
 
 # deals prints the deals the league has stored (0 before it exists).
 deals() {
@@ -77,7 +86,7 @@ pid=
 n=$(deals)
 awk 'NR == 1 { f = $1 } { l = $1 } END { printf "first tenth %d deals/s, last tenth %d deals/s: last/first %.2f\n", f, l, (f > 0 ? l / f : 0) }' "$work/rates"
 if [[ $db == postgres* ]]; then
-	bytes=$(($(pg_size) - size0))
+	bytes=$(pg_size)
 	echo "PostgreSQL: $bytes bytes for $n deals: $((bytes / n)) bytes/deal"
 else
 	sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null 2>&1 || true
