@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -14,9 +13,9 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// maxRowsPerInsert bounds a multi-row INSERT (13 columns × 64 rows stays far below both
+// maxRowsPerInsert bounds a multi-row INSERT (13 columns × 100 rows stays far below both
 // backends' limits on parameters).
-const maxRowsPerInsert = 64
+const maxRowsPerInsert = 100
 
 // SaveDeal stores a finished deal, its decisions and its results in one transaction: either
 // all of it is stored or nothing. A deal already stored under (match, number) is
@@ -209,19 +208,16 @@ func (s *Store) txQueryRow(ctx context.Context, tx *sql.Tx, query string, args .
 
 // rowOps splits rows of ncols values each (args holds them one row after the other) into
 // multi-row INSERTs of at most maxRowsPerInsert rows; tail, if given, ends each statement.
-// Each statement has a power of two rows (100 rows: 64, 32 and 4): the write statements are
-// prepared and kept (stmt), and a prepared multi-row INSERT holds hundreds of KB of the
-// database's memory, so a statement for every batch size a league happens to store made the
-// arena's memory grow for as long as new sizes came up.
+// (The prepared statements of every size a league stores take about 7 MB of the database's
+// memory per table, reached in the first minutes of a league, and then no more.)
 func (s *Store) rowOps(head string, ncols int, args []any, tail ...string) []writeOp {
 	var ops []writeOp
 	rows := len(args) / ncols
 	one := "(" + strings.Repeat("?, ", ncols-1) + "?)"
-	for start := 0; start < rows; {
-		n := 1 << (bits.Len(uint(min(maxRowsPerInsert, rows-start))) - 1)
+	for start := 0; start < rows; start += maxRowsPerInsert {
+		n := min(maxRowsPerInsert, rows-start)
 		q := head + strings.Repeat(one+", ", n-1) + one + strings.Join(tail, "")
 		ops = append(ops, writeOp{query: s.rebind(q), args: args[start*ncols : (start+n)*ncols]})
-		start += n
 	}
 	return ops
 }
