@@ -53,7 +53,7 @@ if [[ $db == postgres* ]]; then
 	admin=$db
 	schema=tapp_soak_$$
 	psql "$admin" -qc "CREATE SCHEMA $schema" >/dev/null
-	trap 'kill "$pid" 2>/dev/null || true; psql "$admin" -qc "DROP SCHEMA $schema CASCADE" >/dev/null; rm -rf "$work"' EXIT
+	trap 'kill "$pid" 2>/dev/null || true; psql "$admin" -qc "DROP SCHEMA $schema CASCADE" >/dev/null 2>&1; rm -rf "$work"' EXIT
 	db="$admin$([[ $admin == *\?* ]] && echo '&' || echo '?')search_path=$schema"
 fi
 pg_size() {
@@ -70,16 +70,23 @@ rss_mb() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/
 (cd "$work" && exec "$work/tapp" league run "$work/soak.yaml" --db "$db" --for "${seconds}s" >"$work/out" 2>"$work/err") &
 pid=$!
 echo "soak: ladder of 6 random bots for ${seconds}s on $db (pid $pid)"
+# The tenths are timed from when the league exists (its bots started), each sample at its
+# own time, and each rate is over the time that really passed between samples.
+while [[ -z $(deals) ]] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+now() { date +%s.%N; }
+start=$(now)
 last=0
-start=$(date +%s.%N)
+prev=$start
 for i in $(seq 1 10); do
-	sleep "$tenth"
+	sleep "$(awk -v s="$start" -v t="$tenth" -v i="$i" -v n="$(now)" 'BEGIN { d = s + i * t - n - 1; print (d > 0 ? d : 0) }')"
 	n=$(deals)
 	n=${n:-0}
-	rate=$(awk -v a="$last" -v b="$n" -v t="$tenth" 'BEGIN { printf "%.0f", (b - a) / t }')
+	at=$(now)
+	rate=$(awk -v a="$last" -v b="$n" -v t0="$prev" -v t1="$at" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
 	echo "tenth $i: $((n - last)) deals, $rate deals/s, RSS $(rss_mb "$pid") MB, $n deals stored"
 	echo "$rate" >>"$work/rates"
 	last=$n
+	prev=$at
 done
 wait "$pid" || { echo "tapp league run failed:"; tail -20 "$work/err"; exit 1; }
 pid=
