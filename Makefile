@@ -17,9 +17,9 @@ VENV_STAMP := $(VENV)/.installed
 PY_SDK     := bots/python
 
 # Everything `make generate` writes: checked by proto-check for staleness.
-GENERATED := proto/tapp/v1 proto/tapp/store/v1 $(PY_SDK)/src/tapp
+GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp
 
-.PHONY: help generate proto-check venv test-python test demo build
+.PHONY: help generate proto-check venv test-python test-game-full test demo build
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -61,6 +61,9 @@ $(VENV_STAMP): $(PY_SDK)/pyproject.toml
 test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
 	$(VENV_PY) -m pytest $(PY_SDK)
 
+test-game-full: $(VENV_STAMP) ## The Python game model against the Go engine in full: 100,000 random deals each way (long).
+	TAPP_GAME_DIFF=full $(VENV_PY) -m pytest $(PY_SDK)/tests/test_game_differential.py $(PY_SDK)/tests/test_game_sample.py
+
 test: ## Run every check: proto-check, go vet, go test, Python tests.
 	$(MAKE) proto-check
 	$(GO) vet ./...
@@ -79,4 +82,5 @@ demo: ## A short ladder among the built-in bots (SQLite, real gRPC): progress, l
 	echo; \
 	echo "demo: the database and the bots' logs stay in $$dir; for instance:"; \
 	echo "  $$dir/tapp ratings --league demo --db $$dir/demo.db --history"; \
+	echo "  $$dir/tapp web --db $$dir/demo.db    # then open http://127.0.0.1:8080/#/?league=demo"; \
 	echo "  $$dir/tapp league run docs/examples/demo.yaml --db $$dir/demo.db    # resumes; a finished league just prints its leaderboard"

@@ -9,7 +9,18 @@ require (
 
 require github.com/goccy/go-yaml v1.19.2
 
-require github.com/klauspost/compress v1.20.4
+require (
+	connectrpc.com/vanguard v0.4.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/klauspost/compress v1.20.4
+)
+
+require (
+	connectrpc.com/connect v1.19.1 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	google.golang.org/genproto/googleapis/api v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+)
 
 require (
 	github.com/dustin/go-humanize v1.1.0 // indirect

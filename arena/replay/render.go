@@ -18,6 +18,10 @@ type RenderOptions struct {
 	// Sent adds the request exactly as it was sent (protobuf JSON) to every step whose
 	// request the view may see.
 	Sent bool
+	// Notes are what a double-dummy analysis says of decisions (by decision index), shown
+	// beside the card or bid in the full view only: they speak of cards the other views do
+	// not see.
+	Notes map[int]string
 }
 
 // label is how a row of a step is introduced: a fixed-width word.
@@ -237,8 +241,15 @@ func actionText(a engine.Action) string {
 // dur writes a duration rounded to microseconds.
 func dur(d time.Duration) string { return d.Round(time.Microsecond).String() }
 
-// writeDecision writes the question and the answers the view may see.
+// writeDecision writes the question and the answers the view may see, then the analysis.
 func (wk *Walk) writeDecision(w io.Writer, s *Step, o RenderOptions) {
+	wk.writeAnswers(w, s, o)
+	if note, ok := o.Notes[s.Index]; ok && wk.View.Full {
+		line(w, "analysis", "%s", note)
+	}
+}
+
+func (wk *Walk) writeAnswers(w io.Writer, s *Step, o RenderOptions) {
 	if !s.Own {
 		text := actionText(s.Action)
 		if s.HasRecord {

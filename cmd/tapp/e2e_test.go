@@ -60,6 +60,31 @@ type arenaProc struct {
 	admin tappv1.AdminServiceClient
 	cmd   *exec.Cmd
 	logs  *lockedBuffer
+	db    string
+
+	mu        sync.Mutex
+	dashboard string // the web dashboard's URL, when serve was given --http
+}
+
+func (a *arenaProc) setDashboard(url string) {
+	a.mu.Lock()
+	a.dashboard = url
+	a.mu.Unlock()
+}
+
+// dashboardURL waits for the web dashboard's URL in the arena's log.
+func (a *arenaProc) dashboardURL() string {
+	a.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		a.mu.Lock()
+		url := a.dashboard
+		a.mu.Unlock()
+		if url != "" {
+			return url
+		}
+	}
+	a.t.Fatalf("tapp serve logged no dashboard URL; log:\n%s", a.logs.String())
+	return ""
 }
 
 type lockedBuffer struct {
@@ -81,8 +106,14 @@ func (l *lockedBuffer) String() string {
 
 func startServe(t *testing.T) *arenaProc {
 	t.Helper()
+	return startServeWith(t)
+}
+
+// startServeWith is startServe with more flags for tapp serve.
+func startServeWith(t *testing.T, extra ...string) *arenaProc {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "arena.db")
-	cmd := exec.Command(tappBin, "serve", "--listen", "127.0.0.1:0", "--db", db, "--grace", "2s")
+	cmd := exec.Command(tappBin, append([]string{"serve", "--listen", "127.0.0.1:0", "--db", db, "--grace", "2s"}, extra...)...)
 	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -91,7 +122,7 @@ func startServe(t *testing.T) *arenaProc {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	a := &arenaProc{t: t, cmd: cmd, logs: &lockedBuffer{}}
+	a := &arenaProc{t: t, cmd: cmd, logs: &lockedBuffer{}, db: db}
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
@@ -116,9 +147,13 @@ func startServe(t *testing.T) *arenaProc {
 			var entry struct {
 				Msg  string `json:"msg"`
 				Addr string `json:"addr"`
+				URL  string `json:"url"`
 			}
 			if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "arena serving" {
 				addrCh <- entry.Addr
+			}
+			if entry.Msg == "dashboard serving" {
+				a.setDashboard(entry.URL)
 			}
 		}
 	}()

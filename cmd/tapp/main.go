@@ -76,14 +76,17 @@ func commands() []command {
 	return []command{
 		{"serve", "[--listen ADDR] [--db DSN]", "run the arena server for external bots", (*Main).serve},
 		{"bots", "add NAME | list", "register bots (prints the token once) and list them", (*Main).botsCmd},
-		{"bot", "KIND --arena ADDR --token T", "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") against an arena", (*Main).bot},
+		{"bot", "KIND --arena ADDR --token T | check --cmd CMD", "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") against an arena; check a bot", (*Main).botOrCheck},
+		{"new", "bot --lang python|go DIR", "write a starter bot that builds, plays and passes tapp bot check", (*Main).newCmd},
 		{"match", "--bots A,B,C [--deals N] [--seed S] [--variant V]", "play one match among built-in bots over loopback gRPC", (*Main).match},
 		{"matches", "[--bot NAME] [--league ID]", "list stored matches and how to open each", (*Main).matches},
+		{"web", "[--db DSN] [--http ADDR]", "serve the web dashboard (leaderboard, history, matches, replays) over a database", (*Main).web},
 		{"deals", "gen --count N --seed S [--variant V]", "write deals in card notation (a deal file)", (*Main).deals},
 		{"league", "run FILE [--for 8h] | status NAME | list", "run a league from a league file (resumable), show its state", (*Main).league},
 		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
-		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify", "step through, export, re-ask and verify recorded deals", (*Main).replay},
+		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},
+		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
 	}
 }
 

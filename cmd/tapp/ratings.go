@@ -33,6 +33,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	rules := fs.String("rules", "", "only matches under this rule set (canonical or short form, e.g. modern)")
 	asJSON := fs.Bool("json", false, "print the leaderboard as JSON (with every bot's Elo history)")
 	history := fs.Bool("history", false, "also print each bot's multiplayer Elo after each of its matches")
+	withAnalysis := fs.Bool("analysis", false, "add card-play error and bidding regret per deal from the stored analyses (tapp analyze)")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -86,6 +87,11 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "league %s\n", lb.League)
 	}
 	m.printLeaderboard(lb, rulesText, *history)
+	if *withAnalysis {
+		if err := m.printAnalysisColumns(ctx, st, f, lb); err != nil {
+			return err
+		}
+	}
 	if len(short) > 1 {
 		fmt.Fprintf(m.Stdout, "\nthese results mix %d rule sets, whose scores do not compare: choose one with --rules (%s)\n",
 			len(short), strings.Join(short, "; "))

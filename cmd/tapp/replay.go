@@ -25,7 +25,8 @@ import (
 const replayUsage = `tapp replay MATCH|FILE.jsonl [--deal N] [--seat S | --bot NAME | --full | --public] [--decision K]
 tapp replay export MATCH [--format jsonl] [--deal N] [--out FILE] [--no-sent]
 tapp replay ask MATCH|FILE.jsonl --deal N --decision K[,K…] | --seat S  (--bot NAME | --bot-cmd CMD | --listen ADDR)
-tapp replay verify MATCH|FILE.jsonl`
+tapp replay verify MATCH|FILE.jsonl
+tapp replay diff MATCH|LEAGUE|FILE.jsonl --bot NAME (--bot-cmd CMD | --builtin KIND)`
 
 // replay dispatches the replay subcommands; without one it steps through a deal.
 func (m *Main) replay(ctx context.Context, args []string) error {
@@ -37,6 +38,8 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			return m.replayAsk(ctx, args[1:])
 		case "verify":
 			return m.replayVerify(ctx, args[1:])
+		case "diff":
+			return m.replayDiff(ctx, args[1:])
 		}
 	}
 	return m.replayView(ctx, args)
@@ -253,7 +256,7 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	if *decision >= wk.Decisions() || *decision < -1 {
 		return usagef("--decision %d: deal %d has decisions 0-%d", *decision, rec.Number, wk.Decisions()-1)
 	}
-	opts := replay.RenderOptions{Sent: *sent}
+	opts := replay.RenderOptions{Sent: *sent, Notes: analysisNotes(ctx, src, rec.Number)}
 	interactive := *step || (!*noStep && isTerminal(m.Stdin) && isTerminal(m.Stdout))
 	if interactive {
 		return m.stepThrough(wk, max(*decision, 0), opts)

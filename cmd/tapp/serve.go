@@ -156,6 +156,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	listen := fs.String("listen", m.env("TAPP_LISTEN", "127.0.0.1:7000"), "address to listen on (env TAPP_LISTEN)")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	grace := fs.Duration("grace", 30*time.Second, "how long a dropped bot session waits for a resume")
+	httpAddr := fs.String("http", "", "also serve the web dashboard on this address (e.g. "+defaultHTTP+")")
+	viewer := fs.String("viewer-token", m.env("TAPP_VIEWER_TOKEN", ""), "token the dashboard's pages need (required beyond loopback; env TAPP_VIEWER_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -173,7 +175,17 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	m.Log.Info("arena serving", zap.String("addr", a.addr), zap.String("db", *dsn))
+	var dashboard <-chan error
+	if *httpAddr != "" {
+		if _, dashboard, err = m.startDashboard(ctx, st, a.service, a.srv.RegisterAdmin, *httpAddr, *viewer); err != nil {
+			a.stop()
+			return err
+		}
+	}
 	select {
+	case err := <-dashboard:
+		a.stop()
+		return err
 	case <-ctx.Done():
 		m.Log.Info("shutting down: telling bots, finishing streams")
 		a.stop()
