@@ -27,6 +27,8 @@ type Memory struct {
 	jobs     []*arena.Job
 	jobByKey map[string]*arena.Job
 	nextID   int
+	rounds   map[string]int           // match id → round, for the matches of leagues' schedules
+	totals   map[string]*memoryTotals // league id → running totals (memory_totals.go)
 }
 
 var _ Store = (*Memory)(nil)
@@ -195,6 +197,7 @@ func (s *Memory) saveDeal(d *arena.DealRecord) error {
 		s.results = append(s.results, arena.ResultRow{MatchID: d.MatchID, LeagueID: m.Spec.LeagueID, Deal: d.Number,
 			Group: d.Group, Rules: m.Spec.Rules.String(), SeatResult: r})
 	}
+	s.addToTotals(m, d)
 	return nil
 }
 
@@ -313,6 +316,10 @@ func (s *Memory) ScheduleRound(_ context.Context, places []arena.LeagueMatch, ma
 		if s.createMatch(m) {
 			p := places[i]
 			s.places[p.LeagueID] = append(s.places[p.LeagueID], p)
+			if s.rounds == nil {
+				s.rounds = map[string]int{}
+			}
+			s.rounds[p.MatchID] = p.Round
 		}
 	}
 	for _, j := range jobs {
@@ -336,19 +343,6 @@ func (s *Memory) LeagueMatches(_ context.Context, league string) ([]arena.League
 	out := slices.Clone(s.places[league])
 	slices.SortFunc(out, func(a, b arena.LeagueMatch) int { return a.Seq - b.Seq })
 	return out, nil
-}
-
-// LeagueDeals implements Store.
-func (s *Memory) LeagueDeals(_ context.Context, league string) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for id, ds := range s.deals {
-		if s.matches[id].Spec.LeagueID == league {
-			n += len(ds)
-		}
-	}
-	return n, nil
 }
 
 // Claim implements Queue.
@@ -516,13 +510,13 @@ func (s *Memory) completeJob(jobID int64) (bool, error) {
 	return true, nil
 }
 
-// RoundCounts implements Queue.
-func (s *Memory) RoundCounts(_ context.Context, league string) ([]arena.RoundCounts, error) {
+// RoundCountsFrom implements Queue.
+func (s *Memory) RoundCountsFrom(_ context.Context, league string, from int) ([]arena.RoundCounts, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	byRound := map[int]*arena.RoundCounts{}
 	for _, j := range s.jobs {
-		if j.LeagueID != league {
+		if j.LeagueID != league || j.Round < from {
 			continue
 		}
 		c := byRound[j.Round]

@@ -317,10 +317,20 @@ func pick(names []string, idx []int) []string {
 // Ties are broken by fewest matches played, then by a hash of the seed, the round and the
 // bot's name, so the choice is a pure function of the plan and the results.
 func (p *Plan) LadderTables(r int, units []Unit, scheduled map[string]int) [][]string {
+	if scheduled == nil {
+		scheduled = matchesPlayed(units)
+	}
+	return p.LadderTablesFromPairs(r, PairResults(units), scheduled)
+}
+
+// LadderTablesFromPairs is LadderTables from the pairwise results of the units (PairResults,
+// in any order and summed or not: the fit sums them), as the store keeps them for a running
+// league (Store.LadderPairs), and each bot's matches in the rounds before r.
+func (p *Plan) LadderTablesFromPairs(r int, pairs []rating.PairResult, scheduled map[string]int) [][]string {
 	n := p.Rules.Players
 	ratingOf := map[string]float64{}
 	seOf := map[string]float64{}
-	if bt, err := rating.BradleyTerry(PairResults(units), nil); err == nil {
+	if bt, err := rating.BradleyTerry(pairs, nil); err == nil {
 		for i, b := range bt.Players {
 			ratingOf[b], seOf[b] = bt.Ratings[i], bt.SE[i]
 		}
@@ -334,7 +344,7 @@ func (p *Plan) LadderTables(r int, units []Unit, scheduled map[string]int) [][]s
 	seated := map[string]int{}
 	played := scheduled
 	if played == nil {
-		played = matchesPlayed(units)
+		played = map[string]int{}
 	}
 	tie := func(b string) uint64 { return hashString(p.Seed, uint64(r), b) }
 	better := func(a, b string, sa, sb float64) bool {

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/rating"
 )
 
 // Queue is a league's job queue with leases. Implementations: arena/store (SQLite and
@@ -52,6 +53,8 @@ type Queue interface {
 	CompleteJob(ctx context.Context, jobID int64) (bool, error)
 	// RoundCounts counts the league's jobs by round and state.
 	RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error)
+	// RoundCountsFrom is RoundCounts for the rounds from round from on.
+	RoundCountsFrom(ctx context.Context, league string, from int) ([]arena.RoundCounts, error)
 	// LeaseOwners lists the owners holding leases in the league; Rescue frees the jobs of
 	// owners known to be dead.
 	LeaseOwners(ctx context.Context, league string) ([]string, error)
@@ -71,8 +74,13 @@ type Store interface {
 	// transaction; it is idempotent.
 	ScheduleRound(ctx context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error
 	LeagueMatches(ctx context.Context, league string) ([]arena.LeagueMatch, error)
-	// LeagueDeals counts the deals stored for the league.
+	// LeagueDeals counts the deals stored for the league (a running total, not a count).
 	LeagueDeals(ctx context.Context, league string) (int, error)
+	// LadderPairs sums the pairwise results (the higher net of a complete unit wins, equal
+	// nets draw) of the league's rounds from from (inclusive) to to (exclusive), per pair of
+	// bots (A < B, sorted): running totals kept as deals are stored, so reading them costs
+	// rows in proportion to rounds × pairs, not deals.
+	LadderPairs(ctx context.Context, league string, from, to int) ([]rating.PairResult, error)
 	// DealNumbersBetween returns the numbers from first to last (inclusive) of the match's
 	// stored deals, ascending: what a job finds done already, without reading the whole match.
 	DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/match"
+	"github.com/tapparena/tapp/arena/rating"
 	"github.com/tapparena/tapp/arena/referee"
 	"github.com/tapparena/tapp/engine"
 )
@@ -214,6 +215,12 @@ type run struct {
 	fallbacks int
 	scheduled int
 	running   int
+
+	// Read by schedule only (one goroutine): the rounds before completeTo are complete, and
+	// pairs sums the pairwise results of those before pairsTo (pairsBefore).
+	completeTo int
+	pairsTo    int
+	pairs      []rating.PairResult
 }
 
 // Run plays the league p until every planned round is played, until the time limit until
@@ -566,7 +573,8 @@ func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 			return added, nil
 		}
 		if need := n - p.ahead() + 1; need > 0 {
-			counts, err := ru.r.Store.RoundCounts(ctx, p.League)
+			// Only the rounds not yet seen complete are counted: a complete round stays so.
+			counts, err := ru.r.Store.RoundCountsFrom(ctx, p.League, ru.completeTo)
 			if err != nil {
 				return added, storeErr(err)
 			}
@@ -575,10 +583,11 @@ func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 					return added, nil
 				}
 			}
+			ru.completeTo = max(ru.completeTo, need)
 		}
 		tables := p.FixedTables(n)
 		if p.Format == Ladder {
-			units, err := ru.unitsBefore(ctx, n-p.ahead()+1)
+			pairs, err := ru.pairsBefore(ctx, n-p.ahead()+1)
 			if err != nil {
 				return added, err
 			}
@@ -586,7 +595,7 @@ func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 			if err != nil {
 				return added, err
 			}
-			tables = p.LadderTables(n, units, scheduled)
+			tables = p.LadderTablesFromPairs(n, pairs, scheduled)
 		}
 		places, matches, jobs, err := p.Round(n, tables)
 		if err != nil {
@@ -608,43 +617,22 @@ func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 	}
 }
 
-// unitsBefore returns the units of the league's rounds before round.
-func (ru *run) unitsBefore(ctx context.Context, round int) ([]Unit, error) {
-	st := ru.r.Store
-	lms, err := st.LeagueMatches(ctx, ru.p.League)
+// pairsBefore returns the pairwise results of the league's rounds before round, summed per
+// pair of bots. The rounds before round are complete when it is asked (schedule waits for
+// them), so their totals are final: each call reads only the rounds the last one did not.
+func (ru *run) pairsBefore(ctx context.Context, round int) ([]rating.PairResult, error) {
+	if round <= ru.pairsTo {
+		return ru.pairs, nil
+	}
+	more, err := ru.r.Store.LadderPairs(ctx, ru.p.League, ru.pairsTo, round)
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	in := map[string]bool{}
-	for _, lm := range lms {
-		if lm.Round < round {
-			in[lm.MatchID] = true
-		}
+	if ru.pairs, err = rating.MergePairs(append(ru.pairs, more...)); err != nil {
+		return nil, err
 	}
-	if len(in) == 0 {
-		return nil, nil
-	}
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: ru.p.League})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: ru.p.League})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	byID := map[string]*arena.Match{}
-	for i := range ms {
-		if in[ms[i].ID] {
-			byID[ms[i].ID] = &ms[i]
-		}
-	}
-	kept := rows[:0]
-	for _, r := range rows {
-		if in[r.MatchID] {
-			kept = append(kept, r)
-		}
-	}
-	return Units(byID, kept), nil
+	ru.pairsTo = round
+	return ru.pairs, nil
 }
 
 // finished reports whether every planned round is scheduled and played.
@@ -693,6 +681,10 @@ func Finished(ctx context.Context, st Store, p *Plan) (bool, error) {
 	return roundsComplete(ctx, st, p, scheduled)
 }
 
+// maxMatchInfos bounds the matches whose plan a run keeps (a few hundred jobs are in hand
+// at once, and each reads its match once).
+const maxMatchInfos = 1024
+
 func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	ru.mu.Lock()
 	mi := ru.matches[id]
@@ -710,6 +702,9 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	}
 	mi = &matchInfo{m: m, tables: tables}
 	ru.mu.Lock()
+	if len(ru.matches) >= maxMatchInfos { // start afresh rather than keep every match of a night
+		clear(ru.matches)
+	}
 	ru.matches[id] = mi
 	ru.mu.Unlock()
 	return mi, nil

@@ -170,8 +170,14 @@ WHERE league_id = ? ORDER BY seq`), league)
 
 // RoundCounts counts the league's jobs by round and state, rounds ascending.
 func (s *Store) RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error) {
+	return s.RoundCountsFrom(ctx, league, 0)
+}
+
+// RoundCountsFrom is RoundCounts for the rounds from round from on: what a running league
+// asks of the rounds it does not know to be complete (one range of league_jobs_round).
+func (s *Store) RoundCountsFrom(ctx context.Context, league string, from int) ([]arena.RoundCounts, error) {
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT round, state, count(*), sum(deals) FROM league_jobs
-WHERE league_id = ? GROUP BY round, state ORDER BY round`), league)
+WHERE league_id = ? AND round >= ? GROUP BY round, state ORDER BY round`), league, from)
 	if err != nil {
 		return nil, s.wrap("count the jobs of league "+league, err)
 	}
@@ -202,11 +208,14 @@ WHERE league_id = ? GROUP BY round, state ORDER BY round`), league)
 	return out, s.wrap("count the jobs of league "+league, rows.Err())
 }
 
-// LeagueDeals counts the deals stored for the league's matches.
+// LeagueDeals counts the deals stored for the league's matches: its running total (see
+// aggregates.go), 0 for an unknown league.
 func (s *Store) LeagueDeals(ctx context.Context, league string) (int, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT count(*) FROM deals d JOIN matches m ON m.id = d.match_id
-WHERE m.league_id = ?`), league).Scan(&n)
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT deals FROM leagues WHERE id = ?`), league).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
 	return n, s.wrap("count the deals of league "+league, err)
 }
 
@@ -452,6 +461,45 @@ func (s *Store) Jobs(ctx context.Context, league string) ([]arena.Job, error) {
 	}
 	jobs, err := scanJobs(rows)
 	return jobs, s.wrap("list the jobs of league "+league, err)
+}
+
+// JobsIn returns the league's jobs in the given states, by id (two index ranges per state:
+// what `tapp league status` lists, without reading the done jobs of a long league).
+func (s *Store) JobsIn(ctx context.Context, league string, states ...arena.JobState) ([]arena.Job, error) {
+	if len(states) == 0 {
+		return nil, nil
+	}
+	args := []any{league}
+	for _, st := range states {
+		args = append(args, string(st))
+	}
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+jobColumns+` FROM league_jobs WHERE league_id = ? AND state IN (`+
+		placeholders(len(states))+`) ORDER BY id`), args...)
+	if err != nil {
+		return nil, s.wrap("list the jobs of league "+league, err)
+	}
+	jobs, err := scanJobs(rows)
+	return jobs, s.wrap("list the jobs of league "+league, err)
+}
+
+// OpenRounds returns the first round of the league with a job still to play (available or
+// running; -1 if none) and the last round scheduled (-1 if none), from indexes alone.
+func (s *Store) OpenRounds(ctx context.Context, league string) (first, last int, err error) {
+	var f, l sql.NullInt64
+	err = s.r.QueryRowContext(ctx, s.rebind(`SELECT (SELECT min(round) FROM league_jobs WHERE league_id = ?
+	AND state IN ('available', 'running')), (SELECT max(round) FROM league_jobs WHERE league_id = ?)`), league, league).
+		Scan(&f, &l)
+	if err != nil {
+		return -1, -1, s.wrap("read the rounds of league "+league, err)
+	}
+	first, last = -1, -1
+	if f.Valid {
+		first = int(f.Int64)
+	}
+	if l.Valid {
+		last = int(l.Int64)
+	}
+	return first, last, nil
 }
 
 // SaveJobDeal stores a finished deal of job jobID like SaveDeal and, in the same transaction,

@@ -143,6 +143,11 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return s.wrap("apply migration "+m.name, err)
 		}
+		if convert := conversions[m.version]; convert != nil {
+			if err := convert(ctx, s, tx); err != nil {
+				return s.wrap("convert the records for migration "+m.name, err)
+			}
+		}
 		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)`),
 			m.version, m.name, s.timeArg(now())); err != nil {
 			return s.wrap("record migration "+m.name, err)
@@ -152,6 +157,12 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 		return s.wrap("migrate the schema", err)
 	}
 	return nil
+}
+
+// conversions are the Go parts of migrations: what a version's SQL cannot do, run after it
+// in the same transaction.
+var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
+	10: convertLeagueAggregates,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

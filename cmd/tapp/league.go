@@ -323,7 +323,17 @@ func (m *Main) leagueStatus(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	counts, err := st.RoundCounts(ctx, l.ID)
+	// The rounds before the first with a job to play are complete: one line says so, and only
+	// the rounds from there on are counted (a night's ladder has thousands of rounds).
+	first, last, err := st.OpenRounds(ctx, l.ID)
+	if err != nil {
+		return err
+	}
+	from := first
+	if from < 0 {
+		from = max(last, 0)
+	}
+	counts, err := st.RoundCountsFrom(ctx, l.ID, from)
 	if err != nil {
 		return err
 	}
@@ -333,6 +343,9 @@ func (m *Main) leagueStatus(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(m.Stdout, "league %s: %s (since %s), %d deals stored\nplan: %s\n\n", l.ID, l.Status,
 		l.Updated.Local().Format("2006-01-02 15:04"), deals, l.Plan)
+	if from > 0 {
+		fmt.Fprintf(m.Stdout, "rounds 0-%d: complete\n", from-1)
+	}
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "round\tjobs done\trunning\twaiting\tfailed\tdeals planned\t")
 	for _, c := range counts {
@@ -341,7 +354,7 @@ func (m *Main) leagueStatus(ctx context.Context, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	jobs, err := st.Jobs(ctx, l.ID)
+	jobs, err := st.JobsIn(ctx, l.ID, arena.JobRunning, arena.JobFailed)
 	if err != nil {
 		return err
 	}

@@ -107,6 +107,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		}
 		defer stop()
 	}
+	if path := m.Getenv("TAPP_MEMPROFILE"); path != "" {
+		defer writeHeapProfile(m, path)
+	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(m, ctx, args[1:])
@@ -197,6 +200,22 @@ type usageError struct{ msg string }
 func (u usageError) Error() string { return u.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// writeHeapProfile writes a profile of the memory in use at the end of the command to path
+// (TAPP_MEMPROFILE), for finding what grows in a long league.
+func writeHeapProfile(m *Main, path string) {
+	f, err := os.Create(path)
+	if err == nil {
+		runtime.GC()
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "TAPP_MEMPROFILE: %v\n", err)
+	}
+}
 
 // startCPUProfile writes a CPU profile of this command to path (TAPP_CPUPROFILE), for
 // profiling the arena, a league or a bot process as it runs; it is written when the command

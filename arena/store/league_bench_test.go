@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tapparena/tapp/arena"
+)
+
+// BenchmarkSaveLeagueDeals is BenchmarkSaveDeals/batch=64 for the deals of a league's
+// duplicate match, as a league stores them (with the league's running totals): what keeping
+// the totals in the deal's transaction costs.
+//
+//	go test ./arena/store -run '^$' -bench SaveLeagueDeals -benchtime 20000x -count 3
+func BenchmarkSaveLeagueDeals(b *testing.B) {
+	ctx := context.Background()
+	s := openTest(b, sqliteBackend.newDSN(b))
+	deals := benchDeals(b, s)
+	if _, err := s.EnsureLeague(ctx, &arena.League{ID: "B", Plan: "{}"}); err != nil {
+		b.Fatal(err)
+	}
+	m := &arena.Match{ID: "B-r0-m0", Spec: arena.MatchSpec{Rules: testRules(b), Bots: deals[0].Seating,
+		Deals: 1 << 20, Seed: 3, Duplicate: true, TimeControl: arena.DefaultTimeControl, LeagueID: "B"}}
+	if err := s.ScheduleRound(ctx, []arena.LeagueMatch{{LeagueID: "B", MatchID: m.ID}}, []*arena.Match{m}, nil); err != nil {
+		b.Fatal(err)
+	}
+	const batch = 64
+	n := 0
+	cpu := processCPU(b)
+	for b.Loop() {
+		ds := make([]*arena.DealRecord, batch)
+		for i := range ds {
+			d := *deals[n%len(deals)]
+			d.MatchID, d.Number, d.Group = m.ID, n, n/6
+			n++
+			ds[i] = &d
+		}
+		if err := s.SaveDeals(ctx, ds); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(n), "µs/deal")
+	b.ReportMetric(float64((processCPU(b)-cpu).Microseconds())/float64(n), "CPU-µs/deal")
+}
