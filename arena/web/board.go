@@ -19,6 +19,9 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 			{Key: "multi_elo", Title: "multi-Elo", Help: "updated after every finished match from its final ranking, from 1500"},
 			{Key: "matches", Title: "matches", Help: "finished matches rated by multiplayer Elo"},
 			{Key: "units", Title: map[bool]string{true: "groups", false: "deals"}[lb.Duplicate], Help: "complete statistical units: duplicate groups, or deals"},
+			{Key: "declarer", Title: "as declarer", Help: "result per deal when the bot declared (deals counted singly)"},
+			{Key: "defender", Title: "as defender", Help: "result per deal when another bot declared"},
+			{Key: "declares", Title: "declares", Help: "share of its deals the bot declared, and of those the share it made"},
 		},
 	}
 	for _, b := range lb.Bots {
@@ -28,6 +31,11 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 			Matches: int32(b.EloMatches), Units: int32(b.Units), Deals: int32(b.Deals),
 			Provisional: b.Provisional,
 		})
+		if r := b.Roles; r != nil {
+			st := resp.Bots[len(resp.Bots)-1]
+			st.DeclarerPerDeal, st.DefenderPerDeal = r.Declarer.PerDeal, r.Defender.PerDeal
+			st.DeclareRate, st.MadeRate = r.DeclareShare, r.Declarer.MadeShare
+		}
 	}
 	for i := range lb.LOS {
 		resp.Los = append(resp.Los, lb.LOS[i]...)

@@ -37,6 +37,7 @@ function el(tag, attrs = {}, ...kids) {
     if (k === "class") e.className = v;
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (k === "text") e.textContent = v;
+    else if (k === "style") e.style.cssText = v; // through the CSSOM: the page's CSP allows no style attributes
     else e.setAttribute(k, v === true ? "" : v);
   }
   for (const kid of kids.flat()) {
@@ -139,6 +140,9 @@ function boardView(board) {
     { key: "elo", title: "multi-Elo", value: (b) => b.multiElo || 0 },
     { key: "matches", title: "matches", value: (b) => b.matches || 0 },
     { key: "units", title: board.duplicate ? "groups" : "deals", value: (b) => b.units || 0 },
+    { key: "declarer", title: "as declarer", value: (b) => b.declarerPerDeal || 0 },
+    { key: "defender", title: "as defender", value: (b) => b.defenderPerDeal || 0 },
+    { key: "declares", title: "declares (made)", value: (b) => b.declareRate || 0 },
   ];
   for (const c of board.columns || []) {
     const col = columns.find((x) => x.key === c.key || (c.key === "bt_elo" && x.key === "bt") || (c.key === "multi_elo" && x.key === "elo"));
@@ -153,7 +157,10 @@ function boardView(board) {
     el("td", {}, signed(b.btElo, 0)),
     el("td", {}, num(b.multiElo, 0)),
     el("td", {}, b.matches || 0),
-    el("td", {}, b.units || 0)));
+    el("td", {}, b.units || 0),
+    el("td", {}, signed(b.declarerPerDeal || 0)),
+    el("td", {}, signed(b.defenderPerDeal || 0)),
+    el("td", {}, `${Math.round(100 * (b.declareRate || 0))}% (${Math.round(100 * (b.madeRate || 0))}%)`)));
   const help = (board.columns || []).map((c) => el("p", { class: "help" }, el("b", {}, c.title + ": "), c.help));
   const notes = (board.notes || []).map((n) => el("p", { class: "help" }, n));
   return el("div", {}, head, el("div", { class: "scroll" }, table), help, notes, losHeatMap(bots, board.los || []));
