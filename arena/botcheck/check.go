@@ -134,7 +134,7 @@ type checker struct {
 	partners []string
 	stop     context.CancelFunc // ends the partner bots
 	report   Report
-	// arenaLog holds the arena's warnings: answers for games that are over show there.
+	// arenaLog holds the arena's log: answers for games that are over show there.
 	arenaLog *observer.ObservedLogs
 	seenLog  int
 }
@@ -202,7 +202,7 @@ func (c *checker) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("botcheck: %w", err)
 	}
-	core, logs := observer.New(zapcore.WarnLevel)
+	core, logs := observer.New(zapcore.DebugLevel) // the server names answers for ended games at debug level
 	c.arenaLog = logs
 	arenaLog := c.log.Named("arena").WithOptions(zap.WrapCore(func(own zapcore.Core) zapcore.Core { return zapcore.NewTee(own, core) }))
 	c.srv = server.New(server.Config{Store: noBots{}, Log: arenaLog, Grace: grace})

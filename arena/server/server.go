@@ -384,6 +384,9 @@ func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, l
 			ok, full := ss.deliver(m.Answer, now, stream.Context().Done())
 			switch {
 			case !ok:
+				// Each refusal is counted in the session's summary line; this one is named at debug
+				// level too, for `tapp bot check`, which tells a bot that missed a GameEnded.
+				log.Debug("answer for a game this session is not in", zap.String("game", m.Answer.GetGameId()), zap.String("request", m.Answer.GetRequestId()))
 				s.reject(ss, m.Answer, "PROTO-UNKNOWN-GAME", "no running game "+m.Answer.GetGameId()+" for this session: it is over, or the bot forfeited its match (the referee plays its seat)")
 			case full:
 				s.reject(ss, m.Answer, "PROTO-FLOOD", "too many answers queued for this game")

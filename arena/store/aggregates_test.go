@@ -183,7 +183,7 @@ func TestMigrationFillsInLeagueTotals(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		dsn := b.newDSN(t)
-		old, err := open(ctx, dsn, 6)
+		old, err := open(ctx, dsn, 9) // the schema before the league totals (0010)
 		if err != nil {
 			t.Fatal(err)
 		}
