@@ -165,4 +165,3 @@ func roundsOf(lms []arena.LeagueMatch) []int {
 	}
 	return out
 }
-
