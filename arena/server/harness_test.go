@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net"
 	"path/filepath"
 	"sync"
@@ -120,6 +122,9 @@ func (a *testArena) connectRaw(ctx context.Context, name, token string, hello *t
 		hello = &tappv1.Hello{Name: name, Version: "test", Capacity: 8}
 	}
 	if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Hello{Hello: hello}}); err != nil {
+		if errors.Is(err, io.EOF) { // the server ended the stream first (a refused token): its status comes from Recv
+			_, err = stream.Recv()
+		}
 		return nil, err
 	}
 	b := &rawBot{name: name, stream: stream, answer: answer, welcome: make(chan *tappv1.Welcome, 1), done: make(chan error, 1)}
