@@ -12,7 +12,7 @@ import (
 )
 
 // Every Markdown file of the repository links only to files of the repository that exist,
-// and to anchors that exist in them: a link outside (../shared, a web address) is broken in
+// and to anchors that exist in them: a link outside (a folder beside the checkout, a web address) is broken in
 // a user's clone or offline. No network is used.
 func TestMarkdownLinksStayInTheRepositoryAndResolve(t *testing.T) {
 	t.Parallel()
