@@ -162,6 +162,20 @@ type OutcomeJSON struct {
 	PotAfter    int    `json:"pot_after"`
 }
 
+// OutcomeToJSON is a settlement at a table of n seats in the export's terms.
+func OutcomeToJSON(out engine.Outcome, n int) OutcomeJSON {
+	j := OutcomeJSON{ThrownIn: out.ThrownIn, Declarer: int(out.Declarer), Tout: out.Tout,
+		DeclarerWon: out.DeclarerWon, Draw: out.Draw, PotBefore: out.PotBefore, PotAfter: out.PotAfter,
+		Points: out.Points[:n:n], Tricks: out.Tricks[:n:n], Payoff: out.Payoff[:n:n]}
+	if out.Contract != engine.NoContract {
+		j.Contract = out.Contract.String()
+	}
+	if out.Trump < engine.NumSuits {
+		j.Trump = out.Trump.String()
+	}
+	return j
+}
+
 // ResultJSON is one seat's raw result.
 type ResultJSON struct {
 	Seat     int    `json:"seat"`
@@ -236,16 +250,7 @@ func NewDealExport(m Match, rec *arena.DealRecord, o ExportOptions) (*DealExport
 		}
 		e.Decisions[i] = d
 	}
-	out := rec.Outcome
-	e.Outcome = OutcomeJSON{ThrownIn: out.ThrownIn, Declarer: int(out.Declarer), Tout: out.Tout,
-		DeclarerWon: out.DeclarerWon, Draw: out.Draw, PotBefore: out.PotBefore, PotAfter: out.PotAfter,
-		Points: out.Points[:n:n], Tricks: out.Tricks[:n:n], Payoff: out.Payoff[:n:n]}
-	if out.Contract != engine.NoContract {
-		e.Outcome.Contract = out.Contract.String()
-	}
-	if out.Trump < engine.NumSuits {
-		e.Outcome.Trump = out.Trump.String()
-	}
+	e.Outcome = OutcomeToJSON(rec.Outcome, n)
 	for i, r := range rec.Results {
 		e.Results[i] = ResultJSON{Seat: int(r.Seat), Bot: r.Bot, Payoff: r.Payoff, Points: r.Points, Tricks: r.Tricks, Declarer: r.Declarer}
 	}

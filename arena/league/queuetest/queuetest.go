@@ -56,9 +56,10 @@ func rules(t *testing.T) engine.RuleSet {
 	return r
 }
 
-// schedule stores league L with one round of two duplicate matches of 2 groups (6 deals
-// each), one job per group, and returns the matches.
-func schedule(t *testing.T, s Store) []*arena.Match {
+// Schedule stores league L with one round of two duplicate matches of 2 groups (6 deals
+// each), one job per group, and returns the matches: the fixture of the suite, also for a
+// back end's own queue tests.
+func Schedule(t *testing.T, s Store) []*arena.Match {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := s.EnsureLeague(ctx, &arena.League{ID: "L", Plan: `{"x":1}`}); err != nil {
@@ -122,7 +123,7 @@ func ascending(jobs []arena.Job) bool {
 
 func testLeases(t *testing.T, s Store) {
 	ctx := context.Background()
-	schedule(t, s)
+	Schedule(t, s)
 	a, err := s.Claim(ctx, "L", "host/1/a", 3, lease)
 	if err != nil || len(a) != 3 || !ascending(a) {
 		t.Fatalf("Claim(a) = %v, %v; want 3 jobs in the order of their ids", ids(a), err)
@@ -195,7 +196,7 @@ func testLeases(t *testing.T, s Store) {
 
 func testCompletion(t *testing.T, s Store) {
 	ctx := context.Background()
-	ms := schedule(t, s)
+	ms := Schedule(t, s)
 	jobs, err := s.Claim(ctx, "L", "w", 2, lease) // both jobs of match 0
 	if err != nil || len(jobs) != 2 || jobs[1].MatchID != ms[0].ID {
 		t.Fatalf("Claim = %+v, %v", jobs, err)
@@ -247,7 +248,7 @@ func testCompletion(t *testing.T, s Store) {
 // ones stored before for a job given back and claimed again.
 func testClaimCountsStoredDeals(t *testing.T, s Store) {
 	ctx := context.Background()
-	ms := schedule(t, s)
+	ms := Schedule(t, s)
 	jobs, err := s.Claim(ctx, "L", "w", 2, lease)
 	if err != nil || len(jobs) != 2 || jobs[0].Stored != 0 || jobs[1].Stored != 0 {
 		t.Fatalf("Claim = %+v, %v; want two jobs with nothing stored", jobs, err)

@@ -18,40 +18,26 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/tapparena/tapp/arena/replay"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
-type outcome struct {
-	ThrownIn    bool   `json:"thrown_in"`
-	Declarer    int    `json:"declarer"`
-	Contract    string `json:"contract"`
-	Trump       string `json:"trump"`
-	Tout        bool   `json:"tout"`
-	DeclarerWon bool   `json:"declarer_won"`
-	Draw        bool   `json:"draw"`
-	Points      []int  `json:"points"`
-	Tricks      []int  `json:"tricks"`
-	Payoff      []int  `json:"payoff"`
-	PotBefore   int    `json:"pot_before"`
-	PotAfter    int    `json:"pot_after"`
-}
-
 type game struct {
-	Rules        string          `json:"rules"`
-	Seed         string          `json:"seed"`
-	DealNumber   int             `json:"deal_number"`
-	Hands        [][]string      `json:"hands"`
-	Tapp         []string        `json:"tapp"`
-	Pot          int             `json:"pot"`
-	ForcedRamsch bool            `json:"forced_ramsch"`
-	Moves        []string        `json:"moves"`
-	Legal        [][]string      `json:"legal"`
-	Outcome      outcome         `json:"outcome"`
-	Probes       []probe         `json:"probes"`
-	ObsMove      int             `json:"obs_move"`
-	ObsSeat      int             `json:"obs_seat"`
-	Observation  json.RawMessage `json:"observation"`
+	Rules        string             `json:"rules"`
+	Seed         string             `json:"seed"`
+	DealNumber   int                `json:"deal_number"`
+	Hands        [][]string         `json:"hands"`
+	Tapp         []string           `json:"tapp"`
+	Pot          int                `json:"pot"`
+	ForcedRamsch bool               `json:"forced_ramsch"`
+	Moves        []string           `json:"moves"`
+	Legal        [][]string         `json:"legal"`
+	Outcome      replay.OutcomeJSON `json:"outcome"`
+	Probes       []probe            `json:"probes"`
+	ObsMove      int                `json:"obs_move"`
+	ObsSeat      int                `json:"obs_seat"`
+	Observation  json.RawMessage    `json:"observation"`
 }
 
 // probe is an illegal action tried before move Move, and the engine's error for it.
@@ -159,17 +145,7 @@ func main() {
 		if g.Observation == nil {
 			g.setObservation(st, marshal)
 		}
-		out := st.Outcome()
-		n := r.Players
-		g.Outcome = outcome{ThrownIn: out.ThrownIn, Declarer: int(out.Declarer), Tout: out.Tout, DeclarerWon: out.DeclarerWon,
-			Draw: out.Draw, Points: out.Points[:n:n], Tricks: out.Tricks[:n:n], Payoff: out.Payoff[:n:n],
-			PotBefore: out.PotBefore, PotAfter: out.PotAfter}
-		if out.Contract != engine.NoContract {
-			g.Outcome.Contract = out.Contract.String()
-		}
-		if out.Trump < engine.NumSuits {
-			g.Outcome.Trump = out.Trump.String()
-		}
+		g.Outcome = replay.OutcomeToJSON(st.Outcome(), r.Players)
 		b, err := json.Marshal(&g)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "enginegames:", err)
