@@ -73,7 +73,7 @@ test: ## Run every check: proto-check, go vet, layering lint, cross builds, go t
 	$(GO) test ./...
 	$(MAKE) test-python
 
-lint: ## Check the layering rules of .golangci.yml (engine stays pure, generated code in adapters, processes in arena/launch).
+lint: ## Check the layering rules of .golangci.yml (engine stays pure, generated code in adapters, processes in arena/internal/launch).
 	$(LINT) run ./...
 
 cross-build: ## Check that tapp builds for Windows and macOS (nothing is kept).

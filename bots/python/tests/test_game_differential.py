@@ -1,6 +1,6 @@
 """The Python game model against the Go engine, both ways, over every rule set of the matrix.
 
-* Engine -> Python: a Go program (tests/enginegames) plays random games with the engine and
+* Engine -> Python: a Go program (arena/internal/enginegames) plays random games with the engine and
   writes every legal list, every move, the settlement and one seat's observation (as the wire
   sends it); the model replays them and must agree on every list, move, settlement and
   observation, and deal the same seeded cards (R-DEAL-2).
@@ -33,7 +33,7 @@ def bins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("gobin")
     return {
         "tapp": build_go(tmp, "./cmd/tapp", "tapp"),
-        "enginegames": build_go(tmp, "./bots/python/tests/enginegames", "enginegames"),
+        "enginegames": build_go(tmp, "./arena/internal/enginegames", "enginegames"),
     }
 
 

@@ -20,7 +20,7 @@ from tapp_bot.game.cards import SUIT_OF, cards_of
 
 
 def _engine_observations(tmp: Path, n: int) -> list[dict]:
-    gen = build_go(tmp, "./bots/python/tests/enginegames", "enginegames")
+    gen = build_go(tmp, "./arena/internal/enginegames", "enginegames")
     out = subprocess.run([str(gen), "-rules", ";".join(RULE_SETS), "-deals", str(n), "-seed", "7"],
                          capture_output=True, text=True, check=True).stdout
     return [json.loads(line) for line in out.splitlines()]

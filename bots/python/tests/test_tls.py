@@ -26,11 +26,11 @@ REPO = pathlib.Path(__file__).resolve().parents[3]
 @pytest.fixture(scope="module")
 def cert(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, pathlib.Path]:
     """A fresh self-signed certificate for localhost and 127.0.0.1, made by the repository's
-    Go helper (internal/testcert/gencert) or, without Go, by openssl."""
+    Go helper (arena/internal/testcert/gencert) or, without Go, by openssl."""
     out = tmp_path_factory.mktemp("cert")
     cert, key = out / "cert.pem", out / "key.pem"
     if shutil.which("go"):
-        subprocess.run(["go", "run", "./internal/testcert/gencert", str(out)], cwd=REPO, check=True)
+        subprocess.run(["go", "run", "./arena/internal/testcert/gencert", str(out)], cwd=REPO, check=True)
     elif shutil.which("openssl"):
         subprocess.run(
             ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",

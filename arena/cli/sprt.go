@@ -1,0 +1,272 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/bots/builtin"
+	"github.com/tapparena/tapp/engine"
+)
+
+const sprtUsage = `--candidate B --baseline A --field X[,Y…] [--bots FILE] [--elo0 0 --elo1 10] [--alpha 0.05 --beta 0.05] [flags]`
+
+// sprt runs a sequential test of "is B stronger than A?" on duplicate groups: each round plays
+// B with field bots and A with the same field bots on the same deals (B in A's seat), and
+// each group pair scores 1, ½ or 0 for B (see league.SPRTPairs). It stops when the test
+// decides (or at --max-pairs, or --for). The test is a league (named by --name) and resumes
+// like one.
+func (m *Main) sprt(ctx context.Context, args []string) error {
+	fs := m.flags("sprt", sprtUsage)
+	var mf matchFlags
+	mf.register(fs)
+	candidate := fs.String("candidate", "", "the bot under test (B): a built-in kind, or a name from --bots")
+	baseline := fs.String("baseline", "", "the bot it is compared with (A)")
+	fieldList := fs.String("field", "", "the opponents both meet, comma-separated (at least players−1)")
+	botsFile := fs.String("bots", "", "a league file whose bots: list defines the named bots (commands, tokens, args)")
+	name := fs.String("name", "", "the test's name, under which it is stored and resumed (default sprt-B-vs-A-sSEED)")
+	elo0 := fs.Float64("elo0", 0, "H0: normalized Elo of B over A")
+	elo1 := fs.Float64("elo1", 10, "H1: normalized Elo of B over A")
+	alpha := fs.Float64("alpha", 0.05, "type I error: accepting H1 when H0 holds")
+	beta := fs.Float64("beta", 0.05, "type II error: accepting H0 when H1 holds")
+	maxPairs := fs.Int("max-pairs", 0, "stop undecided after this many group pairs, rounded up to whole rounds of --deals pairs (0: no limit)")
+	forDur := fs.Duration("for", 0, "stop undecided after this long")
+	concurrency := fs.Int("concurrency", 8, "tables played at once")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
+	logs := fs.String("logs", "", "folder for the launched bots' stderr (default NAME-logs)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	// A round of the test is a few deal sources, not a match's hundred.
+	deals := fs.Lookup("deals")
+	deals.Usage, deals.DefValue = "deal sources per round: each is one pair of duplicate groups", "8"
+	mf.deals = 8
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("tapp sprt %s", sprtUsage)
+	}
+	// The test plays its own kind of match: these match flags would be ignored.
+	var ignored []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "duplicate" || f.Name == "format" || f.Name == "rounds" {
+			ignored = append(ignored, "--"+f.Name)
+		}
+	})
+	if len(ignored) > 0 {
+		return usagef("tapp sprt always plays duplicate deals in rounds of --deals pairs: leave out %s", strings.Join(ignored, ", "))
+	}
+	field := splitList(*fieldList)
+	if *candidate == "" || *baseline == "" || len(field) == 0 {
+		return usagef("tapp sprt needs --candidate, --baseline and --field\n  tapp sprt %s", sprtUsage)
+	}
+	if !(*elo0 < *elo1) || !(*alpha > 0 && *beta > 0 && *alpha+*beta < 1) {
+		return usagef("need --elo0 < --elo1 and 0 < --alpha, --beta with alpha+beta < 1")
+	}
+	rules, err := mf.ruleSet()
+	if err != nil {
+		return err
+	}
+	dealsText := ""
+	if mf.dealsFile != "" {
+		text, err := os.ReadFile(mf.dealsFile)
+		if err != nil {
+			return err
+		}
+		if _, err := engine.ParseDeals(rules, string(text)); err != nil {
+			return usagef("%s: %v", mf.dealsFile, err)
+		}
+		dealsText = string(text)
+	}
+	if *name == "" {
+		*name = fmt.Sprintf("sprt-%s-vs-%s-s%d", *candidate, *baseline, mf.seed)
+	}
+	base := league.Plan{Rules: rules, Deals: mf.deals, Seed: mf.seed, DealsText: dealsText,
+		TimeControl: arena.TimeControl{PerDecision: mf.perDecision, Overage: mf.overage, MaxStrikes: mf.strikes}}
+	p, err := league.NewSPRTPlan(*name, base, *candidate, *baseline, field)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *maxPairs > 0 {
+		// The test ends with the round that completes --max-pairs pairs (a round plays one
+		// pair per deal source): the goal is checked about once a second, and quick bots
+		// would play far past the limit in that time.
+		p.Rounds = (*maxPairs + p.Deals - 1) / p.Deals
+	}
+
+	// The bots: from --bots, else built-in kinds named after themselves.
+	defined := map[string]league.BotConfig{}
+	cfg := &league.Config{Name: *name, Concurrency: *concurrency, Seed: mf.seed, Dir: "."}
+	if *botsFile != "" {
+		opts := builtinParseOptions
+		opts.BotsOnly = true
+		c, err := league.LoadConfig(*botsFile, opts)
+		if err != nil {
+			var ce *league.ConfigError
+			if errors.As(err, &ce) {
+				return usageError{ce.Error()}
+			}
+			return err
+		}
+		cfg.Dir = c.Dir
+		for _, b := range c.Bots {
+			defined[b.Name] = b
+		}
+	}
+	var bots []league.BotConfig
+	for _, n := range p.Bots {
+		b, ok := defined[n]
+		if !ok {
+			if _, err := builtin.New(n, 0); err != nil {
+				return usagef("bot %q is neither a built-in bot (%s) nor defined in --bots", n, strings.Join(builtin.Names(), ", "))
+			}
+			b = league.BotConfig{Name: n, Builtin: n}
+		}
+		bots = append(bots, b)
+	}
+	logDir := *logs
+	if logDir == "" {
+		logDir = *name + "-logs"
+	}
+	st, err := m.openLeagueStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	a, err := host.StartLeague(ctx, host.Config{Listen: "127.0.0.1:0", Log: m.Log, Executable: m.Executable}, st, bots, cfg, filepath.Clean(logDir))
+	if a != nil {
+		defer a.Stop()
+	}
+	if err != nil {
+		return err
+	}
+	m.Log.Info("sprt started", zap.String("name", p.League), zap.String("candidate", p.Candidate),
+		zap.String("baseline", p.Baseline), zap.Strings("field", p.Field), zap.Float64("elo0", *elo0),
+		zap.Float64("elo1", *elo1), zap.String("rules", p.Rules.String()))
+
+	var (
+		mu      sync.Mutex
+		summary league.SPRTSummary
+		lastLog time.Time
+	)
+	evaluate := func(ctx context.Context) (bool, error) {
+		ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
+		if err != nil {
+			return false, err
+		}
+		rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
+		if err != nil {
+			return false, err
+		}
+		s, err := league.RunSPRT(league.SPRTPairs(p, ms, rows), *elo0, *elo1, *alpha, *beta)
+		if err != nil {
+			return false, err
+		}
+		mu.Lock()
+		summary = s
+		mu.Unlock()
+		if time.Since(lastLog) > 5*time.Second || s.Report.Status != rating.SPRTContinue {
+			lastLog = time.Now()
+			m.Log.Info("sprt", zap.Int("pairs", s.Pairs), zap.Float64("llr", round2(s.Report.LLR)),
+				zap.Float64("lower", round2(s.Report.Lower)), zap.Float64("upper", round2(s.Report.Upper)),
+				zap.String("status", s.Report.Status.String()))
+		}
+		return s.Report.Status != rating.SPRTContinue || (*maxPairs > 0 && s.Pairs >= *maxPairs), nil
+	}
+	var until time.Time
+	if *forDur > 0 {
+		until = time.Now().Add(*forDur)
+	}
+	r := &league.Runner{Store: st, Seats: a.Server, Log: m.Log, Concurrency: *concurrency, Goal: evaluate}
+	out, err := r.Run(ctx, p, until)
+	if err != nil {
+		return err
+	}
+	if _, err := evaluate(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	mu.Lock()
+	s := summary
+	mu.Unlock()
+	return m.printSPRT(p, s, out, *asJSON)
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+func (m *Main) printSPRT(p *league.Plan, s league.SPRTSummary, out *league.Outcome, asJSON bool) error {
+	rep := s.Report
+	verdict := "undecided"
+	switch rep.Status {
+	case rating.SPRTAcceptH1:
+		verdict = fmt.Sprintf("H1 accepted: %s is stronger than %s (nElo ≥ %g rather than ≤ %g)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+	case rating.SPRTAcceptH0:
+		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by nElo %g (rather %g or less)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+	}
+	if asJSON {
+		finite := func(x float64) *float64 {
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return nil
+			}
+			return &x
+		}
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{
+			"name": p.League, "candidate": p.Candidate, "baseline": p.Baseline, "field": p.Field,
+			"status": rep.Status.String(), "verdict": verdict, "llr": rep.LLR, "lower": rep.Lower, "upper": rep.Upper,
+			"elo0": rep.NElo0, "elo1": rep.NElo1, "pairs": s.Pairs, "decided_at": rep.DecidedAt,
+			"wins": s.W, "draws": s.D, "losses": s.L, "score": s.Elo.Score,
+			"elo": finite(s.Elo.Elo), "elo_margin": finite(s.Elo.Margin), "nelo": s.Elo.NElo, "nelo_margin": s.Elo.NEloMargin,
+			"diff_per_deal": s.Diff.Mean, "diff_lo": s.Diff.Lo, "diff_hi": s.Diff.Hi, "stopped": out.Stopped,
+		})
+	}
+	w := m.Stdout
+	fmt.Fprintf(w, "SPRT %s: %s vs %s against %s, %s, duplicate groups\n\n", p.League, p.Candidate, p.Baseline,
+		strings.Join(p.Field, ", "), shortRules(p.Rules))
+	fmt.Fprintf(w, "%s\n", verdict)
+	fmt.Fprintf(w, "LLR %.3f, bounds [%.3f, %.3f] (α = %g, β = %g), N = %d group pairs\n", rep.LLR, rep.Lower, rep.Upper,
+		alphaOf(rep), betaOf(rep), s.Pairs)
+	fmt.Fprintf(w, "pairs won / drawn / lost by %s: %d / %d / %d, score %.3f\n", p.Candidate, s.W, s.D, s.L, s.Elo.Score)
+	fmt.Fprintf(w, "normalized Elo %+.1f ± %.1f; Elo %s\n", s.Elo.NElo, s.Elo.NEloMargin, eloText(s.Elo))
+	fmt.Fprintf(w, "%s − %s per deal: %+.2f ± %.2f (95%%, n = %d)\n", p.Candidate, p.Baseline, s.Diff.Mean, s.Diff.Half, s.Diff.N)
+	switch {
+	case rep.Status != rating.SPRTContinue:
+	case out.Finished:
+		fmt.Fprintf(w, "\nundecided after %d pairs (%d rounds of %d, as --max-pairs asks): run it again with a larger --max-pairs to go on\n",
+			s.Pairs, p.Rounds, p.Deals)
+	default:
+		fmt.Fprintf(w, "\nstopped (%s) before a decision: run the same command to continue\n", out.Stopped)
+	}
+	return nil
+}
+
+// alphaOf and betaOf recover α and β from the bounds (lower = ln(β/(1−α)), upper = ln((1−β)/α)).
+func alphaOf(r rating.SPRTReport) float64 {
+	a := (1 - math.Exp(r.Lower)) / (math.Exp(r.Upper) - math.Exp(r.Lower))
+	return math.Round(a*1e4) / 1e4
+}
+
+func betaOf(r rating.SPRTReport) float64 {
+	b := math.Exp(r.Lower) * (1 - alphaOf(r))
+	return math.Round(b*1e4) / 1e4
+}
+
+func eloText(e rating.EloEstimate) string {
+	if math.IsInf(e.Elo, 0) || math.IsInf(e.Margin, 0) || math.IsNaN(e.Margin) {
+		return fmt.Sprintf("%+.0f (interval unbounded)", e.Elo)
+	}
+	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, e.Margin)
+}

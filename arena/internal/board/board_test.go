@@ -1,0 +1,193 @@
+package board
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/engine"
+)
+
+// deal is a deal of a 3-bot match in which seat declarer (−1: nobody) played contract c and
+// the payoffs by seat are pay.
+func deal(match string, n int, seating []string, declarer int, c engine.Contract, won bool, pay ...int) *arena.DealRecord {
+	d := &arena.DealRecord{MatchID: match, Number: n, Group: n, Seating: seating,
+		Outcome: engine.Outcome{Declarer: engine.NoSeat, Contract: engine.Ramsch}}
+	if declarer >= 0 {
+		d.Outcome = engine.Outcome{Declarer: engine.Seat(declarer), Contract: c, DeclarerWon: won}
+	}
+	for s, b := range seating {
+		d.Results = append(d.Results, arena.SeatResult{Bot: b, Seat: engine.Seat(s), Payoff: pay[s], Declarer: s == declarer})
+	}
+	return d
+}
+
+func compute(t *testing.T, a *Accumulator, o Options) *Leaderboard {
+	t.Helper()
+	lb, err := Compute(a.Sums, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lb
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestRoles(t *testing.T) {
+	t.Parallel()
+	a := NewAccumulator()
+	info := MatchInfo{ID: "m", Rules: "modern", Players: 3}
+	seating := []string{"a", "b", "c"}
+	deals := []*arena.DealRecord{
+		deal("m", 0, seating, 0, engine.Solo, true, 20, -10, -10),   // a declares solo, makes it
+		deal("m", 1, seating, 0, engine.Solo, false, -40, 20, 20),   // a declares solo, fails
+		deal("m", 2, seating, 0, engine.Bettel, true, 30, -15, -15), // a declares bettel, makes it
+		deal("m", 3, seating, 1, engine.Solo, true, -10, 20, -10),   // b declares
+		deal("m", 4, seating, -1, 0, false, 5, 5, -10),              // Ramsch
+	}
+	for _, d := range deals {
+		if err := a.AddDeal(info, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lb := compute(t, a, Options{})
+	var r *Roles
+	for _, b := range lb.Bots {
+		if b.Bot == "a" {
+			r = b.Roles
+		}
+	}
+	if r == nil {
+		t.Fatal("no roles for a")
+	}
+	if r.Declarer.Deals != 3 || !near(r.Declarer.PerDeal, 10.0/3) || !near(r.Declarer.MadeShare, 2.0/3) {
+		t.Errorf("a as declarer %+v, want 3 deals, %+.3f per deal, 2/3 made", r.Declarer, 10.0/3)
+	}
+	if r.Defender.Deals != 1 || r.Defender.PerDeal != -10 || r.NoDeclarer.Deals != 1 || r.NoDeclarer.PerDeal != 5 {
+		t.Errorf("a as defender %+v and without declarer %+v, want 1 deal at −10 and 1 at +5", r.Defender, r.NoDeclarer)
+	}
+	if !near(r.DeclareShare, 3.0/5) {
+		t.Errorf("a declares %.3f of its deals, want 0.6", r.DeclareShare)
+	}
+	if len(r.Contracts) != 2 || r.Contracts[0].Contract != "solo" || r.Contracts[0].Deals != 2 || r.Contracts[0].MadeShare != 0.5 ||
+		r.Contracts[1].Contract != "bettel" || r.Contracts[1].PerDeal != 30 {
+		t.Errorf("a's contracts %+v, want solo 2× half made, bettel 1× +30", r.Contracts)
+	}
+	if len(r.Seats) != 1 || r.Seats[0].Name != "forehand" || r.Seats[0].Deals != 5 {
+		t.Errorf("a's seats %+v, want forehand only, 5 deals", r.Seats)
+	}
+}
+
+// Two versions of one bot that let each other win when they defend together: the family split
+// shows it, and the board warns.
+func TestFamilySplitAndWarning(t *testing.T) {
+	t.Parallel()
+	a := NewAccumulator()
+	n := 0
+	add := func(id string, seating []string, declarer int, pay ...int) {
+		if err := a.AddDeal(MatchInfo{ID: id, Rules: "modern", Players: 3}, deal(id, n, seating, declarer, engine.Solo, pay[declarer] > 0, pay...)); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	for i := range 60 {
+		// v1 and v2 at one table, x declaring: the clones always beat it.
+		add("together", []string{"v1", "v2", "x"}, 2, 10, 10, -20)
+		// v1 with strangers: defends and loses or wins alike.
+		sign := 1 - 2*(i%2)
+		add("apart", []string{"v1", "y", "x"}, 2, -10*sign, -10*sign, 20*sign)
+	}
+	lb := compute(t, a, Options{Families: map[string]string{"v1": "v", "v2": "v"}})
+	var f *Family
+	for _, b := range lb.Bots {
+		if b.Bot == "v1" {
+			f = b.Family
+		}
+		if b.Bot == "x" && b.Family != nil {
+			t.Errorf("x has no family but got %+v", b.Family)
+		}
+	}
+	if f == nil || f.Name != "v" {
+		t.Fatalf("v1's family split %+v", f)
+	}
+	if f.With.Deals != 60 || f.With.PerDeal != 10 || f.Without.Deals != 60 || f.Without.PerDeal != 0 {
+		t.Errorf("with family %+v, without %+v; want 60 deals at +10 and 60 at 0", f.With, f.Without)
+	}
+	if f.DefendTogether.Deals != 60 || f.DefendApart.Deals != 60 {
+		t.Errorf("defending together %+v, apart %+v; want 60 deals each", f.DefendTogether, f.DefendApart)
+	}
+	if len(lb.Warnings) == 0 || !strings.Contains(lb.Warnings[0], "family v: v1 defending beside its family") {
+		t.Errorf("warnings %q, want one about family v", lb.Warnings)
+	}
+}
+
+// Below the minimum sample the board marks figures provisional instead of printing a LOS; with
+// enough units it prints the LOS.
+func TestProvisionalFigures(t *testing.T) {
+	t.Parallel()
+	for _, units := range []int{2, 40} {
+		a := NewAccumulator()
+		for i := range units {
+			pay := []int{15, -5, -10}
+			if i%2 == 1 {
+				pay = []int{0, 5, -5}
+			}
+			if err := a.AddDeal(MatchInfo{ID: "m", Rules: "modern", Players: 3}, deal("m", i, []string{"a", "b", "c"}, 0, engine.Solo, pay[0] > 0, pay...)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lb := compute(t, a, Options{})
+		var out bytes.Buffer
+		Render(&out, lb, RenderOptions{})
+		text := out.String()
+		prov := strings.Contains(text, "(prov.)")
+		if got := lb.Bots[0].Provisional; got != (units < rating.MinUnitsForLOS) || prov != got {
+			t.Errorf("%d units: provisional %v, board says prov. %v; want %v\n%s", units, got, prov, units < rating.MinUnitsForLOS, text)
+		}
+		if units < rating.MinUnitsForLOS && strings.Contains(text, "99.9%") {
+			t.Errorf("%d units: the board quotes a LOS of 99.9%%:\n%s", units, text)
+		}
+		if units >= rating.MinUnitsForLOS && !strings.Contains(text, "%") {
+			t.Errorf("%d units: no LOS on the board:\n%s", units, text)
+		}
+	}
+}
+
+func TestHistoryTable(t *testing.T) {
+	t.Parallel()
+	a := NewAccumulator()
+	for i := range 30 {
+		id := string(rune('A'+i/26)) + string(rune('a'+i%26))
+		pay := []int{10, -5, -5}
+		if err := a.AddDeal(MatchInfo{ID: id, Rules: "modern", Players: 3}, deal(id, 0, []string{"a", "b", "c"}, 0, engine.Solo, true, pay...)); err != nil {
+			t.Fatal(err)
+		}
+		a.Sums.Matches[id].Status, a.Sums.Matches[id].Finished = arena.MatchFinished, time.Unix(int64(i), 0)
+	}
+	l, err := replayElo(t.Context(), nil, a.Sums, EloKey{League: AllScopes, Rules: AllScopes}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Sums.Elo = l
+	lb := compute(t, a, Options{})
+	if lb.Matches != 30 || len(lb.EloOrder) != 30 {
+		t.Fatalf("%d matches rated, order of %d; want 30", lb.Matches, len(lb.EloOrder))
+	}
+	var out bytes.Buffer
+	RenderHistory(&out, lb, 12)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2+12 || !strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "30 ") {
+		t.Errorf("history table of %d lines, want a title, a header and 12 rows ending at match 30:\n%s", len(lines), out.String())
+	}
+	var csv bytes.Buffer
+	if err := WriteHistoryCSV(&csv, lb); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(csv.String(), "\n"); n != 31 {
+		t.Errorf("history CSV has %d lines, want a header and 30 rows", n)
+	}
+}

@@ -1,0 +1,164 @@
+// Package host assembles an arena in this process: the store, the gRPC server with its match
+// runner and admin service, the launcher for the bots the arena starts itself, and waiting
+// for bots to connect. `tapp serve`, `tapp match`, `tapp league run` and `tapp sprt` start
+// their arena through it; a new front end (a dashboard, a bot check) does too.
+package host
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/launch"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/server"
+)
+
+// Config says how to start an arena.
+type Config struct {
+	Store      arena.Store
+	Listen     string        // address to listen on ("127.0.0.1:0" picks a free port)
+	AdminToken string        // enables the admin service; empty disables it
+	Grace      time.Duration // how long a dropped bot session waits for a resume
+	Log        *zap.Logger
+	// Executable is the tapp binary, run as `tapp bot KIND` for the built-in bots it launches.
+	Executable string
+	TLS        *tls.Config // nil: plain text
+}
+
+// Host is an arena server in this process, with a match runner wired to it and the bot
+// processes it launched.
+type Host struct {
+	Store   arena.Store
+	Server  *server.Server
+	Runner  *match.Runner
+	Service *match.Service
+	Addr    string // the address bots connect to
+
+	exe    string
+	procs  []*launch.Process
+	served chan error
+	log    *zap.Logger
+}
+
+// Start listens and serves bots (and admins) until Stop.
+func Start(ctx context.Context, cfg Config) (*Host, error) {
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	lis, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", cfg.Listen, err)
+	}
+	srv := server.New(server.Config{Store: cfg.Store, Log: cfg.Log, AdminToken: cfg.AdminToken, Grace: cfg.Grace, TLS: cfg.TLS})
+	runner := &match.Runner{Store: cfg.Store, Seats: srv, Log: cfg.Log}
+	h := &Host{Store: cfg.Store, Server: srv, Runner: runner, Addr: lis.Addr().String(), exe: cfg.Executable,
+		served: make(chan error, 1), log: cfg.Log}
+	h.Service = match.NewService(ctx, runner, cfg.Log)
+	srv.SetMatchStarter(h.Service)
+	go func() { h.served <- srv.Serve(lis) }()
+	return h, nil
+}
+
+// Served reports the server's end: an error it stopped with.
+func (h *Host) Served() <-chan error { return h.served }
+
+// LaunchBuiltin starts `tapp bot KIND` as a separate process connected to this arena under
+// the bot name, with a one-time token; it is restarted if it dies. Its stderr goes to
+// logDir/NAME.stderr.log when logDir is set.
+func (h *Host) LaunchBuiltin(ctx context.Context, name, kind string, capacity int, seed uint64, logDir string) error {
+	token := server.NewToken("launch_")
+	h.Server.AddLaunchToken(token, name)
+	if err := h.EnsureBot(ctx, name); err != nil {
+		return err
+	}
+	spec := launch.Spec{
+		Name: name,
+		Command: []string{h.exe, "bot", kind, "--arena", h.Addr, "--name", name,
+			"--capacity", strconv.Itoa(capacity), "--seed", strconv.FormatUint(seed, 10)},
+		Env: []string{"TAPP_TOKEN=" + token},
+	}
+	if logDir != "" {
+		spec.StderrPath = filepath.Join(logDir, name+".stderr.log")
+	}
+	return h.start(ctx, spec)
+}
+
+// start launches a supervised bot process that Stop ends.
+func (h *Host) start(ctx context.Context, spec launch.Spec) error {
+	p, err := launch.Start(ctx, spec, h.log)
+	if err != nil {
+		return err
+	}
+	h.procs = append(h.procs, p)
+	return nil
+}
+
+// EnsureBot makes sure a stored bot row exists for name (results refer to it); a bot made
+// here has an unusable token until registered properly.
+func (h *Host) EnsureBot(ctx context.Context, name string) error {
+	if _, err := h.Store.BotByName(ctx, name); err == nil {
+		return nil
+	} else if !errors.Is(err, arena.ErrNotFound) {
+		return err
+	}
+	err := h.Store.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
+	if errors.Is(err, arena.ErrConflict) {
+		return nil
+	}
+	return err
+}
+
+// connected returns the bots with a connected session now.
+func (h *Host) connected() map[string]bool {
+	live := make(map[string]bool)
+	for _, s := range h.Server.Sessions() {
+		live[s.GetBotName()] = live[s.GetBotName()] || s.GetConnected()
+	}
+	return live
+}
+
+// WaitConnected waits until every named bot has a connected session.
+func (h *Host) WaitConnected(ctx context.Context, names []string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		live := h.connected()
+		var missing []string
+		for _, n := range names {
+			if !live[n] {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("bots %s did not connect within %s (see their logs with --bot-logs DIR)", strings.Join(missing, ", "), limit)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Stop shuts the server down gracefully and stops launched bots.
+func (h *Host) Stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, p := range h.procs {
+		p.Retire()
+	}
+	h.Server.Shutdown(ctx)
+	launch.StopAll(h.procs, 2*time.Second)
+}

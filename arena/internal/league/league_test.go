@@ -1,0 +1,466 @@
+package league_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/arena/internal/store"
+)
+
+func TestRoundRobin(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openSQLite(t)
+	a := newArena(t, st, fourBots)
+	p := testPlan(t, "rr", league.RoundRobin, 1, 2)
+	out := runLeague(t, ctx, st, a, p, 8)
+	if !out.Finished || out.Played != 48 {
+		t.Fatalf("outcome %s, want finished with 48 deals (4 tables × 2 groups × 6 seatings)", describe(out))
+	}
+	ms, _ := st.ListMatches(ctx, arena.MatchFilter{LeagueID: "rr"})
+	if len(ms) != 4 {
+		t.Fatalf("%d matches, want 4", len(ms))
+	}
+	for _, m := range ms {
+		if m.Status != arena.MatchFinished {
+			t.Errorf("match %s is %s, want finished", m.ID, m.Status)
+		}
+	}
+	l, _ := st.GetLeague(ctx, "rr")
+	if l.Status != arena.LeagueFinished {
+		t.Errorf("league status %s, want finished", l.Status)
+	}
+	lb := leaderboard(t, st, "rr")
+	if len(lb.Bots) != 4 || lb.Units != 8 || lb.PartialUnits != 0 || lb.Deals != 48 || lb.Matches != 4 {
+		t.Fatalf("leaderboard %+v", lb)
+	}
+	for _, b := range lb.Bots {
+		if b.Units != 6 || b.EloMatches != 3 || len(b.History) != 3 || !(b.RatingLo < b.Rating && b.Rating < b.RatingHi) {
+			t.Errorf("standing %+v: want 6 units, 3 rated matches, an interval around the rating", b)
+		}
+	}
+	if lb.Bots[0].Bot != "heur" {
+		t.Errorf("leader %s, want heur (heuristic beats random bots)", lb.Bots[0].Bot)
+	}
+	if los := lb.LOS[0][1]; !(los > 0.5 && los <= 1) || math.Abs(lb.LOS[1][0]-(1-los)) > 1e-9 {
+		t.Errorf("LOS[0][1] = %v, LOS[1][0] = %v", los, lb.LOS[1][0])
+	}
+
+	// Running the finished league again does nothing and says it is finished.
+	again := runLeague(t, ctx, st, a, p, 8)
+	if !again.Finished || again.Played != 0 {
+		t.Errorf("second run %s, want finished with nothing played", describe(again))
+	}
+	// Given a second round, it plays only that.
+	p.Rounds = 2
+	more := runLeague(t, ctx, st, a, p, 8)
+	if !more.Finished || more.Played != 48 {
+		t.Errorf("run with a second round %s, want 48 more deals", describe(more))
+	}
+	// Another plan under the same name is refused.
+	p.Deals = 3
+	r := &league.Runner{Store: st, Seats: a.srv}
+	if _, err := r.Run(ctx, p, time.Time{}); err == nil || !strings.Contains(err.Error(), `deals was 2, is now 3`) {
+		t.Errorf("run with another plan: %v, want a refusal naming deals", err)
+	}
+}
+
+// Finished deals wait for others to share their transaction only while tables are playing:
+// a league whose deals are fewer than a batch ends when its last deal is played, not a
+// linger later.
+func TestLastDealsAreStoredWithoutLingering(t *testing.T) {
+	t.Parallel()
+	st := openSQLite(t)
+	a := newArena(t, st, fourBots)
+	p := testPlan(t, "linger", league.RoundRobin, 1, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 50 * time.Millisecond,
+		Linger: time.Hour}
+	out, err := r.Run(ctx, p, time.Time{})
+	if err != nil || !out.Finished || out.Played != 24 {
+		t.Fatalf("Run = %v, %v; want finished with 24 deals (4 tables × 6 seatings), each stored once no table plays", out, err)
+	}
+}
+
+// An interrupted league resumed later ends with the same results, deal for deal, and the same
+// leaderboard as an uninterrupted run.
+func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {
+	t.Parallel()
+	for _, format := range []string{league.RoundRobin, league.Ladder} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			rounds := 1
+			if format == league.Ladder {
+				rounds = 4
+			}
+			ref := league.NewMemory()
+			p := testPlan(t, "L", format, rounds, 2)
+			out := runLeague(t, ctx, ref, newArena(t, ref, fourBots), p, 8)
+			if !out.Finished {
+				t.Fatalf("reference run: %s", describe(out))
+			}
+
+			st := openSQLite(t)
+			a := newArena(t, st, fourBots)
+			for cut := 1; ; cut++ {
+				runCtx, cancel := context.WithCancel(ctx)
+				// Deals are stored (and counted) a few at a time, so that runs stop early.
+				r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
+					Linger: time.Millisecond, Progress: func(pr league.Progress) {
+						if pr.Played >= 7 { // stop in the middle of a duplicate group
+							cancel()
+						}
+					}}
+				out, err := r.Run(runCtx, p, time.Time{})
+				cancel()
+				if err != nil {
+					t.Fatalf("run %d: %v", cut, err)
+				}
+				if out.Finished {
+					if cut < 3 {
+						t.Errorf("finished after %d runs; the interruptions did not happen", cut)
+					}
+					break
+				}
+				if out.Stopped != "interrupted" {
+					t.Fatalf("run %d stopped: %q", cut, out.Stopped)
+				}
+				if l, _ := st.GetLeague(ctx, "L"); l.Status != arena.LeagueStopped {
+					t.Errorf("after run %d the league is %s, want stopped", cut, l.Status)
+				}
+				jobs, _ := st.Jobs(ctx, "L")
+				for _, j := range jobs {
+					if j.State == arena.JobRunning {
+						t.Errorf("after a clean stop job %d is still leased to %s", j.ID, j.Owner)
+					}
+				}
+			}
+			if got, want := results(t, st, "L"), results(t, ref, "L"); !reflect.DeepEqual(got, want) {
+				t.Errorf("resumed league: %d results, uninterrupted %d; they differ", len(got), len(want))
+			}
+			if got, want := leaderboard(t, st, "L"), leaderboard(t, ref, "L"); !equalBoards(got, want) {
+				t.Errorf("leaderboards differ:\nresumed       %+v\nuninterrupted %+v", got, want)
+			}
+			gotSched, _ := st.LeagueMatches(ctx, "L")
+			wantSched, _ := ref.LeagueMatches(ctx, "L")
+			if len(gotSched) != len(wantSched) || (format == league.Ladder && len(gotSched) != 4*1) {
+				t.Errorf("schedules: %d and %d matches", len(gotSched), len(wantSched))
+			}
+		})
+	}
+}
+
+// Two workers (as on two hosts) share one league: every deal is played and stored once, and
+// a worker that joins a league in progress gets a share of the work.
+func TestTwoWorkersShareALeague(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			var st *store.Store
+			if backend == "sqlite" {
+				st = openSQLite(t)
+			} else {
+				st = openPostgres(t)
+			}
+			twoWorkers(t, st)
+		})
+	}
+}
+
+// twoWorkers runs a league of 48 jobs (12 deal sources, 288 deals) on two workers, the second
+// started once the first has stored a deal. A worker holds at most 9 jobs at this
+// concurrency and claims again only once 5 of them are played, so the first cannot have
+// claimed every job before the second asks: when both started together, the first could
+// claim and play a small league before the second's first claim, as the arena got faster.
+func twoWorkers(t *testing.T, st *store.Store) {
+	ctx := context.Background()
+	a := newArena(t, st, fourBots)
+	const deals = 4 * 12 * 6 // tables × deal sources × seatings
+	p := testPlan(t, "shared", league.RoundRobin, 1, 12)
+	var wg sync.WaitGroup
+	outs := make([]*league.Outcome, 2)
+	firstStored := make(chan struct{})
+	var once sync.Once
+	for i := range outs {
+		if i == 1 {
+			<-firstStored
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 4, Owner: fmt.Sprintf("host%d/1/x", i),
+				Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
+			if i == 0 {
+				r.Progress = func(pr league.Progress) {
+					if pr.Played > 0 {
+						once.Do(func() { close(firstStored) })
+					}
+				}
+			}
+			out, err := r.Run(ctx, p, time.Time{})
+			once.Do(func() { close(firstStored) }) // it failed before storing a deal: do not wait
+			if err != nil {
+				t.Errorf("worker %d: %v", i, err)
+				return
+			}
+			outs[i] = out
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if !outs[0].Finished || !outs[1].Finished || outs[0].Played+outs[1].Played != deals || outs[0].Played == 0 || outs[1].Played == 0 {
+		t.Errorf("outcomes %s and %s: want both finished, %d deals between them, each some", describe(outs[0]), describe(outs[1]), deals)
+	}
+	if n, _ := st.LeagueDeals(ctx, "shared"); n != deals {
+		t.Errorf("%d deals stored, want %d", n, deals)
+	}
+}
+
+// A job held by a worker that stopped renewing its lease is taken over when the lease
+// expires; one held by a process of this host that is gone is taken over at once.
+func TestJobsOfDeadWorkersAreTakenOver(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	host, _ := os.Hostname()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip("cannot run true:", err)
+	}
+	for _, c := range []struct {
+		name, owner string
+		lease       time.Duration
+	}{
+		{"expired lease", "elsewhere/1/x", 300 * time.Millisecond},
+		{"dead local process", fmt.Sprintf("%s/%d/x", host, gone.Process.Pid), time.Hour},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			st := openSQLite(t)
+			a := newArena(t, st, fourBots)
+			p := testPlan(t, "dead", league.RoundRobin, 1, 1)
+			// Schedule the league and let the "dead" worker claim two jobs.
+			scheduleFirstRound(t, st, p)
+			held, err := st.Claim(ctx, "dead", c.owner, 2, c.lease)
+			if err != nil || len(held) != 2 {
+				t.Fatalf("Claim: %v, %v", held, err)
+			}
+			// Without the takeover the league would wait for the held jobs forever.
+			rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			out := runLeague(t, rctx, st, a, p, 8)
+			if !out.Finished || out.Played != 24 {
+				t.Fatalf("outcome %s, want finished with 24 deals", describe(out))
+			}
+			all, _ := st.Jobs(ctx, "dead")
+			for _, j := range all {
+				if j.State != arena.JobDone {
+					t.Errorf("job %d is %s", j.ID, j.State)
+				}
+			}
+		})
+	}
+}
+
+// failingStore fails like a full disk once it has stored okWrites writes of deals (each a
+// transaction, of one deal or a batch); stored counts the deals those held. It counts writes
+// rather than deals because a batch is stored whole or not at all: however many deals the
+// first batch gathers, it is stored, and the next write fails.
+type failingStore struct {
+	*store.Store
+	okWrites int64
+	writes   atomic.Int64
+	stored   atomic.Int64
+}
+
+func (f *failingStore) SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
+	if f.writes.Add(1) > f.okWrites {
+		return false, fmt.Errorf("%w while saving deal %d of match %s: nothing was stored (test)", store.ErrDiskFull, d.Number, d.MatchID)
+	}
+	done, err := f.Store.SaveJobDeal(ctx, d, jobID)
+	if err == nil {
+		f.stored.Add(1)
+	}
+	return done, err
+}
+
+func (f *failingStore) SaveJobDeals(ctx context.Context, items []arena.JobDeal) error {
+	if f.writes.Add(1) > f.okWrites {
+		d := items[0].Deal
+		return fmt.Errorf("%w while saving deal %d of match %s: nothing was stored (test)", store.ErrDiskFull, d.Number, d.MatchID)
+	}
+	err := f.Store.SaveJobDeals(ctx, items)
+	if err == nil {
+		f.stored.Add(int64(len(items)))
+	}
+	return err
+}
+
+// A store that fails stops the league with a clear error; what was stored stays, and the
+// league resumes once the store works again.
+func TestStoreFailureStopsTheLeagueCleanly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openSQLite(t)
+	a := newArena(t, st, fourBots)
+	p := testPlan(t, "full", league.RoundRobin, 1, 2)
+	fs := &failingStore{Store: st, okWrites: 1} // the disk fills after the first write
+	r := &league.Runner{Store: fs, Seats: a.srv, Concurrency: 4, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
+		Linger: time.Millisecond} // small batches: the first one does not hold the whole league
+	out, err := r.Run(ctx, p, time.Time{})
+	if !errors.Is(err, store.ErrDiskFull) {
+		t.Fatalf("Run = %v, want ErrDiskFull", err)
+	}
+	for _, want := range []string{"league full stopped: ", "disk full", "run the same command to resume"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if out == nil || out.Finished || out.Stopped != "store failed" {
+		t.Errorf("outcome %+v", out)
+	}
+	stored, _ := st.LeagueDeals(ctx, "full")
+	if want := int(fs.stored.Load()); stored != want || stored == 0 || stored >= 48 {
+		t.Errorf("%d deals stored, want the %d of the write before the failure (some, not all 48)", stored, want)
+	}
+	jobs, _ := st.Jobs(ctx, "full")
+	for _, j := range jobs {
+		if j.State == arena.JobRunning {
+			t.Errorf("job %d still leased after the stop", j.ID)
+		}
+	}
+	if got := runLeague(t, ctx, st, a, p, 8); !got.Finished || got.Played != 48-stored {
+		t.Errorf("resumed: %s, want the %d missing deals", describe(got), 48-stored)
+	}
+}
+
+func TestTimeLimitStopsTheLeague(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := league.NewMemory()
+	a := newArena(t, st, fourBots)
+	p := testPlan(t, "timed", league.Ladder, 0, 4)
+	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
+	start := time.Now()
+	out, err := r.Run(ctx, p, time.Now().Add(500*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Finished || out.Stopped != "time limit" || out.Played == 0 || time.Since(start) > 20*time.Second {
+		t.Errorf("outcome %s after %v", describe(out), time.Since(start))
+	}
+	// Drained: no job is left half played.
+	counts, _ := st.RoundCounts(ctx, "timed")
+	for _, c := range counts {
+		if c.Running != 0 {
+			t.Errorf("round %d: %d jobs still running", c.Round, c.Running)
+		}
+	}
+	if n, _ := st.LeagueDeals(ctx, "timed"); n%6 != 0 {
+		t.Errorf("%d deals stored: not whole duplicate groups", n)
+	}
+}
+
+func TestSPRTDecides(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := league.NewMemory()
+	a := newArena(t, st, fourBots)
+	base := testPlan(t, "", "", 0, 4)
+	p, err := league.NewSPRTPlan("sprt", *base, "heur", "r1", []string{"r2", "r3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summary league.SPRTSummary
+	goal := func(ctx context.Context) (bool, error) {
+		ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: "sprt"})
+		if err != nil {
+			return false, err
+		}
+		rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: "sprt"})
+		if err != nil {
+			return false, err
+		}
+		summary, err = league.RunSPRT(league.SPRTPairs(p, ms, rows), 0, 60, 0.05, 0.05)
+		return summary.Report.Status != rating.SPRTContinue, err
+	}
+	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond, Goal: goal}
+	// The goal ends the league; the time limit only stops a league that hangs, so it is
+	// generous: on a busy machine 60 s played too few deals for the test to decide.
+	out, err := r.Run(ctx, p, time.Now().Add(10*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("SPRT: %+v after %s", summary, describe(out))
+	if out.Stopped != "goal reached" || summary.Report.Status != rating.SPRTAcceptH1 {
+		t.Fatalf("outcome %s, SPRT %+v: want H1 accepted (heuristic beats random)", describe(out), summary.Report)
+	}
+	if !(summary.Report.LLR >= summary.Report.Upper) || summary.DecidedPair != summary.Pairs || summary.Diff.Mean <= 0 {
+		t.Errorf("summary %+v", summary)
+	}
+	// The same results give the same decision at the same pair (it is a pure function).
+	again := summary
+	if _, err := goal(ctx); err != nil || again.DecidedPair != summary.DecidedPair {
+		t.Errorf("recomputed decision at pair %d, first at %d", summary.DecidedPair, again.DecidedPair)
+	}
+}
+
+// The memory store's claim counts a job's stored deals as the SQL stores do (their test:
+// TestClaimCountsStoredDeals in arena/store).
+func TestMemoryClaimCountsStoredDeals(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := league.NewMemory()
+	p := testPlan(t, "counted", league.RoundRobin, 1, 2)
+	scheduleFirstRound(t, st, p)
+	held, err := st.Claim(ctx, p.League, "w", 1, time.Minute)
+	if err != nil || len(held) != 1 || held[0].Stored != 0 {
+		t.Fatalf("Claim = %+v, %v; want one job with nothing stored", held, err)
+	}
+	j := held[0]
+	d := &arena.DealRecord{MatchID: j.MatchID, Number: 0, Group: j.FirstGroup}
+	if _, err := st.SaveJobDeal(ctx, d, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Release(ctx, "w", []int64{j.ID}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := st.Claim(ctx, p.League, "v", 1, time.Minute)
+	if err != nil || len(again) != 1 || again[0].ID != j.ID || again[0].Stored != 1 {
+		t.Errorf("Claim again = %+v, %v; want job %d with 1 deal stored", again, err, j.ID)
+	}
+}
+
+// scheduleFirstRound stores the plan's league and its first round, as a runner starting it
+// would.
+func scheduleFirstRound(t *testing.T, st league.Store, p *league.Plan) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
+		t.Fatal(err)
+	}
+	places, matches, jobs, err := p.Round(0, p.FixedTables(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ScheduleRound(ctx, places, matches, jobs); err != nil {
+		t.Fatal(err)
+	}
+}

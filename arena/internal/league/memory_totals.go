@@ -1,0 +1,115 @@
+package league
+
+import (
+	"context"
+	"slices"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/rating"
+)
+
+// memoryTotals are a league's running totals in a Memory store, kept as each deal is stored,
+// as the database store keeps them (arena/store/aggregates.go): the deals stored, the units
+// not complete yet and the pairwise results of the complete ones by round.
+type memoryTotals struct {
+	deals int
+	units map[memoryUnit][]int64           // incomplete unit → deals stored, then net by table position
+	pairs map[int]map[[2]string]rating.WDL // round → (A, B) with A < B → tally
+}
+
+type memoryUnit struct {
+	match string
+	group int
+}
+
+// addToTotals adds a stored deal of match m to its league's totals (s.mu held).
+func (s *Memory) addToTotals(m *arena.Match, d *arena.DealRecord) {
+	league := m.Spec.LeagueID
+	if league == "" {
+		return
+	}
+	if s.totals == nil {
+		s.totals = map[string]*memoryTotals{}
+	}
+	t := s.totals[league]
+	if t == nil {
+		t = &memoryTotals{units: map[memoryUnit][]int64{}, pairs: map[int]map[[2]string]rating.WDL{}}
+		s.totals[league] = t
+	}
+	t.deals++
+	round, ok := s.rounds[m.ID]
+	if !ok {
+		return
+	}
+	bots := m.Spec.Bots
+	k := memoryUnit{m.ID, d.Group}
+	u := t.units[k]
+	if u == nil {
+		u = make([]int64, 1+len(bots))
+	}
+	u[0]++
+	for _, r := range d.Results {
+		if i := slices.Index(bots, r.Bot); i >= 0 {
+			u[1+i] += int64(r.Payoff)
+		}
+	}
+	want := 1
+	if m.Spec.Duplicate {
+		want = len(match.Seatings(m.Spec.Rules.Players))
+	}
+	if int(u[0]) < want {
+		t.units[k] = u
+		return
+	}
+	delete(t.units, k)
+	ps, err := rating.PairwiseFromMatch(rating.Match{ID: m.ID, Bots: bots, Cents: u[1:]})
+	if err != nil {
+		return
+	}
+	if t.pairs[round] == nil {
+		t.pairs[round] = map[[2]string]rating.WDL{}
+	}
+	for _, p := range ps {
+		key, w := [2]string{p.A, p.B}, p.WDL
+		if p.B < p.A {
+			key, w = [2]string{p.B, p.A}, w.Reverse()
+		}
+		t.pairs[round][key] = t.pairs[round][key].Add(w)
+	}
+}
+
+// LadderPairs implements Store.
+func (s *Memory) LadderPairs(_ context.Context, league string, from, to int) ([]rating.PairResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.totals[league]
+	if t == nil {
+		return nil, nil
+	}
+	var ps []rating.PairResult
+	for r, pairs := range t.pairs {
+		if r < from || r >= to {
+			continue
+		}
+		for k, w := range pairs {
+			ps = append(ps, rating.PairResult{A: k[0], B: k[1], WDL: w})
+		}
+	}
+	return rating.MergePairs(ps)
+}
+
+// LeagueDeals implements Store.
+func (s *Memory) LeagueDeals(_ context.Context, league string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.totals[league]; t != nil {
+		return t.deals, nil
+	}
+	return 0, nil
+}
+
+// RoundCounts implements Queue.
+func (s *Memory) RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error) {
+	return s.RoundCountsFrom(ctx, league, 0)
+}

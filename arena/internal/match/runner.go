@@ -1,0 +1,415 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/engine"
+)
+
+// Seats hands out the lines to the bots of a table (bots by seat): for each seat a connected
+// session with free capacity, a different one for each seat of the same bot. It seats a
+// table whole or waits; release gives the seats back.
+type Seats interface {
+	SeatTable(ctx context.Context, bots []string) (conns []referee.Conn, release func(), err error)
+}
+
+// Runner plays matches and stores every finished deal.
+type Runner struct {
+	Store    arena.Store
+	Seats    Seats
+	Log      *zap.Logger
+	Parallel int // tables played at once within one match (default 1); a pot forces 1
+	// Progress, when set, is called after every stored deal with the deals done and planned.
+	Progress func(done, total int)
+	// Watch, when set, receives every event of every deal (see referee.Table.Watch).
+	Watch func(matchID string, number int, ev engine.Event, public []engine.Event)
+	// Watching, when set, says whether Watch has anyone to tell (see referee.Table.Watching).
+	Watching func() bool
+}
+
+// Result sums up a played match.
+type Result struct {
+	Match     *arena.Match
+	Deals     int            // deals stored (including earlier runs)
+	Net       map[string]int // payoff per bot over all stored deals
+	Forfeited []string
+}
+
+// Create stores a new match for spec and returns it.
+func (r *Runner) Create(ctx context.Context, spec arena.MatchSpec) (*arena.Match, error) {
+	if err := spec.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := Plan(spec); err != nil {
+		return nil, err
+	}
+	m := &arena.Match{Spec: spec, Status: arena.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
+	commitment, err := Commitment(spec, m.Nonce)
+	if err != nil {
+		return nil, err
+	}
+	m.Commitment = commitment
+	if err := r.Store.CreateMatch(ctx, m); err != nil {
+		return nil, fmt.Errorf("storing match: %w", err)
+	}
+	return m, nil
+}
+
+// Run plays every deal of m that is not stored yet. When ctx ends, the deals in flight are
+// dropped (their seeds replay them on resume), the match is marked aborted, and Run returns
+// ctx's error; everything finished stays stored.
+func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
+	log := r.Log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	log = log.With(zap.String("match", m.ID))
+	tables, err := Plan(m.Spec)
+	if err != nil {
+		return nil, err
+	}
+	done, err := r.Store.DealNumbers(ctx, m.ID)
+	if err != nil {
+		return nil, fmt.Errorf("reading finished deals: %w", err)
+	}
+	finished := make(map[int]bool, len(done))
+	for _, n := range done {
+		finished[n] = true
+	}
+	// The fallback count covers every stored deal: those of earlier runs are counted again
+	// from the store on a resume (the match's counts may be older than its deals after a crash).
+	decisions, fallbacks := 0, 0
+	if len(done) > 0 {
+		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", len(tables)))
+		stored, err := r.Store.Deals(ctx, m.ID)
+		if err != nil {
+			return nil, fmt.Errorf("reading finished deals: %w", err)
+		}
+		for _, d := range stored {
+			decisions, fallbacks = decisions+len(d.Decisions), fallbacks+countFallbacks(&d)
+		}
+	}
+
+	clocks := make(map[string]*referee.Clock)
+	for _, b := range m.Spec.Bots {
+		if clocks[b] == nil {
+			clocks[b] = referee.NewClock(m.Spec.TimeControl)
+		}
+	}
+	parallel := max(r.Parallel, 1)
+	if m.Spec.Rules.Pot {
+		parallel = 1 // the pot carries from deal to deal
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		count    = len(done)
+		pot      = 0
+	)
+	if m.Spec.Rules.Pot && len(done) > 0 {
+		last, err := r.Store.Deal(ctx, m.ID, done[len(done)-1])
+		if err != nil {
+			return nil, fmt.Errorf("reading the pot from the last finished deal: %w", err)
+		}
+		pot = last.Outcome.PotAfter
+	}
+	// Deals wait up to linger to be stored together, unless the next deal waits for this one.
+	linger := 50 * time.Millisecond
+	if parallel == 1 {
+		linger = 0
+	}
+	// A table is free for the next deal as soon as its deal is over; the deal is stored while
+	// the next one plays, and at most parallel more deals wait for the store. With a pot the
+	// next deal needs this one's result, so it waits for the store too.
+	tablesFree := make(chan struct{}, parallel)
+	save, stopSaving := r.saver(ctx, linger, func() bool { return len(tablesFree) == 0 })
+	defer stopSaving()
+	unsaved := make(chan struct{}, 2*parallel)
+	if m.Spec.Rules.Pot {
+		unsaved = make(chan struct{}, parallel)
+	}
+	var wg sync.WaitGroup
+	for _, t := range tables {
+		if finished[t.Number] {
+			continue
+		}
+		select {
+		case unsaved <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() == nil {
+			select {
+			case tablesFree <- struct{}{}:
+			case <-ctx.Done():
+				<-unsaved
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func(t Table) {
+			defer wg.Done()
+			defer func() { <-unsaved }()
+			opts := engine.Options{ForcedRamsch: t.ForcedRamsch}
+			if m.Spec.Rules.Pot {
+				mu.Lock()
+				opts.Pot = pot
+				mu.Unlock()
+			}
+			rec, err := r.playTable(ctx, m, t, opts, clocks)
+			<-tablesFree
+			if err == nil {
+				err = save(ctx, rec)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil && ctx.Err() == nil {
+					firstErr = fmt.Errorf("deal %d: %w", t.Number, err)
+					cancel()
+				}
+				return
+			}
+			pot = rec.Outcome.PotAfter
+			count++
+			decisions, fallbacks = decisions+len(rec.Decisions), fallbacks+countFallbacks(rec)
+			if r.Progress != nil {
+				r.Progress(count, len(tables))
+			}
+		}(t)
+	}
+	wg.Wait()
+
+	for _, b := range sortedKeys(clocks) {
+		if clocks[b].Forfeited() && !contains(m.Forfeited, b) {
+			m.Forfeited = append(m.Forfeited, b)
+		}
+	}
+	m.Decisions, m.Fallbacks = decisions, fallbacks
+	if share := m.FallbackShare(); share > arena.TaintedShare {
+		log.Warn("the arena played many decisions for the bots: the results say little about their play",
+			zap.Int("fallbacks", fallbacks), zap.Int("decisions", decisions), zap.Float64("share", share))
+	}
+	switch {
+	case firstErr != nil || ctx.Err() != nil:
+		m.Status = arena.MatchAborted
+	default:
+		m.Status, m.Finished = arena.MatchFinished, time.Now()
+	}
+	// The match's final status is written even when ctx has ended.
+	if err := r.Store.UpdateMatch(context.WithoutCancel(ctx), m); err != nil && firstErr == nil {
+		firstErr = fmt.Errorf("updating match: %w", err)
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := Summarize(context.WithoutCancel(ctx), r.Store, m)
+	if err == nil {
+		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited))
+	}
+	return res, err
+}
+
+// countFallbacks counts the decisions of a deal that the arena played for a bot.
+func countFallbacks(d *arena.DealRecord) int {
+	n := 0
+	for i := range d.Decisions {
+		if d.Decisions[i].Fallback {
+			n++
+		}
+	}
+	return n
+}
+
+// BatchSaver is a store that can store several deals in one transaction.
+type BatchSaver interface {
+	SaveDeals(ctx context.Context, ds []*arena.DealRecord) error
+}
+
+// saver returns how finished deals are stored: through one committer that stores the deals
+// that finish together in one transaction (group commit) when the store can, else one by one.
+// Each deal is still stored whole or not at all; save returns when its deal is stored. Deals
+// wait up to linger for others, unless idle says that no table is playing.
+func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bool) (save func(context.Context, *arena.DealRecord) error, stop func()) {
+	batcher, ok := r.Store.(BatchSaver)
+	if !ok {
+		return r.Store.SaveDeal, func() {}
+	}
+	type req struct {
+		rec  *arena.DealRecord
+		done chan error
+	}
+	reqs := make(chan req)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		const maxBatch = 64
+		for first := range reqs {
+			batch := Gather(first, reqs, maxBatch, linger, idle)
+			recs := make([]*arena.DealRecord, len(batch))
+			for i, q := range batch {
+				recs[i] = q.rec
+			}
+			err := batcher.SaveDeals(ctx, recs)
+			if err != nil && len(batch) > 1 {
+				// Store them one by one, so that each caller learns its own deal's fate.
+				for _, q := range batch {
+					q.done <- r.Store.SaveDeal(ctx, q.rec)
+				}
+				continue
+			}
+			for _, q := range batch {
+				q.done <- err
+			}
+		}
+	}()
+	save = func(ctx context.Context, rec *arena.DealRecord) error {
+		done := make(chan error, 1)
+		select {
+		case reqs <- req{rec, done}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return <-done
+	}
+	return save, func() { close(reqs); <-finished }
+}
+
+func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {
+	players, release, err := SeatPlayers(ctx, r.Seats, t.Seating, clocks)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	table := &referee.Table{
+		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
+		Options: opts, Players: players, TimeControl: m.Spec.TimeControl, Commitment: m.Commitment,
+	}
+	if r.Watch != nil {
+		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }
+		table.Watching = r.Watching
+	}
+	return referee.Play(ctx, table)
+}
+
+// Summarize totals a match's stored results.
+func Summarize(ctx context.Context, store arena.Store, m *arena.Match) (*Result, error) {
+	rows, err := store.Results(ctx, arena.MatchFilter{MatchID: m.ID})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Match: m, Net: make(map[string]int), Forfeited: m.Forfeited}
+	for _, b := range m.Spec.Bots {
+		res.Net[b] = 0 // every bot of the match is listed, even without results yet
+	}
+	deals := make(map[int]bool)
+	for _, row := range rows {
+		if row.MatchID != m.ID {
+			continue
+		}
+		deals[row.Deal] = true
+		res.Net[row.Bot] += row.Payoff
+	}
+	res.Deals = len(deals)
+	return res, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SeatPlayers seats a table (bots by seat) and gives each seat its bot's match clock.
+func SeatPlayers(ctx context.Context, seats Seats, seating []string, clocks map[string]*referee.Clock) ([]referee.Player, func(), error) {
+	conns, release, err := seats.SeatTable(ctx, seating)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seating %s: %w", strings.Join(seating, ", "), err)
+	}
+	players := make([]referee.Player, len(seating))
+	for seat, bot := range seating {
+		players[seat] = referee.Player{Bot: bot, Conn: conns[seat], Clock: clocks[bot]}
+	}
+	return players, release, nil
+}
+
+// idleCheck is how often a lingering Gather asks whether anything is still on its way.
+const idleCheck = 2 * time.Millisecond
+
+// Gather is the batch of a group commit: first, and what else comes on ch within linger (only
+// what is waiting already when linger is 0), max items in all. The tables play on meanwhile,
+// and one commit for many deals costs less than one each. Lingering stops early once idle
+// (when not nil) says that no table is playing, so nothing more is coming: at the end of a
+// match or a league, or while it waits for work, the last deals are stored at once instead
+// of a linger later.
+func Gather[T any](first T, ch <-chan T, max int, linger time.Duration, idle func() bool) []T {
+	batch := []T{first}
+	end := time.Now().Add(linger)
+	var step *time.Timer
+	defer func() {
+		if step != nil {
+			step.Stop()
+		}
+	}()
+	for len(batch) < max {
+		select {
+		case next, ok := <-ch:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, next)
+			continue
+		default:
+		}
+		left := time.Until(end)
+		if left <= 0 || (idle != nil && idle()) {
+			return batch
+		}
+		wait := min(left, idleCheck)
+		if idle == nil {
+			wait = left
+		}
+		if step == nil {
+			step = time.NewTimer(wait)
+		} else {
+			step.Reset(wait)
+		}
+		select {
+		case next, ok := <-ch:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, next)
+		case <-step.C:
+		}
+	}
+	return batch
+}

@@ -1,0 +1,235 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// Question is one recorded decision, ready to be asked again: the request exactly as it was
+// sent, and what the bot had been told before it in that game, so that a stateful bot is in
+// the same position as in the match.
+type Question struct {
+	Match    Match
+	Deal     *arena.DealRecord
+	Index    int
+	Seat     engine.Seat
+	Decision engine.Decision
+	Recorded arena.DecisionRecord // what happened in the match
+
+	// Request is the request exactly as it was sent (the decision record's Sent). When none
+	// was sent (the arena played a fallback for a bot that had forfeited or was gone), it is
+	// rebuilt from the engine as the referee would have sent it, and Rebuilt is set.
+	Request *tappv1.DecisionRequest
+	Rebuilt bool
+	// Started is the GameStarted message the seat got; Earlier are the game's events the seat
+	// had been told before the request (the request carries only the newest ones).
+	Started *tappv1.GameStarted
+	Earlier []*tappv1.GameEvent
+
+	state *engine.State // the deal just before the decision, to check answers
+}
+
+// NewQuestion prepares decision k of a recorded deal.
+func NewQuestion(m Match, rec *arena.DealRecord, k int) (*Question, error) {
+	if k < 0 || k >= len(rec.Moves) {
+		if len(rec.Moves) == 0 {
+			return nil, fmt.Errorf("deal %d has no decisions", rec.Number)
+		}
+		return nil, fmt.Errorf("deal %d has no decision %d (decisions 0-%d)", rec.Number, k, len(rec.Moves)-1)
+	}
+	st, err := engine.NewState(m.Rules, rec.Deal, rec.Options)
+	if err != nil {
+		return nil, fmt.Errorf("deal %d cannot be replayed: %w", rec.Number, err)
+	}
+	for i, mv := range rec.Moves[:k] {
+		if err := st.Apply(mv.Action); err != nil {
+			return nil, fmt.Errorf("deal %d cannot be replayed: move %d (%s): %w (run tapp replay verify)", rec.Number, i, mv, err)
+		}
+	}
+	seat := st.ToMove()
+	if seat != rec.Moves[k].Seat {
+		return nil, fmt.Errorf("deal %d cannot be replayed: move %d is by seat %d, but seat %d is to move (run tapp replay verify)", rec.Number, k, rec.Moves[k].Seat, seat)
+	}
+	q := &Question{Match: m, Deal: rec, Index: k, Seat: seat, Decision: st.Decision(), state: st}
+	for _, x := range rec.Decisions {
+		if x.Index == k {
+			q.Recorded = x
+		}
+	}
+	if q.Recorded.Bot == "" {
+		q.Recorded = arena.DecisionRecord{Index: k, Seat: seat, Bot: botAt(rec, seat), Decision: q.Decision, Action: rec.Moves[k].Action}
+	}
+	gameID := referee.GameID(m.ID, rec.Number)
+	all := st.EventsFor(seat, 0)
+	if len(q.Recorded.Sent) > 0 {
+		req, err := wire.DecodeSent(q.Recorded.Sent)
+		if err != nil {
+			return nil, fmt.Errorf("deal %d, decision %d: the recorded request cannot be read: %w", rec.Number, k, err)
+		}
+		q.Request = req
+		gameID = req.GetGameId()
+	} else {
+		obs := st.Observe(seat)
+		legal := st.LegalActions(nil)
+		q.Request = &tappv1.DecisionRequest{
+			GameId: gameID, RequestId: "replay-" + strconv.Itoa(k), Decision: wire.DecisionToProto(q.Decision),
+			Legal: wire.ActionsToProto(legal), OverageLeft: wire.Duration(m.TimeControl.Overage),
+			Observation: wire.ObservationToProto(&obs), Events: wire.EventsToProto(all, 0),
+		}
+		q.Rebuilt = true
+	}
+	first := len(all)
+	if evs := q.Request.GetEvents(); len(evs) > 0 {
+		first = min(int(evs[0].GetIndex()), len(all))
+	}
+	q.Earlier = wire.EventsToProto(all[:first], 0)
+	q.Started = &tappv1.GameStarted{
+		GameId: gameID, MatchId: m.ID, DealNumber: int32(rec.Number), Rules: m.Rules.String(), Seat: int32(seat),
+		Players: rec.Seating, TimeControl: wire.TimeControlToProto(m.TimeControl), Hand: wire.CardsToProto(rec.Deal.Hands[seat]),
+	}
+	return q, nil
+}
+
+// Legal returns the legal actions of the question.
+func (q *Question) Legal() []engine.Action { return q.state.LegalActions(nil) }
+
+// Observation returns the seat's observation at the question (what the bot was told).
+func (q *Question) Observation() engine.Observation { return q.state.Observe(q.Seat) }
+
+// PerDecision is the time the bot gets to answer: the match's time per decision.
+func (q *Question) PerDecision() time.Duration {
+	if d := q.Match.TimeControl.PerDecision; d > 0 {
+		return d
+	}
+	return arena.DefaultTimeControl.PerDecision
+}
+
+// Answer is what a bot answered when asked again.
+type Answer struct {
+	Bot      string                // the name the answering bot connected as
+	Version  string                // the version it said in its hello
+	Action   engine.Action         // the accepted answer (zero when none came in time)
+	Answered bool                  // a legal answer came before the deadline (and its overage)
+	Latency  time.Duration         // from the request to the accepted answer
+	Attempts []arena.AnswerAttempt // every answer, refused ones with the reason
+	// Fallback is what the arena would have played when no legal answer came in time.
+	Fallback engine.Action
+}
+
+// Same reports whether the bot now plays what it played in the match.
+func (a *Answer) Same(q *Question) bool {
+	return a.Answered && q.Recorded.Action == a.Action
+}
+
+// check validates one answer against the question, as the referee does.
+func (q *Question) check(requestID, text string) (engine.Action, string, string) {
+	if requestID != q.Request.GetRequestId() {
+		return engine.Action{}, referee.ReasonUnknownRequest, "no open request " + strconv.Quote(requestID) + " for this seat"
+	}
+	a, err := engine.ParseAction(text)
+	if err != nil {
+		return a, referee.ReasonMalformed, err.Error()
+	}
+	if err := q.state.Check(a); err != nil {
+		return a, ruleOf(err, referee.ReasonMalformed), err.Error()
+	}
+	return a.Canonical(), "", ""
+}
+
+// request returns the request to send now: the recorded one with its deadline moved to now
+// plus the time per decision (a deadline in the past would make every bot answer its
+// fallback at once). Everything else is exactly as recorded.
+func (q *Question) request(now time.Time) *tappv1.DecisionRequest {
+	req := proto.Clone(q.Request).(*tappv1.DecisionRequest)
+	req.Deadline = wire.Timestamp(now.Add(q.PerDecision()))
+	return req
+}
+
+// wait is how long the arena waits for an answer: the time per decision and the overage the
+// request says is left, as the referee does.
+func (q *Question) wait() time.Duration {
+	w := q.PerDecision()
+	if ol := q.Request.GetOverageLeft(); ol != nil {
+		w += ol.AsDuration()
+	}
+	return w
+}
+
+// ErrBotGone is returned when the bot left while it was being asked.
+var ErrBotGone = errors.New("the bot disconnected before it answered")
+
+// ask asks the question on a bot's line, as the referee would: GameStarted, the events the
+// seat had been told before, the request; refused answers are told their reason and may be
+// corrected until the deadline. The game is then ended as aborted. exited, when not nil,
+// reports that the bot's process has ended.
+func (q *Question) ask(ctx context.Context, conn referee.Conn, exited <-chan struct{}, exitErr func() error) (*Answer, error) {
+	gameID := q.Started.GetGameId()
+	start := time.Now()
+	req := q.request(start)
+	answers, closeFn := conn.Open(gameID, func() *tappv1.Snapshot_Game {
+		return &tappv1.Snapshot_Game{Started: q.Started, Observation: req.GetObservation(), Pending: req}
+	})
+	defer closeFn()
+	legal := q.Legal()
+	ans := &Answer{Fallback: referee.Fallback(legal)}
+	send := func(msg *tappv1.ConnectResponse) error {
+		if err := conn.Send(msg); err != nil {
+			return fmt.Errorf("sending to the bot: %w", err)
+		}
+		return nil
+	}
+	if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: q.Started}}); err != nil {
+		return nil, err
+	}
+	if len(q.Earlier) > 0 {
+		if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Event{Event: &tappv1.EventNotice{GameId: gameID, Events: q.Earlier}}}); err != nil {
+			return nil, err
+		}
+	}
+	if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}}); err != nil {
+		return nil, err
+	}
+	defer func() {
+		_ = conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: gameID, Aborted: true}}})
+	}()
+	hard := time.NewTimer(q.wait())
+	defer hard.Stop()
+	for {
+		select {
+		case a := <-answers:
+			action, rule, reason := q.check(a.RequestID, a.Action)
+			at := arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
+			if rule == "" {
+				ans.Attempts = append(ans.Attempts, at)
+				ans.Action, ans.Answered, ans.Latency = action, true, at.After
+				return ans, nil
+			}
+			at.Rejected = reason
+			if a.RequestID == req.GetRequestId() {
+				ans.Attempts = append(ans.Attempts, at)
+			}
+			_ = conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
+				GameId: gameID, RequestId: a.RequestID, RuleId: rule, Reason: reason}}})
+		case <-hard.C:
+			ans.Latency = q.wait()
+			return ans, nil
+		case <-conn.Gone():
+			return nil, ErrBotGone
+		case <-exited:
+			return nil, fmt.Errorf("the bot's process ended before it answered: %w", exitErr())
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}

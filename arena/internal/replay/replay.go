@@ -1,0 +1,147 @@
+// Package replay makes recorded deals useful for debugging bots: it steps through a deal as
+// one seat saw it (or with every card), exports deals as JSON Lines in card notation,
+// re-simulates recorded deals with the engine to verify every action and settlement, and
+// re-asks a bot a recorded question to see whether it now decides differently.
+//
+// A replay never trusts a record: the viewer and the verifier replay the recorded moves with
+// the engine, and a seat's view is computed by the engine's per-seat observation and event
+// redaction (engine.Observe, engine.EventsFor), so a replay seen from one seat shows exactly
+// what that seat could know at each moment (TAPP-RULES.md §8).
+//
+// Files: replay.go (the match context and the store a replay reads), view.go (the viewer
+// model: a deal's steps from one view), render.go (the steps as text), export.go (the JSON
+// Lines schema), verify.go (re-simulation), ask.go (questions and answers) and arena.go (the
+// ephemeral in-process arena a re-asked bot connects to).
+package replay
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/engine"
+)
+
+// Match is what a replay needs to know about the match a deal belongs to.
+type Match struct {
+	ID          string
+	LeagueID    string
+	Rules       engine.RuleSet
+	Bots        []string // in table order
+	TimeControl arena.TimeControl
+	Duplicate   bool
+	// Seeded says the deals come from Seed (not from a deal file), so every deal can be dealt
+	// again from (Seed, group) and checked (R-DEAL-2).
+	Seeded bool
+	Seed   uint64
+	// Format, Rounds and Deals are the match's format: FormatDeals with Deals deal sources,
+	// or FormatSession with Rounds agreed rounds.
+	Format string
+	Rounds int
+	Deals  int
+	// Commitment is the match's commitment to its deals (match.Commitment); Nonce its secret,
+	// revealed once the match is over (empty before, and for matches that made none).
+	Commitment string
+	Nonce      string
+}
+
+// MatchOf is the replay context of a stored match.
+func MatchOf(m *arena.Match) Match {
+	out := Match{
+		ID: m.ID, LeagueID: m.Spec.LeagueID, Rules: m.Spec.Rules, Bots: append([]string(nil), m.Spec.Bots...),
+		TimeControl: m.Spec.TimeControl, Duplicate: m.Spec.Duplicate,
+		Seeded: m.Spec.DealsText == "", Seed: m.Spec.Seed,
+		Format: m.Spec.Format, Rounds: m.Spec.Rounds, Deals: m.Spec.Deals, Commitment: m.Commitment,
+	}
+	if out.Format == "" {
+		out.Format = arena.FormatDeals
+	}
+	if m.Status == arena.MatchFinished {
+		out.Nonce = m.Nonce // revealed only once the match is over
+	}
+	return out
+}
+
+// planned returns the table the match's plan has for deal number n (its deal, group and
+// seating), when the match is seeded; ok is false when the plan cannot be rebuilt.
+func (m Match) planned(n, group int) (t match.Table, ok bool) {
+	if !m.Seeded || n < 0 || group < 0 || len(m.Bots) != m.Rules.Players {
+		return t, false
+	}
+	spec := arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: group + 1, Seed: m.Seed, Duplicate: m.Duplicate}
+	tables, err := match.Plan(spec)
+	if err != nil {
+		return t, false
+	}
+	for _, tb := range tables {
+		if tb.Number == n {
+			return tb, true
+		}
+	}
+	return t, false
+}
+
+// Store is the part of a store that replays read; arena/store.Store has all of it.
+type Store interface {
+	GetMatch(ctx context.Context, id string) (*arena.Match, error)
+	Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error)
+	DealNumbers(ctx context.Context, matchID string) ([]int, error)
+}
+
+// LoadDeal reads one stored deal with its match.
+func LoadDeal(ctx context.Context, st Store, matchID string, number int) (Match, *arena.DealRecord, error) {
+	m, err := st.GetMatch(ctx, matchID)
+	if err != nil {
+		return Match{}, nil, err
+	}
+	rec, err := st.Deal(ctx, matchID, number)
+	if err != nil {
+		nums, nerr := st.DealNumbers(ctx, matchID)
+		if nerr == nil && len(nums) == 0 {
+			return Match{}, nil, fmt.Errorf("match %s has no finished deal yet: %w", matchID, err)
+		}
+		if nerr == nil {
+			return Match{}, nil, fmt.Errorf("%w (finished deals: %s)", err, numberRanges(nums))
+		}
+		return Match{}, nil, err
+	}
+	return MatchOf(m), rec, nil
+}
+
+// numberRanges writes ascending numbers compactly: "0-17, 19, 21-30".
+func numberRanges(ns []int) string {
+	out := ""
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if out != "" {
+			out += ", "
+		}
+		out += strconv.Itoa(ns[i])
+		if j > i {
+			out += "-" + strconv.Itoa(ns[j])
+		}
+		i = j + 1
+	}
+	return out
+}
+
+// seatName is "seat 1 (middlehand)".
+func seatName(s engine.Seat, players int) string {
+	if s < 0 || int(s) >= players {
+		return "nobody"
+	}
+	return fmt.Sprintf("seat %d (%s)", s, engine.SeatName(s, players))
+}
+
+// botAt is the bot in seat s of a deal, "" when unknown.
+func botAt(rec *arena.DealRecord, s engine.Seat) string {
+	if s < 0 || int(s) >= len(rec.Seating) {
+		return ""
+	}
+	return rec.Seating[s]
+}

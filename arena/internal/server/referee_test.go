@@ -1,0 +1,476 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// fastClock is for the tests of late bots: their hanging bots cost the test 150 ms a
+// decision. Tests of bots that answer use slowClock (seconds per decision), so that a busy
+// machine's scheduling never makes them late.
+var fastClock = arena.TimeControl{PerDecision: 150 * time.Millisecond, Overage: 100 * time.Millisecond, MaxStrikes: 3}
+
+// table connects good bots (first legal action) for every seat but the last, which is given.
+func table(t *testing.T, a *testArena, ctx context.Context, last func(*tappv1.DecisionRequest) *string) (names []string, odd *rawBot) {
+	t.Helper()
+	names = []string{"good1", "good2", "odd"}
+	for i, name := range names {
+		answer := firstLegal
+		if i == 2 {
+			answer = last
+		}
+		b, err := a.connectRaw(ctx, name, a.register(name), nil, answer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		odd = b
+	}
+	return names, odd
+}
+
+func modernSpec(bots []string, deals int) arena.MatchSpec {
+	return arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: bots, Deals: deals, Seed: 3, TimeControl: slowClock}
+}
+
+func decisionsOf(t *testing.T, a *testArena, matchID, bot string) []arena.DecisionRecord {
+	t.Helper()
+	deals, err := a.store.Deals(context.Background(), matchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []arena.DecisionRecord
+	for _, d := range deals {
+		for _, dec := range d.Decisions {
+			if dec.Bot == bot {
+				out = append(out, dec)
+			}
+		}
+	}
+	return out
+}
+
+func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	ctx := context.Background()
+	names, odd := table(t, a, ctx, func(*tappv1.DecisionRequest) *string { return nil })
+	spec := modernSpec(names, 3)
+	spec.TimeControl = fastClock
+	res := a.play(ctx, spec)
+	if res.Deals != 3 {
+		t.Fatalf("deals = %d, want 3: the match must complete", res.Deals)
+	}
+	if got, want := res.Forfeited, []string{"odd"}; len(got) != 1 || got[0] != want[0] {
+		t.Fatalf("forfeited = %v, want %v", got, want)
+	}
+	decs := decisionsOf(t, a, res.Match.ID, "odd")
+	strikes := 0
+	for _, d := range decs {
+		if !d.Fallback {
+			t.Fatalf("decision %d of the hanging bot was not a fallback", d.Index)
+		}
+		if d.Strike {
+			strikes++
+		}
+	}
+	if strikes != 3 {
+		t.Fatalf("strikes = %d, want 3 (after the third, decisions are fallbacks without asking)", strikes)
+	}
+	// Deals run in parallel, so requests already out when the third strike fell may time out
+	// too: they are told of their fallback but count no further strike.
+	var notices, forfeitNotices int
+	for _, msg := range odd.messages() {
+		if f := msg.GetFallback(); f != nil {
+			notices++
+			if f.GetStrikes() > 3 {
+				t.Fatalf("fallback notice with %d strikes, max is 3", f.GetStrikes())
+			}
+			if f.GetStrikes() == 3 && f.GetForfeited() {
+				forfeitNotices++
+			}
+		}
+	}
+	if notices < 3 || forfeitNotices == 0 {
+		t.Fatalf("fallback notices = %d (%d saying forfeited), want at least 3 and one forfeit", notices, forfeitNotices)
+	}
+	stored, err := a.store.GetMatch(ctx, res.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored.Forfeited) != 1 || stored.Status != arena.MatchFinished {
+		t.Fatalf("stored match: status %s forfeited %v", stored.Status, stored.Forfeited)
+	}
+	// The match counts its fallbacks, so that its results can be flagged.
+	if stored.Fallbacks != len(decs) || stored.Decisions <= len(decs) || stored.FallbackShare() <= arena.TaintedShare {
+		t.Errorf("stored match counts %d fallbacks of %d decisions; want the hanging bot's %d of more", stored.Fallbacks, stored.Decisions, len(decs))
+	}
+}
+
+func TestIllegalAndMalformedAnswersAreRefusedAndMayBeCorrected(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	names, oddBot := table(t, a, ctx, func(req *tappv1.DecisionRequest) *string {
+		if req.GetDecision() != tappv1.Decision_DECISION_CARD {
+			return &req.Legal[0]
+		}
+		// First a card that is not in the hand, then garbage; the corrections come from the
+		// AnswerRejected handler below.
+		bad := illegalCard(req)
+		return &bad
+	})
+	// Correct after each rejection: garbage first, then the legal answer.
+	go func() {
+		seen := 0
+		for {
+			msgs := oddBot.messages()
+			for _, msg := range msgs[seen:] {
+				if r := msg.GetAnswerRejected(); r != nil {
+					if r.GetRuleId() == referee.ReasonMalformed {
+						oddBot.send(r.GetGameId(), r.GetRequestId(), legalFor(oddBot, r.GetRequestId(), r.GetGameId()))
+					} else {
+						oddBot.send(r.GetGameId(), r.GetRequestId(), "not-an-action")
+					}
+				}
+			}
+			seen = len(msgs)
+			time.Sleep(2 * time.Millisecond)
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}()
+	res := a.play(ctx, arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 2, Seed: 3,
+		TimeControl: arena.TimeControl{PerDecision: 2 * time.Second, Overage: time.Second, MaxStrikes: 3}})
+	if len(res.Forfeited) != 0 {
+		t.Fatalf("forfeited = %v, want none: corrections were in time", res.Forfeited)
+	}
+	var rules, malformed int
+	for _, msg := range oddBot.messages() {
+		if r := msg.GetAnswerRejected(); r != nil {
+			switch {
+			case strings.HasPrefix(r.GetRuleId(), "R-"):
+				rules++
+			case r.GetRuleId() == referee.ReasonMalformed:
+				malformed++
+			}
+			if r.GetReason() == "" {
+				t.Fatalf("rejection without a reason: %v", r)
+			}
+		}
+	}
+	if rules == 0 || malformed == 0 {
+		t.Fatalf("rejections: %d by rule id, %d malformed; want both", rules, malformed)
+	}
+	for _, d := range decisionsOf(t, a, res.Match.ID, "odd") {
+		if d.Fallback || d.Strike {
+			t.Fatalf("decision %d: fallback/strike although corrected in time", d.Index)
+		}
+		if d.Decision == engine.DecideCard && len(d.Attempts) != 3 {
+			t.Fatalf("card decision %d recorded %d attempts, want 3 (illegal, malformed, legal): %+v", d.Index, len(d.Attempts), d.Attempts)
+		}
+	}
+}
+
+// illegalCard names a card the bot does not hold.
+func illegalCard(req *tappv1.DecisionRequest) string {
+	hand := strings.Join(req.GetObservation().GetHand(), " ")
+	for _, c := range []string{"HA", "CA", "SA", "DA", "H6", "C6"} {
+		if !strings.Contains(hand, c) {
+			return c
+		}
+	}
+	return "HA"
+}
+
+// legalFor finds the request's first legal action in what the bot received.
+func legalFor(b *rawBot, reqID, gameID string) string {
+	for _, msg := range b.messages() {
+		if r := msg.GetDecisionRequest(); r != nil && r.GetRequestId() == reqID && r.GetGameId() == gameID {
+			return r.GetLegal()[0]
+		}
+	}
+	return ""
+}
+
+func TestAnswersForUnknownGamesRequestsAndDuplicatesAreRefused(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	ctx := context.Background()
+	var oddBot *rawBot
+	var once sync.Once
+	names, oddBot := table(t, a, ctx, func(req *tappv1.DecisionRequest) *string {
+		once.Do(func() {
+			oddBot.send("no-such-game", "r1", req.Legal[0])
+			oddBot.send(req.GetGameId(), "r-unknown", req.Legal[0])
+		})
+		return &req.Legal[0]
+	})
+	// Answer every request a second time after the first answer: a duplicate.
+	var dup atomic.Bool
+	go func() {
+		for !dup.Load() {
+			for _, msg := range oddBot.messages() {
+				if r := msg.GetDecisionRequest(); r != nil {
+					oddBot.send(r.GetGameId(), r.GetRequestId(), r.GetLegal()[0])
+					dup.Store(true)
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	res := a.play(ctx, modernSpec(names, 2))
+	if res.Deals != 2 || len(res.Forfeited) != 0 {
+		t.Fatalf("match: deals %d forfeited %v", res.Deals, res.Forfeited)
+	}
+	reasons := make(map[string]bool)
+	for _, msg := range oddBot.messages() {
+		if r := msg.GetAnswerRejected(); r != nil {
+			reasons[r.GetRuleId()] = true
+		}
+	}
+	for _, want := range []string{"PROTO-UNKNOWN-GAME", referee.ReasonUnknownRequest, referee.ReasonDuplicate} {
+		if !reasons[want] {
+			t.Errorf("no rejection %s; got %v", want, reasons)
+		}
+	}
+	// The second answer is in the record of the decision it was meant for, refused.
+	d, err := a.store.Deal(ctx, res.Match.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := 0
+	for _, x := range d.Decisions {
+		for _, at := range x.Attempts {
+			if strings.Contains(at.Rejected, "is over") && x.Action.String() == at.Text && at.After >= 0 {
+				late++
+			}
+		}
+	}
+	if late != 1 {
+		t.Errorf("%d decisions of deal 0 record the duplicate answer, want 1", late)
+	}
+}
+
+func TestTokensAreCheckedOnEveryStream(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	ctx := context.Background()
+	a.register("real")
+	for name, token := range map[string]string{"wrong token": "tapp_wrong", "missing token": ""} {
+		conn := a.dial()
+		cctx := ctx
+		if token != "" {
+			cctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
+		}
+		stream, err := tappv1.NewBotServiceClient(conn).Connect(cctx)
+		if err == nil {
+			_ = stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Hello{Hello: &tappv1.Hello{Name: "real"}}})
+			_, err = stream.Recv()
+		}
+		if status.Code(err) != codes.Unauthenticated {
+			t.Errorf("%s: got %v, want Unauthenticated", name, err)
+		}
+	}
+	// The admin service wants the admin token.
+	conn := a.dial()
+	_, err := tappv1.NewAdminServiceClient(conn).ListBots(metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer nope"), &tappv1.ListBotsRequest{})
+	if status.Code(err) != codes.Unauthenticated {
+		t.Errorf("admin with a wrong token: got %v, want Unauthenticated", err)
+	}
+	resp, err := tappv1.NewAdminServiceClient(conn).ListBots(metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+testAdminToken), &tappv1.ListBotsRequest{})
+	if err != nil || len(resp.GetBots()) != 1 {
+		t.Errorf("admin ListBots = %v, %v; want the one bot", resp, err)
+	}
+}
+
+func TestFirstMessageMustBeHello(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	ctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+a.register("eager"))
+	stream, err := tappv1.NewBotServiceClient(a.dial()).Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Answer{Answer: &tappv1.Answer{GameId: "g", RequestId: "r", Action: "HA"}}})
+	_, err = stream.Recv()
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "hello") {
+		t.Fatalf("got %v, want InvalidArgument naming hello", err)
+	}
+}
+
+func TestDroppedBotResumesWithSnapshotWithinGrace(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, 5*time.Second)
+	ctx := context.Background()
+	names := []string{"good1", "good2", "flaky"}
+	tokens := map[string]string{}
+	for _, n := range names {
+		tokens[n] = a.register(n)
+	}
+	for _, n := range names[:2] {
+		if _, err := a.connectRaw(ctx, n, tokens[n], nil, firstLegal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The flaky bot drops its stream at its first request without answering, then resumes.
+	sctx, cancel := context.WithCancel(ctx)
+	var dropped atomic.Bool
+	flaky, err := a.connectRaw(sctx, "flaky", tokens["flaky"], nil, func(req *tappv1.DecisionRequest) *string {
+		if dropped.CompareAndSwap(false, true) {
+			go cancel()
+			return nil
+		}
+		return &req.Legal[0]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var welcome *tappv1.Welcome
+	for _, msg := range flaky.messages() {
+		if w := msg.GetWelcome(); w != nil {
+			welcome = w
+		}
+	}
+	type result struct {
+		bot *rawBot
+		err error
+	}
+	resumed := make(chan result, 1)
+	go func() {
+		for !dropped.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		<-flaky.done
+		hello := &tappv1.Hello{Name: "flaky", Capacity: 8, ResumeToken: welcome.GetResumeToken(), LastSeq: 1}
+		b, err := a.connectRaw(ctx, "flaky", tokens["flaky"], hello, firstLegal)
+		resumed <- result{b, err}
+	}()
+	spec := modernSpec(names, 2)
+	spec.TimeControl = arena.TimeControl{PerDecision: 3 * time.Second, Overage: time.Second, MaxStrikes: 3}
+	res := a.play(ctx, spec)
+	r := <-resumed
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	var sawWelcome, sawSnapshot bool
+	for _, msg := range r.bot.messages() {
+		if w := msg.GetWelcome(); w != nil && w.GetResumed() {
+			sawWelcome = true
+		}
+		for _, g := range msg.GetSnapshot().GetGames() {
+			if g.GetPending() != nil && g.GetObservation() != nil && g.GetStarted().GetSeat() >= 0 {
+				sawSnapshot = true
+			}
+		}
+	}
+	if !sawWelcome || !sawSnapshot {
+		t.Fatalf("resumed welcome %v, snapshot with the pending request %v", sawWelcome, sawSnapshot)
+	}
+	for _, d := range decisionsOf(t, a, res.Match.ID, "flaky") {
+		if d.Strike {
+			t.Fatalf("decision %d got a strike although the bot resumed in time", d.Index)
+		}
+	}
+}
+
+func TestBotGoneAfterGraceGetsFallbacks(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, 200*time.Millisecond)
+	ctx := context.Background()
+	sctx, cancel := context.WithCancel(ctx)
+	var n atomic.Int32
+	names, _ := table(t, a, sctx, func(req *tappv1.DecisionRequest) *string {
+		if n.Add(1) == 3 {
+			go cancel() // vanish for good at the third request
+			return nil
+		}
+		return &req.Legal[0]
+	})
+	spec := modernSpec(names, 3)
+	spec.TimeControl = arena.TimeControl{PerDecision: 2 * time.Second, Overage: time.Second, MaxStrikes: 3}
+	start := time.Now()
+	res := a.play(ctx, spec)
+	if res.Deals != 3 {
+		t.Fatalf("deals = %d, want 3", res.Deals)
+	}
+	decs := decisionsOf(t, a, res.Match.ID, "odd")
+	last := decs[len(decs)-1]
+	if !last.Fallback {
+		t.Fatalf("last decision of the vanished bot is not a fallback")
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("match took %s: decisions of a gone bot must not wait for the deadline", time.Since(start))
+	}
+}
+
+// Bots that play one game at a time, at a match with more tables at once than that: a table
+// is seated whole or waits, so two tables never each hold a bot the other waits for.
+func TestTablesOfBotsWithCapacityOneNeverWaitForEachOther(t *testing.T) {
+	t.Parallel()
+	a := newTestArena(t, time.Second)
+	a.runner.Parallel = 4
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	names := []string{"one1", "one2", "one3"}
+	for _, name := range names {
+		if _, err := a.connectRaw(ctx, name, a.register(name), &tappv1.Hello{Name: name, Capacity: 1}, firstLegal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// While one table waits for a seat, it holds none: here b is taken, a table of a and b
+	// waits, and a is still free for another table.
+	held, releaseHeld, err := a.srv.SeatTable(ctx, []string{"one2"})
+	if err != nil || len(held) != 1 {
+		t.Fatalf("seating one2: %v", err)
+	}
+	waiting := make(chan error, 1)
+	go func() {
+		_, release, err := a.srv.SeatTable(ctx, []string{"one1", "one2"})
+		if err == nil {
+			release()
+		}
+		waiting <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let it try, and wait
+	quick, cancelQuick := context.WithTimeout(ctx, 2*time.Second)
+	defer cancelQuick()
+	_, releaseOne, err := a.srv.SeatTable(quick, []string{"one1"})
+	if err != nil {
+		t.Fatalf("one1 is held by a table that waits for one2: %v", err)
+	}
+	releaseOne()
+	releaseHeld()
+	if err := <-waiting; err != nil {
+		t.Fatalf("the waiting table was not seated once one2 was free: %v", err)
+	}
+
+	spec := modernSpec(names, 2)
+	spec.Duplicate = true // 2 deals × all 6 seatings, so tables seat the bots in different orders
+	m, err := a.runner.Create(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.runner.Run(ctx, m)
+	if err != nil {
+		t.Fatalf("match did not finish: %v", err)
+	}
+	if res.Deals != 12 || len(res.Forfeited) != 0 {
+		t.Fatalf("deals %d forfeited %v, want 12 deals and no forfeit", res.Deals, res.Forfeited)
+	}
+}

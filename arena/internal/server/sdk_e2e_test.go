@@ -1,0 +1,182 @@
+package server_test
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/server"
+	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/bots"
+	"github.com/tapparena/tapp/bots/random"
+	"github.com/tapparena/tapp/bots/sdk"
+	"github.com/tapparena/tapp/engine"
+)
+
+// These tests drive the Go SDK (bots/sdk) against a real arena server over loopback gRPC; they
+// live beside the server because the SDK may not import the arena's internal packages.
+
+// playWith runs a 3-deal modern match between two random bots and the given bot, all through
+// the SDK over loopback gRPC, and returns the decisions of the given bot.
+func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []arena.DecisionRecord {
+	return playMatch(t, odd, perDecision, 3, 2)
+}
+
+// playMatch is playWith with the number of deals and the bots' capacity (games at once). The
+// SDK must answer by each per-decision deadline; the match also has an overage bank of
+// seconds, so that a busy machine's scheduling delays cannot make an answer the SDK sent in
+// time a strike, while an SDK that did not answer for its bot still would be.
+func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, capacity int) []arena.DecisionRecord {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "sdk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Store: st, Grace: time.Second})
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Shutdown(context.Background())
+
+	players := map[string]bots.Bot{"r1": random.New(1), "r2": random.New(2), "odd": odd}
+	done := make(chan error, len(players))
+	for name, b := range players {
+		token := "token-" + name
+		srv.AddLaunchToken(token, name)
+		go func() {
+			done <- sdk.Run(ctx, sdk.Config{Arena: lis.Addr().String(), Token: token, Name: name, Capacity: capacity}, b)
+		}()
+	}
+	runner := &match.Runner{Store: st, Seats: srv, Parallel: 2}
+	m, err := runner.Create(ctx, arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"r1", "r2", "odd"},
+		Deals: nDeals, Seed: 9, TimeControl: arena.TimeControl{PerDecision: perDecision, Overage: 5 * time.Second, MaxStrikes: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Run(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	deals, err := st.Deals(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []arena.DecisionRecord
+	for _, d := range deals {
+		for _, x := range d.Decisions {
+			if x.Bot == "odd" {
+				out = append(out, x)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("the bot made no decisions")
+	}
+	return out
+}
+
+func TestSDKAnswersLegallyWhateverTheBotDoes(t *testing.T) {
+	t.Parallel()
+	cases := map[string]bots.Func{
+		"panics": func(context.Context, *engine.Observation) (engine.Action, error) { panic("boom") },
+		"illegal": func(context.Context, *engine.Observation) (engine.Action, error) {
+			return engine.Action{Kind: engine.ActCard, Card: engine.NoCard}, nil
+		},
+		"errors": func(context.Context, *engine.Observation) (engine.Action, error) {
+			return engine.Action{}, context.Canceled
+		},
+		"too slow": func(ctx context.Context, obs *engine.Observation) (engine.Action, error) {
+			time.Sleep(2 * time.Second) // ignores its context, as careless bots do
+			return obs.Legal[0], nil
+		},
+	}
+	for name, b := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, d := range playWith(t, b, 300*time.Millisecond) {
+				if d.Strike || d.Fallback {
+					t.Fatalf("decision %d: strike %v fallback %v; the SDK must answer a legal action in time", d.Index, d.Strike, d.Fallback)
+				}
+				if len(d.Attempts) != 1 || d.Attempts[0].Rejected != "" {
+					t.Fatalf("decision %d attempts %+v, want one accepted answer", d.Index, d.Attempts)
+				}
+			}
+		})
+	}
+}
+
+// A bot whose first decisions never return holds them hanging, more of them than the SDK
+// has slots (4 per game it plays at once): the SDK answers those in time itself and goes on
+// asking the bot for the later ones.
+func TestSDKKeepsAskingTheBotAfterDecisionsHang(t *testing.T) {
+	t.Parallel()
+	const hanging = 6
+	var calls atomic.Int32
+	bot := bots.Func(func(_ context.Context, obs *engine.Observation) (engine.Action, error) {
+		if calls.Add(1) <= hanging {
+			select {} // ignores its context for good
+		}
+		return obs.Legal[len(obs.Legal)-1], nil
+	})
+	decisions := playMatch(t, bot, 300*time.Millisecond, 4, 1)
+	chosen := 0
+	for i, d := range decisions {
+		if d.Strike || d.Fallback {
+			t.Fatalf("decision %d of %d: strike %v fallback %v; the SDK must answer in time", d.Index, len(decisions), d.Strike, d.Fallback)
+		}
+		req, err := wire.DecodeSent(d.Sent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if legal := req.GetLegal(); i >= hanging && len(legal) > 1 && d.Action.String() == legal[len(legal)-1] {
+			chosen++
+		}
+	}
+	if chosen == 0 {
+		t.Fatalf("none of the %d decisions after the hanging ones was the bot's: it was not asked again", len(decisions)-hanging)
+	}
+}
+
+func TestSDKDecidesFromTheObservationItWasSent(t *testing.T) {
+	t.Parallel()
+	// A bot that checks what the SDK rebuilt from the wire against the engine's rules.
+	var mu sync.Mutex
+	var bad []string
+	check := bots.Func(func(_ context.Context, obs *engine.Observation) (engine.Action, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(obs.Legal) == 0 {
+			bad = append(bad, "no legal actions")
+		}
+		if obs.Decision == engine.DecideCard {
+			for _, a := range obs.Legal {
+				if !obs.Hand.Has(a.Card) {
+					bad = append(bad, "legal card "+a.String()+" not in hand "+obs.Hand.String())
+				}
+			}
+		}
+		if obs.Seat != obs.ToMove {
+			bad = append(bad, "asked although not to move")
+		}
+		return obs.Legal[len(obs.Legal)-1], nil
+	})
+	playWith(t, bots.Func(func(ctx context.Context, obs *engine.Observation) (engine.Action, error) {
+		return check(ctx, obs)
+	}), time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(bad) > 0 {
+		t.Fatalf("observations rebuilt wrongly: %v", bad[:min(len(bad), 5)])
+	}
+}

@@ -1,0 +1,325 @@
+package server
+
+import (
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/arena/wire"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// outboxSize bounds the messages queued for one bot. A bot that stops reading fills it, and
+// the referee then treats its requests as late answers instead of blocking the arena.
+const outboxSize = 4096
+
+// answerBuffer bounds the answers queued for one game that are not for its open request; a
+// bot flooding a game with them gets the extra ones refused (PROTO-FLOOD). Answers for the open
+// request have answerReserve more places, and when even those are taken the session stops
+// reading from the bot until the referee has taken one: a flood is throttled, and a correct
+// answer is never refused for it.
+const (
+	answerBuffer  = 4 // an answer, and a correction or two after a refusal
+	answerReserve = 4
+)
+
+// refusalSummaryEvery is how often a session logs the answers it refused, counted by rule:
+// one line per session and interval, however many a hostile bot sends.
+const refusalSummaryEvery = 10 * time.Second
+
+// Session is one bot connection that may survive a dropped stream: it outlives the stream for
+// a grace period, during which the bot may resume it with its resume token.
+type Session struct {
+	ID          string
+	ResumeToken string
+	Bot         string
+	Version     string
+	Capacity    int
+	Since       time.Time
+	events      bool
+
+	log *zap.Logger
+
+	mu        sync.Mutex
+	seq       uint64
+	outbox    chan any // *tappv1.ConnectResponse or *wire.Encoded
+	connected bool
+	stop      chan struct{} // closed when the current stream's writer must stop
+	games     map[string]*route
+	active    int // games this session sits in
+	// refused counts the refusals sent since the last summary line, by rule: every refusal
+	// of the session, those the referee also records with a decision and those that belong to
+	// no decision of the bot (an unknown game, another seat's request, a flood).
+	refused     map[string]int
+	refusedFrom time.Time
+	gone        chan struct{}
+	goneOnce    sync.Once
+	graceTmr    *time.Timer
+}
+
+type route struct {
+	answers  chan referee.Answer
+	snapshot func() *tappv1.Snapshot_Game
+	open     string        // the id of the game's open request for this session, if any
+	closed   chan struct{} // closed when the referee leaves the game
+}
+
+// handOff is a decision request in the outbox: the writer tells the referee when it hands the
+// request to the stream, and the bot's clock starts then.
+type handOff struct {
+	msg    *wire.Encoded
+	handed chan time.Time
+}
+
+func newSession(id, token, bot string, hello *tappv1.Hello, log *zap.Logger) *Session {
+	capacity := int(hello.GetCapacity())
+	if capacity < 1 {
+		capacity = 1
+	}
+	return &Session{
+		ID: id, ResumeToken: token, Bot: bot, Version: hello.GetVersion(), Capacity: capacity,
+		Since: time.Now(), events: hello.GetStreamEvents(), log: log,
+		games: make(map[string]*route), gone: make(chan struct{}), refused: make(map[string]int),
+	}
+}
+
+// Send implements referee.Conn: it queues msg without blocking. While the bot is
+// disconnected, messages are dropped (a resume brings a snapshot instead); a full outbox is an
+// error.
+func (s *Session) Send(msg *tappv1.ConnectResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connected {
+		return nil
+	}
+	s.seq++
+	msg.Seq = s.seq
+	if r := msg.GetAnswerRejected(); r != nil {
+		s.countRefusal(r.GetRuleId())
+	}
+	return s.queue(msg)
+}
+
+// SendRequest implements referee.RequestSender: SendEncoded for a decision request, with the
+// moment the writer hands it to the stream. While the bot is disconnected the request is not
+// sent (a resume brings it in the snapshot) and its clock runs from now.
+func (s *Session) SendRequest(gameID, requestID string, body []byte) (<-chan time.Time, error) {
+	handed := make(chan time.Time, 1)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.games[gameID]; r != nil {
+		r.open = requestID
+	}
+	if !s.connected {
+		handed <- time.Now()
+		return handed, nil
+	}
+	s.seq++
+	return handed, s.queue(&handOff{msg: wire.EncodeResponse(s.seq, wire.ResponseDecisionRequest, body), handed: handed})
+}
+
+// countRefusal counts one refusal for the session's summary and logs the summary when its
+// interval is over; s.mu is held.
+func (s *Session) countRefusal(rule string) {
+	now := time.Now()
+	if len(s.refused) == 0 {
+		s.refusedFrom = now
+	}
+	s.refused[rule]++
+	if now.Sub(s.refusedFrom) >= refusalSummaryEvery {
+		s.logRefusals(now)
+	}
+}
+
+// logRefusals writes the summary of the refusals counted so far and starts a new interval;
+// s.mu is held.
+func (s *Session) logRefusals(now time.Time) {
+	if len(s.refused) == 0 {
+		return
+	}
+	total := 0
+	fields := make([]zap.Field, 0, len(s.refused)+2)
+	for rule, n := range s.refused {
+		total += n
+		fields = append(fields, zap.Int(rule, n))
+	}
+	fields = append(fields, zap.Int("total", total), zap.Duration("interval", now.Sub(s.refusedFrom)))
+	s.log.Warn("answers refused", fields...)
+	clear(s.refused)
+}
+
+// SendEncoded implements referee.Conn: Send for a message encoded already.
+func (s *Session) SendEncoded(kind protowire.Number, body []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connected {
+		return nil
+	}
+	s.seq++
+	return s.queue(wire.EncodeResponse(s.seq, kind, body))
+}
+
+// queue puts a message (with its seq) in the outbox; s.mu is held.
+func (s *Session) queue(msg any) error {
+	select {
+	case s.outbox <- msg:
+		return nil
+	default:
+		return errOutboxFull
+	}
+}
+
+// Open implements referee.Conn.
+func (s *Session) Open(gameID string, snapshot func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
+	r := &route{answers: make(chan referee.Answer, answerBuffer+answerReserve), snapshot: snapshot, closed: make(chan struct{})}
+	s.mu.Lock()
+	s.games[gameID] = r
+	s.mu.Unlock()
+	return r.answers, func() {
+		s.mu.Lock()
+		if s.games[gameID] == r {
+			delete(s.games, gameID)
+		}
+		s.mu.Unlock()
+		close(r.closed)
+	}
+}
+
+// Gone implements referee.Conn.
+func (s *Session) Gone() <-chan struct{} { return s.gone }
+
+// StreamEvents implements referee.Conn.
+func (s *Session) StreamEvents() bool { return s.events }
+
+// isGone reports whether the session has ended for good.
+func (s *Session) isGone() bool {
+	select {
+	case <-s.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *Session) isConnected() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.connected
+}
+
+// acquire reserves one game slot; false when the session is full, disconnected or gone.
+func (s *Session) acquire() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connected || s.active >= s.Capacity || s.isGone() {
+		return false
+	}
+	s.active++
+	return true
+}
+
+func (s *Session) release() {
+	s.mu.Lock()
+	s.active--
+	s.mu.Unlock()
+}
+
+// attach binds a new stream to the session and returns the outbox to write from and the
+// channel that tells the writer to stop. A stale outbox from an earlier stream is dropped:
+// the resume snapshot replaces it.
+func (s *Session) attach() (chan any, chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.graceTmr != nil {
+		s.graceTmr.Stop()
+		s.graceTmr = nil
+	}
+	s.outbox = make(chan any, outboxSize)
+	s.stop = make(chan struct{})
+	s.connected = true
+	return s.outbox, s.stop
+}
+
+// detach marks the stream lost and starts the grace period, after which the session is gone
+// and its seats are played by fallbacks.
+func (s *Session) detach(stop chan struct{}, grace time.Duration, onGone func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stop != stop { // a newer stream has already taken over
+		return
+	}
+	close(s.stop)
+	s.connected = false
+	s.logRefusals(time.Now())
+	s.graceTmr = time.AfterFunc(grace, func() {
+		s.mu.Lock()
+		stillDown := !s.connected
+		s.mu.Unlock()
+		if stillDown {
+			s.end()
+			onGone()
+		}
+	})
+}
+
+// end closes the session for good.
+func (s *Session) end() { s.goneOnce.Do(func() { close(s.gone) }) }
+
+// deliver routes an answer to its game; ok is false when the session is not in that game, and
+// full when the answer was refused because too many answers wait for the game. An answer for
+// the game's open request is never refused: while its places are taken, deliver waits for the
+// referee (or for the game to end, or for stop), and the bot's stream waits with it.
+func (s *Session) deliver(a *tappv1.Answer, at time.Time, stop <-chan struct{}) (ok, full bool) {
+	s.mu.Lock()
+	r := s.games[a.GetGameId()]
+	open := r != nil && r.open == a.GetRequestId()
+	s.mu.Unlock()
+	if r == nil {
+		return false, false
+	}
+	ans := referee.Answer{RequestID: a.GetRequestId(), Action: a.GetAction(), At: at, Think: a.GetThinkTime().AsDuration()}
+	if !open {
+		if len(r.answers) >= answerBuffer {
+			return true, true
+		}
+		select {
+		case r.answers <- ans:
+			return true, false
+		default:
+			return true, true
+		}
+	}
+	select {
+	case r.answers <- ans:
+	case <-r.closed:
+	case <-stop:
+	}
+	return true, false
+}
+
+// snapshot lists every running game of the session as the bot sees it now.
+func (s *Session) snapshot() *tappv1.Snapshot {
+	s.mu.Lock()
+	routes := make([]*route, 0, len(s.games))
+	for _, r := range s.games {
+		routes = append(routes, r)
+	}
+	s.mu.Unlock()
+	snap := &tappv1.Snapshot{}
+	for _, r := range routes {
+		snap.Games = append(snap.Games, r.snapshot())
+	}
+	return snap
+}
+
+func (s *Session) info() *tappv1.SessionInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &tappv1.SessionInfo{
+		SessionId: s.ID, BotName: s.Bot, Version: s.Version, Capacity: int32(s.Capacity),
+		Games: int32(s.active), Connected: s.connected, Since: timestamp(s.Since),
+	}
+}

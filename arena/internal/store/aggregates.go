@@ -1,0 +1,255 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/engine"
+)
+
+// A league's running totals (schema version 10): what scheduling a ladder round, progress and
+// `tapp league status` need, kept up to date in the transaction that stores each deal, so
+// that they read a few rows however many deals the league has stored.
+//
+//   - leagues.deals: the league's stored deals.
+//   - league_units: per unit of the league's schedule (a match's deal source: one deal, or a
+//     duplicate group), the deals stored and the net payoff of each table position; the
+//     ladder's pairwise results are computed from the complete units of a round when it is
+//     read (LadderPairs), a round once.
+//
+// They are exact on every backend and with several workers: they change only with the deals
+// of the same transaction, and a deal is stored once.
+
+// unitKey names a row of league_units.
+type unitKey struct {
+	league string
+	round  int
+	match  string
+	group  int
+}
+
+// unitTotal is what a batch of deals adds to one unit.
+type unitTotal struct {
+	deals int
+	net   [engine.MaxPlayers]int64 // by position in the match's bots
+}
+
+// aggregateOps returns the writes that add a batch of deals to their leagues' totals, for the
+// transaction that stores them: upserts of league_units in key order, then one update per
+// league in name order, so that two transactions never wait for each other's rows in a
+// circle. Their queries are prepared before the transaction begins (stmt).
+func (s *Store) aggregateOps(ctx context.Context, ds []*arena.DealRecord) ([]writeOp, error) {
+	leagues := map[string]int{}
+	units := map[unitKey]*unitTotal{}
+	for _, d := range ds {
+		info, err := s.cachedMatchInfo(ctx, d.MatchID)
+		if err != nil {
+			return nil, err
+		}
+		if info.league == "" {
+			continue
+		}
+		leagues[info.league]++
+		if info.round < 0 { // a league's match outside its schedule: counted, not rated
+			continue
+		}
+		k := unitKey{info.league, info.round, d.MatchID, d.Group}
+		u := units[k]
+		if u == nil {
+			u = &unitTotal{}
+			units[k] = u
+		}
+		u.deals++
+		for _, r := range d.Results {
+			if i := slices.Index(info.bots, r.Bot); i >= 0 && i < engine.MaxPlayers {
+				u.net[i] += int64(r.Payoff)
+			}
+		}
+	}
+	if len(leagues) == 0 {
+		return nil, nil
+	}
+	keys := make([]unitKey, 0, len(units))
+	for k := range units {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b unitKey) int {
+		return cmp.Or(strings.Compare(a.league, b.league), cmp.Compare(a.round, b.round),
+			strings.Compare(a.match, b.match), cmp.Compare(a.group, b.group))
+	})
+	args := make([]any, 0, len(keys)*unitCols)
+	for _, k := range keys {
+		u := units[k]
+		args = append(args, k.league, k.round, k.match, k.group, u.deals, u.net[0], u.net[1], u.net[2], u.net[3])
+	}
+	ops := s.rowOps(insertUnit, unitCols, args, upsertUnit)
+	names := make([]string, 0, len(leagues))
+	for id := range leagues {
+		names = append(names, id)
+	}
+	slices.Sort(names)
+	for _, id := range names {
+		ops = append(ops, writeOp{query: s.rebind(`UPDATE leagues SET deals = deals + ? WHERE id = ?`), args: []any{leagues[id], id}})
+	}
+	return ops, nil
+}
+
+// The upsert of a batch's units.
+const (
+	insertUnit = `INSERT INTO league_units (league_id, round, match_id, deal_group, deals, net0, net1, net2, net3) VALUES `
+	upsertUnit = ` ON CONFLICT (league_id, round, match_id, deal_group) DO UPDATE SET deals = league_units.deals + excluded.deals,
+	net0 = league_units.net0 + excluded.net0, net1 = league_units.net1 + excluded.net1,
+	net2 = league_units.net2 + excluded.net2, net3 = league_units.net3 + excluded.net3`
+	unitCols = 9
+)
+
+// LadderPairs returns the pairwise results of the league's complete units in rounds from
+// (inclusive) to to (exclusive), summed per pair of bots (A < B), sorted by (A, B): what a
+// ladder's matchmaking fits Bradley–Terry to. Within a unit the bot with the higher net beats
+// the other and equal nets draw (rating.PairwiseFromMatch). It reads one row per unit of
+// those rounds.
+func (s *Store) LadderPairs(ctx context.Context, league string, from, to int) ([]rating.PairResult, error) {
+	op := "read the pairwise results of league " + league
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT u.match_id, u.deals, u.net0, u.net1, u.net2, u.net3
+FROM league_units u WHERE u.league_id = ? AND u.round >= ? AND u.round < ? ORDER BY u.round, u.match_id, u.deal_group`),
+		league, from, to)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	type unit struct {
+		match string
+		deals int
+		net   [engine.MaxPlayers]int64
+	}
+	var us []unit
+	for rows.Next() {
+		var u unit
+		if err := rows.Scan(&u.match, &u.deals, &u.net[0], &u.net[1], &u.net[2], &u.net[3]); err != nil {
+			rows.Close()
+			return nil, s.wrap(op, err)
+		}
+		us = append(us, u)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
+	}
+	var pairs []rating.PairResult
+	for _, u := range us {
+		info, err := s.cachedMatchInfo(ctx, u.match)
+		if err != nil {
+			return nil, err
+		}
+		if u.deals < info.want {
+			continue
+		}
+		m := rating.Match{ID: u.match, Bots: info.bots, Cents: make([]int64, len(info.bots))}
+		copy(m.Cents, u.net[:])
+		if ps, err := rating.PairwiseFromMatch(m); err == nil { // a match the ratings cannot use adds nothing
+			pairs = append(pairs, ps...)
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	return rating.MergePairs(pairs)
+}
+
+// convertLeagueAggregates fills in the totals of the leagues stored before schema version 10
+// (the Go part of migration 0007) from their deals and results, one match at a time.
+func convertLeagueAggregates(ctx context.Context, s *Store, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE leagues SET deals = (SELECT count(*) FROM deals d
+	JOIN matches m ON m.id = d.match_id WHERE m.league_id = leagues.id)`); err != nil {
+		return err
+	}
+	type scheduled struct {
+		league, id, bots string
+		round            int
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT lm.league_id, lm.round, m.id, m.bots
+FROM league_matches lm JOIN matches m ON m.id = lm.match_id ORDER BY m.id`)
+	if err != nil {
+		return err
+	}
+	var ms []scheduled
+	for rows.Next() {
+		var m scheduled
+		if err := rows.Scan(&m.league, &m.round, &m.id, &m.bots); err != nil {
+			rows.Close()
+			return err
+		}
+		ms = append(ms, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		bots, err := parseNames(m.bots)
+		if err != nil {
+			return fmt.Errorf("match %s: %w", m.id, err)
+		}
+		units := map[int]*unitTotal{}
+		rows, err := tx.QueryContext(ctx, s.rebind(`SELECT deal_group, count(*) FROM deals WHERE match_id = ? GROUP BY deal_group`), m.id)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			u := &unitTotal{}
+			var g int
+			if err := rows.Scan(&g, &u.deals); err != nil {
+				rows.Close()
+				return err
+			}
+			units[g] = u
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, s.rebind(`SELECT d.deal_group, r.bot, r.payoff FROM results r
+JOIN deals d ON d.match_id = r.match_id AND d.number = r.deal_number WHERE r.match_id = ?`), m.id)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var g int
+			var bot string
+			var payoff int64
+			if err := rows.Scan(&g, &bot, &payoff); err != nil {
+				rows.Close()
+				return err
+			}
+			if i := slices.Index(bots, bot); i >= 0 && i < engine.MaxPlayers && units[g] != nil {
+				units[g].net[i] += payoff
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for g, u := range units {
+			if _, err := tx.ExecContext(ctx, s.rebind(insertUnit+`(?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+				m.league, m.round, m.id, g, u.deals, u.net[0], u.net[1], u.net[2], u.net[3]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// unitsWanted is the number of deals of a unit of a match: every seating of a duplicate
+// group, or the one deal of a deal source.
+func unitsWanted(players int, duplicate bool) int {
+	if duplicate {
+		return len(match.Seatings(players))
+	}
+	return 1
+}

@@ -1,0 +1,710 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/rating"
+)
+
+// The leaderboard's sufficient statistics (arena/board) are kept in the tables of migration
+// 0010_rating_sums: every stored deal adds to them in the transaction that stores it, with
+// additive upserts (x = x + excluded.x), which PostgreSQL applies atomically per row, so
+// several workers' sums stay exact. A duplicate group waits in rating_open_groups until the
+// transaction that stores its last seating folds it into rating_tables.
+
+// tableColumns are rating_tables' value columns, in the order of tableValues.
+var tableColumns = func() []string {
+	cols := []string{"units", "deals", "deals_sq"}
+	for i := range rating.MaxSeats {
+		cols = append(cols, fmt.Sprintf("net%d", i))
+	}
+	for i := range rating.MaxSeats {
+		cols = append(cols, fmt.Sprintf("dnet%d", i))
+	}
+	for i := range rating.MaxSeats {
+		for j := i; j < rating.MaxSeats; j++ {
+			cols = append(cols, fmt.Sprintf("q%d%d", i, j))
+		}
+	}
+	for _, p := range []string{"w", "t"} {
+		for i := range rating.MaxSeats {
+			for j := i + 1; j < rating.MaxSeats; j++ {
+				cols = append(cols, fmt.Sprintf("%s%d%d", p, i, j))
+			}
+		}
+	}
+	return cols
+}()
+
+var netColumns = []string{"net0", "net1", "net2", "net3"}
+
+// tableValues lays out sums in tableColumns' order (zeros for seats a smaller table lacks).
+func tableValues(t *rating.TableSums) []any {
+	k, n := len(t.Bots), rating.MaxSeats
+	v := make([]int64, len(tableColumns))
+	v[0], v[1], v[2] = t.Units, t.Deals, t.DealsSq
+	at := 3
+	for i := range k {
+		v[at+i], v[at+n+i] = t.Net[i], t.DealNet[i]
+	}
+	at += 2 * n
+	for i := range k {
+		for j := i; j < k; j++ {
+			v[at+rating.CrossIndex(i, j, n)] = t.Cross[rating.CrossIndex(i, j, k)]
+		}
+	}
+	at += n * (n + 1) / 2
+	pairs := n * (n - 1) / 2
+	for i := range k {
+		for j := i + 1; j < k; j++ {
+			v[at+rating.PairIndex(i, j, n)] = t.Wins[rating.PairIndex(i, j, k)]
+			v[at+pairs+rating.PairIndex(i, j, n)] = t.Ties[rating.PairIndex(i, j, k)]
+		}
+	}
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = x
+	}
+	return out
+}
+
+// tableFromValues is the inverse of tableValues.
+func tableFromValues(bots []string, v []int64) (*rating.TableSums, error) {
+	t, err := rating.NewTableSums(bots)
+	if err != nil {
+		return nil, err
+	}
+	k, n := len(t.Bots), rating.MaxSeats
+	t.Units, t.Deals, t.DealsSq = v[0], v[1], v[2]
+	at := 3
+	for i := range k {
+		t.Net[i], t.DealNet[i] = v[at+i], v[at+n+i]
+	}
+	at += 2 * n
+	for i := range k {
+		for j := i; j < k; j++ {
+			t.Cross[rating.CrossIndex(i, j, k)] = v[at+rating.CrossIndex(i, j, n)]
+		}
+	}
+	at += n * (n + 1) / 2
+	pairs := n * (n - 1) / 2
+	for i := range k {
+		for j := i + 1; j < k; j++ {
+			t.Wins[rating.PairIndex(i, j, k)] = v[at+rating.PairIndex(i, j, n)]
+			t.Ties[rating.PairIndex(i, j, k)] = v[at+pairs+rating.PairIndex(i, j, n)]
+		}
+	}
+	return t, nil
+}
+
+// upsert is an INSERT of one row into table (keys, then values) that adds the values to a
+// row already there; returning, if set, is a RETURNING clause. The conflict is on the first
+// nkeys keys; the other keys are only written with a new row.
+func upsert(table string, keys []string, nkeys int, values []string, returning string) string {
+	cols := append(slices.Clone(keys), values...)
+	var set []string
+	for _, c := range values {
+		set = append(set, fmt.Sprintf("%s = %s.%s + excluded.%s", c, table, c, c))
+	}
+	q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES (" + placeholders(len(cols)) +
+		") ON CONFLICT (" + strings.Join(keys[:nkeys], ", ") + ") DO UPDATE SET " + strings.Join(set, ", ")
+	if returning != "" {
+		q += " RETURNING " + returning
+	}
+	return q
+}
+
+var (
+	upsertRatingMatch = upsert("rating_matches", []string{"match_id", "league_id", "rules", "bots", "duplicate"}, 1,
+		append([]string{"deals", "decisions", "fallbacks"}, netColumns...), "")
+	upsertRatingGroup = upsert("rating_open_groups", []string{"match_id", "grp"}, 2,
+		append([]string{"deals"}, netColumns...), "deals, "+strings.Join(netColumns, ", "))
+	deleteRatingGroup = `DELETE FROM rating_open_groups WHERE match_id = ? AND grp = ?`
+	upsertRatingTable = upsert("rating_tables", []string{"league_id", "rules", "bots"}, 3, tableColumns, "")
+	upsertRatingRole  = upsert("rating_roles", []string{"league_id", "rules", "bots", "bot", "role"}, 5,
+		[]string{"deals", "total", "total_sq", "made"}, "")
+)
+
+// ratingBatch is what a batch of deals adds to the sums, summed per row, each kind of row
+// in key order (so that PostgreSQL transactions lock shared rows in one order).
+type ratingBatch struct {
+	matches []*board.MatchSums
+	groups  []groupDelta
+	units   map[board.Scope]*rating.TableSums // units complete in themselves (no duplicate)
+	roles   []board.RoleDelta
+}
+
+// groupDelta is what a batch adds to one duplicate group.
+type groupDelta struct {
+	scope board.Scope
+	comp  []string
+	match string
+	group int
+	want  int64 // deals of the complete group
+	deals int64
+	net   []int64
+}
+
+// prepareRatingSums computes what the deals add (before their transaction: it reads only
+// the matches, which do not change) and prepares the statements that write it.
+func (s *Store) prepareRatingSums(ctx context.Context, ds []*arena.DealRecord) (*ratingBatch, error) {
+	b := &ratingBatch{units: map[board.Scope]*rating.TableSums{}}
+	matches := map[string]*board.MatchSums{}
+	groups := map[string]*groupDelta{}
+	roles := map[board.RoleKey]*board.RoleSums{}
+	for _, d := range ds {
+		info, err := s.ratingInfo(ctx, d.MatchID)
+		if err != nil {
+			return nil, err
+		}
+		dd, err := board.Delta(info, d)
+		if err != nil {
+			return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
+		}
+		m := matches[d.MatchID]
+		if m == nil {
+			m = &board.MatchSums{ID: d.MatchID, League: info.League, Rules: info.Rules, Bots: dd.Comp,
+				Net: make([]int64, len(dd.Comp)), Duplicate: info.Duplicate}
+			matches[d.MatchID] = m
+		}
+		m.Deals++
+		m.Decisions += dd.Decisions
+		m.Fallbacks += dd.Fallbacks
+		for i, v := range dd.Net {
+			m.Net[i] += v
+		}
+		for _, r := range dd.Roles {
+			if roles[r.Key] == nil {
+				roles[r.Key] = &board.RoleSums{}
+			}
+			x := roles[r.Key]
+			x.Deals, x.Total, x.TotalSq, x.Made = x.Deals+r.Deals, x.Total+r.Total, x.TotalSq+r.TotalSq, x.Made+r.Made
+		}
+		if want := int64(info.UnitDeals()); want == 1 {
+			t := b.units[dd.Scope]
+			if t == nil {
+				if t, err = rating.NewTableSums(dd.Comp); err != nil {
+					return nil, err
+				}
+				b.units[dd.Scope] = t
+			}
+			t.AddUnit(1, dd.Net)
+		} else {
+			key := fmt.Sprintf("%s\x00%09d", d.MatchID, d.Group)
+			g := groups[key]
+			if g == nil {
+				g = &groupDelta{scope: dd.Scope, comp: dd.Comp, match: d.MatchID, group: d.Group, want: want,
+					net: make([]int64, len(dd.Comp))}
+				groups[key] = g
+			}
+			g.deals++
+			for i, v := range dd.Net {
+				g.net[i] += v
+			}
+		}
+	}
+	for _, id := range slices.Sorted(mapKeys(matches)) {
+		b.matches = append(b.matches, matches[id])
+	}
+	for _, key := range slices.Sorted(mapKeys(groups)) {
+		b.groups = append(b.groups, *groups[key])
+	}
+	for k, r := range roles {
+		b.roles = append(b.roles, board.RoleDelta{Key: k, RoleSums: *r})
+	}
+	slices.SortFunc(b.roles, func(x, y board.RoleDelta) int { return compareRoleKeys(x.Key, y.Key) })
+	return b, s.readyQueries(ctx, []string{s.rebind(upsertRatingMatch), s.rebind(upsertRatingGroup),
+		s.rebind(deleteRatingGroup), s.rebind(upsertRatingTable), s.rebind(upsertRatingRole)})
+}
+
+func compareRoleKeys(x, y board.RoleKey) int {
+	return cmp.Or(strings.Compare(x.League, y.League), strings.Compare(x.Rules, y.Rules),
+		strings.Compare(x.Bots, y.Bots), cmp.Compare(x.Bot, y.Bot), strings.Compare(x.Role, y.Role))
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// writeRatingSums adds the batch to the sums in tx.
+func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch) error {
+	for _, m := range b.matches {
+		args := []any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}
+		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingMatch), append(args, nets(m.Net)...)...); err != nil {
+			return fmt.Errorf("rating sums of match %s: %w", m.ID, err)
+		}
+	}
+	units := b.units
+	for _, g := range b.groups {
+		args := append([]any{g.match, g.group, g.deals}, nets(g.net)...)
+		var deals int64
+		net := make([]int64, rating.MaxSeats)
+		if err := s.txQueryRow(ctx, tx, s.rebind(upsertRatingGroup), args...).Scan(&deals, &net[0], &net[1], &net[2], &net[3]); err != nil {
+			return fmt.Errorf("rating sums of group %d of match %s: %w", g.group, g.match, err)
+		}
+		if deals < g.want {
+			continue
+		}
+		if _, err := s.txExec(ctx, tx, s.rebind(deleteRatingGroup), g.match, g.group); err != nil {
+			return fmt.Errorf("rating sums of group %d of match %s: %w", g.group, g.match, err)
+		}
+		t := units[g.scope]
+		if t == nil {
+			var err error
+			if t, err = rating.NewTableSums(g.comp); err != nil {
+				return err
+			}
+			units[g.scope] = t
+		}
+		t.AddUnit(deals, net[:len(g.comp)])
+	}
+	for _, sc := range slices.SortedFunc(scopeKeys(units), compareScopes) {
+		args := append([]any{sc.League, sc.Rules, sc.Bots}, tableValues(units[sc])...)
+		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingTable), args...); err != nil {
+			return fmt.Errorf("rating sums of table %s: %w", sc.Bots, err)
+		}
+	}
+	for _, r := range b.roles {
+		k := r.Key
+		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingRole), k.League, k.Rules, k.Bots, k.Bot, k.Role,
+			r.Deals, r.Total, r.TotalSq, r.Made); err != nil {
+			return fmt.Errorf("rating sums of roles: %w", err)
+		}
+	}
+	return nil
+}
+
+func nets(v []int64) []any {
+	out := make([]any, rating.MaxSeats)
+	for i := range out {
+		out[i] = int64(0)
+		if i < len(v) {
+			out[i] = v[i]
+		}
+	}
+	return out
+}
+
+func scopeKeys[V any](m map[board.Scope]V) func(func(board.Scope) bool) {
+	return func(yield func(board.Scope) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func compareScopes(a, b board.Scope) int {
+	return cmp.Or(strings.Compare(a.League, b.League), strings.Compare(a.Rules, b.Rules), strings.Compare(a.Bots, b.Bots))
+}
+
+// ratingInfo is what the sums need of a match (its duplicate flag besides matchInfo's rules
+// and league), read once per match and kept like matchInfo.
+func (s *Store) ratingInfo(ctx context.Context, matchID string) (board.MatchInfo, error) {
+	if v, ok := s.ratingInfos.Load(matchID); ok {
+		return v.(board.MatchInfo), nil
+	}
+	rules, league, err := s.matchInfo(ctx, matchID)
+	if err != nil {
+		return board.MatchInfo{}, err
+	}
+	var dup bool
+	if err := s.r.QueryRowContext(ctx, s.rebind(`SELECT duplicate FROM matches WHERE id = ?`), matchID).Scan(&dup); err != nil {
+		return board.MatchInfo{}, s.wrap("read match "+matchID, err)
+	}
+	info := board.MatchInfo{ID: matchID, League: league, Rules: formatRules(rules), Duplicate: dup, Players: rules.Players}
+	if s.ratingInfoCount.Add(1) > maxCachedMatches {
+		s.ratingInfos.Clear()
+		s.ratingInfoCount.Store(1)
+	}
+	s.ratingInfos.Store(matchID, info)
+	return info, nil
+}
+
+// RatingSums reads the sufficient statistics of the filter's league and rule set (the other
+// fields of the filter are not kept apart and are ignored) in one read transaction: one row
+// per table composition, per role of each of its bots, per composition's matches, per
+// tainted match and per bot of Elo ledger k; with history also ledger k's matches in order.
+func (s *Store) RatingSums(ctx context.Context, f arena.MatchFilter, k board.EloKey, history bool) (*board.Sums, error) {
+	const op = "read the rating sums"
+	var opts *sql.TxOptions
+	if s.dialect == postgresDialect {
+		opts = &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+	}
+	tx, err := s.r.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	defer tx.Rollback()
+	where, args := ratingWhere(f, "")
+	sums := board.NewSums()
+	each := func(query string, qargs []any, scan func(sc func(...any) error) error) error {
+		rows, err := tx.QueryContext(ctx, s.rebind(query), qargs...)
+		if err != nil {
+			return s.wrap(op, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows.Scan); err != nil {
+				return s.wrap(op, err)
+			}
+		}
+		return s.wrap(op, rows.Err())
+	}
+
+	err = each(`SELECT league_id, rules, bots, `+strings.Join(tableColumns, ", ")+` FROM rating_tables`+where, args,
+		func(scan func(...any) error) error {
+			var sc board.Scope
+			v := make([]int64, len(tableColumns))
+			dest := []any{&sc.League, &sc.Rules, &sc.Bots}
+			for i := range v {
+				dest = append(dest, &v[i])
+			}
+			if err := scan(dest...); err != nil {
+				return err
+			}
+			t, err := tableFromValues(strings.Split(sc.Bots, ","), v)
+			if err != nil {
+				return fmt.Errorf("rating sums of %s: %w", sc.Bots, err)
+			}
+			sums.Tables[sc] = t
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made FROM rating_roles`+where, args,
+		func(scan func(...any) error) error {
+			var k board.RoleKey
+			var r board.RoleSums
+			if err := scan(&k.League, &k.Rules, &k.Bots, &k.Bot, &k.Role, &r.Deals, &r.Total, &r.TotalSq, &r.Made); err != nil {
+				return err
+			}
+			sums.Roles[k] = &r
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT league_id, rules, bots, count(*), sum(deals), max(CASE WHEN duplicate THEN 1 ELSE 0 END)
+FROM rating_matches`+where+` GROUP BY league_id, rules, bots`, args,
+		func(scan func(...any) error) error {
+			var sc board.Scope
+			var g board.MatchGroup
+			var dup int
+			if err := scan(&sc.League, &sc.Rules, &sc.Bots, &g.Matches, &g.Deals, &dup); err != nil {
+				return err
+			}
+			g.Duplicate = dup == 1
+			sums.Groups[sc] = &g
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	mwhere, margs := ratingWhere(f, "rm.")
+	if mwhere == "" {
+		mwhere = " WHERE"
+	} else {
+		mwhere += " AND"
+	}
+	err = each(`SELECT rm.match_id, rm.league_id, rm.rules, rm.bots, rm.duplicate, rm.deals, rm.decisions, rm.fallbacks,
+	rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.started, m.finished, m.forfeited
+FROM rating_matches rm JOIN matches m ON m.id = rm.match_id`+mwhere+
+		` (rm.fallbacks * 100 > rm.decisions OR m.forfeited NOT IN ('', '[]'))`, margs,
+		func(scan func(...any) error) error {
+			var m board.MatchSums
+			var comp, status, forfeited string
+			var started, finished dbTime
+			net := make([]int64, rating.MaxSeats)
+			if err := scan(&m.ID, &m.League, &m.Rules, &comp, &m.Duplicate, &m.Deals, &m.Decisions, &m.Fallbacks,
+				&net[0], &net[1], &net[2], &net[3], &status, &started, &finished, &forfeited); err != nil {
+				return err
+			}
+			m.Bots = strings.Split(comp, ",")
+			m.Net = net[:len(m.Bots)]
+			m.Status, m.Started, m.Finished = arena.MatchStatus(status), started.T, finished.T
+			var err error
+			if m.Forfeited, err = parseNames(forfeited); err != nil {
+				return fmt.Errorf("match %s: %w", m.ID, err)
+			}
+			sums.Matches[m.ID] = &m
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	gwhere, gargs := ratingWhere(f, "rm.")
+	err = each(`SELECT count(*) FROM rating_open_groups g JOIN rating_matches rm ON rm.match_id = g.match_id`+gwhere, gargs,
+		func(scan func(...any) error) error { return scan(&sums.OpenGroups) })
+	if err != nil {
+		return nil, err
+	}
+
+	keyArgs := []any{k.League, k.Rules, tainted(k)}
+	const keyWhere = ` WHERE league_id = ? AND rules = ? AND tainted = ?`
+	err = each(`SELECT seq FROM rating_elo_head`+keyWhere, keyArgs,
+		func(scan func(...any) error) error { return scan(&sums.Elo.Rated) })
+	if err != nil {
+		return nil, err
+	}
+	if history {
+		l := board.NewEloLedger(true)
+		err = each(`SELECT l.match_id, rm.bots, rm.net0, rm.net1, rm.net2, rm.net3 FROM rating_elo_log l
+JOIN rating_matches rm ON rm.match_id = l.match_id WHERE l.league_id = ? AND l.rules = ? AND l.tainted = ? ORDER BY l.seq`, keyArgs,
+			func(scan func(...any) error) error {
+				var id, comp string
+				net := make([]int64, rating.MaxSeats)
+				if err := scan(&id, &comp, &net[0], &net[1], &net[2], &net[3]); err != nil {
+					return err
+				}
+				bots := strings.Split(comp, ",")
+				return l.Apply(id, bots, net[:len(bots)])
+			})
+		if err != nil {
+			return nil, err
+		}
+		sums.Elo = l
+		return sums, nil
+	}
+	err = each(`SELECT bot, elo, matches FROM rating_elo`+keyWhere, keyArgs, func(scan func(...any) error) error {
+		var b string
+		var elo float64
+		var n int
+		if err := scan(&b, &elo, &n); err != nil {
+			return err
+		}
+		sums.Elo.Ratings[b], sums.Elo.Matches[b] = elo, n
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sums, nil
+}
+
+// ratingWhere is the WHERE clause (possibly empty) of the filter's league and rule set, on
+// columns with the given prefix.
+func ratingWhere(f arena.MatchFilter, prefix string) (string, []any) {
+	var conds []string
+	var args []any
+	if f.LeagueID != "" {
+		conds, args = append(conds, prefix+"league_id = ?"), append(args, f.LeagueID)
+	}
+	if f.Rules != "" {
+		conds, args = append(conds, prefix+"rules = ?"), append(args, f.Rules)
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func tainted(k board.EloKey) int {
+	if k.Tainted {
+		return 1
+	}
+	return 0
+}
+
+// EloOrder lists the matches of ledger k in the order the store rated them.
+func (s *Store) EloOrder(ctx context.Context, k board.EloKey) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT match_id FROM rating_elo_log WHERE league_id = ? AND rules = ?
+	AND tainted = ? ORDER BY seq`), k.League, k.Rules, tainted(k))
+	if err != nil {
+		return nil, s.wrap("read the Elo order", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.wrap("read the Elo order", err)
+		}
+		out = append(out, id)
+	}
+	return out, s.wrap("read the Elo order", rows.Err())
+}
+
+// rateFinished puts a finished match in its Elo ledgers (board.EloKeys), once, in tx: for
+// each ledger it takes the ledger's next number (an upsert whose row lock makes concurrent
+// finishes wait their turn), reads its bots' ratings, and writes their ratings after the match
+// and the match's place in the ledger's order. A match without stored deals is not rated.
+func (s *Store) rateFinished(ctx context.Context, tx *sql.Tx, matchID string) error {
+	var m board.MatchSums
+	var comp, status, forfeited string
+	var rated int
+	net := make([]int64, rating.MaxSeats)
+	err := tx.QueryRowContext(ctx, s.rebind(`SELECT rm.league_id, rm.rules, rm.bots, rm.deals, rm.decisions, rm.fallbacks,
+	rm.rated, rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.forfeited
+FROM rating_matches rm JOIN matches m ON m.id = rm.match_id WHERE rm.match_id = ?`), matchID).Scan(&m.League, &m.Rules,
+		&comp, &m.Deals, &m.Decisions, &m.Fallbacks, &rated, &net[0], &net[1], &net[2], &net[3], &status, &forfeited)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if rated != 0 || arena.MatchStatus(status) != arena.MatchFinished {
+		return nil
+	}
+	m.ID, m.Bots, m.Status = matchID, strings.Split(comp, ","), arena.MatchFinished
+	m.Net = net[:len(m.Bots)]
+	if m.Forfeited, err = parseNames(forfeited); err != nil {
+		return err
+	}
+	if len(m.Bots) < 2 {
+		return nil
+	}
+	for _, k := range board.EloKeys(&m) {
+		ka := []any{k.League, k.Rules, tainted(k)}
+		var seq int64
+		if err := tx.QueryRowContext(ctx, s.rebind(`INSERT INTO rating_elo_head (league_id, rules, tainted, seq) VALUES (?, ?, ?, 1)
+ON CONFLICT (league_id, rules, tainted) DO UPDATE SET seq = rating_elo_head.seq + 1 RETURNING seq`), ka...).Scan(&seq); err != nil {
+			return err
+		}
+		l := board.NewEloLedger(false)
+		rows, err := tx.QueryContext(ctx, s.rebind(`SELECT bot, elo FROM rating_elo WHERE league_id = ? AND rules = ? AND tainted = ?
+	AND bot IN (`+placeholders(len(m.Bots))+`)`), append(ka, anys(m.Bots)...)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var b string
+			var elo float64
+			if err := rows.Scan(&b, &elo); err != nil {
+				rows.Close()
+				return err
+			}
+			l.Ratings[b] = elo
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		after, err := board.EloStep(l.Before(m.Bots), m.Net)
+		if err != nil {
+			return err
+		}
+		for i, b := range m.Bots {
+			if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO rating_elo (league_id, rules, tainted, bot, elo, matches)
+VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (league_id, rules, tainted, bot) DO UPDATE SET elo = excluded.elo,
+	matches = rating_elo.matches + 1`), append(ka, b, after[i])...); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO rating_elo_log (league_id, rules, tainted, seq, match_id)
+VALUES (?, ?, ?, ?, ?)`), append(ka, seq, matchID)...); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, s.rebind(`UPDATE rating_matches SET rated = 1 WHERE match_id = ?`), matchID)
+	return err
+}
+
+func anys(v []string) []any {
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = x
+	}
+	return out
+}
+
+// rebuildRatingSums recomputes every sum from the raw results when the database held deals
+// before the sums were kept (rating_state.stale, set by the migration). It holds the write
+// lock meanwhile (SQLite: the IMMEDIATE transaction; PostgreSQL: a SHARE lock on deals, which
+// waits for transactions storing deals and holds off new ones), so no deal is stored between
+// the reading and the writing.
+func (s *Store) rebuildRatingSums(ctx context.Context) error {
+	const op = "rebuild the rating sums"
+	var stale int
+	if err := s.r.QueryRowContext(ctx, `SELECT stale FROM rating_state WHERE id = 1`).Scan(&stale); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return s.wrap(op, err)
+	}
+	if stale == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	defer tx.Rollback()
+	if s.dialect == postgresDialect {
+		if _, err := tx.ExecContext(ctx, `LOCK TABLE deals IN SHARE MODE`); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT stale FROM rating_state WHERE id = 1`).Scan(&stale); err != nil || stale == 0 {
+		return s.wrap(op, err)
+	}
+	ms, err := s.ListMatches(ctx, arena.MatchFilter{})
+	if err != nil {
+		return err
+	}
+	acc, err := board.Replay(ctx, s, ms, nil)
+	if err != nil {
+		return err
+	}
+	for _, t := range []string{"rating_tables", "rating_roles", "rating_matches", "rating_open_groups", "rating_elo",
+		"rating_elo_head", "rating_elo_log"} {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	sums := acc.Sums
+	for _, id := range slices.Sorted(mapKeys(sums.Matches)) {
+		m := sums.Matches[id]
+		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}, nets(m.Net)...)
+		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingMatch), args...); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	for _, g := range acc.Open() {
+		args := append([]any{g.Match, g.Group, g.Deals}, nets(g.Net)...)
+		if _, err := tx.ExecContext(ctx, s.rebind(strings.Split(upsertRatingGroup, " RETURNING")[0]), args...); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	for sc, t := range sums.Tables {
+		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingTable), append([]any{sc.League, sc.Rules, sc.Bots}, tableValues(t)...)...); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	for k, r := range sums.Roles {
+		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingRole), k.League, k.Rules, k.Bots, k.Bot, k.Role,
+			r.Deals, r.Total, r.TotalSq, r.Made); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	// The matches finished so far enter the Elo ledgers in the order they finished.
+	slices.SortFunc(ms, func(a, b arena.Match) int { return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID)) })
+	for _, m := range ms {
+		if m.Status == arena.MatchFinished {
+			if err := s.rateFinished(ctx, tx, m.ID); err != nil {
+				return s.wrap(op, err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE rating_state SET stale = 0 WHERE id = 1`); err != nil {
+		return s.wrap(op, err)
+	}
+	return s.wrap(op, tx.Commit())
+}

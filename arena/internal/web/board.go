@@ -1,0 +1,72 @@
+package web
+
+import (
+	"time"
+
+	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/wire"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
+)
+
+// boardToProto is the leaderboard in view terms, with a line of help per column.
+func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
+	resp := &viewv1.GetLeaderboardResponse{
+		LeagueId: lb.League, Unit: lb.Unit, RuleSets: lb.RuleSets, Matches: int32(lb.Matches),
+		Units: int32(lb.Units), Deals: int32(lb.Deals), Duplicate: lb.Duplicate,
+		Columns: []*viewv1.Column{
+			{Key: "rating", Title: lb.Unit + "/deal", Help: "what the bot wins per deal against a table of average bots, adjusted for its opponents, with its 95% interval"},
+			{Key: "bt_elo", Title: "BT Elo", Help: "Bradley–Terry over all results (a unit's higher total beats a lower one), centred on 0"},
+			{Key: "multi_elo", Title: "multi-Elo", Help: "updated after every finished match from its final ranking, from 1500"},
+			{Key: "matches", Title: "matches", Help: "finished matches rated by multiplayer Elo"},
+			{Key: "units", Title: map[bool]string{true: "groups", false: "deals"}[lb.Duplicate], Help: "complete statistical units: duplicate groups, or deals"},
+			{Key: "declarer", Title: "as declarer", Help: "result per deal when the bot declared (deals counted singly)"},
+			{Key: "defender", Title: "as defender", Help: "result per deal when another bot declared"},
+			{Key: "declares", Title: "declares", Help: "share of its deals the bot declared, and of those the share it made"},
+		},
+	}
+	for _, b := range lb.Bots {
+		resp.Bots = append(resp.Bots, &viewv1.Standing{
+			Bot: b.Bot, Rating: b.Rating, RatingLo: b.RatingLo, RatingHi: b.RatingHi,
+			BtElo: b.BT, BtEloLo: b.BTLo, BtEloHi: b.BTHi, MultiElo: b.Elo,
+			Matches: int32(b.EloMatches), Units: int32(b.Units), Deals: int32(b.Deals),
+			Provisional: b.Provisional,
+		})
+		if r := b.Roles; r != nil {
+			st := resp.Bots[len(resp.Bots)-1]
+			st.DeclarerPerDeal, st.DefenderPerDeal = r.Declarer.PerDeal, r.Defender.PerDeal
+			st.DeclareRate, st.MadeRate = r.DeclareShare, r.Declarer.MadeShare
+		}
+	}
+	for i := range lb.LOS {
+		resp.Los = append(resp.Los, lb.LOS[i]...)
+	}
+	if lb.TaintedMatches > 0 {
+		resp.Notes = append(resp.Notes, "matches with a forfeit or more than 1% fallbacks are left out")
+	}
+	resp.Notes = append(resp.Notes, lb.Warnings...)
+	if lb.PartialUnits > 0 {
+		resp.Notes = append(resp.Notes, "duplicate groups not yet played under every seating are left out")
+	}
+	if len(lb.RuleSets) > 1 {
+		resp.Notes = append(resp.Notes, "these results mix rule sets, whose scores do not compare: choose one")
+	}
+	resp.Notes = append(resp.Notes, "is B stronger than A? tapp sprt answers at a stated confidence")
+	return resp
+}
+
+// historyToProto is each bot's multiplayer Elo after each of its finished matches.
+func historyToProto(lb *board.Leaderboard, finished map[string]time.Time) *viewv1.GetRatingHistoryResponse {
+	resp := &viewv1.GetRatingHistoryResponse{Rating: "multiplayer Elo after each finished match, from 1500"}
+	for _, b := range lb.Bots {
+		h := &viewv1.BotHistory{Bot: b.Bot}
+		for i, p := range b.History {
+			pt := &viewv1.RatingPoint{MatchId: p.Match, MatchNumber: int32(i + 1), Rating: p.Rating}
+			if t, ok := finished[p.Match]; ok && !t.IsZero() {
+				pt.Finished = wire.Timestamp(t)
+			}
+			h.Points = append(h.Points, pt)
+		}
+		resp.Bots = append(resp.Bots, h)
+	}
+	return resp
+}

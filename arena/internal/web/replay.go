@@ -1,0 +1,108 @@
+package web
+
+import (
+	"context"
+	"strconv"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/tapparena/tapp/arena/internal/replay"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/engine"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
+)
+
+// parseView reads "full" (or ""), "public", or a seat number.
+func parseView(text string, players int) (replay.View, error) {
+	switch text {
+	case "", "full":
+		return replay.FullView, nil
+	case "public":
+		return replay.SeatView(engine.NoSeat), nil
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 0 || n >= players {
+		return replay.View{}, status.Errorf(codes.InvalidArgument, "view %q: want full, public or a seat 0-%d", text, players-1)
+	}
+	return replay.SeatView(engine.Seat(n)), nil
+}
+
+// GetReplay steps through one stored deal from one view. The steps are built by
+// replay.NewWalk, which leaves out what the view may not know when it builds them: this
+// conversion adds nothing of its own.
+func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*viewv1.GetReplayResponse, error) {
+	m, rec, err := replay.LoadDeal(ctx, v.Store, req.GetMatchId(), int(req.GetDealNumber()))
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	players := m.Rules.Players
+	view, err := parseView(req.GetView(), players)
+	if err != nil {
+		return nil, err
+	}
+	walk, err := replay.NewWalk(m, rec, view)
+	if err != nil {
+		return nil, status.Error(codes.DataLoss, err.Error())
+	}
+	stored, err := v.Store.GetMatch(ctx, m.ID)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	nums, err := v.Store.DealNumbers(ctx, m.ID)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	resp := &viewv1.GetReplayResponse{
+		Match: matchInfo(stored, len(nums)), DealNumber: int32(rec.Number), Group: int32(rec.Group),
+		Seating: rec.Seating, View: view.String(), Players: int32(players), Dealer: int32(players - 1),
+	}
+	for _, n := range nums {
+		resp.DealNumbers = append(resp.DealNumbers, int32(n))
+	}
+	for i := range walk.Steps {
+		resp.Steps = append(resp.Steps, stepToProto(&walk.Steps[i], view, players))
+	}
+	return resp, nil
+}
+
+func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {
+	p := &viewv1.Step{
+		Index: int32(s.Index), End: s.End, Seat: int32(s.Seat), Bot: s.Bot,
+		Decision: wire.DecisionToProto(s.Decision), Own: s.Own,
+		Observation: wire.ObservationToProto(&s.Obs), Trick: -1,
+	}
+	if s.Decision == engine.DecideCard || s.End {
+		p.Trick = int32(len(s.Obs.Tricks))
+	}
+	if view.Full {
+		for seat := 0; seat < players; seat++ {
+			p.Hands = append(p.Hands, &tappv1.Hand{Cards: wire.CardsToProto(s.Hands[seat])})
+		}
+		p.Tapp = wire.CardsToProto(s.Tapp)
+		p.Discards = wire.CardsToProto(s.Discards)
+	}
+	if s.End {
+		p.Settlement = wire.SettlementForPlayers(wire.OutcomeToProto(s.Outcome), players)
+		return p
+	}
+	p.Action = s.Action.String()
+	if (s.Action.Kind == engine.ActDiscard || s.Action.Kind == engine.ActGive) && !s.Action.Card.Valid() {
+		p.Action = s.Action.Kind.String()
+	}
+	p.After = wire.EventsToProto(s.After, 0)
+	if s.Own {
+		p.Legal = wire.ActionsToProto(s.Legal)
+		p.Request = s.Request
+		for _, a := range s.Record.Attempts {
+			p.Attempts = append(p.Attempts, &viewv1.Attempt{Text: a.Text, After: wire.Duration(a.After), Rejected: a.Rejected})
+		}
+		p.Think = wire.Duration(s.Record.Think)
+	}
+	if s.HasRecord {
+		p.Latency = wire.Duration(s.Record.Latency)
+		p.Strike, p.Fallback = s.Record.Strike, s.Record.Fallback
+	}
+	return p
+}

@@ -1,0 +1,346 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/engine"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
+)
+
+const (
+	httpHeaderTimeout = 10 * time.Second
+	// maxListedMatches bounds one ListMatches answer, whatever the page asks.
+	maxListedMatches = 500
+	defaultListed    = 50
+)
+
+// Store is what the dashboard reads; arena/store.Store has all of it. Every method reads a
+// bounded number of rows (one match, one deal, one league's counters), never all results.
+type Store interface {
+	GetMatch(ctx context.Context, id string) (*arena.Match, error)
+	ListMatches(ctx context.Context, f arena.MatchFilter) ([]arena.Match, error)
+	Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error)
+	DealNumbers(ctx context.Context, matchID string) ([]int, error)
+	DealSummaries(ctx context.Context, matchID string) ([]arena.DealRecord, error)
+	ListLeagues(ctx context.Context) ([]arena.League, error)
+	GetLeague(ctx context.Context, id string) (*arena.League, error)
+	RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error)
+	LeagueDeals(ctx context.Context, league string) (int, error)
+}
+
+// Leaderboards computes the board of the results a filter selects (the same the CLI prints).
+type Leaderboards func(ctx context.Context, f arena.MatchFilter) (*board.Leaderboard, error)
+
+// View implements the view service over a store.
+type View struct {
+	viewv1.UnimplementedViewServiceServer
+	Store       Store
+	Leaderboard Leaderboards
+	// Live is the arena's running matches; nil where no arena runs (`tapp web`).
+	Live *Live
+	now  func() time.Time
+
+	mu    sync.Mutex
+	rates map[string]rateSample // by league: the deals stored at an earlier call
+	plans map[string][][]string // by running match: the seating of each deal
+}
+
+type rateSample struct {
+	at    time.Time
+	deals int
+	rate  float64
+}
+
+// NewView is a view service over st.
+func NewView(st Store, boards Leaderboards, live *Live) *View {
+	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]rateSample), plans: make(map[string][][]string)}
+}
+
+// grpcError turns a store error into a status the page can show.
+func grpcError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, arena.ErrNotFound):
+		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return status.FromContextError(err).Err()
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	return status.Error(codes.Internal, err.Error())
+}
+
+func filterRules(text string) (string, error) {
+	if text == "" {
+		return "", nil
+	}
+	r, err := engine.ParseRuleSet(text)
+	if err != nil {
+		return "", status.Errorf(codes.InvalidArgument, "rules: %v", err)
+	}
+	return r.String(), nil
+}
+
+// ListLeagues lists the stored leagues with their sizes.
+func (v *View) ListLeagues(ctx context.Context, _ *viewv1.ListLeaguesRequest) (*viewv1.ListLeaguesResponse, error) {
+	ls, err := v.Store.ListLeagues(ctx)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	resp := &viewv1.ListLeaguesResponse{}
+	for _, l := range ls {
+		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: wire.Timestamp(l.Created), Updated: wire.Timestamp(l.Updated)}
+		if n, err := v.Store.LeagueDeals(ctx, l.ID); err == nil {
+			info.Deals = int32(n)
+		}
+		if counts, err := v.Store.RoundCounts(ctx, l.ID); err == nil {
+			for _, c := range counts {
+				info.Matches += int32(c.Done)
+			}
+		}
+		resp.Leagues = append(resp.Leagues, info)
+	}
+	return resp, nil
+}
+
+// GetLeaderboard is the board of a league or of every stored result.
+func (v *View) GetLeaderboard(ctx context.Context, req *viewv1.GetLeaderboardRequest) (*viewv1.GetLeaderboardResponse, error) {
+	rules, err := filterRules(req.GetRules())
+	if err != nil {
+		return nil, err
+	}
+	if id := req.GetLeagueId(); id != "" {
+		if _, err := v.Store.GetLeague(ctx, id); err != nil {
+			return nil, grpcError(err)
+		}
+	}
+	lb, err := v.Leaderboard(ctx, arena.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	lb.League = req.GetLeagueId()
+	return boardToProto(lb), nil
+}
+
+// GetRatingHistory is every bot's multiplayer Elo after each of its matches.
+func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistoryRequest) (*viewv1.GetRatingHistoryResponse, error) {
+	rules, err := filterRules(req.GetRules())
+	if err != nil {
+		return nil, err
+	}
+	lb, err := v.Leaderboard(ctx, arena.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	finished := map[string]time.Time{}
+	if ms, err := v.Store.ListMatches(ctx, arena.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules}); err == nil {
+		for _, m := range ms {
+			finished[m.ID] = m.Finished
+		}
+	}
+	return historyToProto(lb, finished), nil
+}
+
+// GetLeagueProgress is a league's progress from its counters: deals stored, the rate since
+// the page last asked, the ETA, and the state of its rounds.
+func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgressRequest) (*viewv1.GetLeagueProgressResponse, error) {
+	l, err := v.Store.GetLeague(ctx, req.GetLeagueId())
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	deals, err := v.Store.LeagueDeals(ctx, l.ID)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	counts, err := v.Store.RoundCounts(ctx, l.ID)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: wire.Timestamp(l.Updated)}
+	planned := 0
+	for _, c := range counts {
+		planned += c.DealsPlanned
+		resp.MatchesFinished += int32(c.Done)
+		resp.MatchesRunning += int32(c.Running)
+	}
+	if l.Status == arena.LeagueRunning && planned >= deals {
+		resp.DealsPlanned = int32(planned)
+	}
+	resp.DealsPerSecond = v.rate(l.ID, deals)
+	if resp.DealsPerSecond > 0 && planned > deals {
+		resp.Eta = durationpb.New(time.Duration(float64(planned-deals) / resp.DealsPerSecond * float64(time.Second)))
+	}
+	return resp, nil
+}
+
+// rate is the league's deals per second between this call and one at least a few seconds
+// before it (the page polls; nothing scans the stored deals' times).
+func (v *View) rate(league string, deals int) float64 {
+	now := v.now()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	prev, ok := v.rates[league]
+	switch {
+	case !ok || deals < prev.deals:
+		v.rates[league] = rateSample{at: now, deals: deals}
+		return 0
+	case now.Sub(prev.at) < 2*time.Second:
+		return prev.rate
+	}
+	r := float64(deals-prev.deals) / now.Sub(prev.at).Seconds()
+	v.rates[league] = rateSample{at: now, deals: deals, rate: r}
+	return r
+}
+
+func matchInfo(m *arena.Match, played int) *viewv1.MatchInfo {
+	info := &viewv1.MatchInfo{
+		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
+		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited, LeagueId: m.Spec.LeagueID,
+		Duplicate: m.Spec.Duplicate, Format: m.Spec.Format, DealsPlayed: int32(played),
+	}
+	if info.Format == "" {
+		info.Format = arena.FormatDeals
+	}
+	if !m.Finished.IsZero() {
+		info.Finished = wire.Timestamp(m.Finished)
+	}
+	if tables, err := match.Plan(m.Spec); err == nil {
+		info.DealsPlanned = int32(len(tables))
+	}
+	return info
+}
+
+// ListMatches lists stored matches, newest first.
+func (v *View) ListMatches(ctx context.Context, req *viewv1.ListMatchesRequest) (*viewv1.ListMatchesResponse, error) {
+	rules, err := filterRules(req.GetRules())
+	if err != nil {
+		return nil, err
+	}
+	limit := int(req.GetLimit())
+	if limit <= 0 {
+		limit = defaultListed
+	}
+	f := arena.MatchFilter{Bot: req.GetBot(), LeagueID: req.GetLeagueId(), Rules: rules, Limit: min(limit, maxListedMatches)}
+	if req.GetSince() != nil {
+		f.Since = req.GetSince().AsTime()
+	}
+	ms, err := v.Store.ListMatches(ctx, f)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	resp := &viewv1.ListMatchesResponse{}
+	for i := range ms {
+		played := 0
+		if nums, err := v.Store.DealNumbers(ctx, ms[i].ID); err == nil {
+			played = len(nums)
+		}
+		resp.Matches = append(resp.Matches, matchInfo(&ms[i], played))
+	}
+	return resp, nil
+}
+
+// GetMatch is a match with each stored deal's contract, declarer, result and payoffs.
+func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*viewv1.GetMatchResponse, error) {
+	m, err := v.Store.GetMatch(ctx, req.GetMatchId())
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	deals, err := v.Store.DealSummaries(ctx, m.ID)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	info := matchInfo(m, len(deals))
+	net := make(map[string]int64)
+	resp := &viewv1.GetMatchResponse{Match: info}
+	for i := range deals {
+		d := &deals[i]
+		resp.Deals = append(resp.Deals, &viewv1.DealLine{
+			DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating,
+			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
+		})
+		for _, r := range d.Results {
+			net[r.Bot] += int64(r.Payoff)
+		}
+	}
+	for _, b := range m.Spec.Bots {
+		info.Net = append(info.Net, net[b])
+	}
+	return resp, nil
+}
+
+// GetLive is the public state of the arena's running matches.
+func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1.GetLiveResponse, error) {
+	if v.Live == nil {
+		return &viewv1.GetLiveResponse{}, nil
+	}
+	resp := &viewv1.GetLiveResponse{}
+	for _, id := range v.Live.Running() {
+		if m, err := v.Store.GetMatch(ctx, id); err == nil {
+			resp.Running = append(resp.Running, matchInfo(m, 0))
+		}
+	}
+	if req.GetMatchId() == "" {
+		return resp, nil
+	}
+	if err := v.Live.Fill(ctx, req.GetMatchId(), req.GetAfterSeq(), resp); err != nil {
+		return nil, grpcError(fmt.Errorf("match %s: %w", req.GetMatchId(), err))
+	}
+	if len(resp.Deals) > 0 {
+		seatings, err := v.seatings(ctx, req.GetMatchId())
+		if err != nil {
+			return nil, grpcError(err)
+		}
+		for _, d := range resp.Deals {
+			if n := int(d.DealNumber); n >= 0 && n < len(seatings) {
+				d.Seating = seatings[n]
+			}
+		}
+	}
+	return resp, nil
+}
+
+// seatings is the seating of every deal of a match, from its plan (kept: a plan deals every
+// table, which a poll should not repeat).
+func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error) {
+	v.mu.Lock()
+	s, ok := v.plans[matchID]
+	v.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	m, err := v.Store.GetMatch(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	tables, err := match.Plan(m.Spec)
+	if err != nil {
+		return nil, err
+	}
+	s = make([][]string, len(tables))
+	for _, t := range tables {
+		if t.Number >= 0 && t.Number < len(s) {
+			s[t.Number] = t.Seating
+		}
+	}
+	v.mu.Lock()
+	if len(v.plans) > 64 {
+		clear(v.plans)
+	}
+	v.plans[matchID] = s
+	v.mu.Unlock()
+	return s, nil
+}
