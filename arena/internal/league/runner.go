@@ -51,6 +51,8 @@ type Runner struct {
 	// Goal, when set, is asked (at most once a second, after finished jobs) whether the
 	// league has reached its goal, such as an SPRT decision; the league then stops.
 	Goal func(ctx context.Context) (bool, error)
+
+	heldPlans func(held int) // tests: the match plans held after each job (export_test.go)
 }
 
 // Progress is how far a league is.
@@ -207,8 +209,9 @@ type run struct {
 	// any more, so new jobs are claimed without waiting for its deals to be stored.
 	playedJobs chan int64
 
+	plans matchPlans // of the matches in play (plans.go)
+
 	mu        sync.Mutex
-	matches   map[string]*matchInfo
 	done      int
 	played    int
 	decisions int // of the deals stored by this run
@@ -270,7 +273,7 @@ func (r *Runner) Run(ctx context.Context, p *Plan, until time.Time) (*Outcome, e
 		}
 	}
 	ru := &run{r: r, p: p, log: log, owner: r.Owner, sem: make(chan struct{}, r.Concurrency),
-		saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)), saves: make(chan saveReq), playedJobs: make(chan int64), matches: map[string]*matchInfo{}}
+		saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)), saves: make(chan saveReq), playedJobs: make(chan int64)}
 	if err := ru.rescue(ctx); err != nil {
 		return nil, err
 	}
@@ -681,17 +684,8 @@ func Finished(ctx context.Context, st Store, p *Plan) (bool, error) {
 	return roundsComplete(ctx, st, p, scheduled)
 }
 
-// maxMatchInfos bounds the matches whose plan a run keeps (a few hundred jobs are in hand
-// at once, and each reads its match once).
-const maxMatchInfos = 1024
-
+// matchInfo reads the plan of match id (plans.go keeps it while jobs play the match).
 func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
-	ru.mu.Lock()
-	mi := ru.matches[id]
-	ru.mu.Unlock()
-	if mi != nil {
-		return mi, nil
-	}
 	m, err := ru.r.Store.GetMatch(ctx, id)
 	if err != nil {
 		return nil, storeErr(err)
@@ -700,14 +694,7 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match %s: %w", id, err)
 	}
-	mi = &matchInfo{m: m, tables: tables}
-	ru.mu.Lock()
-	if len(ru.matches) >= maxMatchInfos { // start afresh rather than keep every match of a night
-		clear(ru.matches)
-	}
-	ru.matches[id] = mi
-	ru.mu.Unlock()
-	return mi, nil
+	return &matchInfo{m: m, tables: tables}, nil
 }
 
 // play plays the missing deals of a job, each stored as it finishes. The clocks (overage
@@ -715,10 +702,16 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 // no more than the jobs it was playing.
 func (ru *run) play(ctx context.Context, j arena.Job) error {
 	st := ru.r.Store
-	mi, err := ru.matchInfo(ctx, j.MatchID)
+	mi, err := ru.plans.acquire(j.MatchID, func() (*matchInfo, error) { return ru.matchInfo(ctx, j.MatchID) })
 	if err != nil {
 		return canceledOr(ctx, err)
 	}
+	defer func() {
+		ru.plans.release(j.MatchID)
+		if ru.r.heldPlans != nil {
+			ru.r.heldPlans(ru.plans.len())
+		}
+	}()
 	var mine []match.Table
 	first, last := -1, -1
 	for _, t := range mi.tables {
