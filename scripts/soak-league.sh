@@ -4,8 +4,8 @@
 #
 # Builds tapp, runs an unbounded duplicate ladder of 6 random built-in bots (modern, tables
 # of 3) on a fresh SQLite file for DURATION (default 30m; whole s, m or h: 90s, 8h), and
-# prints, for each tenth of the run, the deals stored in it, its rate and the arena's RSS
-# (sampled every second: the median and the peak of the tenth); then the first and last
+# prints, for each tenth of the run, the deals stored in it, its rate, the arena's CPU time per
+# deal, and its RSS (sampled every second: the median and the peak of the tenth); then the first and last
 # tenths' rates and their ratio, how much the RSS grew after warm-up (the first tenth: the
 # highest peak of a later tenth against the second tenth's), the bytes per stored deal (WAL
 # checkpointed), and how long `tapp ratings` takes on the database.
@@ -71,6 +71,9 @@ deals() {
 	"$work/tapp" league status soak --db "$db" 2>/dev/null | sed -n 's/.*, \([0-9]*\) deals stored$/\1/p' | head -1 || true
 }
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
+# cpu_ticks is the CPU time the arena has used (user + system, in clock ticks): its CPU per
+# deal does not depend on what else the machine runs, as the rate does.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
 (cd "$work" && exec "$work/tapp" league run "$work/soak.yaml" --db "$db" --for "${seconds}s" >"$work/out" 2>"$work/err") &
 pid=$!
@@ -82,6 +85,8 @@ now() { date +%s.%N; }
 start=$(now)
 last=0
 prev=$start
+cpu_prev=$(cpu_ticks "$pid")
+hz=$(getconf CLK_TCK)
 for i in $(seq 1 10); do
 	# Sample the RSS every second until a second before the tenth's end (league status takes
 	# a moment), then count the deals.
@@ -94,9 +99,12 @@ for i in $(seq 1 10); do
 	n=$(deals)
 	n=${n:-0}
 	at=$(now)
+	cpu=$(cpu_ticks "$pid")
+	cpu_ms=$(awk -v c="$((cpu - cpu_prev))" -v hz="$hz" -v d="$((n - last))" 'BEGIN { printf "%.2f", (d > 0 ? 1000 * c / hz / d : 0) }')
+	cpu_prev=$cpu
 	rate=$(awk -v a="$last" -v b="$n" -v t0="$prev" -v t1="$at" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
 	rss=$(sort -n "$work/rss" | awk '{ v[NR] = $1 } END { if (NR) printf "%.0f %.0f", v[int((NR + 1) / 2)] / 1024, v[NR] / 1024; else print "? ?" }')
-	echo "tenth $i: $((n - last)) deals, $rate deals/s, RSS median ${rss% *} MB, peak ${rss#* } MB, $n deals stored"
+	echo "tenth $i: $((n - last)) deals, $rate deals/s, arena CPU $cpu_ms ms/deal, RSS median ${rss% *} MB, peak ${rss#* } MB, $n deals stored"
 	echo "$rate" >>"$work/rates"
 	echo "${rss#* }" >>"$work/peaks"
 	last=$n

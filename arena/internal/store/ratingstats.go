@@ -126,8 +126,10 @@ func upsert(table string, keys []string, nkeys int, values []string, returning s
 
 var (
 	// The match's deals after the upsert tell a new match (as many as the batch adds).
-	upsertRatingMatch = upsert("rating_matches", []string{"match_id", "league_id", "rules", "bots", "duplicate"}, 1,
-		append([]string{"deals", "decisions", "fallbacks"}, netColumns...), "deals")
+	upsertRatingMatch = strings.Replace(upsert("rating_matches",
+		[]string{"match_id", "league_id", "rules", "bots", "duplicate", "tainted_by_fallbacks"}, 1,
+		append([]string{"deals", "decisions", "fallbacks"}, netColumns...), "deals"),
+		" RETURNING", ", "+taintedByFallbacks+" RETURNING", 1)
 	upsertRatingGroup = upsert("rating_open_groups", []string{"match_id", "grp"}, 2,
 		append([]string{"deals"}, netColumns...), "deals, "+strings.Join(netColumns, ", "))
 	deleteRatingGroup = `DELETE FROM rating_open_groups WHERE match_id = ? AND grp = ?`
@@ -137,6 +139,20 @@ var (
 	upsertRatingComposition = upsert("rating_compositions", []string{"league_id", "rules", "bots"}, 3,
 		[]string{"matches", "deals", "duplicate", "open_groups"}, "")
 )
+
+// taintedByFallbacks keeps rating_matches.tainted_by_fallbacks in step with the sums the
+// upsert adds to (the right-hand sides see the row before it): more than 1% of the decisions
+// were fallbacks (board.MaxFallbackShare).
+const taintedByFallbacks = `tainted_by_fallbacks = CASE WHEN (rating_matches.fallbacks + excluded.fallbacks) * 100 >
+	rating_matches.decisions + excluded.decisions THEN 1 ELSE 0 END`
+
+// fallbackTainted is tainted_by_fallbacks of a new row.
+func fallbackTainted(m *board.MatchSums) int {
+	if m.Fallbacks*100 > m.Decisions {
+		return 1
+	}
+	return 0
+}
 
 // fillRatingCompositions derives rating_compositions from rating_matches and
 // rating_open_groups (as migration 0012 does): for the rebuild of the sums.
@@ -269,7 +285,8 @@ func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch)
 		return c
 	}
 	for _, m := range b.matches {
-		args := []any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}
+		args := []any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, fallbackTainted(m), m.Deals,
+			m.Decisions, m.Fallbacks}
 		var deals int64
 		if err := s.txQueryRow(ctx, tx, s.rebind(upsertRatingMatch), append(args, nets(m.Net)...)...).Scan(&deals); err != nil {
 			return fmt.Errorf("rating sums of match %s: %w", m.ID, err)
@@ -553,7 +570,7 @@ func (s *Store) taintedQuery(f arena.MatchFilter) (string, []any) {
 		conds, args = append(conds, "rm.rules = ?"), append(args, f.Rules)
 		fconds, fargs = append(fconds, "rm.rules = ?"), append(fargs, f.Rules)
 	}
-	conds = append(conds, "rm.decisions < rm.fallbacks * 100") // the index's own form: SQLite matches it literally
+	conds = append(conds, "rm.tainted_by_fallbacks = 1")
 	fconds = append(fconds, "m.forfeited NOT IN ('', '[]')")
 	q := cols + ` FROM rating_matches rm` + fallbacks + ` JOIN matches m ON m.id = rm.match_id WHERE ` + strings.Join(conds, " AND ") +
 		"\nUNION\n" + cols + ` FROM matches m` + forfeited + ` JOIN rating_matches rm ON rm.match_id = m.id WHERE ` + strings.Join(fconds, " AND ")
@@ -734,7 +751,8 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	sums := acc.Sums
 	for _, id := range slices.Sorted(mapKeys(sums.Matches)) {
 		m := sums.Matches[id]
-		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}, nets(m.Net)...)
+		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, fallbackTainted(m), m.Deals,
+			m.Decisions, m.Fallbacks}, nets(m.Net)...)
 		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingMatch), args...); err != nil {
 			return s.wrap(op, err)
 		}

@@ -22,8 +22,12 @@ SELECT rm.league_id, rm.rules, rm.bots, count(*), sum(rm.deals), sum(CASE WHEN r
 	sum((SELECT count(*) FROM rating_open_groups g WHERE g.match_id = rm.match_id))
 FROM rating_matches rm GROUP BY rm.league_id, rm.rules, rm.bots;
 
--- The tainted matches (board.MatchSums.Tainted) by their two causes, each a partial index
--- that holds only them: more than 1% fallbacks, and a forfeit. The board reads them through
--- these indexes, so a clean match costs it nothing.
-CREATE INDEX rating_matches_fallbacks ON rating_matches (league_id, rules) WHERE decisions < fallbacks * 100;
+-- The tainted matches (board.MatchSums.Tainted) by their two causes, each through a partial
+-- index that holds only them, so that the board reads nothing of the clean ones: more than 1%
+-- fallbacks (tainted_by_fallbacks, kept by the upsert that adds a deal's decisions and
+-- fallbacks: a column of its own, not an expression, so that PostgreSQL's statistics know how
+-- few such matches there are), and a forfeit.
+ALTER TABLE rating_matches ADD COLUMN tainted_by_fallbacks INTEGER NOT NULL DEFAULT 0;
+UPDATE rating_matches SET tainted_by_fallbacks = 1 WHERE fallbacks * 100 > decisions;
+CREATE INDEX rating_matches_fallbacks ON rating_matches (league_id, rules) WHERE tainted_by_fallbacks = 1;
 CREATE INDEX matches_forfeited ON matches (league_id) WHERE forfeited NOT IN ('', '[]');
