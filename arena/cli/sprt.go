@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -18,8 +17,10 @@ import (
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/league/sprt"
 	"github.com/tapparena/tapp/arena/internal/rating"
-	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -27,7 +28,7 @@ const sprtUsage = `--candidate B --baseline A --field X[,Y…] [--bots FILE] [--
 
 // sprt runs a sequential test of "is B stronger than A?" on duplicate groups: each round plays
 // B with field bots and A with the same field bots on the same deals (B in A's seat), and
-// each group pair scores 1, ½ or 0 for B (see league.SPRTPairs). It stops when the test
+// each group pair scores 1, ½ or 0 for B (see the sprt package). It stops when the test
 // decides (or at --max-pairs, or --for). The test is a league (named by --name) and resumes
 // like one.
 func (m *Main) sprt(ctx context.Context, args []string) error {
@@ -94,48 +95,32 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	if *name == "" {
 		*name = fmt.Sprintf("sprt-%s-vs-%s-s%d", *candidate, *baseline, mf.seed)
 	}
-	base := league.Plan{Rules: rules, Deals: mf.deals, Seed: mf.seed, DealsText: dealsText,
+	settings := sprt.Settings{NElo0: *elo0, NElo1: *elo1, Alpha: *alpha, Beta: *beta, MaxPairs: *maxPairs}
+	base := plan.Plan{Rules: rules, Deals: mf.deals, Seed: mf.seed, DealsText: dealsText,
 		TimeControl: arena.TimeControl{PerDecision: mf.perDecision, Overage: mf.overage, MaxStrikes: mf.strikes}}
-	p, err := league.NewSPRTPlan(*name, base, *candidate, *baseline, field)
+	p, err := sprt.NewPlan(*name, base, *candidate, *baseline, field, settings)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if *maxPairs > 0 {
-		// The test ends with the round that completes --max-pairs pairs (a round plays one
-		// pair per deal source): the goal is checked about once a second, and quick bots
-		// would play far past the limit in that time.
-		p.Rounds = (*maxPairs + p.Deals - 1) / p.Deals
-	}
 
 	// The bots: from --bots, else built-in kinds named after themselves.
-	defined := map[string]league.BotConfig{}
-	cfg := &league.Config{Name: *name, Concurrency: *concurrency, Seed: mf.seed, Dir: "."}
+	cfg := &leaguefile.Config{Name: *name, Concurrency: *concurrency, Seed: mf.seed, Dir: "."}
+	var defined *leaguefile.Config
 	if *botsFile != "" {
 		opts := builtinParseOptions
 		opts.BotsOnly = true
-		c, err := league.LoadConfig(*botsFile, opts)
-		if err != nil {
-			var ce *league.ConfigError
+		if defined, err = leaguefile.Load(*botsFile, opts); err != nil {
+			var ce *leaguefile.Error
 			if errors.As(err, &ce) {
 				return usageError{ce.Error()}
 			}
 			return err
 		}
-		cfg.Dir = c.Dir
-		for _, b := range c.Bots {
-			defined[b.Name] = b
-		}
+		cfg.Dir = defined.Dir
 	}
-	var bots []league.BotConfig
-	for _, n := range p.Bots {
-		b, ok := defined[n]
-		if !ok {
-			if _, err := builtin.New(n, 0); err != nil {
-				return usagef("bot %q is neither a built-in bot (%s) nor defined in --bots", n, strings.Join(builtin.Names(), ", "))
-			}
-			b = league.BotConfig{Name: n, Builtin: n}
-		}
-		bots = append(bots, b)
+	bots, err := leaguefile.NamedBots(defined, p.Bots, builtinParseOptions)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	logDir := *logs
 	if logDir == "" {
@@ -156,57 +141,19 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	m.Log.Info("sprt started", zap.String("name", p.League), zap.String("candidate", p.Candidate),
 		zap.String("baseline", p.Baseline), zap.Strings("field", p.Field), zap.Float64("elo0", *elo0),
 		zap.Float64("elo1", *elo1), zap.String("rules", p.Rules.String()))
-
-	var (
-		mu      sync.Mutex
-		summary league.SPRTSummary
-		lastLog time.Time
-	)
-	evaluate := func(ctx context.Context) (bool, error) {
-		ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
-		if err != nil {
-			return false, err
-		}
-		rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
-		if err != nil {
-			return false, err
-		}
-		s, err := league.RunSPRT(league.SPRTPairs(p, ms, rows), *elo0, *elo1, *alpha, *beta)
-		if err != nil {
-			return false, err
-		}
-		mu.Lock()
-		summary = s
-		mu.Unlock()
-		if time.Since(lastLog) > 5*time.Second || s.Report.Status != rating.SPRTContinue {
-			lastLog = time.Now()
-			m.Log.Info("sprt", zap.Int("pairs", s.Pairs), zap.Float64("llr", round2(s.Report.LLR)),
-				zap.Float64("lower", round2(s.Report.Lower)), zap.Float64("upper", round2(s.Report.Upper)),
-				zap.String("status", s.Report.Status.String()))
-		}
-		return s.Report.Status != rating.SPRTContinue || (*maxPairs > 0 && s.Pairs >= *maxPairs), nil
-	}
 	var until time.Time
 	if *forDur > 0 {
 		until = time.Now().Add(*forDur)
 	}
-	r := &league.Runner{Store: st, Seats: a.Server, Log: m.Log, Concurrency: *concurrency, Goal: evaluate}
-	out, err := r.Run(ctx, p, until)
+	r := &league.Runner{Store: st, Seats: a.Server, Log: m.Log, Concurrency: *concurrency}
+	s, out, err := sprt.Run(ctx, r, p, settings, until)
 	if err != nil {
 		return err
 	}
-	if _, err := evaluate(context.WithoutCancel(ctx)); err != nil {
-		return err
-	}
-	mu.Lock()
-	s := summary
-	mu.Unlock()
 	return m.printSPRT(p, s, out, *asJSON)
 }
 
-func round2(x float64) float64 { return math.Round(x*100) / 100 }
-
-func (m *Main) printSPRT(p *league.Plan, s league.SPRTSummary, out *league.Outcome, asJSON bool) error {
+func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJSON bool) error {
 	rep := s.Report
 	verdict := "undecided"
 	switch rep.Status {

@@ -1,4 +1,7 @@
-package league
+// Package leaguefile reads a league file (YAML, docs/league.md) and checks it: every mistake is
+// an *Error that points at the line concerned. Config.Plan turns a checked file into the
+// league's plan.
+package leaguefile
 
 import (
 	"bytes"
@@ -16,52 +19,54 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/launch"
+	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/engine"
 )
 
 // Config is a league file (YAML), as documented in docs/league.md. Zero values take the
 // defaults listed there.
 type Config struct {
-	Name            string            `yaml:"name"`
-	Rules           string            `yaml:"rules"`
-	Format          string            `yaml:"format"`
-	Candidate       string            `yaml:"candidate"`
-	Rounds          int               `yaml:"rounds"`
-	MatchesPerRound int               `yaml:"matches_per_round"`
-	Deals           int               `yaml:"deals"`
-	Duplicate       *bool             `yaml:"duplicate"`
-	DealsFile       string            `yaml:"deals_file"`
-	Seed            uint64            `yaml:"seed"`
-	Concurrency     int               `yaml:"concurrency"`
-	TimeControl     TimeControlConfig `yaml:"time_control"`
-	Listen          string            `yaml:"listen"`
-	DB              string            `yaml:"db"`
-	Logs            string            `yaml:"logs"`
-	Lease           Duration          `yaml:"lease"`
-	Grace           Duration          `yaml:"grace"`
-	Bots            []BotConfig       `yaml:"bots"`
-	// FamilyCap caps the bots of one family (see BotConfig.Family) at a ladder table; 0: no cap.
+	Name            string      `yaml:"name"`
+	Rules           string      `yaml:"rules"`
+	Format          string      `yaml:"format"`
+	Candidate       string      `yaml:"candidate"`
+	Rounds          int         `yaml:"rounds"`
+	MatchesPerRound int         `yaml:"matches_per_round"`
+	Deals           int         `yaml:"deals"`
+	Duplicate       *bool       `yaml:"duplicate"`
+	DealsFile       string      `yaml:"deals_file"`
+	Seed            uint64      `yaml:"seed"`
+	Concurrency     int         `yaml:"concurrency"`
+	TimeControl     TimeControl `yaml:"time_control"`
+	Listen          string      `yaml:"listen"`
+	DB              string      `yaml:"db"`
+	Logs            string      `yaml:"logs"`
+	Lease           Duration    `yaml:"lease"`
+	Grace           Duration    `yaml:"grace"`
+	Bots            []Bot       `yaml:"bots"`
+	// FamilyCap caps the bots of one family (see Bot.Family) at a ladder table; 0: no cap.
 	FamilyCap int `yaml:"family_cap"`
 
-	// Filled in by ParseConfig.
+	// Filled in by Parse.
 	RuleSet   engine.RuleSet `yaml:"-"`
 	DealsText string         `yaml:"-"` // the deal file's text when deals_file is set
 	Dir       string         `yaml:"-"` // the league file's folder: relative paths start there
 }
 
-// TimeControlConfig is the clock of every match of the league.
-type TimeControlConfig struct {
+// TimeControl is the clock of every match of the league.
+type TimeControl struct {
 	PerDecision Duration `yaml:"per_decision"`
 	Overage     Duration `yaml:"overage"`
 	Strikes     *int     `yaml:"strikes"`
 }
 
-// BotConfig is one bot of a league and how it is reached: exactly one of Builtin (a built-in
+// Bot is one bot of a league and how it is reached: exactly one of Builtin (a built-in
 // bot the arena launches as `tapp bot KIND`, with Args added), Command (a program the arena
 // launches) and Token (the bot connects by itself with the token `tapp bots add NAME`
 // printed). Builtin "*" stands for every built-in bot this build of tapp has, each named
 // after its kind (those already listed by name are not added twice).
-type BotConfig struct {
+type Bot struct {
 	Name     string            `yaml:"name"`
 	Builtin  string            `yaml:"builtin"`
 	Args     []string          `yaml:"args"`
@@ -77,7 +82,7 @@ type BotConfig struct {
 }
 
 // Launched reports whether the arena starts the bot itself.
-func (b BotConfig) Launched() bool { return b.Builtin != "" || len(b.Command) > 0 }
+func (b Bot) Launched() bool { return b.Builtin != "" || len(b.Command) > 0 }
 
 // Duration is a time.Duration written as Go writes it: 500ms, 2s, 1m30s.
 type Duration time.Duration
@@ -134,26 +139,17 @@ func (c *Command) UnmarshalYAML(node ast.Node) error {
 	return nil
 }
 
-// Formats a league can have.
+// Defaults of a league file (the runner's own defaults for concurrency and lease).
 const (
-	RoundRobin = "round-robin" // every table of the bots, each round
-	Gauntlet   = "gauntlet"    // every table of the candidate with the others, each round
-	Ladder     = "ladder"      // rounds of tables chosen for the most uncertain ratings
-	SPRTFormat = "sprt"        // candidate and baseline against the same field on the same deals
-)
-
-// Defaults of a league file.
-const (
-	DefaultDeals       = 10
-	DefaultConcurrency = 8
-	DefaultLease       = 30 * time.Second
+	DefaultConcurrency = league.DefaultConcurrency
+	DefaultLease       = league.DefaultLease
 	DefaultGrace       = 30 * time.Second
 )
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
-// ConfigError is a mistake in a league file, with the position it points at.
-type ConfigError struct {
+// Error is a mistake in a league file, with the position it points at.
+type Error struct {
 	File         string
 	Line, Column int    // 0 when unknown
 	Path         string // the key, e.g. bots[1].builtin
@@ -161,7 +157,7 @@ type ConfigError struct {
 	Excerpt      string // the lines around the position, with a caret
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
@@ -181,8 +177,8 @@ func (e *ConfigError) Error() string {
 	return b.String()
 }
 
-// ParseOptions tell ParseConfig what it cannot know by itself.
-type ParseOptions struct {
+// Options tell Parse what it cannot know by itself.
+type Options struct {
 	// Builtin checks a built-in bot name (nil: any name is accepted).
 	Builtin func(name string) error
 	// BuiltinNames lists the built-in bots, for builtin: "*" (nil: "*" is refused).
@@ -192,20 +188,20 @@ type ParseOptions struct {
 	BotsOnly bool
 }
 
-// LoadConfig reads and checks a league file.
-func LoadConfig(path string, opts ParseOptions) (*Config, error) {
+// Load reads and checks a league file.
+func Load(path string, opts Options) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(path, data, opts)
+	return Parse(path, data, opts)
 }
 
-// ParseConfig reads a league file's text and checks it; file names it in errors, and its
+// Parse reads a league file's text and checks it; file names it in errors, and its
 // folder is where relative paths (deals_file, logs, bot dirs) start. Every error is a
-// *ConfigError that points at the line concerned.
-func ParseConfig(file string, data []byte, opts ParseOptions) (*Config, error) {
-	p := &configParser{file: file, src: data}
+// *Error that points at the line concerned.
+func Parse(file string, data []byte, opts Options) (*Config, error) {
+	p := &fileChecker{file: file, src: data}
 	astFile, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, p.yamlError(err)
@@ -219,7 +215,7 @@ func ParseConfig(file string, data []byte, opts ParseOptions) (*Config, error) {
 			len(astFile.Docs)))
 	}
 	if len(astFile.Docs) == 0 || astFile.Docs[0].Body == nil {
-		return nil, &ConfigError{File: file, Msg: "the file holds no league (want one YAML document with name, bots, ...)"}
+		return nil, &Error{File: file, Msg: "the file holds no league (want one YAML document with name, bots, ...)"}
 	}
 	p.ast = astFile
 	if err := p.checkWholeNumbers(astFile.Docs[0].Body, "", ""); err != nil {
@@ -236,7 +232,7 @@ func ParseConfig(file string, data []byte, opts ParseOptions) (*Config, error) {
 	return &c, nil
 }
 
-type configParser struct {
+type fileChecker struct {
 	file string
 	src  []byte
 	ast  *ast.File
@@ -252,7 +248,7 @@ var wholeNumbers = map[string]bool{
 // number: the YAML library cuts deals: 1.5 down to 1, and reads deals: "3" as 3, without a
 // word. key names where n is with the items of a list under the list's name (wholeNumbers),
 // path as errors name it (bots[2].capacity).
-func (p *configParser) checkWholeNumbers(n ast.Node, key, path string) error {
+func (p *fileChecker) checkWholeNumbers(n ast.Node, key, path string) error {
 	switch n := n.(type) {
 	case *ast.MappingNode:
 		for _, v := range n.Values {
@@ -282,8 +278,8 @@ func (p *configParser) checkWholeNumbers(n ast.Node, key, path string) error {
 	return nil
 }
 
-// yamlError turns an error of the YAML library into a ConfigError at its token.
-func (p *configParser) yamlError(err error) error {
+// yamlError turns an error of the YAML library into a Error at its token.
+func (p *fileChecker) yamlError(err error) error {
 	var pe *posError
 	if errors.As(err, &pe) && pe.node.GetToken() != nil {
 		pos := pe.node.GetToken().Position
@@ -294,7 +290,7 @@ func (p *configParser) yamlError(err error) error {
 		pos := ye.GetToken().Position
 		return p.errAt(pos.Line, pos.Column, "", plainTypeError(ye.GetMessage()))
 	}
-	return &ConfigError{File: p.file, Msg: err.Error()}
+	return &Error{File: p.file, Msg: err.Error()}
 }
 
 // goTypeError is the YAML library's message for a value of the wrong type, in Go's terms.
@@ -330,12 +326,12 @@ func yamlKind(goType string) string {
 
 // errf returns an error at the node the path names ($.bots[1].name style, without "$."),
 // or at its closest existing parent.
-func (p *configParser) errf(path, format string, args ...any) error {
+func (p *fileChecker) errf(path, format string, args ...any) error {
 	line, col := p.position(path)
 	return p.errAt(line, col, path, fmt.Sprintf(format, args...))
 }
 
-func (p *configParser) position(path string) (int, int) {
+func (p *fileChecker) position(path string) (int, int) {
 	for q := path; ; {
 		if yp, err := yaml.PathString("$." + q); err == nil && p.ast != nil {
 			if n, err := yp.FilterFile(p.ast); err == nil && n != nil && n.GetToken() != nil {
@@ -355,8 +351,8 @@ func (p *configParser) position(path string) (int, int) {
 	}
 }
 
-func (p *configParser) errAt(line, col int, path, msg string) error {
-	e := &ConfigError{File: p.file, Line: line, Column: col, Path: path, Msg: msg}
+func (p *fileChecker) errAt(line, col int, path, msg string) error {
+	e := &Error{File: p.file, Line: line, Column: col, Path: path, Msg: msg}
 	if line > 0 {
 		lines := bytes.Split(p.src, []byte("\n"))
 		var b strings.Builder
@@ -375,7 +371,7 @@ func (p *configParser) errAt(line, col int, path, msg string) error {
 	return e
 }
 
-func (p *configParser) check(c *Config, opts ParseOptions) error {
+func (p *fileChecker) check(c *Config, opts Options) error {
 	if c.Name == "" && !opts.BotsOnly {
 		return p.errf("name", "a league needs a name (letters, digits, '-', '_', '.'): it is how the league is resumed")
 	}
@@ -394,23 +390,23 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 	}
 	c.RuleSet = rules
 	if c.Format == "" {
-		c.Format = RoundRobin
+		c.Format = plan.RoundRobin
 	}
 	switch c.Format {
-	case RoundRobin, Gauntlet, Ladder:
+	case plan.RoundRobin, plan.Gauntlet, plan.Ladder:
 	default:
 		return p.errf("format", "unknown format %q (round-robin, gauntlet or ladder)", c.Format)
 	}
 	if c.Rounds < 0 {
 		return p.errf("rounds", "must not be negative")
 	}
-	if c.Rounds == 0 && c.Format != Ladder {
+	if c.Rounds == 0 && c.Format != plan.Ladder {
 		c.Rounds = 1
 	}
 	if c.MatchesPerRound < 0 {
 		return p.errf("matches_per_round", "must not be negative")
 	}
-	if c.MatchesPerRound > 0 && c.Format != Ladder {
+	if c.MatchesPerRound > 0 && c.Format != plan.Ladder {
 		return p.errf("matches_per_round", "only a ladder chooses its matches per round (a %s plays every table)", c.Format)
 	}
 	if c.Deals < 0 {
@@ -474,7 +470,7 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 		c.DealsText = string(text)
 	}
 	if c.Deals == 0 {
-		c.Deals = DefaultDeals
+		c.Deals = plan.DefaultDeals
 	}
 
 	if len(c.Bots) == 0 {
@@ -483,7 +479,7 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 	// Expand builtin: "*" (positions of later entries are then off; errors in expanded
 	// entries point at the "*" entry's line, which is where they come from).
 	origin := make([]int, 0, len(c.Bots))
-	var bots []BotConfig
+	var bots []Bot
 	listed := map[string]bool{}
 	for _, b := range c.Bots {
 		if b.Builtin != "*" && b.Name != "" {
@@ -505,7 +501,7 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 		for _, kind := range opts.BuiltinNames() {
 			if !listed[kind] {
 				listed[kind] = true
-				bots = append(bots, BotConfig{Name: kind, Builtin: kind, Capacity: b.Capacity, Dir: b.Dir, Env: b.Env})
+				bots = append(bots, Bot{Name: kind, Builtin: kind, Capacity: b.Capacity, Dir: b.Dir, Env: b.Env})
 				origin = append(origin, i)
 			}
 		}
@@ -554,7 +550,7 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 		return p.errf("family_cap", "must not be negative")
 	}
 	if c.FamilyCap > 0 {
-		if c.Format != Ladder {
+		if c.Format != plan.Ladder {
 			return p.errf("family_cap", "caps a family at ladder tables only (format: ladder)")
 		}
 		seats, per := 0, map[string]int{}
@@ -573,14 +569,14 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 		return nil
 	}
 	switch c.Format {
-	case RoundRobin, Ladder:
+	case plan.RoundRobin, plan.Ladder:
 		if len(c.Bots) < n {
 			return p.errf("bots", "%d bots cannot fill a table of %d (rules: %s)", len(c.Bots), n, c.Rules)
 		}
 		if c.Candidate != "" {
 			return p.errf("candidate", "only a gauntlet has a candidate")
 		}
-	case Gauntlet:
+	case plan.Gauntlet:
 		if c.Candidate == "" {
 			return p.errf("format", "a gauntlet needs a candidate: the name of the bot that meets the field (candidate: NAME)")
 		}
@@ -595,8 +591,8 @@ func (p *configParser) check(c *Config, opts ParseOptions) error {
 }
 
 // Plan returns the league's plan: what decides its schedule and results.
-func (c *Config) Plan() *Plan {
-	p := &Plan{
+func (c *Config) Plan() *plan.Plan {
+	p := &plan.Plan{
 		League: c.Name, Rules: c.RuleSet, Format: c.Format, Candidate: c.Candidate,
 		Rounds: c.Rounds, MatchesPerRound: c.MatchesPerRound, Deals: c.Deals, Duplicate: *c.Duplicate,
 		DealsText: c.DealsText, Seed: c.Seed,
@@ -614,4 +610,32 @@ func (c *Config) Plan() *Plan {
 	}
 	p.FamilyCap = c.FamilyCap
 	return p
+}
+
+// NamedBots returns the bots named, in order: each as the league file c defines it (c nil:
+// none), else the built-in bot of that kind named after itself (`tapp sprt` names its bots
+// this way). A name that is neither is an error naming the built-in bots.
+func NamedBots(c *Config, names []string, opts Options) ([]Bot, error) {
+	defined := map[string]Bot{}
+	if c != nil {
+		for _, b := range c.Bots {
+			defined[b.Name] = b
+		}
+	}
+	var bots []Bot
+	for _, n := range names {
+		b, ok := defined[n]
+		if !ok {
+			if opts.Builtin == nil || opts.Builtin(n) != nil {
+				var kinds []string
+				if opts.BuiltinNames != nil {
+					kinds = opts.BuiltinNames()
+				}
+				return nil, fmt.Errorf("bot %q is neither a built-in bot (%s) nor defined in the league file", n, strings.Join(kinds, ", "))
+			}
+			b = Bot{Name: n, Builtin: n}
+		}
+		bots = append(bots, b)
+	}
+	return bots, nil
 }
