@@ -19,7 +19,7 @@ import (
 // the difference is what the store costs a league. b.N is the number of deal sources per
 // match (4 tables × 6 seatings each).
 //
-//	go test -run '^$' -bench LeagueStore -benchtime 50x -count 3 ./arena/league
+//	go test -run '^$' -bench LeagueStore -benchtime 50x -count 3 ./arena/internal/league
 func BenchmarkLeagueStore(b *testing.B) {
 	for _, backend := range []string{"memory", "sqlite"} {
 		b.Run(backend, func(b *testing.B) {

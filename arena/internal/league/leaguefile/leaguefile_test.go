@@ -45,7 +45,7 @@ func builtinCheck(name string) error {
 	return fmt.Errorf("unknown built-in bot %q (one of heuristic, random)", name)
 }
 
-func TestParseConfig(t *testing.T) {
+func TestParse(t *testing.T) {
 	t.Parallel()
 	c, err := Parse("league.yaml", []byte(goodLeague), Options{Builtin: builtinCheck})
 	if err != nil {
