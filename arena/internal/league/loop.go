@@ -41,8 +41,8 @@ type loop struct {
 	lastGoal           time.Time
 }
 
-// loop plays the league until it is finished or stopped (see the type loop).
-func (ru *run) loop(ctx context.Context, until time.Time) (*Outcome, error) {
+// mainLoop plays the league until it is finished or stopped (see the type loop).
+func (ru *run) mainLoop(ctx context.Context, until time.Time) (*Outcome, error) {
 	l := ru.newLoop(ctx, until)
 	defer l.cancelJobs()
 	committed := make(chan struct{})

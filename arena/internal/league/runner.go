@@ -75,23 +75,28 @@ type Outcome struct {
 	Fallbacks int `json:"fallbacks"`
 }
 
+// matchInfo is a match of a job in hand, with its tables (match.Plan), read once.
 type matchInfo struct {
 	m      *arena.Match
 	tables []match.Table
 }
 
+// activeJob is a job in hand: claimed, playing or waiting for its deals to be stored.
 type activeJob struct {
 	job    arena.Job
 	cancel context.CancelFunc
-	lost   bool
+	lost   bool // its lease is another worker's now
 	played bool // every deal played; some may still wait for the store
 }
 
+// jobResult is how a job's play ended (nil: every deal is stored).
 type jobResult struct {
 	job arena.Job
 	err error
 }
 
+// run is one run of a league by a Runner: its channels to the tables and the committer, and
+// what it counts.
 type run struct {
 	r      *Runner
 	p      *plan.Plan
@@ -137,7 +142,7 @@ func (r *Runner) Run(ctx context.Context, p *plan.Plan, until time.Time) (*Outco
 	if err := ru.resume(ctx); err != nil {
 		return nil, err
 	}
-	out, err := ru.loop(ctx, until)
+	out, err := ru.mainLoop(ctx, until)
 	if out != nil {
 		if serr := ru.recordStatus(ctx, out); serr != nil && err == nil {
 			err = serr
