@@ -66,6 +66,7 @@ func (ru *run) mainLoop(ctx context.Context, until time.Time) (*Outcome, error) 
 	}
 }
 
+// newLoop returns the state of a main loop that runs until ctx ends or the time limit until.
 func (ru *run) newLoop(ctx context.Context, until time.Time) *loop {
 	bg := context.WithoutCancel(ctx)
 	jobCtx, cancelJobs := context.WithCancel(bg)
