@@ -13,7 +13,7 @@ import (
 	"github.com/tapparena/tapp/arena"
 )
 
-// Leagues and their job queue (arena/league). A league's units of work are rows of
+// Leagues and their job queue (arena/internal/league/leaguestore). A league's units of work are rows of
 // league_jobs, leased to one worker at a time:
 //
 //   - Claim takes the oldest jobs that are available or whose lease has expired (the rescue
