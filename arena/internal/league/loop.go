@@ -114,6 +114,8 @@ func (l *loop) checkGoal(force bool) {
 	l.lastGoal = time.Now()
 	reached, err := r.Goal(l.ctx)
 	switch {
+	case err != nil && l.ctx.Err() != nil:
+		// Interrupted while the goal was read: the interrupt, not the store, stops the league.
 	case err != nil:
 		l.storeFailed(storeErr(err))
 		l.cancelJobs()

@@ -119,10 +119,13 @@ type run struct {
 	running   int
 
 	// Read by schedule only (one goroutine): the rounds before completeTo are complete, and
-	// pairs sums the pairwise results of those before pairsTo (pairsBefore).
+	// pairs sums the pairwise results of those before pairsTo (pairsBefore), and seats
+	// counts each bot's seats in the matches of those before seatsTo (matchesBefore).
 	completeTo int
 	pairsTo    int
 	pairs      []rating.PairResult
+	seatsTo    int
+	seats      map[string]int
 }
 
 // Run plays the league p until every planned round is played, until the time limit until

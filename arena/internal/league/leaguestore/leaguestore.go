@@ -74,6 +74,11 @@ type Store interface {
 	// transaction; it is idempotent.
 	ScheduleRound(ctx context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error
 	LeagueMatches(ctx context.Context, league string) ([]arena.LeagueMatch, error)
+	// LeagueSeats counts the seats each bot holds in the league's matches at schedule
+	// positions (LeagueMatch.Seq) from from (inclusive) to to (exclusive): what the ladder's
+	// fairness reads of the rounds it has not counted yet, costing rows in proportion to
+	// those matches, not to the league's.
+	LeagueSeats(ctx context.Context, league string, from, to int) (map[string]int, error)
 	// LeagueDeals counts the deals stored for the league (a running total, not a count).
 	LeagueDeals(ctx context.Context, league string) (int, error)
 	// LadderPairs sums the pairwise results (the higher net of a complete unit wins, equal

@@ -350,6 +350,26 @@ func (s *Memory) LeagueMatches(_ context.Context, league string) ([]arena.League
 	return out, nil
 }
 
+// LeagueSeats implements leaguestore.Store.
+func (s *Memory) LeagueSeats(_ context.Context, league string, from, to int) (map[string]int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for _, lm := range s.places[league] {
+		if lm.Seq < from || lm.Seq >= to {
+			continue
+		}
+		m, ok := s.matches[lm.MatchID]
+		if !ok {
+			return nil, fmt.Errorf("league %s: match %s of position %d is not stored", league, lm.MatchID, lm.Seq)
+		}
+		for _, b := range m.Spec.Bots {
+			out[b]++
+		}
+	}
+	return out, nil
+}
+
 // Claim implements leaguestore.Queue.
 func (s *Memory) Claim(_ context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error) {
 	s.mu.Lock()

@@ -153,6 +153,10 @@ func (p *Plan) TablesPerMatch() int {
 	return n
 }
 
+// FirstPosition is the schedule position (arena.LeagueMatch.Seq) of round r's first match:
+// round r holds the positions from FirstPosition(r) to FirstPosition(r+1).
+func (p *Plan) FirstPosition(r int) int { return r * p.matchesPerRound() }
+
 // DealsPerRound is the number of deals a round plays.
 func (p *Plan) DealsPerRound() int { return p.matchesPerRound() * p.TablesPerMatch() }
 

@@ -14,7 +14,6 @@ func (p *Plan) Round(r int, tables [][]string) ([]arena.LeagueMatch, []*arena.Ma
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	per := p.matchesPerRound()
 	var places []arena.LeagueMatch
 	var matches []*arena.Match
 	var jobs []arena.Job
@@ -29,7 +28,7 @@ func (p *Plan) Round(r int, tables [][]string) ([]arena.LeagueMatch, []*arena.Ma
 		}
 		m := &arena.Match{ID: p.MatchID(r, i), Spec: spec}
 		matches = append(matches, m)
-		places = append(places, arena.LeagueMatch{LeagueID: p.League, Seq: r*per + i, Round: r, MatchID: m.ID})
+		places = append(places, arena.LeagueMatch{LeagueID: p.League, Seq: p.FirstPosition(r) + i, Round: r, MatchID: m.ID})
 		jobs = append(jobs, Jobs(p.League, r, m.ID, plan, p.Rules.Players, p.Duplicate)...)
 	}
 	return places, matches, jobs, nil

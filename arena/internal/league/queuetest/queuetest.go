@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"ClaimCountsStoredDeals", testClaimCountsStoredDeals},
 		{"ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
 		{"LeagueUnitsAreRunningTotals", testLeagueUnits},
+		{"LeagueSeatsCountAPositionRange", testLeagueSeats},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -360,5 +361,35 @@ func testLeagueUnits(t *testing.T, s Store) {
 	}
 	if later, err := s.LeagueUnits(ctx, "L", 1); err != nil || len(later) != 0 {
 		t.Errorf("LeagueUnits from round 1 = %+v, %v; want none", later, err)
+	}
+}
+
+// LeagueSeats counts each bot's seats in the matches of a range of schedule positions only.
+func testLeagueSeats(t *testing.T, s Store) {
+	ctx := context.Background()
+	Schedule(t, s)
+	m := &arena.Match{ID: "L-r1-m0", Spec: arena.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "d"}, Deals: 2, Seed: 7,
+		TimeControl: arena.DefaultTimeControl, LeagueID: "L"}}
+	places := []arena.LeagueMatch{{LeagueID: "L", Seq: 2, Round: 1, MatchID: m.ID}}
+	jobs := []arena.Job{{LeagueID: "L", Round: 1, MatchID: m.ID, FirstGroup: 0, Groups: 2, Deals: 2}}
+	if err := s.ScheduleRound(ctx, places, []*arena.Match{m}, jobs); err != nil {
+		t.Fatalf("ScheduleRound: %v", err)
+	}
+	for _, tc := range []struct {
+		from, to int
+		want     map[string]int
+	}{
+		{0, 2, map[string]int{"a": 2, "b": 2, "c": 2}},
+		{1, 3, map[string]int{"a": 2, "b": 2, "c": 1, "d": 1}},
+		{2, 3, map[string]int{"a": 1, "b": 1, "d": 1}},
+		{3, 9, map[string]int{}},
+	} {
+		got, err := s.LeagueSeats(ctx, "L", tc.from, tc.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("LeagueSeats(%d, %d) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
 	}
 }
