@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 )
 
 // TestRunHoldsOnlyTheMatchesInPlay: a run keeps a match's plan while its jobs play and drops
@@ -17,7 +18,7 @@ func TestRunHoldsOnlyTheMatchesInPlay(t *testing.T) {
 	ctx := context.Background()
 	st := openSQLite(t)
 	a := newArena(t, st, fourBots)
-	p := testPlan(t, "plans", league.RoundRobin, 3, 1) // 12 matches of 1 job each
+	p := testPlan(t, "plans", plan.RoundRobin, 3, 1) // 12 matches of 1 job each
 	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 4, Lease: 5 * time.Second, Poll: 50 * time.Millisecond}
 	var mu sync.Mutex
 	var jobs, last int
