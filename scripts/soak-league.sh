@@ -73,7 +73,8 @@ deals() {
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
 # cpu_ticks is the CPU time the arena has used (user + system, in clock ticks): its CPU per
 # deal does not depend on what else the machine runs, as the rate does.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# (Empty once the arena has ended: the last tenth may end with the run.)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || true; }
 
 (cd "$work" && exec "$work/tapp" league run "$work/soak.yaml" --db "$db" --for "${seconds}s" >"$work/out" 2>"$work/err") &
 pid=$!
@@ -100,7 +101,10 @@ for i in $(seq 1 10); do
 	n=${n:-0}
 	at=$(now)
 	cpu=$(cpu_ticks "$pid")
-	cpu_ms=$(awk -v c="$((cpu - cpu_prev))" -v hz="$hz" -v d="$((n - last))" 'BEGIN { printf "%.2f", (d > 0 ? 1000 * c / hz / d : 0) }')
+	cpu_ms="?"
+	if [[ -n $cpu && -n $cpu_prev ]]; then
+		cpu_ms=$(awk -v c="$((cpu - cpu_prev))" -v hz="$hz" -v d="$((n - last))" 'BEGIN { printf "%.2f", (d > 0 ? 1000 * c / hz / d : 0) }')
+	fi
 	cpu_prev=$cpu
 	rate=$(awk -v a="$last" -v b="$n" -v t0="$prev" -v t1="$at" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
 	rss=$(sort -n "$work/rss" | awk '{ v[NR] = $1 } END { if (NR) printf "%.0f %.0f", v[int((NR + 1) / 2)] / 1024, v[NR] / 1024; else print "? ?" }')
