@@ -106,12 +106,17 @@ func (h *Host) start(ctx context.Context, spec launch.Spec) error {
 // EnsureBot makes sure a stored bot row exists for name (results refer to it); a bot made
 // here has an unusable token until registered properly.
 func (h *Host) EnsureBot(ctx context.Context, name string) error {
-	if _, err := h.Store.BotByName(ctx, name); err == nil {
+	return EnsureBot(ctx, h.Store, name)
+}
+
+// EnsureBot is Host.EnsureBot for any store (matches of in-process bots need their rows too).
+func EnsureBot(ctx context.Context, st arena.Store, name string) error {
+	if _, err := st.BotByName(ctx, name); err == nil {
 		return nil
 	} else if !errors.Is(err, arena.ErrNotFound) {
 		return err
 	}
-	err := h.Store.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
+	err := st.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
 	if errors.Is(err, arena.ErrConflict) {
 		return nil
 	}
