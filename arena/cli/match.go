@@ -156,7 +156,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
 	remote := fs.String("arena", "", "play among bots connected to this running arena (admin API, needs TAPP_ADMIN_TOKEN) instead of launching built-in bots")
-	inProcess := fs.Bool("in-process", false, "play the built-in bots in this process, without gRPC (the same deals and decisions, stored alike; faster)")
+	inProcess := fs.Bool("in-process", false, "call the built-in bots in this process, without gRPC (the same deals, stored alike; faster)")
 	remoteTLS := m.clientTLSFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
