@@ -46,7 +46,7 @@ type Host struct {
 	Server  *server.Server
 	Runner  *match.Runner  // nil in an ephemeral arena
 	Service *match.Service // nil in an ephemeral arena
-	Addr    string // the address bots connect to
+	Addr    string         // the address bots connect to
 
 	exe    string
 	procs  []*launch.Process
