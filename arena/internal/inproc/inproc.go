@@ -107,7 +107,8 @@ func (c *Conn) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
 		c.size = len(sent)
 		c.mu.Unlock()
 	}
-	go c.decide(g, req.RequestID, req.Observation, req.Deadline.Add(req.OverageLeft))
+	obs := *req.Observation // the referee's is valid only during Ask
+	go c.decide(g, req.RequestID, &obs, req.Deadline.Add(req.OverageLeft))
 	return sent, nil, nil
 }
 

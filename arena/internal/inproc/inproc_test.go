@@ -214,6 +214,7 @@ func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
 func BenchmarkInProcessDeals(b *testing.B) {
 	for _, record := range []bool{false, true} {
 		b.Run(fmt.Sprintf("record=%v", record), func(b *testing.B) {
+			b.ReportAllocs()
 			r := engine.DefaultRules(engine.Modern)
 			bs := []bots.Bot{builtinBot(b, "random", 1), builtinBot(b, "random", 2), builtinBot(b, "random", 3)}
 			clocks := []*referee.Clock{referee.NewClock(clock), referee.NewClock(clock), referee.NewClock(clock)}

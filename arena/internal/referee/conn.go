@@ -17,9 +17,10 @@ type Conn interface {
 	// Open seats the bot in a game and tells it so: until closeFn is called the bot's
 	// answers for start.GameID arrive on answers. pending, for a bot that resumes, calls use
 	// with the seat's open request, if one is open; the referee waits for use to return
-	// before it goes on with the game.
+	// before it goes on with the game (req is valid only during use).
 	Open(start *Start, pending func(use func(*Request))) (answers <-chan Answer, closeFn func())
-	// Ask sends a decision request without blocking. sent is the request as it went to the
+	// Ask sends a decision request without blocking; req (and its observation) is the
+	// referee's, valid only during the call. sent is the request as it went to the
 	// bot in wire form (nil when it went in no wire form), recorded with the decision. When
 	// the request waits in a queue before it reaches the bot, handed receives the moment it
 	// leaves the queue: the bot's clock starts then (nil: it starts at once). An error means

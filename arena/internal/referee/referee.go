@@ -149,6 +149,8 @@ type game struct {
 	sent []int // per seat: events sent so far
 
 	rules string // the rule set's text, for every request
+	req   Request
+	obs   engine.Observation
 
 	mu      sync.Mutex                  // guards pending for resumes, which come from the adapters' goroutines
 	pending [engine.MaxPlayers]*Request // the open request of each seat
@@ -249,10 +251,12 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	rec.RequestID = "r" + strconv.Itoa(g.requests)
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
-	req := &Request{GameID: g.id, RequestID: rec.RequestID, Legal: legal, Deadline: start.Add(tc.PerDecision),
-		OverageLeft: bank, Rules: g.rules}
-	obs := g.st.Observe(seat)
-	req.Observation = &obs
+	// One request and one observation per game, filled afresh for each decision: the Conn
+	// uses them only during Ask (and a resume while the request is open).
+	g.obs = g.st.Observe(seat)
+	req := &g.req
+	*req = Request{GameID: g.id, RequestID: rec.RequestID, Observation: &g.obs, Legal: legal,
+		Deadline: start.Add(tc.PerDecision), OverageLeft: bank, Rules: g.rules}
 	req.Events, req.FirstEvent = g.newEvents(seat)
 	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
