@@ -19,7 +19,7 @@ import (
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/inproc"
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/bots"
@@ -278,7 +278,7 @@ func inProcessRunner(ctx context.Context, st arena.Store, spec arena.MatchSpec, 
 // is kept, for measurements), anything else a SQLite file or a PostgreSQL URL.
 func (m *Main) openMatchStore(ctx context.Context, dsn string) (arena.Store, error) {
 	if dsn == memoryDSN {
-		return league.NewMemory(), nil
+		return memstore.New(), nil
 	}
 	return m.openStore(ctx, dsn)
 }
