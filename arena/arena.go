@@ -163,6 +163,10 @@ type DealRecord struct {
 	Results   []SeatResult // by seat
 	Started   time.Time
 	Duration  time.Duration
+	// SentDigest is the SentDigest of the requests as they were sent, when the store kept
+	// only it and regenerates the requests (Decisions[].Sent) on reading; nil otherwise. A
+	// replay's verification checks the regenerated requests against it.
+	SentDigest []byte
 }
 
 // ResultRow is a SeatResult with the match and deal it belongs to, in the order results were
