@@ -301,8 +301,10 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
 	evs, first := g.newEvents(seat)
+	// The deadline goes out in whole µs (a bot cannot use less), which keeps a compact deal
+	// record's clock fields a byte each (arena/internal/store/record.go).
 	encoded := wire.AppendRequest(make([]byte, 0, g.lastSize+256), &wire.Request{
-		GameID: g.id, RequestID: rec.RequestID, Legal: legal, Deadline: start.Add(tc.PerDecision),
+		GameID: g.id, RequestID: rec.RequestID, Legal: legal, Deadline: start.Add(tc.PerDecision).Truncate(time.Microsecond),
 		OverageLeft: bank, Observation: &obs, Rules: g.rules, Events: evs, FirstEvent: first,
 	})
 	g.lastSize = len(encoded)

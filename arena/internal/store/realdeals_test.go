@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -139,13 +142,20 @@ func readRealDeals(t testing.TB) *realMatch {
 }
 
 // realDeals creates a match like the real one in s and returns the real deal records as
-// records of that match.
+// records of that match. The match gets the real one's id if s has no match of that id yet,
+// so that the requests (which name their game) are the ones the arena would send in it.
 func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 	t.Helper()
 	rm := readRealDeals(t)
 	rules := mustRules(t, rm.Rules)
 	m := &arena.Match{Spec: arena.MatchSpec{Rules: rules, Bots: rm.Bots, Deals: len(rm.Deals), Seed: 3,
 		TimeControl: arena.DefaultTimeControl}}
+	if req, err := wire.DecodeSent(rm.Deals[0].Decisions[0].Sent); err == nil {
+		id, _, _ := strings.Cut(req.GetGameId(), "/")
+		if _, err := s.GetMatch(context.Background(), id); errors.Is(err, arena.ErrNotFound) {
+			m.ID = id
+		}
+	}
 	if err := s.CreateMatch(context.Background(), m); err != nil {
 		t.Fatalf("CreateMatch: %v", err)
 	}

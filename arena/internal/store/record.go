@@ -87,6 +87,29 @@ const (
 	recVerbatim              // the request is kept as sent
 )
 
+// recUsual are the flags of a decision a bot answered in time, which a compact record writes
+// in the move's varint instead of a byte of their own.
+const recUsual = recSent | recThink | recShare
+
+// packAskDelta writes an ask time's difference from the expected one: in µs (the referee
+// gives deadlines in whole µs) when it is whole µs, else in ns.
+func packAskDelta(d int64) uint64 {
+	zigzag := func(v int64) uint64 { return uint64(v<<1 ^ v>>63) }
+	if d%1000 == 0 {
+		return zigzag(d/1000) << 1
+	}
+	return zigzag(d)<<1 | 1
+}
+
+func unpackAskDelta(v uint64) time.Duration {
+	z := v >> 1
+	d := int64(z>>1) ^ -int64(z&1)
+	if v&1 == 0 {
+		d *= 1000
+	}
+	return time.Duration(d)
+}
+
 // errNotCompact says a deal cannot be stored as a compact record: it is stored as before.
 var errNotCompact = errors.New("not a compact record")
 
@@ -164,10 +187,10 @@ func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]by
 			return nil, errNotCompact
 		}
 		s := step{move: idx, seat: seat, x: x}
-		if x.Think != 0 {
+		if us(x.Think) != 0 {
 			s.flags |= recThink
 		}
-		if x.ArenaShare != 0 {
+		if us(x.ArenaShare) != 0 {
 			s.flags |= recShare
 		}
 		if x.Strike {
@@ -205,7 +228,7 @@ func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]by
 				verbatim = !bytes.Equal(*buf, x.Sent)
 				if !verbatim {
 					s.askDelta = int64(ask.Sub(expected))
-					expected = ask.Add(x.ArenaShare + fromUS(us(x.Latency)))
+					expected = ask.Add(fromUS(us(x.ArenaShare)) + fromUS(us(x.Latency)))
 					if overage != bank[seat] {
 						s.flags |= recBank
 						s.bank, bank[seat] = overage, overage
@@ -251,14 +274,18 @@ func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]by
 				s.flags |= recEvents
 			}
 		}
-		b = binary.AppendUvarint(b, uint64(s.move))
-		b = binary.AppendUvarint(b, uint64(s.flags))
+		if s.flags == recUsual {
+			b = binary.AppendUvarint(b, uint64(s.move)<<1|1)
+		} else {
+			b = binary.AppendUvarint(b, uint64(s.move)<<1)
+			b = binary.AppendUvarint(b, uint64(s.flags))
+		}
 		b = binary.AppendVarint(b, us(x.Latency))
 		if s.flags&recThink != 0 {
-			b = binary.AppendVarint(b, int64(x.Think))
+			b = binary.AppendVarint(b, us(x.Think))
 		}
 		if s.flags&recShare != 0 {
-			b = binary.AppendVarint(b, int64(x.ArenaShare))
+			b = binary.AppendVarint(b, us(x.ArenaShare))
 		}
 		if s.flags&recAttempts != 0 {
 			b = binary.AppendUvarint(b, uint64(len(x.Attempts)))
@@ -276,7 +303,7 @@ func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]by
 			b = binary.AppendUvarint(b, uint64(len(x.Sent)))
 			b = append(b, x.Sent...)
 		case s.flags&recSent != 0:
-			b = binary.AppendVarint(b, s.askDelta)
+			b = binary.AppendUvarint(b, packAskDelta(s.askDelta))
 			if s.flags&recBank != 0 {
 				b = binary.AppendVarint(b, int64(s.bank))
 			}
@@ -305,9 +332,15 @@ func standardAttempts(x *arena.DecisionRecord) bool {
 // decodeRecord fills d (whose MatchID, Number and Started are set) from its compact record;
 // withSent false leaves out the requests, which are then not rebuilt.
 func decodeRecord(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bool) error {
+	_, err := decodeRecordCounting(d, blob, info, withSent)
+	return err
+}
+
+// decodeRecordCounting is decodeRecord, and counts the requests kept verbatim.
+func decodeRecordCounting(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bool) (verbatim int, err error) {
 	rd := &recordReader{b: blob}
 	if rd.byte() != recordFormat1 {
-		return fmt.Errorf("compact record: not in a format this build knows (%d bytes starting % x)", len(blob), blob[:min(len(blob), 4)])
+		return verbatim, fmt.Errorf("compact record: not in a format this build knows (%d bytes starting % x)", len(blob), blob[:min(len(blob), 4)])
 	}
 	r := info.rules
 	players := r.Players
@@ -318,14 +351,14 @@ func decodeRecord(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bo
 	streaming := rd.uvarint()
 	n := rd.uvarint()
 	if rd.err != nil {
-		return rd.fail()
+		return verbatim, rd.fail()
 	}
 	if n > uint64(len(blob)) {
-		return fmt.Errorf("compact record: %d moves in %d bytes", n, len(blob))
+		return verbatim, fmt.Errorf("compact record: %d moves in %d bytes", n, len(blob))
 	}
 	st, err := engine.NewState(r, d.Deal, d.Options)
 	if err != nil {
-		return fmt.Errorf("compact record: %w", err)
+		return verbatim, fmt.Errorf("compact record: %w", err)
 	}
 	gameID := referee.GameID(d.MatchID, d.Number)
 	rulesText := r.String()
@@ -346,33 +379,37 @@ func decodeRecord(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bo
 	}
 	for k := range d.Decisions {
 		if st.Terminal() {
-			return fmt.Errorf("compact record: decision %d after the end of the deal", k)
+			return verbatim, fmt.Errorf("compact record: decision %d after the end of the deal", k)
 		}
 		seat := st.ToMove()
 		legal = st.LegalActions(legal[:0])
 		idx := rd.uvarint()
-		flags := rd.uvarint()
+		flags := uint64(recUsual)
+		if idx&1 == 0 {
+			flags = rd.uvarint()
+		}
+		idx >>= 1
 		if rd.err != nil {
-			return rd.fail()
+			return verbatim, rd.fail()
 		}
 		if idx >= uint64(len(legal)) {
-			return fmt.Errorf("compact record: decision %d: move %d of %d legal actions", k, idx, len(legal))
+			return verbatim, fmt.Errorf("compact record: decision %d: move %d of %d legal actions", k, idx, len(legal))
 		}
 		action := legal[idx]
 		x := &d.Decisions[k]
 		x.Index, x.Seat, x.Bot, x.Decision, x.Action = k, seat, d.Seating[seat], st.Decision(), action
 		x.Latency = fromUS(rd.varint())
 		if flags&recThink != 0 {
-			x.Think = time.Duration(rd.varint())
+			x.Think = fromUS(rd.varint())
 		}
 		if flags&recShare != 0 {
-			x.ArenaShare = time.Duration(rd.varint())
+			x.ArenaShare = fromUS(rd.varint())
 		}
 		x.Strike, x.Fallback = flags&recStrike != 0, flags&recFallback != 0
 		if flags&recAttempts != 0 {
 			na := rd.uvarint()
 			if na > uint64(len(blob)) {
-				return fmt.Errorf("compact record: decision %d: %d attempts", k, na)
+				return verbatim, fmt.Errorf("compact record: decision %d: %d attempts", k, na)
 			}
 			if na > 0 {
 				x.Attempts = make([]arena.AnswerAttempt, na)
@@ -394,12 +431,13 @@ func decodeRecord(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bo
 		}
 		switch {
 		case sent && flags&recVerbatim != 0:
+			verbatim++
 			if sent := rd.bytes(int(rd.uvarint())); withSent {
 				x.Sent = slices.Clone(sent)
 			}
 			sinceReq[seat], sinceMove[seat] = st.NumEvents(), st.NumEvents()
 		case sent:
-			ask := expected.Add(time.Duration(rd.varint()))
+			ask := expected.Add(unpackAskDelta(rd.uvarint()))
 			expected = ask.Add(x.ArenaShare + x.Latency)
 			if flags&recBank != 0 {
 				bank[seat] = time.Duration(rd.varint())
@@ -413,10 +451,10 @@ func decodeRecord(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bo
 				events = int(rd.uvarint())
 			}
 			if rd.err != nil {
-				return rd.fail()
+				return verbatim, rd.fail()
 			}
 			if events < 0 || events > ne {
-				return fmt.Errorf("compact record: decision %d: %d events of %d", k, events, ne)
+				return verbatim, fmt.Errorf("compact record: decision %d: %d events of %d", k, events, ne)
 			}
 			if withSent {
 				first := ne - events
@@ -429,24 +467,24 @@ func decodeRecord(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bo
 			sinceReq[seat], sinceMove[seat] = ne, ne
 		}
 		if rd.err != nil {
-			return rd.fail()
+			return verbatim, rd.fail()
 		}
 		d.Moves = append(d.Moves, engine.Move{Seat: seat, Action: action})
 		if err := st.Apply(action); err != nil {
-			return fmt.Errorf("compact record: decision %d: %w", k, err)
+			return verbatim, fmt.Errorf("compact record: decision %d: %w", k, err)
 		}
 		for i := range players {
 			sinceMove[i] = st.NumEvents()
 		}
 	}
 	if len(rd.b) != 0 {
-		return fmt.Errorf("compact record: %d bytes left over", len(rd.b))
+		return verbatim, fmt.Errorf("compact record: %d bytes left over", len(rd.b))
 	}
 	if !st.Terminal() {
-		return fmt.Errorf("compact record: the %d moves end before the deal is over", n)
+		return verbatim, fmt.Errorf("compact record: the %d moves end before the deal is over", n)
 	}
 	d.Outcome = st.Outcome()
-	return nil
+	return verbatim, nil
 }
 
 // scanRequest reads what a request as sent says of its clock and its events: its deadline,
