@@ -48,19 +48,21 @@ import (
 //	            into the match's bots as digits base len(bots), seat 0 lowest
 //	varint      the seats that asked for streamed events, a bit per seat (see events below)
 //	varint      the number of moves (= decisions), then per decision:
-//	  varint    the move: its index in the engine's legal actions
-//	  varint    flags (rec* below)
+//	  varint    the move: its index in the engine's legal actions << 1, | 1 when the
+//	            decision's flags are recUsual
+//	  varint    flags (rec* below), unless recUsual
 //	  zigzag    latency, µs
-//	  zigzag    think, ns (recThink); arena share, ns (recShare)
+//	  zigzag    think, µs (recThink); arena share, µs (recShare)
 //	  attempts  (recAttempts) a count, then per attempt: text, zigzag after (µs), rejected;
 //	            without the flag: one accepted answer spelling the action, after the latency,
 //	            or none for a fallback
 //	  string    the request id (recRequestID); without it "r<k>" for the k-th decision with a
 //	            request, "" for one without
 //	  request   (recSent) with recVerbatim: the bytes as sent; else, to rebuild it:
-//	    zigzag  the ask time (the deadline less the match's time per decision), ns, less the
-//	            expected one: the deal's start for the first request, then the previous
-//	            request's ask time plus its arena share and latency
+//	    varint  the ask time (the deadline less the match's time per decision) less the
+//	            expected one (the deal's start for the first request, then the previous
+//	            request's ask time plus its arena share and latency): zigzag(µs) << 1 when
+//	            it is whole µs, as the referee's deadlines are, else zigzag(ns) << 1 | 1
 //	    zigzag  (recBank) the overage left, ns; without the flag the seat's last one (at
 //	            first the match's overage)
 //	    varint  (recEvents) the number of events sent with it; without the flag the seat's
@@ -68,6 +70,12 @@ import (
 //
 // The outcome and the results are not in the record: the outcome is the replay's (checked
 // on saving), the results stay in their table.
+//
+// Every time is kept in whole µs, as the latency and the answers' times always were: think
+// time and arena share too (a decision log kept them in ns; sub-µs parts are noise).
+// Rebuilding a deal's requests costs about what encoding them cost the referee: the store
+// rebuilds them on saving, to compare, and on reading with them (Deal, Deals), not for
+// listings (DealSummaries).
 
 // recordFormat1 is the first byte of a compact record.
 const recordFormat1 = 1
