@@ -308,7 +308,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 		OverageLeft: bank, Observation: &obs, Rules: g.rules, Events: evs, FirstEvent: first,
 	})
 	g.lastSize = len(encoded)
-	rec.Sent = encoded
+	rec.Sent, rec.SentFromState = encoded, true
 	g.setPending(seat, encoded)
 	defer g.setPending(seat, nil)
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
@@ -142,8 +143,9 @@ func readRealDeals(t testing.TB) *realMatch {
 }
 
 // realDeals creates a match like the real one in s and returns the real deal records as
-// records of that match. The match gets the real one's id if s has no match of that id yet,
-// so that the requests (which name their game) are the ones the arena would send in it.
+// records of that match. The match gets the real one's id if s has no match of that id yet;
+// else the requests are given the game id of their deal in the new match, as the arena
+// would have sent them there.
 func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 	t.Helper()
 	rm := readRealDeals(t)
@@ -181,7 +183,7 @@ func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 		must(err)
 		for _, rx := range r.Decisions {
 			x := arena.DecisionRecord{Index: rx.Index, Seat: engine.Seat(rx.Seat), Bot: rx.Bot, RequestID: rx.RequestID,
-				Sent: rx.Sent, Latency: fromUS(rx.LatencyUS), Strike: rx.Strike, Fallback: rx.Fallback,
+				Sent: withGameID(rx.Sent, referee.GameID(m.ID, r.Number)), Latency: fromUS(rx.LatencyUS), Strike: rx.Strike, Fallback: rx.Fallback,
 				Think: time.Duration(rx.ThinkNS)}
 			x.Decision, err = parseDecision(rx.Decision)
 			must(err)
@@ -195,3 +197,4 @@ func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 	}
 	return m, out
 }
+

@@ -123,7 +123,19 @@ var errNotCompact = errors.New("not a compact record")
 
 // encodeRecord returns the compact record of d, a deal of the match info describes whose
 // start is stored as started, or errNotCompact when the deal cannot be stored so.
+//
+// Each request is rebuilt and compared with the one given, but for requests the referee
+// built from the engine's state (DecisionRecord.SentFromState): of those only the last one
+// of the deal is, a guard against a referee and a store that disagree on what goes into a
+// request (the game's id, the rules' text), and if it differs every request is. Rebuilding
+// them all would cost the store about as much CPU again as storing the deal; a replay's
+// verification checks them all against the digest.
 func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]byte, error) {
+	return encodeRecordTrusting(d, started, info, true)
+}
+
+// encodeRecordTrusting is encodeRecord; trust false rebuilds and compares every request.
+func encodeRecordTrusting(d *arena.DealRecord, started time.Time, info *matchInfo, trust bool) ([]byte, error) {
 	r := info.rules
 	players := r.Players
 	ds := d.Decisions
@@ -168,7 +180,7 @@ func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]by
 	steps := make([]step, len(ds))
 	var misses [engine.MaxPlayers][2]int
 	gameID := referee.GameID(d.MatchID, d.Number)
-	rulesText := r.String()
+	rulesText := info.rulesText()
 	var (
 		legal     []engine.Action
 		sinceReq  [engine.MaxPlayers]int // events sent to the seat up to its last request
@@ -180,8 +192,19 @@ func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]by
 	for i := range bank {
 		bank[i] = info.overage
 	}
-	buf := logBuffers.Get().(*[]byte)
-	defer logBuffers.Put(buf)
+	// One buffer for the rebuilt requests, as large as the largest (the pool's buffers are
+	// dropped by every garbage collection, and growing one costs more than this).
+	size := 0
+	for i := range ds {
+		size = max(size, len(ds[i].Sent))
+	}
+	buf := make([]byte, 0, size)
+	sample := -1 // the request built from the state that is compared
+	for k := range ds {
+		if trust && ds[k].SentFromState && len(ds[k].Sent) > 0 {
+			sample = k
+		}
+	}
 	for k := range ds {
 		x, mv := &ds[k], d.Moves[k]
 		seat := st.ToMove()
@@ -228,12 +251,17 @@ func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]by
 			if !verbatim {
 				ask := deadline.Add(-info.perDecision)
 				first := n - events
-				*buf = wire.AppendRequest((*buf)[:0], &wire.Request{
-					GameID: gameID, RequestID: x.RequestID, Legal: legal, Deadline: ask.Add(info.perDecision),
-					OverageLeft: overage, Observation: new(st.Observe(seat)), Rules: rulesText,
-					Events: st.EventsFor(seat, first), FirstEvent: first,
-				})
-				verbatim = !bytes.Equal(*buf, x.Sent)
+				if !trust || !x.SentFromState || k == sample {
+					buf = wire.AppendRequest(buf[:0], &wire.Request{
+						GameID: gameID, RequestID: x.RequestID, Legal: legal, Deadline: ask.Add(info.perDecision),
+						OverageLeft: overage, Observation: new(st.Observe(seat)), Rules: rulesText,
+						Events: st.EventsFor(seat, first), FirstEvent: first,
+					})
+					verbatim = !bytes.Equal(buf, x.Sent)
+					if verbatim && k == sample {
+						return encodeRecordTrusting(d, started, info, false)
+					}
+				}
 				if !verbatim {
 					s.askDelta = int64(ask.Sub(expected))
 					expected = ask.Add(fromUS(us(x.ArenaShare)) + fromUS(us(x.Latency)))
@@ -369,7 +397,7 @@ func decodeRecordCounting(d *arena.DealRecord, blob []byte, info *matchInfo, wit
 		return verbatim, fmt.Errorf("compact record: %w", err)
 	}
 	gameID := referee.GameID(d.MatchID, d.Number)
-	rulesText := r.String()
+	rulesText := info.rulesText()
 	var (
 		legal     []engine.Action
 		sinceReq  [engine.MaxPlayers]int

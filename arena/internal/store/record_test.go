@@ -161,6 +161,7 @@ func asStored(d *arena.DealRecord) *arena.DealRecord {
 	c.Decisions = make([]arena.DecisionRecord, len(d.Decisions))
 	for i, x := range d.Decisions {
 		x.Latency, x.Think, x.ArenaShare = fromUS(us(x.Latency)), fromUS(us(x.Think)), fromUS(us(x.ArenaShare))
+		x.SentFromState = false
 		if x.Attempts != nil {
 			as := make([]arena.AnswerAttempt, len(x.Attempts))
 			for j, a := range x.Attempts {
