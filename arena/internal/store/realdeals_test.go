@@ -197,4 +197,3 @@ func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 	}
 	return m, out
 }
-
