@@ -17,7 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -242,7 +242,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 // is kept, for measurements), anything else a SQLite file or a PostgreSQL URL.
 func (m *Main) openMatchStore(ctx context.Context, dsn string) (arena.Store, error) {
 	if dsn == memoryDSN {
-		return league.NewMemory(), nil
+		return memstore.New(), nil
 	}
 	return m.openStore(ctx, dsn)
 }
