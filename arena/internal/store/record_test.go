@@ -10,13 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
-	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // What a scripted bot does with one of its requests.
@@ -43,7 +40,7 @@ type scriptedBot struct {
 	stream   bool
 	requests int
 	answers  chan referee.Answer
-	snapshot func() *tappv1.Snapshot_Game
+	pending  func(use func(*referee.Request))
 	gone     chan struct{}
 	left     bool
 	late     sync.WaitGroup
@@ -54,16 +51,18 @@ func newScriptedBot(seed uint64, stream bool, script ...move) *scriptedBot {
 		answers: make(chan referee.Answer, 256), gone: make(chan struct{})}
 }
 
-func (b *scriptedBot) Send(*tappv1.ConnectResponse) error { return nil }
-
-func (b *scriptedBot) Open(_ string, snapshot func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
+func (b *scriptedBot) Open(_ *referee.Start, pending func(use func(*referee.Request))) (<-chan referee.Answer, func()) {
 	b.mu.Lock()
-	b.snapshot = snapshot
+	b.pending = pending
 	b.mu.Unlock()
 	return b.answers, func() {}
 }
 
-func (b *scriptedBot) Gone() <-chan struct{} { return b.gone }
+func (b *scriptedBot) Refuse(referee.Refusal)                {}
+func (b *scriptedBot) Fallback(referee.FallbackPlayed)       {}
+func (b *scriptedBot) Events(string, []engine.Event, int)    {}
+func (b *scriptedBot) End(*referee.End, []engine.Event, int) {}
+func (b *scriptedBot) Gone() <-chan struct{}                 { return b.gone }
 
 func (b *scriptedBot) StreamEvents() bool {
 	b.mu.Lock()
@@ -71,13 +70,16 @@ func (b *scriptedBot) StreamEvents() bool {
 	return b.stream
 }
 
-func (b *scriptedBot) SendEncoded(kind protowire.Number, body []byte) error {
-	if kind != wire.ResponseDecisionRequest {
-		return nil
-	}
+// Ask encodes the request as the arena's gRPC session does, and plays the script's move.
+func (b *scriptedBot) Ask(r *referee.Request) ([]byte, <-chan time.Time, error) {
+	body := wire.AppendRequest(nil, &wire.Request{
+		GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal, Deadline: r.Deadline,
+		OverageLeft: r.OverageLeft, Observation: r.Observation, Rules: r.Rules,
+		Events: r.Events, FirstEvent: r.FirstEvent,
+	})
 	req, err := wire.DecodeSent(body)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -119,8 +121,12 @@ func (b *scriptedBot) SendEncoded(kind protowire.Number, body []byte) error {
 			close(b.gone)
 		}
 	case resumeFirst:
-		if b.snapshot != nil {
-			_ = b.snapshot()
+		if pending := b.pending; pending != nil {
+			b.late.Add(1)
+			go func() { // as a session does, from its own goroutine
+				defer b.late.Done()
+				pending(func(*referee.Request) {})
+			}()
 		}
 		answer(id, pick)
 	case switchStream:
@@ -129,7 +135,7 @@ func (b *scriptedBot) SendEncoded(kind protowire.Number, body []byte) error {
 	default:
 		answer(id, pick)
 	}
-	return nil
+	return body, nil, nil
 }
 
 // illegalFor is an action in notation that is not among the legal ones.
