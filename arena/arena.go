@@ -137,6 +137,11 @@ type DecisionRecord struct {
 	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
 	Strike     bool          // late or missing: the fallback was played and a strike given
 	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
+	// SentFromState says Sent was built by the referee from the engine's state at this
+	// decision (wire.AppendRequest with the game id, request id, clock and events it
+	// carries), so that a store may keep only what rebuilds it. Not stored: a record read
+	// back has it false.
+	SentFromState bool
 }
 
 // SeatResult is one seat's raw result in one deal: ratings are derived from these.
@@ -163,6 +168,10 @@ type DealRecord struct {
 	Results   []SeatResult // by seat
 	Started   time.Time
 	Duration  time.Duration
+	// SentDigest is the SentDigest of the requests as they were sent, when the store kept
+	// only it and regenerates the requests (Decisions[].Sent) on reading; nil otherwise. A
+	// replay's verification checks the regenerated requests against it.
+	SentDigest []byte
 }
 
 // ResultRow is a SeatResult with the match and deal it belongs to, in the order results were

@@ -252,11 +252,13 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
 	// One request and one observation per game, filled afresh for each decision: the Conn
-	// uses them only during Ask (and a resume while the request is open).
+	// uses them only during Ask (and a resume while the request is open). The deadline goes
+	// out in whole µs (a bot cannot use less), which keeps a compact deal record's clock
+	// fields a byte each (arena/internal/store/record.go).
 	g.obs = g.st.Observe(seat)
 	req := &g.req
 	*req = Request{GameID: g.id, RequestID: rec.RequestID, Observation: &g.obs, Legal: legal,
-		Deadline: start.Add(tc.PerDecision), OverageLeft: bank, Rules: g.rules}
+		Deadline: start.Add(tc.PerDecision).Truncate(time.Microsecond), OverageLeft: bank, Rules: g.rules}
 	req.Events, req.FirstEvent = g.newEvents(seat)
 	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
@@ -267,7 +269,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	allowed := tc.PerDecision + bank
 	clockStart := start
 	sent, handed, err := p.Conn.Ask(req)
-	rec.Sent = sent
+	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with wire.AppendRequest
 	if err != nil {
 		return g.late(rec, legal, start, allowed), nil
 	}

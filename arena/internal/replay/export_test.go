@@ -40,7 +40,8 @@ func normalized(t *testing.T, rec arena.DealRecord) arena.DealRecord {
 	for i, d := range rec.Decisions {
 		d.Latency = d.Latency.Truncate(time.Microsecond)
 		d.ArenaShare = d.ArenaShare.Truncate(time.Microsecond)
-		d.Think = 0 // not exported
+		d.Think = 0             // not exported
+		d.SentFromState = false // an export's request is JSON, not the referee's wire bytes
 		as := make([]arena.AnswerAttempt, len(d.Attempts))
 		for j, a := range d.Attempts {
 			a.After = a.After.Truncate(time.Microsecond)

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,7 +27,7 @@ const (
 	RecSeating    = "REC-SEATING"    // seating or group differ from the match's plan
 	RecDecision   = "REC-DECISION"   // a decision record disagrees with the move it made
 	RecFallback   = "REC-FALLBACK"   // a fallback other than the documented one (the first legal action)
-	RecSent       = "REC-SENT"       // the request as sent differs from what the engine shows that seat
+	RecSent       = "REC-SENT"       // the request as sent differs from what the engine shows that seat, or from its digest
 	RecIncomplete = "REC-INCOMPLETE" // the moves end before the deal is over
 	RecResult     = "REC-RESULT"     // a seat's stored result differs from the settlement
 	RecCommitment = "REC-COMMITMENT" // the match's seed, rules and seating do not hash to its commitment
@@ -197,6 +198,7 @@ func (v *verifier) run() {
 			v.add(x.Index, RecDecision, "a decision record without a move")
 		}
 	}
+	v.checkSentDigest()
 	if !st.Terminal() {
 		v.add(len(rec.Moves), RecIncomplete, "the %d moves end before the deal is over: %s is still to decide (%s)",
 			len(rec.Moves), seatName(st.ToMove(), r.Players), st.Decision())
@@ -298,6 +300,19 @@ func (v *verifier) checkDecision(st *engine.State, k int, mv engine.Move, x *are
 		if msg := v.checkSent(st, x, legal); msg != "" {
 			v.add(k, RecSent, "%s", msg)
 		}
+	}
+}
+
+// checkSentDigest checks the requests of a deal the store rebuilt from its compact record
+// against the digest of the requests as they were sent: it proves that the bytes read back
+// are the bytes each bot got.
+func (v *verifier) checkSentDigest() {
+	rec := v.rec
+	if rec.SentDigest == nil {
+		return
+	}
+	if got := arena.SentDigest(rec.Decisions); !bytes.Equal(got[:], rec.SentDigest) {
+		v.add(-1, RecSent, "the requests rebuilt from the record (digest %x) are not the ones sent (digest %x): this build does not rebuild them as the arena sent them", got, rec.SentDigest)
 	}
 }
 

@@ -3,8 +3,11 @@ package replay
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
@@ -295,5 +299,67 @@ func TestVerifyAcceptsLateRefusedAnswers(t *testing.T) {
 	d.Attempts[len(d.Attempts)-1].Rejected = ""
 	if p := find(t, VerifyDeal(m, &rec), RecDecision); !strings.Contains(p.Msg, "two accepted answers") {
 		t.Errorf("two accepted answers: %q", p)
+	}
+}
+
+// A stored deal's requests are rebuilt from its compact record; verifying it checks them
+// against the digest of the requests as sent, on every variant, and a digest that does not
+// match (a build that rebuilds them otherwise, or a damaged record) is a REC-SENT problem.
+func TestVerifyStoredProvesTheRebuiltRequests(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "tapp.db")
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var ids []string
+	for _, text := range ruleSets {
+		m, recs := play(t, text, 3)
+		if slices.Contains(ids, m.ID) { // play names matches by the length of their rules
+			continue
+		}
+		am := &arena.Match{ID: m.ID, Spec: arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs), Seed: m.Seed,
+			TimeControl: m.TimeControl}}
+		if err := st.CreateMatch(ctx, am); err != nil {
+			t.Fatal(err)
+		}
+		for i := range recs {
+			if err := st.SaveDeal(ctx, &recs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep, err := VerifyStored(ctx, st, m.ID)
+		if err != nil || !rep.OK() || rep.Deals != len(recs) {
+			t.Fatalf("%s: VerifyStored = %+v, %v; want %d deals and no problem", text, rep, err, len(recs))
+		}
+		got, err := st.Deal(ctx, m.ID, 1)
+		if err != nil || got.SentDigest == nil {
+			t.Fatalf("%s: Deal = %v; want a deal with its requests' digest", text, err)
+		}
+		ids = append(ids, m.ID)
+	}
+
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Byte 1 of a compact record is the first byte of its digest.
+	var record []byte
+	if err := db.QueryRowContext(ctx, `SELECT record FROM deals WHERE match_id = ? AND number = 1`, ids[0]).Scan(&record); err != nil {
+		t.Fatal(err)
+	}
+	record[1] ^= 1
+	if _, err := db.ExecContext(ctx, `UPDATE deals SET record = ? WHERE match_id = ? AND number = 1`, record, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := VerifyStored(ctx, st, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := find(t, rep.Problems, RecSent); p.Deal != 1 || p.Decision != -1 || len(rep.Problems) != 1 {
+		t.Errorf("problems %v, want one REC-SENT for deal 1", rep.Problems)
 	}
 }

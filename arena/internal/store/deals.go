@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/engine"
@@ -120,8 +121,8 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 // The multi-row INSERTs of saveBatch: the head of each, and its columns.
 const (
 	insertDeal = `INSERT INTO deals (match_id, number, deal_group, seating, deal, options, moves, outcome,
-	started, duration_us, decision_log) VALUES `
-	dealCols     = 11
+	started, duration_us, decision_log, record) VALUES `
+	dealCols     = 12
 	insertResult = `INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff, points, tricks,
 	declarer) VALUES `
 	resultCols = 9
@@ -233,12 +234,14 @@ func (s *Store) rowOps(head string, ncols int, args []any, tail ...string) []wri
 	return ops
 }
 
-// prepareDeal checks a deal record against its match and converts it for writing.
+// prepareDeal checks a deal record against its match and converts it for writing: as a
+// compact record (record.go) when it can be, else as text columns and a decision log.
 func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*preparedDeal, error) {
-	rules, leagueID, err := s.matchInfo(ctx, d.MatchID)
+	info, err := s.cachedMatchInfo(ctx, d.MatchID)
 	if err != nil {
 		return nil, err
 	}
+	rules, leagueID := info.rules, info.league
 	if err := d.Deal.Validate(rules); err != nil {
 		return nil, fmt.Errorf("store: saving deal %d of match %s: the cards do not fit the rules: %w", d.Number, d.MatchID, err)
 	}
@@ -247,16 +250,25 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 			return nil, fmt.Errorf("store: saving deal %d of match %s: move %d is by seat %d", d.Number, d.MatchID, i, m.Seat)
 		}
 	}
-	log, err := encodeDecisionLog(d.Decisions)
-	if err != nil {
-		return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
-	}
 	started := d.Started
 	if started.IsZero() {
 		started = now()
 	}
-	p := &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules),
-		formatOptions(d.Options), formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration), log}}
+	// The start as it reads back: the record's clock fields are kept relative to it.
+	started = time.UnixMicro(started.UnixMicro()).UTC()
+	var p *preparedDeal
+	if rec, err := encodeRecord(d, started, info); err == nil {
+		p = &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, "", "", "", "", "", s.timeArg(started),
+			us(d.Duration), nil, rec}}
+	} else {
+		log, err := encodeDecisionLog(d.Decisions)
+		if err != nil {
+			return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
+		}
+		p = &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules),
+			formatOptions(d.Options), formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration),
+			log, nil}}
+	}
 	// league_id is copied from the match, so that league queries need no join.
 	p.resultArgs = make([]any, 0, len(d.Results)*resultCols)
 	for _, r := range d.Results {
@@ -296,12 +308,38 @@ func (s *Store) cachedMatchInfo(ctx context.Context, matchID string) (*matchInfo
 	if v, ok := s.matchInfos.Load(matchID); ok {
 		return v.(*matchInfo), nil
 	}
+	info, err := s.readMatchInfo(ctx, s.r, matchID)
+	if err != nil {
+		return nil, err
+	}
+	if info.league != "" && info.round < 0 {
+		// Not (yet) placed in its league's schedule: look again next time rather than keep it.
+		return info, nil
+	}
+	if s.cachedMatches.Add(1) > maxCachedMatches { // start afresh rather than grow without end
+		s.matchInfos.Clear()
+		s.cachedMatches.Store(1)
+	}
+	s.matchInfos.Store(matchID, info)
+	return info, nil
+}
+
+// querier is what reading deals needs of a pool or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// readMatchInfo reads what storing and reading deals need of a match, or arena.ErrNotFound.
+func (s *Store) readMatchInfo(ctx context.Context, q querier, matchID string) (*matchInfo, error) {
 	var rulesText, league, bots string
 	var duplicate bool
 	var round int
-	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT m.rules, m.league_id, m.bots, m.duplicate, coalesce(lm.round, -1)
+	var perDecision, overage int64
+	err := q.QueryRowContext(ctx, s.rebind(`SELECT m.rules, m.league_id, m.bots, m.duplicate, coalesce(lm.round, -1),
+	m.per_decision_us, m.overage_us
 FROM matches m LEFT JOIN league_matches lm ON lm.match_id = m.id WHERE m.id = ?`), matchID).
-		Scan(&rulesText, &league, &bots, &duplicate, &round)
+		Scan(&rulesText, &league, &bots, &duplicate, &round, &perDecision, &overage)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("match %s: %w", matchID, arena.ErrNotFound)
 	}
@@ -316,49 +354,62 @@ FROM matches m LEFT JOIN league_matches lm ON lm.match_id = m.id WHERE m.id = ?`
 	if err != nil {
 		return nil, fmt.Errorf("store: match %s: %w", matchID, err)
 	}
-	info := &matchInfo{rules: rules, league: league, bots: names, round: round, want: unitsWanted(rules.Players, duplicate)}
-	if league != "" && round < 0 {
-		// Not (yet) placed in its league's schedule: look again next time rather than keep it.
-		return info, nil
-	}
-	if s.cachedMatches.Add(1) > maxCachedMatches { // start afresh rather than grow without end
-		s.matchInfos.Clear()
-		s.cachedMatches.Store(1)
-	}
-	s.matchInfos.Store(matchID, info)
+	info := &matchInfo{rules: rules, league: league, bots: names, round: round, want: unitsWanted(rules.Players, duplicate),
+		perDecision: fromUS(perDecision), overage: fromUS(overage)}
 	return info, nil
 }
 
 // matchInfo is what storing and reading deals need of their match.
 type matchInfo struct {
+	id     string // set by readers that keep several
 	rules  engine.RuleSet
 	league string
 	bots   []string // in table order
 	round  int      // in its league's schedule; -1 for none
 	want   int      // deals of each unit (unitsWanted)
+	// The match's clock as stored, from which a compact record's clock fields are kept.
+	perDecision, overage time.Duration
+	rulesOnce            sync.Once
+	rules0               string // rules.String(), as every request carries it
+}
+
+// rulesText is the rule set's canonical text, made once.
+func (m *matchInfo) rulesText() string {
+	m.rulesOnce.Do(func() { m.rules0 = m.rules.String() })
+	return m.rules0
 }
 
 // maxCachedMatches bounds the matches whose matchInfo a Store keeps.
 const maxCachedMatches = 4096
 
 const dealColumns = `d.match_id, d.number, d.deal_group, d.seating, d.deal, d.options, d.moves, d.outcome,
-	d.started, d.duration_us, d.decision_log IS NULL, d.decision_log`
+	d.started, d.duration_us, d.decision_log IS NULL, d.decision_log, d.record`
 
 // scanDeal reads a row of dealColumns: the deal without its decisions and results, and its
 // decision log (nil for a deal stored before schema version 4, whose decisions are rows; an
-// empty value, which SQLite may also read as nil, is not one and fails to decode).
-func scanDeal(sc interface{ Scan(...any) error }, rules engine.RuleSet) (*arena.DealRecord, []byte, error) {
+// empty value, which SQLite may also read as nil, is not one and fails to decode). A deal
+// stored as a compact record (record.go) is read whole from it, decisions included (with
+// their requests rebuilt when withSent), and has no decision log.
+func scanDeal(sc interface{ Scan(...any) error }, info *matchInfo, withSent bool) (*arena.DealRecord, []byte, error) {
+	rules := info.rules
 	var (
 		d                                      arena.DealRecord
 		seating, deal, options, moves, outcome string
 		started                                dbTime
 		duration                               int64
 		inRows                                 bool
-		log                                    []byte
+		log, record                            []byte
 	)
 	if err := sc.Scan(&d.MatchID, &d.Number, &d.Group, &seating, &deal, &options, &moves, &outcome,
-		&started, &duration, &inRows, &log); err != nil {
+		&started, &duration, &inRows, &log, &record); err != nil {
 		return nil, nil, err
+	}
+	d.Started, d.Duration = started.T, fromUS(duration)
+	if record != nil {
+		if err := decodeRecord(&d, record, info, withSent); err != nil {
+			return nil, nil, err
+		}
+		return &d, nil, nil
 	}
 	if !inRows && log == nil {
 		log = []byte{}
@@ -379,7 +430,6 @@ func scanDeal(sc interface{ Scan(...any) error }, rules engine.RuleSet) (*arena.
 	if d.Outcome, err = parseOutcome(outcome); err != nil {
 		return nil, nil, err
 	}
-	d.Started, d.Duration = started.T, fromUS(duration)
 	return &d, log, nil
 }
 
@@ -447,17 +497,23 @@ func (s *Store) Deals(ctx context.Context, matchID string) ([]arena.DealRecord, 
 // loadDeals reads the deals of a match (only deal *number when number is not nil) with
 // their decisions and results; withSent false leaves out each decision's request. A deal
 // stored since schema version 4 has its decisions in its decision log; one stored before has
-// them in rows of decisions, which are read only when there is such a deal. A deal is stored
-// in one transaction and never changed, so reading its parts one after the other sees all
-// of them.
+// them in rows of decisions, which are read only when there is such a deal; one stored since
+// version 11 as a compact record is rebuilt from it (record.go). A deal is stored in one
+// transaction and never changed (but by migrations), so reading its parts one after the
+// other sees all of them.
 func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, withSent bool) ([]arena.DealRecord, error) {
+	info, err := s.cachedMatchInfo(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadDealsFrom(ctx, s.r, info, matchID, number, withSent)
+}
+
+// loadDealsFrom is loadDeals reading through q, for the match info describes.
+func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, matchID string, number *int, withSent bool) ([]arena.DealRecord, error) {
 	op := "read the deals of match " + matchID
 	if number != nil {
 		op = fmt.Sprintf("read deal %d of match %s", *number, matchID)
-	}
-	rules, _, err := s.matchInfo(ctx, matchID)
-	if err != nil {
-		return nil, err
 	}
 	dealCond, cond, args := ` WHERE d.match_id = ?`, ` WHERE match_id = ?`, []any{matchID}
 	if number != nil {
@@ -466,7 +522,7 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, with
 		args = append(args, *number)
 	}
 
-	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+dealColumns+` FROM deals d`+dealCond+
+	rows, err := q.QueryContext(ctx, s.rebind(`SELECT `+dealColumns+` FROM deals d`+dealCond+
 		` ORDER BY d.number`), args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
@@ -475,13 +531,15 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, with
 	at := map[int]int{}      // deal number → index in deals
 	inRows := map[int]bool{} // the deals whose decisions are rows (stored before version 4)
 	for rows.Next() {
-		d, log, err := scanDeal(rows, rules)
+		d, log, err := scanDeal(rows, info, withSent)
 		if err != nil {
 			rows.Close()
 			return nil, s.wrap(op, err)
 		}
 		at[d.Number] = len(deals)
-		if log == nil {
+		if d.SentDigest != nil {
+			// a compact record, read whole
+		} else if log == nil {
 			inRows[d.Number] = true
 		} else if d.Decisions, err = decodeDecisionLog(log, withSent); err != nil {
 			rows.Close()
@@ -499,7 +557,7 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, with
 		if !withSent {
 			cols = summaryDecisionColumns
 		}
-		rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+cols+` FROM decisions`+cond+
+		rows, err = q.QueryContext(ctx, s.rebind(`SELECT `+cols+` FROM decisions`+cond+
 			` ORDER BY deal_number, idx`), args...)
 		if err != nil {
 			return nil, s.wrap(op, err)
@@ -520,7 +578,7 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, with
 		}
 	}
 
-	rows, err = s.r.QueryContext(ctx, s.rebind(`SELECT `+resultColumns+` FROM results`+cond+
+	rows, err = q.QueryContext(ctx, s.rebind(`SELECT `+resultColumns+` FROM results`+cond+
 		` ORDER BY deal_number, seat`), args...)
 	if err != nil {
 		return nil, s.wrap(op, err)

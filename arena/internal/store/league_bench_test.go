@@ -30,10 +30,9 @@ func BenchmarkSaveLeagueDeals(b *testing.B) {
 	for b.Loop() {
 		ds := make([]*arena.DealRecord, batch)
 		for i := range ds {
-			d := *deals[n%len(deals)]
-			d.MatchID, d.Number, d.Group = m.ID, n, n/6
+			ds[i] = renumbered(deals[n%len(deals)], m.ID, n)
+			ds[i].Group = n / 6
 			n++
-			ds[i] = &d
 		}
 		if err := s.SaveDeals(ctx, ds); err != nil {
 			b.Fatal(err)

@@ -163,6 +163,7 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 // in the same transaction.
 var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	10: convertLeagueAggregates,
+	11: convertCompactRecords,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -139,13 +143,21 @@ func readRealDeals(t testing.TB) *realMatch {
 }
 
 // realDeals creates a match like the real one in s and returns the real deal records as
-// records of that match.
+// records of that match. The match gets the real one's id if s has no match of that id yet;
+// else the requests are given the game id of their deal in the new match, as the arena
+// would have sent them there.
 func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 	t.Helper()
 	rm := readRealDeals(t)
 	rules := mustRules(t, rm.Rules)
 	m := &arena.Match{Spec: arena.MatchSpec{Rules: rules, Bots: rm.Bots, Deals: len(rm.Deals), Seed: 3,
 		TimeControl: arena.DefaultTimeControl}}
+	if req, err := wire.DecodeSent(rm.Deals[0].Decisions[0].Sent); err == nil {
+		id, _, _ := strings.Cut(req.GetGameId(), "/")
+		if _, err := s.GetMatch(context.Background(), id); errors.Is(err, arena.ErrNotFound) {
+			m.ID = id
+		}
+	}
 	if err := s.CreateMatch(context.Background(), m); err != nil {
 		t.Fatalf("CreateMatch: %v", err)
 	}
@@ -171,7 +183,7 @@ func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 		must(err)
 		for _, rx := range r.Decisions {
 			x := arena.DecisionRecord{Index: rx.Index, Seat: engine.Seat(rx.Seat), Bot: rx.Bot, RequestID: rx.RequestID,
-				Sent: rx.Sent, Latency: fromUS(rx.LatencyUS), Strike: rx.Strike, Fallback: rx.Fallback,
+				Sent: withGameID(rx.Sent, referee.GameID(m.ID, r.Number)), Latency: fromUS(rx.LatencyUS), Strike: rx.Strike, Fallback: rx.Fallback,
 				Think: time.Duration(rx.ThinkNS)}
 			x.Decision, err = parseDecision(rx.Decision)
 			must(err)

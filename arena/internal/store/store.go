@@ -21,12 +21,16 @@
 // of read-only connections, which WAL lets run beside the writer. Commits are synchronous
 // (synchronous=FULL): a finished deal survives a power cut.
 //
-// Engine values are stored in their text notation, so records can be read with the sqlite3
-// or psql shell and replayed: the rule set in its canonical text, the deal in deal notation,
-// moves as "seat:action" lines, options and outcome as JSON. A deal's decisions (what each
-// bot was sent and answered) are the bulk of a record and are stored compressed, in one
-// column beside the deal: a protobuf message (proto/tapp/store/v1) in a Zstandard frame,
-// with the same notations inside (see decisionlog.go).
+// Matches, bots and results are stored in their text notations, so they can be read with
+// the sqlite3 or psql shell: the rule set in its canonical text, names as JSON. A deal is
+// stored as a compact record (record.go, schema version 11): only what cannot be derived
+// from the match and the rules — the cards, each move as its index among the legal actions,
+// the decisions' timings, answers, strikes and fallbacks, and the clock fields of the
+// requests — about 150 bytes for a deal of random play, from which the store rebuilds the
+// moves, the outcome and the requests sent to the bots byte for byte, checked against a
+// digest. A deal that cannot be stored so (its moves do not replay to its outcome) keeps the
+// earlier form: the deal in deal notation, moves as "seat:action" lines, options and outcome
+// as JSON, and its decisions in one compressed column (decisionlog.go).
 package store
 
 import (

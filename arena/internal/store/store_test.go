@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -264,6 +265,22 @@ func TestSaveDealRoundTrip(t *testing.T) {
 }
 
 // diffDeal reports which parts of two deal records differ.
+// checkedDigest checks the digest of the requests a deal read back carries, if it carries one
+// (a compact record), against the requests saved, and returns the deal without it, to compare
+// with what was saved.
+func checkedDigest(t *testing.T, got, saved *arena.DealRecord) *arena.DealRecord {
+	t.Helper()
+	if got == nil || got.SentDigest == nil {
+		return got
+	}
+	if want := arena.SentDigest(saved.Decisions); !bytes.Equal(got.SentDigest, want[:]) {
+		t.Errorf("deal %d: SentDigest %x, want %x (the requests saved)", saved.Number, got.SentDigest, want)
+	}
+	g := *got
+	g.SentDigest = nil
+	return &g
+}
+
 func diffDeal(t *testing.T, got, want *arena.DealRecord) {
 	t.Helper()
 	g, w := *got, *want

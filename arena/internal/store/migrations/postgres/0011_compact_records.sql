@@ -1,0 +1,11 @@
+-- Tapp Arena schema, version 11 (PostgreSQL): compact deal records.
+-- record holds a deal as only what cannot be derived from its match and the rules: the cards,
+-- the options, the seating, each move as its index among the legal actions, and per decision
+-- the timings, answers, strikes and fallbacks, with the clock fields and a digest of the
+-- requests sent, which are rebuilt byte for byte on reading (arena/internal/store/record.go).
+-- A deal stored so has empty seating, deal, options, moves and outcome columns, a NULL
+-- decision_log and no rows in decisions; a deal that cannot be (its moves do not replay to
+-- its outcome, say) keeps those and a NULL record. Both read back alike.
+-- The deals stored before this version are converted by the store's Go conversion of version
+-- 11 (arena/internal/store/migrate.go).
+ALTER TABLE deals ADD COLUMN record BYTEA;
