@@ -18,10 +18,9 @@ import (
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
-// fastClock is for the tests of late bots: their hanging bots cost the test 150 ms a
-// decision. Tests of bots that answer use slowClock (seconds per decision), so that a busy
-// machine's scheduling never makes them late.
-var fastClock = arena.TimeControl{PerDecision: 150 * time.Millisecond, Overage: 100 * time.Millisecond, MaxStrikes: 3}
+// The tests of late and hanging bots run in fake time (clock_bubble_test.go). Tests of bots
+// that answer use slowClock (seconds per decision), so that a busy machine's scheduling never
+// makes them late.
 
 // table connects good bots (first legal action) for every seat but the last, which is given.
 func table(t *testing.T, a *testArena, ctx context.Context, last func(*tappv1.DecisionRequest) *string) (names []string, odd *rawBot) {
@@ -60,63 +59,6 @@ func decisionsOf(t *testing.T, a *testArena, matchID, bot string) []arena.Decisi
 		}
 	}
 	return out
-}
-
-func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
-	t.Parallel()
-	a := newTestArena(t, time.Second)
-	ctx := context.Background()
-	names, odd := table(t, a, ctx, func(*tappv1.DecisionRequest) *string { return nil })
-	spec := modernSpec(names, 3)
-	spec.TimeControl = fastClock
-	res := a.play(ctx, spec)
-	if res.Deals != 3 {
-		t.Fatalf("deals = %d, want 3: the match must complete", res.Deals)
-	}
-	if got, want := res.Forfeited, []string{"odd"}; len(got) != 1 || got[0] != want[0] {
-		t.Fatalf("forfeited = %v, want %v", got, want)
-	}
-	decs := decisionsOf(t, a, res.Match.ID, "odd")
-	strikes := 0
-	for _, d := range decs {
-		if !d.Fallback {
-			t.Fatalf("decision %d of the hanging bot was not a fallback", d.Index)
-		}
-		if d.Strike {
-			strikes++
-		}
-	}
-	if strikes != 3 {
-		t.Fatalf("strikes = %d, want 3 (after the third, decisions are fallbacks without asking)", strikes)
-	}
-	// Deals run in parallel, so requests already out when the third strike fell may time out
-	// too: they are told of their fallback but count no further strike.
-	var notices, forfeitNotices int
-	for _, msg := range odd.messages() {
-		if f := msg.GetFallback(); f != nil {
-			notices++
-			if f.GetStrikes() > 3 {
-				t.Fatalf("fallback notice with %d strikes, max is 3", f.GetStrikes())
-			}
-			if f.GetStrikes() == 3 && f.GetForfeited() {
-				forfeitNotices++
-			}
-		}
-	}
-	if notices < 3 || forfeitNotices == 0 {
-		t.Fatalf("fallback notices = %d (%d saying forfeited), want at least 3 and one forfeit", notices, forfeitNotices)
-	}
-	stored, err := a.store.GetMatch(ctx, res.Match.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(stored.Forfeited) != 1 || stored.Status != arena.MatchFinished {
-		t.Fatalf("stored match: status %s forfeited %v", stored.Status, stored.Forfeited)
-	}
-	// The match counts its fallbacks, so that its results can be flagged.
-	if stored.Fallbacks != len(decs) || stored.Decisions <= len(decs) || stored.FallbackShare() <= arena.TaintedShare {
-		t.Errorf("stored match counts %d fallbacks of %d decisions; want the hanging bot's %d of more", stored.Fallbacks, stored.Decisions, len(decs))
-	}
 }
 
 func TestIllegalAndMalformedAnswersAreRefusedAndMayBeCorrected(t *testing.T) {
