@@ -331,36 +331,6 @@ func TestDroppedBotResumesWithSnapshotWithinGrace(t *testing.T) {
 	}
 }
 
-func TestBotGoneAfterGraceGetsFallbacks(t *testing.T) {
-	t.Parallel()
-	a := newTestArena(t, 200*time.Millisecond)
-	ctx := context.Background()
-	sctx, cancel := context.WithCancel(ctx)
-	var n atomic.Int32
-	names, _ := table(t, a, sctx, func(req *tappv1.DecisionRequest) *string {
-		if n.Add(1) == 3 {
-			go cancel() // vanish for good at the third request
-			return nil
-		}
-		return &req.Legal[0]
-	})
-	spec := modernSpec(names, 3)
-	spec.TimeControl = arena.TimeControl{PerDecision: 2 * time.Second, Overage: time.Second, MaxStrikes: 3}
-	start := time.Now()
-	res := a.play(ctx, spec)
-	if res.Deals != 3 {
-		t.Fatalf("deals = %d, want 3", res.Deals)
-	}
-	decs := decisionsOf(t, a, res.Match.ID, "odd")
-	last := decs[len(decs)-1]
-	if !last.Fallback {
-		t.Fatalf("last decision of the vanished bot is not a fallback")
-	}
-	if time.Since(start) > 10*time.Second {
-		t.Fatalf("match took %s: decisions of a gone bot must not wait for the deadline", time.Since(start))
-	}
-}
-
 // Bots that play one game at a time, at a match with more tables at once than that: a table
 // is seated whole or waits, so two tables never each hold a bot the other waits for.
 func TestTablesOfBotsWithCapacityOneNeverWaitForEachOther(t *testing.T) {
