@@ -156,26 +156,21 @@ func TestAnswersForUnknownGamesRequestsAndDuplicatesAreRefused(t *testing.T) {
 	var oddBot *rawBot
 	var once sync.Once
 	names, oddBot := table(t, a, ctx, func(req *tappv1.DecisionRequest) *string {
+		first := false
 		once.Do(func() {
+			first = true
 			oddBot.send("no-such-game", "r1", req.Legal[0])
 			oddBot.send(req.GetGameId(), "r-unknown", req.Legal[0])
+			// The first request answered twice, in one go: the second answer is a duplicate
+			// that reaches the deal before it can end, however slow the machine.
+			oddBot.send(req.GetGameId(), req.GetRequestId(), req.Legal[0])
+			oddBot.send(req.GetGameId(), req.GetRequestId(), req.Legal[0])
 		})
+		if first {
+			return nil
+		}
 		return &req.Legal[0]
 	})
-	// Answer every request a second time after the first answer: a duplicate.
-	var dup atomic.Bool
-	go func() {
-		for !dup.Load() {
-			for _, msg := range oddBot.messages() {
-				if r := msg.GetDecisionRequest(); r != nil {
-					oddBot.send(r.GetGameId(), r.GetRequestId(), r.GetLegal()[0])
-					dup.Store(true)
-					return
-				}
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
 	res := a.play(ctx, modernSpec(names, 2))
 	if res.Deals != 2 || len(res.Forfeited) != 0 {
 		t.Fatalf("match: deals %d forfeited %v", res.Deals, res.Forfeited)
