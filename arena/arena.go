@@ -176,7 +176,7 @@ type ResultRow struct {
 	SeatResult
 }
 
-// Store keeps bots, matches and deal records. Implementation: package arena/store, one
+// Store keeps bots, matches and deal records. Implementation: package arena/internal/store, one
 // store over SQLite (the default) and PostgreSQL, with the same schema and the same behaviour.
 type Store interface {
 	CreateBot(ctx context.Context, b *Bot) error // ErrConflict if the name is taken

@@ -2,7 +2,7 @@ package search
 
 import "github.com/tapparena/tapp/engine"
 
-// The exported surface the double-dummy analysis of recorded deals (package arena/analysis)
+// The exported surface the double-dummy analysis of recorded deals (package arena/internal/analysis)
 // builds on: the same positions, goals and payoffs the bot uses, so that an analysis and the
 // bot agree on what every card is worth.
 
