@@ -273,6 +273,17 @@ type RoundCounts struct {
 // Complete reports that no job of the round is waiting or running.
 func (c RoundCounts) Complete() bool { return c.Available == 0 && c.Running == 0 }
 
+// LeagueUnit is a league's running total of one unit of its schedule (a match's deal source:
+// one deal, or a duplicate group under every seating): the deals stored so far and each
+// bot's net payoff over them.
+type LeagueUnit struct {
+	Round   int
+	MatchID string
+	Group   int
+	Deals   int
+	Net     []int64 // by position in the match's bots
+}
+
 // JobDeal is a finished deal of a job of a league's queue, for storing several at once.
 type JobDeal struct {
 	Deal  *DealRecord

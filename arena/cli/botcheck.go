@@ -47,7 +47,7 @@ func (f *rulesFlag) Set(text string) error {
 
 func (m *Main) botCheck(ctx context.Context, args []string) error {
 	fs := m.flags("bot check", "--cmd \"CMD\" | --arena ADDR --token T  [flags]")
-	cmd := fs.String("cmd", "", "the bot's command line (run by sh -c with TAPP_ARENA, TAPP_TOKEN and TAPP_BOT_NAME set)")
+	cmd := fs.String("cmd", "", "the bot's command line, split like a shell would but run without one (use sh -c '…' for pipes), with TAPP_ARENA, TAPP_TOKEN and TAPP_BOT_NAME set")
 	dir := fs.String("dir", "", "working directory of --cmd")
 	addr := fs.String("arena", "", "without --cmd: the address to listen on for a bot you start yourself (it connects there with --token)")
 	token := fs.String("token", "", "without --cmd: the token your bot connects with")

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
@@ -140,7 +140,7 @@ func checkLadderTotals(t *testing.T, path, id string) {
 				kept = append(kept, r)
 			}
 		}
-		want, err := rating.MergePairs(league.PairResults(league.Units(in, kept)))
+		want, err := rating.MergePairs(plan.PairResults(plan.Units(in, kept)))
 		if err != nil {
 			t.Fatal(err)
 		}

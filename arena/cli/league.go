@@ -18,6 +18,10 @@ import (
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
@@ -49,15 +53,15 @@ func (m *Main) league(ctx context.Context, args []string) error {
 const memoryDSN = "memory:"
 
 // openLeagueStore opens the store a league runs on.
-func (m *Main) openLeagueStore(ctx context.Context, dsn string) (league.Store, error) {
+func (m *Main) openLeagueStore(ctx context.Context, dsn string) (leaguestore.Store, error) {
 	if dsn == memoryDSN {
-		return league.NewMemory(), nil
+		return memstore.New(), nil
 	}
 	return m.openStore(ctx, dsn)
 }
 
 // builtinParseOptions lets the league file name the built-in bots of this build.
-var builtinParseOptions = league.ParseOptions{
+var builtinParseOptions = leaguefile.Options{
 	Builtin: func(kind string) error {
 		_, err := builtin.New(kind, 0)
 		return err
@@ -88,9 +92,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("tapp league run FILE [flags]: give one league file (see docs/league.md)")
 	}
-	cfg, err := league.LoadConfig(pos[0], builtinParseOptions)
+	cfg, err := leaguefile.Load(pos[0], builtinParseOptions)
 	if err != nil {
-		var ce *league.ConfigError
+		var ce *leaguefile.Error
 		if errors.As(err, &ce) {
 			return usageError{ce.Error()}
 		}
@@ -177,7 +181,7 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 }
 
 // playLeague starts the league's bots and plays it until it is finished, stopped or until.
-func (m *Main) playLeague(ctx context.Context, st league.Store, p *league.Plan, cfg *league.Config, listen, logDir, db string,
+func (m *Main) playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, cfg *leaguefile.Config, listen, logDir, db string,
 	until time.Time) (*league.Outcome, time.Duration, error) {
 	a, err := host.StartLeague(ctx, host.Config{Listen: listen, Log: m.Log, Executable: m.Executable}, st, cfg.Bots, cfg, logDir)
 	if a != nil {

@@ -108,7 +108,7 @@ func TestNewBotRefusesAFullFolderAndAnUnknownLanguage(t *testing.T) {
 
 func TestBotCheckExitsNonZeroWhenAnItemFails(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(tappBin, "bot", "check", "--cmd", "echo no bot here >&2; exit 3", "--connect-timeout", "3s")
+	cmd := exec.Command(tappBin, "bot", "check", "--cmd", "sh -c 'echo no bot here >&2; exit 3'", "--connect-timeout", "3s")
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
@@ -119,7 +119,7 @@ func TestBotCheckExitsNonZeroWhenAnItemFails(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	out, _ = exec.Command(tappBin, "bot", "check", "--cmd", "exit 3", "--connect-timeout", "2s", "--json").Output()
+	out, _ = exec.Command(tappBin, "bot", "check", "--cmd", "sh -c 'exit 3'", "--connect-timeout", "2s", "--json").Output()
 	var report struct {
 		Items []struct {
 			Name string `json:"name"`

@@ -56,7 +56,7 @@ type diffDeal struct {
 func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	fs := m.flags("replay diff", replayDiffUsage)
 	botName := fs.String("bot", "", "the recorded bot whose decisions are asked again")
-	botCmd := fs.String("bot-cmd", "", "a command that starts the new version (run with sh -c, with TAPP_ARENA and TAPP_TOKEN set)")
+	botCmd := fs.String("bot-cmd", "", "a command that starts the new version, split like a shell would but run without one, with TAPP_ARENA and TAPP_TOKEN set")
 	builtinKind := fs.String("builtin", "", "ask a built-in bot instead: "+strings.Join(builtin.Names(), ", "))
 	seed := fs.Uint64("seed", 1, "seed of a randomised built-in bot")
 	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the bot to connect")

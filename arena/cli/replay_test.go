@@ -6,93 +6,24 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"google.golang.org/protobuf/encoding/protowire"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/inproc"
 	"github.com/tapparena/tapp/arena/internal/match"
-	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/store"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
-	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
-
-// inProcessSeats seats built-in bots in this process for the match runner, each seat on a
-// line of its own, the way `tapp match` seats them in processes of their own: the bot at table
-// position i is seeded with seed+i.
-type inProcessSeats struct {
-	bots map[string]bots.Bot
-}
-
-func (s inProcessSeats) SeatTable(_ context.Context, seating []string) ([]referee.Conn, func(), error) {
-	conns := make([]referee.Conn, len(seating))
-	for i, bot := range seating {
-		b := s.bots[bot]
-		if b == nil {
-			return nil, nil, fmt.Errorf("no bot %s", bot)
-		}
-		conns[i] = &botConn{bot: b, games: map[string]chan referee.Answer{}, gone: make(chan struct{})}
-	}
-	return conns, func() {}, nil
-}
-
-// botConn answers every request at once with its bot's decision.
-type botConn struct {
-	bot   bots.Bot
-	mu    sync.Mutex
-	games map[string]chan referee.Answer
-	gone  chan struct{}
-}
-
-func (c *botConn) Send(msg *tappv1.ConnectResponse) error {
-	req := msg.GetDecisionRequest()
-	if req == nil {
-		return nil
-	}
-	obs, err := wire.ObservationFromProto(req.GetObservation(), req.GetLegal())
-	if err != nil {
-		return err
-	}
-	a, err := c.bot.Decide(context.Background(), obs)
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	ch := c.games[req.GetGameId()]
-	c.mu.Unlock()
-	ch <- referee.Answer{RequestID: req.GetRequestId(), Action: a.String(), At: time.Now()}
-	return nil
-}
-
-func (c *botConn) Open(gameID string, _ func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
-	ch := make(chan referee.Answer, 4)
-	c.mu.Lock()
-	c.games[gameID] = ch
-	c.mu.Unlock()
-	return ch, func() {}
-}
-
-func (c *botConn) Gone() <-chan struct{} { return c.gone }
-func (c *botConn) StreamEvents() bool    { return false }
-func (c *botConn) SendEncoded(kind protowire.Number, body []byte) error {
-	msg, err := wire.DecodeResponse(kind, body)
-	if err != nil {
-		return err
-	}
-	return c.Send(msg)
-}
 
 // playedMatch is a match stored in a SQLite file by the real match runner.
 type playedMatch struct {
@@ -116,9 +47,9 @@ func playMatch(t *testing.T, rules string, deals int, kinds ...string) playedMat
 	}
 	names := seatNames(kinds)
 	const seed = 5
-	seats := inProcessSeats{bots: map[string]bots.Bot{}}
+	seats := &inproc.Seats{Bots: map[string]bots.Bot{}, Record: true}
 	for i, k := range kinds {
-		if seats.bots[names[i]], err = builtin.New(k, seed+uint64(i)); err != nil {
+		if seats.Bots[names[i]], err = builtin.New(k, seed+uint64(i)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -18,130 +17,49 @@ import (
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/league/sprt"
 	"github.com/tapparena/tapp/arena/internal/rating"
-	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
 )
 
 const sprtUsage = `--candidate B --baseline A --field X[,Y…] [--bots FILE] [--elo0 0 --elo1 10] [--alpha 0.05 --beta 0.05] [flags]`
 
+// sprtFlags are the flags of tapp sprt.
+type sprtFlags struct {
+	match                      matchFlags
+	candidate, baseline, field string
+	botsFile, name, dsn, logs  string
+	elo0, elo1, alpha, beta    float64
+	maxPairs, concurrency      int
+	forDur                     time.Duration
+	asJSON                     bool
+}
+
 // sprt runs a sequential test of "is B stronger than A?" on duplicate groups: each round plays
 // B with field bots and A with the same field bots on the same deals (B in A's seat), and
-// each group pair scores 1, ½ or 0 for B (see league.SPRTPairs). It stops when the test
+// each group pair scores 1, ½ or 0 for B (see the sprt package). It stops when the test
 // decides (or at --max-pairs, or --for). The test is a league (named by --name) and resumes
 // like one.
 func (m *Main) sprt(ctx context.Context, args []string) error {
-	fs := m.flags("sprt", sprtUsage)
-	var mf matchFlags
-	mf.register(fs)
-	candidate := fs.String("candidate", "", "the bot under test (B): a built-in kind, or a name from --bots")
-	baseline := fs.String("baseline", "", "the bot it is compared with (A)")
-	fieldList := fs.String("field", "", "the opponents both meet, comma-separated (at least players−1)")
-	botsFile := fs.String("bots", "", "a league file whose bots: list defines the named bots (commands, tokens, args)")
-	name := fs.String("name", "", "the test's name, under which it is stored and resumed (default sprt-B-vs-A-sSEED)")
-	elo0 := fs.Float64("elo0", 0, "H0: normalized Elo of B over A")
-	elo1 := fs.Float64("elo1", 10, "H1: normalized Elo of B over A")
-	alpha := fs.Float64("alpha", 0.05, "type I error: accepting H1 when H0 holds")
-	beta := fs.Float64("beta", 0.05, "type II error: accepting H0 when H1 holds")
-	maxPairs := fs.Int("max-pairs", 0, "stop undecided after this many group pairs, rounded up to whole rounds of --deals pairs (0: no limit)")
-	forDur := fs.Duration("for", 0, "stop undecided after this long")
-	concurrency := fs.Int("concurrency", 8, "tables played at once")
-	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
-	logs := fs.String("logs", "", "folder for the launched bots' stderr (default NAME-logs)")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	// A round of the test is a few deal sources, not a match's hundred.
-	deals := fs.Lookup("deals")
-	deals.Usage, deals.DefValue = "deal sources per round: each is one pair of duplicate groups", "8"
-	mf.deals = 8
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("tapp sprt %s", sprtUsage)
-	}
-	// The test plays its own kind of match: these match flags would be ignored.
-	var ignored []string
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "duplicate" || f.Name == "format" || f.Name == "rounds" {
-			ignored = append(ignored, "--"+f.Name)
-		}
-	})
-	if len(ignored) > 0 {
-		return usagef("tapp sprt always plays duplicate deals in rounds of --deals pairs: leave out %s", strings.Join(ignored, ", "))
-	}
-	field := splitList(*fieldList)
-	if *candidate == "" || *baseline == "" || len(field) == 0 {
-		return usagef("tapp sprt needs --candidate, --baseline and --field\n  tapp sprt %s", sprtUsage)
-	}
-	if !(*elo0 < *elo1) || !(*alpha > 0 && *beta > 0 && *alpha+*beta < 1) {
-		return usagef("need --elo0 < --elo1 and 0 < --alpha, --beta with alpha+beta < 1")
-	}
-	rules, err := mf.ruleSet()
+	f, err := m.parseSPRTFlags(args)
 	if err != nil {
 		return err
 	}
-	dealsText := ""
-	if mf.dealsFile != "" {
-		text, err := os.ReadFile(mf.dealsFile)
-		if err != nil {
-			return err
-		}
-		if _, err := engine.ParseDeals(rules, string(text)); err != nil {
-			return usagef("%s: %v", mf.dealsFile, err)
-		}
-		dealsText = string(text)
-	}
-	if *name == "" {
-		*name = fmt.Sprintf("sprt-%s-vs-%s-s%d", *candidate, *baseline, mf.seed)
-	}
-	base := league.Plan{Rules: rules, Deals: mf.deals, Seed: mf.seed, DealsText: dealsText,
-		TimeControl: arena.TimeControl{PerDecision: mf.perDecision, Overage: mf.overage, MaxStrikes: mf.strikes}}
-	p, err := league.NewSPRTPlan(*name, base, *candidate, *baseline, field)
+	p, settings, err := f.plan()
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
-	if *maxPairs > 0 {
-		// The test ends with the round that completes --max-pairs pairs (a round plays one
-		// pair per deal source): the goal is checked about once a second, and quick bots
-		// would play far past the limit in that time.
-		p.Rounds = (*maxPairs + p.Deals - 1) / p.Deals
+	cfg, bots, err := f.bots(p)
+	if err != nil {
+		return err
 	}
-
-	// The bots: from --bots, else built-in kinds named after themselves.
-	defined := map[string]league.BotConfig{}
-	cfg := &league.Config{Name: *name, Concurrency: *concurrency, Seed: mf.seed, Dir: "."}
-	if *botsFile != "" {
-		opts := builtinParseOptions
-		opts.BotsOnly = true
-		c, err := league.LoadConfig(*botsFile, opts)
-		if err != nil {
-			var ce *league.ConfigError
-			if errors.As(err, &ce) {
-				return usageError{ce.Error()}
-			}
-			return err
-		}
-		cfg.Dir = c.Dir
-		for _, b := range c.Bots {
-			defined[b.Name] = b
-		}
-	}
-	var bots []league.BotConfig
-	for _, n := range p.Bots {
-		b, ok := defined[n]
-		if !ok {
-			if _, err := builtin.New(n, 0); err != nil {
-				return usagef("bot %q is neither a built-in bot (%s) nor defined in --bots", n, strings.Join(builtin.Names(), ", "))
-			}
-			b = league.BotConfig{Name: n, Builtin: n}
-		}
-		bots = append(bots, b)
-	}
-	logDir := *logs
+	logDir := f.logs
 	if logDir == "" {
-		logDir = *name + "-logs"
+		logDir = f.name + "-logs"
 	}
-	st, err := m.openLeagueStore(ctx, *dsn)
+	st, err := m.openLeagueStore(ctx, f.dsn)
 	if err != nil {
 		return err
 	}
@@ -154,59 +72,126 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 		return err
 	}
 	m.Log.Info("sprt started", zap.String("name", p.League), zap.String("candidate", p.Candidate),
-		zap.String("baseline", p.Baseline), zap.Strings("field", p.Field), zap.Float64("elo0", *elo0),
-		zap.Float64("elo1", *elo1), zap.String("rules", p.Rules.String()))
-
-	var (
-		mu      sync.Mutex
-		summary league.SPRTSummary
-		lastLog time.Time
-	)
-	evaluate := func(ctx context.Context) (bool, error) {
-		ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
-		if err != nil {
-			return false, err
-		}
-		rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
-		if err != nil {
-			return false, err
-		}
-		s, err := league.RunSPRT(league.SPRTPairs(p, ms, rows), *elo0, *elo1, *alpha, *beta)
-		if err != nil {
-			return false, err
-		}
-		mu.Lock()
-		summary = s
-		mu.Unlock()
-		if time.Since(lastLog) > 5*time.Second || s.Report.Status != rating.SPRTContinue {
-			lastLog = time.Now()
-			m.Log.Info("sprt", zap.Int("pairs", s.Pairs), zap.Float64("llr", round2(s.Report.LLR)),
-				zap.Float64("lower", round2(s.Report.Lower)), zap.Float64("upper", round2(s.Report.Upper)),
-				zap.String("status", s.Report.Status.String()))
-		}
-		return s.Report.Status != rating.SPRTContinue || (*maxPairs > 0 && s.Pairs >= *maxPairs), nil
-	}
+		zap.String("baseline", p.Baseline), zap.Strings("field", p.Field), zap.Float64("elo0", f.elo0),
+		zap.Float64("elo1", f.elo1), zap.String("rules", p.Rules.String()))
 	var until time.Time
-	if *forDur > 0 {
-		until = time.Now().Add(*forDur)
+	if f.forDur > 0 {
+		until = time.Now().Add(f.forDur)
 	}
-	r := &league.Runner{Store: st, Seats: a.Server, Log: m.Log, Concurrency: *concurrency, Goal: evaluate}
-	out, err := r.Run(ctx, p, until)
+	r := &league.Runner{Store: st, Seats: a.Server, Log: m.Log, Concurrency: f.concurrency}
+	s, out, err := sprt.Run(ctx, r, p, settings, until)
 	if err != nil {
 		return err
 	}
-	if _, err := evaluate(context.WithoutCancel(ctx)); err != nil {
-		return err
-	}
-	mu.Lock()
-	s := summary
-	mu.Unlock()
-	return m.printSPRT(p, s, out, *asJSON)
+	return m.printSPRT(p, s, out, f.asJSON)
 }
 
-func round2(x float64) float64 { return math.Round(x*100) / 100 }
+// parseSPRTFlags parses and checks the flags of tapp sprt.
+func (m *Main) parseSPRTFlags(args []string) (*sprtFlags, error) {
+	fs := m.flags("sprt", sprtUsage)
+	f := &sprtFlags{}
+	f.match.register(fs)
+	fs.StringVar(&f.candidate, "candidate", "", "the bot under test (B): a built-in kind, or a name from --bots")
+	fs.StringVar(&f.baseline, "baseline", "", "the bot it is compared with (A)")
+	fs.StringVar(&f.field, "field", "", "the opponents both meet, comma-separated (at least players−1)")
+	fs.StringVar(&f.botsFile, "bots", "", "a league file whose bots: list defines the named bots (commands, tokens, args)")
+	fs.StringVar(&f.name, "name", "", "the test's name, under which it is stored and resumed (default sprt-B-vs-A-sSEED)")
+	fs.Float64Var(&f.elo0, "elo0", 0, "H0: normalized Elo of B over A")
+	fs.Float64Var(&f.elo1, "elo1", 10, "H1: normalized Elo of B over A")
+	fs.Float64Var(&f.alpha, "alpha", 0.05, "type I error: accepting H1 when H0 holds")
+	fs.Float64Var(&f.beta, "beta", 0.05, "type II error: accepting H0 when H1 holds")
+	fs.IntVar(&f.maxPairs, "max-pairs", 0, "stop undecided after this many group pairs, rounded up to whole rounds of --deals pairs (0: no limit)")
+	fs.DurationVar(&f.forDur, "for", 0, "stop undecided after this long")
+	fs.IntVar(&f.concurrency, "concurrency", 8, "tables played at once")
+	fs.StringVar(&f.dsn, "db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
+	fs.StringVar(&f.logs, "logs", "", "folder for the launched bots' stderr (default NAME-logs)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	// A round of the test is a few deal sources, not a match's hundred.
+	deals := fs.Lookup("deals")
+	deals.Usage, deals.DefValue = "deal sources per round: each is one pair of duplicate groups", "8"
+	f.match.deals = 8
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("tapp sprt %s", sprtUsage)
+	}
+	// The test plays its own kind of match: these match flags would be ignored.
+	var ignored []string
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "duplicate" || fl.Name == "format" || fl.Name == "rounds" {
+			ignored = append(ignored, "--"+fl.Name)
+		}
+	})
+	if len(ignored) > 0 {
+		return nil, usagef("tapp sprt always plays duplicate deals in rounds of --deals pairs: leave out %s", strings.Join(ignored, ", "))
+	}
+	if f.candidate == "" || f.baseline == "" || len(splitList(f.field)) == 0 {
+		return nil, usagef("tapp sprt needs --candidate, --baseline and --field\n  tapp sprt %s", sprtUsage)
+	}
+	if !(f.elo0 < f.elo1) || !(f.alpha > 0 && f.beta > 0 && f.alpha+f.beta < 1) {
+		return nil, usagef("need --elo0 < --elo1 and 0 < --alpha, --beta with alpha+beta < 1")
+	}
+	if f.name == "" {
+		f.name = fmt.Sprintf("sprt-%s-vs-%s-s%d", f.candidate, f.baseline, f.match.seed)
+	}
+	return f, nil
+}
 
-func (m *Main) printSPRT(p *league.Plan, s league.SPRTSummary, out *league.Outcome, asJSON bool) error {
+// plan returns the test's plan and settings.
+func (f *sprtFlags) plan() (*plan.Plan, sprt.Settings, error) {
+	mf := &f.match
+	settings := sprt.Settings{NElo0: f.elo0, NElo1: f.elo1, Alpha: f.alpha, Beta: f.beta, MaxPairs: f.maxPairs}
+	rules, err := mf.ruleSet()
+	if err != nil {
+		return nil, settings, err
+	}
+	dealsText := ""
+	if mf.dealsFile != "" {
+		text, err := os.ReadFile(mf.dealsFile)
+		if err != nil {
+			return nil, settings, err
+		}
+		if _, err := engine.ParseDeals(rules, string(text)); err != nil {
+			return nil, settings, usagef("%s: %v", mf.dealsFile, err)
+		}
+		dealsText = string(text)
+	}
+	base := plan.Plan{Rules: rules, Deals: mf.deals, Seed: mf.seed, DealsText: dealsText,
+		TimeControl: arena.TimeControl{PerDecision: mf.perDecision, Overage: mf.overage, MaxStrikes: mf.strikes}}
+	p, err := sprt.NewPlan(f.name, base, f.candidate, f.baseline, splitList(f.field), settings)
+	if err != nil {
+		return nil, settings, usagef("%v", err)
+	}
+	return p, settings, nil
+}
+
+// bots returns the test's bots: from --bots, else built-in kinds named after themselves,
+// with the league settings they are launched with.
+func (f *sprtFlags) bots(p *plan.Plan) (*leaguefile.Config, []leaguefile.Bot, error) {
+	cfg := &leaguefile.Config{Name: f.name, Concurrency: f.concurrency, Seed: f.match.seed, Dir: "."}
+	var defined *leaguefile.Config
+	if f.botsFile != "" {
+		opts := builtinParseOptions
+		opts.BotsOnly = true
+		var err error
+		if defined, err = leaguefile.Load(f.botsFile, opts); err != nil {
+			var ce *leaguefile.Error
+			if errors.As(err, &ce) {
+				return nil, nil, usageError{ce.Error()}
+			}
+			return nil, nil, err
+		}
+		cfg.Dir = defined.Dir
+	}
+	bots, err := leaguefile.NamedBots(defined, p.Bots, builtinParseOptions)
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	return cfg, bots, nil
+}
+
+func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJSON bool) error {
 	rep := s.Report
 	verdict := "undecided"
 	switch rep.Status {

@@ -9,14 +9,12 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
-	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // asked is what came of one question.
 type asked struct {
-	request  *tappv1.DecisionRequest
+	request  *referee.Request
 	attempts []arena.AnswerAttempt
 	rules    []string // the rule id of each refused attempt
 	accepted bool
@@ -31,45 +29,28 @@ func ask(ctx context.Context, conn referee.Conn, pos position, id string, player
 	st, seat := pos.state, pos.seat
 	r := st.Rules()
 	gameID := "check/" + id
-	started := &tappv1.GameStarted{
-		GameId: gameID, MatchId: "check", DealNumber: 0, Rules: r.String(), Seat: int32(seat), Players: players,
-		TimeControl: wire.TimeControlToProto(tc), Hand: wire.CardsToProto(st.Deal().Hands[seat]),
+	started := &referee.Start{
+		GameID: gameID, MatchID: "check", Number: 0, Rules: r, Seat: seat, Players: players,
+		TimeControl: tc, Hand: st.Deal().Hands[seat],
 	}
 	obs := st.Observe(seat)
-	legal := st.LegalActions(nil)
-	events := wire.EventsToProto(st.EventsFor(seat, 0), 0)
+	events := st.EventsFor(seat, 0)
 	start := time.Now()
-	req := &tappv1.DecisionRequest{
-		GameId: gameID, RequestId: "q-" + id, Decision: wire.DecisionToProto(st.Decision()),
-		Legal: wire.ActionsToProto(legal), Deadline: wire.Timestamp(start.Add(tc.PerDecision)),
-		OverageLeft: wire.Duration(tc.Overage), Observation: wire.ObservationToProto(&obs),
+	req := &referee.Request{
+		GameID: gameID, RequestID: "q-" + id, Observation: &obs, Legal: st.LegalActions(nil),
+		Deadline: start.Add(tc.PerDecision), OverageLeft: tc.Overage, Rules: r.String(),
 	}
-	answers, closeFn := conn.Open(gameID, func() *tappv1.Snapshot_Game {
-		return &tappv1.Snapshot_Game{Started: started, Observation: req.GetObservation(), Pending: req}
-	})
+	answers, closeFn := conn.Open(started, func(use func(*referee.Request)) { use(req) })
 	defer closeFn()
-	send := func(m *tappv1.ConnectResponse) error {
-		if err := conn.Send(m); err != nil {
-			return fmt.Errorf("sending to the bot: %w", err)
-		}
-		return nil
-	}
-	if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: started}}); err != nil {
-		return nil, err
-	}
 	if conn.StreamEvents() {
-		if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Event{Event: &tappv1.EventNotice{GameId: gameID, Events: events}}}); err != nil {
-			return nil, err
-		}
+		conn.Events(gameID, events, 0)
 	} else {
 		req.Events = events
 	}
-	if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}}); err != nil {
-		return nil, err
+	if _, _, err := conn.Ask(req); err != nil {
+		return nil, fmt.Errorf("sending to the bot: %w", err)
 	}
-	defer func() {
-		_ = conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: gameID, Aborted: true}}})
-	}()
+	defer conn.End(&referee.End{GameID: gameID, Aborted: true}, nil, 0)
 	out := &asked{request: req}
 	wait := time.NewTimer(tc.PerDecision + tc.Overage)
 	defer wait.Stop()
@@ -77,7 +58,7 @@ func ask(ctx context.Context, conn referee.Conn, pos position, id string, player
 		select {
 		case a := <-answers:
 			at := arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
-			rule, reason := checkAnswer(st, req.GetRequestId(), a)
+			rule, reason := checkAnswer(st, req.RequestID, a)
 			if rule == "" {
 				out.attempts = append(out.attempts, at)
 				out.accepted, out.latency = true, at.After
@@ -86,8 +67,7 @@ func ask(ctx context.Context, conn referee.Conn, pos position, id string, player
 			at.Rejected = reason
 			out.attempts = append(out.attempts, at)
 			out.rules = append(out.rules, rule)
-			_ = conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
-				GameId: gameID, RequestId: a.RequestID, RuleId: rule, Reason: reason}}})
+			conn.Refuse(referee.Refusal{GameID: gameID, RequestID: a.RequestID, Rule: rule, Reason: reason})
 		case <-wait.C:
 			out.latency = tc.PerDecision + tc.Overage
 			return out, nil

@@ -5,16 +5,15 @@
 // and shuts the arena down to see it leave. Every item passes or fails with the reason and
 // what to change; nothing is stored.
 //
-// The arena is assembled here from the server and the referee (a host package that wires
-// server, store and launcher may replace that part); the bot's partners at the tables are the
-// built-in random bot in this process.
+// The check's arena is an ephemeral one of arena/internal/host (nothing stored, one-time
+// tokens, the bot's command launched by the arena's launcher); the referee plays its deals,
+// and the bot's partners at the tables are the built-in random bot in this process.
 package botcheck
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +25,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -36,9 +36,10 @@ import (
 
 // Config says which bot to check and how.
 type Config struct {
-	// Command is the bot's command line (run by sh -c), launched with TAPP_ARENA, TAPP_TOKEN
-	// and TAPP_BOT_NAME in its environment. Empty: the bot is already running and connects by
-	// itself to Listen with Token.
+	// Command is the bot's command line, split as a shell would (quotes, $VAR, leading
+	// NAME=VALUE; no shell runs it: pipes and `;` are not interpreted), launched with
+	// TAPP_ARENA, TAPP_TOKEN and TAPP_BOT_NAME in its environment. Empty: the bot is already
+	// running and connects by itself to Listen with Token.
 	Command string
 	Dir     string // the command's working directory (empty: this process's)
 	// Listen is where the check's arena takes the bot's connection (default 127.0.0.1:0 with
@@ -126,9 +127,9 @@ func (r *Report) Failed() []Item {
 type checker struct {
 	cfg      Config
 	log      *zap.Logger
+	host     *host.Host
 	srv      *server.Server
 	proxy    *proxy
-	served   chan error
 	proc     *launch.Process
 	stderr   string // the launched bot's stderr file
 	partners []string
@@ -198,18 +199,16 @@ func (cfg *Config) defaults() error {
 const grace = 5 * time.Second
 
 func (c *checker) start(ctx context.Context) error {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("botcheck: %w", err)
-	}
 	core, logs := observer.New(zapcore.DebugLevel) // the server names answers for ended games at debug level
 	c.arenaLog = logs
 	arenaLog := c.log.Named("arena").WithOptions(zap.WrapCore(func(own zapcore.Core) zapcore.Core { return zapcore.NewTee(own, core) }))
-	c.srv = server.New(server.Config{Store: noBots{}, Log: arenaLog, Grace: grace})
+	h, err := host.Start(ctx, host.Config{Listen: "127.0.0.1:0", Grace: grace, Log: arenaLog})
+	if err != nil {
+		return fmt.Errorf("botcheck: %w", err)
+	}
+	c.host, c.srv = h, h.Server
 	c.srv.AddLaunchToken(c.cfg.Token, c.cfg.Name)
-	c.served = make(chan error, 1)
-	go func() { c.served <- c.srv.Serve(lis) }()
-	c.proxy, err = newProxy(c.cfg.Listen, lis.Addr().String())
+	c.proxy, err = newProxy(c.cfg.Listen, h.Addr)
 	if err != nil {
 		return fmt.Errorf("botcheck: listening for the bot on %s: %w", c.cfg.Listen, err)
 	}
@@ -221,15 +220,14 @@ func (c *checker) start(ctx context.Context) error {
 	}
 	for i := 1; i < players; i++ {
 		name := fmt.Sprintf("partner-%d", i)
-		token := server.NewToken("partner_")
-		c.srv.AddLaunchToken(token, name)
+		token := h.OneTimeToken(name)
 		c.partners = append(c.partners, name)
 		b, err := builtin.New("random", c.cfg.Seed+uint64(i))
 		if err != nil {
 			return err
 		}
 		go func() {
-			_ = sdk.Run(pctx, sdk.Config{Arena: lis.Addr().String(), Token: token, Name: name, Capacity: 8,
+			_ = sdk.Run(pctx, sdk.Config{Arena: h.Addr, Token: token, Name: name, Capacity: 8,
 				Log: c.log.Named(name), MaxReconnect: time.Second}, b)
 		}()
 	}
@@ -239,25 +237,12 @@ func (c *checker) start(ctx context.Context) error {
 			return err
 		}
 		c.stderr = filepath.Join(dir, "stderr.log")
-		spec := launch.Spec{
-			Name: c.cfg.Name, Command: []string{"sh", "-c", shellExec(c.cfg.Command)}, Dir: c.cfg.Dir,
-			Env:        []string{"TAPP_ARENA=" + c.proxy.Addr(), "TAPP_TOKEN=" + c.cfg.Token, "TAPP_BOT_NAME=" + c.cfg.Name},
-			StderrPath: c.stderr,
-		}
-		if c.proc, err = launch.Start(ctx, spec, c.log.Named("launch")); err != nil {
-			return fmt.Errorf("botcheck: %w", err)
+		env := []string{"TAPP_ARENA=" + c.proxy.Addr(), "TAPP_TOKEN=" + c.cfg.Token, "TAPP_BOT_NAME=" + c.cfg.Name}
+		if c.proc, err = h.LaunchCommand(ctx, c.cfg.Name, c.cfg.Command, env, launch.Spec{Dir: c.cfg.Dir, StderrPath: c.stderr}); err != nil {
+			return fmt.Errorf("botcheck: the bot's command: %w", err)
 		}
 	}
 	return nil
-}
-
-// shellExec lets the shell replace itself by a simple command, so that signals and the
-// death of the arena reach the bot itself, not only its shell.
-func shellExec(command string) string {
-	if strings.ContainsAny(command, ";&|<>()`\n") {
-		return command
-	}
-	return "exec " + command
 }
 
 // addr is where the bot connects: for a bot that connects by itself, Config.Listen.
@@ -268,10 +253,8 @@ func (c *checker) close() {
 		c.proc.Retire()
 		launch.StopAll([]*launch.Process{c.proc}, 3*time.Second)
 	}
-	if c.srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		c.srv.Shutdown(ctx)
-		cancel()
+	if c.host != nil {
+		c.host.StopWithin(time.Second)
 	}
 	if c.stop != nil {
 		c.stop()
@@ -395,13 +378,6 @@ func (c *checker) checkConnect(ctx context.Context) bool {
 	c.add(Item{Name: "connect", Pass: true, Reason: fmt.Sprintf("connected after %s as %q, version %q, capacity %d",
 		time.Since(start).Round(time.Millisecond), s.GetBotName(), s.GetVersion(), s.GetCapacity())})
 	return true
-}
-
-// noBots is the store of an arena without registered bots: only its launch tokens connect.
-type noBots struct{ arena.Store }
-
-func (noBots) BotByTokenHash(context.Context, []byte) (*arena.Bot, error) {
-	return nil, arena.ErrNotFound
 }
 
 // seating puts the bot in seat and partners in the others.

@@ -8,13 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
-	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // What to change, by kind of problem.
@@ -222,7 +218,10 @@ func shortList(res *asked) string {
 	if res == nil || res.request == nil {
 		return "?"
 	}
-	legal := res.request.GetLegal()
+	legal := make([]string, len(res.request.Legal))
+	for i, a := range res.request.Legal {
+		legal[i] = a.String()
+	}
 	if len(legal) > 6 {
 		return strings.Join(legal[:6], " ") + fmt.Sprintf(" … (%d)", len(legal))
 	}
@@ -245,18 +244,9 @@ func (d *dropper) before() {
 	}
 }
 
-func (d *dropper) Send(m *tappv1.ConnectResponse) error {
-	if m.GetDecisionRequest() != nil {
-		d.before()
-	}
-	return d.Conn.Send(m)
-}
-
-func (d *dropper) SendEncoded(kind protowire.Number, body []byte) error {
-	if kind == wire.ResponseDecisionRequest {
-		d.before()
-	}
-	return d.Conn.SendEncoded(kind, body)
+func (d *dropper) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
+	d.before()
+	return d.Conn.Ask(req)
 }
 
 // checkResume drops the bot's stream in the middle of a deal: the bot must come back within

@@ -1,7 +1,8 @@
 // Package host assembles an arena in this process: the store, the gRPC server with its match
-// runner and admin service, the launcher for the bots the arena starts itself, and waiting
-// for bots to connect. `tapp serve`, `tapp match`, `tapp league run` and `tapp sprt` start
-// their arena through it; a new front end (a dashboard, a bot check) does too.
+// runner and admin service, the launcher for the bots the arena starts itself (one-time
+// tokens, commands split like a shell's), and waiting for bots to connect. `tapp serve`,
+// `tapp match`, `tapp league run`, `tapp sprt`, `tapp replay ask` and `tapp bot check` start
+// their arena through it; a new front end does too.
 package host
 
 import (
@@ -25,6 +26,9 @@ import (
 
 // Config says how to start an arena.
 type Config struct {
+	// Store keeps the arena's bots and matches. Nil makes an ephemeral arena that stores
+	// nothing and runs no matches, where only the tokens it mints connect (a bot check, a
+	// replay's re-asked questions).
 	Store      arena.Store
 	Listen     string        // address to listen on ("127.0.0.1:0" picks a free port)
 	AdminToken string        // enables the admin service; empty disables it
@@ -40,9 +44,9 @@ type Config struct {
 type Host struct {
 	Store   arena.Store
 	Server  *server.Server
-	Runner  *match.Runner
-	Service *match.Service
-	Addr    string // the address bots connect to
+	Runner  *match.Runner  // nil in an ephemeral arena
+	Service *match.Service // nil in an ephemeral arena
+	Addr    string         // the address bots connect to
 
 	exe    string
 	procs  []*launch.Process
@@ -59,14 +63,59 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", cfg.Listen, err)
 	}
-	srv := server.New(server.Config{Store: cfg.Store, Log: cfg.Log, AdminToken: cfg.AdminToken, Grace: cfg.Grace, TLS: cfg.TLS})
-	runner := &match.Runner{Store: cfg.Store, Seats: srv, Log: cfg.Log}
-	h := &Host{Store: cfg.Store, Server: srv, Runner: runner, Addr: lis.Addr().String(), exe: cfg.Executable,
+	st := cfg.Store
+	if st == nil {
+		st = noBots{}
+	}
+	srv := server.New(server.Config{Store: st, Log: cfg.Log, AdminToken: cfg.AdminToken, Grace: cfg.Grace, TLS: cfg.TLS})
+	h := &Host{Store: cfg.Store, Server: srv, Addr: lis.Addr().String(), exe: cfg.Executable,
 		served: make(chan error, 1), log: cfg.Log}
-	h.Service = match.NewService(ctx, runner, cfg.Log)
-	srv.SetMatchStarter(h.Service)
+	if cfg.Store != nil {
+		h.Runner = &match.Runner{Store: cfg.Store, Seats: srv, Log: cfg.Log}
+		h.Service = match.NewService(ctx, h.Runner, cfg.Log)
+		srv.SetMatchStarter(h.Service)
+	}
 	go func() { h.served <- srv.Serve(lis) }()
 	return h, nil
+}
+
+// noBots is the store of an ephemeral arena: no bot is registered, so only the tokens the
+// arena mints connect.
+type noBots struct{ arena.Store }
+
+func (noBots) BotByTokenHash(context.Context, []byte) (*arena.Bot, error) {
+	return nil, arena.ErrNotFound
+}
+
+// OneTimeToken mints a token that connects as bot name to this arena, for this process's
+// lifetime only: it is never stored.
+func (h *Host) OneTimeToken(name string) string {
+	token := server.NewToken("launch_")
+	h.Server.AddLaunchToken(token, name)
+	return token
+}
+
+// LaunchCommand starts a bot program from its command line, split as a shell would
+// (launch.Split: quotes, $VAR, leading NAME=VALUE; no shell runs it), with env added to its
+// environment, supervised as spec says (its Command and Name are filled in here). Stop ends it.
+func (h *Host) LaunchCommand(ctx context.Context, name, command string, env []string, spec launch.Spec) (*launch.Process, error) {
+	argv, assigned, err := launch.Split(command)
+	if err != nil {
+		return nil, err
+	}
+	spec.Name, spec.Command = name, argv
+	spec.Env = append(append(spec.Env, env...), assigned...)
+	return h.Launch(ctx, spec)
+}
+
+// Launch starts a supervised bot process that Stop ends.
+func (h *Host) Launch(ctx context.Context, spec launch.Spec) (*launch.Process, error) {
+	p, err := launch.Start(ctx, spec, h.log)
+	if err != nil {
+		return nil, err
+	}
+	h.procs = append(h.procs, p)
+	return p, nil
 }
 
 // Served reports the server's end: an error it stopped with.
@@ -76,8 +125,7 @@ func (h *Host) Served() <-chan error { return h.served }
 // the bot name, with a one-time token; it is restarted if it dies. Its stderr goes to
 // logDir/NAME.stderr.log when logDir is set.
 func (h *Host) LaunchBuiltin(ctx context.Context, name, kind string, capacity int, seed uint64, logDir string) error {
-	token := server.NewToken("launch_")
-	h.Server.AddLaunchToken(token, name)
+	token := h.OneTimeToken(name)
 	if err := h.EnsureBot(ctx, name); err != nil {
 		return err
 	}
@@ -93,25 +141,26 @@ func (h *Host) LaunchBuiltin(ctx context.Context, name, kind string, capacity in
 	return h.start(ctx, spec)
 }
 
-// start launches a supervised bot process that Stop ends.
+// start is Launch for a caller that needs no handle on the process.
 func (h *Host) start(ctx context.Context, spec launch.Spec) error {
-	p, err := launch.Start(ctx, spec, h.log)
-	if err != nil {
-		return err
-	}
-	h.procs = append(h.procs, p)
-	return nil
+	_, err := h.Launch(ctx, spec)
+	return err
 }
 
 // EnsureBot makes sure a stored bot row exists for name (results refer to it); a bot made
 // here has an unusable token until registered properly.
 func (h *Host) EnsureBot(ctx context.Context, name string) error {
-	if _, err := h.Store.BotByName(ctx, name); err == nil {
+	return EnsureBot(ctx, h.Store, name)
+}
+
+// EnsureBot is Host.EnsureBot for any store (matches of in-process bots need their rows too).
+func EnsureBot(ctx context.Context, st arena.Store, name string) error {
+	if _, err := st.BotByName(ctx, name); err == nil {
 		return nil
 	} else if !errors.Is(err, arena.ErrNotFound) {
 		return err
 	}
-	err := h.Store.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
+	err := st.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
 	if errors.Is(err, arena.ErrConflict) {
 		return nil
 	}
@@ -153,8 +202,11 @@ func (h *Host) WaitConnected(ctx context.Context, names []string, limit time.Dur
 }
 
 // Stop shuts the server down gracefully and stops launched bots.
-func (h *Host) Stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+func (h *Host) Stop() { h.StopWithin(5 * time.Second) }
+
+// StopWithin is Stop with the time the bots' streams get to finish.
+func (h *Host) StopWithin(limit time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	for _, p := range h.procs {
 		p.Retire()

@@ -15,7 +15,8 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/launch"
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/server"
 )
 
@@ -23,7 +24,7 @@ import (
 // with the league file's grace), the launched bots (supervised, stderr in logDir), and waits
 // until every bot is connected (token bots may take their time: their absence is logged).
 // A host it returns with an error must still be stopped.
-func StartLeague(ctx context.Context, cfg Config, st league.Store, bots []league.BotConfig, lc *league.Config, logDir string) (*Host, error) {
+func StartLeague(ctx context.Context, cfg Config, st leaguestore.Store, bots []leaguefile.Bot, lc *leaguefile.Config, logDir string) (*Host, error) {
 	for _, b := range bots {
 		if b.Token {
 			if _, err := st.BotByName(ctx, b.Name); errors.Is(err, arena.ErrNotFound) {
@@ -35,7 +36,7 @@ func StartLeague(ctx context.Context, cfg Config, st league.Store, bots []league
 	}
 	cfg.Store, cfg.AdminToken, cfg.Grace = st, "", time.Duration(lc.Grace)
 	if cfg.Grace <= 0 {
-		cfg.Grace = league.DefaultGrace
+		cfg.Grace = leaguefile.DefaultGrace
 	}
 	h, err := Start(ctx, cfg)
 	if err != nil {
@@ -59,7 +60,7 @@ func StartLeague(ctx context.Context, cfg Config, st league.Store, bots []league
 
 // launchLeagueBot starts one launched bot of a league under supervision: restarted when it
 // dies, its stderr appended to LOGDIR/NAME.stderr.log.
-func (h *Host) launchLeagueBot(ctx context.Context, b league.BotConfig, lc *league.Config, index int, logDir string) error {
+func (h *Host) launchLeagueBot(ctx context.Context, b leaguefile.Bot, lc *leaguefile.Config, index int, logDir string) error {
 	token := server.NewToken("launch_")
 	h.Server.AddLaunchToken(token, b.Name)
 	if err := h.EnsureBot(ctx, b.Name); err != nil {
@@ -115,7 +116,7 @@ func sortedEnvKeys(env map[string]string) []string {
 // waitForBots waits until every bot has a connected session. Launched bots get a minute;
 // bots that connect by themselves are waited for as long as it takes (Ctrl-C stops), with a
 // reminder every 15 s of who is missing and where to connect.
-func (h *Host) waitForBots(ctx context.Context, names []string, bots []league.BotConfig) error {
+func (h *Host) waitForBots(ctx context.Context, names []string, bots []leaguefile.Bot) error {
 	tokenBots := map[string]bool{}
 	for _, b := range bots {
 		tokenBots[b.Name] = b.Token

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
 
@@ -16,14 +19,14 @@ import (
 // the difference is what the store costs a league. b.N is the number of deal sources per
 // match (4 tables × 6 seatings each).
 //
-//	go test -run '^$' -bench LeagueStore -benchtime 50x -count 3 ./arena/league
+//	go test -run '^$' -bench LeagueStore -benchtime 50x -count 3 ./arena/internal/league
 func BenchmarkLeagueStore(b *testing.B) {
 	for _, backend := range []string{"memory", "sqlite"} {
 		b.Run(backend, func(b *testing.B) {
 			ctx := context.Background()
-			var st league.Store
+			var st leaguestore.Store
 			if backend == "memory" {
-				st = league.NewMemory()
+				st = memstore.New()
 			} else {
 				s, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
 				if err != nil {
@@ -33,7 +36,7 @@ func BenchmarkLeagueStore(b *testing.B) {
 				st = s
 			}
 			a := newArena(b, st, map[string]string{"r1": "random", "r2": "random", "r3": "random", "r4": "random"})
-			p := testPlan(b, fmt.Sprintf("bench-%d", b.N), league.RoundRobin, 1, b.N)
+			p := testPlan(b, fmt.Sprintf("bench-%d", b.N), plan.RoundRobin, 1, b.N)
 			p.Bots = []string{"r1", "r2", "r3", "r4"}
 			r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 30 * time.Second}
 			b.ResetTimer()

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -15,7 +14,10 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -23,7 +25,7 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-var _ league.Store = (*store.Store)(nil)
+var _ leaguestore.Store = (*store.Store)(nil)
 
 // testArena is a real gRPC arena on a loopback port whose built-in bots run in this process
 // (each its own session, connected with a launch token).
@@ -137,8 +139,8 @@ func mustRules(t testing.TB, text string) engine.RuleSet {
 // fourBots are the bots of most tests: three differently seeded random bots and heuristic.
 var fourBots = map[string]string{"r1": "random", "r2": "random", "r3": "random", "heur": "heuristic"}
 
-func testPlan(t testing.TB, name, format string, rounds, deals int) *league.Plan {
-	return &league.Plan{
+func testPlan(t testing.TB, name, format string, rounds, deals int) *plan.Plan {
+	return &plan.Plan{
 		League: name, Rules: mustRules(t, "modern"), Format: format, Bots: []string{"heur", "r1", "r2", "r3"},
 		Rounds: rounds, Deals: deals, Duplicate: true, Seed: 42,
 		TimeControl: arena.TimeControl{PerDecision: 2 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3},
@@ -154,7 +156,7 @@ type resultKey struct {
 	Payoff, Points int
 }
 
-func results(t *testing.T, st league.Store, leagueID string) []resultKey {
+func results(t *testing.T, st leaguestore.Store, leagueID string) []resultKey {
 	t.Helper()
 	rows, err := st.Results(context.Background(), arena.MatchFilter{LeagueID: leagueID})
 	if err != nil {
@@ -185,29 +187,39 @@ func cmpAll(less, more bool, rest ...int) int {
 	return 0
 }
 
-func leaderboard(t *testing.T, st league.Store, leagueID string) *league.Leaderboard {
+// leaderboard is the league's board as `tapp ratings --recompute` derives it from the raw
+// stored deals (arena/internal/board), multiplayer Elo and its history included.
+func leaderboard(t *testing.T, st leaguestore.Store, leagueID string) *board.Leaderboard {
 	t.Helper()
-	ctx := context.Background()
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: leagueID})
+	f := arena.MatchFilter{LeagueID: leagueID}
+	sums, err := board.Load(context.Background(), st, f, board.LoadOptions{Recompute: true, History: true, IncludeTainted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: leagueID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lb, err := league.ComputeLeaderboard(ms, rows)
+	lb, err := board.Compute(sums, board.Options{TaintedIncluded: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return lb
 }
 
-// stripTimes drops what differs between equal runs: nothing but the history's match order
-// could, and that is part of the result, so the leaderboard is compared whole.
-func equalBoards(a, b *league.Leaderboard) bool { return reflect.DeepEqual(a, b) }
+// resultsBoard is the part of the league's board that the stored deals decide: every figure
+// but the multiplayer Elo, which follows the order in which matches finished (and so differs
+// between a resumed run and an uninterrupted one with the same deals).
+func resultsBoard(t *testing.T, st leaguestore.Store, leagueID string) *board.Leaderboard {
+	t.Helper()
+	sums, err := board.Recompute(context.Background(), st, arena.MatchFilter{LeagueID: leagueID}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := board.Compute(sums, board.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lb
+}
 
-func runLeague(t *testing.T, ctx context.Context, st league.Store, a *testArena, p *league.Plan, concurrency int) *league.Outcome {
+func runLeague(t *testing.T, ctx context.Context, st leaguestore.Store, a *testArena, p *plan.Plan, concurrency int) *league.Outcome {
 	t.Helper()
 	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: concurrency, Lease: 5 * time.Second, Poll: 50 * time.Millisecond}
 	out, err := r.Run(ctx, p, time.Time{})

@@ -2,39 +2,27 @@ package league
 
 import (
 	"context"
-
-	"github.com/tapparena/tapp/arena"
+	"maps"
 )
 
 // matchesBefore counts each bot's matches in the league's rounds before round, for the
 // ladder's fairness (LadderTables): every round before round is scheduled before round is,
-// so every host that plans round reads the same counts.
+// so every host that plans round reads the same counts, and a round once counted stays so.
+// Each call reads only the rounds the last one did not, so a round's scheduling costs the same
+// at the end of a night as at its start.
 func (ru *run) matchesBefore(ctx context.Context, round int) (map[string]int, error) {
-	st := ru.r.Store
-	lms, err := st.LeagueMatches(ctx, ru.p.League)
-	if err != nil {
-		return nil, storeErr(err)
+	if ru.seats == nil || round < ru.seatsTo { // asked about an earlier round: count again
+		ru.seats, ru.seatsTo = map[string]int{}, 0
 	}
-	in := map[string]bool{}
-	for _, lm := range lms {
-		if lm.Round < round {
-			in[lm.MatchID] = true
+	if round > ru.seatsTo {
+		more, err := ru.r.Store.LeagueSeats(ctx, ru.p.League, ru.p.FirstPosition(ru.seatsTo), ru.p.FirstPosition(round))
+		if err != nil {
+			return nil, storeErr(err)
 		}
-	}
-	counts := map[string]int{}
-	if len(in) == 0 {
-		return counts, nil
-	}
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: ru.p.League})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	for _, m := range ms {
-		if in[m.ID] {
-			for _, b := range m.Spec.Bots {
-				counts[b]++
-			}
+		for b, n := range more {
+			ru.seats[b] += n
 		}
+		ru.seatsTo = round
 	}
-	return counts, nil
+	return maps.Clone(ru.seats), nil
 }

@@ -16,7 +16,9 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/league"
-	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
 
@@ -25,7 +27,7 @@ func TestRoundRobin(t *testing.T) {
 	ctx := context.Background()
 	st := openSQLite(t)
 	a := newArena(t, st, fourBots)
-	p := testPlan(t, "rr", league.RoundRobin, 1, 2)
+	p := testPlan(t, "rr", plan.RoundRobin, 1, 2)
 	out := runLeague(t, ctx, st, a, p, 8)
 	if !out.Finished || out.Played != 48 {
 		t.Fatalf("outcome %s, want finished with 48 deals (4 tables × 2 groups × 6 seatings)", describe(out))
@@ -85,7 +87,7 @@ func TestLastDealsAreStoredWithoutLingering(t *testing.T) {
 	t.Parallel()
 	st := openSQLite(t)
 	a := newArena(t, st, fourBots)
-	p := testPlan(t, "linger", league.RoundRobin, 1, 1)
+	p := testPlan(t, "linger", plan.RoundRobin, 1, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 50 * time.Millisecond,
@@ -97,18 +99,19 @@ func TestLastDealsAreStoredWithoutLingering(t *testing.T) {
 }
 
 // An interrupted league resumed later ends with the same results, deal for deal, and the same
-// leaderboard as an uninterrupted run.
+// leaderboard (but for the multiplayer Elo, which follows the order matches finished in) as an
+// uninterrupted run.
 func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {
 	t.Parallel()
-	for _, format := range []string{league.RoundRobin, league.Ladder} {
+	for _, format := range []string{plan.RoundRobin, plan.Ladder} {
 		t.Run(format, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			rounds := 1
-			if format == league.Ladder {
+			if format == plan.Ladder {
 				rounds = 4
 			}
-			ref := league.NewMemory()
+			ref := memstore.New()
 			p := testPlan(t, "L", format, rounds, 2)
 			out := runLeague(t, ctx, ref, newArena(t, ref, fourBots), p, 8)
 			if !out.Finished {
@@ -153,12 +156,12 @@ func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {
 			if got, want := results(t, st, "L"), results(t, ref, "L"); !reflect.DeepEqual(got, want) {
 				t.Errorf("resumed league: %d results, uninterrupted %d; they differ", len(got), len(want))
 			}
-			if got, want := leaderboard(t, st, "L"), leaderboard(t, ref, "L"); !equalBoards(got, want) {
+			if got, want := resultsBoard(t, st, "L"), resultsBoard(t, ref, "L"); !reflect.DeepEqual(got, want) {
 				t.Errorf("leaderboards differ:\nresumed       %+v\nuninterrupted %+v", got, want)
 			}
 			gotSched, _ := st.LeagueMatches(ctx, "L")
 			wantSched, _ := ref.LeagueMatches(ctx, "L")
-			if len(gotSched) != len(wantSched) || (format == league.Ladder && len(gotSched) != 4*1) {
+			if len(gotSched) != len(wantSched) || (format == plan.Ladder && len(gotSched) != 4*1) {
 				t.Errorf("schedules: %d and %d matches", len(gotSched), len(wantSched))
 			}
 		})
@@ -192,7 +195,7 @@ func twoWorkers(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	a := newArena(t, st, fourBots)
 	const deals = 4 * 12 * 6 // tables × deal sources × seatings
-	p := testPlan(t, "shared", league.RoundRobin, 1, 12)
+	p := testPlan(t, "shared", plan.RoundRobin, 1, 12)
 	var wg sync.WaitGroup
 	outs := make([]*league.Outcome, 2)
 	firstStored := make(chan struct{})
@@ -255,7 +258,7 @@ func TestJobsOfDeadWorkersAreTakenOver(t *testing.T) {
 			t.Parallel()
 			st := openSQLite(t)
 			a := newArena(t, st, fourBots)
-			p := testPlan(t, "dead", league.RoundRobin, 1, 1)
+			p := testPlan(t, "dead", plan.RoundRobin, 1, 1)
 			// Schedule the league and let the "dead" worker claim two jobs.
 			scheduleFirstRound(t, st, p)
 			held, err := st.Claim(ctx, "dead", c.owner, 2, c.lease)
@@ -320,7 +323,7 @@ func TestStoreFailureStopsTheLeagueCleanly(t *testing.T) {
 	ctx := context.Background()
 	st := openSQLite(t)
 	a := newArena(t, st, fourBots)
-	p := testPlan(t, "full", league.RoundRobin, 1, 2)
+	p := testPlan(t, "full", plan.RoundRobin, 1, 2)
 	fs := &failingStore{Store: st, okWrites: 1} // the disk fills after the first write
 	r := &league.Runner{Store: fs, Seats: a.srv, Concurrency: 4, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
 		Linger: time.Millisecond} // small batches: the first one does not hold the whole league
@@ -354,9 +357,9 @@ func TestStoreFailureStopsTheLeagueCleanly(t *testing.T) {
 func TestTimeLimitStopsTheLeague(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := league.NewMemory()
+	st := memstore.New()
 	a := newArena(t, st, fourBots)
-	p := testPlan(t, "timed", league.Ladder, 0, 4)
+	p := testPlan(t, "timed", plan.Ladder, 0, 4)
 	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
 	start := time.Now()
 	out, err := r.Run(ctx, p, time.Now().Add(500*time.Millisecond))
@@ -378,57 +381,13 @@ func TestTimeLimitStopsTheLeague(t *testing.T) {
 	}
 }
 
-func TestSPRTDecides(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	st := league.NewMemory()
-	a := newArena(t, st, fourBots)
-	base := testPlan(t, "", "", 0, 4)
-	p, err := league.NewSPRTPlan("sprt", *base, "heur", "r1", []string{"r2", "r3"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var summary league.SPRTSummary
-	goal := func(ctx context.Context) (bool, error) {
-		ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: "sprt"})
-		if err != nil {
-			return false, err
-		}
-		rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: "sprt"})
-		if err != nil {
-			return false, err
-		}
-		summary, err = league.RunSPRT(league.SPRTPairs(p, ms, rows), 0, 60, 0.05, 0.05)
-		return summary.Report.Status != rating.SPRTContinue, err
-	}
-	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond, Goal: goal}
-	// The goal ends the league; the time limit only stops a league that hangs, so it is
-	// generous: on a busy machine 60 s played too few deals for the test to decide.
-	out, err := r.Run(ctx, p, time.Now().Add(10*time.Minute))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("SPRT: %+v after %s", summary, describe(out))
-	if out.Stopped != "goal reached" || summary.Report.Status != rating.SPRTAcceptH1 {
-		t.Fatalf("outcome %s, SPRT %+v: want H1 accepted (heuristic beats random)", describe(out), summary.Report)
-	}
-	if !(summary.Report.LLR >= summary.Report.Upper) || summary.DecidedPair != summary.Pairs || summary.Diff.Mean <= 0 {
-		t.Errorf("summary %+v", summary)
-	}
-	// The same results give the same decision at the same pair (it is a pure function).
-	again := summary
-	if _, err := goal(ctx); err != nil || again.DecidedPair != summary.DecidedPair {
-		t.Errorf("recomputed decision at pair %d, first at %d", summary.DecidedPair, again.DecidedPair)
-	}
-}
-
 // The memory store's claim counts a job's stored deals as the SQL stores do (their test:
 // TestClaimCountsStoredDeals in arena/store).
 func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := league.NewMemory()
-	p := testPlan(t, "counted", league.RoundRobin, 1, 2)
+	st := memstore.New()
+	p := testPlan(t, "counted", plan.RoundRobin, 1, 2)
 	scheduleFirstRound(t, st, p)
 	held, err := st.Claim(ctx, p.League, "w", 1, time.Minute)
 	if err != nil || len(held) != 1 || held[0].Stored != 0 {
@@ -450,7 +409,7 @@ func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 
 // scheduleFirstRound stores the plan's league and its first round, as a runner starting it
 // would.
-func scheduleFirstRound(t *testing.T, st league.Store, p *league.Plan) {
+func scheduleFirstRound(t *testing.T, st leaguestore.Store, p *plan.Plan) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {

@@ -13,12 +13,15 @@ import (
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
 
 // schedule lists a league's matches by round with their bots, in schedule order.
-func schedule(t *testing.T, st league.Store, id string) []string {
+func schedule(t *testing.T, st leaguestore.Store, id string) []string {
 	t.Helper()
 	ctx := context.Background()
 	lms, err := st.LeagueMatches(ctx, id)
@@ -38,7 +41,7 @@ func schedule(t *testing.T, st league.Store, id string) []string {
 
 // checkTotals compares the store's running totals of a league with those recomputed from
 // every stored result: the deals, and the pairwise results of each round.
-func checkTotals(t *testing.T, st league.Store, id string) {
+func checkTotals(t *testing.T, st leaguestore.Store, id string) {
 	t.Helper()
 	ctx := context.Background()
 	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: id})
@@ -79,7 +82,7 @@ func checkTotals(t *testing.T, st league.Store, id string) {
 				kept = append(kept, row)
 			}
 		}
-		want, err := rating.MergePairs(league.PairResults(league.Units(in, kept)))
+		want, err := rating.MergePairs(plan.PairResults(plan.Units(in, kept)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,8 +105,8 @@ func checkTotals(t *testing.T, st league.Store, id string) {
 func TestLadderTotalsAreExactOnEveryStore(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	p := testPlan(t, "lt", league.Ladder, 6, 2)
-	ref := league.NewMemory()
+	p := testPlan(t, "lt", plan.Ladder, 6, 2)
+	ref := memstore.New()
 	if out := runLeague(t, ctx, ref, newArena(t, ref, fourBots), p, 8); !out.Finished {
 		t.Fatalf("memory: %s", describe(out))
 	}

@@ -9,9 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
-	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // Service runs matches in the background for the admin API and lets clients watch them.
@@ -27,7 +25,16 @@ type Service struct {
 }
 
 type watchers struct {
-	subs map[chan *tappv1.WatchMatchResponse]struct{}
+	subs map[chan Seen]struct{}
+}
+
+// Seen is what a watcher of a running match sees: one public event of a deal (the
+// settlement whole), or the match's end.
+type Seen struct {
+	GameID        string
+	Number        int // the deal number
+	Event         engine.Event
+	MatchFinished bool // the match is over: nothing else is set
 }
 
 // NewService runs matches under ctx: when it ends, running matches stop (resumable).
@@ -43,26 +50,6 @@ func NewService(ctx context.Context, r *Runner, log *zap.Logger) *Service {
 
 // Wait waits for every background match to end.
 func (s *Service) Wait() { s.wg.Wait() }
-
-// SpecFromProto reads an admin StartMatch request.
-func (s *Service) SpecFromProto(req *tappv1.StartMatchRequest) (arena.MatchSpec, error) {
-	text := req.GetRules()
-	if text == "" {
-		text = "modern"
-	}
-	rules, err := engine.ParseRuleSet(text)
-	if err != nil {
-		return arena.MatchSpec{}, err
-	}
-	spec := arena.MatchSpec{
-		Rules: rules, Bots: req.GetBots(), Deals: int(req.GetDeals()), Seed: req.GetSeed(),
-		Duplicate: req.GetDuplicate(), DealsText: req.GetDealsText(),
-		TimeControl: wire.TimeControlFromProto(req.GetTimeControl()),
-		Format:      req.GetFormat(), Rounds: int(req.GetRounds()),
-	}
-	_, err = Plan(spec)
-	return spec, err
-}
 
 // StartMatch stores a match and plays it in the background.
 func (s *Service) StartMatch(ctx context.Context, spec arena.MatchSpec) (string, error) {
@@ -99,7 +86,7 @@ func (s *Service) ResumeRunning(ctx context.Context) ([]string, error) {
 // play runs m in the background.
 func (s *Service) play(m *arena.Match) {
 	s.mu.Lock()
-	s.running[m.ID] = &watchers{subs: make(map[chan *tappv1.WatchMatchResponse]struct{})}
+	s.running[m.ID] = &watchers{subs: make(map[chan Seen]struct{})}
 	s.mu.Unlock()
 	s.wg.Add(1)
 	go func() {
@@ -122,7 +109,7 @@ func (s *Service) finish(id string) {
 	}
 	for ch := range w.subs {
 		select {
-		case ch <- &tappv1.WatchMatchResponse{MatchFinished: true}:
+		case ch <- Seen{MatchFinished: true}:
 		default:
 		}
 		close(ch)
@@ -141,12 +128,9 @@ func (s *Service) publish(matchID string, number int, ev engine.Event, public []
 	if w == nil || len(w.subs) == 0 {
 		return
 	}
-	msg := &tappv1.WatchMatchResponse{
-		GameId: matchID + "/" + fmt.Sprint(number), DealNumber: int32(number),
-		Event: wire.EventToProto(&public[0], -1, 0),
-	}
+	msg := Seen{GameID: matchID + "/" + fmt.Sprint(number), Number: number, Event: public[0]}
 	if ev.Kind == engine.EvSettled {
-		msg.Event = wire.EventToProto(&ev, -1, 0)
+		msg.Event = ev
 	}
 	for ch := range w.subs {
 		select {
@@ -157,8 +141,8 @@ func (s *Service) publish(matchID string, number int, ev engine.Event, public []
 }
 
 // Watch streams a running match's public events until it ends or ctx ends.
-func (s *Service) Watch(ctx context.Context, matchID string, send func(*tappv1.WatchMatchResponse) error) error {
-	ch := make(chan *tappv1.WatchMatchResponse, 1024)
+func (s *Service) Watch(ctx context.Context, matchID string, send func(Seen) error) error {
+	ch := make(chan Seen, 1024)
 	s.mu.Lock()
 	w := s.running[matchID]
 	if w != nil {
@@ -188,45 +172,4 @@ func (s *Service) Watch(ctx context.Context, matchID string, send func(*tappv1.W
 			return nil
 		}
 	}
-}
-
-// MatchSummary converts a stored match with its totals.
-func (s *Service) MatchSummary(m *arena.Match) *tappv1.MatchSummary {
-	sum := &tappv1.MatchSummary{
-		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
-		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited,
-	}
-	if !m.Finished.IsZero() {
-		sum.Finished = wire.Timestamp(m.Finished)
-	}
-	if tables, err := Plan(m.Spec); err == nil {
-		sum.DealsPlanned = int32(len(tables))
-	}
-	if res, err := Summarize(s.ctx, s.Runner.Store, m); err == nil {
-		sum.DealsPlayed = int32(res.Deals)
-		for _, b := range m.Spec.Bots {
-			sum.Net = append(sum.Net, int64(res.Net[b]))
-		}
-	}
-	return sum
-}
-
-// MatchDetails returns a stored match with every deal's summary.
-func (s *Service) MatchDetails(ctx context.Context, matchID string) (*tappv1.GetMatchResponse, error) {
-	m, err := s.Runner.Store.GetMatch(ctx, matchID)
-	if err != nil {
-		return nil, err
-	}
-	deals, err := s.Runner.Store.Deals(ctx, matchID)
-	if err != nil {
-		return nil, err
-	}
-	resp := &tappv1.GetMatchResponse{Match: s.MatchSummary(m)}
-	for _, d := range deals {
-		resp.Deals = append(resp.Deals, &tappv1.DealSummary{
-			DealNumber: int32(d.Number), Seating: d.Seating, Deal: d.Deal.Format(m.Spec.Rules),
-			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
-		})
-	}
-	return resp, nil
 }

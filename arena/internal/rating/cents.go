@@ -2,7 +2,6 @@ package rating
 
 import (
 	"fmt"
-	"math"
 )
 
 // Interval is a sample mean with a two-sided 95% confidence interval, for example a bot's
@@ -50,19 +49,9 @@ func (iv Interval) String() string {
 // n = 0 returns the zero Interval; n = 1 returns the value as the mean with zero spread and
 // [Interval.Bounded] false. NaN or infinite values are not checked and propagate.
 func CentsPerDeal(values []float64) Interval {
-	var m moments
+	var r Running
 	for _, x := range values {
-		m.add(x)
+		r.Add(x)
 	}
-	iv := Interval{N: len(values), Mean: m.mean}
-	if iv.N < 2 {
-		iv.Lo, iv.Hi = iv.Mean, iv.Mean
-		return iv
-	}
-	iv.SD = math.Sqrt(m.m2 / float64(iv.N-1))
-	iv.SE = iv.SD / math.Sqrt(float64(iv.N))
-	iv.Crit = StudentTQuantile(0.975, float64(iv.N-1))
-	iv.Half = iv.Crit * iv.SE
-	iv.Lo, iv.Hi = iv.Mean-iv.Half, iv.Mean+iv.Half
-	return iv
+	return r.Interval()
 }

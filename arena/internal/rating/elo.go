@@ -163,19 +163,16 @@ func EloFromWDL(r WDL) EloEstimate {
 // ½ and 0 give exactly the win/draw/loss figures. LOSWinsLosses is set equal to LOS. It
 // returns an error if a score is outside [0, 1].
 func EloFromScores(scores []float64) (EloEstimate, error) {
-	var m moments
 	for _, x := range scores {
 		if !(x >= 0 && x <= 1) {
 			return EloEstimate{}, fmt.Errorf("rating: score %v outside [0, 1]", x)
 		}
-		m.add(x)
 	}
-	if m.n == 0 {
-		return EloEstimate{Score: 0.5, LOS: 0.5, LOSWinsLosses: 0.5}, nil
+	var r Running
+	for _, x := range scores {
+		r.Add(x)
 	}
-	e := estimate(int(m.n), m.mean, m.variance())
-	e.LOSWinsLosses = e.LOS
-	return e, nil
+	return r.Elo(), nil
 }
 
 func estimate(n int, mu, variance float64) EloEstimate {

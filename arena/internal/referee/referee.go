@@ -1,8 +1,8 @@
 // Package referee plays one deal between bots: it asks each seat for its decisions under the
 // match's clock, refuses illegal or malformed answers with the rule broken, plays the
 // documented fallback for late or missing answers, and records everything that was sent and
-// received. It talks to bots through the Conn interface, so the same referee drives bots over
-// gRPC sessions and bots called in-process.
+// received. It speaks the engine's terms only and talks to bots through the Conn interface
+// (conn.go), so the same referee drives bots over gRPC sessions and bots called in-process.
 package referee
 
 import (
@@ -14,13 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
-
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
-	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // Protocol reasons for refusing an answer. Rule violations carry the engine's rule id instead.
@@ -29,42 +24,6 @@ const (
 	ReasonUnknownRequest = "PROTO-UNKNOWN-REQUEST" // no open request with this id for this bot
 	ReasonDuplicate      = "PROTO-DUPLICATE"       // the request is over: answered, or its fallback played
 )
-
-// Answer is one answer a bot sent for a game.
-type Answer struct {
-	RequestID string
-	Action    string
-	At        time.Time
-	Think     time.Duration // the bot's own thinking time as it reported it (0 if it did not)
-}
-
-// Conn is the referee's line to the bot in one seat.
-type Conn interface {
-	// Send queues a message for the bot without blocking. An error means the message could
-	// not be queued (the bot is not reading, or gone); the referee treats it like a late
-	// answer.
-	Send(msg *tappv1.ConnectResponse) error
-	// SendEncoded is Send for a message in wire form: kind is its field in ConnectResponse
-	// (wire.ResponseDecisionRequest, wire.ResponseGameEnded). The referee encodes a request
-	// once, for the bot and for its record, and a game's end once for every seat.
-	SendEncoded(kind protowire.Number, body []byte) error
-	// Open routes the bot's answers for gameID to the returned channel until closeFn is
-	// called. snapshot is called when a resuming bot needs the game's current view.
-	Open(gameID string, snapshot func() *tappv1.Snapshot_Game) (answers <-chan Answer, closeFn func())
-	// Gone is closed when the bot has left for good (disconnected past its grace period).
-	Gone() <-chan struct{}
-	// StreamEvents reports whether the bot asked for every event as it happens.
-	StreamEvents() bool
-}
-
-// RequestSender is implemented by a Conn whose messages wait in a queue before they reach the
-// bot (a gRPC session's outbox). SendRequest queues a decision request like SendEncoded and
-// returns a channel that receives the moment the request is handed to the bot's connection.
-// The bot's clock starts then: the time a request waits behind the arena's own work (other
-// tables, the store, the garbage collector) is the arena's share, recorded but never charged.
-type RequestSender interface {
-	SendRequest(gameID, requestID string, body []byte) (handed <-chan time.Time, err error)
-}
 
 // maxAttempts bounds the answers recorded for one decision: a bot that floods its open request
 // with refused answers gets them counted in one last attempt, so that its deal stays storable.
@@ -189,11 +148,12 @@ type game struct {
 	id   string
 	sent []int // per seat: events sent so far
 
-	rules    string // the rule set's text, for every request
-	lastSize int    // the size of the last request, to allocate the next one at once
+	rules string // the rule set's text, for every request
+	req   Request
+	obs   engine.Observation
 
-	mu      sync.Mutex                // guards pending for snapshots taken from session goroutines
-	pending [engine.MaxPlayers][]byte // the open request of each seat, in wire form
+	mu      sync.Mutex                  // guards pending for resumes, which come from the adapters' goroutines
+	pending [engine.MaxPlayers]*Request // the open request of each seat
 
 	requests int // requests sent: "r1" … "rN", every one before the last one closed
 	// asked[k-1] is when request rk was handed to its bot and askedSeat[k-1] the seat it was
@@ -218,10 +178,9 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	answers := make([]<-chan Answer, len(t.Players))
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
-		ch, closeFn := p.Conn.Open(g.id, func() *tappv1.Snapshot_Game { return g.snapshot(seat) })
+		ch, closeFn := p.Conn.Open(g.started(seat), func(use func(*Request)) { g.withPending(seat, use) })
 		defer closeFn()
 		answers[i] = ch
-		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: g.started(seat)}})
 	}
 	g.watch(0)
 
@@ -255,14 +214,7 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	out := g.st.Outcome()
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
-	reveal, err := proto.MarshalOptions{Deterministic: true}.Marshal(wire.RevealToProto(t.Rules, t.Deal, g.st))
-	if err != nil {
-		return nil, fmt.Errorf("referee: encoding the reveal: %w", err)
-	}
-	settlement, err := proto.MarshalOptions{Deterministic: true}.Marshal(wire.SettlementForPlayers(wire.OutcomeToProto(out), t.Rules.Players))
-	if err != nil {
-		return nil, fmt.Errorf("referee: encoding the settlement: %w", err)
-	}
+	end := &End{GameID: g.id, Rules: t.Rules, Deal: t.Deal, State: g.st, Outcome: out}
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
 		rec.Results = append(rec.Results, arena.SeatResult{
@@ -270,7 +222,7 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 			Tricks: out.Tricks[i], Declarer: out.Declarer == seat,
 		})
 		evs, first := g.newEvents(seat)
-		_ = p.Conn.SendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, g.id, reveal, settlement, evs, first))
+		p.Conn.End(end, evs, first)
 	}
 	rec.Duration = time.Since(rec.Started)
 	return rec, nil
@@ -297,17 +249,16 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	g.asked = append(g.asked, start)
 	g.askedSeat = append(g.askedSeat, seat)
 	rec.RequestID = "r" + strconv.Itoa(g.requests)
-	obs := g.st.Observe(seat)
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
-	evs, first := g.newEvents(seat)
-	encoded := wire.AppendRequest(make([]byte, 0, g.lastSize+256), &wire.Request{
-		GameID: g.id, RequestID: rec.RequestID, Legal: legal, Deadline: start.Add(tc.PerDecision),
-		OverageLeft: bank, Observation: &obs, Rules: g.rules, Events: evs, FirstEvent: first,
-	})
-	g.lastSize = len(encoded)
-	rec.Sent = encoded
-	g.setPending(seat, encoded)
+	// One request and one observation per game, filled afresh for each decision: the Conn
+	// uses them only during Ask (and a resume while the request is open).
+	g.obs = g.st.Observe(seat)
+	req := &g.req
+	*req = Request{GameID: g.id, RequestID: rec.RequestID, Observation: &g.obs, Legal: legal,
+		Deadline: start.Add(tc.PerDecision), OverageLeft: bank, Rules: g.rules}
+	req.Events, req.FirstEvent = g.newEvents(seat)
+	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
 
 	// The bot's clock starts when the request is handed to its connection (at once for a
@@ -315,13 +266,8 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	// never leaves (a bot that stopped reading fills its outbox).
 	allowed := tc.PerDecision + bank
 	clockStart := start
-	var handed <-chan time.Time
-	var err error
-	if rs, ok := p.Conn.(RequestSender); ok {
-		handed, err = rs.SendRequest(g.id, rec.RequestID, encoded)
-	} else {
-		err = p.Conn.SendEncoded(wire.ResponseDecisionRequest, encoded)
-	}
+	sent, handed, err := p.Conn.Ask(req)
+	rec.Sent = sent
 	if err != nil {
 		return g.late(rec, legal, start, allowed), nil
 	}
@@ -395,9 +341,7 @@ func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a An
 	} else if rule == ReasonDuplicate {
 		g.recordLate(seat, a, reason)
 	}
-	_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
-		GameId: g.id, RequestId: a.RequestID, RuleId: rule, Reason: reason,
-	}}})
+	p.Conn.Refuse(Refusal{GameID: g.id, RequestID: a.RequestID, Rule: rule, Reason: reason})
 	return action, false
 }
 
@@ -453,24 +397,21 @@ func (g *game) late(rec arena.DecisionRecord, legal []engine.Action, start time.
 	p := g.t.Players[rec.Seat]
 	strikes, forfeited, counted := p.Clock.strike()
 	rec.Action, rec.Fallback, rec.Strike, rec.Latency = Fallback(legal), true, counted, waited
-	_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Fallback{Fallback: &tappv1.Fallback{
-		GameId: g.id, RequestId: rec.RequestID, Action: rec.Action.String(),
-		Strikes: int32(strikes), Forfeited: forfeited,
-	}}})
+	p.Conn.Fallback(FallbackPlayed{GameID: g.id, RequestID: rec.RequestID, Action: rec.Action, Strikes: strikes, Forfeited: forfeited})
 	return rec
 }
 
-func (g *game) started(seat engine.Seat) *tappv1.GameStarted {
+func (g *game) started(seat engine.Seat) *Start {
 	t := g.t
-	gs := &tappv1.GameStarted{
-		GameId: g.id, MatchId: t.MatchID, DealNumber: int32(t.Number), Rules: t.Rules.String(),
-		Seat: int32(seat), TimeControl: wire.TimeControlToProto(t.TimeControl),
-		Hand: wire.CardsToProto(t.Deal.Hands[seat]), DealCommitment: t.Commitment,
+	st := &Start{
+		GameID: g.id, MatchID: t.MatchID, Number: t.Number, Rules: t.Rules, Seat: seat,
+		Players: make([]string, len(t.Players)), TimeControl: t.TimeControl,
+		Hand: t.Deal.Hands[seat], Commitment: t.Commitment,
 	}
-	for _, p := range t.Players {
-		gs.Players = append(gs.Players, p.Bot)
+	for i, p := range t.Players {
+		st.Players[i] = p.Bot
 	}
-	return gs
+	return st
 }
 
 // newEvents returns the events the seat has not been sent yet, redacted for it, and the log
@@ -482,14 +423,9 @@ func (g *game) newEvents(seat engine.Seat) ([]engine.Event, int) {
 	return evs, first
 }
 
-// takeEvents is newEvents as protobuf messages.
-func (g *game) takeEvents(seat engine.Seat) []*tappv1.GameEvent {
-	return wire.EventsToProto(g.newEvents(seat))
-}
-
 func (g *game) flushEvents(seat engine.Seat) {
-	if evs := g.takeEvents(seat); len(evs) > 0 {
-		_ = g.t.Players[seat].Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Event{Event: &tappv1.EventNotice{GameId: g.id, Events: evs}}})
+	if evs, first := g.newEvents(seat); len(evs) > 0 {
+		g.t.Players[seat].Conn.Events(g.id, evs, first)
 	}
 }
 
@@ -504,30 +440,27 @@ func (g *game) watch(from int) {
 	}
 }
 
-func (g *game) setPending(seat engine.Seat, encoded []byte) {
+// setPending records the seat's open request; clearing it waits for a resume that uses it.
+func (g *game) setPending(seat engine.Seat, req *Request) {
 	g.mu.Lock()
-	g.pending[seat] = encoded
+	g.pending[seat] = req
 	g.mu.Unlock()
 }
 
-// snapshot is the game as one seat sees it now, for a bot that resumes its session.
-func (g *game) snapshot(seat engine.Seat) *tappv1.Snapshot_Game {
+// withPending calls use with the seat's open request, if one is open, for a bot that
+// resumes; the game waits meanwhile, so the request and the state it refers to stay as sent.
+func (g *game) withPending(seat engine.Seat, use func(*Request)) {
 	g.mu.Lock()
-	encoded := g.pending[seat]
-	g.mu.Unlock()
-	snap := &tappv1.Snapshot_Game{Started: g.started(seat)}
-	if encoded != nil {
-		pending := &tappv1.DecisionRequest{}
-		if err := proto.Unmarshal(encoded, pending); err == nil { // the referee encoded it: it decodes
-			snap.Pending, snap.Observation = pending, pending.GetObservation()
-		}
+	defer g.mu.Unlock()
+	if req := g.pending[seat]; req != nil {
+		use(req)
 	}
-	return snap
 }
 
 // abort tells every seat that the game ended without a result.
 func (g *game) abort() {
+	end := &End{GameID: g.id, Aborted: true}
 	for _, p := range g.t.Players {
-		_ = p.Conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: g.id, Aborted: true}}})
+		p.Conn.End(end, nil, 0)
 	}
 }

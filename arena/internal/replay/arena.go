@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/server"
@@ -32,16 +32,17 @@ type ArenaConfig struct {
 	Name string
 }
 
-// LocalArena is a small arena server in this process that exists to re-ask recorded
-// questions: a bot connects to it exactly as to a real arena (the same gRPC protocol, the
-// same SDKs), and Ask sends it a recorded request. Nothing it does is stored.
+// LocalArena is a small arena in this process that exists to re-ask recorded questions (an
+// ephemeral arena of arena/internal/host): a bot connects to it exactly as to a real arena
+// (the same gRPC protocol, the same SDKs), and Ask sends it a recorded request. Nothing it
+// does is stored.
 type LocalArena struct {
-	srv    *server.Server
-	addr   string
-	token  string
-	name   string
-	log    *zap.Logger
-	served chan error
+	host  *host.Host
+	srv   *server.Server
+	addr  string
+	token string
+	name  string
+	log   *zap.Logger
 
 	mu      sync.Mutex
 	proc    *botProcess
@@ -65,28 +66,13 @@ func StartArena(cfg ArenaConfig) (*LocalArena, error) {
 	if cfg.Name == "" {
 		cfg.Name = "replay-bot"
 	}
-	st := cfg.Store
-	if st == nil {
-		st = noBots{}
-	}
-	lis, err := net.Listen("tcp", cfg.Listen)
+	h, err := host.Start(context.Background(), host.Config{Store: cfg.Store, Listen: cfg.Listen, Log: cfg.Log, Grace: 2 * time.Second})
 	if err != nil {
-		return nil, fmt.Errorf("replay arena: listening on %s: %w", cfg.Listen, err)
+		return nil, fmt.Errorf("replay arena: %w", err)
 	}
-	srv := server.New(server.Config{Store: st, Log: cfg.Log, Grace: 2 * time.Second})
-	a := &LocalArena{srv: srv, addr: lis.Addr().String(), token: server.NewToken("replay_"), name: cfg.Name,
-		log: cfg.Log, served: make(chan error, 1)}
-	srv.AddLaunchToken(a.token, cfg.Name)
+	a := &LocalArena{host: h, srv: h.Server, addr: h.Addr, token: h.OneTimeToken(cfg.Name), name: cfg.Name, log: cfg.Log}
 	a.cancel = func() {}
-	go func() { a.served <- srv.Serve(lis) }()
 	return a, nil
-}
-
-// noBots is the store of an arena without registered bots: only launch tokens connect.
-type noBots struct{ arena.Store }
-
-func (noBots) BotByTokenHash(context.Context, []byte) (*arena.Bot, error) {
-	return nil, arena.ErrNotFound
 }
 
 // Addr is the address bots connect to.
@@ -120,10 +106,15 @@ func (a *LocalArena) RunBuiltin(ctx context.Context, version string, b bots.Bot)
 // but no shell runs it. Its output (stdout and stderr) goes to out; with out nil, the end of
 // it is kept for error messages instead.
 func (a *LocalArena) RunCommand(command string, out io.Writer) error {
-	p, err := startBotProcess(command, a.Env(), out, a.log)
-	if err != nil {
-		return err
+	if strings.TrimSpace(command) == "" {
+		return errors.New("empty bot command")
 	}
+	tw := &tailWriter{w: out, max: 2048}
+	proc, err := a.host.LaunchCommand(context.Background(), "replay bot", command, a.Env(), launch.Spec{Output: tw, Once: true, Group: true})
+	if err != nil {
+		return fmt.Errorf("starting the bot command %q: %w", command, err)
+	}
+	p := &botProcess{Process: proc, command: command, out: tw}
 	a.mu.Lock()
 	a.proc = p
 	a.mu.Unlock()
@@ -206,11 +197,9 @@ func (a *LocalArena) Close() {
 		a.release()
 		a.release = nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	a.srv.Shutdown(ctx)
-	cancel()
+	a.host.StopWithin(2 * time.Second) // a launched program gets a few seconds more to leave by itself
 	a.mu.Lock()
-	stop, proc, sdkDone := a.cancel, a.proc, a.sdkDone
+	stop, sdkDone := a.cancel, a.sdkDone
 	a.mu.Unlock()
 	stop()
 	if sdkDone != nil {
@@ -219,34 +208,14 @@ func (a *LocalArena) Close() {
 		case <-time.After(3 * time.Second):
 		}
 	}
-	if proc != nil {
-		proc.stop(3 * time.Second)
-	}
 }
 
 // botProcess is a bot program started for one replay session, by the arena's launcher: run
-// once (not restarted), in a process group of its own.
+// once (not restarted), in a process group of its own; the arena's Stop ends it.
 type botProcess struct {
 	*launch.Process
 	command string
 	out     *tailWriter
-}
-
-func startBotProcess(command string, env []string, out io.Writer, log *zap.Logger) (*botProcess, error) {
-	if strings.TrimSpace(command) == "" {
-		return nil, errors.New("empty bot command")
-	}
-	argv, assigned, err := launch.Split(command)
-	if err != nil {
-		return nil, fmt.Errorf("the bot command: %w", err)
-	}
-	tw := &tailWriter{w: out, max: 2048}
-	p, err := launch.Start(context.Background(), launch.Spec{Name: "replay bot", Command: argv,
-		Env: append(env, assigned...), Output: tw, Once: true, Group: true}, log)
-	if err != nil {
-		return nil, fmt.Errorf("starting the bot command %q: %w", command, err)
-	}
-	return &botProcess{Process: p, command: command, out: tw}, nil
 }
 
 // exit is how the program ended, once it has: a program that ends by itself before it was
@@ -269,17 +238,6 @@ func (p *botProcess) tail() string {
 		return " (it wrote nothing)"
 	}
 	return "; the end of its output:\n" + t
-}
-
-// stop waits up to grace for the program to end by itself, then stops it (its process group
-// is interrupted, and killed if it still runs after a few seconds).
-func (p *botProcess) stop(grace time.Duration) {
-	p.Retire()
-	select {
-	case <-p.Done():
-	case <-time.After(grace):
-	}
-	p.Stop()
 }
 
 // tailWriter passes output on and keeps its last max bytes.

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
@@ -32,12 +30,13 @@ type Question struct {
 	// rebuilt from the engine as the referee would have sent it, and Rebuilt is set.
 	Request *tappv1.DecisionRequest
 	Rebuilt bool
-	// Started is the GameStarted message the seat got; Earlier are the game's events the seat
-	// had been told before the request (the request carries only the newest ones).
-	Started *tappv1.GameStarted
-	Earlier []*tappv1.GameEvent
+	// Earlier are the game's events the seat had been told before the request (the request
+	// carries only the newest ones).
+	Earlier []engine.Event
 
-	state *engine.State // the deal just before the decision, to check answers
+	start  *referee.Start // what the seat was told when the game began
+	events []engine.Event // the events the request carries
+	state  *engine.State  // the deal just before the decision, to check answers
 }
 
 // NewQuestion prepares decision k of a recorded deal.
@@ -93,10 +92,13 @@ func NewQuestion(m Match, rec *arena.DealRecord, k int) (*Question, error) {
 	if evs := q.Request.GetEvents(); len(evs) > 0 {
 		first = min(int(evs[0].GetIndex()), len(all))
 	}
-	q.Earlier = wire.EventsToProto(all[:first], 0)
-	q.Started = &tappv1.GameStarted{
-		GameId: gameID, MatchId: m.ID, DealNumber: int32(rec.Number), Rules: m.Rules.String(), Seat: int32(seat),
-		Players: rec.Seating, TimeControl: wire.TimeControlToProto(m.TimeControl), Hand: wire.CardsToProto(rec.Deal.Hands[seat]),
+	q.Earlier, q.events = all[:first], all[first:]
+	if len(q.Request.GetEvents()) == 0 {
+		q.events = nil
+	}
+	q.start = &referee.Start{
+		GameID: gameID, MatchID: m.ID, Number: rec.Number, Rules: m.Rules, Seat: seat,
+		Players: rec.Seating, TimeControl: m.TimeControl, Hand: rec.Deal.Hands[seat],
 	}
 	return q, nil
 }
@@ -149,11 +151,16 @@ func (q *Question) check(requestID, text string) (engine.Action, string, string)
 
 // request returns the request to send now: the recorded one with its deadline moved to now
 // plus the time per decision (a deadline in the past would make every bot answer its
-// fallback at once). Everything else is exactly as recorded.
-func (q *Question) request(now time.Time) *tappv1.DecisionRequest {
-	req := proto.Clone(q.Request).(*tappv1.DecisionRequest)
-	req.Deadline = wire.Timestamp(now.Add(q.PerDecision()))
-	return req
+// fallback at once). Everything else is as recorded: the engine rebuilds the observation,
+// the legal actions and the events from the deal, and encoding the same inputs gives the
+// same bytes.
+func (q *Question) request(now time.Time) *referee.Request {
+	obs := q.state.Observe(q.Seat)
+	return &referee.Request{
+		GameID: q.Request.GetGameId(), RequestID: q.Request.GetRequestId(), Observation: &obs,
+		Legal: q.Legal(), Deadline: now.Add(q.PerDecision()), OverageLeft: q.Request.GetOverageLeft().AsDuration(),
+		Rules: q.Match.Rules.String(), Events: q.events, FirstEvent: len(q.Earlier),
+	}
 }
 
 // wait is how long the arena waits for an answer: the time per decision and the overage the
@@ -174,35 +181,20 @@ var ErrBotGone = errors.New("the bot disconnected before it answered")
 // corrected until the deadline. The game is then ended as aborted. exited, when not nil,
 // reports that the bot's process has ended.
 func (q *Question) ask(ctx context.Context, conn referee.Conn, exited <-chan struct{}, exitErr func() error) (*Answer, error) {
-	gameID := q.Started.GetGameId()
+	gameID := q.start.GameID
 	start := time.Now()
 	req := q.request(start)
-	answers, closeFn := conn.Open(gameID, func() *tappv1.Snapshot_Game {
-		return &tappv1.Snapshot_Game{Started: q.Started, Observation: req.GetObservation(), Pending: req}
-	})
+	answers, closeFn := conn.Open(q.start, func(use func(*referee.Request)) { use(req) })
 	defer closeFn()
 	legal := q.Legal()
 	ans := &Answer{Fallback: referee.Fallback(legal)}
-	send := func(msg *tappv1.ConnectResponse) error {
-		if err := conn.Send(msg); err != nil {
-			return fmt.Errorf("sending to the bot: %w", err)
-		}
-		return nil
-	}
-	if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: q.Started}}); err != nil {
-		return nil, err
-	}
 	if len(q.Earlier) > 0 {
-		if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Event{Event: &tappv1.EventNotice{GameId: gameID, Events: q.Earlier}}}); err != nil {
-			return nil, err
-		}
+		conn.Events(gameID, q.Earlier, 0)
 	}
-	if err := send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}}); err != nil {
-		return nil, err
+	if _, _, err := conn.Ask(req); err != nil {
+		return nil, fmt.Errorf("sending to the bot: %w", err)
 	}
-	defer func() {
-		_ = conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: gameID, Aborted: true}}})
-	}()
+	defer conn.End(&referee.End{GameID: gameID, Aborted: true}, nil, 0)
 	hard := time.NewTimer(q.wait())
 	defer hard.Stop()
 	for {
@@ -216,11 +208,10 @@ func (q *Question) ask(ctx context.Context, conn referee.Conn, exited <-chan str
 				return ans, nil
 			}
 			at.Rejected = reason
-			if a.RequestID == req.GetRequestId() {
+			if a.RequestID == req.RequestID {
 				ans.Attempts = append(ans.Attempts, at)
 			}
-			_ = conn.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
-				GameId: gameID, RequestId: a.RequestID, RuleId: rule, Reason: reason}}})
+			conn.Refuse(referee.Refusal{GameID: gameID, RequestID: a.RequestID, Rule: rule, Reason: reason})
 		case <-hard.C:
 			ans.Latency = q.wait()
 			return ans, nil

@@ -3,7 +3,6 @@ package replay
 import (
 	"context"
 	"fmt"
-	"google.golang.org/protobuf/encoding/protowire"
 	"hash/fnv"
 	"os"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/match"
@@ -104,10 +104,14 @@ func newLocalConn(answer func(req *tappv1.DecisionRequest) []string) *localConn 
 	return &localConn{answer: answer, games: make(map[string]chan referee.Answer), gone: make(chan struct{})}
 }
 
-func (c *localConn) Send(msg *tappv1.ConnectResponse) error {
-	req := msg.GetDecisionRequest()
-	if req == nil {
-		return nil
+// Ask encodes the request as the gRPC session does (the record keeps it) and answers it.
+func (c *localConn) Ask(r *referee.Request) ([]byte, <-chan time.Time, error) {
+	sent := wire.AppendRequest(nil, &wire.Request{GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal,
+		Deadline: r.Deadline, OverageLeft: r.OverageLeft, Observation: r.Observation, Rules: r.Rules,
+		Events: r.Events, FirstEvent: r.FirstEvent})
+	req := &tappv1.DecisionRequest{}
+	if err := proto.Unmarshal(sent, req); err != nil {
+		return sent, nil, err
 	}
 	c.mu.Lock()
 	ch := c.games[req.GetGameId()]
@@ -115,30 +119,27 @@ func (c *localConn) Send(msg *tappv1.ConnectResponse) error {
 	for _, text := range c.answer(req) {
 		ch <- referee.Answer{RequestID: req.GetRequestId(), Action: text, At: time.Now()}
 	}
-	return nil
+	return sent, nil, nil
 }
 
-func (c *localConn) Open(gameID string, _ func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
+func (c *localConn) Open(start *referee.Start, _ func(func(*referee.Request))) (<-chan referee.Answer, func()) {
 	ch := make(chan referee.Answer, 8)
 	c.mu.Lock()
-	c.games[gameID] = ch
+	c.games[start.GameID] = ch
 	c.mu.Unlock()
 	return ch, func() {
 		c.mu.Lock()
-		delete(c.games, gameID)
+		delete(c.games, start.GameID)
 		c.mu.Unlock()
 	}
 }
 
-func (c *localConn) Gone() <-chan struct{} { return c.gone }
-func (c *localConn) StreamEvents() bool    { return false }
-func (c *localConn) SendEncoded(kind protowire.Number, body []byte) error {
-	msg, err := wire.DecodeResponse(kind, body)
-	if err != nil {
-		return err
-	}
-	return c.Send(msg)
-}
+func (c *localConn) Refuse(referee.Refusal)                {}
+func (c *localConn) Fallback(referee.FallbackPlayed)       {}
+func (c *localConn) Events(string, []engine.Event, int)    {}
+func (c *localConn) End(*referee.End, []engine.Event, int) {}
+func (c *localConn) Gone() <-chan struct{}                 { return c.gone }
+func (c *localConn) StreamEvents() bool                    { return false }
 
 // testClock is fast, so that a strike costs little time.
 var testClock = arena.TimeControl{PerDecision: 300 * time.Millisecond, Overage: 50 * time.Millisecond, MaxStrikes: 3}

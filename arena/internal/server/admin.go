@@ -9,17 +9,99 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
-// MatchStarter starts a match in the background and returns its id; watch, when a client
-// watches the match, receives its events.
+// MatchStarter starts matches in the background (match.Service): StartMatch returns the new
+// match's id, Running lists the matches it plays, Watch streams a running match's public
+// events until it ends.
 type MatchStarter interface {
 	StartMatch(ctx context.Context, spec arena.MatchSpec) (string, error)
-	Watch(ctx context.Context, matchID string, send func(*tappv1.WatchMatchResponse) error) error
-	MatchDetails(ctx context.Context, matchID string) (*tappv1.GetMatchResponse, error)
-	MatchSummary(m *arena.Match) *tappv1.MatchSummary
-	SpecFromProto(req *tappv1.StartMatchRequest) (arena.MatchSpec, error)
+	Running() []string
+	Watch(ctx context.Context, matchID string, send func(match.Seen) error) error
+}
+
+// MatchFeed is a match service as the admin API's WatchMatch and the dashboard's live view
+// see it: events as WatchMatchResponse messages.
+type MatchFeed struct{ Matches MatchStarter }
+
+// Running lists the running matches.
+func (f MatchFeed) Running() []string { return f.Matches.Running() }
+
+// Watch streams a running match's public events until it ends or ctx ends.
+func (f MatchFeed) Watch(ctx context.Context, matchID string, send func(*tappv1.WatchMatchResponse) error) error {
+	return f.Matches.Watch(ctx, matchID, func(s match.Seen) error { return send(seenToProto(s)) })
+}
+
+func seenToProto(s match.Seen) *tappv1.WatchMatchResponse {
+	if s.MatchFinished {
+		return &tappv1.WatchMatchResponse{MatchFinished: true}
+	}
+	return &tappv1.WatchMatchResponse{GameId: s.GameID, DealNumber: int32(s.Number), Event: wire.EventToProto(&s.Event, -1, 0)}
+}
+
+// specFromProto reads an admin StartMatch request.
+func specFromProto(req *tappv1.StartMatchRequest) (arena.MatchSpec, error) {
+	text := req.GetRules()
+	if text == "" {
+		text = "modern"
+	}
+	rules, err := engine.ParseRuleSet(text)
+	if err != nil {
+		return arena.MatchSpec{}, err
+	}
+	spec := arena.MatchSpec{
+		Rules: rules, Bots: req.GetBots(), Deals: int(req.GetDeals()), Seed: req.GetSeed(),
+		Duplicate: req.GetDuplicate(), DealsText: req.GetDealsText(),
+		TimeControl: wire.TimeControlFromProto(req.GetTimeControl()),
+		Format:      req.GetFormat(), Rounds: int(req.GetRounds()),
+	}
+	_, err = match.Plan(spec)
+	return spec, err
+}
+
+// matchSummary converts a stored match with its totals.
+func matchSummary(ctx context.Context, store arena.Store, m *arena.Match) *tappv1.MatchSummary {
+	sum := &tappv1.MatchSummary{
+		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
+		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited,
+	}
+	if !m.Finished.IsZero() {
+		sum.Finished = wire.Timestamp(m.Finished)
+	}
+	if tables, err := match.Plan(m.Spec); err == nil {
+		sum.DealsPlanned = int32(len(tables))
+	}
+	if res, err := match.Summarize(ctx, store, m); err == nil {
+		sum.DealsPlayed = int32(res.Deals)
+		for _, b := range m.Spec.Bots {
+			sum.Net = append(sum.Net, int64(res.Net[b]))
+		}
+	}
+	return sum
+}
+
+// matchDetails returns a stored match with every deal's summary.
+func matchDetails(ctx context.Context, store arena.Store, matchID string) (*tappv1.GetMatchResponse, error) {
+	m, err := store.GetMatch(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	deals, err := store.Deals(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	resp := &tappv1.GetMatchResponse{Match: matchSummary(ctx, store, m)}
+	for _, d := range deals {
+		resp.Deals = append(resp.Deals, &tappv1.DealSummary{
+			DealNumber: int32(d.Number), Seating: d.Seating, Deal: d.Deal.Format(m.Spec.Rules),
+			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
+		})
+	}
+	return resp, nil
 }
 
 type adminService struct {
@@ -90,7 +172,7 @@ func (a *adminService) StartMatch(ctx context.Context, req *tappv1.StartMatchReq
 	if a.start == nil {
 		return nil, status.Error(codes.Unimplemented, "this arena does not start matches")
 	}
-	spec, err := a.start.SpecFromProto(req)
+	spec, err := specFromProto(req)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -130,7 +212,7 @@ func (a *adminService) ListMatches(ctx context.Context, req *tappv1.ListMatchesR
 	}
 	resp := &tappv1.ListMatchesResponse{}
 	for i := range ms {
-		resp.Matches = append(resp.Matches, a.start.MatchSummary(&ms[i]))
+		resp.Matches = append(resp.Matches, matchSummary(ctx, a.s.cfg.Store, &ms[i]))
 	}
 	return resp, nil
 }
@@ -142,7 +224,7 @@ func (a *adminService) GetMatch(ctx context.Context, req *tappv1.GetMatchRequest
 	if a.start == nil {
 		return nil, status.Error(codes.Unimplemented, "this arena keeps no matches")
 	}
-	resp, err := a.start.MatchDetails(ctx, req.GetMatchId())
+	resp, err := matchDetails(ctx, a.s.cfg.Store, req.GetMatchId())
 	if errors.Is(err, arena.ErrNotFound) {
 		return nil, status.Errorf(codes.NotFound, "no match %q", req.GetMatchId())
 	}
@@ -159,7 +241,7 @@ func (a *adminService) WatchMatch(req *tappv1.WatchMatchRequest, stream tappv1.A
 	if a.start == nil {
 		return status.Error(codes.Unimplemented, "this arena runs no matches")
 	}
-	err := a.start.Watch(stream.Context(), req.GetMatchId(), stream.Send)
+	err := MatchFeed{a.start}.Watch(stream.Context(), req.GetMatchId(), stream.Send)
 	if errors.Is(err, arena.ErrNotFound) {
 		return status.Errorf(codes.NotFound, "no running match %q", req.GetMatchId())
 	}

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/testcert"
 	"github.com/tapparena/tapp/bots/random"
@@ -22,7 +22,7 @@ import (
 // bot "b".
 func startArena(t *testing.T, cert *testcert.Files) (*server.Server, string) {
 	t.Helper()
-	cfg := server.Config{Store: league.NewMemory(), Grace: time.Second}
+	cfg := server.Config{Store: memstore.New(), Grace: time.Second}
 	if cert != nil {
 		tlsCfg, err := server.LoadTLS(cert.Cert, cert.Key)
 		if err != nil {

@@ -28,7 +28,6 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -495,7 +494,7 @@ func (s *Server) seat(ctx context.Context, bots []string, exclude []referee.Conn
 					s.lastSeen[bot] = since // later seats of a bot that never came need not wait again
 				}
 				s.log.Warn("bot absent: its seat plays fallbacks", zap.String("bot", bot))
-				conns = append(conns, absent{})
+				conns = append(conns, referee.Absent{})
 				continue
 			} else if absentIn = in; live {
 				absentIn = time.Hour // connected but without free capacity: wait for a change
@@ -547,19 +546,6 @@ func (s *Server) trySession(bot string, exclude []referee.Conn) (best *Session, 
 	}
 	return best, live
 }
-
-// absent stands in for a bot that is not there: nothing reaches it, and it is gone already.
-type absent struct{}
-
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
-
-func (absent) Send(*tappv1.ConnectResponse) error         { return nil }
-func (absent) SendEncoded(protowire.Number, []byte) error { return nil }
-func (absent) Open(string, func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
-	return nil, func() {}
-}
-func (absent) Gone() <-chan struct{} { return closedChan }
-func (absent) StreamEvents() bool    { return false }
 
 func contains(conns []referee.Conn, ss *Session) bool {
 	for _, c := range conns {

@@ -2,13 +2,16 @@ package server
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -31,7 +34,9 @@ const (
 const refusalSummaryEvery = 10 * time.Second
 
 // Session is one bot connection that may survive a dropped stream: it outlives the stream for
-// a grace period, during which the bot may resume it with its resume token.
+// a grace period, during which the bot may resume it with its resume token. It is the gRPC
+// adapter of the referee (referee.Conn): it encodes what the referee says into the protocol's
+// messages, each decision request once, straight from the observation.
 type Session struct {
 	ID          string
 	ResumeToken string
@@ -42,6 +47,8 @@ type Session struct {
 	events      bool
 
 	log *zap.Logger
+	// requestSize is the size of the last request encoded, to allocate the next one at once.
+	requestSize atomic.Int64
 
 	mu        sync.Mutex
 	seq       uint64
@@ -61,10 +68,11 @@ type Session struct {
 }
 
 type route struct {
-	answers  chan referee.Answer
-	snapshot func() *tappv1.Snapshot_Game
-	open     string        // the id of the game's open request for this session, if any
-	closed   chan struct{} // closed when the referee leaves the game
+	answers chan referee.Answer
+	start   *referee.Start
+	pending func(use func(*referee.Request)) // the open request, for a resume snapshot
+	open    string                           // the id of the game's open request for this session, if any
+	closed  chan struct{}                    // closed when the referee leaves the game
 }
 
 // handOff is a decision request in the outbox: the writer tells the referee when it hands the
@@ -86,9 +94,8 @@ func newSession(id, token, bot string, hello *tappv1.Hello, log *zap.Logger) *Se
 	}
 }
 
-// Send implements referee.Conn: it queues msg without blocking. While the bot is
-// disconnected, messages are dropped (a resume brings a snapshot instead); a full outbox is an
-// error.
+// Send queues msg without blocking. While the bot is disconnected, messages are dropped (a
+// resume brings a snapshot instead); a full outbox is an error.
 func (s *Session) Send(msg *tappv1.ConnectResponse) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -103,22 +110,98 @@ func (s *Session) Send(msg *tappv1.ConnectResponse) error {
 	return s.queue(msg)
 }
 
-// SendRequest implements referee.RequestSender: SendEncoded for a decision request, with the
-// moment the writer hands it to the stream. While the bot is disconnected the request is not
-// sent (a resume brings it in the snapshot) and its clock runs from now.
-func (s *Session) SendRequest(gameID, requestID string, body []byte) (<-chan time.Time, error) {
+// Ask implements referee.Conn: it encodes the request once, straight from the observation,
+// and queues it with the moment the writer hands it to the stream, when the bot's clock
+// starts. While the bot is disconnected the request is not sent (a resume brings it in the
+// snapshot) and its clock runs from now.
+func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
+	body := appendRequest(make([]byte, 0, s.requestSize.Load()+256), req)
+	s.requestSize.Store(int64(len(body)))
 	handed := make(chan time.Time, 1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r := s.games[gameID]; r != nil {
-		r.open = requestID
+	if r := s.games[req.GameID]; r != nil {
+		r.open = req.RequestID
 	}
 	if !s.connected {
 		handed <- time.Now()
-		return handed, nil
+		return body, handed, nil
 	}
 	s.seq++
-	return handed, s.queue(&handOff{msg: wire.EncodeResponse(s.seq, wire.ResponseDecisionRequest, body), handed: handed})
+	return body, handed, s.queue(&handOff{msg: wire.EncodeResponse(s.seq, wire.ResponseDecisionRequest, body), handed: handed})
+}
+
+// appendRequest encodes a decision request in wire form.
+func appendRequest(b []byte, req *referee.Request) []byte {
+	return wire.AppendRequest(b, &wire.Request{
+		GameID: req.GameID, RequestID: req.RequestID, Legal: req.Legal, Deadline: req.Deadline,
+		OverageLeft: req.OverageLeft, Observation: req.Observation, Rules: req.Rules,
+		Events: req.Events, FirstEvent: req.FirstEvent,
+	})
+}
+
+// Refuse implements referee.Conn.
+func (s *Session) Refuse(r referee.Refusal) {
+	_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_AnswerRejected{AnswerRejected: &tappv1.AnswerRejected{
+		GameId: r.GameID, RequestId: r.RequestID, RuleId: r.Rule, Reason: r.Reason,
+	}}})
+}
+
+// Fallback implements referee.Conn.
+func (s *Session) Fallback(f referee.FallbackPlayed) {
+	_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Fallback{Fallback: &tappv1.Fallback{
+		GameId: f.GameID, RequestId: f.RequestID, Action: f.Action.String(),
+		Strikes: int32(f.Strikes), Forfeited: f.Forfeited,
+	}}})
+}
+
+// Events implements referee.Conn.
+func (s *Session) Events(gameID string, evs []engine.Event, first int) {
+	_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Event{Event: &tappv1.EventNotice{
+		GameId: gameID, Events: wire.EventsToProto(evs, first),
+	}}})
+}
+
+// endKey names the encoded reveal and settlement among an end's shared values.
+type endKey struct{}
+
+// encodedEnd is a game's reveal and settlement in wire form, the same for every seat.
+type encodedEnd struct {
+	reveal, settlement []byte
+	err                error
+}
+
+// End implements referee.Conn: the reveal and the settlement are encoded once per game.
+func (s *Session) End(end *referee.End, evs []engine.Event, first int) {
+	if end.Aborted {
+		_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: end.GameID, Aborted: true}}})
+		return
+	}
+	enc := end.Shared(endKey{}, func() any { return encodeEnd(end) }).(*encodedEnd)
+	if enc.err != nil {
+		s.log.Error("encoding the end of a game", zap.String("game", end.GameID), zap.Error(enc.err))
+		return
+	}
+	_ = s.sendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, end.GameID, enc.reveal, enc.settlement, evs, first))
+}
+
+func encodeEnd(end *referee.End) *encodedEnd {
+	opts := proto.MarshalOptions{Deterministic: true}
+	reveal, err := opts.Marshal(wire.RevealToProto(end.Rules, end.Deal, end.State))
+	if err != nil {
+		return &encodedEnd{err: err}
+	}
+	settlement, err := opts.Marshal(wire.SettlementForPlayers(wire.OutcomeToProto(end.Outcome), end.Rules.Players))
+	return &encodedEnd{reveal: reveal, settlement: settlement, err: err}
+}
+
+// started is the GameStarted message of a seat.
+func started(st *referee.Start) *tappv1.GameStarted {
+	return &tappv1.GameStarted{
+		GameId: st.GameID, MatchId: st.MatchID, DealNumber: int32(st.Number), Rules: st.Rules.String(),
+		Seat: int32(st.Seat), TimeControl: wire.TimeControlToProto(st.TimeControl),
+		Hand: wire.CardsToProto(st.Hand), DealCommitment: st.Commitment, Players: st.Players,
+	}
 }
 
 // countRefusal counts one refusal for the session's summary and logs the summary when its
@@ -151,8 +234,8 @@ func (s *Session) logRefusals(now time.Time) {
 	clear(s.refused)
 }
 
-// SendEncoded implements referee.Conn: Send for a message encoded already.
-func (s *Session) SendEncoded(kind protowire.Number, body []byte) error {
+// sendEncoded is Send for a message encoded already.
+func (s *Session) sendEncoded(kind protowire.Number, body []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.connected {
@@ -172,12 +255,14 @@ func (s *Session) queue(msg any) error {
 	}
 }
 
-// Open implements referee.Conn.
-func (s *Session) Open(gameID string, snapshot func() *tappv1.Snapshot_Game) (<-chan referee.Answer, func()) {
-	r := &route{answers: make(chan referee.Answer, answerBuffer+answerReserve), snapshot: snapshot, closed: make(chan struct{})}
+// Open implements referee.Conn: it routes the game's answers and sends GameStarted.
+func (s *Session) Open(start *referee.Start, pending func(use func(*referee.Request))) (<-chan referee.Answer, func()) {
+	gameID := start.GameID
+	r := &route{answers: make(chan referee.Answer, answerBuffer+answerReserve), start: start, pending: pending, closed: make(chan struct{})}
 	s.mu.Lock()
 	s.games[gameID] = r
 	s.mu.Unlock()
+	_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: started(start)}})
 	return r.answers, func() {
 		s.mu.Lock()
 		if s.games[gameID] == r {
@@ -312,6 +397,22 @@ func (s *Session) snapshot() *tappv1.Snapshot {
 	for _, r := range routes {
 		snap.Games = append(snap.Games, r.snapshot())
 	}
+	return snap
+}
+
+// snapshot is the game as the seat sees it now: its GameStarted and its open request, encoded
+// as it was sent (the same inputs give the same bytes).
+func (r *route) snapshot() *tappv1.Snapshot_Game {
+	snap := &tappv1.Snapshot_Game{Started: started(r.start)}
+	if r.pending == nil {
+		return snap
+	}
+	r.pending(func(req *referee.Request) {
+		pending := &tappv1.DecisionRequest{}
+		if err := proto.Unmarshal(appendRequest(nil, req), pending); err == nil { // encoded here: it decodes
+			snap.Pending, snap.Observation = pending, pending.GetObservation()
+		}
+	})
 	return snap
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
@@ -89,7 +89,7 @@ func recomputedPairs(t *testing.T, s *Store, leagueID string, from, to int) []ra
 			kept = append(kept, r)
 		}
 	}
-	pairs, err := rating.MergePairs(league.PairResults(league.Units(in, kept)))
+	pairs, err := rating.MergePairs(plan.PairResults(plan.Units(in, kept)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/tapparena/tapp/arena"
 )
 
-// Leagues and their job queue (arena/league). A league's units of work are rows of
+// Leagues and their job queue (arena/internal/league/leaguestore). A league's units of work are rows of
 // league_jobs, leased to one worker at a time:
 //
 //   - Claim takes the oldest jobs that are available or whose lease has expired (the rescue
@@ -166,6 +166,29 @@ WHERE league_id = ? ORDER BY seq`), league)
 		out = append(out, lm)
 	}
 	return out, s.wrap("read the matches of league "+league, rows.Err())
+}
+
+// LeagueSeats implements leaguestore.Store: one range of league_matches' primary key, joined
+// with each match's positions.
+func (s *Store) LeagueSeats(ctx context.Context, league string, from, to int) (map[string]int, error) {
+	what := "count the seats of league " + league
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT mb.bot, count(*) FROM league_matches lm
+JOIN match_bots mb ON mb.match_id = lm.match_id
+WHERE lm.league_id = ? AND lm.seq >= ? AND lm.seq < ? GROUP BY mb.bot`), league, from, to)
+	if err != nil {
+		return nil, s.wrap(what, err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var bot string
+		var n int
+		if err := rows.Scan(&bot, &n); err != nil {
+			return nil, s.wrap(what, err)
+		}
+		out[bot] = n
+	}
+	return out, s.wrap(what, rows.Err())
 }
 
 // RoundCounts counts the league's jobs by round and state, rounds ascending.

@@ -1,4 +1,4 @@
-// Package queuetest is the conformance suite of the league's job queue (league.Queue): every
+// Package queuetest is the conformance suite of the league's job queue (leaguestore.Queue): every
 // back end (the in-memory one, SQLite, PostgreSQL) runs the same tests of leases,
 // heartbeats, rescue, exactly-once completion and ordering, from its own tests:
 //
@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/engine"
 )
 
 // Store is a league store that also lists a league's jobs, as every back end does.
 type Store interface {
-	league.Store
+	leaguestore.Store
 	Jobs(ctx context.Context, league string) ([]arena.Job, error)
 }
 
@@ -36,6 +36,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"SaveJobDealCompletesJobAndMatchOnce", testCompletion},
 		{"ClaimCountsStoredDeals", testClaimCountsStoredDeals},
 		{"ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
+		{"LeagueUnitsAreRunningTotals", testLeagueUnits},
+		{"LeagueSeatsCountAPositionRange", testLeagueSeats},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -321,5 +323,73 @@ func testConcurrentClaims(t *testing.T, s Store) {
 	wg.Wait()
 	if len(seen) != 60 {
 		t.Errorf("%d jobs claimed, want 60", len(seen))
+	}
+}
+
+// The league's units are running totals of the deals stored, per unit (here: duplicate
+// group), with each bot's net by its position in the match, read from a round on.
+func testLeagueUnits(t *testing.T, s Store) {
+	ctx := context.Background()
+	ms := Schedule(t, s)
+	jobs, err := s.Claim(ctx, "L", "w", 4, lease)
+	if err != nil || len(jobs) != 4 {
+		t.Fatalf("Claim = %+v, %v", jobs, err)
+	}
+	var items []arena.JobDeal
+	for n := range 8 { // group 0 of match 0 complete, group 1 two deals in
+		items = append(items, arena.JobDeal{Deal: deal(ms[0], n), JobID: jobs[n/6].ID})
+	}
+	if err := s.SaveJobDeals(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	for n := range 3 {
+		if _, err := s.SaveJobDeal(ctx, deal(ms[1], n), jobs[2].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.LeagueUnits(ctx, "L", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []arena.LeagueUnit{
+		{Round: 0, MatchID: ms[0].ID, Group: 0, Deals: 6, Net: []int64{60, -30, -30}},
+		{Round: 0, MatchID: ms[0].ID, Group: 1, Deals: 2, Net: []int64{20, -10, -10}},
+		{Round: 0, MatchID: ms[1].ID, Group: 0, Deals: 3, Net: []int64{30, -15, -15}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("LeagueUnits from round 0 = %+v, want %+v", got, want)
+	}
+	if later, err := s.LeagueUnits(ctx, "L", 1); err != nil || len(later) != 0 {
+		t.Errorf("LeagueUnits from round 1 = %+v, %v; want none", later, err)
+	}
+}
+
+// LeagueSeats counts each bot's seats in the matches of a range of schedule positions only.
+func testLeagueSeats(t *testing.T, s Store) {
+	ctx := context.Background()
+	Schedule(t, s)
+	m := &arena.Match{ID: "L-r1-m0", Spec: arena.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "d"}, Deals: 2, Seed: 7,
+		TimeControl: arena.DefaultTimeControl, LeagueID: "L"}}
+	places := []arena.LeagueMatch{{LeagueID: "L", Seq: 2, Round: 1, MatchID: m.ID}}
+	jobs := []arena.Job{{LeagueID: "L", Round: 1, MatchID: m.ID, FirstGroup: 0, Groups: 2, Deals: 2}}
+	if err := s.ScheduleRound(ctx, places, []*arena.Match{m}, jobs); err != nil {
+		t.Fatalf("ScheduleRound: %v", err)
+	}
+	for _, tc := range []struct {
+		from, to int
+		want     map[string]int
+	}{
+		{0, 2, map[string]int{"a": 2, "b": 2, "c": 2}},
+		{1, 3, map[string]int{"a": 2, "b": 2, "c": 1, "d": 1}},
+		{2, 3, map[string]int{"a": 1, "b": 1, "d": 1}},
+		{3, 9, map[string]int{}},
+	} {
+		got, err := s.LeagueSeats(ctx, "L", tc.from, tc.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("LeagueSeats(%d, %d) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
 	}
 }

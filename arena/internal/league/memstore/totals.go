@@ -1,8 +1,10 @@
-package league
+package memstore
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/match"
@@ -10,12 +12,15 @@ import (
 )
 
 // memoryTotals are a league's running totals in a Memory store, kept as each deal is stored,
-// as the database store keeps them (arena/store/aggregates.go): the deals stored, the units
-// not complete yet and the pairwise results of the complete ones by round.
+// as the database store keeps them (arena/internal/store/aggregates.go): the deals stored,
+// every unit with deals stored (by round) and the pairwise results of the complete ones by
+// round.
 type memoryTotals struct {
-	deals int
-	units map[memoryUnit][]int64           // incomplete unit → deals stored, then net by table position
-	pairs map[int]map[[2]string]rating.WDL // round → (A, B) with A < B → tally
+	deals    int
+	units    map[memoryUnit]*arena.LeagueUnit
+	byRound  map[int][]memoryUnit             // the units of each round, in the order first stored
+	maxRound int                              // the last round with a unit
+	pairs    map[int]map[[2]string]rating.WDL // round → (A, B) with A < B → tally
 }
 
 type memoryUnit struct {
@@ -34,7 +39,7 @@ func (s *Memory) addToTotals(m *arena.Match, d *arena.DealRecord) {
 	}
 	t := s.totals[league]
 	if t == nil {
-		t = &memoryTotals{units: map[memoryUnit][]int64{}, pairs: map[int]map[[2]string]rating.WDL{}}
+		t = &memoryTotals{units: map[memoryUnit]*arena.LeagueUnit{}, byRound: map[int][]memoryUnit{}, pairs: map[int]map[[2]string]rating.WDL{}}
 		s.totals[league] = t
 	}
 	t.deals++
@@ -46,24 +51,25 @@ func (s *Memory) addToTotals(m *arena.Match, d *arena.DealRecord) {
 	k := memoryUnit{m.ID, d.Group}
 	u := t.units[k]
 	if u == nil {
-		u = make([]int64, 1+len(bots))
+		u = &arena.LeagueUnit{Round: round, MatchID: m.ID, Group: d.Group, Net: make([]int64, len(bots))}
+		t.units[k] = u
+		t.byRound[round] = append(t.byRound[round], k)
+		t.maxRound = max(t.maxRound, round)
 	}
-	u[0]++
+	u.Deals++
 	for _, r := range d.Results {
 		if i := slices.Index(bots, r.Bot); i >= 0 {
-			u[1+i] += int64(r.Payoff)
+			u.Net[i] += int64(r.Payoff)
 		}
 	}
 	want := 1
 	if m.Spec.Duplicate {
 		want = len(match.Seatings(m.Spec.Rules.Players))
 	}
-	if int(u[0]) < want {
-		t.units[k] = u
+	if u.Deals != want { // incomplete, or its pairs are counted already (a deal is stored once)
 		return
 	}
-	delete(t.units, k)
-	ps, err := rating.PairwiseFromMatch(rating.Match{ID: m.ID, Bots: bots, Cents: u[1:]})
+	ps, err := rating.PairwiseFromMatch(rating.Match{ID: m.ID, Bots: bots, Cents: u.Net})
 	if err != nil {
 		return
 	}
@@ -79,7 +85,7 @@ func (s *Memory) addToTotals(m *arena.Match, d *arena.DealRecord) {
 	}
 }
 
-// LadderPairs implements Store.
+// LadderPairs implements leaguestore.Store.
 func (s *Memory) LadderPairs(_ context.Context, league string, from, to int) ([]rating.PairResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -99,7 +105,7 @@ func (s *Memory) LadderPairs(_ context.Context, league string, from, to int) ([]
 	return rating.MergePairs(ps)
 }
 
-// LeagueDeals implements Store.
+// LeagueDeals implements leaguestore.Store.
 func (s *Memory) LeagueDeals(_ context.Context, league string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -109,7 +115,29 @@ func (s *Memory) LeagueDeals(_ context.Context, league string) (int, error) {
 	return 0, nil
 }
 
-// RoundCounts implements Queue.
+// RoundCounts implements leaguestore.Queue.
 func (s *Memory) RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error) {
 	return s.RoundCountsFrom(ctx, league, 0)
+}
+
+// LeagueUnits implements leaguestore.Store.
+func (s *Memory) LeagueUnits(_ context.Context, league string, from int) ([]arena.LeagueUnit, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.totals[league]
+	if t == nil {
+		return nil, nil
+	}
+	var out []arena.LeagueUnit
+	for r := max(from, 0); r <= t.maxRound; r++ {
+		for _, k := range t.byRound[r] {
+			u := *t.units[k]
+			u.Net = slices.Clone(u.Net)
+			out = append(out, u)
+		}
+	}
+	slices.SortFunc(out, func(a, b arena.LeagueUnit) int {
+		return cmp.Or(cmp.Compare(a.Round, b.Round), strings.Compare(a.MatchID, b.MatchID), cmp.Compare(a.Group, b.Group))
+	})
+	return out, nil
 }

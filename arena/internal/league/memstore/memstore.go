@@ -1,7 +1,11 @@
-package league
+// Package memstore is a league store (leaguestore.Store) that keeps everything in this
+// process's memory and nothing on disk: for tests, and for measuring what the real store
+// costs a league (`tapp league run --db memory:`).
+package memstore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -9,9 +13,10 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
 
-// Memory is a Store that keeps everything in this process's memory and nothing on disk: for
+// Memory is a leaguestore.Store that keeps everything in this process's memory and nothing on disk: for
 // tests, and for measuring what the real store costs a league (`tapp league run --db
 // memory:`). It keeps deals and their results but drops the decision records (what was sent
 // to the bots), which a long run could not hold in memory.
@@ -28,13 +33,13 @@ type Memory struct {
 	jobByKey map[string]*arena.Job
 	nextID   int
 	rounds   map[string]int           // match id → round, for the matches of leagues' schedules
-	totals   map[string]*memoryTotals // league id → running totals (memory_totals.go)
+	totals   map[string]*memoryTotals // league id → running totals (totals.go)
 }
 
-var _ Store = (*Memory)(nil)
+var _ leaguestore.Store = (*Memory)(nil)
 
-// NewMemory returns an empty memory store.
-func NewMemory() *Memory {
+// New returns an empty memory store.
+func New() *Memory {
 	return &Memory{
 		bots: map[string]arena.Bot{}, matches: map[string]*arena.Match{}, deals: map[string]map[int]*arena.DealRecord{},
 		leagues: map[string]*arena.League{}, places: map[string][]arena.LeagueMatch{}, jobByKey: map[string]*arena.Job{},
@@ -234,7 +239,7 @@ func (s *Memory) DealNumbers(_ context.Context, matchID string) ([]int, error) {
 	return sortedKeys(s.deals[matchID]), nil
 }
 
-// DealNumbersBetween implements Store.
+// DealNumbersBetween implements leaguestore.Store.
 func (s *Memory) DealNumbersBetween(_ context.Context, matchID string, first, last int) ([]int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -266,7 +271,7 @@ func (s *Memory) Results(_ context.Context, f arena.MatchFilter) ([]arena.Result
 // Close implements arena.Store.
 func (s *Memory) Close() error { return nil }
 
-// EnsureLeague implements Store.
+// EnsureLeague implements leaguestore.Store.
 func (s *Memory) EnsureLeague(_ context.Context, l *arena.League) (*arena.League, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -282,7 +287,7 @@ func (s *Memory) EnsureLeague(_ context.Context, l *arena.League) (*arena.League
 	return &c, nil
 }
 
-// GetLeague implements Store.
+// GetLeague implements leaguestore.Store.
 func (s *Memory) GetLeague(_ context.Context, id string) (*arena.League, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -294,7 +299,7 @@ func (s *Memory) GetLeague(_ context.Context, id string) (*arena.League, error) 
 	return &c, nil
 }
 
-// SetLeagueStatus implements Store.
+// SetLeagueStatus implements leaguestore.Store.
 func (s *Memory) SetLeagueStatus(_ context.Context, id string, status arena.LeagueStatus) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -308,7 +313,7 @@ func (s *Memory) SetLeagueStatus(_ context.Context, id string, status arena.Leag
 
 func jobKey(matchID string, group int) string { return fmt.Sprintf("%s\x00%d", matchID, group) }
 
-// ScheduleRound implements Store.
+// ScheduleRound implements leaguestore.Store.
 func (s *Memory) ScheduleRound(_ context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -336,7 +341,7 @@ func (s *Memory) ScheduleRound(_ context.Context, places []arena.LeagueMatch, ma
 	return nil
 }
 
-// LeagueMatches implements Store.
+// LeagueMatches implements leaguestore.Store.
 func (s *Memory) LeagueMatches(_ context.Context, league string) ([]arena.LeagueMatch, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -345,7 +350,27 @@ func (s *Memory) LeagueMatches(_ context.Context, league string) ([]arena.League
 	return out, nil
 }
 
-// Claim implements Queue.
+// LeagueSeats implements leaguestore.Store.
+func (s *Memory) LeagueSeats(_ context.Context, league string, from, to int) (map[string]int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for _, lm := range s.places[league] {
+		if lm.Seq < from || lm.Seq >= to {
+			continue
+		}
+		m, ok := s.matches[lm.MatchID]
+		if !ok {
+			return nil, fmt.Errorf("league %s: match %s of position %d is not stored", league, lm.MatchID, lm.Seq)
+		}
+		for _, b := range m.Spec.Bots {
+			out[b]++
+		}
+	}
+	return out, nil
+}
+
+// Claim implements leaguestore.Queue.
 func (s *Memory) Claim(_ context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -400,7 +425,7 @@ func (s *Memory) Jobs(_ context.Context, league string) ([]arena.Job, error) {
 	return out, nil
 }
 
-// Extend implements Queue.
+// Extend implements leaguestore.Queue.
 func (s *Memory) Extend(_ context.Context, owner string, ids []int64, lease time.Duration) ([]int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -419,7 +444,7 @@ func (s *Memory) Extend(_ context.Context, owner string, ids []int64, lease time
 	return lost, nil
 }
 
-// Release implements Queue.
+// Release implements leaguestore.Queue.
 func (s *Memory) Release(_ context.Context, owner string, ids []int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -432,7 +457,7 @@ func (s *Memory) Release(_ context.Context, owner string, ids []int64) error {
 	return nil
 }
 
-// Fail implements Queue.
+// Fail implements leaguestore.Queue.
 func (s *Memory) Fail(_ context.Context, owner string, id int64, msg string, maxAttempts int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -445,7 +470,7 @@ func (s *Memory) Fail(_ context.Context, owner string, id int64, msg string, max
 	return nil
 }
 
-// SaveJobDeal implements Queue.
+// SaveJobDeal implements leaguestore.Queue.
 func (s *Memory) SaveJobDeal(_ context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -480,7 +505,7 @@ func (s *Memory) SaveJobDeals(_ context.Context, items []arena.JobDeal) error {
 	return nil
 }
 
-// CompleteJob implements Queue.
+// CompleteJob implements leaguestore.Queue.
 func (s *Memory) CompleteJob(_ context.Context, jobID int64) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -510,7 +535,7 @@ func (s *Memory) completeJob(jobID int64) (bool, error) {
 	return true, nil
 }
 
-// RoundCountsFrom implements Queue.
+// RoundCountsFrom implements leaguestore.Queue.
 func (s *Memory) RoundCountsFrom(_ context.Context, league string, from int) ([]arena.RoundCounts, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -543,7 +568,7 @@ func (s *Memory) RoundCountsFrom(_ context.Context, league string, from int) ([]
 	return out, nil
 }
 
-// LeaseOwners implements Queue.
+// LeaseOwners implements leaguestore.Queue.
 func (s *Memory) LeaseOwners(_ context.Context, league string) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -556,7 +581,7 @@ func (s *Memory) LeaseOwners(_ context.Context, league string) ([]string, error)
 	return sortedKeys(set), nil
 }
 
-// Rescue implements Queue.
+// Rescue implements leaguestore.Queue.
 func (s *Memory) Rescue(_ context.Context, league string, owners []string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -575,4 +600,14 @@ func (s *Memory) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return fmt.Sprintf("memory (%d matches, %d results)", len(s.matches), len(s.results))
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -1,8 +1,7 @@
-package league
+package plan
 
 import (
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/tapparena/tapp/arena"
@@ -35,7 +34,7 @@ func TestFixedTables(t *testing.T) {
 	if got := g.FixedTables(1); !reflect.DeepEqual(got, want) {
 		t.Errorf("gauntlet tables %v, want %v", got, want)
 	}
-	s, err := NewSPRTPlan("S", *plan(t, ""), "new", "old", []string{"x", "y", "z"})
+	s, err := NewSPRT("S", *plan(t, ""), "new", "old", []string{"x", "y", "z"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +118,9 @@ func TestLadderFavoursUncertainRatings(t *testing.T) {
 	}
 }
 
-func TestUnitsAndLeaderboard(t *testing.T) {
+// Units group results by duplicate group (or deal), and a group counts as complete only with
+// every seating stored.
+func TestUnits(t *testing.T) {
 	t.Parallel()
 	rules, _ := engine.ParseRuleSet("modern")
 	dup := arena.Match{ID: "m1", Status: arena.MatchFinished, Spec: arena.MatchSpec{Rules: rules, Bots: []string{"a", "b", "c"}, Duplicate: true}}
@@ -142,48 +143,5 @@ func TestUnitsAndLeaderboard(t *testing.T) {
 	units := Units(map[string]*arena.Match{"m1": &dup, "m2": &single}, rows)
 	if len(units) != 4 || units[1].Complete || units[1].Deals != 3 || !units[2].Complete || units[0].Net[0] != 60 {
 		t.Fatalf("units %+v", units)
-	}
-	lb, err := ComputeLeaderboard([]arena.Match{dup, single}, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lb.Units != 3 || lb.PartialUnits != 1 || lb.Deals != 11 || lb.Matches != 1 || !lb.Duplicate {
-		t.Errorf("leaderboard %+v", lb)
-	}
-	var a Standing
-	for _, s := range lb.Bots {
-		if s.Bot == "a" {
-			a = s
-		}
-	}
-	// a's units: +10 per deal (group 0), −10, +4 (single deals); in m1 as a whole (the
-	// half-played group included) a finished last.
-	if a.Units != 3 || a.Deals != 8 || a.PerDeal != 4.0/3 || a.EloMatches != 1 || a.Elo >= 1500 {
-		t.Errorf("a: %+v", a)
-	}
-	if lb.Unit != "cents" || !slices.Equal(lb.RuleSets, []string{rules.String()}) {
-		t.Errorf("unit %q, rule sets %q", lb.Unit, lb.RuleSets)
-	}
-
-	// Results of the older variants are game points; with modern ones too, they are a sum
-	// of both, and the leaderboard names every rule set it mixes.
-	classic, _ := engine.ParseRuleSet("classic")
-	old := arena.Match{ID: "m3", Status: arena.MatchFinished, Spec: arena.MatchSpec{Rules: classic, Bots: []string{"a", "b", "c"}}}
-	add("m3", 0, 0, 3, -1, -2)
-	for _, c := range []struct {
-		matches []arena.Match
-		unit    string
-		sets    []string
-	}{
-		{[]arena.Match{old}, "points", []string{classic.String()}},
-		{[]arena.Match{dup, single, old}, "score", []string{classic.String(), rules.String()}},
-	} {
-		lb, err := ComputeLeaderboard(c.matches, rows)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if lb.Unit != c.unit || !slices.Equal(lb.RuleSets, c.sets) {
-			t.Errorf("matches %d: unit %q, rule sets %q; want %q, %q", len(c.matches), lb.Unit, lb.RuleSets, c.unit, c.sets)
-		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package league
+package liveness
 
 import (
 	"errors"

@@ -1,8 +1,7 @@
-// Package league runs leagues: a schedule of matches among bots (round robin, gauntlet, a
-// ladder with matchmaking, or the paired matches of an SPRT), played as units of work from a
-// job queue, so that a league survives any interruption and several arena hosts can share
-// one. It also derives the leaderboard (multiplayer Elo, Bradley–Terry with intervals and
-// likelihood of superiority, payoff per deal with intervals) from the stored raw results.
+// Package leaguestore is the contract between a league's runner and its storage: the job
+// queue with leases (Queue) and the league's records and running totals (Store). Back ends:
+// arena/internal/store (SQLite and PostgreSQL) and arena/internal/league/memstore; all of
+// them pass the conformance suite arena/internal/league/queuetest.
 //
 // # Units of work and the queue
 //
@@ -16,10 +15,11 @@
 // from their seeds: finished deals are never played twice, and a deal can be stored only
 // once (the store refuses a second copy).
 //
-// The queue is a table of the arena's own schema (arena/store: league_jobs) rather than River:
-// it runs the same on the SQLite default and on PostgreSQL (claims use FOR UPDATE SKIP LOCKED
-// there), and completion shares the transaction of the result without a second driver.
-package league
+// The queue is a table of the arena's own schema (arena/internal/store: league_jobs) rather
+// than River: it runs the same on the SQLite default and on PostgreSQL (claims use FOR UPDATE
+// SKIP LOCKED there), and completion shares the transaction of the result without a second
+// driver.
+package leaguestore
 
 import (
 	"context"
@@ -29,8 +29,8 @@ import (
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
-// Queue is a league's job queue with leases. Implementations: arena/store (SQLite and
-// PostgreSQL) and Memory.
+// Queue is a league's job queue with leases. Implementations: arena/internal/store
+// (SQLite and PostgreSQL) and memstore.
 type Queue interface {
 	// Claim leases up to max jobs of the league to owner for lease: available ones, and
 	// those whose lease has expired. It returns them by id (none when there is no work),
@@ -74,6 +74,11 @@ type Store interface {
 	// transaction; it is idempotent.
 	ScheduleRound(ctx context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error
 	LeagueMatches(ctx context.Context, league string) ([]arena.LeagueMatch, error)
+	// LeagueSeats counts the seats each bot holds in the league's matches at schedule
+	// positions (LeagueMatch.Seq) from from (inclusive) to to (exclusive): what the ladder's
+	// fairness reads of the rounds it has not counted yet, costing rows in proportion to
+	// those matches, not to the league's.
+	LeagueSeats(ctx context.Context, league string, from, to int) (map[string]int, error)
 	// LeagueDeals counts the deals stored for the league (a running total, not a count).
 	LeagueDeals(ctx context.Context, league string) (int, error)
 	// LadderPairs sums the pairwise results (the higher net of a complete unit wins, equal
@@ -84,4 +89,9 @@ type Store interface {
 	// DealNumbersBetween returns the numbers from first to last (inclusive) of the match's
 	// stored deals, ascending: what a job finds done already, without reading the whole match.
 	DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error)
+	// LeagueUnits returns the league's units (a match's deal source: one deal, or a duplicate
+	// group) with deals stored in the rounds from round from on, by round, match and group:
+	// running totals kept as deals are stored, so reading them costs rows in proportion to
+	// the units of those rounds, not to the league's deals (what an SPRT reads as it goes).
+	LeagueUnits(ctx context.Context, league string, from int) ([]arena.LeagueUnit, error)
 }

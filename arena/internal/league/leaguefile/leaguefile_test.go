@@ -1,4 +1,4 @@
-package league
+package leaguefile
 
 import (
 	"errors"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/match"
 )
 
 const goodLeague = `# a league
@@ -42,9 +45,9 @@ func builtinCheck(name string) error {
 	return fmt.Errorf("unknown built-in bot %q (one of heuristic, random)", name)
 }
 
-func TestParseConfig(t *testing.T) {
+func TestParse(t *testing.T) {
 	t.Parallel()
-	c, err := ParseConfig("league.yaml", []byte(goodLeague), ParseOptions{Builtin: builtinCheck})
+	c, err := Parse("league.yaml", []byte(goodLeague), Options{Builtin: builtinCheck})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,31 +66,31 @@ func TestParseConfig(t *testing.T) {
 		t.Errorf("plan %+v: %d tables, %d deals per round", p, len(p.FixedTables(0)), p.DealsPerRound())
 	}
 	// A string command is split into words; defaults apply.
-	c, err = ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: ./bot --fast}\n  - {name: b, builtin: random}\n  - {name: c, token: true}\n"), ParseOptions{})
+	c, err = Parse("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: ./bot --fast}\n  - {name: b, builtin: random}\n  - {name: c, token: true}\n"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(c.Bots[0].Command, "|") != "./bot|--fast" || c.Format != RoundRobin || c.Deals != DefaultDeals ||
+	if strings.Join(c.Bots[0].Command, "|") != "./bot|--fast" || c.Format != plan.RoundRobin || c.Deals != plan.DefaultDeals ||
 		!*c.Duplicate || c.RuleSet.Players != 3 || time.Duration(c.TimeControl.PerDecision) != time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
 	// Quotes group words as in a shell; environment belongs under env.
-	c, err = ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: \"python3 'my bot.py' --fast\"}\n  - {name: b, builtin: random}\n  - {name: c, builtin: random}\n"), ParseOptions{})
+	c, err = Parse("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: \"python3 'my bot.py' --fast\"}\n  - {name: b, builtin: random}\n  - {name: c, builtin: random}\n"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(c.Bots[0].Command, "|"); got != "python3|my bot.py|--fast" {
 		t.Errorf("quoted command split into %q", got)
 	}
-	if _, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: MODE=x ./bot}\n  - {name: b, builtin: random}\n  - {name: c, builtin: random}\n"), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "give them under env") {
+	if _, err := Parse("l.yaml", []byte("name: x\nbots:\n  - {name: a, command: MODE=x ./bot}\n  - {name: b, builtin: random}\n  - {name: c, builtin: random}\n"), Options{}); err == nil || !strings.Contains(err.Error(), "give them under env") {
 		t.Errorf("command with an assignment: %v, want an error pointing at env", err)
 	}
 	// For its bots only (tapp sprt --bots), a file needs no name; a league file does.
 	botsOnly := []byte("bots:\n  - {name: a, builtin: random}\n  - {name: b, builtin: random}\n")
-	if c, err := ParseConfig("b.yaml", botsOnly, ParseOptions{BotsOnly: true}); err != nil || len(c.Bots) != 2 {
+	if c, err := Parse("b.yaml", botsOnly, Options{BotsOnly: true}); err != nil || len(c.Bots) != 2 {
 		t.Errorf("bots only: %v, %+v", err, c)
 	}
-	if _, err := ParseConfig("b.yaml", botsOnly, ParseOptions{}); err == nil || !strings.Contains(err.Error(), "a league needs a name") {
+	if _, err := Parse("b.yaml", botsOnly, Options{}); err == nil || !strings.Contains(err.Error(), "a league needs a name") {
 		t.Errorf("league without a name: %v", err)
 	}
 }
@@ -96,8 +99,8 @@ func TestParseConfig(t *testing.T) {
 func TestEveryBuiltin(t *testing.T) {
 	t.Parallel()
 	names := []string{"heuristic", "random", "search"}
-	opts := ParseOptions{BuiltinNames: func() []string { return names }}
-	c, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {name: random, builtin: random, seed: 9}\n  - builtin: \"*\"\n  - {name: mine, command: ./bot}\n"), opts)
+	opts := Options{BuiltinNames: func() []string { return names }}
+	c, err := Parse("l.yaml", []byte("name: x\nbots:\n  - {name: random, builtin: random, seed: 9}\n  - builtin: \"*\"\n  - {name: mine, command: ./bot}\n"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +111,11 @@ func TestEveryBuiltin(t *testing.T) {
 	if got := strings.Join(got, " "); got != "random=random heuristic=heuristic search=search mine=" {
 		t.Errorf("bots %s", got)
 	}
-	if _, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - {builtin: \"*\", name: all}\n"), opts); err == nil ||
+	if _, err := Parse("l.yaml", []byte("name: x\nbots:\n  - {builtin: \"*\", name: all}\n"), opts); err == nil ||
 		!strings.HasPrefix(err.Error(), "l.yaml:3:") {
 		t.Errorf("named \"*\": %v", err)
 	}
-	if _, err := ParseConfig("l.yaml", []byte("name: x\nbots:\n  - builtin: \"*\"\n"), ParseOptions{}); err == nil {
+	if _, err := Parse("l.yaml", []byte("name: x\nbots:\n  - builtin: \"*\"\n"), Options{}); err == nil {
 		t.Errorf("\"*\" without a list of built-in bots was accepted")
 	}
 }
@@ -156,10 +159,10 @@ func TestConfigErrorsPointAtTheLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := ParseConfig("league.yaml", []byte(c.text), ParseOptions{Builtin: builtinCheck})
-			var ce *ConfigError
+			_, err := Parse("league.yaml", []byte(c.text), Options{Builtin: builtinCheck})
+			var ce *Error
 			if !errors.As(err, &ce) {
-				t.Fatalf("error %v (%T), want a *ConfigError", err, err)
+				t.Fatalf("error %v (%T), want a *Error", err, err)
 			}
 			if ce.Line != c.line {
 				t.Errorf("error at line %d, want %d:\n%v", ce.Line, c.line, err)
@@ -179,13 +182,13 @@ func TestDealsFileWindows(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var lines []string
-	c0, err := ParseConfig("x.yaml", []byte("name: x\nbots: [{name: a, builtin: random}, {name: b, builtin: random}, {name: c, builtin: random}]\n"), ParseOptions{})
+	c0, err := Parse("x.yaml", []byte("name: x\nbots: [{name: a, builtin: random}, {name: b, builtin: random}, {name: c, builtin: random}]\n"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p0 := c0.Plan()
 	for r := range 5 {
-		text, _ := p0.roundDeals(r)
+		text, _ := p0.RoundDeals(r)
 		if text != "" {
 			t.Fatalf("seeded plan has deal text")
 		}
@@ -200,13 +203,13 @@ func TestDealsFileWindows(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "deals.txt"), []byte("# five deals\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := ParseConfig(filepath.Join(dir, "l.yaml"), []byte("name: x\ndeals: 2\ndeals_file: deals.txt\nbots: [{name: a, builtin: random}, {name: b, builtin: random}, {name: c, builtin: random}]\n"), ParseOptions{})
+	c, err := Parse(filepath.Join(dir, "l.yaml"), []byte("name: x\ndeals: 2\ndeals_file: deals.txt\nbots: [{name: a, builtin: random}, {name: b, builtin: random}, {name: c, builtin: random}]\n"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := c.Plan()
 	for r, want := range [][]int{{0, 1}, {2, 3}, {4, 0}} {
-		text, err := p.roundDeals(r)
+		text, err := p.RoundDeals(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,13 +219,13 @@ func TestDealsFileWindows(t *testing.T) {
 	}
 }
 
-func dealLine(t *testing.T, p *Plan, i int) string {
+func dealLine(t *testing.T, p *plan.Plan, i int) string {
 	t.Helper()
 	_, ms, _, err := p.Round(i, p.FixedTables(i))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs, err := sourcesOf(ms[0])
+	srcs, err := match.Sources(ms[0].Spec)
 	if err != nil {
 		t.Fatal(err)
 	}

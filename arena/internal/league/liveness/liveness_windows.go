@@ -1,6 +1,6 @@
 //go:build windows
 
-package league
+package liveness
 
 import (
 	"errors"

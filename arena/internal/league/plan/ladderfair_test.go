@@ -1,10 +1,9 @@
-package league
+package plan
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/tapparena/tapp/engine"
@@ -36,7 +35,7 @@ func simulateLadder(t *testing.T, bots, seats, rounds int) []map[string]int {
 	var history []map[string]int
 	for r := range rounds {
 		var known []Unit
-		for _, us := range byRound[:max(r-p.ahead()+1, 0)] {
+		for _, us := range byRound[:max(r-p.Ahead()+1, 0)] {
 			known = append(known, us...)
 		}
 		var units []Unit
@@ -92,52 +91,5 @@ func TestLadderKeepsMatchCountsFair(t *testing.T) {
 				t.Logf("after 40 rounds: %v", history[len(history)-1])
 			})
 		}
-	}
-}
-
-// A family cap keeps the versions of one bot apart: with family_cap 1, no ladder table seats
-// two of them, round after round, and the league file says so in its fingerprint.
-func TestLadderCapsFamilies(t *testing.T) {
-	t.Parallel()
-	file := `name: clones
-rules: modern players=3
-format: ladder
-matches_per_round: 2
-deals: 2
-family_cap: 1
-bots:
-  - {name: kib-1, builtin: random, family: kib}
-  - {name: kib-2, builtin: random, family: kib}
-  - {name: kib-3, builtin: random, family: kib}
-  - {name: other-1, builtin: random}
-  - {name: other-2, builtin: random}
-`
-	c, err := ParseConfig("clones.yaml", []byte(file), ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := c.Plan()
-	if !strings.Contains(p.Fingerprint(), `"family_cap":1`) {
-		t.Errorf("fingerprint %s does not hold the family cap", p.Fingerprint())
-	}
-	counts := map[string]int{}
-	for r := range 30 {
-		for _, table := range p.LadderTables(r, nil, counts) {
-			kin := 0
-			for _, b := range table {
-				counts[b]++
-				if p.Families[b] == "kib" {
-					kin++
-				}
-			}
-			if kin > 1 {
-				t.Fatalf("round %d seats %v: %d of family kib, cap 1", r, table, kin)
-			}
-		}
-	}
-	// Three seats cannot be filled from one family and one other bot.
-	tooFew := strings.Replace(file, "  - {name: other-2, builtin: random}\n", "", 1)
-	if _, err := ParseConfig("clones.yaml", []byte(tooFew), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "fill only 2 of the 3 seats") {
-		t.Errorf("a cap that leaves too few bots: %v, want an error saying so", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package league
+package liveness
 
 // processGone never declares a process gone where the platform gives no way to check: its
 // jobs are then taken over when their lease runs out, as those of a worker on another host.

@@ -1,4 +1,4 @@
-package league
+package liveness
 
 import (
 	"fmt"
@@ -20,8 +20,8 @@ func TestDeadOwnersAreGoneProcessesOfThisHost(t *testing.T) {
 	self := fmt.Sprintf("%s/%d/cccccc", host, os.Getpid())
 	elsewhere := fmt.Sprintf("another-%s/%d/dddddd", host, noSuchPid)
 	malformed := host + "/not-a-pid"
-	got := deadOwners([]string{gone, parent, self, elsewhere, malformed}, "me")
+	got := DeadOwners([]string{gone, parent, self, elsewhere, malformed}, "me")
 	if want := []string{gone}; !slices.Equal(got, want) {
-		t.Errorf("deadOwners = %v, want %v", got, want)
+		t.Errorf("DeadOwners = %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,250 @@
+package inproc_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/inproc"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/bots"
+	"github.com/tapparena/tapp/bots/builtin"
+	"github.com/tapparena/tapp/bots/sdk"
+	"github.com/tapparena/tapp/engine"
+)
+
+var clock = arena.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}
+
+// builtins makes the bots of a table (kinds in table order), the one at position i seeded
+// with seed+i as `tapp match` seeds them.
+func builtins(t testing.TB, seed uint64, kinds ...string) map[string]bots.Bot {
+	t.Helper()
+	out := make(map[string]bots.Bot)
+	for i, k := range kinds {
+		b, err := builtin.New(k, seed+uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprint(k, i)] = b
+	}
+	return out
+}
+
+func names(bs map[string]bots.Bot) []string {
+	out := make([]string, 0, len(bs))
+	for n := range bs {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// playMatch creates and plays a match of spec with the runner, and returns its stored deals.
+func playMatch(t *testing.T, r *match.Runner, spec arena.MatchSpec) []arena.DealRecord {
+	t.Helper()
+	ctx := context.Background()
+	for _, b := range spec.Bots {
+		if err := host.EnsureBot(ctx, r.Store, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := r.Create(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	deals, err := r.Store.Deals(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deals) == 0 {
+		t.Fatal("no deal stored")
+	}
+	return deals
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "tapp.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// The same seed and deterministic bots give the same match in process as over gRPC: the
+// same deals, the same moves, the same requests recorded (but for the match id and the clock).
+func TestInProcessPlaysTheMatchThatGRPCPlays(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const seed = 11
+	for _, rules := range []string{"modern", "classic pot=on", "modern players=4 frage=on"} {
+		r, err := engine.ParseRuleSet(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := []string{"random", "heuristic", "random", "heuristic"}[:r.Players]
+		bs := builtins(t, seed, kinds...)
+		spec := arena.MatchSpec{Rules: r, Bots: names(bs), Deals: 12, Seed: seed, TimeControl: clock}
+
+		local := playMatch(t, &match.Runner{Store: openStore(t), Seats: &inproc.Seats{Bots: bs, Record: true}, Parallel: 4}, spec)
+
+		h, err := host.Start(ctx, host.Config{Store: openStore(t), Listen: "127.0.0.1:0", Grace: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		botCtx, stopBots := context.WithCancel(ctx)
+		for name, b := range bs {
+			token := "t-" + name
+			h.Server.AddLaunchToken(token, name)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = sdk.Run(botCtx, sdk.Config{Arena: h.Addr, Token: token, Name: name, Capacity: 4}, b)
+			}()
+		}
+		if err := h.WaitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		h.Runner.Parallel = 4
+		remote := playMatch(t, h.Runner, spec)
+		stopBots()
+		h.Stop()
+		wg.Wait()
+
+		if len(local) != len(remote) {
+			t.Fatalf("%s: %d deals in process, %d over gRPC", rules, len(local), len(remote))
+		}
+		for i := range local {
+			l, g := &local[i], &remote[i]
+			if l.Deal != g.Deal || !slices.Equal(l.Seating, g.Seating) || !slices.Equal(l.Moves, g.Moves) || l.Outcome.PotAfter != g.Outcome.PotAfter {
+				t.Fatalf("%s, deal %d: in process %v %v, over gRPC %v %v", rules, l.Number, l.Seating, l.Moves, g.Seating, g.Moves)
+			}
+			for k := range l.Decisions {
+				ld, gd := &l.Decisions[k], &g.Decisions[k]
+				if ld.Fallback || gd.Fallback {
+					t.Fatalf("%s, deal %d, decision %d: a fallback (in process %v, over gRPC %v)", rules, l.Number, k, ld.Fallback, gd.Fallback)
+				}
+				lr, err1 := wire.DecodeSent(ld.Sent)
+				gr, err2 := wire.DecodeSent(gd.Sent)
+				if err1 != nil || err2 != nil {
+					t.Fatalf("%s, deal %d, decision %d: requests recorded unreadable: %v, %v", rules, l.Number, k, err1, err2)
+				}
+				// The match ids differ, and so do the clocks.
+				lr.GameId, gr.GameId, lr.Deadline, gr.Deadline, lr.OverageLeft, gr.OverageLeft = "", "", nil, nil, nil, nil
+				if lr.String() != gr.String() {
+					t.Fatalf("%s, deal %d, decision %d: in process the record says\n%v\nover gRPC\n%v", rules, l.Number, k, lr, gr)
+				}
+			}
+		}
+	}
+}
+
+// slow takes longer than the time per decision.
+type slow struct{}
+
+func (slow) Decide(ctx context.Context, obs *engine.Observation) (engine.Action, error) {
+	<-ctx.Done()
+	time.Sleep(50 * time.Millisecond)
+	return obs.Legal[len(obs.Legal)-1], nil
+}
+
+// An in-process bot is under the same clock as a bot over the wire: past its time and its
+// overage the referee plays the fallback and gives a strike.
+func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	tc := arena.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	players := []referee.Player{
+		{Bot: "slow", Conn: inproc.NewConn(slow{}, false), Clock: referee.NewClock(tc)},
+		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},
+		{Bot: "r2", Conn: inproc.NewConn(builtinBot(t, "random", 2), false), Clock: referee.NewClock(tc)},
+	}
+	rec, err := referee.Play(context.Background(), &referee.Table{MatchID: "late", Rules: r,
+		Deal: engine.DealFromSeed(r, 3, 0), Players: players, TimeControl: tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	strikes := 0
+	for _, d := range rec.Decisions {
+		if d.Bot == "slow" {
+			if !d.Fallback {
+				t.Fatalf("decision %d: the slow bot's late answer %s was taken", d.Index, d.Action)
+			}
+			if d.Strike {
+				strikes++
+			}
+		} else if d.Fallback {
+			t.Fatalf("decision %d: fallback for %s, which answers at once", d.Index, d.Bot)
+		}
+	}
+	if strikes != tc.MaxStrikes || !players[0].Clock.Forfeited() {
+		t.Fatalf("%d strikes, forfeited %v; want %d strikes and a forfeit", strikes, players[0].Clock.Forfeited(), tc.MaxStrikes)
+	}
+}
+
+func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
+	t.Helper()
+	b, err := builtin.New(kind, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// BenchmarkInProcessDeals plays modern deals among three in-process random bots, as many
+// tables at once as there are cores, and reports deals/s (no store: the referee, the engine,
+// the bots and, with record, the encoding of every request for its record).
+func BenchmarkInProcessDeals(b *testing.B) {
+	for _, record := range []bool{false, true} {
+		b.Run(fmt.Sprintf("record=%v", record), func(b *testing.B) {
+			b.ReportAllocs()
+			r := engine.DefaultRules(engine.Modern)
+			bs := []bots.Bot{builtinBot(b, "random", 1), builtinBot(b, "random", 2), builtinBot(b, "random", 3)}
+			clocks := []*referee.Clock{referee.NewClock(clock), referee.NewClock(clock), referee.NewClock(clock)}
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for range runtime.GOMAXPROCS(0) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						n := int(next.Add(1)) - 1
+						if n >= b.N {
+							return
+						}
+						players := make([]referee.Player, 3)
+						for s := range players {
+							players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: inproc.NewConn(bs[s], record), Clock: clocks[s]}
+						}
+						if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "bench", Number: n, Rules: r,
+							Deal: engine.DealFromSeed(r, 1, uint64(n)), Players: players, TimeControl: clock}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deals/s")
+		})
+	}
+}

@@ -1,0 +1,203 @@
+package league
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/engine"
+)
+
+// maxMatchInfos bounds the matches whose plan a run keeps (a few hundred jobs are in hand
+// at once, and each reads its match once).
+const maxMatchInfos = 1024
+
+// matchInfo reads a match and its tables, once per match while its jobs are in hand.
+func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
+	ru.mu.Lock()
+	mi := ru.matches[id]
+	ru.mu.Unlock()
+	if mi != nil {
+		return mi, nil
+	}
+	m, err := ru.r.Store.GetMatch(ctx, id)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	tables, err := match.Plan(m.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("match %s: %w", id, err)
+	}
+	mi = &matchInfo{m: m, tables: tables}
+	ru.mu.Lock()
+	if len(ru.matches) >= maxMatchInfos { // start afresh rather than keep every match of a night
+		clear(ru.matches)
+	}
+	ru.matches[id] = mi
+	ru.mu.Unlock()
+	return mi, nil
+}
+
+// play plays the missing deals of a job, each stored as it finishes. The clocks (overage
+// bank and strikes) run per job: a job is the unit a worker holds, and a bot that dies loses
+// no more than the jobs it was playing.
+func (ru *run) play(ctx context.Context, j arena.Job) error {
+	mi, err := ru.matchInfo(ctx, j.MatchID)
+	if err != nil {
+		return canceledOr(ctx, err)
+	}
+	todo, err := ru.missingTables(ctx, j, mi.tables)
+	if err != nil {
+		return canceledOr(ctx, err)
+	}
+	if len(todo) == 0 { // every deal is stored: only the job's completion was missing
+		if _, err := ru.r.Store.CompleteJob(ctx, j.ID); err != nil {
+			return canceledOr(ctx, storeErr(err))
+		}
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	firstErr := ru.playTables(ctx, cancel, j, mi.m, todo)
+	return jobError(ctx, firstErr)
+}
+
+// missingTables returns the tables of job j that have no stored deal yet (all of them unless
+// the job was started before).
+func (ru *run) missingTables(ctx context.Context, j arena.Job, tables []match.Table) ([]match.Table, error) {
+	var mine []match.Table
+	first, last := -1, -1
+	for _, t := range tables {
+		if t.Group >= j.FirstGroup && t.Group < j.FirstGroup+j.Groups {
+			mine = append(mine, t)
+			if first < 0 || t.Number < first {
+				first = t.Number
+			}
+			last = max(last, t.Number)
+		}
+	}
+	if j.Stored == 0 {
+		return mine, nil
+	}
+	numbers, err := ru.r.Store.DealNumbersBetween(ctx, j.MatchID, first, last)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	stored := map[int]bool{}
+	for _, n := range numbers {
+		stored[n] = true
+	}
+	var todo []match.Table
+	for _, t := range mine {
+		if !stored[t.Number] {
+			todo = append(todo, t)
+		}
+	}
+	return todo, nil
+}
+
+// playTables plays the tables of job j, each in its own goroutine as table slots come free,
+// stores each deal as it finishes, and returns the first error (cancelling the others).
+func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j arena.Job, m *arena.Match, todo []match.Table) error {
+	clocks := map[string]*referee.Clock{}
+	for _, b := range m.Spec.Bots {
+		clocks[b] = referee.NewClock(m.Spec.TimeControl)
+	}
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		toPlay   = len(todo)
+	)
+	for _, t := range todo {
+		if !ru.takeTableSlot(ctx) {
+			break
+		}
+		wg.Add(1)
+		go func(t match.Table) {
+			defer wg.Done()
+			rec, err := ru.playTable(ctx, m, t, clocks)
+			// The table's slot is free as soon as the deal is over: the next deal starts while
+			// this one is being stored (at most max(8×Concurrency, 3 × maxCommit) deals wait for the store).
+			<-ru.sem
+			mu.Lock()
+			toPlay--
+			last := toPlay == 0
+			mu.Unlock()
+			if last {
+				ru.tellPlayed(ctx, j.ID)
+			}
+			if err == nil {
+				err = ru.saveWaiting(ctx, rec, j.ID)
+			}
+			if err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+				cancel()
+			}
+		}(t)
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// takeTableSlot waits for a free table; it reports false (holding none) when ctx ends first.
+func (ru *run) takeTableSlot(ctx context.Context) bool {
+	select {
+	case ru.sem <- struct{}{}:
+		if ctx.Err() != nil { // ended meanwhile: give the slot back for the other jobs
+			<-ru.sem
+			return false
+		}
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// tellPlayed tells the main loop that job id has played all its deals.
+func (ru *run) tellPlayed(ctx context.Context, id int64) {
+	select {
+	case ru.playedJobs <- id:
+	case <-ctx.Done():
+	}
+}
+
+// saveWaiting stores a deal, holding one of the slots of the deals that wait for the store.
+func (ru *run) saveWaiting(ctx context.Context, rec *arena.DealRecord, jobID int64) error {
+	ru.saving <- struct{}{}
+	defer func() { <-ru.saving }()
+	return ru.save(ctx, rec, jobID)
+}
+
+// jobError is what a job that played until ctx ended or firstErr reports: a store failure as
+// such, context.Canceled when it was stopped, else its first error.
+func jobError(ctx context.Context, firstErr error) error {
+	if isStoreErr(firstErr) {
+		return firstErr
+	}
+	if ctx.Err() != nil && (firstErr == nil || errors.Is(firstErr, referee.ErrAborted) || errors.Is(firstErr, context.Canceled)) {
+		return context.Canceled
+	}
+	return firstErr
+}
+
+// playTable seats the bots and plays one deal.
+func (ru *run) playTable(ctx context.Context, m *arena.Match, t match.Table, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {
+	players, release, err := match.SeatPlayers(ctx, ru.r.Seats, t.Seating, clocks)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return referee.Play(ctx, &referee.Table{
+		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
+		Options: engine.Options{}, Players: players, TimeControl: m.Spec.TimeControl,
+	})
+}

@@ -1,0 +1,168 @@
+package league
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/rating"
+)
+
+// schedule stores the rounds that may be planned now and reports whether it stored any.
+func (ru *run) schedule(ctx context.Context) (added bool, err error) {
+	for {
+		n := ru.scheduled
+		if !ru.p.Unbounded() && n >= ru.p.Rounds {
+			return added, nil
+		}
+		if ok, err := ru.mayPlan(ctx, n); !ok || err != nil {
+			return added, err
+		}
+		tables, err := ru.tables(ctx, n)
+		if err != nil {
+			return added, err
+		}
+		if err := ru.storeRound(ctx, n, tables); err != nil {
+			return added, err
+		}
+		added = true
+	}
+}
+
+// mayPlan reports whether round n may be scheduled: every round more than Ahead rounds
+// before it is complete (so the ladder's choice depends only on finished rounds).
+func (ru *run) mayPlan(ctx context.Context, n int) (bool, error) {
+	need := n - ru.p.Ahead() + 1 // the rounds before need must be complete
+	if need <= ru.completeTo {
+		return true, nil
+	}
+	// Only the rounds not yet seen complete are counted: a complete round stays so.
+	counts, err := ru.r.Store.RoundCountsFrom(ctx, ru.p.League, ru.completeTo)
+	if err != nil {
+		return false, storeErr(err)
+	}
+	for _, c := range counts {
+		if c.Round < need && !c.Complete() {
+			return false, nil
+		}
+	}
+	ru.completeTo = need
+	return true, nil
+}
+
+// tables returns the tables of round n: fixed by the format, or chosen by the ladder's
+// matchmaking from the complete rounds' results and every bot's matches so far.
+func (ru *run) tables(ctx context.Context, n int) ([][]string, error) {
+	p := ru.p
+	if p.Format != plan.Ladder {
+		return p.FixedTables(n), nil
+	}
+	pairs, err := ru.pairsBefore(ctx, n-p.Ahead()+1)
+	if err != nil {
+		return nil, err
+	}
+	scheduled, err := ru.matchesBefore(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return p.LadderTablesFromPairs(n, pairs, scheduled), nil
+}
+
+// storeRound stores round n's matches and jobs (one transaction) and counts it scheduled.
+func (ru *run) storeRound(ctx context.Context, n int, tables [][]string) error {
+	places, matches, jobs, err := ru.p.Round(n, tables)
+	if err != nil {
+		return err
+	}
+	if err := ru.r.Store.ScheduleRound(ctx, places, matches, jobs); err != nil {
+		return storeErr(err)
+	}
+	ru.mu.Lock()
+	ru.scheduled = n + 1
+	ru.mu.Unlock()
+	var names []string
+	for _, t := range tables {
+		names = append(names, strings.Join(t, "+"))
+	}
+	ru.log.Info("round scheduled", zap.Int("round", n), zap.Strings("tables", names), zap.Int("jobs", len(jobs)))
+	ru.progress()
+	return nil
+}
+
+// pairsBefore returns the pairwise results of the league's rounds before round, summed per
+// pair of bots. The rounds before round are complete when it is asked (schedule waits for
+// them), so their totals are final: each call reads only the rounds the last one did not.
+func (ru *run) pairsBefore(ctx context.Context, round int) ([]rating.PairResult, error) {
+	if round <= ru.pairsTo {
+		return ru.pairs, nil
+	}
+	more, err := ru.r.Store.LadderPairs(ctx, ru.p.League, ru.pairsTo, round)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if ru.pairs, err = rating.MergePairs(append(ru.pairs, more...)); err != nil {
+		return nil, err
+	}
+	ru.pairsTo = round
+	return ru.pairs, nil
+}
+
+// finished reports whether every planned round is scheduled and played.
+func (ru *run) finished(ctx context.Context) (bool, error) {
+	return roundsComplete(ctx, ru.r.Store, ru.p, ru.scheduled)
+}
+
+// roundsComplete reports whether a league that has scheduled rounds has played all of p's.
+func roundsComplete(ctx context.Context, st leaguestore.Store, p *plan.Plan, scheduled int) (bool, error) {
+	if p.Unbounded() || scheduled < p.Rounds {
+		return false, nil
+	}
+	counts, err := st.RoundCounts(ctx, p.League)
+	if err != nil {
+		return false, storeErr(err)
+	}
+	for _, c := range counts {
+		if !c.Complete() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Finished reports whether the league p names is stored with this plan and has played every
+// round p plans: running it would play nothing (so its bots need not be started).
+func Finished(ctx context.Context, st leaguestore.Store, p *plan.Plan) (bool, error) {
+	l, err := st.GetLeague(ctx, p.League)
+	if errors.Is(err, arena.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, storeErr(err)
+	}
+	if l.Plan != p.Fingerprint() { // Run says how the plans differ
+		return false, nil
+	}
+	scheduled, err := scheduledRounds(ctx, st, p.League)
+	if err != nil {
+		return false, err
+	}
+	return roundsComplete(ctx, st, p, scheduled)
+}
+
+// scheduledRounds counts the rounds of the league that are scheduled.
+func scheduledRounds(ctx context.Context, st leaguestore.Store, league string) (int, error) {
+	lms, err := st.LeagueMatches(ctx, league)
+	if err != nil {
+		return 0, storeErr(err)
+	}
+	scheduled := 0
+	for _, lm := range lms {
+		scheduled = max(scheduled, lm.Round+1)
+	}
+	return scheduled, nil
+}

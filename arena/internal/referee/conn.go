@@ -1,0 +1,155 @@
+package referee
+
+import (
+	"sync"
+	"time"
+
+	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/engine"
+)
+
+// Conn is the referee's line to the bot in one seat: what an adapter implements to let bots
+// play (the gRPC session of arena/internal/server, the in-process adapter of
+// arena/internal/inproc). Everything the referee tells a bot is in the engine's terms; the
+// adapter turns it into its own (a wire message, a Go call). The referee calls a Conn from
+// the goroutine that plays the deal; several deals may use one Conn at once.
+type Conn interface {
+	// Open seats the bot in a game and tells it so: until closeFn is called the bot's
+	// answers for start.GameID arrive on answers. pending, for a bot that resumes, calls use
+	// with the seat's open request, if one is open; the referee waits for use to return
+	// before it goes on with the game (req is valid only during use).
+	Open(start *Start, pending func(use func(*Request))) (answers <-chan Answer, closeFn func())
+	// Ask sends a decision request without blocking; req (and its observation) is the
+	// referee's, valid only during the call. sent is the request as it went to the
+	// bot in wire form (nil when it went in no wire form), recorded with the decision. When
+	// the request waits in a queue before it reaches the bot, handed receives the moment it
+	// leaves the queue: the bot's clock starts then (nil: it starts at once). An error means
+	// the request could not be queued (the bot is not reading, or gone); the referee treats
+	// it like a late answer.
+	Ask(req *Request) (sent []byte, handed <-chan time.Time, err error)
+	// Refuse tells the bot why an answer was refused; the referee waits for a correction.
+	Refuse(r Refusal)
+	// Fallback tells the bot that the referee played the fallback for a late answer.
+	Fallback(f FallbackPlayed)
+	// Events sends the seat's new events as they happen (only when StreamEvents).
+	Events(gameID string, events []engine.Event, first int)
+	// End tells the bot the game is over, with the seat's last events (the log index of
+	// the first is first). end is the same for every seat and valid only during the call.
+	End(end *End, events []engine.Event, first int)
+	// Gone is closed when the bot has left for good (disconnected past its grace period).
+	Gone() <-chan struct{}
+	// StreamEvents reports whether the bot asked for every event as it happens; if not, a
+	// request carries the events since the seat's last message.
+	StreamEvents() bool
+}
+
+// Start is what a seat is told when its game begins.
+type Start struct {
+	GameID      string
+	MatchID     string
+	Number      int // the deal number in the match
+	Rules       engine.RuleSet
+	Seat        engine.Seat
+	Players     []string // the bots by seat
+	TimeControl arena.TimeControl
+	Hand        engine.CardSet
+	Commitment  string // the match's commitment to its deals
+}
+
+// Request is one decision asked of a seat.
+type Request struct {
+	GameID      string
+	RequestID   string
+	Observation *engine.Observation
+	Legal       []engine.Action // in the engine's stable order; the first is the fallback
+	Deadline    time.Time       // the time per decision from the moment the referee asked
+	OverageLeft time.Duration   // the bot's bank for the rest of the match
+	Rules       string          // Observation.Rules.String()
+	// Events are the seat's redacted events since its last message (none when the bot
+	// streams events); FirstEvent is the log index of the first.
+	Events     []engine.Event
+	FirstEvent int
+}
+
+// Refusal is an answer the referee refused, with the rule it broke.
+type Refusal struct {
+	GameID, RequestID string
+	Rule              string // an engine rule id, or one of the Reason* protocol reasons
+	Reason            string
+}
+
+// FallbackPlayed is the fallback the referee played for a late or missing answer.
+type FallbackPlayed struct {
+	GameID, RequestID string
+	Action            engine.Action
+	Strikes           int  // the bot's strikes in the match so far
+	Forfeited         bool // the bot has forfeited the match
+}
+
+// End is how a game ended, the same for every seat.
+type End struct {
+	GameID  string
+	Aborted bool // the game ended without a result (the arena stopped it); nothing else is set
+	Rules   engine.RuleSet
+	Deal    engine.Deal
+	State   *engine.State // the final state, for the reveal
+	Outcome engine.Outcome
+
+	mu     sync.Mutex
+	shared map[any]any
+}
+
+// Shared returns what build makes of the end, built once for all the seats that ask with
+// the same key: an adapter encodes the reveal and the settlement once per game, not once per
+// seat.
+func (e *End) Shared(key any, build func() any) any {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v, ok := e.shared[key]; ok {
+		return v
+	}
+	if e.shared == nil {
+		e.shared = make(map[any]any, 1)
+	}
+	v := build()
+	e.shared[key] = v
+	return v
+}
+
+// Answer is one answer a bot sent for a game.
+type Answer struct {
+	RequestID string
+	Action    string
+	At        time.Time
+	Think     time.Duration // the bot's own thinking time as it reported it (0 if it did not)
+}
+
+// Absent stands in for a bot that is not there: nothing reaches it, and it is gone already,
+// so the referee plays every decision of its seat by the fallback.
+type Absent struct{}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Open implements Conn.
+func (Absent) Open(*Start, func(func(*Request))) (<-chan Answer, func()) { return nil, func() {} }
+
+// Ask implements Conn.
+func (Absent) Ask(*Request) ([]byte, <-chan time.Time, error) { return nil, nil, nil }
+
+// Refuse implements Conn.
+func (Absent) Refuse(Refusal) {}
+
+// Fallback implements Conn.
+func (Absent) Fallback(FallbackPlayed) {}
+
+// Events implements Conn.
+func (Absent) Events(string, []engine.Event, int) {}
+
+// End implements Conn.
+func (Absent) End(*End, []engine.Event, int) {}
+
+// Gone implements Conn.
+func (Absent) Gone() <-chan struct{} { return closedChan }
+
+// StreamEvents implements Conn.
+func (Absent) StreamEvents() bool { return false }
