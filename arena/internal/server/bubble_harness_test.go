@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/memstore"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -39,7 +39,7 @@ type bubbleArena struct {
 
 func newBubbleArena(t *testing.T, grace time.Duration) *bubbleArena {
 	t.Helper()
-	st := &keepingStore{Memory: league.NewMemory()}
+	st := &keepingStore{Memory: memstore.New()}
 	srv := server.New(server.Config{Store: st, Grace: grace})
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = srv.Serve(lis) }()
@@ -198,7 +198,7 @@ func never(int, *tappv1.DecisionRequest) (*string, time.Duration) { return nil, 
 // keepingStore is the memory store keeping every decision record (the memory store itself
 // drops them).
 type keepingStore struct {
-	*league.Memory
+	*memstore.Memory
 	mu    sync.Mutex
 	deals []arena.DealRecord
 }
