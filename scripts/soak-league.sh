@@ -4,14 +4,19 @@
 #
 # Builds tapp, runs an unbounded duplicate ladder of 6 random built-in bots (modern, tables
 # of 3) on a fresh SQLite file for DURATION (default 30m; whole s, m or h: 90s, 8h), and
-# prints, for each tenth of the run, the deals stored in it, its rate and the arena's RSS;
-# then the first and last tenths' rates and their ratio, the bytes per stored deal (WAL
+# prints, for each tenth of the run, the deals stored in it, its rate, the arena's CPU time per
+# deal, and its RSS (sampled every second: the median and the peak of the tenth); then the first and last
+# tenths' rates and their ratio, how much the RSS grew after warm-up (the first tenth: the
+# highest peak of a later tenth against the second tenth's), the bytes per stored deal (WAL
 # checkpointed), and how long `tapp ratings` takes on the database.
 #
 # Usage: scripts/soak-league.sh [DURATION] [DB]
 #   DB: where to keep the database (default: a temporary file, removed at the end). A
 #   postgres:// URL soaks PostgreSQL, in a schema of its own that is dropped at the end
 #   (bytes per deal: the size of its tables with their indexes and TOAST).
+# To see what the arena keeps in memory over time, set TAPP_MEMPROFILE=/abs/path/heap and
+# TAPP_MEMPROFILE_EVERY=3m: heap profiles heap.PID.1, heap.PID.2, ... (compare them with
+# go tool pprof -base).
 set -euo pipefail
 
 duration=${1:-30m}
@@ -65,7 +70,11 @@ pg_size() {
 deals() {
 	"$work/tapp" league status soak --db "$db" 2>/dev/null | sed -n 's/.*, \([0-9]*\) deals stored$/\1/p' | head -1 || true
 }
-rss_mb() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo "?"; }
+rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
+# cpu_ticks is the CPU time the arena has used (user + system, in clock ticks): its CPU per
+# deal does not depend on what else the machine runs, as the rate does.
+# (Empty once the arena has ended: the last tenth may end with the run.)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || true; }
 
 (cd "$work" && exec "$work/tapp" league run "$work/soak.yaml" --db "$db" --for "${seconds}s" >"$work/out" 2>"$work/err") &
 pid=$!
@@ -77,14 +86,31 @@ now() { date +%s.%N; }
 start=$(now)
 last=0
 prev=$start
+cpu_prev=$(cpu_ticks "$pid")
+hz=$(getconf CLK_TCK)
 for i in $(seq 1 10); do
-	sleep "$(awk -v s="$start" -v t="$tenth" -v i="$i" -v n="$(now)" 'BEGIN { d = s + i * t - n - 1; print (d > 0 ? d : 0) }')"
+	# Sample the RSS every second until a second before the tenth's end (league status takes
+	# a moment), then count the deals.
+	: >"$work/rss"
+	while awk -v s="$start" -v t="$tenth" -v i="$i" -v n="$(now)" 'BEGIN { exit !(n < s + i * t - 1) }'; do
+		r=$(rss_kb "$pid")
+		[[ -n $r ]] && echo "$r" >>"$work/rss"
+		sleep 1
+	done
 	n=$(deals)
 	n=${n:-0}
 	at=$(now)
+	cpu=$(cpu_ticks "$pid")
+	cpu_ms="?"
+	if [[ -n $cpu && -n $cpu_prev ]]; then
+		cpu_ms=$(awk -v c="$((cpu - cpu_prev))" -v hz="$hz" -v d="$((n - last))" 'BEGIN { printf "%.2f", (d > 0 ? 1000 * c / hz / d : 0) }')
+	fi
+	cpu_prev=$cpu
 	rate=$(awk -v a="$last" -v b="$n" -v t0="$prev" -v t1="$at" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
-	echo "tenth $i: $((n - last)) deals, $rate deals/s, RSS $(rss_mb "$pid") MB, $n deals stored"
+	rss=$(sort -n "$work/rss" | awk '{ v[NR] = $1 } END { if (NR) printf "%.0f %.0f", v[int((NR + 1) / 2)] / 1024, v[NR] / 1024; else print "? ?" }')
+	echo "tenth $i: $((n - last)) deals, $rate deals/s, arena CPU $cpu_ms ms/deal, RSS median ${rss% *} MB, peak ${rss#* } MB, $n deals stored"
 	echo "$rate" >>"$work/rates"
+	echo "${rss#* }" >>"$work/peaks"
 	last=$n
 	prev=$at
 done
@@ -92,6 +118,8 @@ wait "$pid" || { echo "tapp league run failed:"; tail -20 "$work/err"; exit 1; }
 pid=
 n=$(deals)
 awk 'NR == 1 { f = $1 } { l = $1 } END { printf "first tenth %d deals/s, last tenth %d deals/s: last/first %.2f\n", f, l, (f > 0 ? l / f : 0) }' "$work/rates"
+awk 'NR == 2 { w = $1 } NR > 2 && $1 > m { m = $1 } END { if (m < w) m = w
+	printf "RSS after warm-up: second tenth peak %d MB, highest later peak %d MB: growth %.1f%%\n", w, m, (w > 0 ? 100 * (m - w) / w : 0) }' "$work/peaks"
 if [[ $db == postgres* ]]; then
 	bytes=$(pg_size)
 	echo "PostgreSQL: $bytes bytes for $n deals: $((bytes / n)) bytes/deal"

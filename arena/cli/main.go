@@ -16,6 +16,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"syscall"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -26,13 +27,16 @@ import (
 
 // Execute runs the command named by os.Args and exits with its status.
 func Execute() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if os.Getenv("GOGC") == "" {
 		// What the arena and the bots allocate lives for a deal at most: a larger heap target
 		// (peak memory of a league 49 → 71 MB) saves a tenth of the CPU, which is play.
 		debug.SetGCPercent(400)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			boundHeap(ctx) // and the target does not wander with the live heap's spikes (heaplimit.go)
+		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	m := NewMain()
 	if err := m.Run(ctx, os.Args[1:]); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -110,6 +114,14 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	if path := m.Getenv("TAPP_MEMPROFILE"); path != "" {
 		defer writeHeapProfile(m, path)
+		if every := m.Getenv("TAPP_MEMPROFILE_EVERY"); every != "" {
+			d, err := time.ParseDuration(every)
+			if err != nil || d <= 0 {
+				return usagef("TAPP_MEMPROFILE_EVERY=%q: want a duration such as 3m", every)
+			}
+			stop := writeHeapProfiles(m, path, d)
+			defer stop()
+		}
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -216,6 +228,28 @@ func writeHeapProfile(m *Main, path string) {
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "TAPP_MEMPROFILE: %v\n", err)
 	}
+}
+
+// writeHeapProfiles also writes the profile every interval, to path.PID.1, path.PID.2, ...
+// (with TAPP_MEMPROFILE_EVERY), so that what a long league keeps in use can be compared over
+// time (go tool pprof -base path.PID.1 path.PID.9). The process id keeps apart the profiles
+// of the bot processes a league starts, which inherit the variables. It stops when the
+// returned function is called.
+func writeHeapProfiles(m *Main, path string, every time.Duration) func() {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				writeHeapProfile(m, fmt.Sprintf("%s.%d.%d", path, os.Getpid(), n))
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // startCPUProfile writes a CPU profile of this command to path (TAPP_CPUPROFILE), for

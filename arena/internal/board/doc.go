@@ -5,8 +5,9 @@
 // roles, family splits and tainted matches — is derived from them.
 //
 // The store keeps the statistics up to date in the transaction that stores each deal
-// (arena/store/ratingstats.go), so that the board reads rows in proportion to the bots and
-// matches, not the deals; [Recompute] derives the same statistics from raw results, and the
+// (arena/internal/store/ratingstats.go), so that the board reads rows in proportion to the
+// bots (their compositions, roles and Elo ratings) and the tainted matches, neither the
+// matches nor the deals; [Recompute] derives the same statistics from raw results, and the
 // two give identical boards. The statistics are integers, so the order in which deals are
 // added never matters.
 package board

@@ -12,18 +12,8 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// maxMatchInfos bounds the matches whose plan a run keeps (a few hundred jobs are in hand
-// at once, and each reads its match once).
-const maxMatchInfos = 1024
-
-// matchInfo reads a match and its tables, once per match while its jobs are in hand.
+// matchInfo reads a match and its tables (plans.go keeps them while its jobs play it).
 func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
-	ru.mu.Lock()
-	mi := ru.matches[id]
-	ru.mu.Unlock()
-	if mi != nil {
-		return mi, nil
-	}
 	m, err := ru.r.Store.GetMatch(ctx, id)
 	if err != nil {
 		return nil, storeErr(err)
@@ -32,24 +22,23 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match %s: %w", id, err)
 	}
-	mi = &matchInfo{m: m, tables: tables}
-	ru.mu.Lock()
-	if len(ru.matches) >= maxMatchInfos { // start afresh rather than keep every match of a night
-		clear(ru.matches)
-	}
-	ru.matches[id] = mi
-	ru.mu.Unlock()
-	return mi, nil
+	return &matchInfo{m: m, tables: tables}, nil
 }
 
 // play plays the missing deals of a job, each stored as it finishes. The clocks (overage
 // bank and strikes) run per job: a job is the unit a worker holds, and a bot that dies loses
 // no more than the jobs it was playing.
 func (ru *run) play(ctx context.Context, j arena.Job) error {
-	mi, err := ru.matchInfo(ctx, j.MatchID)
+	mi, err := ru.plans.acquire(j.MatchID, func() (*matchInfo, error) { return ru.matchInfo(ctx, j.MatchID) })
 	if err != nil {
 		return canceledOr(ctx, err)
 	}
+	defer func() {
+		ru.plans.release(j.MatchID)
+		if ru.r.heldPlans != nil {
+			ru.r.heldPlans(ru.plans.len())
+		}
+	}()
 	todo, err := ru.missingTables(ctx, j, mi.tables)
 	if err != nil {
 		return canceledOr(ctx, err)

@@ -52,6 +52,8 @@ type Runner struct {
 	// Goal, when set, is asked (at most once a second, after finished jobs) whether the
 	// league has reached its goal, such as an SPRT decision; the league then stops.
 	Goal func(ctx context.Context) (bool, error)
+
+	heldPlans func(held int) // tests: the match plans held after each job (export_test.go)
 }
 
 // Progress is how far a league is.
@@ -109,8 +111,9 @@ type run struct {
 	// any more, so new jobs are claimed without waiting for its deals to be stored.
 	playedJobs chan int64
 
+	plans matchPlans // of the matches in play (plans.go)
+
 	mu        sync.Mutex
-	matches   map[string]*matchInfo
 	done      int
 	played    int
 	decisions int // of the deals stored by this run
@@ -206,7 +209,7 @@ func (r *Runner) openLeague(ctx context.Context, p *plan.Plan) error {
 func (r *Runner) newRun(p *plan.Plan) *run {
 	return &run{r: r, p: p, log: r.Log.With(zap.String("league", p.League)), owner: r.Owner,
 		sem: make(chan struct{}, r.Concurrency), saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)),
-		saves: make(chan saveReq), playedJobs: make(chan int64), matches: map[string]*matchInfo{}}
+		saves: make(chan saveReq), playedJobs: make(chan int64)}
 }
 
 // resume reads how far the league is: the rounds scheduled and the deals stored.

@@ -14,11 +14,13 @@ import (
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
-// The leaderboard's sufficient statistics (arena/board) are kept in the tables of migration
-// 0010_rating_sums: every stored deal adds to them in the transaction that stores it, with
-// additive upserts (x = x + excluded.x), which PostgreSQL applies atomically per row, so
-// several workers' sums stay exact. A duplicate group waits in rating_open_groups until the
-// transaction that stores its last seating folds it into rating_tables.
+// The leaderboard's sufficient statistics (arena/internal/board) are kept in the tables of
+// migrations 0007_rating_sums and 0012_rating_compositions: every stored deal adds to them in
+// the transaction that stores it, with additive upserts (x = x + excluded.x), which PostgreSQL
+// applies atomically per row, so several workers' sums stay exact. A duplicate group waits in
+// rating_open_groups until the transaction that stores its last seating folds it into
+// rating_tables. The board reads only rows per composition, role and Elo ledger bot, plus the
+// tainted matches through partial indexes that hold nothing else: nothing per match or deal.
 
 // tableColumns are rating_tables' value columns, in the order of tableValues.
 var tableColumns = func() []string {
@@ -123,15 +125,46 @@ func upsert(table string, keys []string, nkeys int, values []string, returning s
 }
 
 var (
-	upsertRatingMatch = upsert("rating_matches", []string{"match_id", "league_id", "rules", "bots", "duplicate"}, 1,
-		append([]string{"deals", "decisions", "fallbacks"}, netColumns...), "")
+	// The match's deals after the upsert tell a new match (as many as the batch adds).
+	upsertRatingMatch = strings.Replace(upsert("rating_matches",
+		[]string{"match_id", "league_id", "rules", "bots", "duplicate", "tainted_by_fallbacks"}, 1,
+		append([]string{"deals", "decisions", "fallbacks"}, netColumns...), "deals"),
+		" RETURNING", ", "+taintedByFallbacks+" RETURNING", 1)
 	upsertRatingGroup = upsert("rating_open_groups", []string{"match_id", "grp"}, 2,
 		append([]string{"deals"}, netColumns...), "deals, "+strings.Join(netColumns, ", "))
 	deleteRatingGroup = `DELETE FROM rating_open_groups WHERE match_id = ? AND grp = ?`
 	upsertRatingTable = upsert("rating_tables", []string{"league_id", "rules", "bots"}, 3, tableColumns, "")
 	upsertRatingRole  = upsert("rating_roles", []string{"league_id", "rules", "bots", "bot", "role"}, 5,
 		[]string{"deals", "total", "total_sq", "made"}, "")
+	upsertRatingComposition = upsert("rating_compositions", []string{"league_id", "rules", "bots"}, 3,
+		[]string{"matches", "deals", "duplicate", "open_groups"}, "")
 )
+
+// taintedByFallbacks keeps rating_matches.tainted_by_fallbacks in step with the sums the
+// upsert adds to (the right-hand sides see the row before it): more than 1% of the decisions
+// were fallbacks (board.MaxFallbackShare).
+const taintedByFallbacks = `tainted_by_fallbacks = CASE WHEN (rating_matches.fallbacks + excluded.fallbacks) * 100 >
+	rating_matches.decisions + excluded.decisions THEN 1 ELSE 0 END`
+
+// fallbackTainted is tainted_by_fallbacks of a new row.
+func fallbackTainted(m *board.MatchSums) int {
+	if m.Fallbacks*100 > m.Decisions {
+		return 1
+	}
+	return 0
+}
+
+// fillRatingCompositions derives rating_compositions from rating_matches and
+// rating_open_groups (as migration 0012 does): for the rebuild of the sums.
+const fillRatingCompositions = `INSERT INTO rating_compositions (league_id, rules, bots, matches, deals, duplicate, open_groups)
+SELECT rm.league_id, rm.rules, rm.bots, count(*), sum(rm.deals), sum(CASE WHEN rm.duplicate THEN 1 ELSE 0 END),
+	sum((SELECT count(*) FROM rating_open_groups g WHERE g.match_id = rm.match_id))
+FROM rating_matches rm GROUP BY rm.league_id, rm.rules, rm.bots`
+
+// compositionDelta is what a batch adds to one row of rating_compositions.
+type compositionDelta struct {
+	matches, deals, duplicate, openGroups int64
+}
 
 // ratingBatch is what a batch of deals adds to the sums, summed per row, each kind of row
 // in key order (so that PostgreSQL transactions lock shared rows in one order).
@@ -222,7 +255,7 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*arena.DealRecord) (
 	}
 	slices.SortFunc(b.roles, func(x, y board.RoleDelta) int { return compareRoleKeys(x.Key, y.Key) })
 	return b, s.readyQueries(ctx, []string{s.rebind(upsertRatingMatch), s.rebind(upsertRatingGroup),
-		s.rebind(deleteRatingGroup), s.rebind(upsertRatingTable), s.rebind(upsertRatingRole)})
+		s.rebind(deleteRatingGroup), s.rebind(upsertRatingTable), s.rebind(upsertRatingComposition), s.rebind(upsertRatingRole)})
 }
 
 func compareRoleKeys(x, y board.RoleKey) int {
@@ -242,10 +275,29 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 
 // writeRatingSums adds the batch to the sums in tx.
 func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch) error {
+	comps := map[board.Scope]*compositionDelta{}
+	comp := func(sc board.Scope) *compositionDelta {
+		c := comps[sc]
+		if c == nil {
+			c = &compositionDelta{}
+			comps[sc] = c
+		}
+		return c
+	}
 	for _, m := range b.matches {
-		args := []any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}
-		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingMatch), append(args, nets(m.Net)...)...); err != nil {
+		args := []any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, fallbackTainted(m), m.Deals,
+			m.Decisions, m.Fallbacks}
+		var deals int64
+		if err := s.txQueryRow(ctx, tx, s.rebind(upsertRatingMatch), append(args, nets(m.Net)...)...).Scan(&deals); err != nil {
 			return fmt.Errorf("rating sums of match %s: %w", m.ID, err)
+		}
+		c := comp(board.Scope{League: m.League, Rules: m.Rules, Bots: rating.CompositionKey(m.Bots)})
+		c.deals += m.Deals
+		if deals == m.Deals { // the match's first deals
+			c.matches++
+			if m.Duplicate {
+				c.duplicate++
+			}
 		}
 	}
 	units := b.units
@@ -256,9 +308,14 @@ func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch)
 		if err := s.txQueryRow(ctx, tx, s.rebind(upsertRatingGroup), args...).Scan(&deals, &net[0], &net[1], &net[2], &net[3]); err != nil {
 			return fmt.Errorf("rating sums of group %d of match %s: %w", g.group, g.match, err)
 		}
+		c := comp(g.scope)
+		if deals == g.deals { // the group's first deals
+			c.openGroups++
+		}
 		if deals < g.want {
 			continue
 		}
+		c.openGroups--
 		if _, err := s.txExec(ctx, tx, s.rebind(deleteRatingGroup), g.match, g.group); err != nil {
 			return fmt.Errorf("rating sums of group %d of match %s: %w", g.group, g.match, err)
 		}
@@ -276,6 +333,13 @@ func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch)
 		args := append([]any{sc.League, sc.Rules, sc.Bots}, tableValues(units[sc])...)
 		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingTable), args...); err != nil {
 			return fmt.Errorf("rating sums of table %s: %w", sc.Bots, err)
+		}
+	}
+	for _, sc := range slices.SortedFunc(scopeKeys(comps), compareScopes) {
+		c := comps[sc]
+		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingComposition), sc.League, sc.Rules, sc.Bots,
+			c.matches, c.deals, c.duplicate, c.openGroups); err != nil {
+			return fmt.Errorf("rating sums of composition %s: %w", sc.Bots, err)
 		}
 	}
 	for _, r := range b.roles {
@@ -401,57 +465,44 @@ func (s *Store) RatingSums(ctx context.Context, f arena.MatchFilter, k board.Elo
 	if err != nil {
 		return nil, err
 	}
-	err = each(`SELECT league_id, rules, bots, count(*), sum(deals), max(CASE WHEN duplicate THEN 1 ELSE 0 END)
-FROM rating_matches`+where+` GROUP BY league_id, rules, bots`, args,
+	err = each(`SELECT league_id, rules, bots, matches, deals, duplicate, open_groups FROM rating_compositions`+where, args,
 		func(scan func(...any) error) error {
 			var sc board.Scope
 			var g board.MatchGroup
-			var dup int
-			if err := scan(&sc.League, &sc.Rules, &sc.Bots, &g.Matches, &g.Deals, &dup); err != nil {
+			var dup, open int64
+			if err := scan(&sc.League, &sc.Rules, &sc.Bots, &g.Matches, &g.Deals, &dup, &open); err != nil {
 				return err
 			}
-			g.Duplicate = dup == 1
-			sums.Groups[sc] = &g
+			g.Duplicate = dup > 0
+			sums.OpenGroups += int(open)
+			if g.Matches > 0 {
+				sums.Groups[sc] = &g
+			}
 			return nil
 		})
 	if err != nil {
 		return nil, err
 	}
-	mwhere, margs := ratingWhere(f, "rm.")
-	if mwhere == "" {
-		mwhere = " WHERE"
-	} else {
-		mwhere += " AND"
-	}
-	err = each(`SELECT rm.match_id, rm.league_id, rm.rules, rm.bots, rm.duplicate, rm.deals, rm.decisions, rm.fallbacks,
-	rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.started, m.finished, m.forfeited
-FROM rating_matches rm JOIN matches m ON m.id = rm.match_id`+mwhere+
-		` (rm.fallbacks * 100 > rm.decisions OR m.forfeited NOT IN ('', '[]'))`, margs,
-		func(scan func(...any) error) error {
-			var m board.MatchSums
-			var comp, status, forfeited string
-			var started, finished dbTime
-			net := make([]int64, rating.MaxSeats)
-			if err := scan(&m.ID, &m.League, &m.Rules, &comp, &m.Duplicate, &m.Deals, &m.Decisions, &m.Fallbacks,
-				&net[0], &net[1], &net[2], &net[3], &status, &started, &finished, &forfeited); err != nil {
-				return err
-			}
-			m.Bots = strings.Split(comp, ",")
-			m.Net = net[:len(m.Bots)]
-			m.Status, m.Started, m.Finished = arena.MatchStatus(status), started.T, finished.T
-			var err error
-			if m.Forfeited, err = parseNames(forfeited); err != nil {
-				return fmt.Errorf("match %s: %w", m.ID, err)
-			}
-			sums.Matches[m.ID] = &m
-			return nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	gwhere, gargs := ratingWhere(f, "rm.")
-	err = each(`SELECT count(*) FROM rating_open_groups g JOIN rating_matches rm ON rm.match_id = g.match_id`+gwhere, gargs,
-		func(scan func(...any) error) error { return scan(&sums.OpenGroups) })
+	tq, targs := s.taintedQuery(f)
+	err = each(tq, targs, func(scan func(...any) error) error {
+		var m board.MatchSums
+		var comp, status, forfeited string
+		var started, finished dbTime
+		net := make([]int64, rating.MaxSeats)
+		if err := scan(&m.ID, &m.League, &m.Rules, &comp, &m.Duplicate, &m.Deals, &m.Decisions, &m.Fallbacks,
+			&net[0], &net[1], &net[2], &net[3], &status, &started, &finished, &forfeited); err != nil {
+			return err
+		}
+		m.Bots = strings.Split(comp, ",")
+		m.Net = net[:len(m.Bots)]
+		m.Status, m.Started, m.Finished = arena.MatchStatus(status), started.T, finished.T
+		var err error
+		if m.Forfeited, err = parseNames(forfeited); err != nil {
+			return fmt.Errorf("match %s: %w", m.ID, err)
+		}
+		sums.Matches[m.ID] = &m
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -496,6 +547,34 @@ JOIN rating_matches rm ON rm.match_id = l.match_id WHERE l.league_id = ? AND l.r
 		return nil, err
 	}
 	return sums, nil
+}
+
+// taintedQuery reads the tainted matches of the filter's league and rule set (both causes:
+// more than 1% fallbacks, a forfeit), each through the partial index of migration 0012 that
+// holds only such matches, so that it reads nothing of the clean ones. On SQLite INDEXED BY
+// makes that a promise: the query fails rather than fall back to a scan of every match.
+func (s *Store) taintedQuery(f arena.MatchFilter) (string, []any) {
+	const cols = `SELECT rm.match_id, rm.league_id, rm.rules, rm.bots, rm.duplicate, rm.deals, rm.decisions, rm.fallbacks,
+	rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.started, m.finished, m.forfeited`
+	fallbacks, forfeited := "", ""
+	if s.dialect == sqliteDialect {
+		fallbacks, forfeited = " INDEXED BY rating_matches_fallbacks", " INDEXED BY matches_forfeited"
+	}
+	var conds, fconds []string
+	var args, fargs []any
+	if f.LeagueID != "" {
+		conds, args = append(conds, "rm.league_id = ?"), append(args, f.LeagueID)
+		fconds, fargs = append(fconds, "m.league_id = ?"), append(fargs, f.LeagueID)
+	}
+	if f.Rules != "" {
+		conds, args = append(conds, "rm.rules = ?"), append(args, f.Rules)
+		fconds, fargs = append(fconds, "rm.rules = ?"), append(fargs, f.Rules)
+	}
+	conds = append(conds, "rm.tainted_by_fallbacks = 1")
+	fconds = append(fconds, "m.forfeited NOT IN ('', '[]')")
+	q := cols + ` FROM rating_matches rm` + fallbacks + ` JOIN matches m ON m.id = rm.match_id WHERE ` + strings.Join(conds, " AND ") +
+		"\nUNION\n" + cols + ` FROM matches m` + forfeited + ` JOIN rating_matches rm ON rm.match_id = m.id WHERE ` + strings.Join(fconds, " AND ")
+	return q, append(args, fargs...)
 }
 
 // ratingWhere is the WHERE clause (possibly empty) of the filter's league and rule set, on
@@ -663,8 +742,8 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range []string{"rating_tables", "rating_roles", "rating_matches", "rating_open_groups", "rating_elo",
-		"rating_elo_head", "rating_elo_log"} {
+	for _, t := range []string{"rating_tables", "rating_roles", "rating_matches", "rating_open_groups", "rating_compositions",
+		"rating_elo", "rating_elo_head", "rating_elo_log"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
 			return s.wrap(op, err)
 		}
@@ -672,7 +751,8 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	sums := acc.Sums
 	for _, id := range slices.Sorted(mapKeys(sums.Matches)) {
 		m := sums.Matches[id]
-		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, m.Deals, m.Decisions, m.Fallbacks}, nets(m.Net)...)
+		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, fallbackTainted(m), m.Deals,
+			m.Decisions, m.Fallbacks}, nets(m.Net)...)
 		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingMatch), args...); err != nil {
 			return s.wrap(op, err)
 		}
@@ -682,6 +762,9 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, s.rebind(strings.Split(upsertRatingGroup, " RETURNING")[0]), args...); err != nil {
 			return s.wrap(op, err)
 		}
+	}
+	if _, err := tx.ExecContext(ctx, fillRatingCompositions); err != nil {
+		return s.wrap(op, err)
 	}
 	for sc, t := range sums.Tables {
 		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingTable), append([]any{sc.League, sc.Rules, sc.Bots}, tableValues(t)...)...); err != nil {

@@ -199,7 +199,7 @@ func TestRatingSumsRebuiltForOlderDatabases(t *testing.T) {
 		want := boardJSON(t, s, arena.MatchFilter{}, board.LoadOptions{})
 		ctx := context.Background()
 		for _, q := range []string{"DELETE FROM rating_tables", "DELETE FROM rating_roles", "DELETE FROM rating_matches",
-			"DELETE FROM rating_open_groups", "UPDATE rating_state SET stale = 1"} {
+			"DELETE FROM rating_open_groups", "DELETE FROM rating_compositions", "UPDATE rating_state SET stale = 1"} {
 			if _, err := s.w.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}
@@ -263,4 +263,36 @@ func TestTableValuesRoundTrip(t *testing.T) {
 			t.Errorf("%v: round trip gave %v, want %v", bots, back, ts)
 		}
 	}
+}
+
+// TestMigration12ConvertsTheRatingSums: a database at schema version 11 (rating sums per
+// match, no per-composition counters) gets them from its per-match sums when migration 12
+// runs, and its board stays what it was.
+func TestMigration12ConvertsTheRatingSums(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, b backend) {
+		dsn := b.newDSN(t)
+		s := openTest(t, dsn)
+		storeLeagueOfSyntheticDeals(t, s)
+		want := boardJSON(t, s, arena.MatchFilter{LeagueID: "L"}, board.LoadOptions{})
+		ctx := context.Background()
+		for _, q := range []string{"DROP INDEX rating_matches_fallbacks", "DROP INDEX matches_forfeited",
+			"ALTER TABLE rating_matches DROP COLUMN tainted_by_fallbacks",
+			"DROP TABLE rating_compositions", "DELETE FROM schema_migrations WHERE version = 12"} {
+			if _, err := s.w.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		again := openTest(t, dsn)
+		if v, err := again.SchemaVersion(ctx); err != nil || v != 12 {
+			t.Fatalf("schema version %d, %v after reopening; want 12", v, err)
+		}
+		var comps int
+		if err := again.r.QueryRowContext(ctx, `SELECT count(*) FROM rating_compositions`).Scan(&comps); err != nil || comps != 6 {
+			t.Errorf("%d compositions converted, %v; want the 6 of the data set", comps, err)
+		}
+		if got := boardJSON(t, again, arena.MatchFilter{LeagueID: "L"}, board.LoadOptions{}); got != want {
+			t.Errorf("board after migration 12:\n%s\nbefore:\n%s", got, want)
+		}
+	})
 }

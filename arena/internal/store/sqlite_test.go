@@ -215,6 +215,8 @@ func TestSQLiteSettings(t *testing.T) {
 		{"synchronous", s.w, "2"},
 		{"journal_mode", s.r, "wal"},
 		{"query_only", s.r, "1"},
+		{"cache_size", s.w, "-2000"}, // the memory of a long league levels off early (store.go)
+		{"cache_size", s.r, "-512"},
 	} {
 		var got string
 		if err := c.db.QueryRow(`PRAGMA ` + c.pragma).Scan(&got); err != nil || got != c.want {
