@@ -74,7 +74,9 @@ test: ## Run every check: proto-check, go vet, layering lint, cross builds, go t
 	$(MAKE) test-python
 
 lint: ## Check the layering rules of .golangci.yml (engine stays pure, generated code in adapters, processes in arena/internal/launch).
-	$(LINT) run ./...
+	@# Another lint at the same time (a second checkout, a second make test) waits for it
+	@# instead of failing with "parallel golangci-lint is running".
+	$(LINT) run --allow-serial-runners ./...
 
 cross-build: ## Check that tapp builds for Windows and macOS (nothing is kept).
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/tapp

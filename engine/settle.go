@@ -1,6 +1,14 @@
 package engine
 
-// Settlement: R-MOD-SETTLE-1, R-MOD-RAMSCH, R-CL-SCORE-*, R-WT-SCORE-1, R-WT-TOUT, R-POT.
+// Settlement: R-MOD-SETTLE-1, R-MOD-RAMSCH, R-CL-SCORE-*, R-WT-SCORE-1, R-WT-TOUT, R-POT,
+// R-POT-CAP.
+
+// MaxPot is the most the pot holds (R-POT-CAP): a payment into it that would take it past
+// MaxPot pays only what fills it. A lost Solo doubles the pot (R-POT), so without a cap a
+// session of random play outgrows the wire's 32-bit integers within about a hundred deals
+// and the engine's 64-bit ones within a few thousand; with it, every pot and every payoff
+// fits 32 bits.
+const MaxPot = 1_000_000
 
 // Outcome is the result of a finished deal.
 type Outcome struct {
@@ -54,10 +62,15 @@ func (s *State) settle() {
 	}
 	n := int(s.n)
 	pot := s.opts.Pot
+	// payIn moves amount from seat's payoff into the pot, no further than MaxPot (R-POT-CAP).
+	payIn := func(seat Seat, amount int) {
+		amount = min(amount, MaxPot-pot)
+		o.Payoff[seat] -= amount
+		pot += amount
+	}
 	if s.rules.Pot {
 		// R-POT: the dealer antes 2 at the start of every deal, thrown-in deals included.
-		pot += 2
-		o.Payoff[n-1] -= 2
+		payIn(Seat(n-1), 2)
 	}
 	defer func() { o.PotAfter = pot }()
 	if s.thrownIn {
@@ -111,14 +124,12 @@ func (s *State) settle() {
 	if s.rules.Pot {
 		switch {
 		case s.contract == Frage && !won:
-			o.Payoff[d] -= value // the declarer pays the pot what he pays each defender
-			pot += value
+			payIn(d, value) // the declarer pays the pot what he pays each defender
 		case s.contract != Frage && won:
 			o.Payoff[d] += pot // a won Solo takes the whole pot, ante included
 			pot = 0
 		case s.contract != Frage:
-			o.Payoff[d] -= pot // a lost Solo pays in as much as the pot holds
-			pot += pot
+			payIn(d, pot) // a lost Solo pays in as much as the pot holds
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // Options are the per-deal inputs that are not part of the rule set.
 type Options struct {
-	Pot          int  // the pot carried in from earlier deals (R-POT); must be 0 when the rule set has no pot
+	Pot          int  // the pot carried in from earlier deals (R-POT); must be 0 when the rule set has no pot, at most MaxPot
 	ForcedRamsch bool // R-SESSION-3: no bidding, straight to Ramsch (modern only)
 }
 
@@ -144,6 +144,9 @@ func (s *State) Reset(r RuleSet, d Deal, o Options) error {
 	}
 	if o.Pot < 0 {
 		return errors.New("options: negative pot")
+	}
+	if o.Pot > MaxPot {
+		return fmt.Errorf("options: pot %d carried in is more than the pot holds, %d (R-POT-CAP)", o.Pot, MaxPot)
 	}
 	if o.Pot != 0 && !r.Pot {
 		return fmt.Errorf("options: pot %d carried in but the rule set has no pot", o.Pot)

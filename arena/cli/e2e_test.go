@@ -355,7 +355,9 @@ func TestE2EMisbehavingBots(t *testing.T) {
 	}
 	a.waitConnected("steady1", "steady2", "hang", "crash", "garbage")
 
-	fast := &tappv1.TimeControl{PerDecision: durationpb.New(200 * time.Millisecond), Overage: durationpb.New(200 * time.Millisecond), MaxStrikes: 3}
+	// A second per decision and a 2 s bank: the steady bots never come near them however busy
+	// the machine; the bad ones cost 2 s + 3 × 1 s a match.
+	fast := &tappv1.TimeControl{PerDecision: durationpb.New(time.Second), Overage: durationpb.New(2 * time.Second), MaxStrikes: 3}
 	for _, mode := range []string{"hang", "crash", "garbage"} {
 		got := a.playMatch(&tappv1.StartMatchRequest{Bots: []string{"steady1", "steady2", mode}, Rules: "modern", Deals: 10, Seed: 21, TimeControl: fast})
 		checkComplete(t, got, 10)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -54,7 +55,14 @@ type Config struct {
 	// CA is a PEM file of the certificate authorities that sign the arena's certificate
 	// (a private CA, a self-signed arena); it implies TLS.
 	CA string
+	// Dial, when set, opens the connection to Arena instead of a TCP dial (no name lookup):
+	// an arena in the same process (an in-memory listener), a proxy, a test.
+	Dial func(ctx context.Context, addr string) (net.Conn, error)
 }
+
+// keepaliveTime is how often the SDK pings an idle connection to find a dead arena; the arena
+// allows pings every 10 s or more.
+const keepaliveTime = 20 * time.Second
 
 // DefaultArena is where a bot connects when neither Config.Arena nor TAPP_ARENA says (the
 // address `tapp serve` listens on by default), as in the Python SDK.
@@ -119,11 +127,17 @@ func Run(ctx context.Context, cfg Config, bot bots.Bot) error {
 	if err != nil {
 		return err
 	}
-	conn, err := grpc.NewClient(cfg.Arena,
+	target := cfg.Arena
+	opts := []grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
-		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 20 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: keepaliveTime, Timeout: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(4<<20), grpc.MaxCallSendMsgSize(4<<20)),
-	)
+	}
+	if cfg.Dial != nil {
+		target = "passthrough:///" + cfg.Arena // the dialer gets the address as it is
+		opts = append(opts, grpc.WithContextDialer(cfg.Dial))
+	}
+	conn, err := grpc.NewClient(target, opts...)
 	if err != nil {
 		return fmt.Errorf("arena address %q: %w", cfg.Arena, err)
 	}

@@ -221,7 +221,9 @@ func TestBotBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(t0); d > 400*time.Millisecond {
+	// Unbounded, these 1000 samples take minutes: 10 s tells a kept budget from an ignored
+	// one on however busy a machine (the bound is a margin, not a speed target).
+	if d := time.Since(t0); d > 10*time.Second {
 		t.Errorf("decision took %v with a 50ms budget", d)
 	}
 	if _, ok := findLegal(obs.Legal, a); !ok {

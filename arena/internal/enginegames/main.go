@@ -99,6 +99,9 @@ func main() {
 		o := engine.Options{}
 		if r.Pot && rng.IntN(2) == 0 {
 			o.Pot = rng.IntN(40)
+			if rng.IntN(4) == 0 {
+				o.Pot = engine.MaxPot - o.Pot // at and near the cap (R-POT-CAP)
+			}
 		}
 		if r.Variant == engine.Modern && rng.IntN(10) == 0 {
 			o.ForcedRamsch = true

@@ -29,6 +29,13 @@ const (
 	QuickExit     = 30 * time.Second
 )
 
+// Restart backoff: the first restart waits firstBackoff, each quick one after it twice as
+// long, up to maxBackoff; a run longer than QuickExit starts over.
+const (
+	firstBackoff = 100 * time.Millisecond
+	maxBackoff   = 10 * time.Second
+)
+
 // tailLines is how many of its last stderr lines a dead process's log line shows.
 const tailLines = 10
 
@@ -63,6 +70,8 @@ type Process struct {
 	done     chan struct{}
 	stderr   tail  // the last lines of its stderr
 	exitErr  error // how the last run ended; read after done is closed
+	// run runs the process once, to its end (runOnce; a test's fake process)
+	run func(ctx context.Context) error
 }
 
 // Start launches spec and keeps it running until ctx ends or Stop is called.
@@ -76,10 +85,18 @@ func Start(ctx context.Context, spec Spec, log *zap.Logger) (*Process, error) {
 	if _, err := exec.LookPath(spec.Command[0]); err != nil {
 		return nil, fmt.Errorf("bot %s: %w", spec.Name, err)
 	}
+	return supervised(ctx, spec, log, nil), nil
+}
+
+// supervised starts the supervisor of spec, running it with run (nil: as a process).
+func supervised(ctx context.Context, spec Spec, log *zap.Logger, run func(context.Context) error) *Process {
 	ctx, cancel := context.WithCancel(ctx)
-	p := &Process{spec: spec, log: log.With(zap.String("bot", spec.Name)), cancel: cancel, done: make(chan struct{})}
+	p := &Process{spec: spec, log: log.With(zap.String("bot", spec.Name)), cancel: cancel, done: make(chan struct{}), run: run}
+	if p.run == nil {
+		p.run = p.runOnce
+	}
 	go p.supervise(ctx)
-	return p, nil
+	return p
 }
 
 // Restarts counts how often the process had to be restarted.
@@ -139,11 +156,11 @@ func StopAll(procs []*Process, grace time.Duration) {
 
 func (p *Process) supervise(ctx context.Context) {
 	defer close(p.done)
-	backoff := 100 * time.Millisecond
+	backoff := firstBackoff
 	quick := 0 // exits in a row within QuickExit of the start
 	for {
 		start := time.Now()
-		err := p.runOnce(ctx)
+		err := p.run(ctx)
 		p.mu.Lock()
 		retiring := p.retiring
 		p.exitErr = err
@@ -152,7 +169,7 @@ func (p *Process) supervise(ctx context.Context) {
 			return
 		}
 		if time.Since(start) > QuickExit {
-			backoff, quick = 100*time.Millisecond, 0
+			backoff, quick = firstBackoff, 0
 		} else {
 			quick++
 		}
@@ -177,7 +194,7 @@ func (p *Process) supervise(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
-		backoff = min(backoff*2, 10*time.Second)
+		backoff = min(backoff*2, maxBackoff)
 	}
 }
 

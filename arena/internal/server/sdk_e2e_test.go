@@ -5,7 +5,6 @@ import (
 	"net"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -86,68 +84,8 @@ func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, ca
 	return out
 }
 
-func TestSDKAnswersLegallyWhateverTheBotDoes(t *testing.T) {
-	t.Parallel()
-	cases := map[string]bots.Func{
-		"panics": func(context.Context, *engine.Observation) (engine.Action, error) { panic("boom") },
-		"illegal": func(context.Context, *engine.Observation) (engine.Action, error) {
-			return engine.Action{Kind: engine.ActCard, Card: engine.NoCard}, nil
-		},
-		"errors": func(context.Context, *engine.Observation) (engine.Action, error) {
-			return engine.Action{}, context.Canceled
-		},
-		"too slow": func(ctx context.Context, obs *engine.Observation) (engine.Action, error) {
-			time.Sleep(2 * time.Second) // ignores its context, as careless bots do
-			return obs.Legal[0], nil
-		},
-	}
-	for name, b := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			for _, d := range playWith(t, b, 300*time.Millisecond) {
-				if d.Strike || d.Fallback {
-					t.Fatalf("decision %d: strike %v fallback %v; the SDK must answer a legal action in time", d.Index, d.Strike, d.Fallback)
-				}
-				if len(d.Attempts) != 1 || d.Attempts[0].Rejected != "" {
-					t.Fatalf("decision %d attempts %+v, want one accepted answer", d.Index, d.Attempts)
-				}
-			}
-		})
-	}
-}
-
-// A bot whose first decisions never return holds them hanging, more of them than the SDK
-// has slots (4 per game it plays at once): the SDK answers those in time itself and goes on
-// asking the bot for the later ones.
-func TestSDKKeepsAskingTheBotAfterDecisionsHang(t *testing.T) {
-	t.Parallel()
-	const hanging = 6
-	var calls atomic.Int32
-	bot := bots.Func(func(_ context.Context, obs *engine.Observation) (engine.Action, error) {
-		if calls.Add(1) <= hanging {
-			select {} // ignores its context for good
-		}
-		return obs.Legal[len(obs.Legal)-1], nil
-	})
-	decisions := playMatch(t, bot, 300*time.Millisecond, 4, 1)
-	chosen := 0
-	for i, d := range decisions {
-		if d.Strike || d.Fallback {
-			t.Fatalf("decision %d of %d: strike %v fallback %v; the SDK must answer in time", d.Index, len(decisions), d.Strike, d.Fallback)
-		}
-		req, err := wire.DecodeSent(d.Sent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if legal := req.GetLegal(); i >= hanging && len(legal) > 1 && d.Action.String() == legal[len(legal)-1] {
-			chosen++
-		}
-	}
-	if chosen == 0 {
-		t.Fatalf("none of the %d decisions after the hanging ones was the bot's: it was not asked again", len(decisions)-hanging)
-	}
-}
-
+// The SDK's handling of bots that panic, fail, hang or are too slow is tested in fake time
+// (sdk_bubble_test.go); this test checks over real loopback gRPC what a bot is given.
 func TestSDKDecidesFromTheObservationItWasSent(t *testing.T) {
 	t.Parallel()
 	// A bot that checks what the SDK rebuilt from the wire against the engine's rules.

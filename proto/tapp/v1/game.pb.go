@@ -581,7 +581,8 @@ type Observation struct {
 	History []*Move `protobuf:"bytes,22,rep,name=history,proto3" json:"history,omitempty"`
 	// The seat's own hand as dealt.
 	Dealt []string `protobuf:"bytes,23,rep,name=dealt,proto3" json:"dealt,omitempty"`
-	// The pot carried into this deal (R-POT) and whether it is a forced Ramsch (R-SESSION-3).
+	// The pot carried into this deal (R-POT; at most 1,000,000 by R-POT-CAP, so that it and
+	// every payoff fit 32 bits) and whether it is a forced Ramsch (R-SESSION-3).
 	Pot          int32 `protobuf:"varint,24,opt,name=pot,proto3" json:"pot,omitempty"`
 	ForcedRamsch bool  `protobuf:"varint,25,opt,name=forced_ramsch,json=forcedRamsch,proto3" json:"forced_ramsch,omitempty"`
 	// By seat: suits the seat has shown it lacks, as suit letters ("CH").

@@ -91,15 +91,22 @@ class Request:
             contract, trump, tricks, the trick in progress, ...
     """
 
-    __slots__ = ("game", "proto", "decision", "legal", "observation", "_deadline")
+    __slots__ = ("game", "proto", "decision", "legal", "observation", "_deadline", "_monotonic")
 
-    def __init__(self, game: Game, proto: bot_pb2.DecisionRequest, deadline: Optional[float]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        proto: bot_pb2.DecisionRequest,
+        deadline: Optional[float],
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.game = game
         self.proto = proto
         self.decision = DECISION_NAMES.get(proto.decision, "unspecified")
         self.legal: list[str] = list(proto.legal)
         self.observation: game_pb2.Observation = proto.observation
-        self._deadline = deadline  # time.monotonic() by which the SDK answers at the latest
+        self._deadline = deadline  # monotonic() by which the SDK answers at the latest
+        self._monotonic = monotonic
 
     @property
     def game_id(self) -> str:
@@ -132,7 +139,7 @@ class Request:
         """Seconds left before the SDK answers with a fallback on the bot's behalf (inf if none)."""
         if self._deadline is None:
             return float("inf")
-        return self._deadline - time.monotonic()
+        return self._deadline - self._monotonic()
 
     def __repr__(self) -> str:
         return f"Request({self.game_id!r}, {self.request_id!r}, {self.decision}, legal={self.legal})"

@@ -94,7 +94,8 @@ class _Outbox:
     bot, or by this outbox's guard when the bot is still thinking at the request's guard time.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
         self._queue: "queue.SimpleQueue[object]" = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._guards: list[tuple[float, int, _Pending]] = []
@@ -142,12 +143,12 @@ class _Outbox:
                 heapq.heappop(guards)
             if not guards:
                 return None
-            return guards[0][0] - time.monotonic()
+            return guards[0][0] - self._monotonic()
 
     def _expired(self) -> list[_Pending]:
         fired = []
         with self._lock:
-            now = time.monotonic()
+            now = self._monotonic()
             guards = self._guards
             while guards and guards[0][0] <= now:
                 pending = heapq.heappop(guards)[2]
@@ -230,6 +231,29 @@ def margin(left: float, fraction: float = 0.1, floor: float = 0.02) -> float:
     ``floor`` seconds and ``fraction`` of ``left`` (the Go SDK's rule too)."""
     return max(floor, left * fraction)
 
+
+class Clock:
+    """Where the SDK reads the time: the wall clock (the arena's deadlines are wall-clock
+    timestamps) and a monotonic clock (what it waits by). Tests give the Client a fake one."""
+
+    def time(self) -> float:
+        return time.time()
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+
+def guard_times(
+    deadline: Any, clock: Clock, fraction: float = 0.1, floor: float = 0.02
+) -> tuple[float, float]:
+    """(guard, deadline) on ``clock``'s monotonic scale for a request due at the wall-clock
+    timestamp ``deadline`` (a ``google.protobuf.Timestamp``): the SDK answers for the bot at the
+    guard, ``margin`` before the deadline."""
+    left = deadline.seconds + deadline.nanos * 1e-9 - clock.time()
+    due = clock.monotonic() + left
+    return due - margin(left, fraction, floor), due
+
+
 class Client:
     """Plays for one bot on one arena: connects, says hello, answers, reconnects and resumes.
 
@@ -252,6 +276,8 @@ class Client:
         min_margin: the smallest reserve in seconds (default 0.02).
         going_away_timeout: after the arena's GoingAway, how long to wait for it to end the
             stream before hanging up.
+        clock: where deadlines are read and guards timed (default the system's clocks; tests
+            pass a fake :class:`Clock`).
         credentials: TLS channel credentials; None for a plain-text connection unless tls or ca.
         tls: connect with TLS, checking the arena's certificate against the system's roots;
             default $TAPP_TLS (1 or 0).
@@ -278,6 +304,7 @@ class Client:
         credentials: Optional[grpc.ChannelCredentials] = None,
         tls: Optional[bool] = None,
         ca: Optional[str] = None,
+        clock: Optional[Clock] = None,
     ) -> None:
         if not isinstance(bot, Bot):
             bot = FunctionBot(bot)  # a decide(request) function, as run() takes
@@ -304,8 +331,9 @@ class Client:
         self._resume_token = ""
         self._grace: Optional[float] = None
         self._last_seq = 0
+        self._clock = clock or Clock()
         self._open: dict[str, _Pending] = {}  # game id -> its latest decision request
-        self._outbox = _Outbox()
+        self._outbox = _Outbox(self._clock.monotonic)
         self._call: Optional[grpc.Call] = None
         self._welcomed = False
         self._going_away = False
@@ -396,7 +424,7 @@ class Client:
 
     def _session(self, stub: bot_pb2_grpc.BotServiceStub) -> bool:
         """One stream, from Hello to its end. True when play is over (GoingAway or close())."""
-        outbox = self._outbox = _Outbox()
+        outbox = self._outbox = _Outbox(self._clock.monotonic)
         self._welcomed = False
         self._going_away = False
         outbox.send(
@@ -536,10 +564,7 @@ class Client:
         legal = list(proto.legal)
         guard = deadline = None
         if proto.HasField("deadline"):
-            left = proto.deadline.seconds + proto.deadline.nanos * 1e-9 - time.time()
-            now = time.monotonic()
-            deadline = now + left
-            guard = deadline - margin(left, self.safety_margin, self.min_margin)
+            guard, deadline = guard_times(proto.deadline, self._clock, self.safety_margin, self.min_margin)
         previous = self._open.get(proto.game_id)
         pending = self._open[proto.game_id] = _Pending(proto.game_id, proto.request_id, legal, guard, deadline)
         if previous is not None and previous.request_id == proto.request_id and previous.action in legal:
@@ -567,7 +592,7 @@ class Client:
         action: object = None
         started = time.perf_counter_ns()
         try:
-            action = self.bot.decide(Request(game, proto, guard))
+            action = self.bot.decide(Request(game, proto, guard, self._clock.monotonic))
         except Exception:
             log.exception("game %s request %s: the bot raised; answering a legal fallback", proto.game_id, proto.request_id)
         if action is not None and not isinstance(action, str):
@@ -605,7 +630,7 @@ class Client:
             return
         if rejected.rule_id.startswith("PROTO-UNKNOWN"):
             return  # the request is no longer open
-        if pending.deadline is not None and time.monotonic() >= pending.deadline:
+        if pending.deadline is not None and self._clock.monotonic() >= pending.deadline:
             return
         action = pending.fallback()
         if action in pending.tried:

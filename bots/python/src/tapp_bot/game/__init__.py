@@ -25,10 +25,10 @@ from .deal import PCG, Deal, DealError, deal_from_seed, random_deal
 from .observation import Observation
 from .rules import CONTRACT_NAMES, RuleSet, RuleSetError
 from .sample import Sampler, SampleError
-from .state import Outcome, RuleError, State, Trick, trick_winner
+from .state import MAX_POT, Outcome, RuleError, State, Trick, trick_winner
 
 __all__ = [
-    "CARD_NAMES", "CONTRACT_NAMES", "PCG", "ActionSyntaxError", "Deal", "DealError", "Observation", "Outcome",
+    "CARD_NAMES", "CONTRACT_NAMES", "MAX_POT", "PCG", "ActionSyntaxError", "Deal", "DealError", "Observation", "Outcome",
     "RuleError", "RuleSet", "RuleSetError", "SampleError", "Sampler", "State", "Trick", "action_name", "card_name",
     "cards_of", "deal_from_seed", "names_of", "parse_action", "parse_card", "random_deal", "set_points", "trick_winner",
 ]

@@ -4,8 +4,8 @@ Deal *k* is the engine's seeded deal *k* of ``seed`` (:func:`~tapp_bot.game.deal
 the choices come from ``random.Random(seed)``. The deals are grouped into matches of
 ``match_deals`` deals (ids ``py-selfplay-SEED-NNNN``, deal numbers from 0 in each); with a pot
 (classic or wuerttemberg ``pot=on``) a match carries the pot from one deal to the next, as the
-arena does, and each match starts with an empty pot. (A lost Solo doubles the pot, R-POT: over
-thousands of random deals in one match it would outgrow the engine's 64-bit integers.)
+arena does, and each match starts with an empty pot. (A lost Solo doubles the pot, R-POT, up to
+the cap of R-POT-CAP: under random play a long match keeps it at the cap.)
 ``forced_ramsch`` (modern) makes that share of the deals a forced Ramsch (R-SESSION-3).
 """
 

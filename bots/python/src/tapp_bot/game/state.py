@@ -79,6 +79,11 @@ if TYPE_CHECKING:
 # Phases (engine/state.go), and the decision each asks for.
 PH_DONE, PH_BID1, PH_BID2, PH_AUCTION, PH_DISCARD, PH_TRUMP, PH_CALL, PH_GIVE, PH_TOUT, PH_PLAY = range(10)
 #: Decision names by phase, as the protocol and engine name them.
+#: The most the pot holds (R-POT-CAP, the engine's MaxPot): a payment into it that would take it
+#: past this pays only what fills it, so that a lost Solo, which doubles the pot, cannot take it
+#: past the wire's 32-bit fields.
+MAX_POT = 1_000_000
+
 PHASE_DECISION = ("none", "bid", "contract", "bid", "discard", "trump", "call", "give", "tout", "card")
 
 SAY_NONE, SAY_PASS, SAY_PLAY = 0, 1, 2
@@ -196,6 +201,8 @@ class State:
         deal.validate(rules)
         if pot < 0:
             raise ValueError("options: negative pot")
+        if pot > MAX_POT:
+            raise ValueError(f"options: pot {pot} carried in is more than the pot holds, {MAX_POT} (R-POT-CAP)")
         if pot != 0 and not rules.pot:
             raise ValueError(f"options: pot {pot} carried in but the rule set has no pot")
         if forced_ramsch and rules.variant != MODERN:
@@ -745,8 +752,10 @@ class State:
         rules = self.rules
         pot = self.pot_in
         if rules.pot:
-            pot += 2  # R-POT: the dealer antes 2 at the start of every deal
-            o.payoff[n - 1] -= 2
+            # R-POT: the dealer antes 2 at the start of every deal (R-POT-CAP: up to MAX_POT)
+            ante = min(2, MAX_POT - pot)
+            o.payoff[n - 1] -= ante
+            pot += ante
         o.pot_after = pot
         if self.thrown_in:
             return o
@@ -783,14 +792,16 @@ class State:
         self._pay(o, value, won)
         if rules.pot:
             if c == FRAGE and not won:
-                o.payoff[d] -= value
-                pot += value
+                paid = min(value, MAX_POT - pot)  # what he pays each defender (R-POT-CAP)
+                o.payoff[d] -= paid
+                pot += paid
             elif c != FRAGE and won:
                 o.payoff[d] += pot
                 pot = 0
             elif c != FRAGE:
-                o.payoff[d] -= pot
-                pot += pot
+                paid = min(pot, MAX_POT - pot)  # as much as the pot holds (R-POT-CAP)
+                o.payoff[d] -= paid
+                pot += paid
             o.pot_after = pot
         return o
 
