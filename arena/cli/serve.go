@@ -43,7 +43,7 @@ func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store,
 	return m.openStore(ctx, dsn)
 }
 
-// startHost starts an arena in this process (arena/host) on the command's log and binary.
+// startHost starts an arena in this process (arena/internal/host) on the command's log and binary.
 // tlsCfg, when set, makes the server speak TLS.
 func (m *Main) startHost(ctx context.Context, st arena.Store, listen, adminToken string, grace time.Duration, tlsCfg *tls.Config) (*host.Host, error) {
 	return host.Start(ctx, host.Config{Store: st, Listen: listen, AdminToken: adminToken, Grace: grace, Log: m.Log, Executable: m.Executable, TLS: tlsCfg})

@@ -25,7 +25,7 @@ import (
 // results) on SQLite, one SaveDeal per deal, each deal again under a new number; it reports
 // the median and 90th percentile time per deal and the database's bytes per deal.
 //
-//	go test ./arena/store -run '^$' -bench SaveDeal -benchtime 500x -count 5
+//	go test ./arena/internal/store -run '^$' -bench SaveDeal -benchtime 500x -count 5
 //
 // The requests are in protobuf wire form; TAPP_BENCH_SENT=base64 stores them as base64 text,
 // the form the arena recorded before.
@@ -175,7 +175,7 @@ JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()
 // sent=wire is the request as the arena records it now (protobuf wire form); sent=base64 the
 // base64 text of it that older recordings held.
 //
-//	go test ./arena/store -run '^$' -bench DecisionLogCodecs -benchtime 2000x -count 3
+//	go test ./arena/internal/store -run '^$' -bench DecisionLogCodecs -benchtime 2000x -count 3
 func BenchmarkDecisionLogCodecs(b *testing.B) {
 	rm := readRealDeals(b)
 	type codec struct {
@@ -257,7 +257,7 @@ func BenchmarkDecisionLogCodecs(b *testing.B) {
 // BenchmarkEncodeDecisionLog makes the column value of the real deals' decisions (encoding
 // and compressing, as SaveDeal does) and reports the time per deal.
 //
-//	go test ./arena/store -run '^$' -bench EncodeDecisionLog -benchtime 20000x -count 3
+//	go test ./arena/internal/store -run '^$' -bench EncodeDecisionLog -benchtime 20000x -count 3
 func BenchmarkEncodeDecisionLog(b *testing.B) {
 	_, deals := realDeals(b, openTest(b, sqliteBackend.newDSN(b)))
 	i := 0
@@ -274,7 +274,7 @@ func BenchmarkEncodeDecisionLog(b *testing.B) {
 // reports the time per claim, which must not grow with the league (a claim once read and
 // sorted every job of its league).
 //
-//	go test ./arena/store -run '^$' -bench Claim -benchtime 2000x -count 3
+//	go test ./arena/internal/store -run '^$' -bench Claim -benchtime 2000x -count 3
 func BenchmarkClaim(b *testing.B) {
 	for _, n := range []int{1000, 20000} {
 		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {

@@ -11,7 +11,7 @@ import (
 // duplicate match, as a league stores them (with the league's running totals): what keeping
 // the totals in the deal's transaction costs.
 //
-//	go test ./arena/store -run '^$' -bench SaveLeagueDeals -benchtime 20000x -count 3
+//	go test ./arena/internal/store -run '^$' -bench SaveLeagueDeals -benchtime 20000x -count 3
 func BenchmarkSaveLeagueDeals(b *testing.B) {
 	ctx := context.Background()
 	s := openTest(b, sqliteBackend.newDSN(b))

@@ -23,7 +23,7 @@ import (
 //
 //	go build -o /tmp/tapp ./cmd/tapp
 //	/tmp/tapp match --bots random,random,random --deals 20 --seed 3 --db /tmp/x.db
-//	go test ./arena/store -run TestWriteRealDeals -real-deals-from /tmp/x.db
+//	go test ./arena/internal/store -run TestWriteRealDeals -real-deals-from /tmp/x.db
 //
 // Each decision's Sent is the request in protobuf wire form (the arena's recording of a
 // tapp.v1.DecisionRequest; older recordings held it base64-encoded, which the writer

@@ -21,7 +21,7 @@ import (
 // BenchmarkDashboard measures what a page of the dashboard waits for, over HTTP as a browser
 // asks: the leaderboard of all results and the replay of one deal, with many deals stored.
 //
-//	TAPP_BENCH_WEB_DEALS=1000000 TAPP_BENCH_WEB_DB=/tmp/web-1m.db go test ./arena/web -run '^$' -bench Dashboard -benchtime 20x
+//	TAPP_BENCH_WEB_DEALS=1000000 TAPP_BENCH_WEB_DB=/tmp/web-1m.db go test ./arena/internal/web -run '^$' -bench Dashboard -benchtime 20x
 //
 // The database is made once (random legal play, stored through the store's own API) and kept
 // at TAPP_BENCH_WEB_DB for later runs; by default 20,000 deals in a temporary folder.
