@@ -359,12 +359,23 @@ func Recompute(ctx context.Context, st arena.Store, f arena.MatchFilter, progres
 	return a.Sums, nil
 }
 
+// summaryLister is a store that lists a match's deals without the requests sent (the SQL
+// store, whose compact records would otherwise rebuild every request): the sums need results
+// and decisions' flags only.
+type summaryLister interface {
+	DealSummaries(ctx context.Context, matchID string) ([]arena.DealRecord, error)
+}
+
 // Replay adds every stored deal of the given matches to a new Accumulator.
 func Replay(ctx context.Context, st arena.Store, ms []arena.Match, progress func(done, total int)) (*Accumulator, error) {
 	a := NewAccumulator()
+	load := st.Deals
+	if sl, ok := st.(summaryLister); ok {
+		load = sl.DealSummaries
+	}
 	for n := range ms {
 		m := &ms[n]
-		deals, err := st.Deals(ctx, m.ID)
+		deals, err := load(ctx, m.ID)
 		if err != nil {
 			return nil, err
 		}
