@@ -91,7 +91,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	m.Log.Info("arena serving", zap.String("addr", a.Addr), zap.String("db", *dsn), zap.Bool("tls", tlsCfg != nil))
 	var dashboard <-chan error
 	if *httpAddr != "" {
-		if _, dashboard, err = m.startDashboard(ctx, st, server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin, *httpAddr, *viewer); err != nil {
+		if _, dashboard, err = m.startDashboard(ctx, st, a, *httpAddr, *viewer); err != nil {
 			a.Stop()
 			return err
 		}

@@ -3,13 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net"
-
-	"go.uber.org/zap"
-	"google.golang.org/grpc"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/internal/web"
 )
@@ -33,7 +31,7 @@ func (m *Main) web(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	_, served, err := m.startDashboard(ctx, st, nil, nil, *addr, *viewer)
+	_, served, err := m.startDashboard(ctx, st, nil, *addr, *viewer)
 	if err != nil {
 		return err
 	}
@@ -45,35 +43,24 @@ func (m *Main) web(ctx context.Context, args []string) error {
 	}
 }
 
-// startDashboard serves the web dashboard over st on addr until ctx ends: read-only, with
-// the live view of a local arena's matches when live is set and its admin service when admin
-// is. It returns the dashboard's URL and a channel that reports a failure to serve.
-func (m *Main) startDashboard(ctx context.Context, st *store.Store, live web.LiveSource, admin func(grpc.ServiceRegistrar), addr, viewerToken string) (string, <-chan error, error) {
+// startDashboard serves the web dashboard over st on addr until ctx ends: read-only, or
+// beside the arena a (with its live view and admin service) when a is set. It returns the
+// dashboard's URL and a channel that reports a failure to serve.
+func (m *Main) startDashboard(ctx context.Context, st *store.Store, a *host.Host, addr, viewerToken string) (string, <-chan error, error) {
 	if viewerToken == "" && web.RequiresViewerToken(addr) {
 		return "", nil, usagef("the dashboard on %s would be open to others: give --viewer-token (or listen on 127.0.0.1)", addr)
-	}
-	var lv *web.Live
-	if live != nil {
-		lv = web.NewLive(ctx, live)
 	}
 	boards := func(ctx context.Context, f arena.MatchFilter) (*board.Leaderboard, error) {
 		return leaderboard(ctx, st, f, board.LoadOptions{History: true}, board.Options{Families: leagueFamilies(ctx, st, f.LeagueID)})
 	}
-	h, err := web.Handler(web.Config{View: web.NewView(st, boards, lv), Admin: admin, ViewerToken: viewerToken, Log: m.Log})
+	d := web.Dashboard{Store: st, Leaderboards: boards, Addr: addr, ViewerToken: viewerToken, Log: m.Log}
+	if a != nil {
+		d.Live, d.Admin = server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin
+	}
+	url, served, err := web.Start(ctx, d)
 	if err != nil {
 		return "", nil, err
 	}
-	lis, err := net.Listen("tcp", addr)
-	if err != nil {
-		return "", nil, fmt.Errorf("dashboard: listening on %s: %w", addr, err)
-	}
-	url := "http://" + lis.Addr().String() + "/"
-	if viewerToken != "" {
-		url += "?token=" + viewerToken
-	}
-	m.Log.Info("dashboard serving", zap.String("url", url))
 	fmt.Fprintf(m.Stderr, "dashboard: %s\n", url)
-	served := make(chan error, 1)
-	go func() { served <- web.Serve(ctx, lis, h, m.Log) }()
 	return url, served, nil
 }
