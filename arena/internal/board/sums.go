@@ -51,6 +51,31 @@ type RoleSums struct {
 	Deals, Total, TotalSq, Made int64
 }
 
+// NewMatchSums starts the sums of match m, whose deals seat the composition comp.
+func NewMatchSums(m MatchInfo, comp []string) *MatchSums {
+	return &MatchSums{ID: m.ID, League: m.League, Rules: m.Rules, Bots: comp, Net: make([]int64, len(comp)), Duplicate: m.Duplicate}
+}
+
+// AddDeal adds one deal of the match (its Delta) to the match's counters.
+func (ms *MatchSums) AddDeal(dd *DealDelta) {
+	ms.Deals++
+	ms.Decisions += dd.Decisions
+	ms.Fallbacks += dd.Fallbacks
+	for i, v := range dd.Net {
+		ms.Net[i] += v
+	}
+}
+
+// AddRoles adds a deal's role counters to roles, creating the missing ones.
+func AddRoles(roles map[RoleKey]*RoleSums, ds []RoleDelta) {
+	for _, r := range ds {
+		if roles[r.Key] == nil {
+			roles[r.Key] = &RoleSums{}
+		}
+		roles[r.Key].add(r.RoleSums, 1)
+	}
+}
+
 func (r *RoleSums) add(o RoleSums, sign int64) {
 	r.Deals += sign * o.Deals
 	r.Total += sign * o.Total
@@ -126,10 +151,7 @@ func (s *Sums) AddTable(sc Scope, t *rating.TableSums) {
 
 // AddRole adds a role counter.
 func (s *Sums) AddRole(k RoleKey, r RoleSums) {
-	if s.Roles[k] == nil {
-		s.Roles[k] = &RoleSums{}
-	}
-	s.Roles[k].add(r, 1)
+	AddRoles(s.Roles, []RoleDelta{{Key: k, RoleSums: r}})
 }
 
 // Exclude takes the units and roles of part (the sums of some of s's matches) out of s and
@@ -281,8 +303,7 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *arena.DealRecord) error {
 	s := a.Sums
 	ms := s.Matches[m.ID]
 	if ms == nil {
-		ms = &MatchSums{ID: m.ID, League: m.League, Rules: m.Rules, Bots: dd.Comp, Net: make([]int64, len(dd.Comp)),
-			Duplicate: m.Duplicate}
+		ms = NewMatchSums(m, dd.Comp)
 		s.Matches[m.ID] = ms
 	}
 	if !slices.Equal(ms.Bots, dd.Comp) {
@@ -298,15 +319,8 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *arena.DealRecord) error {
 	}
 	g.Deals++
 	g.Duplicate = g.Duplicate || m.Duplicate
-	ms.Deals++
-	ms.Decisions += dd.Decisions
-	ms.Fallbacks += dd.Fallbacks
-	for i, v := range dd.Net {
-		ms.Net[i] += v
-	}
-	for _, r := range dd.Roles {
-		s.AddRole(r.Key, r.RoleSums)
-	}
+	ms.AddDeal(dd)
+	AddRoles(s.Roles, dd.Roles)
 	want := int64(m.UnitDeals())
 	if want == 1 {
 		return a.addUnit(dd.Scope, dd.Comp, 1, dd.Net)

@@ -204,23 +204,11 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*arena.DealRecord) (
 		}
 		m := matches[d.MatchID]
 		if m == nil {
-			m = &board.MatchSums{ID: d.MatchID, League: info.League, Rules: info.Rules, Bots: dd.Comp,
-				Net: make([]int64, len(dd.Comp)), Duplicate: info.Duplicate}
+			m = board.NewMatchSums(info, dd.Comp)
 			matches[d.MatchID] = m
 		}
-		m.Deals++
-		m.Decisions += dd.Decisions
-		m.Fallbacks += dd.Fallbacks
-		for i, v := range dd.Net {
-			m.Net[i] += v
-		}
-		for _, r := range dd.Roles {
-			if roles[r.Key] == nil {
-				roles[r.Key] = &board.RoleSums{}
-			}
-			x := roles[r.Key]
-			x.Deals, x.Total, x.TotalSq, x.Made = x.Deals+r.Deals, x.Total+r.Total, x.TotalSq+r.TotalSq, x.Made+r.Made
-		}
+		m.AddDeal(dd)
+		board.AddRoles(roles, dd.Roles)
 		if want := int64(info.UnitDeals()); want == 1 {
 			t := b.units[dd.Scope]
 			if t == nil {
