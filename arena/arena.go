@@ -154,6 +154,19 @@ type SeatResult struct {
 	Declarer bool
 }
 
+// ResultsOf returns the seats' results of a deal settled as o, the bots seated as seating (by
+// seat): what the referee records for every deal, and what a store that keeps only the deal
+// and its moves rebuilds them from.
+func ResultsOf(seating []string, o engine.Outcome) []SeatResult {
+	out := make([]SeatResult, min(len(seating), engine.MaxPlayers))
+	for i, bot := range seating[:len(out)] {
+		seat := engine.Seat(i)
+		out[i] = SeatResult{Bot: bot, Seat: seat, Payoff: o.Payoff[i], Points: o.Points[i], Tricks: o.Tricks[i],
+			Declarer: o.Declarer == seat}
+	}
+	return out
+}
+
 // DealRecord is the full record of one finished deal, stored in one transaction.
 type DealRecord struct {
 	MatchID   string

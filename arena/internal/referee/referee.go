@@ -215,12 +215,9 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
 	end := &End{GameID: g.id, Rules: t.Rules, Deal: t.Deal, State: g.st, Outcome: out}
+	rec.Results = arena.ResultsOf(rec.Seating, out)
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
-		rec.Results = append(rec.Results, arena.SeatResult{
-			Bot: p.Bot, Seat: seat, Payoff: out.Payoff[i], Points: out.Points[i],
-			Tricks: out.Tricks[i], Declarer: out.Declarer == seat,
-		})
 		evs, first := g.newEvents(seat)
 		p.Conn.End(end, evs, first)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -235,7 +236,8 @@ func (s *Store) rowOps(head string, ncols int, args []any, tail ...string) []wri
 }
 
 // prepareDeal checks a deal record against its match and converts it for writing: as a
-// compact record (record.go) when it can be, else as text columns and a decision log.
+// compact record (record.go) when it can be, else as text columns, a decision log and rows
+// of results.
 func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*preparedDeal, error) {
 	info, err := s.cachedMatchInfo(ctx, d.MatchID)
 	if err != nil {
@@ -256,26 +258,39 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 	}
 	// The start as it reads back: the record's clock fields are kept relative to it.
 	started = time.UnixMicro(started.UnixMicro()).UTC()
-	var p *preparedDeal
-	if rec, err := encodeRecord(d, started, info); err == nil {
-		p = &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, "", "", "", "", "", s.timeArg(started),
-			us(d.Duration), nil, rec}}
-	} else {
-		log, err := encodeDecisionLog(d.Decisions)
-		if err != nil {
-			return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
+	// A compact record keeps no results: they are rebuilt from its seating and outcome, and so
+	// it is only for a deal whose results are those (all but one given results by hand).
+	if slices.Equal(d.Results, arena.ResultsOf(d.Seating, d.Outcome)) {
+		if rec, err := encodeRecord(d, started, info); err == nil {
+			return &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, "", "", "", "", "", s.timeArg(started),
+				us(d.Duration), nil, rec}}, nil
 		}
-		p = &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, formatNames(d.Seating), formatDeal(d.Deal, rules),
-			formatOptions(d.Options), formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(started), us(d.Duration),
-			log, nil}}
 	}
-	// league_id is copied from the match, so that league queries need no join.
+	text, err := textColumns(d, rules)
+	if err != nil {
+		return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
+	}
+	p := &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, text[0], text[1], text[2], text[3], text[4],
+		s.timeArg(started), us(d.Duration), text[5], nil}}
+	// Any other deal keeps its results as rows; league_id is copied from the match, so that
+	// league queries need no join.
 	p.resultArgs = make([]any, 0, len(d.Results)*resultCols)
 	for _, r := range d.Results {
 		p.resultArgs = append(p.resultArgs, d.MatchID, d.Number, leagueID, int(r.Seat), r.Bot, r.Payoff, r.Points,
 			r.Tricks, r.Declarer)
 	}
 	return p, nil
+}
+
+// textColumns returns a deal that is not a compact record as it is stored: the values of
+// its seating, deal, options, moves, outcome and decision_log columns.
+func textColumns(d *arena.DealRecord, rules engine.RuleSet) ([6]any, error) {
+	log, err := encodeDecisionLog(d.Decisions)
+	if err != nil {
+		return [6]any{}, err
+	}
+	return [6]any{formatNames(d.Seating), formatDeal(d.Deal, rules), formatOptions(d.Options), formatMoves(d.Moves),
+		formatOutcome(d.Outcome), log}, nil
 }
 
 // insertRows inserts rows of ncols values each (args holds them one row after the other)
@@ -389,7 +404,7 @@ const dealColumns = `d.match_id, d.number, d.deal_group, d.seating, d.deal, d.op
 // decision log (nil for a deal stored before schema version 4, whose decisions are rows; an
 // empty value, which SQLite may also read as nil, is not one and fails to decode). A deal
 // stored as a compact record (record.go) is read whole from it, decisions included (with
-// their requests rebuilt when withSent), and has no decision log.
+// their requests rebuilt when withSent) and results, and has no decision log.
 func scanDeal(sc interface{ Scan(...any) error }, info *matchInfo, withSent bool) (*arena.DealRecord, []byte, error) {
 	rules := info.rules
 	var (
@@ -409,6 +424,7 @@ func scanDeal(sc interface{ Scan(...any) error }, info *matchInfo, withSent bool
 		if err := decodeRecord(&d, record, info, withSent); err != nil {
 			return nil, nil, err
 		}
+		d.Results = arena.ResultsOf(d.Seating, d.Outcome) // see prepareDeal
 		return &d, nil, nil
 	}
 	if !inRows && log == nil {
@@ -530,6 +546,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 	var deals []arena.DealRecord
 	at := map[int]int{}      // deal number → index in deals
 	inRows := map[int]bool{} // the deals whose decisions are rows (stored before version 4)
+	withRows := false        // some deal is not a compact record, and has rows of results
 	for rows.Next() {
 		d, log, err := scanDeal(rows, info, withSent)
 		if err != nil {
@@ -537,6 +554,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 			return nil, s.wrap(op, err)
 		}
 		at[d.Number] = len(deals)
+		withRows = withRows || d.SentDigest == nil
 		if d.SentDigest != nil {
 			// a compact record, read whole
 		} else if log == nil {
@@ -578,6 +596,9 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 		}
 	}
 
+	if !withRows {
+		return deals, nil
+	}
 	rows, err = q.QueryContext(ctx, s.rebind(`SELECT `+resultColumns+` FROM results`+cond+
 		` ORDER BY deal_number, seat`), args...)
 	if err != nil {
@@ -589,7 +610,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 		if err != nil {
 			return nil, s.wrap(op, err)
 		}
-		if i, ok := at[n]; ok {
+		if i, ok := at[n]; ok && deals[i].SentDigest == nil {
 			deals[i].Results = append(deals[i].Results, r)
 		}
 	}
@@ -634,30 +655,126 @@ func (s *Store) scanNumbers(matchID string, rows *sql.Rows, err error) ([]int, e
 	return ns, s.wrap("list the deals of match "+matchID, rows.Err())
 }
 
-// Results returns the raw per-seat results of the matches the filter selects, in the order
-// they were stored, at most f.Limit rows when it is positive. f.Bot selects the matches the
-// bot played in and returns every seat of them (opponents too), as the ratings need.
+// Results returns the raw per-seat results of the matches the filter selects, by match (in
+// the order they started), deal and seat, at most f.Limit rows when it is positive. f.Bot
+// selects the matches the bot played in and returns every seat of them (opponents too), as
+// the ratings need. A deal stored as a compact record has its results rebuilt from it (a
+// replay of the deal); any other has them in rows of results.
 func (s *Store) Results(ctx context.Context, f arena.MatchFilter) ([]arena.ResultRow, error) {
+	const op = "read results"
+	rows, err := s.resultRows(ctx, f)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	compact, err := s.compactResults(ctx, f)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	if len(compact) > 0 {
+		rows = append(rows, compact...)
+		slices.SortStableFunc(rows, func(a, b orderedResult) int {
+			return cmp.Or(a.started.Compare(b.started), strings.Compare(a.MatchID, b.MatchID),
+				cmp.Compare(a.Deal, b.Deal), cmp.Compare(a.Seat, b.Seat))
+		})
+	}
+	if f.Limit > 0 && len(rows) > f.Limit {
+		rows = rows[:f.Limit]
+	}
+	out := make([]arena.ResultRow, len(rows))
+	for i := range rows {
+		out[i] = rows[i].ResultRow
+	}
+	return out, nil
+}
+
+// orderedResult is a result with its match's start, the first key of Results' order.
+type orderedResult struct {
+	arena.ResultRow
+	started time.Time
+}
+
+// resultOrder is the order of Results, in SQL.
+const resultOrder = ` ORDER BY m.started, m.id`
+
+// resultRows reads the results kept as rows (deals that are not compact records), in
+// Results' order.
+func (s *Store) resultRows(ctx context.Context, f arena.MatchFilter) ([]orderedResult, error) {
 	where, args := filterWhere(f, s, "r.league_id")
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT r.match_id, r.league_id, r.deal_number, d.deal_group,
-	m.rules, r.seat, r.bot, r.payoff, r.points, r.tricks, r.declarer
+	m.rules, m.started, r.seat, r.bot, r.payoff, r.points, r.tricks, r.declarer
 FROM results r
 JOIN deals d ON d.match_id = r.match_id AND d.number = r.deal_number
-JOIN matches m ON m.id = r.match_id`+where+` ORDER BY r.id`+limit(f)), args...)
+JOIN matches m ON m.id = r.match_id`+where+resultOrder+`, r.deal_number, r.seat`+limit(f)), args...)
 	if err != nil {
-		return nil, s.wrap("read results", err)
+		return nil, err
 	}
 	defer rows.Close()
-	var out []arena.ResultRow
+	var out []orderedResult
 	for rows.Next() {
-		var r arena.ResultRow
+		var r orderedResult
+		var started dbTime
 		var seat int
-		if err := rows.Scan(&r.MatchID, &r.LeagueID, &r.Deal, &r.Group, &r.Rules, &seat, &r.Bot, &r.Payoff,
+		if err := rows.Scan(&r.MatchID, &r.LeagueID, &r.Deal, &r.Group, &r.Rules, &started, &seat, &r.Bot, &r.Payoff,
 			&r.Points, &r.Tricks, &r.Declarer); err != nil {
-			return nil, s.wrap("read results", err)
+			return nil, err
 		}
-		r.Seat = engine.Seat(seat)
+		r.Seat, r.started = engine.Seat(seat), started.T
 		out = append(out, r)
 	}
-	return out, s.wrap("read results", rows.Err())
+	return out, rows.Err()
+}
+
+// compactResults rebuilds the results of the deals stored as compact records, in Results'
+// order; with f.Limit, of as many deals at most (each has a result at least).
+func (s *Store) compactResults(ctx context.Context, f arena.MatchFilter) ([]orderedResult, error) {
+	where, args := filterWhere(f, s, "m.league_id")
+	cond := ` WHERE d.record IS NOT NULL`
+	if where != "" {
+		cond += ` AND ` + strings.TrimPrefix(where, ` WHERE `)
+	}
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT d.match_id, d.number, d.deal_group, d.started, d.record,
+	m.league_id, m.rules, m.started
+FROM deals d JOIN matches m ON m.id = d.match_id`+cond+resultOrder+`, d.number`+limit(f)), args...)
+	if err != nil {
+		return nil, err
+	}
+	type stored struct {
+		row    orderedResult
+		start  dbTime
+		record []byte
+	}
+	var deals []stored
+	for rows.Next() {
+		var x stored
+		var started dbTime
+		if err := rows.Scan(&x.row.MatchID, &x.row.Deal, &x.row.Group, &x.start, &x.record, &x.row.LeagueID,
+			&x.row.Rules, &started); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		x.row.started = started.T
+		deals = append(deals, x)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Decoded once the rows are read: reading a match's info takes a connection of the pool.
+	var out []orderedResult
+	for _, x := range deals {
+		info, err := s.cachedMatchInfo(ctx, x.row.MatchID)
+		if err != nil {
+			return nil, err
+		}
+		d := arena.DealRecord{MatchID: x.row.MatchID, Number: x.row.Deal, Group: x.row.Group, Started: x.start.T}
+		if err := decodeRecord(&d, x.record, info, false); err != nil {
+			return nil, fmt.Errorf("store: deal %d of match %s: %w", d.Number, d.MatchID, err)
+		}
+		for _, r := range arena.ResultsOf(d.Seating, d.Outcome) {
+			row := x.row
+			row.SeatResult = r
+			out = append(out, row)
+		}
+	}
+	return out, nil
 }

@@ -164,6 +164,7 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	10: convertLeagueAggregates,
 	11: convertCompactRecords,
+	13: convertResultsFromRecords,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

@@ -278,14 +278,14 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 		ctx := context.Background()
 		for _, q := range []string{"DROP INDEX rating_matches_fallbacks", "DROP INDEX matches_forfeited",
 			"ALTER TABLE rating_matches DROP COLUMN tainted_by_fallbacks",
-			"DROP TABLE rating_compositions", "DELETE FROM schema_migrations WHERE version = 12"} {
+			"DROP TABLE rating_compositions", "DELETE FROM schema_migrations WHERE version >= 12"} {
 			if _, err := s.w.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}
 		}
 		again := openTest(t, dsn)
-		if v, err := again.SchemaVersion(ctx); err != nil || v != 12 {
-			t.Fatalf("schema version %d, %v after reopening; want 12", v, err)
+		if v, err := again.SchemaVersion(ctx); err != nil || v != latestVersion(t, again) {
+			t.Fatalf("schema version %d, %v after reopening; want %d", v, err, latestVersion(t, again))
 		}
 		var comps int
 		if err := again.r.QueryRowContext(ctx, `SELECT count(*) FROM rating_compositions`).Scan(&comps); err != nil || comps != 6 {

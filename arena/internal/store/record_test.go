@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -422,6 +424,10 @@ func TestMigrationCompactsOldDeals(t *testing.T) {
 		if compact != len(deals) {
 			t.Fatalf("%d of %d deals converted to compact records", compact, len(deals))
 		}
+		var rows int
+		if err := s.r.QueryRow(`SELECT count(*) FROM results`).Scan(&rows); err != nil || rows != 0 {
+			t.Errorf("%d rows of results left, %v; want none: a compact record's results are rebuilt (version 13)", rows, err)
+		}
 		got, err := s.Deals(ctx, m.ID)
 		if err != nil {
 			t.Fatalf("Deals: %v", err)
@@ -459,15 +465,108 @@ func insertV10Deal(t *testing.T, s *Store, d *arena.DealRecord, rules engine.Rul
 		formatMoves(d.Moves), formatOutcome(d.Outcome), s.timeArg(d.Started), us(d.Duration), log); err != nil {
 		t.Fatalf("insert the deal: %v", err)
 	}
+	insertResultRows(t, s, tx, d)
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// insertResultRows stores d's results as rows, as every deal had them before schema version 13.
+func insertResultRows(t *testing.T, s *Store, tx *sql.Tx, d *arena.DealRecord) {
+	t.Helper()
 	var args []any
 	for _, r := range d.Results {
 		args = append(args, d.MatchID, d.Number, "", int(r.Seat), r.Bot, r.Payoff, r.Points, r.Tricks, r.Declarer)
 	}
-	if err := s.insertRows(ctx, tx, `INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff,
-	points, tricks, declarer) VALUES `, 9, args); err != nil {
+	if err := s.insertRows(context.Background(), tx, `INSERT INTO results (match_id, deal_number, league_id, seat,
+	bot, payoff, points, tricks, declarer) VALUES `, 9, args); err != nil {
 		t.Fatalf("insert the results: %v", err)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+}
+
+// A database written at schema version 12 kept rows of results for every deal, compact
+// records too. Migration 13 drops the rows a record rebuilds; a compact record whose rows are
+// not what it gives (results stored by hand) becomes text columns again and keeps its rows,
+// so that every deal reads back as it was stored.
+func TestMigration13DropsTheResultsRecordsRebuild(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		dsn := b.newDSN(t)
+		old, err := open(ctx, dsn, 12)
+		if err != nil {
+			t.Fatalf("open at version 12: %v", err)
+		}
+		m, deals := realDeals(t, old)
+		const own = 2 // the deal whose rows differ from its record's
+		deals[own].Results = slices.Clone(deals[own].Results)
+		deals[own].Results[1].Points += 3
+		for _, d := range deals {
+			if d.Number != own {
+				if err := old.SaveDeal(ctx, d); err != nil {
+					t.Fatalf("SaveDeal: %v", err)
+				}
+			}
+		}
+		// Deal own as version 12 stored it: a compact record and rows, with the other deals'.
+		info, err := old.cachedMatchInfo(ctx, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := encodeRecord(deals[own], deals[own].Started, info)
+		if err != nil {
+			t.Fatalf("encodeRecord: %v", err)
+		}
+		tx, err := old.w.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.ExecContext(ctx, old.rebind(`INSERT INTO deals (match_id, number, deal_group, seating, deal,
+	options, moves, outcome, started, duration_us, record) VALUES (?, ?, ?, '', '', '', '', '', ?, ?, ?)`),
+			m.ID, own, deals[own].Group, old.timeArg(deals[own].Started), us(deals[own].Duration), rec); err != nil {
+			t.Fatalf("insert deal %d: %v", own, err)
+		}
+		for _, d := range deals {
+			insertResultRows(t, old, tx, d)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if err := old.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		s := openTest(t, dsn) // migrates to the newest version
+		var rows, compact int
+		if err := s.r.QueryRow(s.rebind(`SELECT count(*) FROM results WHERE match_id = ? AND deal_number = ?`), m.ID, own).
+			Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.r.QueryRow(s.rebind(`SELECT count(*) FROM deals WHERE match_id = ? AND record IS NOT NULL`), m.ID).
+			Scan(&compact); err != nil {
+			t.Fatal(err)
+		}
+		var all int
+		if err := s.r.QueryRow(`SELECT count(*) FROM results`).Scan(&all); err != nil {
+			t.Fatal(err)
+		}
+		if want := m.Spec.Rules.Players; rows != want || all != want {
+			t.Errorf("%d rows of results (%d of deal %d) after migration 13, want deal %d's %d only", all, rows, own, own, want)
+		}
+		if compact != len(deals)-1 {
+			t.Errorf("%d compact records after migration 13, want %d: all but deal %d", compact, len(deals)-1, own)
+		}
+		got, err := s.Deals(ctx, m.ID)
+		if err != nil {
+			t.Fatalf("Deals: %v", err)
+		}
+		if len(got) != len(deals) {
+			t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
+		}
+		for i := range got {
+			if g := checkedDigest(t, &got[i], deals[i]); !reflect.DeepEqual(g, deals[i]) {
+				diffDeal(t, g, deals[i])
+			}
+		}
+	})
 }

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+
+	"github.com/tapparena/tapp/arena"
 )
 
 // convertCompactRecords rewrites the deals stored before schema version 11 as compact records
@@ -69,4 +72,91 @@ func convertCompactRecords(ctx context.Context, s *Store, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// convertResultsFromRecords is the Go part of migration 0013: a compact record's results are
+// rebuilt from it on reading, so its rows of results go, match by match. A compact record
+// whose rows are not what it gives (results stored by hand) is turned back into text columns
+// and a decision log and keeps its rows, so that every deal reads back as it was stored.
+func convertResultsFromRecords(ctx context.Context, s *Store, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT match_id FROM deals WHERE record IS NOT NULL ORDER BY match_id`)
+	if err != nil {
+		return err
+	}
+	var matches []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		matches = append(matches, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range matches {
+		if err := s.dropDerivedResults(ctx, tx, id); err != nil {
+			return fmt.Errorf("match %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// dropDerivedResults converts one match for convertResultsFromRecords.
+func (s *Store) dropDerivedResults(ctx context.Context, tx *sql.Tx, matchID string) error {
+	info, err := s.readMatchInfo(ctx, tx, matchID)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, s.rebind(`SELECT r.deal_number, r.seat, r.bot, r.payoff, r.points, r.tricks, r.declarer
+FROM results r JOIN deals d ON d.match_id = r.match_id AND d.number = r.deal_number
+WHERE r.match_id = ? AND d.record IS NOT NULL ORDER BY r.deal_number, r.seat`), matchID)
+	if err != nil {
+		return err
+	}
+	stored := map[int][]arena.SeatResult{}
+	for rows.Next() {
+		n, r, err := scanResult(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		stored[n] = append(stored[n], r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	deals, err := s.loadDealsFrom(ctx, tx, info, matchID, nil, false) // a compact record's results are rebuilt
+	if err != nil {
+		return err
+	}
+	for i := range deals {
+		d := &deals[i]
+		if d.SentDigest == nil || slices.Equal(stored[d.Number], d.Results) {
+			continue
+		}
+		whole, err := s.loadDealsFrom(ctx, tx, info, matchID, &d.Number, true)
+		if err != nil {
+			return err
+		}
+		if len(whole) != 1 {
+			return fmt.Errorf("deal %d: read %d deals", d.Number, len(whole))
+		}
+		whole[0].Results = stored[d.Number]
+		text, err := textColumns(&whole[0], info.rules)
+		if err != nil {
+			return fmt.Errorf("deal %d: %w", d.Number, err)
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE deals SET seating = ?, deal = ?, options = ?, moves = ?,
+	outcome = ?, decision_log = ?, record = NULL WHERE match_id = ? AND number = ?`),
+			append(text[:], matchID, d.Number)...); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, s.rebind(`DELETE FROM results WHERE match_id = ?
+	AND deal_number IN (SELECT number FROM deals WHERE match_id = ? AND record IS NOT NULL)`), matchID, matchID)
+	return err
 }

@@ -2,10 +2,12 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -418,6 +420,16 @@ func TestResults(t *testing.T) {
 		save(m1, 6)
 		save(m2, 0)
 		save(m1, 0)
+		// Real deals are stored as compact records, whose results are rebuilt on reading; deal 1
+		// is given results of its own, which it keeps as rows.
+		m3, real := realDeals(t, s)
+		real[1].Results = slices.Clone(real[1].Results)
+		real[1].Results[0].Payoff++
+		for _, d := range real[:3] {
+			if err := s.SaveDeal(ctx, d); err != nil {
+				t.Fatalf("SaveDeal: %v", err)
+			}
+		}
 
 		all, err := s.Results(ctx, arena.MatchFilter{})
 		if err != nil {
@@ -432,15 +444,59 @@ func TestResults(t *testing.T) {
 		for _, r := range all {
 			got = append(got, key{r.MatchID, r.Deal, r.Seat})
 		}
-		want := []key{{m1.ID, 6, 0}, {m1.ID, 6, 1}, {m1.ID, 6, 2}, {m2.ID, 0, 0}, {m2.ID, 0, 1}, {m2.ID, 0, 2},
-			{m1.ID, 0, 0}, {m1.ID, 0, 1}, {m1.ID, 0, 2}}
+		// By match as they started (then by id), deal and seat.
+		var ms []*arena.Match
+		for _, m := range []*arena.Match{m1, m2, m3} {
+			stored, err := s.GetMatch(ctx, m.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, stored)
+		}
+		slices.SortFunc(ms, func(a, b *arena.Match) int {
+			return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
+		})
+		var want []key
+		for _, m := range ms {
+			deals := map[string][]int{m1.ID: {0, 6}, m2.ID: {0}, m3.ID: {0, 1, 2}}[m.ID]
+			for _, n := range deals {
+				for seat := range engine.Seat(m.Spec.Rules.Players) {
+					want = append(want, key{m.ID, n, seat})
+				}
+			}
+		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("Results order = %v, want the storage order %v", got, want)
+			t.Errorf("Results order = %v, want by match, deal and seat %v", got, want)
 		}
 		wantRow := arena.ResultRow{MatchID: m1.ID, LeagueID: "L1", Deal: 6, Group: 1, Rules: m1.Spec.Rules.String(),
 			SeatResult: arena.SeatResult{Bot: "b", Seat: 1, Payoff: -5, Points: 30, Tricks: 3}}
-		if !reflect.DeepEqual(all[1], wantRow) {
-			t.Errorf("Results[1] = %+v, want %+v", all[1], wantRow)
+		if i := slices.Index(got, key{m1.ID, 6, 1}); i < 0 || !reflect.DeepEqual(all[i], wantRow) {
+			t.Errorf("Results has %+v at %d, want %+v", all[max(i, 0)], i, wantRow)
+		}
+		// The real deals' results are those they were stored with, rows or rebuilt.
+		for _, d := range real[:3] {
+			var rows []arena.SeatResult
+			for _, r := range all {
+				if r.MatchID == m3.ID && r.Deal == d.Number {
+					rows = append(rows, r.SeatResult)
+				}
+			}
+			if !reflect.DeepEqual(rows, d.Results) {
+				t.Errorf("results of real deal %d = %+v, want %+v", d.Number, rows, d.Results)
+			}
+		}
+		var kept int
+		if err := s.r.QueryRowContext(ctx, s.rebind(`SELECT count(*) FROM results WHERE match_id = ?`), m3.ID).Scan(&kept); err != nil {
+			t.Fatal(err)
+		}
+		if want := m3.Spec.Rules.Players; kept != want {
+			t.Errorf("%d rows of results for the real deals, want %d: only deal 1's, whose results are its own", kept, want)
+		}
+		for _, limit := range []int{1, 4, 11, len(all)} {
+			part, err := s.Results(ctx, arena.MatchFilter{Limit: limit})
+			if err != nil || !reflect.DeepEqual(part, all[:limit]) {
+				t.Errorf("Results with limit %d = %d rows, %v; want the first %d", limit, len(part), err, limit)
+			}
 		}
 
 		for _, c := range []struct {
@@ -453,7 +509,7 @@ func TestResults(t *testing.T) {
 			{arena.MatchFilter{Bot: "d"}, 3},
 			{arena.MatchFilter{Bot: "b"}, 9},
 			{arena.MatchFilter{Rules: mustRules(t, "classic").String()}, 0},
-			{arena.MatchFilter{Rules: mustRules(t, "modern").String()}, 9},
+			{arena.MatchFilter{Rules: mustRules(t, "modern").String()}, 18}, // and the real deals' 9
 			{arena.MatchFilter{Limit: 4}, 4},
 			{arena.MatchFilter{MatchID: m2.ID}, 3},
 			{arena.MatchFilter{MatchID: m1.ID, Bot: "a"}, 6},
