@@ -251,10 +251,8 @@ func TestReplayVerifyFindsACorruptedStore(t *testing.T) {
 	if _, err := db.Exec(`UPDATE deals SET record = ? WHERE match_id = ? AND number = 2`, record, pm.id); err != nil {
 		t.Fatal(err)
 	}
-	// A wrong result: deal 3 pays seat 0 five cents more.
-	if _, err := db.Exec(`UPDATE results SET payoff = payoff + 5 WHERE match_id = ? AND deal_number = 3 AND seat = 0`, pm.id); err != nil {
-		t.Fatal(err)
-	}
+	// (A compact record keeps no results of its own that could be wrong: they are rebuilt
+	// from its outcome. REC-RESULT, for deals kept as text, is in the verifier's own tests.)
 
 	out, _, err := run(t, "", "replay", "verify", pm.id, "--db", pm.dsn)
 	if err == nil || exitCode(err) != 1 {
@@ -262,15 +260,14 @@ func TestReplayVerifyFindsACorruptedStore(t *testing.T) {
 	}
 	for _, want := range []string{
 		"deal 2: REC-SENT: the requests rebuilt from the record",
-		"deal 3: REC-RESULT: the result of seat 0",
 		"4 deal(s)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("verify output lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(err.Error(), "in 2 of 4 deal(s)") {
-		t.Errorf("error %q, want problems in 2 of 4 deals", err)
+	if !strings.Contains(err.Error(), "in 1 of 4 deal(s)") {
+		t.Errorf("error %q, want problems in 1 of 4 deals", err)
 	}
 }
 
