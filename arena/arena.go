@@ -187,8 +187,8 @@ type DealRecord struct {
 	SentDigest []byte
 }
 
-// ResultRow is a SeatResult with the match and deal it belongs to, in the order results were
-// stored; the ratings are computed from a list of these.
+// ResultRow is a SeatResult with the match and deal it belongs to. Store.Results lists them
+// by match (in the order the matches started, then by id), deal and seat.
 type ResultRow struct {
 	MatchID  string
 	LeagueID string

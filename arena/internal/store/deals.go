@@ -56,8 +56,8 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 		dealArgs = append(dealArgs, p.dealArgs...)
 		resultArgs = append(resultArgs, p.resultArgs...)
 	}
-	// The deals' rows, and then their results, go in as few statements as possible, in the
-	// deals' order, which is their storage order (see Results).
+	// The deals' rows, and then the results of those that are not compact records, go in as
+	// few statements as possible.
 	deals := s.rowOps(insertDeal, dealCols, dealArgs, ` ON CONFLICT DO NOTHING`)
 	results := s.rowOps(insertResult, resultCols, resultArgs)
 	first := ds[0]

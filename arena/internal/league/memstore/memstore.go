@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -260,10 +261,15 @@ func (s *Memory) Results(_ context.Context, f arena.MatchFilter) ([]arena.Result
 	for _, r := range s.results {
 		if s.selected(s.matches[r.MatchID], f) {
 			out = append(out, r)
-			if f.Limit > 0 && len(out) == f.Limit {
-				break
-			}
 		}
+	}
+	slices.SortStableFunc(out, func(a, b arena.ResultRow) int {
+		ma, mb := s.matches[a.MatchID], s.matches[b.MatchID]
+		return cmp.Or(ma.Started.Compare(mb.Started), strings.Compare(a.MatchID, b.MatchID), cmp.Compare(a.Deal, b.Deal),
+			cmp.Compare(a.Seat, b.Seat))
+	})
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[:f.Limit]
 	}
 	return out, nil
 }
