@@ -23,11 +23,31 @@ import (
 const defaultDB = "tapp.db"
 
 func (m *Main) openStore(ctx context.Context, dsn string) (*store.Store, error) {
-	st, err := store.Open(ctx, dsn)
+	st, err := store.OpenWith(ctx, dsn, store.Options{Progress: m.migrationProgress()})
 	if err != nil {
 		return nil, fmt.Errorf("opening store %s: %w", dsn, err)
 	}
 	return st, nil
+}
+
+// migrationProgress shows how far a migration that converts every stored deal has come (a
+// bar on a terminal, log lines otherwise): minutes on a database of millions.
+func (m *Main) migrationProgress() func(what string, done, total int) {
+	var step string
+	var show func(done int)
+	return func(what string, done, total int) {
+		if what != step {
+			step = what
+			m.Log.Info("migrating the store", zap.String("converting", what), zap.Int("total", total))
+			show = m.progress(total, what)
+		}
+		show(done)
+		if done == total {
+			show(-1)
+			m.Log.Info("migrated", zap.String("converted", what), zap.Int("total", total))
+			step = ""
+		}
+	}
 }
 
 // openExistingStore opens a store to read from (ratings, matches, replays, league status): a

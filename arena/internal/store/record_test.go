@@ -536,7 +536,23 @@ func TestMigration13DropsTheResultsRecordsRebuild(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		s := openTest(t, dsn) // migrates to the newest version
+		type step struct {
+			what        string
+			done, total int
+		}
+		var steps []step
+		s, err := OpenWith(ctx, dsn, Options{Progress: func(what string, done, total int) {
+			steps = append(steps, step{what, done, total})
+		}}) // migrates to the newest version
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		defer s.Close()
+		// One match to convert: the progress says 0 of 1, then 1 of 1.
+		want := []step{{"matches whose results their records rebuild", 0, 1}, {"matches whose results their records rebuild", 1, 1}}
+		if !reflect.DeepEqual(steps, want) {
+			t.Errorf("progress of the migration %v, want %v", steps, want)
+		}
 		var rows, compact int
 		if err := s.r.QueryRow(s.rebind(`SELECT count(*) FROM results WHERE match_id = ? AND deal_number = ?`), m.ID, own).
 			Scan(&rows); err != nil {

@@ -42,7 +42,8 @@ func convertCompactRecords(ctx context.Context, s *Store, tx *sql.Tx) error {
 	decision_log = NULL, record = ? WHERE match_id = ? AND number = ?`)
 	drop := s.rebind(`DELETE FROM decisions WHERE match_id = ? AND deal_number = ?`)
 	var info *matchInfo
-	for _, k := range keys {
+	for i, k := range keys {
+		s.report("compact deal records", i, len(keys))
 		if info == nil || info.id != k.match {
 			if info, err = s.readMatchInfo(ctx, tx, k.match); err != nil {
 				return err
@@ -71,6 +72,7 @@ func convertCompactRecords(ctx context.Context, s *Store, tx *sql.Tx) error {
 			return err
 		}
 	}
+	s.report("compact deal records", len(keys), len(keys))
 	return nil
 }
 
@@ -96,11 +98,14 @@ func convertResultsFromRecords(ctx context.Context, s *Store, tx *sql.Tx) error 
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for _, id := range matches {
+	const what = "matches whose results their records rebuild"
+	for i, id := range matches {
+		s.report(what, i, len(matches))
 		if err := s.dropDerivedResults(ctx, tx, id); err != nil {
 			return fmt.Errorf("match %s: %w", id, err)
 		}
 	}
+	s.report(what, len(matches), len(matches))
 	return nil
 }
 

@@ -87,6 +87,8 @@ type Store struct {
 	// ratingInfos and ratingInfoCount are matchInfos' like for the rating sums (ratingstats.go).
 	ratingInfos     sync.Map
 	ratingInfoCount atomic.Int64
+
+	progress func(what string, done, total int) // Options.Progress
 }
 
 var _ arena.Store = (*Store)(nil)
@@ -94,10 +96,28 @@ var _ arena.Store = (*Store)(nil)
 // Open opens (creating if needed) the store the DSN names and migrates its schema to the
 // newest version this build knows. A database whose schema is newer than that is refused
 // with ErrSchemaTooNew.
-func Open(ctx context.Context, dsn string) (*Store, error) { return open(ctx, dsn, 0) }
+func Open(ctx context.Context, dsn string) (*Store, error) { return OpenWith(ctx, dsn, Options{}) }
+
+// Options are what opening a store may be told besides its DSN.
+type Options struct {
+	// Progress, when set, is told how far a migration that converts every stored deal or
+	// match (minutes on a database of millions) has come: what it does, done of total, after
+	// each one.
+	Progress func(what string, done, total int)
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, dsn string, o Options) (*Store, error) {
+	return openWith(ctx, dsn, 0, o)
+}
 
 // open is Open, migrating the schema up to the given version only (0: the newest).
 func open(ctx context.Context, dsn string, version int) (*Store, error) {
+	return openWith(ctx, dsn, version, Options{})
+}
+
+// openWith is open with options.
+func openWith(ctx context.Context, dsn string, version int, o Options) (*Store, error) {
 	d, target, busy, err := parseDSN(dsn)
 	if err != nil {
 		return nil, err
@@ -111,6 +131,7 @@ func open(ctx context.Context, dsn string, version int) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.progress = o.Progress
 	if err := s.migrateTo(ctx, version); err != nil {
 		s.Close()
 		return nil, err
@@ -346,3 +367,10 @@ func newID() string {
 
 // now returns the current time as stored: UTC, microseconds.
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// report tells Options.Progress how far a conversion has come.
+func (s *Store) report(what string, done, total int) {
+	if s.progress != nil {
+		s.progress(what, done, total)
+	}
+}
