@@ -170,18 +170,7 @@ func TestRealDealsRoundTrip(t *testing.T) {
 				t.Fatalf("SaveDeals: %v", err)
 			}
 		}
-		got, err := s.Deals(ctx, m.ID)
-		if err != nil {
-			t.Fatalf("Deals: %v", err)
-		}
-		if len(got) != len(deals) {
-			t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
-		}
-		for i := range got {
-			if g := checkedDigest(t, &got[i], deals[i]); !reflect.DeepEqual(g, deals[i]) {
-				diffDeal(t, g, deals[i])
-			}
-		}
+		checkReadBack(t, s, m.ID, deals)
 	})
 }
 
@@ -286,18 +275,7 @@ func TestDealsStoredInRowsStillReadBack(t *testing.T) {
 			t.Fatalf("%d decision rows and %d compact records of %d deals: want none and all", inRows, compact, len(deals))
 		}
 
-		got, err := s.Deals(ctx, m.ID)
-		if err != nil {
-			t.Fatalf("Deals: %v", err)
-		}
-		if len(got) != len(deals) {
-			t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
-		}
-		for i := range got {
-			if g := checkedDigest(t, &got[i], deals[i]); !reflect.DeepEqual(g, deals[i]) {
-				diffDeal(t, g, deals[i])
-			}
-		}
+		got := checkReadBack(t, s, m.ID, deals)
 		for _, n := range []int{0, len(deals) - 1} {
 			one, err := s.Deal(ctx, m.ID, n)
 			if err != nil || !reflect.DeepEqual(checkedDigest(t, one, deals[n]), deals[n]) {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -223,4 +224,23 @@ func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *
 		})
 	}
 	return d
+}
+
+// checkReadBack reads every deal of the match and checks that each is the one stored (with
+// the digest of its requests, when it is a compact record); it returns what it read.
+func checkReadBack(t *testing.T, s *Store, matchID string, deals []*arena.DealRecord) []arena.DealRecord {
+	t.Helper()
+	got, err := s.Deals(context.Background(), matchID)
+	if err != nil {
+		t.Fatalf("Deals: %v", err)
+	}
+	if len(got) != len(deals) {
+		t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
+	}
+	for i := range got {
+		if g := checkedDigest(t, &got[i], deals[i]); !reflect.DeepEqual(g, deals[i]) {
+			diffDeal(t, g, deals[i])
+		}
+	}
+	return got
 }

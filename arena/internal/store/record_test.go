@@ -428,17 +428,8 @@ func TestMigrationCompactsOldDeals(t *testing.T) {
 		if err := s.r.QueryRow(`SELECT count(*) FROM results`).Scan(&rows); err != nil || rows != 0 {
 			t.Errorf("%d rows of results left, %v; want none: a compact record's results are rebuilt (version 13)", rows, err)
 		}
-		got, err := s.Deals(ctx, m.ID)
-		if err != nil {
-			t.Fatalf("Deals: %v", err)
-		}
-		if len(got) != len(deals) {
-			t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
-		}
+		got := checkReadBack(t, s, m.ID, deals)
 		for i := range got {
-			if g := checkedDigest(t, &got[i], deals[i]); !reflect.DeepEqual(g, deals[i]) {
-				diffDeal(t, g, deals[i])
-			}
 			if v := storedVerbatim(t, s, m.ID, got[i].Number); v != 0 {
 				t.Errorf("deal %d: %d requests kept verbatim, want every one rebuilt", got[i].Number, v)
 			}
@@ -572,17 +563,6 @@ func TestMigration13DropsTheResultsRecordsRebuild(t *testing.T) {
 		if compact != len(deals)-1 {
 			t.Errorf("%d compact records after migration 13, want %d: all but deal %d", compact, len(deals)-1, own)
 		}
-		got, err := s.Deals(ctx, m.ID)
-		if err != nil {
-			t.Fatalf("Deals: %v", err)
-		}
-		if len(got) != len(deals) {
-			t.Fatalf("Deals = %d deals, want %d", len(got), len(deals))
-		}
-		for i := range got {
-			if g := checkedDigest(t, &got[i], deals[i]); !reflect.DeepEqual(g, deals[i]) {
-				diffDeal(t, g, deals[i])
-			}
-		}
+		checkReadBack(t, s, m.ID, deals)
 	})
 }
