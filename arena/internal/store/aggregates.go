@@ -117,44 +117,61 @@ const (
 // those rounds.
 func (s *Store) LadderPairs(ctx context.Context, league string, from, to int) ([]rating.PairResult, error) {
 	op := "read the pairwise results of league " + league
-	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT u.match_id, u.deals, u.net0, u.net1, u.net2, u.net3
-FROM league_units u WHERE u.league_id = ? AND u.round >= ? AND u.round < ? ORDER BY u.round, u.match_id, u.deal_group`),
+	// The match's bots and how many deals make a unit come with each unit: a run resuming a
+	// long league reads every round once, and a lookup per match cost four times the scan.
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT u.match_id, u.deals, u.net0, u.net1, u.net2, u.net3,
+	m.bots, m.rules, m.duplicate
+FROM league_units u JOIN matches m ON m.id = u.match_id
+WHERE u.league_id = ? AND u.round >= ? AND u.round < ? ORDER BY u.round, u.match_id, u.deal_group`),
 		league, from, to)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	type unit struct {
-		match string
-		deals int
-		net   [engine.MaxPlayers]int64
-	}
-	var us []unit
+	defer rows.Close()
+	players := map[string]int{} // rule-set text → players
+	var (
+		pairs     []rating.PairResult
+		lastBots  string
+		bots      []string
+		rulesText string
+		duplicate bool
+	)
 	for rows.Next() {
-		var u unit
-		if err := rows.Scan(&u.match, &u.deals, &u.net[0], &u.net[1], &u.net[2], &u.net[3]); err != nil {
-			rows.Close()
+		var u struct {
+			match    string
+			deals    int
+			net      [engine.MaxPlayers]int64
+			botsText string
+		}
+		if err := rows.Scan(&u.match, &u.deals, &u.net[0], &u.net[1], &u.net[2], &u.net[3], &u.botsText, &rulesText,
+			&duplicate); err != nil {
 			return nil, s.wrap(op, err)
 		}
-		us = append(us, u)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(op, err)
-	}
-	var pairs []rating.PairResult
-	for _, u := range us {
-		info, err := s.cachedMatchInfo(ctx, u.match)
-		if err != nil {
-			return nil, err
+		if u.botsText != lastBots {
+			if bots, err = parseNames(u.botsText); err != nil {
+				return nil, fmt.Errorf("store: match %s: %w", u.match, err)
+			}
+			lastBots = u.botsText
 		}
-		if u.deals < info.want {
+		n, ok := players[rulesText]
+		if !ok {
+			r, err := parseRules(rulesText)
+			if err != nil {
+				return nil, fmt.Errorf("store: match %s: %w", u.match, err)
+			}
+			n, players[rulesText] = r.Players, r.Players
+		}
+		if u.deals < unitsWanted(n, duplicate) {
 			continue
 		}
-		m := rating.Match{ID: u.match, Bots: info.bots, Cents: make([]int64, len(info.bots))}
+		m := rating.Match{ID: u.match, Bots: bots, Cents: make([]int64, len(bots))}
 		copy(m.Cents, u.net[:])
 		if ps, err := rating.PairwiseFromMatch(m); err == nil { // a match the ratings cannot use adds nothing
 			pairs = append(pairs, ps...)
 		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(op, err)
 	}
 	if len(pairs) == 0 {
 		return nil, nil
