@@ -210,6 +210,11 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	hello := &tappv1.Hello{Name: c.cfg.Name, Version: c.cfg.Version, Capacity: int32(c.cfg.Capacity),
 		ResumeToken: c.resumeToken, LastSeq: c.lastSeq}
 	if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Hello{Hello: hello}}); err != nil {
+		if errors.Is(err, io.EOF) { // the arena ended the stream first (a refused token): its status says why
+			if rerr := stream.RecvMsg(new(wire.Raw)); rerr != nil {
+				err = rerr
+			}
+		}
 		return false, err
 	}
 

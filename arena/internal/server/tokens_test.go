@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +27,11 @@ func (a *testArena) hello(token, name string) (tappv1.BotService_ConnectClient, 
 		return nil, err
 	}
 	if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Hello{Hello: &tappv1.Hello{Name: name}}}); err != nil {
+		if errors.Is(err, io.EOF) { // the server ended the stream first (a refused token): Recv has its status
+			if _, rerr := stream.Recv(); rerr != nil {
+				err = rerr
+			}
+		}
 		return nil, err
 	}
 	first, err := stream.Recv()
