@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
 )
 
@@ -68,16 +67,7 @@ func TestSPRTResumesAfterKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := openDB(t, db)
-	ms, err := st.ListMatches(context.Background(), arena.MatchFilter{LeagueID: p.League})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := st.Results(context.Background(), arena.MatchFilter{LeagueID: p.League})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := sprt.Summarize(sprt.Pairs(p, ms, rows), settings)
+	want, err := sprt.Recompute(context.Background(), openDB(t, db), p, settings)
 	if err != nil {
 		t.Fatal(err)
 	}

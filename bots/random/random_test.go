@@ -2,6 +2,7 @@ package random
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
@@ -98,28 +99,16 @@ func TestReproducible(t *testing.T) {
 	wg.Wait()
 	differ := 0
 	for i := range first {
-		if !equalMoves(first[i], second[i]) {
+		if !slices.Equal(first[i], second[i]) {
 			t.Fatalf("deal %d: history differs on replay:\n%v\n%v", i, first[i], second[i])
 		}
-		if !equalMoves(first[i], play(t, r, 9, uint64(i), 43, engine.Options{})) {
+		if !slices.Equal(first[i], play(t, r, 9, uint64(i), 43, engine.Options{})) {
 			differ++
 		}
 	}
 	if differ < n/2 {
 		t.Errorf("another bot seed changed only %d of %d histories", differ, n)
 	}
-}
-
-func equalMoves(a, b []engine.Move) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSameObservationSameAction: asking twice, or from a copy of the observation, gives the

@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -63,7 +64,7 @@ func TestCrashingBotIsRestartedWithDoublingBackoffThenGivenUp(t *testing.T) {
 		f := &fakeRuns{t0: time.Now()}
 		p := supervised(context.Background(), Spec{Name: "crasher"}, zap.NewNop(), f.run)
 		<-p.Done()
-		if got, want := f.started(), seconds(0, 0.1, 0.3, 0.7, 1.5); !equal(got, want) {
+		if got, want := f.started(), seconds(0, 0.1, 0.3, 0.7, 1.5); !slices.Equal(got, want) {
 			t.Errorf("runs started at %v, want %v", got, want)
 		}
 		if gaveUp := time.Since(f.t0); gaveUp != 1500*time.Millisecond {
@@ -87,7 +88,7 @@ func TestALongRunResetsTheBackoff(t *testing.T) {
 		p := supervised(context.Background(), Spec{Name: "flaky"}, zap.NewNop(), f.run)
 		<-p.Done()
 		long := 1.5 + (QuickExit + 10*time.Second).Seconds() // when the long run ended
-		if got, want := f.started(), seconds(0, 0.1, 0.3, 0.7, 1.5, long+0.1, long+0.3, long+0.7, long+1.5, long+3.1); !equal(got, want) {
+		if got, want := f.started(), seconds(0, 0.1, 0.3, 0.7, 1.5, long+0.1, long+0.3, long+0.7, long+1.5, long+3.1); !slices.Equal(got, want) {
 			t.Errorf("runs started at %v, want %v", got, want)
 		}
 		if got := p.Restarts(); got != 9 {
@@ -108,16 +109,4 @@ func TestStopDuringTheBackoffReturnsAtOnce(t *testing.T) {
 			t.Errorf("stopped after %v with %d runs, want at 50ms with 1", took, len(f.started()))
 		}
 	})
-}
-
-func equal(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

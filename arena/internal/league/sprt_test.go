@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/league/memstore"
@@ -30,16 +29,7 @@ func sprtPlan(t *testing.T, name string) *plan.Plan {
 // recomputedSPRT is the test's state recomputed from every raw result of the league.
 func recomputedSPRT(t *testing.T, st leaguestore.Store, p *plan.Plan) sprt.Summary {
 	t.Helper()
-	ctx := context.Background()
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sprt.Summarize(sprt.Pairs(p, ms, rows), sprtSettings)
+	s, err := sprt.Recompute(context.Background(), st, p, sprtSettings)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -155,7 +156,7 @@ func (v *verifier) run() {
 		if t.Deal != rec.Deal {
 			v.add(-1, "R-DEAL-2", "the cards are not deal %d of seed %d: %s", rec.Group, m.Seed, dealDiff(r, rec.Deal, t.Deal))
 		}
-		if !equalStrings(t.Seating, rec.Seating) {
+		if !slices.Equal(t.Seating, rec.Seating) {
 			v.add(-1, RecSeating, "seating %v, but the match's plan seats %v for deal %d", rec.Seating, t.Seating, rec.Number)
 		}
 	} else if len(rec.Seating) != r.Players {
@@ -331,7 +332,7 @@ func (v *verifier) checkSent(st *engine.State, x *arena.DecisionRecord, legal []
 	if d := wire.DecisionFromProto(req.GetDecision()); d != st.Decision() {
 		return fmt.Sprintf("asked for %s, but the engine asks for %s", d, st.Decision())
 	}
-	if want := wire.ActionsToProto(legal); !equalStrings(req.GetLegal(), want) {
+	if want := wire.ActionsToProto(legal); !slices.Equal(req.GetLegal(), want) {
 		return fmt.Sprintf("legal actions [%s], but the engine gives [%s]", strings.Join(req.GetLegal(), " "), strings.Join(want, " "))
 	}
 	obs := st.Observe(x.Seat)
@@ -399,18 +400,6 @@ func msgText(m protoreflect.Message) string {
 		}
 	}
 	return "{" + strings.Join(parts, " ") + "}"
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // dealDiff names the first part of two deals that differs.

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -55,7 +56,7 @@ func TestOverageBankStrikesAndForfeitInFakeTime(t *testing.T) {
 		for _, req := range odd.seen() {
 			banks = append(banks, req.GetOverageLeft().AsDuration())
 		}
-		if want := []time.Duration{150 * time.Millisecond, 90 * time.Millisecond, 90 * time.Millisecond, 0}; !equalDurations(banks, want) {
+		if want := []time.Duration{150 * time.Millisecond, 90 * time.Millisecond, 90 * time.Millisecond, 0}; !slices.Equal(banks, want) {
 			t.Errorf("overage left in the requests = %v, want %v", banks, want)
 		}
 		decs := a.store.decisionsOf("odd")
@@ -108,18 +109,6 @@ func TestOverageBankStrikesAndForfeitInFakeTime(t *testing.T) {
 // requestNumber returns the number in the id of the bot's nth request ("r7" → "7").
 func requestNumber(b *timedBot, n int) string {
 	return strings.TrimPrefix(b.seen()[n-1].GetRequestId(), "r")
-}
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A bot that never answers, at a match whose deals run in parallel: each of its decisions is

@@ -53,15 +53,7 @@ func BenchmarkSPRTCheck(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("recomputed/rounds=%d", rounds), func(b *testing.B) {
 			for range b.N {
-				ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
-				if err != nil {
-					b.Fatal(err)
-				}
-				rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := sprt.Summarize(sprt.Pairs(p, ms, rows), s); err != nil {
+				if _, err := sprt.Recompute(ctx, st, p, s); err != nil {
 					b.Fatal(err)
 				}
 			}

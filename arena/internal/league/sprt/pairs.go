@@ -1,12 +1,27 @@
 package sprt
 
 import (
+	"context"
 	"slices"
 
 	"github.com/tapparena/tapp/arena"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/match"
 )
+
+// Recompute summarizes an SPRT league from its stored matches and raw results (Pairs): the
+// slow path, for checking the running totals.
+func Recompute(ctx context.Context, st arena.Store, p *plan.Plan, s Settings) (Summary, error) {
+	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
+	if err != nil {
+		return Summary{}, err
+	}
+	rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
+	if err != nil {
+		return Summary{}, err
+	}
+	return Summarize(Pairs(p, ms, rows), s)
+}
 
 // Pairs returns the complete prefix of the pairs of an SPRT league, in schedule order,
 // recomputed from the stored matches and raw results (every result is read: the slow path

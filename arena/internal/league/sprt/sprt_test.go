@@ -82,16 +82,7 @@ func same(a, b sprt.Summary) bool { return fmt.Sprintf("%+v", a) == fmt.Sprintf(
 // recomputed is the test's state recomputed from every raw result stored.
 func recomputed(t *testing.T, st *memstore.Memory, p *plan.Plan, s sprt.Settings) sprt.Summary {
 	t.Helper()
-	ctx := context.Background()
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := sprt.Summarize(sprt.Pairs(p, ms, rows), s)
+	sum, err := sprt.Recompute(context.Background(), st, p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
