@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/tapparena/tapp/arena/wire/protoappend"
+	"github.com/tapparena/tapp/arena/internal/protoappend"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -127,15 +127,15 @@ func EventKindToProto(k engine.EventKind) tappv1.EventKind { return tappv1.Event
 func EventKindFromProto(k tappv1.EventKind) engine.EventKind { return engine.EventKind(k - 1) }
 
 // TimeControlToProto converts a time control.
-func TimeControlToProto(tc arena.TimeControl) *tappv1.TimeControl {
+func TimeControlToProto(tc domain.TimeControl) *tappv1.TimeControl {
 	return &tappv1.TimeControl{
 		PerDecision: Duration(tc.PerDecision), Overage: Duration(tc.Overage), MaxStrikes: int32(tc.MaxStrikes),
 	}
 }
 
 // TimeControlFromProto converts a time control; unset fields take the defaults.
-func TimeControlFromProto(tc *tappv1.TimeControl) arena.TimeControl {
-	out := arena.DefaultTimeControl
+func TimeControlFromProto(tc *tappv1.TimeControl) domain.TimeControl {
+	out := domain.DefaultTimeControl
 	if tc == nil {
 		return out
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots/heuristic"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/engine"
@@ -14,10 +14,10 @@ import (
 // benchDeals plays n modern deals (3 players) in which the seat whose hand suits contract c
 // best declares it and the heuristic bot plays the cards; c = NoContract lets the heuristic
 // bots (and a random bidder at one seat in every third deal, for variety) bid as they like.
-func benchDeals(b *testing.B, c engine.Contract, trump engine.Suit, n int) []*arena.DealRecord {
+func benchDeals(b *testing.B, c engine.Contract, trump engine.Suit, n int) []*domain.DealRecord {
 	r := engine.DefaultRules(engine.Modern)
 	h := botDecider(heuristic.New())
-	var recs []*arena.DealRecord
+	var recs []*domain.DealRecord
 	for i := 0; i < n; i++ {
 		deal := engine.DealFromSeed(r, 4242, uint64(i))
 		table := make([]seated, r.Players)

@@ -3,7 +3,7 @@ package analysis
 import (
 	"hash/fnv"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots/search"
 	"github.com/tapparena/tapp/engine"
 )
@@ -82,14 +82,14 @@ func (a *Analyzer) ContractValue(r engine.RuleSet, o engine.Options, hands [engi
 // bidding collects what each seat did in the bidding while a deal is replayed.
 type bidding struct {
 	rules engine.RuleSet
-	rec   *arena.DealRecord
+	rec   *domain.DealRecord
 	first map[int]engine.Observation // each seat's observation at its first bid
 	last  map[int]int                // each seat's last bid decision
 	named map[int]engine.Action      // modern round two: the contract named
 	order []int                      // seats in the order they first bid
 }
 
-func newBidding(r engine.RuleSet, rec *arena.DealRecord) *bidding {
+func newBidding(r engine.RuleSet, rec *domain.DealRecord) *bidding {
 	return &bidding{rules: r, rec: rec, first: map[int]engine.Observation{}, last: map[int]int{}, named: map[int]engine.Action{}}
 }
 
@@ -107,7 +107,7 @@ func (b *bidding) see(st *engine.State, k int, mv engine.Move) {
 }
 
 // regrets computes every bidder's regret once the deal is over.
-func (b *bidding) regrets(a *Analyzer, o engine.Outcome, par *Par, rec *arena.DealRecord) ([]Bid, error) {
+func (b *bidding) regrets(a *Analyzer, o engine.Outcome, par *Par, rec *domain.DealRecord) ([]Bid, error) {
 	r := b.rules
 	var out []Bid
 	for _, s := range sortedSeats(b.order) {
@@ -157,7 +157,7 @@ func sortedSeats(seats []int) []int {
 // bidValues values every contender for seat s, and what s did: with full information on
 // the real deal (what it did: the par of its contract), or as means over deals drawn from
 // its first observation in the bidding (what it did: its contract declared on each draw).
-func (a *Analyzer) bidValues(r engine.RuleSet, rec *arena.DealRecord, obs engine.Observation, s int, declared bool, o engine.Outcome, par *Par) ([]float64, float64, error) {
+func (a *Analyzer) bidValues(r engine.RuleSet, rec *domain.DealRecord, obs engine.Observation, s int, declared bool, o engine.Outcome, par *Par) ([]float64, float64, error) {
 	cs := Contenders(r)
 	values := make([]float64, len(cs))
 	mine := Contender{Contract: o.Contract, Trump: o.Trump}

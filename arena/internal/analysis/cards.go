@@ -3,7 +3,7 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots/search"
 	"github.com/tapparena/tapp/engine"
 )
@@ -115,7 +115,7 @@ func sortCards(cs []engine.Card) {
 }
 
 // card analyses move k, a card.
-func (a *Analyzer) card(st *engine.State, k int, mv engine.Move, rec *arena.DealRecord) (Decision, bool, error) {
+func (a *Analyzer) card(st *engine.State, k int, mv engine.Move, rec *domain.DealRecord) (Decision, bool, error) {
 	vals, ok, err := a.CardValues(st)
 	if err != nil || !ok {
 		return Decision{}, false, err

@@ -3,7 +3,7 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -22,7 +22,7 @@ type Change struct {
 // deal of rule set r: cards against par (as Decision.Loss), contracts named or bid as if the
 // seat declared them (ContractValue, with every card known; passing in an auction is worth
 // 0).
-func (a *Analyzer) ValueChange(r engine.RuleSet, rec *arena.DealRecord, k int, now engine.Action) (Change, error) {
+func (a *Analyzer) ValueChange(r engine.RuleSet, rec *domain.DealRecord, k int, now engine.Action) (Change, error) {
 	if k < 0 || k >= len(rec.Moves) {
 		return Change{}, fmt.Errorf("deal %d has no decision %d", rec.Number, k)
 	}
@@ -90,7 +90,7 @@ func (a *Analyzer) ValueChange(r engine.RuleSet, rec *arena.DealRecord, k int, n
 }
 
 // bestSolo is a classic Solo's value with its best trump.
-func bestSolo(a *Analyzer, r engine.RuleSet, rec *arena.DealRecord, seat int) float64 {
+func bestSolo(a *Analyzer, r engine.RuleSet, rec *domain.DealRecord, seat int) float64 {
 	best := 0.0
 	for i, t := range sideSuits {
 		v := a.ContractValue(r, rec.Options, rec.Deal.Hands, rec.Deal.Tapp, seat, Contender{engine.Solo, t})

@@ -3,7 +3,7 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots/search"
 	"github.com/tapparena/tapp/engine"
 )
@@ -140,7 +140,7 @@ func contractText(o engine.Outcome) string {
 
 // Analyze analyses one recorded deal of a match with rule set r. The moves are replayed with
 // the engine; a record that does not replay is an error.
-func (a *Analyzer) Analyze(r engine.RuleSet, rec *arena.DealRecord) (*Deal, error) {
+func (a *Analyzer) Analyze(r engine.RuleSet, rec *domain.DealRecord) (*Deal, error) {
 	st, err := engine.NewState(r, rec.Deal, rec.Options)
 	if err != nil {
 		return nil, fmt.Errorf("deal %d: %w", rec.Number, err)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/heuristic"
 	"github.com/tapparena/tapp/engine"
@@ -33,18 +33,18 @@ type seated struct {
 
 // playDeal plays deal n of rule set r dealt from seed with one decider per seat and returns
 // its record as the arena would store it (decision records are not needed by an analysis).
-func playDeal(t testing.TB, r engine.RuleSet, seed uint64, n int, table []seated) *arena.DealRecord {
+func playDeal(t testing.TB, r engine.RuleSet, seed uint64, n int, table []seated) *domain.DealRecord {
 	t.Helper()
 	return playGiven(t, r, engine.DealFromSeed(r, seed, uint64(n)), n, table)
 }
 
-func playGiven(t testing.TB, r engine.RuleSet, deal engine.Deal, n int, table []seated) *arena.DealRecord {
+func playGiven(t testing.TB, r engine.RuleSet, deal engine.Deal, n int, table []seated) *domain.DealRecord {
 	t.Helper()
 	st, err := engine.NewState(r, deal, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &arena.DealRecord{MatchID: "test", Number: n, Deal: deal}
+	rec := &domain.DealRecord{MatchID: "test", Number: n, Deal: deal}
 	for _, s := range table[:r.Players] {
 		rec.Seating = append(rec.Seating, s.name)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots/heuristic"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/search"
@@ -28,7 +28,7 @@ func TestOracleHasNoCardError(t *testing.T) {
 		table[s] = seated{fmt.Sprint("oracle", s), oracle(play, func(n int) int { return rng.IntN(n) })}
 	}
 	run := Run{Options: Options{}}
-	var recs = make([]*arena.DealRecord, 0, 200)
+	var recs = make([]*domain.DealRecord, 0, 200)
 	for n := 0; n < 200; n++ {
 		recs = append(recs, playDeal(t, r, 77, n, table))
 	}
@@ -78,7 +78,7 @@ func TestRandomCardsErrFarMoreThanKibitz(t *testing.T) {
 			return h(st, obs)
 		}
 	}
-	var recs []*arena.DealRecord
+	var recs []*domain.DealRecord
 	const deals = 30
 	for n := 0; n < deals; n++ {
 		seat := n % r.Players

@@ -10,17 +10,17 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
 // Store is what a stored analysis needs: the match and its deals (arena/store.Store has it
 // all), and the analyses themselves, kept per deal under Options.Key.
 type Store interface {
-	GetMatch(ctx context.Context, id string) (*arena.Match, error)
+	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	// DealSummaries: every deal of the match without the requests as sent (an analysis needs
 	// only the deal, the seating and the moves).
-	DealSummaries(ctx context.Context, matchID string) ([]arena.DealRecord, error)
+	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
 	// Analyses returns the stored analyses of a match under key, by deal number.
 	Analyses(ctx context.Context, matchID, key string) (map[int][]byte, error)
 	// SaveAnalysis stores (or replaces) one deal's analysis under key.
@@ -53,7 +53,7 @@ type Run struct {
 
 // Deals analyses recs (deals of rule set r) and returns their analyses in the same order.
 // Cancelling ctx stops the run (within a few thousand search nodes) with ctx's error.
-func (run Run) Deals(ctx context.Context, r engine.RuleSet, recs []*arena.DealRecord) ([]*Deal, error) {
+func (run Run) Deals(ctx context.Context, r engine.RuleSet, recs []*domain.DealRecord) ([]*Deal, error) {
 	workers := run.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -138,7 +138,7 @@ func (run Run) Deals(ctx context.Context, r engine.RuleSet, recs []*arena.DealRe
 }
 
 // Report analyses recs and summarises them.
-func (run Run) Report(ctx context.Context, name string, r engine.RuleSet, recs []*arena.DealRecord) (*Report, error) {
+func (run Run) Report(ctx context.Context, name string, r engine.RuleSet, recs []*domain.DealRecord) (*Report, error) {
 	deals, err := run.Deals(ctx, r, recs)
 	if err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func (run Run) Stored(ctx context.Context, st Store, matchID string, only *int) 
 		return nil, err
 	}
 	var deals []*Deal
-	var todo []*arena.DealRecord
+	var todo []*domain.DealRecord
 	found := false
 	for i := range recs {
 		rec := &recs[i]
@@ -183,7 +183,7 @@ func (run Run) Stored(ctx context.Context, st Store, matchID string, only *int) 
 		todo = append(todo, rec)
 	}
 	if only != nil && !found {
-		return nil, fmt.Errorf("match %s has no deal %d: %w", matchID, *only, arena.ErrNotFound)
+		return nil, fmt.Errorf("match %s has no deal %d: %w", matchID, *only, domain.ErrNotFound)
 	}
 	cached := len(deals)
 	inner := run

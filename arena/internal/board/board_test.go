@@ -7,21 +7,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/engine"
 )
 
 // deal is a deal of a 3-bot match in which seat declarer (−1: nobody) played contract c and
 // the payoffs by seat are pay.
-func deal(match string, n int, seating []string, declarer int, c engine.Contract, won bool, pay ...int) *arena.DealRecord {
-	d := &arena.DealRecord{MatchID: match, Number: n, Group: n, Seating: seating,
+func deal(match string, n int, seating []string, declarer int, c engine.Contract, won bool, pay ...int) *domain.DealRecord {
+	d := &domain.DealRecord{MatchID: match, Number: n, Group: n, Seating: seating,
 		Outcome: engine.Outcome{Declarer: engine.NoSeat, Contract: engine.Ramsch}}
 	if declarer >= 0 {
 		d.Outcome = engine.Outcome{Declarer: engine.Seat(declarer), Contract: c, DeclarerWon: won}
 	}
 	for s, b := range seating {
-		d.Results = append(d.Results, arena.SeatResult{Bot: b, Seat: engine.Seat(s), Payoff: pay[s], Declarer: s == declarer})
+		d.Results = append(d.Results, domain.SeatResult{Bot: b, Seat: engine.Seat(s), Payoff: pay[s], Declarer: s == declarer})
 	}
 	return d
 }
@@ -42,7 +42,7 @@ func TestRoles(t *testing.T) {
 	a := NewAccumulator()
 	info := MatchInfo{ID: "m", Rules: "modern", Players: 3}
 	seating := []string{"a", "b", "c"}
-	deals := []*arena.DealRecord{
+	deals := []*domain.DealRecord{
 		deal("m", 0, seating, 0, engine.Solo, true, 20, -10, -10),   // a declares solo, makes it
 		deal("m", 1, seating, 0, engine.Solo, false, -40, 20, 20),   // a declares solo, fails
 		deal("m", 2, seating, 0, engine.Bettel, true, 30, -15, -15), // a declares bettel, makes it
@@ -166,7 +166,7 @@ func TestHistoryTable(t *testing.T) {
 		if err := a.AddDeal(MatchInfo{ID: id, Rules: "modern", Players: 3}, deal(id, 0, []string{"a", "b", "c"}, 0, engine.Solo, true, pay...)); err != nil {
 			t.Fatal(err)
 		}
-		a.Sums.Matches[id].Status, a.Sums.Matches[id].Finished = arena.MatchFinished, time.Unix(int64(i), 0)
+		a.Sums.Matches[id].Status, a.Sums.Matches[id].Finished = domain.MatchFinished, time.Unix(int64(i), 0)
 	}
 	l, err := replayElo(t.Context(), nil, a.Sums, EloKey{League: AllScopes, Rules: AllScopes}, true)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
@@ -52,7 +52,7 @@ func compareEloKeys(a, b EloKey) int {
 }
 
 // BoardEloKey is the ledger the board of a filter shows (the bot filter does not change it).
-func BoardEloKey(f arena.MatchFilter, includeTainted bool) EloKey {
+func BoardEloKey(f domain.MatchFilter, includeTainted bool) EloKey {
 	k := EloKey{League: f.LeagueID, Rules: f.Rules, Tainted: includeTainted}
 	if k.League == "" {
 		k.League = AllScopes
@@ -66,7 +66,7 @@ func BoardEloKey(f arena.MatchFilter, includeTainted bool) EloKey {
 // Counts reports whether a match counts in the ledger (finished, with results, of its scope,
 // clean unless the ledger counts tainted matches).
 func (k EloKey) Counts(m *MatchSums) bool {
-	return m.Status == arena.MatchFinished && m.Deals > 0 && len(m.Bots) >= 2 &&
+	return m.Status == domain.MatchFinished && m.Deals > 0 && len(m.Bots) >= 2 &&
 		(k.League == AllScopes || k.League == m.League) && (k.Rules == AllScopes || k.Rules == m.Rules) &&
 		(k.Tainted || !m.Tainted())
 }

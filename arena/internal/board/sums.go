@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/engine"
 )
@@ -95,7 +95,7 @@ type MatchSums struct {
 	Net               []int64 // by composition index
 	// From the match's row:
 	Duplicate bool
-	Status    arena.MatchStatus
+	Status    domain.MatchStatus
 	Started   time.Time
 	Finished  time.Time
 	Forfeited []string
@@ -184,7 +184,7 @@ type MatchInfo struct {
 }
 
 // InfoOf returns a stored match's MatchInfo.
-func InfoOf(m *arena.Match) MatchInfo {
+func InfoOf(m *domain.Match) MatchInfo {
 	return MatchInfo{ID: m.ID, League: m.Spec.LeagueID, Rules: m.Spec.Rules.String(), Duplicate: m.Spec.Duplicate,
 		Players: m.Spec.Rules.Players}
 }
@@ -221,7 +221,7 @@ type RoleDelta struct {
 
 // Delta computes what deal d of the match adds. It fails for a deal whose results do not
 // name 2 to 4 distinct bots.
-func Delta(m MatchInfo, d *arena.DealRecord) (*DealDelta, error) {
+func Delta(m MatchInfo, d *domain.DealRecord) (*DealDelta, error) {
 	comp := make([]string, len(d.Results))
 	for i, r := range d.Results {
 		comp[i] = r.Bot
@@ -295,7 +295,7 @@ func NewAccumulator() *Accumulator {
 }
 
 // AddDeal adds one stored deal of the match.
-func (a *Accumulator) AddDeal(m MatchInfo, d *arena.DealRecord) error {
+func (a *Accumulator) AddDeal(m MatchInfo, d *domain.DealRecord) error {
 	dd, err := Delta(m, d)
 	if err != nil {
 		return err
@@ -360,7 +360,7 @@ func (a *Accumulator) addUnit(sc Scope, comp []string, deals int64, net []int64)
 // Recompute derives the sums of the matches the filter selects from their raw stored deals
 // (every deal is read: the slow path, for `tapp ratings --recompute` and for stores that keep
 // no aggregates). progress, when set, is called after each match.
-func Recompute(ctx context.Context, st arena.Store, f arena.MatchFilter, progress func(done, total int)) (*Sums, error) {
+func Recompute(ctx context.Context, st domain.Store, f domain.MatchFilter, progress func(done, total int)) (*Sums, error) {
 	f.Limit = 0
 	ms, err := st.ListMatches(ctx, f)
 	if err != nil {
@@ -377,11 +377,11 @@ func Recompute(ctx context.Context, st arena.Store, f arena.MatchFilter, progres
 // store, whose compact records would otherwise rebuild every request): the sums need results
 // and decisions' flags only.
 type summaryLister interface {
-	DealSummaries(ctx context.Context, matchID string) ([]arena.DealRecord, error)
+	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
 }
 
 // Replay adds every stored deal of the given matches to a new Accumulator.
-func Replay(ctx context.Context, st arena.Store, ms []arena.Match, progress func(done, total int)) (*Accumulator, error) {
+func Replay(ctx context.Context, st domain.Store, ms []domain.Match, progress func(done, total int)) (*Accumulator, error) {
 	a := NewAccumulator()
 	load := st.Deals
 	if sl, ok := st.(summaryLister); ok {
@@ -430,7 +430,7 @@ func (a *Accumulator) Open() []OpenGroup {
 }
 
 // setMatchRow copies what the board needs of a match's stored row.
-func setMatchRow(ms *MatchSums, m *arena.Match) {
+func setMatchRow(ms *MatchSums, m *domain.Match) {
 	ms.Duplicate, ms.Status, ms.Started, ms.Finished, ms.Forfeited = m.Spec.Duplicate, m.Status, m.Started, m.Finished, m.Forfeited
 }
 
@@ -438,7 +438,7 @@ func setMatchRow(ms *MatchSums, m *arena.Match) {
 // the compositions, roles and match counts of the filter's league and rule set (not narrowed
 // to f.Bot), every tainted match, and the ledger k.
 type Source interface {
-	RatingSums(ctx context.Context, f arena.MatchFilter, k EloKey, history bool) (*Sums, error)
+	RatingSums(ctx context.Context, f domain.MatchFilter, k EloKey, history bool) (*Sums, error)
 }
 
 // LoadOptions says how Load reads the sums.
@@ -454,7 +454,7 @@ type LoadOptions struct {
 // compositions, roles and tainted matches), else or when asked a recomputation from raw
 // results. Unless tainted matches are included, their units and roles are recomputed from
 // their raw deals (only theirs) and taken out.
-func Load(ctx context.Context, st arena.Store, f arena.MatchFilter, o LoadOptions) (*Sums, error) {
+func Load(ctx context.Context, st domain.Store, f domain.MatchFilter, o LoadOptions) (*Sums, error) {
 	f.Bot, f.Limit = "", 0
 	key := BoardEloKey(f, o.IncludeTainted)
 	var sums *Sums
@@ -471,7 +471,7 @@ func Load(ctx context.Context, st arena.Store, f arena.MatchFilter, o LoadOption
 	if err != nil || o.IncludeTainted {
 		return sums, err
 	}
-	var tainted []arena.Match
+	var tainted []domain.Match
 	for _, id := range slices.Sorted(mapKeys(sums.Matches)) {
 		if ms := sums.Matches[id]; ms.Tainted() {
 			m, err := st.GetMatch(ctx, id)
@@ -494,7 +494,7 @@ func Load(ctx context.Context, st arena.Store, f arena.MatchFilter, o LoadOption
 
 // replayElo computes ledger k from the recomputed matches, in the order the store rated them
 // when it records one (EloOrderSource), else in the order they finished.
-func replayElo(ctx context.Context, st arena.Store, sums *Sums, k EloKey, history bool) (*EloLedger, error) {
+func replayElo(ctx context.Context, st domain.Store, sums *Sums, k EloKey, history bool) (*EloLedger, error) {
 	var order []string
 	if src, ok := st.(EloOrderSource); ok {
 		var err error

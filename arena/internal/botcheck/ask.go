@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
 )
@@ -15,7 +15,7 @@ import (
 // asked is what came of one question.
 type asked struct {
 	request  *referee.Request
-	attempts []arena.AnswerAttempt
+	attempts []domain.AnswerAttempt
 	rules    []string // the rule id of each refused attempt
 	accepted bool
 	latency  time.Duration
@@ -25,7 +25,7 @@ type asked struct {
 // seat's events so far (streamed or batched into the request, as the bot asked in its hello),
 // the request; a refused answer is told its reason and may be corrected until the deadline.
 // The game then ends as aborted.
-func ask(ctx context.Context, conn referee.Conn, pos position, id string, players []string, tc arena.TimeControl) (*asked, error) {
+func ask(ctx context.Context, conn referee.Conn, pos position, id string, players []string, tc domain.TimeControl) (*asked, error) {
 	st, seat := pos.state, pos.seat
 	r := st.Rules()
 	gameID := "check/" + id
@@ -57,7 +57,7 @@ func ask(ctx context.Context, conn referee.Conn, pos position, id string, player
 	for {
 		select {
 		case a := <-answers:
-			at := arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
+			at := domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
 			rule, reason := checkAnswer(st, req.RequestID, a)
 			if rule == "" {
 				out.attempts = append(out.attempts, at)

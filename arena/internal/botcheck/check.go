@@ -24,7 +24,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/server"
@@ -55,8 +55,8 @@ type Config struct {
 	Deals int
 	// Questions is the number of positions asked per decision kind and rule set (default 2).
 	Questions int
-	// TimeControl is the clock of every item but the resume (default arena.DefaultTimeControl).
-	TimeControl arena.TimeControl
+	// TimeControl is the clock of every item but the resume (default domain.DefaultTimeControl).
+	TimeControl domain.TimeControl
 	// ConnectTimeout bounds the wait for the bot's first connection (default 30 s).
 	ConnectTimeout time.Duration
 	Seed           uint64 // for the deals and positions (the same seed asks the same questions)
@@ -184,7 +184,7 @@ func (cfg *Config) defaults() error {
 		cfg.Questions = 2
 	}
 	if cfg.TimeControl.PerDecision <= 0 {
-		cfg.TimeControl = arena.DefaultTimeControl
+		cfg.TimeControl = domain.DefaultTimeControl
 	}
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = 30 * time.Second

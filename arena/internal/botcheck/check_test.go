@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -133,7 +133,7 @@ func TestKindsCoverEveryDecisionOfTheEngine(t *testing.T) {
 func TestIllegalAnswersFailWithTheRuleAndTheFix(t *testing.T) {
 	t.Parallel()
 	r := check(t, Config{Command: rawbot(t) + " -mode illegal", Rules: modern(t), Deals: 1, Questions: 1,
-		TimeControl: arena.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
+		TimeControl: domain.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
 	if r.Passed() {
 		t.Fatal("a bot that answers illegal actions passes")
 	}
@@ -151,7 +151,7 @@ func TestIllegalAnswersFailWithTheRuleAndTheFix(t *testing.T) {
 func TestMalformedAnswersFail(t *testing.T) {
 	t.Parallel()
 	r := check(t, Config{Command: rawbot(t) + " -mode malformed", Rules: modern(t), Deals: 1, Questions: 1,
-		TimeControl: arena.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
+		TimeControl: domain.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
 	it := item(t, r, "bid in modern")
 	if it.Pass || !strings.Contains(it.Reason, "malformed") || !strings.Contains(it.Fix, "action notation") {
 		t.Errorf("bid item = %+v, want malformed with the fix", it)
@@ -161,7 +161,7 @@ func TestMalformedAnswersFail(t *testing.T) {
 func TestSlowBotFailsAsLate(t *testing.T) {
 	t.Parallel()
 	r := check(t, Config{Command: rawbot(t) + " -mode slow", Rules: modern(t), Deals: 1, Questions: 1,
-		TimeControl: arena.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
+		TimeControl: domain.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
 	it := item(t, r, "card in modern")
 	if it.Pass || !strings.Contains(it.Reason, "late") || !strings.Contains(it.Fix, "deadline") {
 		t.Errorf("card item = %+v, want late with the fix", it)
@@ -246,7 +246,7 @@ func TestBrokenPythonBots(t *testing.T) {
 	t.Run("illegal", func(t *testing.T) {
 		t.Parallel()
 		r := check(t, Config{Command: py + " testdata/pybot.py illegal", Rules: modern(t), Deals: 1, Questions: 1,
-			TimeControl: arena.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
+			TimeControl: domain.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
 		if it := item(t, r, "card in modern"); it.Pass || !strings.Contains(it.Reason, "illegal") {
 			t.Errorf("card item = %+v, want illegal", it)
 		}
@@ -262,7 +262,7 @@ func TestBrokenPythonBots(t *testing.T) {
 	t.Run("slow", func(t *testing.T) {
 		t.Parallel()
 		r := check(t, Config{Command: py + " testdata/pybot.py slow", Rules: modern(t), Deals: 1, Questions: 1,
-			TimeControl: arena.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
+			TimeControl: domain.TimeControl{PerDecision: time.Second, MaxStrikes: 3}})
 		if it := item(t, r, "card in modern"); it.Pass || !strings.Contains(it.Reason, "late") {
 			t.Errorf("card item = %+v, want late", it)
 		}

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
 )
@@ -56,7 +56,7 @@ func (p *problems) item(name, summary string, notes ...string) Item {
 }
 
 // judge reads the bot's decisions in a deal record.
-func (c *checker) judge(p *problems, rec *arena.DealRecord, tc arena.TimeControl) (asked int) {
+func (c *checker) judge(p *problems, rec *domain.DealRecord, tc domain.TimeControl) (asked int) {
 	for _, d := range rec.Decisions {
 		if d.Bot != c.cfg.Name {
 			continue
@@ -134,7 +134,7 @@ func variantNote(r engine.RuleSet) string {
 
 // playDeal plays one deal, the bot in seat; wrap, when set, wraps the bot's line.
 func (c *checker) playDeal(ctx context.Context, r engine.RuleSet, n int, seat engine.Seat, clock *referee.Clock,
-	tc arena.TimeControl, wrap func(referee.Conn) referee.Conn) (*arena.DealRecord, error) {
+	tc domain.TimeControl, wrap func(referee.Conn) referee.Conn) (*domain.DealRecord, error) {
 	names := c.seating(r.Players, seat)
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	conns, release, err := c.srv.SeatTable(sctx, names)
@@ -266,7 +266,7 @@ func (c *checker) checkResume(ctx context.Context) {
 	}
 	// A few seconds more per decision: the bot may take its time to reconnect, but it must
 	// not lose a decision.
-	tc := arena.TimeControl{PerDecision: c.cfg.TimeControl.PerDecision + 3*time.Second, MaxStrikes: 3}
+	tc := domain.TimeControl{PerDecision: c.cfg.TimeControl.PerDecision + 3*time.Second, MaxStrikes: 3}
 	type drop struct {
 		at       time.Time
 		accepted int // connections before the drop
@@ -281,7 +281,7 @@ func (c *checker) checkResume(ctx context.Context) {
 	}
 	var p problems
 	type played struct {
-		rec *arena.DealRecord
+		rec *domain.DealRecord
 		err error
 	}
 	done := make(chan played, 1)

@@ -18,7 +18,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
@@ -29,7 +29,7 @@ type Config struct {
 	// Store keeps the arena's bots and matches. Nil makes an ephemeral arena that stores
 	// nothing and runs no matches, where only the tokens it mints connect (a bot check, a
 	// replay's re-asked questions).
-	Store      arena.Store
+	Store      domain.Store
 	Listen     string        // address to listen on ("127.0.0.1:0" picks a free port)
 	AdminToken string        // enables the admin service; empty disables it
 	Grace      time.Duration // how long a dropped bot session waits for a resume
@@ -42,7 +42,7 @@ type Config struct {
 // Host is an arena server in this process, with a match runner wired to it and the bot
 // processes it launched.
 type Host struct {
-	Store   arena.Store
+	Store   domain.Store
 	Server  *server.Server
 	Runner  *match.Runner  // nil in an ephemeral arena
 	Service *match.Service // nil in an ephemeral arena
@@ -81,10 +81,10 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 
 // noBots is the store of an ephemeral arena: no bot is registered, so only the tokens the
 // arena mints connect.
-type noBots struct{ arena.Store }
+type noBots struct{ domain.Store }
 
-func (noBots) BotByTokenHash(context.Context, []byte) (*arena.Bot, error) {
-	return nil, arena.ErrNotFound
+func (noBots) BotByTokenHash(context.Context, []byte) (*domain.Bot, error) {
+	return nil, domain.ErrNotFound
 }
 
 // OneTimeToken mints a token that connects as bot name to this arena, for this process's
@@ -154,14 +154,14 @@ func (h *Host) EnsureBot(ctx context.Context, name string) error {
 }
 
 // EnsureBot is Host.EnsureBot for any store (matches of in-process bots need their rows too).
-func EnsureBot(ctx context.Context, st arena.Store, name string) error {
+func EnsureBot(ctx context.Context, st domain.Store, name string) error {
 	if _, err := st.BotByName(ctx, name); err == nil {
 		return nil
-	} else if !errors.Is(err, arena.ErrNotFound) {
+	} else if !errors.Is(err, domain.ErrNotFound) {
 		return err
 	}
-	err := st.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
-	if errors.Is(err, arena.ErrConflict) {
+	err := st.CreateBot(ctx, &domain.Bot{Name: name, TokenHash: server.HashToken(server.NewToken("unusable_"))})
+	if errors.Is(err, domain.ErrConflict) {
 		return nil
 	}
 	return err

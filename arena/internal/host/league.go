@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
@@ -27,7 +27,7 @@ import (
 func StartLeague(ctx context.Context, cfg Config, st leaguestore.Store, bots []leaguefile.Bot, lc *leaguefile.Config, logDir string) (*Host, error) {
 	for _, b := range bots {
 		if b.Token {
-			if _, err := st.BotByName(ctx, b.Name); errors.Is(err, arena.ErrNotFound) {
+			if _, err := st.BotByName(ctx, b.Name); errors.Is(err, domain.ErrNotFound) {
 				return nil, fmt.Errorf("bot %s connects with a token but is not registered in this store: run `tapp bots add %s` (with the same --db) and give the bot its token", b.Name, b.Name)
 			} else if err != nil {
 				return nil, err

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/inproc"
 	"github.com/tapparena/tapp/arena/internal/match"
@@ -24,7 +24,7 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-var clock = arena.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}
+var clock = domain.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}
 
 // builtins makes the bots of a table (kinds in table order), the one at position i seeded
 // with seed+i as `tapp match` seeds them.
@@ -51,7 +51,7 @@ func names(bs map[string]bots.Bot) []string {
 }
 
 // playMatch creates and plays a match of spec with the runner, and returns its stored deals.
-func playMatch(t *testing.T, r *match.Runner, spec arena.MatchSpec) []arena.DealRecord {
+func playMatch(t *testing.T, r *match.Runner, spec domain.MatchSpec) []domain.DealRecord {
 	t.Helper()
 	ctx := context.Background()
 	for _, b := range spec.Bots {
@@ -100,7 +100,7 @@ func TestInProcessPlaysTheMatchThatGRPCPlays(t *testing.T) {
 		}
 		kinds := []string{"random", "heuristic", "random", "heuristic"}[:r.Players]
 		bs := builtins(t, seed, kinds...)
-		spec := arena.MatchSpec{Rules: r, Bots: names(bs), Deals: 12, Seed: seed, TimeControl: clock}
+		spec := domain.MatchSpec{Rules: r, Bots: names(bs), Deals: 12, Seed: seed, TimeControl: clock}
 
 		local := playMatch(t, &match.Runner{Store: openStore(t), Seats: &inproc.Seats{Bots: bs, Record: true}, Parallel: 4}, spec)
 
@@ -170,7 +170,7 @@ func (slow) Decide(ctx context.Context, obs *engine.Observation) (engine.Action,
 func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
 	t.Parallel()
 	r := engine.DefaultRules(engine.Modern)
-	tc := arena.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
 	players := []referee.Player{
 		{Bot: "slow", Conn: inproc.NewConn(slow{}, false), Clock: referee.NewClock(tc)},
 		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},

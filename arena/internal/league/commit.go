@@ -5,13 +5,13 @@ import (
 	"errors"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 )
 
 // saveReq asks the committer to store a finished deal.
 type saveReq struct {
-	item arena.JobDeal
+	item domain.JobDeal
 	done chan error
 }
 
@@ -27,13 +27,13 @@ const maxCommit = 256
 func (ru *run) commit(bg context.Context) {
 	for req := range ru.saves {
 		batch := match.Gather(req, ru.saves, maxCommit, ru.r.Linger, ru.noTablePlaying)
-		items := make([]arena.JobDeal, len(batch))
+		items := make([]domain.JobDeal, len(batch))
 		for i, r := range batch {
 			items[i] = r.item
 		}
 		ctx, cancel := context.WithTimeout(bg, time.Minute)
 		err := ru.r.Store.SaveJobDeals(ctx, items)
-		if errors.Is(err, arena.ErrConflict) && len(batch) > 1 {
+		if errors.Is(err, domain.ErrConflict) && len(batch) > 1 {
 			// One of them was stored already (a job taken over from a worker that was not
 			// dead after all): store the others one by one.
 			for _, r := range batch {
@@ -55,12 +55,12 @@ func (ru *run) commit(bg context.Context) {
 func (ru *run) noTablePlaying() bool { return len(ru.sem) == 0 }
 
 // save stores a finished deal of job jobID (completing the job with its last deal).
-func (ru *run) save(ctx context.Context, rec *arena.DealRecord, jobID int64) error {
+func (ru *run) save(ctx context.Context, rec *domain.DealRecord, jobID int64) error {
 	// A finished deal is stored even when the league is stopping: it is kept.
 	done := make(chan error, 1)
-	ru.saves <- saveReq{item: arena.JobDeal{Deal: rec, JobID: jobID}, done: done}
+	ru.saves <- saveReq{item: domain.JobDeal{Deal: rec, JobID: jobID}, done: done}
 	err := <-done
-	if errors.Is(err, arena.ErrConflict) {
+	if errors.Is(err, domain.ErrConflict) {
 		return nil // another worker stored this deal first (a job taken over): it is kept once
 	}
 	if err != nil {

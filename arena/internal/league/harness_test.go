@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
@@ -34,7 +34,7 @@ type testArena struct {
 	addr string
 }
 
-func newArena(t testing.TB, st arena.Store, bots map[string]string) *testArena {
+func newArena(t testing.TB, st domain.Store, bots map[string]string) *testArena {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -55,7 +55,7 @@ func newArena(t testing.TB, st arena.Store, bots map[string]string) *testArena {
 		}
 		token := server.NewToken("launch_")
 		srv.AddLaunchToken(token, name)
-		if err := st.CreateBot(ctx, &arena.Bot{Name: name}); err != nil {
+		if err := st.CreateBot(ctx, &domain.Bot{Name: name}); err != nil {
 			t.Fatal(err)
 		}
 		n++
@@ -143,7 +143,7 @@ func testPlan(t testing.TB, name, format string, rounds, deals int) *plan.Plan {
 	return &plan.Plan{
 		League: name, Rules: mustRules(t, "modern"), Format: format, Bots: []string{"heur", "r1", "r2", "r3"},
 		Rounds: rounds, Deals: deals, Duplicate: true, Seed: 42,
-		TimeControl: arena.TimeControl{PerDecision: 2 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3},
+		TimeControl: domain.TimeControl{PerDecision: 2 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3},
 	}
 }
 
@@ -158,7 +158,7 @@ type resultKey struct {
 
 func results(t *testing.T, st leaguestore.Store, leagueID string) []resultKey {
 	t.Helper()
-	rows, err := st.Results(context.Background(), arena.MatchFilter{LeagueID: leagueID})
+	rows, err := st.Results(context.Background(), domain.MatchFilter{LeagueID: leagueID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func cmpAll(less, more bool, rest ...int) int {
 // stored deals (arena/internal/board), multiplayer Elo and its history included.
 func leaderboard(t *testing.T, st leaguestore.Store, leagueID string) *board.Leaderboard {
 	t.Helper()
-	f := arena.MatchFilter{LeagueID: leagueID}
+	f := domain.MatchFilter{LeagueID: leagueID}
 	sums, err := board.Load(context.Background(), st, f, board.LoadOptions{Recompute: true, History: true, IncludeTainted: true})
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func leaderboard(t *testing.T, st leaguestore.Store, leagueID string) *board.Lea
 // between a resumed run and an uninterrupted one with the same deals).
 func resultsBoard(t *testing.T, st leaguestore.Store, leagueID string) *board.Leaderboard {
 	t.Helper()
-	sums, err := board.Recompute(context.Background(), st, arena.MatchFilter{LeagueID: leagueID}, nil)
+	sums, err := board.Recompute(context.Background(), st, domain.MatchFilter{LeagueID: leagueID}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
-	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
@@ -32,17 +32,17 @@ func TestRoundRobin(t *testing.T) {
 	if !out.Finished || out.Played != 48 {
 		t.Fatalf("outcome %s, want finished with 48 deals (4 tables × 2 groups × 6 seatings)", describe(out))
 	}
-	ms, _ := st.ListMatches(ctx, arena.MatchFilter{LeagueID: "rr"})
+	ms, _ := st.ListMatches(ctx, domain.MatchFilter{LeagueID: "rr"})
 	if len(ms) != 4 {
 		t.Fatalf("%d matches, want 4", len(ms))
 	}
 	for _, m := range ms {
-		if m.Status != arena.MatchFinished {
+		if m.Status != domain.MatchFinished {
 			t.Errorf("match %s is %s, want finished", m.ID, m.Status)
 		}
 	}
 	l, _ := st.GetLeague(ctx, "rr")
-	if l.Status != arena.LeagueFinished {
+	if l.Status != domain.LeagueFinished {
 		t.Errorf("league status %s, want finished", l.Status)
 	}
 	lb := leaderboard(t, st, "rr")
@@ -143,12 +143,12 @@ func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {
 				if out.Stopped != "interrupted" {
 					t.Fatalf("run %d stopped: %q", cut, out.Stopped)
 				}
-				if l, _ := st.GetLeague(ctx, "L"); l.Status != arena.LeagueStopped {
+				if l, _ := st.GetLeague(ctx, "L"); l.Status != domain.LeagueStopped {
 					t.Errorf("after run %d the league is %s, want stopped", cut, l.Status)
 				}
 				jobs, _ := st.Jobs(ctx, "L")
 				for _, j := range jobs {
-					if j.State == arena.JobRunning {
+					if j.State == domain.JobRunning {
 						t.Errorf("after a clean stop job %d is still leased to %s", j.ID, j.Owner)
 					}
 				}
@@ -274,7 +274,7 @@ func TestJobsOfDeadWorkersAreTakenOver(t *testing.T) {
 			}
 			all, _ := st.Jobs(ctx, "dead")
 			for _, j := range all {
-				if j.State != arena.JobDone {
+				if j.State != domain.JobDone {
 					t.Errorf("job %d is %s", j.ID, j.State)
 				}
 			}
@@ -293,7 +293,7 @@ type failingStore struct {
 	stored   atomic.Int64
 }
 
-func (f *failingStore) SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
+func (f *failingStore) SaveJobDeal(ctx context.Context, d *domain.DealRecord, jobID int64) (bool, error) {
 	if f.writes.Add(1) > f.okWrites {
 		return false, fmt.Errorf("%w while saving deal %d of match %s: nothing was stored (test)", store.ErrDiskFull, d.Number, d.MatchID)
 	}
@@ -304,7 +304,7 @@ func (f *failingStore) SaveJobDeal(ctx context.Context, d *arena.DealRecord, job
 	return done, err
 }
 
-func (f *failingStore) SaveJobDeals(ctx context.Context, items []arena.JobDeal) error {
+func (f *failingStore) SaveJobDeals(ctx context.Context, items []domain.JobDeal) error {
 	if f.writes.Add(1) > f.okWrites {
 		d := items[0].Deal
 		return fmt.Errorf("%w while saving deal %d of match %s: nothing was stored (test)", store.ErrDiskFull, d.Number, d.MatchID)
@@ -345,7 +345,7 @@ func TestStoreFailureStopsTheLeagueCleanly(t *testing.T) {
 	}
 	jobs, _ := st.Jobs(ctx, "full")
 	for _, j := range jobs {
-		if j.State == arena.JobRunning {
+		if j.State == domain.JobRunning {
 			t.Errorf("job %d still leased after the stop", j.ID)
 		}
 	}
@@ -394,7 +394,7 @@ func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 		t.Fatalf("Claim = %+v, %v; want one job with nothing stored", held, err)
 	}
 	j := held[0]
-	d := &arena.DealRecord{MatchID: j.MatchID, Number: 0, Group: j.FirstGroup}
+	d := &domain.DealRecord{MatchID: j.MatchID, Number: 0, Group: j.FirstGroup}
 	if _, err := st.SaveJobDeal(ctx, d, j.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +412,7 @@ func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 func scheduleFirstRound(t *testing.T, st leaguestore.Store, p *plan.Plan) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
+	if _, err := st.EnsureLeague(ctx, &domain.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
 		t.Fatal(err)
 	}
 	places, matches, jobs, err := p.Round(0, p.FixedTables(0))

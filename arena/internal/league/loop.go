@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 )
 
@@ -183,7 +183,7 @@ func (l *loop) playing() int {
 }
 
 // startJob plays a claimed job in its own goroutine; its end arrives on l.results.
-func (l *loop) startJob(j arena.Job) {
+func (l *loop) startJob(j domain.Job) {
 	if j.Attempts > 1 {
 		l.ru.log.Info("taking over a job", zap.Int64("job", j.ID), zap.String("match", j.MatchID),
 			zap.Int("group", j.FirstGroup), zap.Int("attempt", j.Attempts))
@@ -271,7 +271,7 @@ func (l *loop) jobEnded(res jobResult) {
 }
 
 // giveBack releases a job unfinished; if that fails, it is taken over when its lease expires.
-func (l *loop) giveBack(j arena.Job) {
+func (l *loop) giveBack(j domain.Job) {
 	rctx, cancel := context.WithTimeout(l.bg, 10*time.Second)
 	defer cancel()
 	if err := l.ru.r.Store.Release(rctx, l.ru.owner, []int64{j.ID}); err != nil {
@@ -281,7 +281,7 @@ func (l *loop) giveBack(j arena.Job) {
 }
 
 // jobFailed records a job's error: it is tried again, or given up after MaxAttempts.
-func (l *loop) jobFailed(j arena.Job, err error) {
+func (l *loop) jobFailed(j domain.Job, err error) {
 	r := l.ru.r
 	l.ru.log.Warn("job failed", zap.Int64("job", j.ID), zap.String("match", j.MatchID),
 		zap.Int("group", j.FirstGroup), zap.Int("attempt", j.Attempts), zap.Error(err))

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
@@ -28,7 +28,7 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 // play plays the missing deals of a job, each stored as it finishes. The clocks (overage
 // bank and strikes) run per job: a job is the unit a worker holds, and a bot that dies loses
 // no more than the jobs it was playing.
-func (ru *run) play(ctx context.Context, j arena.Job) error {
+func (ru *run) play(ctx context.Context, j domain.Job) error {
 	mi, err := ru.plans.acquire(j.MatchID, func() (*matchInfo, error) { return ru.matchInfo(ctx, j.MatchID) })
 	if err != nil {
 		return canceledOr(ctx, err)
@@ -57,7 +57,7 @@ func (ru *run) play(ctx context.Context, j arena.Job) error {
 
 // missingTables returns the tables of job j that have no stored deal yet (all of them unless
 // the job was started before).
-func (ru *run) missingTables(ctx context.Context, j arena.Job, tables []match.Table) ([]match.Table, error) {
+func (ru *run) missingTables(ctx context.Context, j domain.Job, tables []match.Table) ([]match.Table, error) {
 	var mine []match.Table
 	first, last := -1, -1
 	for _, t := range tables {
@@ -91,7 +91,7 @@ func (ru *run) missingTables(ctx context.Context, j arena.Job, tables []match.Ta
 
 // playTables plays the tables of job j, each in its own goroutine as table slots come free,
 // stores each deal as it finishes, and returns the first error (cancelling the others).
-func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j arena.Job, m *arena.Match, todo []match.Table) error {
+func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j domain.Job, m *domain.Match, todo []match.Table) error {
 	clocks := map[string]*referee.Clock{}
 	for _, b := range m.Spec.Bots {
 		clocks[b] = referee.NewClock(m.Spec.TimeControl)
@@ -160,7 +160,7 @@ func (ru *run) tellPlayed(ctx context.Context, id int64) {
 }
 
 // saveWaiting stores a deal, holding one of the slots of the deals that wait for the store.
-func (ru *run) saveWaiting(ctx context.Context, rec *arena.DealRecord, jobID int64) error {
+func (ru *run) saveWaiting(ctx context.Context, rec *domain.DealRecord, jobID int64) error {
 	ru.saving <- struct{}{}
 	defer func() { <-ru.saving }()
 	return ru.save(ctx, rec, jobID)
@@ -179,7 +179,7 @@ func jobError(ctx context.Context, firstErr error) error {
 }
 
 // playTable seats the bots and plays one deal.
-func (ru *run) playTable(ctx context.Context, m *arena.Match, t match.Table, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {
+func (ru *run) playTable(ctx context.Context, m *domain.Match, t match.Table, clocks map[string]*referee.Clock) (*domain.DealRecord, error) {
 	players, release, err := match.SeatPlayers(ctx, ru.r.Seats, t.Seating, clocks)
 	if err != nil {
 		return nil, err

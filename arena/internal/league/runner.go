@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/league/liveness"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
@@ -79,13 +79,13 @@ type Outcome struct {
 
 // matchInfo is a match of a job in hand, with its tables (match.Plan), read once.
 type matchInfo struct {
-	m      *arena.Match
+	m      *domain.Match
 	tables []match.Table
 }
 
 // activeJob is a job in hand: claimed, playing or waiting for its deals to be stored.
 type activeJob struct {
-	job    arena.Job
+	job    domain.Job
 	cancel context.CancelFunc
 	lost   bool // its lease is another worker's now
 	played bool // every deal played; some may still wait for the store
@@ -93,7 +93,7 @@ type activeJob struct {
 
 // jobResult is how a job's play ended (nil: every deal is stored).
 type jobResult struct {
-	job arena.Job
+	job domain.Job
 	err error
 }
 
@@ -189,7 +189,7 @@ func (r *Runner) setDefaults() {
 // the stored one, and marks it running.
 func (r *Runner) openLeague(ctx context.Context, p *plan.Plan) error {
 	fp := p.Fingerprint()
-	stored, err := r.Store.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: fp})
+	stored, err := r.Store.EnsureLeague(ctx, &domain.League{ID: p.League, Plan: fp})
 	if err != nil {
 		return storeErr(err)
 	}
@@ -197,8 +197,8 @@ func (r *Runner) openLeague(ctx context.Context, p *plan.Plan) error {
 		return fmt.Errorf("league %s exists with another plan (%s): run it with its original settings, or give the new league another name",
 			p.League, plan.DiffFingerprints(stored.Plan, fp))
 	}
-	if stored.Status != arena.LeagueRunning {
-		if err := r.Store.SetLeagueStatus(ctx, p.League, arena.LeagueRunning); err != nil {
+	if stored.Status != domain.LeagueRunning {
+		if err := r.Store.SetLeagueStatus(ctx, p.League, domain.LeagueRunning); err != nil {
 			return storeErr(err)
 		}
 	}
@@ -231,9 +231,9 @@ func (ru *run) resume(ctx context.Context) error {
 // recordStatus stores how the run left the league: finished, or stopped (even while
 // stopping on Ctrl-C).
 func (ru *run) recordStatus(ctx context.Context, out *Outcome) error {
-	status := arena.LeagueStopped
+	status := domain.LeagueStopped
 	if out.Finished {
-		status = arena.LeagueFinished
+		status = domain.LeagueFinished
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

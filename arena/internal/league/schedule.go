@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/rating"
@@ -138,7 +138,7 @@ func roundsComplete(ctx context.Context, st leaguestore.Store, p *plan.Plan, sch
 // round p plans: running it would play nothing (so its bots need not be started).
 func Finished(ctx context.Context, st leaguestore.Store, p *plan.Plan) (bool, error) {
 	l, err := st.GetLeague(ctx, p.League)
-	if errors.Is(err, arena.ErrNotFound) {
+	if errors.Is(err, domain.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {

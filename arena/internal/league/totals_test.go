@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
-	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -44,11 +44,11 @@ func schedule(t *testing.T, st leaguestore.Store, id string) []string {
 func checkTotals(t *testing.T, st leaguestore.Store, id string) {
 	t.Helper()
 	ctx := context.Background()
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: id})
+	ms, err := st.ListMatches(ctx, domain.MatchFilter{LeagueID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: id})
+	rows, err := st.Results(ctx, domain.MatchFilter{LeagueID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,13 +70,13 @@ func checkTotals(t *testing.T, st leaguestore.Store, id string) {
 		t.Errorf("LeagueDeals = %d, %v; %d deals stored", n, err, len(deals))
 	}
 	for r := range rounds {
-		in := map[string]*arena.Match{}
+		in := map[string]*domain.Match{}
 		for i := range ms {
 			if round[ms[i].ID] == r {
 				in[ms[i].ID] = &ms[i]
 			}
 		}
-		var kept []arena.ResultRow
+		var kept []domain.ResultRow
 		for _, row := range rows {
 			if in[row.MatchID] != nil {
 				kept = append(kept, row)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // CommitmentVersion names the construction of Commitment; it is the text's first line.
@@ -28,7 +28,7 @@ func NewNonce() string {
 // nonce, the rule set, the format and the deal source, then one line per planned table with
 // its deal number, deal source and seating (bot names by seat, seat 0 forehand). Lines end in
 // "\n"; docs/replay.md documents it for anyone who checks a commitment by hand.
-func CommitmentText(spec arena.MatchSpec, nonce string) (string, error) {
+func CommitmentText(spec domain.MatchSpec, nonce string) (string, error) {
 	tables, err := Plan(spec)
 	if err != nil {
 		return "", err
@@ -36,12 +36,12 @@ func CommitmentText(spec arena.MatchSpec, nonce string) (string, error) {
 	var b strings.Builder
 	format := spec.Format
 	if format == "" {
-		format = arena.FormatDeals
+		format = domain.FormatDeals
 	}
 	fmt.Fprintf(&b, "%s\nnonce %s\nrules %s\nformat %s rounds %d duplicate %t\n",
 		CommitmentVersion, nonce, spec.Rules.String(), format, spec.Rounds, spec.Duplicate)
 	count := spec.Deals
-	if format == arena.FormatSession {
+	if format == domain.FormatSession {
 		count = 0 // a session's deals are counted by its plan, not by Deals
 	}
 	if spec.DealsText != "" {
@@ -57,7 +57,7 @@ func CommitmentText(spec arena.MatchSpec, nonce string) (string, error) {
 }
 
 // Commitment is the lowercase hex SHA-256 of CommitmentText.
-func Commitment(spec arena.MatchSpec, nonce string) (string, error) {
+func Commitment(spec domain.MatchSpec, nonce string) (string, error) {
 	text, err := CommitmentText(spec, nonce)
 	if err != nil {
 		return "", err
@@ -68,7 +68,7 @@ func Commitment(spec arena.MatchSpec, nonce string) (string, error) {
 
 // VerifyCommitment checks a stored match against its commitment: nil when the spec, the
 // revealed nonce and the plan they give hash to the commitment.
-func VerifyCommitment(m *arena.Match) error {
+func VerifyCommitment(m *domain.Match) error {
 	switch {
 	case m.Commitment == "":
 		return fmt.Errorf("match %s made no commitment (stored by an arena that did not commit)", m.ID)

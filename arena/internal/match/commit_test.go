@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -12,7 +12,7 @@ import (
 // same inputs give the same hash, and a change to any of them another.
 func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 	t.Parallel()
-	base := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 6, Seed: 8}
+	base := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 6, Seed: 8}
 	nonce := NewNonce()
 	want, err := Commitment(base, nonce)
 	if err != nil {
@@ -21,13 +21,13 @@ func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 	if again, _ := Commitment(base, nonce); again != want || len(want) != 64 {
 		t.Fatalf("commitment %q then %q: want the same 64 hex digits", want, again)
 	}
-	changed := map[string]func(*arena.MatchSpec, *string){
-		"seed":      func(s *arena.MatchSpec, _ *string) { s.Seed = 9 },
-		"seating":   func(s *arena.MatchSpec, _ *string) { s.Bots = []string{"b", "a", "c"} },
-		"duplicate": func(s *arena.MatchSpec, _ *string) { s.Duplicate = true },
-		"rules":     func(s *arena.MatchSpec, _ *string) { s.Rules.Stakes[engine.Solo] = 6 },
-		"deals":     func(s *arena.MatchSpec, _ *string) { s.Deals = 7 },
-		"nonce":     func(_ *arena.MatchSpec, n *string) { *n = NewNonce() },
+	changed := map[string]func(*domain.MatchSpec, *string){
+		"seed":      func(s *domain.MatchSpec, _ *string) { s.Seed = 9 },
+		"seating":   func(s *domain.MatchSpec, _ *string) { s.Bots = []string{"b", "a", "c"} },
+		"duplicate": func(s *domain.MatchSpec, _ *string) { s.Duplicate = true },
+		"rules":     func(s *domain.MatchSpec, _ *string) { s.Rules.Stakes[engine.Solo] = 6 },
+		"deals":     func(s *domain.MatchSpec, _ *string) { s.Deals = 7 },
+		"nonce":     func(_ *domain.MatchSpec, n *string) { *n = NewNonce() },
 	}
 	for name, change := range changed {
 		s, n := base, nonce
@@ -37,7 +37,7 @@ func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 			t.Errorf("%s changed: commitment %q (%v), want another than %q", name, got, err, want)
 		}
 	}
-	m := &arena.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}
+	m := &domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}
 	if err := VerifyCommitment(m); err != nil {
 		t.Errorf("VerifyCommitment of the honest match: %v", err)
 	}
@@ -52,8 +52,8 @@ func TestCreateCommits(t *testing.T) {
 	t.Parallel()
 	st := &createOnly{}
 	r := &Runner{Store: st}
-	spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 3, Seed: 8,
-		TimeControl: arena.DefaultTimeControl}
+	spec := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 3, Seed: 8,
+		TimeControl: domain.DefaultTimeControl}
 	m, err := r.Create(t.Context(), spec)
 	if err != nil {
 		t.Fatal(err)
@@ -68,11 +68,11 @@ func TestCreateCommits(t *testing.T) {
 
 // createOnly is a store that keeps the one match created.
 type createOnly struct {
-	arena.Store
-	created *arena.Match
+	domain.Store
+	created *domain.Match
 }
 
-func (s *createOnly) CreateMatch(_ context.Context, m *arena.Match) error {
+func (s *createOnly) CreateMatch(_ context.Context, m *domain.Match) error {
 	s.created = m
 	return nil
 }

@@ -7,7 +7,7 @@ package match
 import (
 	"fmt"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -28,14 +28,14 @@ type Table struct {
 // passes on round the table), so every bot sits in every seat equally often. With duplicate,
 // every source is played under every seating: all 6 permutations for 3 players, the 4
 // rotations for 4 players.
-func Plan(spec arena.MatchSpec) ([]Table, error) {
+func Plan(spec domain.MatchSpec) ([]Table, error) {
 	n := spec.Rules.Players
 	if len(spec.Bots) != n {
 		return nil, fmt.Errorf("the rule set seats %d players but %d bots are given", n, len(spec.Bots))
 	}
 	switch spec.Format {
-	case "", arena.FormatDeals:
-	case arena.FormatSession:
+	case "", domain.FormatDeals:
+	case domain.FormatSession:
 		return planSession(spec)
 	default:
 		return nil, fmt.Errorf("unknown match format %q (deals or session)", spec.Format)
@@ -68,7 +68,7 @@ func Plan(spec arena.MatchSpec) ([]Table, error) {
 
 // Sources returns the match's deal sources: the deal file's deals (the first spec.Deals of
 // them when Deals > 0), or spec.Deals deals from the seed.
-func Sources(spec arena.MatchSpec) ([]engine.Deal, error) {
+func Sources(spec domain.MatchSpec) ([]engine.Deal, error) {
 	if spec.DealsText != "" {
 		deals, err := engine.ParseDeals(spec.Rules, spec.DealsText)
 		if err != nil {
@@ -116,7 +116,7 @@ const maxSessionDeals = 10000
 // passing round the table, then deciding deals until the ace of hearts is dealt to a player,
 // who deals the last round, then one forced Ramsch per player. Who deals depends only on the
 // deals (never on play), so the whole session is planned in advance and replays exactly.
-func planSession(spec arena.MatchSpec) ([]Table, error) {
+func planSession(spec domain.MatchSpec) ([]Table, error) {
 	n := spec.Rules.Players
 	switch {
 	case spec.Rules.Variant != engine.Modern:

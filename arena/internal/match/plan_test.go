@@ -3,7 +3,7 @@ package match
 import (
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -16,7 +16,7 @@ func TestSessionPlan_R_SESSION(t *testing.T) {
 			rules := engine.DefaultRules(engine.Modern)
 			rules.Players = players
 			bots := []string{"a", "b", "c", "d"}[:players]
-			spec := arena.MatchSpec{Rules: rules, Bots: bots, Seed: uint64(7 + rounds), Format: arena.FormatSession, Rounds: rounds}
+			spec := domain.MatchSpec{Rules: rules, Bots: bots, Seed: uint64(7 + rounds), Format: domain.FormatSession, Rounds: rounds}
 			tables, err := Plan(spec)
 			if err != nil {
 				t.Fatal(err)
@@ -69,22 +69,22 @@ func TestSessionPlan_R_SESSION(t *testing.T) {
 
 func TestSessionPlanRefusesOtherVariantsAndDuplicate(t *testing.T) {
 	t.Parallel()
-	classic := arena.MatchSpec{Rules: engine.DefaultRules(engine.Classic), Bots: []string{"a", "b", "c"}, Format: arena.FormatSession, Rounds: 1}
+	classic := domain.MatchSpec{Rules: engine.DefaultRules(engine.Classic), Bots: []string{"a", "b", "c"}, Format: domain.FormatSession, Rounds: 1}
 	if _, err := Plan(classic); err == nil {
 		t.Error("a classic session was planned; R-SESSION is modern's")
 	}
-	dup := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Format: arena.FormatSession, Rounds: 1, Duplicate: true}
+	dup := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Format: domain.FormatSession, Rounds: 1, Duplicate: true}
 	if _, err := Plan(dup); err == nil {
 		t.Error("a duplicate session was planned")
 	}
-	if _, err := Plan(arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 1, Format: "marathon"}); err == nil {
+	if _, err := Plan(domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 1, Format: "marathon"}); err == nil {
 		t.Error("an unknown format was planned")
 	}
 }
 
 func TestDuplicatePlanSeatsEveryBotEverywhere(t *testing.T) {
 	t.Parallel()
-	spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 2, Seed: 1, Duplicate: true}
+	spec := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 2, Seed: 1, Duplicate: true}
 	tables, err := Plan(spec)
 	if err != nil {
 		t.Fatal(err)

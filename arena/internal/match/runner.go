@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
 )
@@ -24,7 +24,7 @@ type Seats interface {
 
 // Runner plays matches and stores every finished deal.
 type Runner struct {
-	Store    arena.Store
+	Store    domain.Store
 	Seats    Seats
 	Log      *zap.Logger
 	Parallel int // tables played at once within one match (default 1); a pot forces 1
@@ -38,21 +38,21 @@ type Runner struct {
 
 // Result sums up a played match.
 type Result struct {
-	Match     *arena.Match
+	Match     *domain.Match
 	Deals     int            // deals stored (including earlier runs)
 	Net       map[string]int // payoff per bot over all stored deals
 	Forfeited []string
 }
 
 // Create stores a new match for spec and returns it.
-func (r *Runner) Create(ctx context.Context, spec arena.MatchSpec) (*arena.Match, error) {
+func (r *Runner) Create(ctx context.Context, spec domain.MatchSpec) (*domain.Match, error) {
 	if err := spec.Rules.Validate(); err != nil {
 		return nil, err
 	}
 	if _, err := Plan(spec); err != nil {
 		return nil, err
 	}
-	m := &arena.Match{Spec: spec, Status: arena.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
+	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
 	commitment, err := Commitment(spec, m.Nonce)
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func (r *Runner) Create(ctx context.Context, spec arena.MatchSpec) (*arena.Match
 // Run plays every deal of m that is not stored yet. When ctx ends, the deals in flight are
 // dropped (their seeds replay them on resume), the match is marked aborted, and Run returns
 // ctx's error; everything finished stays stored.
-func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
+func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 	log := r.Log
 	if log == nil {
 		log = zap.NewNop()
@@ -199,15 +199,15 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 		}
 	}
 	m.Decisions, m.Fallbacks = decisions, fallbacks
-	if share := m.FallbackShare(); share > arena.TaintedShare {
+	if share := m.FallbackShare(); share > domain.TaintedShare {
 		log.Warn("the arena played many decisions for the bots: the results say little about their play",
 			zap.Int("fallbacks", fallbacks), zap.Int("decisions", decisions), zap.Float64("share", share))
 	}
 	switch {
 	case firstErr != nil || ctx.Err() != nil:
-		m.Status = arena.MatchAborted
+		m.Status = domain.MatchAborted
 	default:
-		m.Status, m.Finished = arena.MatchFinished, time.Now()
+		m.Status, m.Finished = domain.MatchFinished, time.Now()
 	}
 	// The match's final status is written even when ctx has ended.
 	if err := r.Store.UpdateMatch(context.WithoutCancel(ctx), m); err != nil && firstErr == nil {
@@ -227,7 +227,7 @@ func (r *Runner) Run(ctx context.Context, m *arena.Match) (*Result, error) {
 }
 
 // countFallbacks counts the decisions of a deal that the arena played for a bot.
-func countFallbacks(d *arena.DealRecord) int {
+func countFallbacks(d *domain.DealRecord) int {
 	n := 0
 	for i := range d.Decisions {
 		if d.Decisions[i].Fallback {
@@ -239,20 +239,20 @@ func countFallbacks(d *arena.DealRecord) int {
 
 // BatchSaver is a store that can store several deals in one transaction.
 type BatchSaver interface {
-	SaveDeals(ctx context.Context, ds []*arena.DealRecord) error
+	SaveDeals(ctx context.Context, ds []*domain.DealRecord) error
 }
 
 // saver returns how finished deals are stored: through one committer that stores the deals
 // that finish together in one transaction (group commit) when the store can, else one by one.
 // Each deal is still stored whole or not at all; save returns when its deal is stored. Deals
 // wait up to linger for others, unless idle says that no table is playing.
-func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bool) (save func(context.Context, *arena.DealRecord) error, stop func()) {
+func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bool) (save func(context.Context, *domain.DealRecord) error, stop func()) {
 	batcher, ok := r.Store.(BatchSaver)
 	if !ok {
 		return r.Store.SaveDeal, func() {}
 	}
 	type req struct {
-		rec  *arena.DealRecord
+		rec  *domain.DealRecord
 		done chan error
 	}
 	reqs := make(chan req)
@@ -262,7 +262,7 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bo
 		const maxBatch = 64
 		for first := range reqs {
 			batch := Gather(first, reqs, maxBatch, linger, idle)
-			recs := make([]*arena.DealRecord, len(batch))
+			recs := make([]*domain.DealRecord, len(batch))
 			for i, q := range batch {
 				recs[i] = q.rec
 			}
@@ -279,7 +279,7 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bo
 			}
 		}
 	}()
-	save = func(ctx context.Context, rec *arena.DealRecord) error {
+	save = func(ctx context.Context, rec *domain.DealRecord) error {
 		done := make(chan error, 1)
 		select {
 		case reqs <- req{rec, done}:
@@ -291,7 +291,7 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bo
 	return save, func() { close(reqs); <-finished }
 }
 
-func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*arena.DealRecord, error) {
+func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*domain.DealRecord, error) {
 	players, release, err := SeatPlayers(ctx, r.Seats, t.Seating, clocks)
 	if err != nil {
 		return nil, err
@@ -309,8 +309,8 @@ func (r *Runner) playTable(ctx context.Context, m *arena.Match, t Table, opts en
 }
 
 // Summarize totals a match's stored results.
-func Summarize(ctx context.Context, store arena.Store, m *arena.Match) (*Result, error) {
-	rows, err := store.Results(ctx, arena.MatchFilter{MatchID: m.ID})
+func Summarize(ctx context.Context, store domain.Store, m *domain.Match) (*Result, error) {
+	rows, err := store.Results(ctx, domain.MatchFilter{MatchID: m.ID})
 	if err != nil {
 		return nil, err
 	}

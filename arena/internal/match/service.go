@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -52,7 +52,7 @@ func NewService(ctx context.Context, r *Runner, log *zap.Logger) *Service {
 func (s *Service) Wait() { s.wg.Wait() }
 
 // StartMatch stores a match and plays it in the background.
-func (s *Service) StartMatch(ctx context.Context, spec arena.MatchSpec) (string, error) {
+func (s *Service) StartMatch(ctx context.Context, spec domain.MatchSpec) (string, error) {
 	m, err := s.Runner.Create(ctx, spec)
 	if err != nil {
 		return "", err
@@ -66,14 +66,14 @@ func (s *Service) StartMatch(ctx context.Context, spec arena.MatchSpec) (string,
 // deals are kept; the others are played again from the seed as bots reconnect (the clocks
 // start afresh). League matches are left to their league, whose jobs are rescued instead.
 func (s *Service) ResumeRunning(ctx context.Context) ([]string, error) {
-	ms, err := s.Runner.Store.ListMatches(ctx, arena.MatchFilter{})
+	ms, err := s.Runner.Store.ListMatches(ctx, domain.MatchFilter{})
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
 	for i := range ms {
 		m := &ms[i]
-		if m.Status != arena.MatchRunning || m.Spec.LeagueID != "" {
+		if m.Status != domain.MatchRunning || m.Spec.LeagueID != "" {
 			continue
 		}
 		s.Log.Info("resuming a match that was running when the arena stopped", zap.String("match", m.ID))
@@ -84,7 +84,7 @@ func (s *Service) ResumeRunning(ctx context.Context) ([]string, error) {
 }
 
 // play runs m in the background.
-func (s *Service) play(m *arena.Match) {
+func (s *Service) play(m *domain.Match) {
 	s.mu.Lock()
 	s.running[m.ID] = &watchers{subs: make(map[chan Seen]struct{})}
 	s.mu.Unlock()
@@ -151,7 +151,7 @@ func (s *Service) Watch(ctx context.Context, matchID string, send func(Seen) err
 	}
 	s.mu.Unlock()
 	if w == nil {
-		return arena.ErrNotFound
+		return domain.ErrNotFound
 	}
 	defer func() {
 		s.mu.Lock()

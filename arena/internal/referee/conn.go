@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -51,7 +51,7 @@ type Start struct {
 	Rules       engine.RuleSet
 	Seat        engine.Seat
 	Players     []string // the bots by seat
-	TimeControl arena.TimeControl
+	TimeControl domain.TimeControl
 	Hand        engine.CardSet
 	Commitment  string // the match's commitment to its deals
 }

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -33,14 +33,14 @@ const maxAttempts = 64
 // in parallel, so it is safe for concurrent use.
 type Clock struct {
 	mu        sync.Mutex
-	tc        arena.TimeControl
+	tc        domain.TimeControl
 	bank      time.Duration
 	strikes   int
 	forfeited bool
 }
 
 // NewClock starts a bot's clock for a match.
-func NewClock(tc arena.TimeControl) *Clock { return &Clock{tc: tc, bank: tc.Overage} }
+func NewClock(tc domain.TimeControl) *Clock { return &Clock{tc: tc, bank: tc.Overage} }
 
 // Bank returns the overage left.
 func (c *Clock) Bank() time.Duration {
@@ -110,7 +110,7 @@ type Table struct {
 	Deal        engine.Deal
 	Options     engine.Options
 	Players     []Player // by seat
-	TimeControl arena.TimeControl
+	TimeControl domain.TimeControl
 	// Watch, when set, receives every event (unredacted only after the deal ends: it gets
 	// the public view while the deal runs).
 	Watch func(number int, ev engine.Event, public []engine.Event)
@@ -130,7 +130,7 @@ var ErrAborted = errors.New("deal aborted")
 func Fallback(legal []engine.Action) engine.Action { return legal[0] }
 
 // Play plays one deal to its end and returns its full record.
-func Play(ctx context.Context, t *Table) (*arena.DealRecord, error) {
+func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	st, err := engine.NewState(t.Rules, t.Deal, t.Options)
 	if err != nil {
 		return nil, err
@@ -161,12 +161,12 @@ type game struct {
 	// with that request's decision, and only if it came from that request's seat.
 	asked     []time.Time
 	askedSeat []engine.Seat
-	deal      *arena.DealRecord
+	deal      *domain.DealRecord
 }
 
-func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
+func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 	t := g.t
-	rec := &arena.DealRecord{
+	rec := &domain.DealRecord{
 		MatchID: t.MatchID, Number: t.Number, Group: t.Group, Deal: t.Deal, Options: t.Options,
 		Started: time.Now(),
 	}
@@ -215,7 +215,7 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
 	end := &End{GameID: g.id, Rules: t.Rules, Deal: t.Deal, State: g.st, Outcome: out}
-	rec.Results = arena.ResultsOf(rec.Seating, out)
+	rec.Results = domain.ResultsOf(rec.Seating, out)
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
 		evs, first := g.newEvents(seat)
@@ -226,9 +226,9 @@ func (g *game) play(ctx context.Context) (*arena.DealRecord, error) {
 }
 
 // decide asks the seat's bot for one decision and returns what was decided and how.
-func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Action, answers <-chan Answer) (arena.DecisionRecord, error) {
+func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Action, answers <-chan Answer) (domain.DecisionRecord, error) {
 	p := g.t.Players[seat]
-	rec := arena.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
+	rec := domain.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
 	if p.Clock.Forfeited() {
 		rec.Action, rec.Fallback = Fallback(legal), true
 		return rec, nil
@@ -304,8 +304,8 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 }
 
 // check validates one answer; a refused answer is recorded, and the bot is told why.
-func (g *game) check(p Player, seat engine.Seat, rec *arena.DecisionRecord, a Answer, start time.Time) (engine.Action, bool) {
-	attempt := arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
+func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a Answer, start time.Time) (engine.Action, bool) {
+	attempt := domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
 	var rule, reason string
 	var action engine.Action
 	switch {
@@ -353,7 +353,7 @@ func (g *game) recordLate(seat engine.Seat, a Answer, reason string) {
 	k, _ := strconv.Atoi(strings.TrimPrefix(a.RequestID, "r")) // closed() checked the form
 	for i := len(g.deal.Decisions) - 1; i >= 0; i-- {
 		if d := &g.deal.Decisions[i]; d.RequestID == a.RequestID && d.Seat == seat {
-			addAttempt(d, arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
+			addAttempt(d, domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
 			return
 		}
 	}
@@ -361,12 +361,12 @@ func (g *game) recordLate(seat engine.Seat, a Answer, reason string) {
 
 // addAttempt records one answer of a decision; past maxAttempts the last attempt counts the
 // refused answers that were not recorded one by one.
-func addAttempt(d *arena.DecisionRecord, a arena.AnswerAttempt) {
+func addAttempt(d *domain.DecisionRecord, a domain.AnswerAttempt) {
 	switch n := len(d.Attempts); {
 	case n < maxAttempts-1 || a.Rejected == "":
 		d.Attempts = append(d.Attempts, a)
 	case n == maxAttempts-1:
-		d.Attempts = append(d.Attempts, arena.AnswerAttempt{Text: a.Text, After: a.After, Rejected: floodNote(1)})
+		d.Attempts = append(d.Attempts, domain.AnswerAttempt{Text: a.Text, After: a.After, Rejected: floodNote(1)})
 	default:
 		last := &d.Attempts[n-1]
 		var more int
@@ -392,7 +392,7 @@ func (g *game) closed(id string, seat engine.Seat) bool {
 }
 
 // late plays the fallback for a late or missing answer and gives a strike.
-func (g *game) late(rec arena.DecisionRecord, legal []engine.Action, start time.Time, waited time.Duration) arena.DecisionRecord {
+func (g *game) late(rec domain.DecisionRecord, legal []engine.Action, start time.Time, waited time.Duration) domain.DecisionRecord {
 	p := g.t.Players[rec.Seat]
 	strikes, forfeited, counted := p.Clock.strike()
 	rec.Action, rec.Fallback, rec.Strike, rec.Latency = Fallback(legal), true, counted, waited

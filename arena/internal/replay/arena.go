@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/referee"
@@ -26,7 +26,7 @@ type ArenaConfig struct {
 	Listen string
 	// Store lets bots connect with their registered token; nil accepts only the arena's
 	// one-time token.
-	Store arena.Store
+	Store domain.Store
 	Log   *zap.Logger
 	// Name is the bot name the one-time token connects as (default "replay-bot").
 	Name string

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -19,11 +19,11 @@ import (
 // the same position as in the match.
 type Question struct {
 	Match    Match
-	Deal     *arena.DealRecord
+	Deal     *domain.DealRecord
 	Index    int
 	Seat     engine.Seat
 	Decision engine.Decision
-	Recorded arena.DecisionRecord // what happened in the match
+	Recorded domain.DecisionRecord // what happened in the match
 
 	// Request is the request exactly as it was sent (the decision record's Sent). When none
 	// was sent (the arena played a fallback for a bot that had forfeited or was gone), it is
@@ -40,7 +40,7 @@ type Question struct {
 }
 
 // NewQuestion prepares decision k of a recorded deal.
-func NewQuestion(m Match, rec *arena.DealRecord, k int) (*Question, error) {
+func NewQuestion(m Match, rec *domain.DealRecord, k int) (*Question, error) {
 	if k < 0 || k >= len(rec.Moves) {
 		if len(rec.Moves) == 0 {
 			return nil, fmt.Errorf("deal %d has no decisions", rec.Number)
@@ -67,7 +67,7 @@ func NewQuestion(m Match, rec *arena.DealRecord, k int) (*Question, error) {
 		}
 	}
 	if q.Recorded.Bot == "" {
-		q.Recorded = arena.DecisionRecord{Index: k, Seat: seat, Bot: botAt(rec, seat), Decision: q.Decision, Action: rec.Moves[k].Action}
+		q.Recorded = domain.DecisionRecord{Index: k, Seat: seat, Bot: botAt(rec, seat), Decision: q.Decision, Action: rec.Moves[k].Action}
 	}
 	gameID := referee.GameID(m.ID, rec.Number)
 	all := st.EventsFor(seat, 0)
@@ -114,7 +114,7 @@ func (q *Question) PerDecision() time.Duration {
 	if d := q.Match.TimeControl.PerDecision; d > 0 {
 		return d
 	}
-	return arena.DefaultTimeControl.PerDecision
+	return domain.DefaultTimeControl.PerDecision
 }
 
 // Answer is what a bot answered when asked again.
@@ -124,7 +124,7 @@ type Answer struct {
 	Action   engine.Action         // the accepted answer (zero when none came in time)
 	Answered bool                  // a legal answer came before the deadline (and its overage)
 	Latency  time.Duration         // from the request to the accepted answer
-	Attempts []arena.AnswerAttempt // every answer, refused ones with the reason
+	Attempts []domain.AnswerAttempt // every answer, refused ones with the reason
 	// Fallback is what the arena would have played when no legal answer came in time.
 	Fallback engine.Action
 }
@@ -201,7 +201,7 @@ func (q *Question) ask(ctx context.Context, conn referee.Conn, exited <-chan str
 		select {
 		case a := <-answers:
 			action, rule, reason := q.check(a.RequestID, a.Action)
-			at := arena.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
+			at := domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
 			if rule == "" {
 				ans.Attempts = append(ans.Attempts, at)
 				ans.Action, ans.Answered, ans.Latency = action, true, at.After

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
@@ -33,7 +33,7 @@ func startArena(t *testing.T) *LocalArena {
 	return a
 }
 
-func question(t *testing.T, m Match, rec *arena.DealRecord, k int) *Question {
+func question(t *testing.T, m Match, rec *domain.DealRecord, k int) *Question {
 	t.Helper()
 	q, err := NewQuestion(m, rec, k)
 	if err != nil {
@@ -44,7 +44,7 @@ func question(t *testing.T, m Match, rec *arena.DealRecord, k int) *Question {
 
 // askable is question with time for a busy machine: the matches are recorded under the fast
 // testClock, but a bot re-asked here must not miss its answer because a core was taken.
-func askable(t *testing.T, m Match, rec *arena.DealRecord, k int) *Question {
+func askable(t *testing.T, m Match, rec *domain.DealRecord, k int) *Question {
 	t.Helper()
 	m.TimeControl.PerDecision = 10 * time.Second
 	return question(t, m, rec, k)
@@ -307,7 +307,7 @@ func TestAskWhereTheArenaPlayedForTheBot(t *testing.T) {
 	t.Parallel()
 	silent := func(*tappv1.DecisionRequest) []string { return nil }
 	m, recs := play(t, "modern", 2, silent)
-	var rec *arena.DealRecord
+	var rec *domain.DealRecord
 	k := -1
 	for i := range recs {
 		for _, d := range recs[i].Decisions {

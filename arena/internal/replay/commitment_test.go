@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 )
 
 // committed is m as a finished match that committed to its deals with nonce.
 func committed(t *testing.T, m Match, deals int, nonce string) Match {
 	t.Helper()
-	m.Format, m.Deals, m.Nonce = arena.FormatDeals, deals, nonce
-	spec := arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: deals, Seed: m.Seed, TimeControl: m.TimeControl}
+	m.Format, m.Deals, m.Nonce = domain.FormatDeals, deals, nonce
+	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: deals, Seed: m.Seed, TimeControl: m.TimeControl}
 	c, err := match.Commitment(spec, nonce)
 	if err != nil {
 		t.Fatal(err)

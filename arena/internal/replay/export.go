@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
@@ -195,7 +195,7 @@ func us(d time.Duration) int64     { return d.Microseconds() }
 func fromUS(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
 
 // NewDealExport converts a deal record to its export line.
-func NewDealExport(m Match, rec *arena.DealRecord, o ExportOptions) (*DealExport, error) {
+func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExport, error) {
 	r := m.Rules
 	n := r.Players
 	e := &DealExport{
@@ -211,7 +211,7 @@ func NewDealExport(m Match, rec *arena.DealRecord, o ExportOptions) (*DealExport
 	}
 	if m.Format != "" {
 		e.MatchFormat = &FormatJSON{Format: m.Format, Deals: m.Deals, Rounds: m.Rounds}
-		if m.Format == arena.FormatSession {
+		if m.Format == domain.FormatSession {
 			e.MatchFormat.Deals = 0
 		}
 	}
@@ -267,7 +267,7 @@ func nonNil(s []string) []string {
 // Record converts an export line back to its match context and deal record. Every card,
 // action and name is parsed; an error names the field. Whether the deal is legal is for
 // Verify.
-func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
+func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	if e.Format != FormatVersion {
 		return Match{}, nil, fmt.Errorf("format %q: this build reads %q", e.Format, FormatVersion)
 	}
@@ -276,7 +276,7 @@ func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
 		return Match{}, nil, fmt.Errorf("rules: %w", err)
 	}
 	m := Match{ID: e.Match, LeagueID: e.League, Rules: rules, Bots: e.Bots, Duplicate: e.Duplicate,
-		TimeControl: arena.TimeControl{PerDecision: fromUS(e.TimeControl.PerDecisionUS), Overage: fromUS(e.TimeControl.OverageUS),
+		TimeControl: domain.TimeControl{PerDecision: fromUS(e.TimeControl.PerDecisionUS), Overage: fromUS(e.TimeControl.OverageUS),
 			MaxStrikes: e.TimeControl.MaxStrikes}, Commitment: e.Commitment, Nonce: e.Nonce}
 	if f := e.MatchFormat; f != nil {
 		m.Format, m.Deals, m.Rounds = f.Format, f.Deals, f.Rounds
@@ -287,7 +287,7 @@ func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
 		}
 		m.Seeded = true
 	}
-	rec := &arena.DealRecord{MatchID: e.Match, Number: e.Deal, Group: e.Group, Seating: e.Seating,
+	rec := &domain.DealRecord{MatchID: e.Match, Number: e.Deal, Group: e.Group, Seating: e.Seating,
 		Options: engine.Options{Pot: e.Options.Pot, ForcedRamsch: e.Options.ForcedRamsch},
 		Started: e.Started, Duration: fromUS(e.DurationUS)}
 	if len(e.Hands) != rules.Players {
@@ -309,7 +309,7 @@ func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
 		rec.Moves = append(rec.Moves, mv)
 	}
 	for i, d := range e.Decisions {
-		x := arena.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
+		x := domain.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
 			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback, ArenaShare: fromUS(d.ArenaShareUS)}
 		if x.Decision, err = parseDecision(d.Decision); err != nil {
 			return m, nil, fmt.Errorf("decisions[%d].decision: %w", i, err)
@@ -318,7 +318,7 @@ func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
 			return m, nil, fmt.Errorf("decisions[%d].action: %w", i, err)
 		}
 		for _, a := range d.Attempts {
-			x.Attempts = append(x.Attempts, arena.AnswerAttempt{Text: a.Text, After: fromUS(a.AfterUS), Rejected: a.Rejected})
+			x.Attempts = append(x.Attempts, domain.AnswerAttempt{Text: a.Text, After: fromUS(a.AfterUS), Rejected: a.Rejected})
 		}
 		if len(d.Sent) > 0 {
 			x.Sent = append([]byte(nil), d.Sent...)
@@ -350,7 +350,7 @@ func (e *DealExport) Record() (Match, *arena.DealRecord, error) {
 		copy(l.dst[:], l.src)
 	}
 	for _, r := range e.Results {
-		rec.Results = append(rec.Results, arena.SeatResult{Bot: r.Bot, Seat: engine.Seat(r.Seat), Payoff: r.Payoff,
+		rec.Results = append(rec.Results, domain.SeatResult{Bot: r.Bot, Seat: engine.Seat(r.Seat), Payoff: r.Payoff,
 			Points: r.Points, Tricks: r.Tricks, Declarer: r.Declarer})
 	}
 	return m, rec, nil

@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
 // exportAll writes records as JSON Lines.
-func exportAll(t *testing.T, m Match, recs []arena.DealRecord, o ExportOptions) []byte {
+func exportAll(t *testing.T, m Match, recs []domain.DealRecord, o ExportOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	for i := range recs {
@@ -32,17 +32,17 @@ func exportAll(t *testing.T, m Match, recs []arena.DealRecord, o ExportOptions) 
 
 // normalized is a record as an export keeps it: times in UTC to the microsecond, requests
 // as compact JSON.
-func normalized(t *testing.T, rec arena.DealRecord) arena.DealRecord {
+func normalized(t *testing.T, rec domain.DealRecord) domain.DealRecord {
 	t.Helper()
 	rec.Started = rec.Started.UTC().Round(0)
 	rec.Duration = rec.Duration.Truncate(time.Microsecond)
-	ds := make([]arena.DecisionRecord, len(rec.Decisions))
+	ds := make([]domain.DecisionRecord, len(rec.Decisions))
 	for i, d := range rec.Decisions {
 		d.Latency = d.Latency.Truncate(time.Microsecond)
 		d.ArenaShare = d.ArenaShare.Truncate(time.Microsecond)
 		d.Think = 0             // not exported
 		d.SentFromState = false // an export's request is JSON, not the referee's wire bytes
-		as := make([]arena.AnswerAttempt, len(d.Attempts))
+		as := make([]domain.AnswerAttempt, len(d.Attempts))
 		for j, a := range d.Attempts {
 			a.After = a.After.Truncate(time.Microsecond)
 			as[j] = a
@@ -78,7 +78,7 @@ func TestExportThenVerifyRoundTrips(t *testing.T) {
 		t.Run(strings.ReplaceAll(text, " ", "_"), func(t *testing.T) {
 			t.Parallel()
 			var m Match
-			var recs []arena.DealRecord
+			var recs []domain.DealRecord
 			if rules, ok := strings.CutSuffix(text, " with strikes"); ok {
 				m, recs = play(t, rules, 2, silent) // strikes, then fallbacks without a request
 			} else {

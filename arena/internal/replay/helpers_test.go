@@ -12,7 +12,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
@@ -142,19 +142,19 @@ func (c *localConn) Gone() <-chan struct{}                 { return c.gone }
 func (c *localConn) StreamEvents() bool                    { return false }
 
 // testClock is fast, so that a strike costs little time.
-var testClock = arena.TimeControl{PerDecision: 300 * time.Millisecond, Overage: 50 * time.Millisecond, MaxStrikes: 3}
+var testClock = domain.TimeControl{PerDecision: 300 * time.Millisecond, Overage: 50 * time.Millisecond, MaxStrikes: 3}
 
 // play plays a seeded match of n deals among in-process bots (one answer function per table
 // position) with the real referee, and returns its replay context and records. The pot is
 // carried from deal to deal as the match runner does.
-func play(t testing.TB, rulesText string, n int, answers ...func(*tappv1.DecisionRequest) []string) (Match, []arena.DealRecord) {
+func play(t testing.TB, rulesText string, n int, answers ...func(*tappv1.DecisionRequest) []string) (Match, []domain.DealRecord) {
 	t.Helper()
 	rules, err := engine.ParseRuleSet(rulesText)
 	if err != nil {
 		t.Fatal(err)
 	}
 	names := []string{"north", "east", "south", "west"}[:rules.Players]
-	spec := arena.MatchSpec{Rules: rules, Bots: names, Deals: n, Seed: 7, TimeControl: testClock}
+	spec := domain.MatchSpec{Rules: rules, Bots: names, Deals: n, Seed: 7, TimeControl: testClock}
 	m := Match{ID: "m" + fmt.Sprint(len(rulesText)*1000+n), Rules: rules, Bots: names, TimeControl: testClock, Seeded: true, Seed: spec.Seed}
 	tables, err := match.Plan(spec)
 	if err != nil {
@@ -171,7 +171,7 @@ func play(t testing.TB, rulesText string, n int, answers ...func(*tappv1.Decisio
 		clocks[name] = referee.NewClock(testClock)
 	}
 	pot := 0
-	var recs []arena.DealRecord
+	var recs []domain.DealRecord
 	for _, tb := range tables {
 		players := make([]referee.Player, len(tb.Seating))
 		for s, b := range tb.Seating {

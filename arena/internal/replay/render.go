@@ -9,7 +9,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -400,7 +400,7 @@ func (wk *Walk) writeEnd(w io.Writer, s *Step) {
 
 // WriteDealList writes one line per deal: what was played and how it ended, and how to open
 // it. The deals need no requests (Sent), only their decisions' flags.
-func WriteDealList(w io.Writer, m Match, deals []arena.DealRecord) {
+func WriteDealList(w io.Writer, m Match, deals []domain.DealRecord) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "deal\tgroup\tseating (seat 0, 1, …)\tcontract\tdeclarer\tresult\tpayoff by seat\tdecisions\tstrikes\tfallbacks")
 	for i := range deals {

@@ -19,7 +19,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/engine"
 )
@@ -30,7 +30,7 @@ type Match struct {
 	LeagueID    string
 	Rules       engine.RuleSet
 	Bots        []string // in table order
-	TimeControl arena.TimeControl
+	TimeControl domain.TimeControl
 	Duplicate   bool
 	// Seeded says the deals come from Seed (not from a deal file), so every deal can be dealt
 	// again from (Seed, group) and checked (R-DEAL-2).
@@ -48,7 +48,7 @@ type Match struct {
 }
 
 // MatchOf is the replay context of a stored match.
-func MatchOf(m *arena.Match) Match {
+func MatchOf(m *domain.Match) Match {
 	out := Match{
 		ID: m.ID, LeagueID: m.Spec.LeagueID, Rules: m.Spec.Rules, Bots: append([]string(nil), m.Spec.Bots...),
 		TimeControl: m.Spec.TimeControl, Duplicate: m.Spec.Duplicate,
@@ -56,9 +56,9 @@ func MatchOf(m *arena.Match) Match {
 		Format: m.Spec.Format, Rounds: m.Spec.Rounds, Deals: m.Spec.Deals, Commitment: m.Commitment,
 	}
 	if out.Format == "" {
-		out.Format = arena.FormatDeals
+		out.Format = domain.FormatDeals
 	}
-	if m.Status == arena.MatchFinished {
+	if m.Status == domain.MatchFinished {
 		out.Nonce = m.Nonce // revealed only once the match is over
 	}
 	return out
@@ -70,7 +70,7 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 	if !m.Seeded || n < 0 || group < 0 || len(m.Bots) != m.Rules.Players {
 		return t, false
 	}
-	spec := arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: group + 1, Seed: m.Seed, Duplicate: m.Duplicate}
+	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: group + 1, Seed: m.Seed, Duplicate: m.Duplicate}
 	tables, err := match.Plan(spec)
 	if err != nil {
 		return t, false
@@ -85,13 +85,13 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 
 // Store is the part of a store that replays read; arena/store.Store has all of it.
 type Store interface {
-	GetMatch(ctx context.Context, id string) (*arena.Match, error)
-	Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error)
+	GetMatch(ctx context.Context, id string) (*domain.Match, error)
+	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
 	DealNumbers(ctx context.Context, matchID string) ([]int, error)
 }
 
 // LoadDeal reads one stored deal with its match.
-func LoadDeal(ctx context.Context, st Store, matchID string, number int) (Match, *arena.DealRecord, error) {
+func LoadDeal(ctx context.Context, st Store, matchID string, number int) (Match, *domain.DealRecord, error) {
 	m, err := st.GetMatch(ctx, matchID)
 	if err != nil {
 		return Match{}, nil, err
@@ -139,7 +139,7 @@ func seatName(s engine.Seat, players int) string {
 }
 
 // botAt is the bot in seat s of a deal, "" when unknown.
-func botAt(rec *arena.DealRecord, s engine.Seat) string {
+func botAt(rec *domain.DealRecord, s engine.Seat) string {
 	if s < 0 || int(s) >= len(rec.Seating) {
 		return ""
 	}

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
@@ -75,7 +75,7 @@ type Report struct {
 }
 
 // checkCommitment checks m's commitment, if it can be checked, into the report.
-func (r *Report) checkCommitment(m *arena.Match, line int) {
+func (r *Report) checkCommitment(m *domain.Match, line int) {
 	switch {
 	case m.Commitment == "":
 		r.Unchecked = append(r.Unchecked, "match "+m.ID+": no commitment (recorded before the arena committed to its deals)")
@@ -125,7 +125,7 @@ func ruleOf(err error, def string) string {
 // the rule set (and against the seed, when the match was seeded), every move (its seat, its
 // legality, its decision record and the request as sent), the end of the deal, the settlement
 // and the stored results.
-func VerifyDeal(m Match, rec *arena.DealRecord) []Problem {
+func VerifyDeal(m Match, rec *domain.DealRecord) []Problem {
 	v := &verifier{m: m, rec: rec}
 	v.run()
 	return v.problems
@@ -133,7 +133,7 @@ func VerifyDeal(m Match, rec *arena.DealRecord) []Problem {
 
 type verifier struct {
 	m        Match
-	rec      *arena.DealRecord
+	rec      *domain.DealRecord
 	problems []Problem
 }
 
@@ -167,7 +167,7 @@ func (v *verifier) run() {
 		v.add(-1, ruleOf(err, "R-POT"), "the deal's options: %v", err)
 		return
 	}
-	byIndex := make(map[int]*arena.DecisionRecord, len(rec.Decisions))
+	byIndex := make(map[int]*domain.DecisionRecord, len(rec.Decisions))
 	for i := range rec.Decisions {
 		x := &rec.Decisions[i]
 		if byIndex[x.Index] != nil {
@@ -250,7 +250,7 @@ func turnRule(r engine.RuleSet, st *engine.State) string {
 }
 
 // checkDecision compares a decision record with the move and the engine's state before it.
-func (v *verifier) checkDecision(st *engine.State, k int, mv engine.Move, x *arena.DecisionRecord) {
+func (v *verifier) checkDecision(st *engine.State, k int, mv engine.Move, x *domain.DecisionRecord) {
 	var diffs []string
 	if x.Seat != mv.Seat {
 		diffs = append(diffs, fmt.Sprintf("seat %d, but the move is by seat %d", x.Seat, mv.Seat))
@@ -312,13 +312,13 @@ func (v *verifier) checkSentDigest() {
 	if rec.SentDigest == nil {
 		return
 	}
-	if got := arena.SentDigest(rec.Decisions); !bytes.Equal(got[:], rec.SentDigest) {
+	if got := domain.SentDigest(rec.Decisions); !bytes.Equal(got[:], rec.SentDigest) {
 		v.add(-1, RecSent, "the requests rebuilt from the record (digest %x) are not the ones sent (digest %x): this build does not rebuild them as the arena sent them", got, rec.SentDigest)
 	}
 }
 
 // checkSent compares the request as sent with what the engine shows the seat at that moment.
-func (v *verifier) checkSent(st *engine.State, x *arena.DecisionRecord, legal []engine.Action) string {
+func (v *verifier) checkSent(st *engine.State, x *domain.DecisionRecord, legal []engine.Action) string {
 	req, err := wire.DecodeSent(x.Sent)
 	if err != nil {
 		return fmt.Sprintf("the recorded request is not a DecisionRequest: %v", err)
@@ -494,7 +494,7 @@ func (v *verifier) checkOutcome(want engine.Outcome) {
 	}
 	for i, res := range v.rec.Results {
 		s := engine.Seat(i)
-		w := arena.SeatResult{Bot: botAt(v.rec, s), Seat: s, Payoff: got.Payoff[i], Points: got.Points[i],
+		w := domain.SeatResult{Bot: botAt(v.rec, s), Seat: s, Payoff: got.Payoff[i], Points: got.Points[i],
 			Tricks: got.Tricks[i], Declarer: got.Declarer == s}
 		if res != w {
 			v.add(-1, RecResult, "the result of seat %d is %+v, but the settlement gives %+v", i, res, w)
@@ -516,7 +516,7 @@ func VerifyStored(ctx context.Context, st Store, matchID string) (*Report, error
 	}
 	rep := &Report{}
 	rep.checkCommitment(am, 0)
-	var prev *arena.DealRecord
+	var prev *domain.DealRecord
 	for _, n := range nums {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -542,7 +542,7 @@ func VerifyStored(ctx context.Context, st Store, matchID string) (*Report, error
 
 // potCarry checks that a deal starts with the pot the deal before it left (R-POT): deals of a
 // match with a pot are played one after the other.
-func potCarry(m Match, prev, rec *arena.DealRecord) []Problem {
+func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
 	if !m.Rules.Pot {
 		return nil
 	}
@@ -563,7 +563,7 @@ func potCarry(m Match, prev, rec *arena.DealRecord) []Problem {
 // VerifyExport verifies every deal of a JSON Lines export.
 func VerifyExport(r io.Reader) (*Report, error) {
 	rep := &Report{}
-	var prev *arena.DealRecord
+	var prev *domain.DealRecord
 	prevMatch := ""
 	err := ReadExport(r, func(line int, e *DealExport, err error) error {
 		rep.Deals++
@@ -602,10 +602,10 @@ func (r *Report) checkExportCommitment(m Match, e *DealExport, line int) {
 		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
 		return
 	}
-	spec := arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: m.Deals, Seed: m.Seed, Duplicate: m.Duplicate,
+	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: m.Deals, Seed: m.Seed, Duplicate: m.Duplicate,
 		TimeControl: m.TimeControl, LeagueID: m.LeagueID, Format: m.Format, Rounds: m.Rounds}
-	if spec.Format == arena.FormatDeals {
+	if spec.Format == domain.FormatDeals {
 		spec.Format = ""
 	}
-	r.checkCommitment(&arena.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce}, line)
+	r.checkCommitment(&domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce}, line)
 }

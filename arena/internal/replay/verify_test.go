@@ -14,17 +14,17 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
 // clone deep-copies a record's slices, so a test can corrupt it alone.
-func clone(rec arena.DealRecord) arena.DealRecord {
+func clone(rec domain.DealRecord) domain.DealRecord {
 	rec.Moves = append([]engine.Move(nil), rec.Moves...)
-	rec.Decisions = append([]arena.DecisionRecord(nil), rec.Decisions...)
-	rec.Results = append([]arena.SeatResult(nil), rec.Results...)
+	rec.Decisions = append([]domain.DecisionRecord(nil), rec.Decisions...)
+	rec.Results = append([]domain.SeatResult(nil), rec.Results...)
 	rec.Seating = append([]string(nil), rec.Seating...)
 	return rec
 }
@@ -43,7 +43,7 @@ func find(t *testing.T, ps []Problem, rule string) Problem {
 
 // wrongCard returns the index of the first card played and a card the player does not hold
 // (the lowest of the next seat's hand as dealt), to put in its place.
-func wrongCard(t *testing.T, rec *arena.DealRecord) (int, engine.Card) {
+func wrongCard(t *testing.T, rec *domain.DealRecord) (int, engine.Card) {
 	t.Helper()
 	for k, mv := range rec.Moves {
 		if mv.Action.Kind != engine.ActCard {
@@ -132,14 +132,14 @@ func TestVerifyFindsBrokenRecords(t *testing.T) {
 	m, recs := play(t, "modern", 3)
 	for _, c := range []struct {
 		name, rule string
-		corrupt    func(t *testing.T, r *arena.DealRecord)
+		corrupt    func(t *testing.T, r *domain.DealRecord)
 	}{
-		{"truncated", RecIncomplete, func(t *testing.T, r *arena.DealRecord) { r.Moves = r.Moves[:len(r.Moves)-2] }},
-		{"wrong seat", "R-MOD-BID-1", func(t *testing.T, r *arena.DealRecord) { r.Moves[0].Seat = 0 }},
-		{"decision action", RecDecision, func(t *testing.T, r *arena.DealRecord) {
+		{"truncated", RecIncomplete, func(t *testing.T, r *domain.DealRecord) { r.Moves = r.Moves[:len(r.Moves)-2] }},
+		{"wrong seat", "R-MOD-BID-1", func(t *testing.T, r *domain.DealRecord) { r.Moves[0].Seat = 0 }},
+		{"decision action", RecDecision, func(t *testing.T, r *domain.DealRecord) {
 			r.Decisions[1].Action = engine.ToutAction(true)
 		}},
-		{"fallback", RecFallback, func(t *testing.T, r *arena.DealRecord) {
+		{"fallback", RecFallback, func(t *testing.T, r *domain.DealRecord) {
 			for i, d := range r.Decisions {
 				if d.Action.Kind == engine.ActPlay { // the fallback in round one is pass
 					r.Decisions[i].Fallback = true
@@ -147,9 +147,9 @@ func TestVerifyFindsBrokenRecords(t *testing.T) {
 				}
 			}
 		}},
-		{"results", RecResult, func(t *testing.T, r *arena.DealRecord) { r.Results[0].Bot = "someone" }},
-		{"seating", RecSeating, func(t *testing.T, r *arena.DealRecord) { r.Seating[0], r.Seating[1] = r.Seating[1], r.Seating[0] }},
-		{"sent", RecSent, func(t *testing.T, r *arena.DealRecord) {
+		{"results", RecResult, func(t *testing.T, r *domain.DealRecord) { r.Results[0].Bot = "someone" }},
+		{"seating", RecSeating, func(t *testing.T, r *domain.DealRecord) { r.Seating[0], r.Seating[1] = r.Seating[1], r.Seating[0] }},
+		{"sent", RecSent, func(t *testing.T, r *domain.DealRecord) {
 			req, err := wire.DecodeSent(r.Decisions[0].Sent)
 			if err != nil {
 				t.Fatal(err)
@@ -225,19 +225,19 @@ func TestVerifyExportFindsACorruptedLineAndThePot(t *testing.T) {
 
 // memStore is a Store over records in memory; deal numbers in broken cannot be read.
 type memStore struct {
-	m      *arena.Match
-	deals  []arena.DealRecord
+	m      *domain.Match
+	deals  []domain.DealRecord
 	broken map[int]bool
 }
 
-func (s *memStore) GetMatch(_ context.Context, id string) (*arena.Match, error) {
+func (s *memStore) GetMatch(_ context.Context, id string) (*domain.Match, error) {
 	if id != s.m.ID {
-		return nil, arena.ErrNotFound
+		return nil, domain.ErrNotFound
 	}
 	return s.m, nil
 }
 
-func (s *memStore) Deal(_ context.Context, id string, n int) (*arena.DealRecord, error) {
+func (s *memStore) Deal(_ context.Context, id string, n int) (*domain.DealRecord, error) {
 	if s.broken[n] {
 		return nil, errors.New("stored deal \"CA CA\": card CA appears twice")
 	}
@@ -246,7 +246,7 @@ func (s *memStore) Deal(_ context.Context, id string, n int) (*arena.DealRecord,
 			return &s.deals[i], nil
 		}
 	}
-	return nil, fmt.Errorf("deal %d: %w", n, arena.ErrNotFound)
+	return nil, fmt.Errorf("deal %d: %w", n, domain.ErrNotFound)
 }
 
 func (s *memStore) DealNumbers(context.Context, string) ([]int, error) {
@@ -257,8 +257,8 @@ func (s *memStore) DealNumbers(context.Context, string) ([]int, error) {
 	return ns, nil
 }
 
-func storeOf(m Match, recs []arena.DealRecord) *memStore {
-	return &memStore{m: &arena.Match{ID: m.ID, Spec: arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs),
+func storeOf(m Match, recs []domain.DealRecord) *memStore {
+	return &memStore{m: &domain.Match{ID: m.ID, Spec: domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs),
 		Seed: m.Seed, TimeControl: m.TimeControl}}, deals: recs}
 }
 
@@ -279,7 +279,7 @@ func TestVerifyStored(t *testing.T) {
 	if p := find(t, rep.Problems, RecUnreadable); p.Deal != 3 {
 		t.Errorf("problem %q, want deal 3", p)
 	}
-	if _, err := VerifyStored(ctx, st, "nope"); !errors.Is(err, arena.ErrNotFound) {
+	if _, err := VerifyStored(ctx, st, "nope"); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("VerifyStored(unknown match) = %v, want ErrNotFound", err)
 	}
 }
@@ -291,7 +291,7 @@ func TestVerifyAcceptsLateRefusedAnswers(t *testing.T) {
 	m, recs := play(t, "modern", 1)
 	rec := clone(recs[0])
 	d := &rec.Decisions[0]
-	d.Attempts = append(d.Attempts, arena.AnswerAttempt{Text: d.Action.String(), After: time.Second,
+	d.Attempts = append(d.Attempts, domain.AnswerAttempt{Text: d.Action.String(), After: time.Second,
 		Rejected: "request r1 is over: it was answered, or its deadline passed and the fallback was played"})
 	if ps := VerifyDeal(m, &rec); len(ps) != 0 {
 		t.Errorf("a late refused answer: problems %v, want none", ps)
@@ -320,7 +320,7 @@ func TestVerifyStoredProvesTheRebuiltRequests(t *testing.T) {
 		if slices.Contains(ids, m.ID) { // play names matches by the length of their rules
 			continue
 		}
-		am := &arena.Match{ID: m.ID, Spec: arena.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs), Seed: m.Seed,
+		am := &domain.Match{ID: m.ID, Spec: domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs), Seed: m.Seed,
 			TimeControl: m.TimeControl}}
 		if err := st.CreateMatch(ctx, am); err != nil {
 			t.Fatal(err)

@@ -3,7 +3,7 @@ package replay
 import (
 	"fmt"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -37,7 +37,7 @@ func (v View) String() string {
 // Walk is one deal stepped through from one view: a step per decision, then the end.
 type Walk struct {
 	Match Match
-	Deal  *arena.DealRecord
+	Deal  *domain.DealRecord
 	View  View
 	// Dealt is what the view learned before the first decision (the deal, as the view sees it).
 	Dealt []engine.Event
@@ -74,7 +74,7 @@ type Step struct {
 
 	// Record is the decision's record: timing, strike and fallback always; the request (Sent,
 	// RequestID) and the answers (Attempts) only when Own. Its Action is Step.Action.
-	Record    arena.DecisionRecord
+	Record    domain.DecisionRecord
 	HasRecord bool                    // the deal record has this decision
 	Request   *tappv1.DecisionRequest // Own: the request as sent, parsed (nil if none was sent)
 
@@ -83,7 +83,7 @@ type Step struct {
 
 // NewWalk replays a recorded deal with the engine and builds its steps as the view sees
 // them. A record the engine refuses (see Verify) is an error naming the move.
-func NewWalk(m Match, rec *arena.DealRecord, v View) (*Walk, error) {
+func NewWalk(m Match, rec *domain.DealRecord, v View) (*Walk, error) {
 	n := m.Rules.Players
 	if !v.Full && v.Seat != engine.NoSeat && (v.Seat < 0 || int(v.Seat) >= n) {
 		return nil, fmt.Errorf("no seat %d at a table of %d (seats 0-%d)", v.Seat, n, n-1)
@@ -92,7 +92,7 @@ func NewWalk(m Match, rec *arena.DealRecord, v View) (*Walk, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deal %d cannot be replayed: %w", rec.Number, err)
 	}
-	byIndex := make(map[int]*arena.DecisionRecord, len(rec.Decisions))
+	byIndex := make(map[int]*domain.DecisionRecord, len(rec.Decisions))
 	for i := range rec.Decisions {
 		byIndex[rec.Decisions[i].Index] = &rec.Decisions[i]
 	}
@@ -135,7 +135,7 @@ func NewWalk(m Match, rec *arena.DealRecord, v View) (*Walk, error) {
 					}
 				}
 			} else {
-				s.Record = arena.DecisionRecord{Index: d.Index, Seat: d.Seat, Bot: d.Bot, Decision: d.Decision,
+				s.Record = domain.DecisionRecord{Index: d.Index, Seat: d.Seat, Bot: d.Bot, Decision: d.Decision,
 					Latency: d.Latency, Strike: d.Strike, Fallback: d.Fallback}
 			}
 			s.Record.Action = s.Action

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -15,7 +15,7 @@ import (
 // from the true deal and the moves alone — independently of the engine's observation and
 // redaction code, as arena/server's leak test does: its own hand, every card played, called
 // cards, and its private facts (the Frage tapp, the Rufer give, an exposed Ouvert hand).
-func knownCards(rules engine.RuleSet, rec *arena.DealRecord, seat engine.Seat, n int) engine.CardSet {
+func knownCards(rules engine.RuleSet, rec *domain.DealRecord, seat engine.Seat, n int) engine.CardSet {
 	if n >= len(rec.Moves) {
 		return rules.Pack() // the deal is over: everything is revealed (R-INFO-4)
 	}
@@ -180,7 +180,7 @@ func TestSeatViewOfAHiddenMove(t *testing.T) {
 	}
 }
 
-func calledOf(rec *arena.DealRecord) engine.Card {
+func calledOf(rec *domain.DealRecord) engine.Card {
 	for _, m := range rec.Moves {
 		if m.Action.Kind == engine.ActCall {
 			return m.Action.Card

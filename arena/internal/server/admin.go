@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -19,7 +19,7 @@ import (
 // match's id, Running lists the matches it plays, Watch streams a running match's public
 // events until it ends.
 type MatchStarter interface {
-	StartMatch(ctx context.Context, spec arena.MatchSpec) (string, error)
+	StartMatch(ctx context.Context, spec domain.MatchSpec) (string, error)
 	Running() []string
 	Watch(ctx context.Context, matchID string, send func(match.Seen) error) error
 }
@@ -44,16 +44,16 @@ func seenToProto(s match.Seen) *tappv1.WatchMatchResponse {
 }
 
 // specFromProto reads an admin StartMatch request.
-func specFromProto(req *tappv1.StartMatchRequest) (arena.MatchSpec, error) {
+func specFromProto(req *tappv1.StartMatchRequest) (domain.MatchSpec, error) {
 	text := req.GetRules()
 	if text == "" {
 		text = "modern"
 	}
 	rules, err := engine.ParseRuleSet(text)
 	if err != nil {
-		return arena.MatchSpec{}, err
+		return domain.MatchSpec{}, err
 	}
-	spec := arena.MatchSpec{
+	spec := domain.MatchSpec{
 		Rules: rules, Bots: req.GetBots(), Deals: int(req.GetDeals()), Seed: req.GetSeed(),
 		Duplicate: req.GetDuplicate(), DealsText: req.GetDealsText(),
 		TimeControl: wire.TimeControlFromProto(req.GetTimeControl()),
@@ -64,7 +64,7 @@ func specFromProto(req *tappv1.StartMatchRequest) (arena.MatchSpec, error) {
 }
 
 // matchSummary converts a stored match with its totals.
-func matchSummary(ctx context.Context, store arena.Store, m *arena.Match) *tappv1.MatchSummary {
+func matchSummary(ctx context.Context, store domain.Store, m *domain.Match) *tappv1.MatchSummary {
 	sum := &tappv1.MatchSummary{
 		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
 		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited,
@@ -85,7 +85,7 @@ func matchSummary(ctx context.Context, store arena.Store, m *arena.Match) *tappv
 }
 
 // matchDetails returns a stored match with every deal's summary.
-func matchDetails(ctx context.Context, store arena.Store, matchID string) (*tappv1.GetMatchResponse, error) {
+func matchDetails(ctx context.Context, store domain.Store, matchID string) (*tappv1.GetMatchResponse, error) {
 	m, err := store.GetMatch(ctx, matchID)
 	if err != nil {
 		return nil, err
@@ -123,14 +123,14 @@ func (a *adminService) RegisterBot(ctx context.Context, req *tappv1.RegisterBotR
 }
 
 // RegisterBot creates a bot with a fresh token and stores only the token's hash.
-func RegisterBot(ctx context.Context, store arena.Store, name string) (*arena.Bot, string, error) {
+func RegisterBot(ctx context.Context, store domain.Store, name string) (*domain.Bot, string, error) {
 	if err := ValidBotName(name); err != nil {
 		return nil, "", status.Error(codes.InvalidArgument, err.Error())
 	}
 	token := NewToken("tapp_")
-	bot := &arena.Bot{Name: name, TokenHash: HashToken(token)}
+	bot := &domain.Bot{Name: name, TokenHash: HashToken(token)}
 	err := store.CreateBot(ctx, bot)
-	if errors.Is(err, arena.ErrConflict) {
+	if errors.Is(err, domain.ErrConflict) {
 		return nil, "", status.Errorf(codes.AlreadyExists, "a bot named %q exists already", name)
 	}
 	if err != nil {
@@ -139,8 +139,8 @@ func RegisterBot(ctx context.Context, store arena.Store, name string) (*arena.Bo
 	return bot, token, nil
 }
 
-// ValidBotName is arena.ValidBotName: one rule for bot names everywhere.
-func ValidBotName(name string) error { return arena.ValidBotName(name) }
+// ValidBotName is domain.ValidBotName: one rule for bot names everywhere.
+func ValidBotName(name string) error { return domain.ValidBotName(name) }
 
 func (a *adminService) ListBots(ctx context.Context, _ *tappv1.ListBotsRequest) (*tappv1.ListBotsResponse, error) {
 	if err := a.s.authAdmin(ctx); err != nil {
@@ -206,7 +206,7 @@ func (a *adminService) ListMatches(ctx context.Context, req *tappv1.ListMatchesR
 	if a.start == nil {
 		return nil, status.Error(codes.Unimplemented, "this arena keeps no matches")
 	}
-	ms, err := a.s.cfg.Store.ListMatches(ctx, arena.MatchFilter{Bot: req.GetBot(), Limit: int(req.GetLimit())})
+	ms, err := a.s.cfg.Store.ListMatches(ctx, domain.MatchFilter{Bot: req.GetBot(), Limit: int(req.GetLimit())})
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "listing matches: %v", err)
 	}
@@ -225,7 +225,7 @@ func (a *adminService) GetMatch(ctx context.Context, req *tappv1.GetMatchRequest
 		return nil, status.Error(codes.Unimplemented, "this arena keeps no matches")
 	}
 	resp, err := matchDetails(ctx, a.s.cfg.Store, req.GetMatchId())
-	if errors.Is(err, arena.ErrNotFound) {
+	if errors.Is(err, domain.ErrNotFound) {
 		return nil, status.Errorf(codes.NotFound, "no match %q", req.GetMatchId())
 	}
 	if err != nil {
@@ -242,7 +242,7 @@ func (a *adminService) WatchMatch(req *tappv1.WatchMatchRequest, stream tappv1.A
 		return status.Error(codes.Unimplemented, "this arena runs no matches")
 	}
 	err := MatchFeed{a.start}.Watch(stream.Context(), req.GetMatchId(), stream.Send)
-	if errors.Is(err, arena.ErrNotFound) {
+	if errors.Is(err, domain.ErrNotFound) {
 		return status.Errorf(codes.NotFound, "no running match %q", req.GetMatchId())
 	}
 	return err

@@ -13,8 +13,8 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/test/bufconn"
 
-	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -59,7 +59,7 @@ func (a *bubbleArena) dialer() func(ctx context.Context, _ string) (net.Conn, er
 }
 
 // play creates and runs a match to its end.
-func (a *bubbleArena) play(spec arena.MatchSpec) *match.Result {
+func (a *bubbleArena) play(spec domain.MatchSpec) *match.Result {
 	a.t.Helper()
 	m, err := a.runner.Create(context.Background(), spec)
 	if err != nil {
@@ -200,10 +200,10 @@ func never(int, *tappv1.DecisionRequest) (*string, time.Duration) { return nil, 
 type keepingStore struct {
 	*memstore.Memory
 	mu    sync.Mutex
-	deals []arena.DealRecord
+	deals []domain.DealRecord
 }
 
-func (s *keepingStore) SaveDeal(ctx context.Context, d *arena.DealRecord) error {
+func (s *keepingStore) SaveDeal(ctx context.Context, d *domain.DealRecord) error {
 	s.mu.Lock()
 	s.deals = append(s.deals, *d)
 	s.mu.Unlock()
@@ -211,12 +211,12 @@ func (s *keepingStore) SaveDeal(ctx context.Context, d *arena.DealRecord) error 
 }
 
 // decisionsOf returns the decisions of bot in deal order.
-func (s *keepingStore) decisionsOf(bot string) []arena.DecisionRecord {
+func (s *keepingStore) decisionsOf(bot string) []domain.DecisionRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	deals := slices.Clone(s.deals)
-	slices.SortFunc(deals, func(a, b arena.DealRecord) int { return a.Number - b.Number })
-	var out []arena.DecisionRecord
+	slices.SortFunc(deals, func(a, b domain.DealRecord) int { return a.Number - b.Number })
+	var out []domain.DecisionRecord
 	for _, d := range deals {
 		for _, x := range d.Decisions {
 			if x.Bot == bot {

@@ -7,7 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -30,7 +30,7 @@ func TestOverageBankStrikesAndForfeitInFakeTime(t *testing.T) {
 		a := newBubbleArena(t, time.Second)
 		defer a.stop()
 		// 100 ms per decision and a bank of 150 ms; the second strike forfeits.
-		tc := arena.TimeControl{PerDecision: 100 * time.Millisecond, Overage: 150 * time.Millisecond, MaxStrikes: 2}
+		tc := domain.TimeControl{PerDecision: 100 * time.Millisecond, Overage: 150 * time.Millisecond, MaxStrikes: 2}
 		delays := []time.Duration{
 			160 * time.Millisecond, // 60 ms over: from the bank, which keeps 90 ms
 			100 * time.Millisecond, // exactly on time: the bank keeps 90 ms
@@ -46,7 +46,7 @@ func TestOverageBankStrikesAndForfeitInFakeTime(t *testing.T) {
 		})
 		names := goodBots(a, "odd")
 		a.waitSessions(3)
-		res := a.play(arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 1, Seed: 3, TimeControl: tc})
+		res := a.play(domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 1, Seed: 3, TimeControl: tc})
 
 		if len(res.Forfeited) != 1 || res.Forfeited[0] != "odd" {
 			t.Errorf("forfeited %v, want [odd]", res.Forfeited)
@@ -123,8 +123,8 @@ func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
 		odd := a.connect("odd", nil, never)
 		names := goodBots(a, "odd")
 		a.waitSessions(3)
-		spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 3, Seed: 3,
-			TimeControl: arena.TimeControl{PerDecision: 150 * time.Millisecond, Overage: 100 * time.Millisecond, MaxStrikes: 3}}
+		spec := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 3, Seed: 3,
+			TimeControl: domain.TimeControl{PerDecision: 150 * time.Millisecond, Overage: 100 * time.Millisecond, MaxStrikes: 3}}
 		start := time.Now()
 		res := a.play(spec)
 		if res.Deals != 3 || len(res.Forfeited) != 1 || res.Forfeited[0] != "odd" {
@@ -168,7 +168,7 @@ func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
 			t.Fatalf("fallback notices = %d (%d saying forfeited), want at least 3 and one forfeit", notices, forfeitNotices)
 		}
 		// The match counts its fallbacks, so that its results can be flagged.
-		if m := res.Match; m.Status != arena.MatchFinished || m.Fallbacks != len(a.store.decisionsOf("odd")) || m.FallbackShare() <= arena.TaintedShare {
+		if m := res.Match; m.Status != domain.MatchFinished || m.Fallbacks != len(a.store.decisionsOf("odd")) || m.FallbackShare() <= domain.TaintedShare {
 			t.Errorf("match: status %s, %d fallbacks of %d decisions; want finished, the hanging bot's %d, flagged", m.Status, m.Fallbacks, m.Decisions, len(a.store.decisionsOf("odd")))
 		}
 		for _, name := range names[:2] {

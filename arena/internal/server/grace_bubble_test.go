@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/sdk"
 	"github.com/tapparena/tapp/engine"
@@ -23,9 +23,9 @@ const testGrace = 2 * time.Second
 
 // graceSpec leaves 10 s per decision, far more than the grace period: what ends a dropped
 // bot's wait is the grace period, not its deadline.
-func graceSpec(names []string) arena.MatchSpec {
-	return arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 2, Seed: 3,
-		TimeControl: arena.TimeControl{PerDecision: 10 * time.Second, Overage: time.Second, MaxStrikes: 3}}
+func graceSpec(names []string) domain.MatchSpec {
+	return domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 2, Seed: 3,
+		TimeControl: domain.TimeControl{PerDecision: 10 * time.Second, Overage: time.Second, MaxStrikes: 3}}
 }
 
 // dropAt connects bot "odd", which answers at once but hangs up without answering its nth

@@ -15,7 +15,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -84,7 +84,7 @@ func (a *testArena) dial() *grpc.ClientConn {
 }
 
 // play creates and runs a match to its end.
-func (a *testArena) play(ctx context.Context, spec arena.MatchSpec) *match.Result {
+func (a *testArena) play(ctx context.Context, spec domain.MatchSpec) *match.Result {
 	a.t.Helper()
 	m, err := a.runner.Create(ctx, spec)
 	if err != nil {

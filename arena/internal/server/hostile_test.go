@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/server"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -26,10 +26,10 @@ import (
 
 // slowClock leaves seconds per decision: these tests are about records, not about time, and
 // must pass on a busy machine.
-var slowClock = arena.TimeControl{PerDecision: 5 * time.Second, Overage: 5 * time.Second, MaxStrikes: 3}
+var slowClock = domain.TimeControl{PerDecision: 5 * time.Second, Overage: 5 * time.Second, MaxStrikes: 3}
 
 // refusedIn counts the refused attempts in the decisions of bot.
-func refusedIn(decs []arena.DecisionRecord) int {
+func refusedIn(decs []domain.DecisionRecord) int {
 	n := 0
 	for _, d := range decs {
 		for _, at := range d.Attempts {

@@ -10,7 +10,7 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -57,8 +57,8 @@ func TestNoMessageLeaksAHiddenCard(t *testing.T) {
 				}
 				recorders = append(recorders, b)
 			}
-			spec := arena.MatchSpec{Rules: rules, Bots: names, Deals: deals, Seed: 42,
-				TimeControl: arena.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}}
+			spec := domain.MatchSpec{Rules: rules, Bots: names, Deals: deals, Seed: 42,
+				TimeControl: domain.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}}
 			res := a.play(ctx, spec)
 			if res.Deals != deals {
 				t.Fatalf("deals played = %d, want %d", res.Deals, deals)
@@ -67,7 +67,7 @@ func TestNoMessageLeaksAHiddenCard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			byGame := make(map[string]*arena.DealRecord)
+			byGame := make(map[string]*domain.DealRecord)
 			for i := range records {
 				byGame[fmt.Sprintf("%s/%d", res.Match.ID, records[i].Number)] = &records[i]
 			}
@@ -83,7 +83,7 @@ func TestNoMessageLeaksAHiddenCard(t *testing.T) {
 }
 
 // checkMessages checks every message one bot received; it returns how many it checked.
-func checkMessages(t *testing.T, rules engine.RuleSet, b *rawBot, byGame map[string]*arena.DealRecord) int {
+func checkMessages(t *testing.T, rules engine.RuleSet, b *rawBot, byGame map[string]*domain.DealRecord) int {
 	t.Helper()
 	seatOf := make(map[string]engine.Seat)
 	checked := 0
@@ -125,7 +125,7 @@ func checkMessages(t *testing.T, rules engine.RuleSet, b *rawBot, byGame map[str
 
 // knownCards is what seat may know after the first n moves of a deal (R-INFO-1..4), computed
 // from the true deal: its own hand, every card played, called cards, and its private facts.
-func knownCards(rules engine.RuleSet, rec *arena.DealRecord, seat engine.Seat, n int) engine.CardSet {
+func knownCards(rules engine.RuleSet, rec *domain.DealRecord, seat engine.Seat, n int) engine.CardSet {
 	if n >= len(rec.Moves) {
 		return engine.FullPack36 // the deal is over: everything is revealed (R-INFO-4)
 	}
@@ -177,7 +177,7 @@ func bidMoves(moves []engine.Move) int {
 
 // movesBeforeEvent replays a record to find how many moves had been applied when the event
 // with the given log index was written.
-func movesBeforeEvent(t *testing.T, rules engine.RuleSet, rec *arena.DealRecord, index int) int {
+func movesBeforeEvent(t *testing.T, rules engine.RuleSet, rec *domain.DealRecord, index int) int {
 	st, err := engine.NewState(rules, rec.Deal, rec.Options)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -40,17 +40,17 @@ func table(t *testing.T, a *testArena, ctx context.Context, last func(*tappv1.De
 	return names, odd
 }
 
-func modernSpec(bots []string, deals int) arena.MatchSpec {
-	return arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: bots, Deals: deals, Seed: 3, TimeControl: slowClock}
+func modernSpec(bots []string, deals int) domain.MatchSpec {
+	return domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: bots, Deals: deals, Seed: 3, TimeControl: slowClock}
 }
 
-func decisionsOf(t *testing.T, a *testArena, matchID, bot string) []arena.DecisionRecord {
+func decisionsOf(t *testing.T, a *testArena, matchID, bot string) []domain.DecisionRecord {
 	t.Helper()
 	deals, err := a.store.Deals(context.Background(), matchID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []arena.DecisionRecord
+	var out []domain.DecisionRecord
 	for _, d := range deals {
 		for _, dec := range d.Decisions {
 			if dec.Bot == bot {
@@ -96,8 +96,8 @@ func TestIllegalAndMalformedAnswersAreRefusedAndMayBeCorrected(t *testing.T) {
 			}
 		}
 	}()
-	res := a.play(ctx, arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 2, Seed: 3,
-		TimeControl: arena.TimeControl{PerDecision: 2 * time.Second, Overage: time.Second, MaxStrikes: 3}})
+	res := a.play(ctx, domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 2, Seed: 3,
+		TimeControl: domain.TimeControl{PerDecision: 2 * time.Second, Overage: time.Second, MaxStrikes: 3}})
 	if len(res.Forfeited) != 0 {
 		t.Fatalf("forfeited = %v, want none: corrections were in time", res.Forfeited)
 	}
@@ -299,7 +299,7 @@ func TestDroppedBotResumesWithSnapshotWithinGrace(t *testing.T) {
 		resumed <- result{b, err}
 	}()
 	spec := modernSpec(names, 2)
-	spec.TimeControl = arena.TimeControl{PerDecision: 3 * time.Second, Overage: time.Second, MaxStrikes: 3}
+	spec.TimeControl = domain.TimeControl{PerDecision: 3 * time.Second, Overage: time.Second, MaxStrikes: 3}
 	res := a.play(ctx, spec)
 	r := <-resumed
 	if r.err != nil {

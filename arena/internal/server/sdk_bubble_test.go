@@ -7,7 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/random"
@@ -29,7 +29,7 @@ const (
 // playInBubble runs a modern match of nDeals between two random bots and odd, all through the
 // SDK (odd with the given capacity), and returns odd's decisions. The match has no overage
 // bank: an answer after the deadline is a strike.
-func playInBubble(t *testing.T, odd bots.Bot, nDeals, capacity int) []arena.DecisionRecord {
+func playInBubble(t *testing.T, odd bots.Bot, nDeals, capacity int) []domain.DecisionRecord {
 	t.Helper()
 	a := newBubbleArena(t, time.Second)
 	defer a.stop()
@@ -48,8 +48,8 @@ func playInBubble(t *testing.T, odd bots.Bot, nDeals, capacity int) []arena.Deci
 		})
 	}
 	a.waitSessions(len(players))
-	a.play(arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"r1", "r2", "odd"}, Deals: nDeals, Seed: 9,
-		TimeControl: arena.TimeControl{PerDecision: sdkPerDecision, MaxStrikes: 3}})
+	a.play(domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"r1", "r2", "odd"}, Deals: nDeals, Seed: 9,
+		TimeControl: domain.TimeControl{PerDecision: sdkPerDecision, MaxStrikes: 3}})
 	decisions := a.store.decisionsOf("odd")
 	if len(decisions) == 0 {
 		t.Fatal("the bot made no decisions")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -23,7 +23,7 @@ import (
 
 // playWith runs a 3-deal modern match between two random bots and the given bot, all through
 // the SDK over loopback gRPC, and returns the decisions of the given bot.
-func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []arena.DecisionRecord {
+func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []domain.DecisionRecord {
 	return playMatch(t, odd, perDecision, 3, 2)
 }
 
@@ -31,7 +31,7 @@ func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []arena.Dec
 // SDK must answer by each per-decision deadline; the match also has an overage bank of
 // seconds, so that a busy machine's scheduling delays cannot make an answer the SDK sent in
 // time a strike, while an SDK that did not answer for its bot still would be.
-func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, capacity int) []arena.DecisionRecord {
+func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, capacity int) []domain.DecisionRecord {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -58,8 +58,8 @@ func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, ca
 		}()
 	}
 	runner := &match.Runner{Store: st, Seats: srv, Parallel: 2}
-	m, err := runner.Create(ctx, arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"r1", "r2", "odd"},
-		Deals: nDeals, Seed: 9, TimeControl: arena.TimeControl{PerDecision: perDecision, Overage: 5 * time.Second, MaxStrikes: 3}})
+	m, err := runner.Create(ctx, domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"r1", "r2", "odd"},
+		Deals: nDeals, Seed: 9, TimeControl: domain.TimeControl{PerDecision: perDecision, Overage: 5 * time.Second, MaxStrikes: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, ca
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []arena.DecisionRecord
+	var out []domain.DecisionRecord
 	for _, d := range deals {
 		for _, x := range d.Decisions {
 			if x.Bot == "odd" {

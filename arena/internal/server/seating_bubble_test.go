@@ -6,7 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -54,7 +54,7 @@ func TestTablesOfBotsWithCapacityOneNeverWaitForEachOther(t *testing.T) {
 			t.Fatalf("the waiting table was not seated once one2 was free: %v", err)
 		}
 
-		spec := arena.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 2, Seed: 3, TimeControl: slowClock,
+		spec := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 2, Seed: 3, TimeControl: slowClock,
 			Duplicate: true} // 2 deals × all 6 seatings, so tables seat the bots in different orders
 		res := a.play(spec)
 		if res.Deals != 12 || len(res.Forfeited) != 0 {

@@ -31,7 +31,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -47,7 +47,7 @@ var errOutboxFull = errors.New("bot is not reading: outbox full")
 
 // Config configures a Server.
 type Config struct {
-	Store      arena.Store
+	Store      domain.Store
 	Log        *zap.Logger
 	AdminToken string        // required for the admin service; empty disables it
 	Grace      time.Duration // how long a dropped session waits for a resume (default 30 s)
@@ -205,7 +205,7 @@ func (s *Server) AddLaunchToken(token, bot string) {
 // authBot finds the bot of the stream's token. A stored (registered) token's stream is
 // registered too (ts), so that rotating or revoking the token closes it; a launch token's
 // (ts nil) lives as long as this process.
-func (s *Server) authBot(ctx context.Context) (bot *arena.Bot, ts *tokenStream, err error) {
+func (s *Server) authBot(ctx context.Context) (bot *domain.Bot, ts *tokenStream, err error) {
 	token := bearer(ctx)
 	if token == "" {
 		return nil, nil, status.Error(codes.Unauthenticated, "missing bot token: send metadata \"authorization: Bearer <token>\", the token exactly as issued")
@@ -214,10 +214,10 @@ func (s *Server) authBot(ctx context.Context) (bot *arena.Bot, ts *tokenStream, 
 	name, ok := s.launchTokens[string(HashToken(token))]
 	s.mu.Unlock()
 	if ok {
-		return &arena.Bot{Name: name}, nil, nil
+		return &domain.Bot{Name: name}, nil, nil
 	}
 	bot, ts, err = s.authStored(ctx, HashToken(token))
-	if errors.Is(err, arena.ErrNotFound) {
+	if errors.Is(err, domain.ErrNotFound) {
 		return nil, nil, status.Error(codes.Unauthenticated, "unknown bot token (revoked or replaced, or never given: tapp bots list shows the bots)")
 	}
 	if err != nil {

@@ -9,13 +9,13 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // TokenStore is a store whose bots' tokens can be replaced (the SQL store is one): what
-// rotating and revoking tokens needs beyond arena.Store.
+// rotating and revoking tokens needs beyond domain.Store.
 type TokenStore interface {
-	// SetBotToken replaces the bot's token hash; nil revokes it. arena.ErrNotFound for an
+	// SetBotToken replaces the bot's token hash; nil revokes it. domain.ErrNotFound for an
 	// unknown bot.
 	SetBotToken(ctx context.Context, name string, hash []byte) error
 }
@@ -39,7 +39,7 @@ type tokenStream struct {
 
 // RotateBotToken gives the named bot a fresh token, stores only its hash and returns it; the
 // old token stops working at once.
-func RotateBotToken(ctx context.Context, store arena.Store, name string) (string, error) {
+func RotateBotToken(ctx context.Context, store domain.Store, name string) (string, error) {
 	token := NewToken("tapp_")
 	if err := setToken(ctx, store, name, HashToken(token)); err != nil {
 		return "", err
@@ -49,17 +49,17 @@ func RotateBotToken(ctx context.Context, store arena.Store, name string) (string
 
 // RevokeBotToken takes the named bot's token away: nothing connects as the bot until it gets a
 // new one.
-func RevokeBotToken(ctx context.Context, store arena.Store, name string) error {
+func RevokeBotToken(ctx context.Context, store domain.Store, name string) error {
 	return setToken(ctx, store, name, nil)
 }
 
-func setToken(ctx context.Context, store arena.Store, name string, hash []byte) error {
+func setToken(ctx context.Context, store domain.Store, name string, hash []byte) error {
 	ts, ok := store.(TokenStore)
 	if !ok {
 		return status.Error(codes.Unimplemented, "this arena's store cannot change tokens")
 	}
 	err := ts.SetBotToken(ctx, name, hash)
-	if errors.Is(err, arena.ErrNotFound) {
+	if errors.Is(err, domain.ErrNotFound) {
 		return status.Errorf(codes.NotFound, "no bot named %q", name)
 	}
 	if err != nil {
@@ -71,7 +71,7 @@ func setToken(ctx context.Context, store arena.Store, name string, hash []byte) 
 // authStored finds the bot of a stored token and registers its stream, so that a rotation
 // that happens from now on closes it. A rotation between the lookup and the registration is
 // caught by looking up again.
-func (s *Server) authStored(ctx context.Context, hash []byte) (*arena.Bot, *tokenStream, error) {
+func (s *Server) authStored(ctx context.Context, hash []byte) (*domain.Bot, *tokenStream, error) {
 	for {
 		s.mu.Lock()
 		epoch := s.tokenEpoch
@@ -171,7 +171,7 @@ func (s *Server) checkTokens(stop <-chan struct{}) {
 				bot, err := s.cfg.Store.BotByTokenHash(ctx, ts.hash)
 				cancel()
 				switch {
-				case errors.Is(err, arena.ErrNotFound):
+				case errors.Is(err, domain.ErrNotFound):
 					ok = false
 				case err != nil:
 					ok = true // the store is unwell: keep the stream, check again later

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/engine"
@@ -45,7 +45,7 @@ type unitTotal struct {
 // transaction that stores them: upserts of league_units in key order, then one update per
 // league in name order, so that two transactions never wait for each other's rows in a
 // circle. Their queries are prepared before the transaction begins (stmt).
-func (s *Store) aggregateOps(ctx context.Context, ds []*arena.DealRecord) ([]writeOp, error) {
+func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]writeOp, error) {
 	leagues := map[string]int{}
 	units := map[unitKey]*unitTotal{}
 	for _, d := range ds {

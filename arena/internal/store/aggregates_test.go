@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
@@ -18,24 +18,24 @@ import (
 func totalsLeague(t *testing.T, s *Store, rounds, groups int) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := s.EnsureLeague(ctx, &arena.League{ID: "T", Plan: "{}"}); err != nil {
+	if _, err := s.EnsureLeague(ctx, &domain.League{ID: "T", Plan: "{}"}); err != nil {
 		t.Fatal(err)
 	}
 	bots := []string{"a", "b", "c", "d", "e"}
 	seq := 0
 	for r := range rounds {
-		var places []arena.LeagueMatch
-		var matches []*arena.Match
-		var jobs []arena.Job
+		var places []domain.LeagueMatch
+		var matches []*domain.Match
+		var jobs []domain.Job
 		for i := range 2 {
-			m := &arena.Match{ID: fmt.Sprintf("T-r%d-m%d", r, i), Spec: arena.MatchSpec{Rules: testRules(t),
+			m := &domain.Match{ID: fmt.Sprintf("T-r%d-m%d", r, i), Spec: domain.MatchSpec{Rules: testRules(t),
 				Bots: []string{bots[(r+i)%5], bots[(r+i+1)%5], bots[(r+2*i+3)%5]}, Deals: groups, Seed: uint64(r*10 + i),
-				Duplicate: true, TimeControl: arena.DefaultTimeControl, LeagueID: "T"}}
+				Duplicate: true, TimeControl: domain.DefaultTimeControl, LeagueID: "T"}}
 			matches = append(matches, m)
-			places = append(places, arena.LeagueMatch{LeagueID: "T", Seq: seq, Round: r, MatchID: m.ID})
+			places = append(places, domain.LeagueMatch{LeagueID: "T", Seq: seq, Round: r, MatchID: m.ID})
 			seq++
 			for g := range groups {
-				jobs = append(jobs, arena.Job{LeagueID: "T", Round: r, MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6})
+				jobs = append(jobs, domain.Job{LeagueID: "T", Round: r, MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6})
 			}
 		}
 		if err := s.ScheduleRound(ctx, places, matches, jobs); err != nil {
@@ -45,7 +45,7 @@ func totalsLeague(t *testing.T, s *Store, rounds, groups int) {
 }
 
 // totalsDeal is deal number of match m: the bots' payoffs vary with the deal, and often tie.
-func totalsDeal(t testing.TB, m *arena.Match, number int) *arena.DealRecord {
+func totalsDeal(t testing.TB, m *domain.Match, number int) *domain.DealRecord {
 	d := sampleDeal(t, m, number, 0, 0)
 	d.Decisions, d.Moves = nil, nil
 	seats := m.Spec.Rules.Players
@@ -65,11 +65,11 @@ func recomputedPairs(t *testing.T, s *Store, leagueID string, from, to int) []ra
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := s.ListMatches(ctx, arena.MatchFilter{LeagueID: leagueID})
+	ms, err := s.ListMatches(ctx, domain.MatchFilter{LeagueID: leagueID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := map[string]*arena.Match{}
+	in := map[string]*domain.Match{}
 	for _, lm := range lms {
 		if lm.Round >= from && lm.Round < to {
 			for i := range ms {
@@ -79,11 +79,11 @@ func recomputedPairs(t *testing.T, s *Store, leagueID string, from, to int) []ra
 			}
 		}
 	}
-	rows, err := s.Results(ctx, arena.MatchFilter{LeagueID: leagueID})
+	rows, err := s.Results(ctx, domain.MatchFilter{LeagueID: leagueID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kept []arena.ResultRow
+	var kept []domain.ResultRow
 	for _, r := range rows {
 		if in[r.MatchID] != nil {
 			kept = append(kept, r)
@@ -124,7 +124,7 @@ func TestLeagueTotalsAreExactWithTwoWorkers(t *testing.T) {
 					}
 					// The deals of the claimed jobs, stored batch (1, 2, 3 ...) at a time, so
 					// that a unit completes across transactions, within one, or both.
-					var items []arena.JobDeal
+					var items []domain.JobDeal
 					for _, j := range jobs {
 						m, err := s.GetMatch(ctx, j.MatchID)
 						if err != nil {
@@ -132,7 +132,7 @@ func TestLeagueTotalsAreExactWithTwoWorkers(t *testing.T) {
 							return
 						}
 						for k := range 6 {
-							items = append(items, arena.JobDeal{JobID: j.ID, Deal: totalsDeal(t, m, j.FirstGroup*6+k)})
+							items = append(items, domain.JobDeal{JobID: j.ID, Deal: totalsDeal(t, m, j.FirstGroup*6+k)})
 						}
 					}
 					for len(items) > 0 {
@@ -188,13 +188,13 @@ func TestMigrationFillsInLeagueTotals(t *testing.T) {
 			t.Fatal(err)
 		}
 		totalsLeague(t, old, 2, 2)
-		ms, err := old.ListMatches(ctx, arena.MatchFilter{LeagueID: "T"})
+		ms, err := old.ListMatches(ctx, domain.MatchFilter{LeagueID: "T"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Every deal of the first match, and the first 8 of the others (group 0 complete,
 		// group 1 not).
-		var rest []*arena.DealRecord
+		var rest []*domain.DealRecord
 		for i := range ms {
 			m := &ms[i]
 			for n := range 12 {
@@ -265,7 +265,7 @@ func TestOpenRoundsAndJobsIn(t *testing.T) {
 		if err != nil || len(jobs) != 2 {
 			t.Fatalf("Claim = %v, %v", jobs, err)
 		}
-		running, err := s.JobsIn(ctx, "T", arena.JobRunning, arena.JobFailed)
+		running, err := s.JobsIn(ctx, "T", domain.JobRunning, domain.JobFailed)
 		if err != nil || len(running) != 2 || running[0].ID != jobs[0].ID || running[1].ID != jobs[1].ID {
 			t.Errorf("JobsIn(running, failed) = %v, %v; want the claimed jobs", running, err)
 		}
@@ -274,9 +274,9 @@ func TestOpenRoundsAndJobsIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var items []arena.JobDeal
+			var items []domain.JobDeal
 			for k := range 6 {
-				items = append(items, arena.JobDeal{JobID: j.ID, Deal: totalsDeal(t, m, k)})
+				items = append(items, domain.JobDeal{JobID: j.ID, Deal: totalsDeal(t, m, k)})
 			}
 			if err := s.SaveJobDeals(ctx, items); err != nil {
 				t.Fatal(err)
@@ -285,7 +285,7 @@ func TestOpenRoundsAndJobsIn(t *testing.T) {
 		if first, last, err := s.OpenRounds(ctx, "T"); err != nil || first != 1 || last != 2 {
 			t.Errorf("OpenRounds after round 0 = %d, %d, %v; want 1, 2", first, last, err)
 		}
-		if running, err := s.JobsIn(ctx, "T", arena.JobRunning); err != nil || len(running) != 0 {
+		if running, err := s.JobsIn(ctx, "T", domain.JobRunning); err != nil || len(running) != 0 {
 			t.Errorf("JobsIn(running) after round 0 = %v, %v; want none", running, err)
 		}
 	})

@@ -15,7 +15,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
 )
@@ -34,7 +34,7 @@ func BenchmarkSaveDeal(b *testing.B) { benchmarkSaveDeal(b, sqliteBackend) }
 // renumbered is a copy of deal d as deal n of match matchID, with its requests naming that
 // game as the referee would have sent them there (copying them costs the benchmarks about
 // 2 µs per deal).
-func renumbered(d *arena.DealRecord, matchID string, n int) *arena.DealRecord {
+func renumbered(d *domain.DealRecord, matchID string, n int) *domain.DealRecord {
 	c := *d
 	c.MatchID, c.Number = matchID, n
 	c.Decisions = slices.Clone(d.Decisions)
@@ -64,10 +64,10 @@ func withGameID(sent []byte, gameID string) []byte {
 
 // benchPrepare makes the benchmarks' deals what the referee gives the store (see
 // sentfromstate_test.go); a build whose records have no more to it leaves it a no-op.
-var benchPrepare = func([]*arena.DealRecord) {}
+var benchPrepare = func([]*domain.DealRecord) {}
 
 // benchDeals is realDeals with the requests in the form TAPP_BENCH_SENT asks for.
-func benchDeals(b *testing.B, s *Store) []*arena.DealRecord {
+func benchDeals(b *testing.B, s *Store) []*domain.DealRecord {
 	_, deals := realDeals(b, s)
 	switch form := os.Getenv("TAPP_BENCH_SENT"); form {
 	case "", "wire":
@@ -127,7 +127,7 @@ func BenchmarkSaveDeals(b *testing.B) {
 			n := 0
 			cpu := processCPU(b)
 			for b.Loop() {
-				ds := make([]*arena.DealRecord, batch)
+				ds := make([]*domain.DealRecord, batch)
 				for i := range ds {
 					ds[i] = renumbered(deals[n%len(deals)], deals[0].MatchID, n)
 					n++
@@ -280,16 +280,16 @@ func BenchmarkClaim(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
 			ctx := context.Background()
 			s := openTest(b, sqliteBackend.newDSN(b))
-			if _, err := s.EnsureLeague(ctx, &arena.League{ID: "B", Plan: "{}"}); err != nil {
+			if _, err := s.EnsureLeague(ctx, &domain.League{ID: "B", Plan: "{}"}); err != nil {
 				b.Fatal(err)
 			}
-			m := &arena.Match{ID: "B-m", Spec: arena.MatchSpec{Rules: testRules(b), Bots: []string{"a", "b", "c"},
-				Deals: n, Duplicate: true, LeagueID: "B", TimeControl: arena.DefaultTimeControl}}
-			jobs := make([]arena.Job, n)
+			m := &domain.Match{ID: "B-m", Spec: domain.MatchSpec{Rules: testRules(b), Bots: []string{"a", "b", "c"},
+				Deals: n, Duplicate: true, LeagueID: "B", TimeControl: domain.DefaultTimeControl}}
+			jobs := make([]domain.Job, n)
 			for g := range jobs {
-				jobs[g] = arena.Job{LeagueID: "B", MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6}
+				jobs[g] = domain.Job{LeagueID: "B", MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6}
 			}
-			if err := s.ScheduleRound(ctx, []arena.LeagueMatch{{LeagueID: "B", MatchID: m.ID}}, []*arena.Match{m}, jobs); err != nil {
+			if err := s.ScheduleRound(ctx, []domain.LeagueMatch{{LeagueID: "B", MatchID: m.ID}}, []*domain.Match{m}, jobs); err != nil {
 				b.Fatal(err)
 			}
 			ids := make([]int64, 0, 9)

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // CreateBot registers a bot, assigning b.ID and b.Created when they are empty. A taken name
-// (or token hash, or ID) is arena.ErrConflict.
-func (s *Store) CreateBot(ctx context.Context, b *arena.Bot) error {
+// (or token hash, or ID) is domain.ErrConflict.
+func (s *Store) CreateBot(ctx context.Context, b *domain.Bot) error {
 	if b.Name == "" {
 		return errors.New("store: create bot: empty name")
 	}
@@ -37,20 +37,20 @@ func (s *Store) CreateBot(ctx context.Context, b *arena.Bot) error {
 		return s.wrap(fmt.Sprintf("create bot %q", b.Name), err)
 	}
 	if _, err := s.BotByName(ctx, b.Name); err == nil {
-		return fmt.Errorf("bot name %q is taken: %w", b.Name, arena.ErrConflict)
+		return fmt.Errorf("bot name %q is taken: %w", b.Name, domain.ErrConflict)
 	}
-	return fmt.Errorf("bot %q: its id or token is already registered: %w", b.Name, arena.ErrConflict)
+	return fmt.Errorf("bot %q: its id or token is already registered: %w", b.Name, domain.ErrConflict)
 }
 
 const botColumns = `id, name, token_hash, created`
 
-func (s *Store) oneBot(ctx context.Context, what, where string, arg any) (*arena.Bot, error) {
-	var b arena.Bot
+func (s *Store) oneBot(ctx context.Context, what, where string, arg any) (*domain.Bot, error) {
+	var b domain.Bot
 	var created dbTime
 	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+botColumns+` FROM bots WHERE `+where), arg).
 		Scan(&b.ID, &b.Name, &b.TokenHash, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("bot %s: %w", what, arena.ErrNotFound)
+		return nil, fmt.Errorf("bot %s: %w", what, domain.ErrNotFound)
 	}
 	if err != nil {
 		return nil, s.wrap("read bot "+what, err)
@@ -59,29 +59,29 @@ func (s *Store) oneBot(ctx context.Context, what, where string, arg any) (*arena
 	return &b, nil
 }
 
-// BotByName returns the bot of that name, or arena.ErrNotFound.
-func (s *Store) BotByName(ctx context.Context, name string) (*arena.Bot, error) {
+// BotByName returns the bot of that name, or domain.ErrNotFound.
+func (s *Store) BotByName(ctx context.Context, name string) (*domain.Bot, error) {
 	return s.oneBot(ctx, fmt.Sprintf("%q", name), `name = ?`, name)
 }
 
-// BotByTokenHash returns the bot whose token hashes to hash, or arena.ErrNotFound.
-func (s *Store) BotByTokenHash(ctx context.Context, hash []byte) (*arena.Bot, error) {
+// BotByTokenHash returns the bot whose token hashes to hash, or domain.ErrNotFound.
+func (s *Store) BotByTokenHash(ctx context.Context, hash []byte) (*domain.Bot, error) {
 	if len(hash) == 0 {
-		return nil, fmt.Errorf("bot with an empty token hash: %w", arena.ErrNotFound)
+		return nil, fmt.Errorf("bot with an empty token hash: %w", domain.ErrNotFound)
 	}
 	return s.oneBot(ctx, "with that token", `token_hash = ?`, hash)
 }
 
 // ListBots returns every bot, by name.
-func (s *Store) ListBots(ctx context.Context) ([]arena.Bot, error) {
+func (s *Store) ListBots(ctx context.Context) ([]domain.Bot, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+botColumns+` FROM bots ORDER BY name`)
 	if err != nil {
 		return nil, s.wrap("list bots", err)
 	}
 	defer rows.Close()
-	var bots []arena.Bot
+	var bots []domain.Bot
 	for rows.Next() {
-		var b arena.Bot
+		var b domain.Bot
 		var created dbTime
 		if err := rows.Scan(&b.ID, &b.Name, &b.TokenHash, &created); err != nil {
 			return nil, s.wrap("list bots", err)
@@ -94,7 +94,7 @@ func (s *Store) ListBots(ctx context.Context) ([]arena.Bot, error) {
 
 // SetBotToken replaces the token hash of the bot named name: a new token (rotation) or, with
 // hash nil, none (revocation: the bot keeps its name and results but nothing connects as it).
-// An unknown name is arena.ErrNotFound; a hash another bot has is arena.ErrConflict.
+// An unknown name is domain.ErrNotFound; a hash another bot has is domain.ErrConflict.
 func (s *Store) SetBotToken(ctx context.Context, name string, hash []byte) error {
 	var arg any
 	if len(hash) > 0 {
@@ -109,7 +109,7 @@ func (s *Store) SetBotToken(ctx context.Context, name string, hash []byte) error
 		return s.wrap(fmt.Sprintf("set token of bot %q", name), err)
 	}
 	if n == 0 {
-		return fmt.Errorf("bot %q: %w", name, arena.ErrNotFound)
+		return fmt.Errorf("bot %q: %w", name, domain.ErrNotFound)
 	}
 	return nil
 }

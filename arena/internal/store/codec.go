@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -185,14 +185,14 @@ func parseOutcome(text string) (engine.Outcome, error) {
 	return o, nil
 }
 
-// attempt is an arena.AnswerAttempt as JSON.
+// attempt is an domain.AnswerAttempt as JSON.
 type attempt struct {
 	Text     string `json:"text"`
 	AfterUS  int64  `json:"after_us"`
 	Rejected string `json:"rejected,omitempty"`
 }
 
-func formatAttempts(as []arena.AnswerAttempt) (string, error) {
+func formatAttempts(as []domain.AnswerAttempt) (string, error) {
 	js := make([]attempt, len(as))
 	for i, a := range as {
 		js[i] = attempt{Text: a.Text, AfterUS: a.After.Microseconds(), Rejected: a.Rejected}
@@ -201,7 +201,7 @@ func formatAttempts(as []arena.AnswerAttempt) (string, error) {
 	return string(b), err
 }
 
-func parseAttempts(text string) ([]arena.AnswerAttempt, error) {
+func parseAttempts(text string) ([]domain.AnswerAttempt, error) {
 	var js []attempt
 	if err := json.Unmarshal([]byte(text), &js); err != nil {
 		return nil, fmt.Errorf("stored attempts: %w", err)
@@ -209,9 +209,9 @@ func parseAttempts(text string) ([]arena.AnswerAttempt, error) {
 	if len(js) == 0 {
 		return nil, nil
 	}
-	as := make([]arena.AnswerAttempt, len(js))
+	as := make([]domain.AnswerAttempt, len(js))
 	for i, a := range js {
-		as[i] = arena.AnswerAttempt{Text: a.Text, After: time.Duration(a.AfterUS) * time.Microsecond, Rejected: a.Rejected}
+		as[i] = domain.AnswerAttempt{Text: a.Text, After: time.Duration(a.AfterUS) * time.Microsecond, Rejected: a.Rejected}
 	}
 	return as, nil
 }

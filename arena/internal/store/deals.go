@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -22,28 +22,28 @@ const maxRowsPerInsert = 100
 
 // SaveDeal stores a finished deal, its decisions and its results in one transaction: either
 // all of it is stored or nothing. A deal already stored under (match, number) is
-// arena.ErrConflict and is left as it was; an unknown match is arena.ErrNotFound. A full disk
+// domain.ErrConflict and is left as it was; an unknown match is domain.ErrNotFound. A full disk
 // or a database locked by another process are reported as such (ErrDiskFull, ErrLocked),
 // with nothing stored. A zero d.Started is stored as the time of saving. The deal must fit
 // the match's rule set (it is read back with engine.ParseDeal), and no two decisions may have
 // the same index. Each decision's Sent is stored as the bytes it is, whatever they hold.
 //
 // The decisions are stored as one compressed value beside the deal (see decisionlog.go).
-func (s *Store) SaveDeal(ctx context.Context, d *arena.DealRecord) error {
+func (s *Store) SaveDeal(ctx context.Context, d *domain.DealRecord) error {
 	return s.saveDeal(ctx, d, nil)
 }
 
 // SaveDeals stores several finished deals in one transaction (group commit: one commit and
 // one fsync for all). Each deal is stored whole or not at all, and so is the batch: if any
-// deal cannot be stored (arena.ErrConflict for one stored already, a full disk, a lock), none
+// deal cannot be stored (domain.ErrConflict for one stored already, a full disk, a lock), none
 // is, and the caller may store them one by one to learn which.
-func (s *Store) SaveDeals(ctx context.Context, ds []*arena.DealRecord) error {
+func (s *Store) SaveDeals(ctx context.Context, ds []*domain.DealRecord) error {
 	return s.saveBatch(ctx, ds, nil)
 }
 
 // saveBatch is SaveDeals; then, when set, runs inside the transaction after the deals' rows
 // are written and before the commit (an error from it rolls everything back).
-func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func(tx *sql.Tx) error) error {
+func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, then func(tx *sql.Tx) error) error {
 	if len(ds) == 0 {
 		return nil
 	}
@@ -93,10 +93,10 @@ func (s *Store) saveBatch(ctx context.Context, ds []*arena.DealRecord, then func
 	}
 	if inserted < len(ds) { // a row not inserted is a deal stored already
 		if len(ds) == 1 {
-			return fmt.Errorf("deal %d of match %s: %w", first.Number, first.MatchID, arena.ErrConflict)
+			return fmt.Errorf("deal %d of match %s: %w", first.Number, first.MatchID, domain.ErrConflict)
 		}
 		return fmt.Errorf("%d of %d deals (the first: deal %d of match %s) stored already: %w",
-			len(ds)-inserted, len(ds), first.Number, first.MatchID, arena.ErrConflict)
+			len(ds)-inserted, len(ds), first.Number, first.MatchID, domain.ErrConflict)
 	}
 	for _, op := range results {
 		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
@@ -131,11 +131,11 @@ const (
 
 // saveDeal is SaveDeal; then, when set, runs inside the transaction after the deal's rows are
 // written and before the commit (an error from it rolls everything back).
-func (s *Store) saveDeal(ctx context.Context, d *arena.DealRecord, then func(tx *sql.Tx) error) error {
+func (s *Store) saveDeal(ctx context.Context, d *domain.DealRecord, then func(tx *sql.Tx) error) error {
 	if then == nil {
-		return s.saveBatch(ctx, []*arena.DealRecord{d}, nil)
+		return s.saveBatch(ctx, []*domain.DealRecord{d}, nil)
 	}
-	return s.saveBatch(ctx, []*arena.DealRecord{d}, func(tx *sql.Tx) error {
+	return s.saveBatch(ctx, []*domain.DealRecord{d}, func(tx *sql.Tx) error {
 		if err := then(tx); err != nil {
 			return s.wrapSave(d.MatchID, d.Number, err)
 		}
@@ -238,7 +238,7 @@ func (s *Store) rowOps(head string, ncols int, args []any, tail ...string) []wri
 // prepareDeal checks a deal record against its match and converts it for writing: as a
 // compact record (record.go) when it can be, else as text columns, a decision log and rows
 // of results.
-func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*preparedDeal, error) {
+func (s *Store) prepareDeal(ctx context.Context, d *domain.DealRecord) (*preparedDeal, error) {
 	info, err := s.cachedMatchInfo(ctx, d.MatchID)
 	if err != nil {
 		return nil, err
@@ -260,7 +260,7 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 	started = time.UnixMicro(started.UnixMicro()).UTC()
 	// A compact record keeps no results: they are rebuilt from its seating and outcome, and so
 	// it is only for a deal whose results are those (all but one given results by hand).
-	if slices.Equal(d.Results, arena.ResultsOf(d.Seating, d.Outcome)) {
+	if slices.Equal(d.Results, domain.ResultsOf(d.Seating, d.Outcome)) {
 		if rec, err := encodeRecord(d, started, info); err == nil {
 			return &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, "", "", "", "", "", s.timeArg(started),
 				us(d.Duration), nil, rec}}, nil
@@ -284,7 +284,7 @@ func (s *Store) prepareDeal(ctx context.Context, d *arena.DealRecord) (*prepared
 
 // textColumns returns a deal that is not a compact record as it is stored: the values of
 // its seating, deal, options, moves, outcome and decision_log columns.
-func textColumns(d *arena.DealRecord, rules engine.RuleSet) ([6]any, error) {
+func textColumns(d *domain.DealRecord, rules engine.RuleSet) ([6]any, error) {
 	log, err := encodeDecisionLog(d.Decisions)
 	if err != nil {
 		return [6]any{}, err
@@ -305,7 +305,7 @@ func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, head string, ncols i
 	return nil
 }
 
-// matchInfo returns the rule set and the league of a match, or arena.ErrNotFound (see
+// matchInfo returns the rule set and the league of a match, or domain.ErrNotFound (see
 // cachedMatchInfo).
 func (s *Store) matchInfo(ctx context.Context, matchID string) (engine.RuleSet, string, error) {
 	info, err := s.cachedMatchInfo(ctx, matchID)
@@ -316,7 +316,7 @@ func (s *Store) matchInfo(ctx context.Context, matchID string) (engine.RuleSet, 
 }
 
 // cachedMatchInfo returns what storing and reading deals need of a match, or
-// arena.ErrNotFound. None of it changes once the match is scheduled (and a match is never
+// domain.ErrNotFound. None of it changes once the match is scheduled (and a match is never
 // deleted), so it is read once and kept for the next deals of the match: reading it cost
 // about as much as compressing a deal's decisions.
 func (s *Store) cachedMatchInfo(ctx context.Context, matchID string) (*matchInfo, error) {
@@ -345,7 +345,7 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// readMatchInfo reads what storing and reading deals need of a match, or arena.ErrNotFound.
+// readMatchInfo reads what storing and reading deals need of a match, or domain.ErrNotFound.
 func (s *Store) readMatchInfo(ctx context.Context, q querier, matchID string) (*matchInfo, error) {
 	var rulesText, league, bots string
 	var duplicate bool
@@ -356,7 +356,7 @@ func (s *Store) readMatchInfo(ctx context.Context, q querier, matchID string) (*
 FROM matches m LEFT JOIN league_matches lm ON lm.match_id = m.id WHERE m.id = ?`), matchID).
 		Scan(&rulesText, &league, &bots, &duplicate, &round, &perDecision, &overage)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("match %s: %w", matchID, arena.ErrNotFound)
+		return nil, fmt.Errorf("match %s: %w", matchID, domain.ErrNotFound)
 	}
 	if err != nil {
 		return nil, s.wrap("read match "+matchID, err)
@@ -405,10 +405,10 @@ const dealColumns = `d.match_id, d.number, d.deal_group, d.seating, d.deal, d.op
 // empty value, which SQLite may also read as nil, is not one and fails to decode). A deal
 // stored as a compact record (record.go) is read whole from it, decisions included (with
 // their requests rebuilt when withSent) and results, and has no decision log.
-func scanDeal(sc interface{ Scan(...any) error }, info *matchInfo, withSent bool) (*arena.DealRecord, []byte, error) {
+func scanDeal(sc interface{ Scan(...any) error }, info *matchInfo, withSent bool) (*domain.DealRecord, []byte, error) {
 	rules := info.rules
 	var (
-		d                                      arena.DealRecord
+		d                                      domain.DealRecord
 		seating, deal, options, moves, outcome string
 		started                                dbTime
 		duration                               int64
@@ -424,7 +424,7 @@ func scanDeal(sc interface{ Scan(...any) error }, info *matchInfo, withSent bool
 		if err := decodeRecord(&d, record, info, withSent); err != nil {
 			return nil, nil, err
 		}
-		d.Results = arena.ResultsOf(d.Seating, d.Outcome) // see prepareDeal
+		d.Results = domain.ResultsOf(d.Seating, d.Outcome) // see prepareDeal
 		return &d, nil, nil
 	}
 	if !inRows && log == nil {
@@ -452,9 +452,9 @@ func scanDeal(sc interface{ Scan(...any) error }, info *matchInfo, withSent bool
 const decisionColumns = `deal_number, idx, seat, bot, decision, request_id, sent, attempts, action, latency_us,
 	strike, fallback`
 
-func scanDecision(sc interface{ Scan(...any) error }) (int, arena.DecisionRecord, error) {
+func scanDecision(sc interface{ Scan(...any) error }) (int, domain.DecisionRecord, error) {
 	var (
-		x                                arena.DecisionRecord
+		x                                domain.DecisionRecord
 		number, seat                     int
 		decision, sent, attempts, action string
 		latency                          int64
@@ -483,8 +483,8 @@ func scanDecision(sc interface{ Scan(...any) error }) (int, arena.DecisionRecord
 
 const resultColumns = `deal_number, seat, bot, payoff, points, tricks, declarer`
 
-func scanResult(sc interface{ Scan(...any) error }) (int, arena.SeatResult, error) {
-	var r arena.SeatResult
+func scanResult(sc interface{ Scan(...any) error }) (int, domain.SeatResult, error) {
+	var r domain.SeatResult
 	var number, seat int
 	err := sc.Scan(&number, &seat, &r.Bot, &r.Payoff, &r.Points, &r.Tricks, &r.Declarer)
 	r.Seat = engine.Seat(seat)
@@ -492,21 +492,21 @@ func scanResult(sc interface{ Scan(...any) error }) (int, arena.SeatResult, erro
 }
 
 // Deal returns one stored deal with its decisions (by index) and results (by seat), or
-// arena.ErrNotFound.
-func (s *Store) Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error) {
+// domain.ErrNotFound.
+func (s *Store) Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error) {
 	deals, err := s.loadDeals(ctx, matchID, &number, true)
 	if err != nil {
 		return nil, err
 	}
 	if len(deals) == 0 {
-		return nil, fmt.Errorf("deal %d of match %s: %w", number, matchID, arena.ErrNotFound)
+		return nil, fmt.Errorf("deal %d of match %s: %w", number, matchID, domain.ErrNotFound)
 	}
 	return &deals[0], nil
 }
 
-// Deals returns every stored deal of a match in number order (arena.ErrNotFound for an
+// Deals returns every stored deal of a match in number order (domain.ErrNotFound for an
 // unknown match; an empty list for a match without finished deals).
-func (s *Store) Deals(ctx context.Context, matchID string) ([]arena.DealRecord, error) {
+func (s *Store) Deals(ctx context.Context, matchID string) ([]domain.DealRecord, error) {
 	return s.loadDeals(ctx, matchID, nil, true)
 }
 
@@ -517,7 +517,7 @@ func (s *Store) Deals(ctx context.Context, matchID string) ([]arena.DealRecord, 
 // version 11 as a compact record is rebuilt from it (record.go). A deal is stored in one
 // transaction and never changed (but by migrations), so reading its parts one after the
 // other sees all of them.
-func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, withSent bool) ([]arena.DealRecord, error) {
+func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, withSent bool) ([]domain.DealRecord, error) {
 	info, err := s.cachedMatchInfo(ctx, matchID)
 	if err != nil {
 		return nil, err
@@ -526,7 +526,7 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, with
 }
 
 // loadDealsFrom is loadDeals reading through q, for the match info describes.
-func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, matchID string, number *int, withSent bool) ([]arena.DealRecord, error) {
+func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, matchID string, number *int, withSent bool) ([]domain.DealRecord, error) {
 	op := "read the deals of match " + matchID
 	if number != nil {
 		op = fmt.Sprintf("read deal %d of match %s", *number, matchID)
@@ -543,7 +543,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	var deals []arena.DealRecord
+	var deals []domain.DealRecord
 	at := map[int]int{}      // deal number → index in deals
 	inRows := map[int]bool{} // the deals whose decisions are rows (stored before version 4)
 	withRows := false        // some deal is not a compact record, and has rows of results
@@ -660,7 +660,7 @@ func (s *Store) scanNumbers(matchID string, rows *sql.Rows, err error) ([]int, e
 // selects the matches the bot played in and returns every seat of them (opponents too), as
 // the ratings need. A deal stored as a compact record has its results rebuilt from it (a
 // replay of the deal); any other has them in rows of results.
-func (s *Store) Results(ctx context.Context, f arena.MatchFilter) ([]arena.ResultRow, error) {
+func (s *Store) Results(ctx context.Context, f domain.MatchFilter) ([]domain.ResultRow, error) {
 	const op = "read results"
 	rows, err := s.resultRows(ctx, f)
 	if err != nil {
@@ -680,7 +680,7 @@ func (s *Store) Results(ctx context.Context, f arena.MatchFilter) ([]arena.Resul
 	if f.Limit > 0 && len(rows) > f.Limit {
 		rows = rows[:f.Limit]
 	}
-	out := make([]arena.ResultRow, len(rows))
+	out := make([]domain.ResultRow, len(rows))
 	for i := range rows {
 		out[i] = rows[i].ResultRow
 	}
@@ -689,7 +689,7 @@ func (s *Store) Results(ctx context.Context, f arena.MatchFilter) ([]arena.Resul
 
 // orderedResult is a result with its match's start, the first key of Results' order.
 type orderedResult struct {
-	arena.ResultRow
+	domain.ResultRow
 	started time.Time
 }
 
@@ -698,7 +698,7 @@ const resultOrder = ` ORDER BY m.started, m.id`
 
 // resultRows reads the results kept as rows (deals that are not compact records), in
 // Results' order.
-func (s *Store) resultRows(ctx context.Context, f arena.MatchFilter) ([]orderedResult, error) {
+func (s *Store) resultRows(ctx context.Context, f domain.MatchFilter) ([]orderedResult, error) {
 	where, args := filterWhere(f, s, "r.league_id")
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT r.match_id, r.league_id, r.deal_number, d.deal_group,
 	m.rules, m.started, r.seat, r.bot, r.payoff, r.points, r.tricks, r.declarer
@@ -726,7 +726,7 @@ JOIN matches m ON m.id = r.match_id`+where+resultOrder+`, r.deal_number, r.seat`
 
 // compactResults rebuilds the results of the deals stored as compact records, in Results'
 // order; with f.Limit, of as many deals at most (each has a result at least).
-func (s *Store) compactResults(ctx context.Context, f arena.MatchFilter) ([]orderedResult, error) {
+func (s *Store) compactResults(ctx context.Context, f domain.MatchFilter) ([]orderedResult, error) {
 	where, args := filterWhere(f, s, "m.league_id")
 	cond := ` WHERE d.record IS NOT NULL`
 	if where != "" {
@@ -766,11 +766,11 @@ FROM deals d JOIN matches m ON m.id = d.match_id`+cond+resultOrder+`, d.number`+
 		if err != nil {
 			return nil, err
 		}
-		d := arena.DealRecord{MatchID: x.row.MatchID, Number: x.row.Deal, Group: x.row.Group, Started: x.start.T}
+		d := domain.DealRecord{MatchID: x.row.MatchID, Number: x.row.Deal, Group: x.row.Group, Started: x.start.T}
 		if err := decodeRecord(&d, x.record, info, false); err != nil {
 			return nil, fmt.Errorf("store: deal %d of match %s: %w", d.Number, d.MatchID, err)
 		}
-		for _, r := range arena.ResultsOf(d.Seating, d.Outcome) {
+		for _, r := range domain.ResultsOf(d.Seating, d.Outcome) {
 			row := x.row
 			row.SeatResult = r
 			out = append(out, row)

@@ -11,8 +11,8 @@ import (
 	"github.com/klauspost/compress/s2"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/wire/protoappend"
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoappend"
 	"github.com/tapparena/tapp/engine"
 	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
 )
@@ -53,10 +53,10 @@ var logBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // encodeDecisionLog returns the column value of a deal's decisions, in index order. Two
 // decisions with the same index are an error: a deal has one decision per index.
-func encodeDecisionLog(ds []arena.DecisionRecord) ([]byte, error) {
-	if !slices.IsSortedFunc(ds, func(a, b arena.DecisionRecord) int { return a.Index - b.Index }) {
+func encodeDecisionLog(ds []domain.DecisionRecord) ([]byte, error) {
+	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index }) {
 		ds = slices.Clone(ds)
-		slices.SortStableFunc(ds, func(a, b arena.DecisionRecord) int { return a.Index - b.Index })
+		slices.SortStableFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
 	}
 	for i := 1; i < len(ds); i++ {
 		if ds[i].Index == ds[i-1].Index {
@@ -84,7 +84,7 @@ const (
 // deal's log is mostly its requests, bytes that are already encoded, and building the
 // messages to marshal them cost as much as compressing the log. The bytes are those of
 // proto.Marshal (TestDecisionLogIsProtoMarshal).
-func appendDecisionLog(b []byte, ds []arena.DecisionRecord) []byte {
+func appendDecisionLog(b []byte, ds []domain.DecisionRecord) []byte {
 	for i := range ds {
 		x := &ds[i]
 		var m int
@@ -166,7 +166,7 @@ func unpackDecisionLog(blob []byte) (raw []byte, buf *[]byte, err error) {
 // decodeDecisionLog reads a deal's decisions from their column value; withSent false leaves
 // out each decision's request (Sent), as listings do. No decisions read back as nil, as from
 // rows.
-func decodeDecisionLog(blob []byte, withSent bool) ([]arena.DecisionRecord, error) {
+func decodeDecisionLog(blob []byte, withSent bool) ([]domain.DecisionRecord, error) {
 	raw, buf, err := unpackDecisionLog(blob)
 	if err != nil {
 		return nil, err
@@ -180,7 +180,7 @@ func decodeDecisionLog(blob []byte, withSent bool) ([]arena.DecisionRecord, erro
 	if len(log.Decisions) == 0 {
 		return nil, nil
 	}
-	ds := make([]arena.DecisionRecord, len(log.Decisions))
+	ds := make([]domain.DecisionRecord, len(log.Decisions))
 	for i, p := range log.Decisions {
 		x := &ds[i]
 		x.Index, x.Seat, x.Bot, x.RequestID = int(p.Index), engine.Seat(p.Seat), p.Bot, p.RequestId
@@ -194,9 +194,9 @@ func decodeDecisionLog(blob []byte, withSent bool) ([]arena.DecisionRecord, erro
 			x.Sent = p.Sent
 		}
 		if len(p.Attempts) > 0 {
-			x.Attempts = make([]arena.AnswerAttempt, len(p.Attempts))
+			x.Attempts = make([]domain.AnswerAttempt, len(p.Attempts))
 			for j, a := range p.Attempts {
-				x.Attempts[j] = arena.AnswerAttempt{Text: a.Text, After: fromUS(a.AfterUs), Rejected: a.Rejected}
+				x.Attempts[j] = domain.AnswerAttempt{Text: a.Text, After: fromUS(a.AfterUs), Rejected: a.Rejected}
 			}
 		}
 		x.Latency, x.Strike, x.Fallback = fromUS(p.LatencyUs), p.Strike, p.Fallback

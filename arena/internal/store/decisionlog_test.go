@@ -13,24 +13,24 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 	storev1 "github.com/tapparena/tapp/proto/tapp/store/v1"
 )
 
 func TestDecisionLogRoundTrip(t *testing.T) {
 	t.Parallel()
-	m := &arena.Match{ID: "m", Spec: arena.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Seed: 1}}
+	m := &domain.Match{ID: "m", Spec: domain.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Seed: 1}}
 	d := sampleDeal(t, m, 0, 40, 300)
 	d.Decisions[0].Sent = nil
 	d.Decisions[1].Attempts = nil
 	d.Decisions[2].Latency = 1500 * time.Nanosecond // stored in microseconds, as the decisions table does
-	want := append([]arena.DecisionRecord(nil), d.Decisions...)
+	want := append([]domain.DecisionRecord(nil), d.Decisions...)
 	want[2].Latency = time.Microsecond
 	// Decisions are stored in index order, whatever order they come in.
-	shuffled := append([]arena.DecisionRecord(nil), d.Decisions...)
+	shuffled := append([]domain.DecisionRecord(nil), d.Decisions...)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	for _, in := range [][]arena.DecisionRecord{d.Decisions, shuffled} {
+	for _, in := range [][]domain.DecisionRecord{d.Decisions, shuffled} {
 		blob, err := encodeDecisionLog(in)
 		if err != nil {
 			t.Fatal(err)
@@ -76,15 +76,15 @@ func TestDecisionLogIsProtoMarshal(t *testing.T) {
 	t.Parallel()
 	s := openTest(t, sqliteBackend.newDSN(t))
 	_, deals := realDeals(t, s)
-	m := &arena.Match{ID: "m", Spec: arena.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Seed: 1}}
+	m := &domain.Match{ID: "m", Spec: domain.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Seed: 1}}
 	edge := sampleDeal(t, m, 0, 40, 300)
 	edge.Decisions[0].Index, edge.Decisions[0].Seat = -3, -1
 	edge.Decisions[1].Sent, edge.Decisions[1].Bot, edge.Decisions[1].RequestID = nil, "", ""
-	edge.Decisions[2].Attempts = []arena.AnswerAttempt{{}, {Text: "HA", After: -time.Second, Rejected: "R-PLAY-2: must follow suit"}}
+	edge.Decisions[2].Attempts = []domain.AnswerAttempt{{}, {Text: "HA", After: -time.Second, Rejected: "R-PLAY-2: must follow suit"}}
 	edge.Decisions[3].Latency, edge.Decisions[3].Think = 1<<40*time.Microsecond, -1
 	edge.Decisions[4].Strike, edge.Decisions[4].Fallback, edge.Decisions[4].Action = true, true, engine.Action{}
 	edge.Decisions[5].Sent = bytes.Repeat([]byte{0xFF}, 70000)
-	cases := [][]arena.DecisionRecord{nil, edge.Decisions}
+	cases := [][]domain.DecisionRecord{nil, edge.Decisions}
 	for _, d := range deals {
 		cases = append(cases, d.Decisions)
 	}
@@ -101,7 +101,7 @@ func TestDecisionLogIsProtoMarshal(t *testing.T) {
 }
 
 // decisionLogMessage is the storev1.DecisionLog of decisions in index order.
-func decisionLogMessage(ds []arena.DecisionRecord) *storev1.DecisionLog {
+func decisionLogMessage(ds []domain.DecisionRecord) *storev1.DecisionLog {
 	log := &storev1.DecisionLog{}
 	for _, x := range ds {
 		p := &storev1.Decision{Index: int32(x.Index), Seat: int32(x.Seat), Bot: x.Bot, Decision: formatDecision(x.Decision),
@@ -176,7 +176,7 @@ func TestRealDealsRoundTrip(t *testing.T) {
 
 // insertOldDeal stores a deal as schema versions 1-3 did: its decisions as rows of decisions
 // (the request as text), no decision log.
-func insertOldDeal(t *testing.T, s *Store, d *arena.DealRecord, rules engine.RuleSet) {
+func insertOldDeal(t *testing.T, s *Store, d *domain.DealRecord, rules engine.RuleSet) {
 	t.Helper()
 	ctx := context.Background()
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -252,7 +252,7 @@ func TestDealsStoredInRowsStillReadBack(t *testing.T) {
 			t.Fatalf("SaveDeals: %v", err)
 		}
 		// The same deal stored in rows in one match and as a log in another reads back alike.
-		twin := &arena.Match{Spec: m.Spec}
+		twin := &domain.Match{Spec: m.Spec}
 		if err := s.CreateMatch(ctx, twin); err != nil {
 			t.Fatal(err)
 		}
@@ -317,7 +317,7 @@ func TestUndecodableDecisionLog(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		m := newMatch(t, s, "", "a", "b", "c")
-		if err := s.SaveDeals(ctx, []*arena.DealRecord{sampleDeal(t, m, 0, 8, 100), sampleDeal(t, m, 1, 8, 100)}); err != nil {
+		if err := s.SaveDeals(ctx, []*domain.DealRecord{sampleDeal(t, m, 0, 8, 100), sampleDeal(t, m, 1, 8, 100)}); err != nil {
 			t.Fatal(err)
 		}
 		var good []byte

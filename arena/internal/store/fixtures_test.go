@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -126,11 +126,11 @@ func mustRules(t testing.TB, text string) engine.RuleSet {
 	return r
 }
 
-func newMatch(t testing.TB, s *Store, league string, bots ...string) *arena.Match {
+func newMatch(t testing.TB, s *Store, league string, bots ...string) *domain.Match {
 	t.Helper()
-	m := &arena.Match{Spec: arena.MatchSpec{
+	m := &domain.Match{Spec: domain.MatchSpec{
 		Rules: testRules(t), Bots: bots, Deals: 12, Seed: 1<<63 + 12345, Duplicate: true,
-		TimeControl: arena.DefaultTimeControl, LeagueID: league,
+		TimeControl: domain.DefaultTimeControl, LeagueID: league,
 	}}
 	if err := s.CreateMatch(context.Background(), m); err != nil {
 		t.Fatalf("CreateMatch: %v", err)
@@ -167,12 +167,12 @@ func sentBytes(i, size int) []byte {
 // given number of decisions (a round of bids, a contract, then cards), each with about
 // sentSize bytes of request (binary, see sentBytes), a rejected answer, a strike, and one
 // result per seat.
-func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *arena.DealRecord {
+func sampleDeal(t testing.TB, m *domain.Match, number, decisions, sentSize int) *domain.DealRecord {
 	t.Helper()
 	rules := m.Spec.Rules
 	seats := rules.Players
 	deal := engine.DealFromSeed(rules, m.Spec.Seed, uint64(number))
-	d := &arena.DealRecord{
+	d := &domain.DealRecord{
 		MatchID: m.ID, Number: number, Group: number / 6,
 		Seating: append([]string(nil), m.Spec.Bots...),
 		Deal:    deal,
@@ -202,15 +202,15 @@ func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *
 		}
 		action := mustAction(t, act)
 		d.Moves = append(d.Moves, engine.Move{Seat: seat, Action: action})
-		x := arena.DecisionRecord{
+		x := domain.DecisionRecord{
 			Index: i, Seat: seat, Bot: m.Spec.Bots[i%seats], Decision: kind,
 			RequestID: fmt.Sprintf("r-%d-%d", number, i), Sent: sentBytes(i, sentSize),
-			Attempts: []arena.AnswerAttempt{{Text: act, After: time.Duration(1000+i) * time.Microsecond}},
+			Attempts: []domain.AnswerAttempt{{Text: act, After: time.Duration(1000+i) * time.Microsecond}},
 			Action:   action, Latency: time.Duration(1000+i) * time.Microsecond,
 			Think: time.Duration(700+i)*time.Microsecond + time.Duration(i)*time.Nanosecond, // kept to the nanosecond
 		}
 		if i == 4 {
-			x.Attempts = append([]arena.AnswerAttempt{{Text: "ZZ", After: 500 * time.Microsecond, Rejected: "R-PLAY-1: not in hand"}}, x.Attempts...)
+			x.Attempts = append([]domain.AnswerAttempt{{Text: "ZZ", After: 500 * time.Microsecond, Rejected: "R-PLAY-1: not in hand"}}, x.Attempts...)
 		}
 		if i == 5 {
 			x.Attempts, x.Strike, x.Fallback, x.Latency = nil, true, true, time.Second
@@ -218,7 +218,7 @@ func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *
 		d.Decisions = append(d.Decisions, x)
 	}
 	for seat := range seats {
-		d.Results = append(d.Results, arena.SeatResult{
+		d.Results = append(d.Results, domain.SeatResult{
 			Bot: m.Spec.Bots[seat], Seat: engine.Seat(seat), Payoff: d.Outcome.Payoff[seat],
 			Points: d.Outcome.Points[seat], Tricks: d.Outcome.Tricks[seat], Declarer: seat == 0,
 		})
@@ -228,7 +228,7 @@ func sampleDeal(t testing.TB, m *arena.Match, number, decisions, sentSize int) *
 
 // checkReadBack reads every deal of the match and checks that each is the one stored (with
 // the digest of its requests, when it is a compact record); it returns what it read.
-func checkReadBack(t *testing.T, s *Store, matchID string, deals []*arena.DealRecord) []arena.DealRecord {
+func checkReadBack(t *testing.T, s *Store, matchID string, deals []*domain.DealRecord) []domain.DealRecord {
 	t.Helper()
 	got, err := s.Deals(context.Background(), matchID)
 	if err != nil {

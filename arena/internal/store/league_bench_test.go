@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // BenchmarkSaveLeagueDeals is BenchmarkSaveDeals/batch=64 for the deals of a league's
@@ -16,19 +16,19 @@ func BenchmarkSaveLeagueDeals(b *testing.B) {
 	ctx := context.Background()
 	s := openTest(b, sqliteBackend.newDSN(b))
 	deals := benchDeals(b, s)
-	if _, err := s.EnsureLeague(ctx, &arena.League{ID: "B", Plan: "{}"}); err != nil {
+	if _, err := s.EnsureLeague(ctx, &domain.League{ID: "B", Plan: "{}"}); err != nil {
 		b.Fatal(err)
 	}
-	m := &arena.Match{ID: "B-r0-m0", Spec: arena.MatchSpec{Rules: testRules(b), Bots: deals[0].Seating,
-		Deals: 1 << 20, Seed: 3, Duplicate: true, TimeControl: arena.DefaultTimeControl, LeagueID: "B"}}
-	if err := s.ScheduleRound(ctx, []arena.LeagueMatch{{LeagueID: "B", MatchID: m.ID}}, []*arena.Match{m}, nil); err != nil {
+	m := &domain.Match{ID: "B-r0-m0", Spec: domain.MatchSpec{Rules: testRules(b), Bots: deals[0].Seating,
+		Deals: 1 << 20, Seed: 3, Duplicate: true, TimeControl: domain.DefaultTimeControl, LeagueID: "B"}}
+	if err := s.ScheduleRound(ctx, []domain.LeagueMatch{{LeagueID: "B", MatchID: m.ID}}, []*domain.Match{m}, nil); err != nil {
 		b.Fatal(err)
 	}
 	const batch = 64
 	n := 0
 	cpu := processCPU(b)
 	for b.Loop() {
-		ds := make([]*arena.DealRecord, batch)
+		ds := make([]*domain.DealRecord, batch)
 		for i := range ds {
 			ds[i] = renumbered(deals[n%len(deals)], m.ID, n)
 			ds[i].Group = n / 6

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // Leagues and their job queue (arena/internal/league/leaguestore). A league's units of work are rows of
@@ -30,14 +30,14 @@ import (
 
 // EnsureLeague stores l unless a league with its ID exists, and returns the stored league
 // (the caller compares its Plan with its own).
-func (s *Store) EnsureLeague(ctx context.Context, l *arena.League) (*arena.League, error) {
+func (s *Store) EnsureLeague(ctx context.Context, l *domain.League) (*domain.League, error) {
 	if l.ID == "" {
 		return nil, errors.New("store: a league needs an id")
 	}
 	t := now()
 	status := l.Status
 	if status == "" {
-		status = arena.LeagueRunning
+		status = domain.LeagueRunning
 	}
 	if _, err := s.w.ExecContext(ctx, s.rebind(`INSERT INTO leagues (id, plan, status, created, updated)
 VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`), l.ID, l.Plan, string(status), s.timeArg(t), s.timeArg(t)); err != nil {
@@ -46,46 +46,46 @@ VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`), l.ID, l.Plan, string(status), s
 	return s.GetLeague(ctx, l.ID)
 }
 
-// GetLeague returns the league, or arena.ErrNotFound.
-func (s *Store) GetLeague(ctx context.Context, id string) (*arena.League, error) {
-	var l arena.League
+// GetLeague returns the league, or domain.ErrNotFound.
+func (s *Store) GetLeague(ctx context.Context, id string) (*domain.League, error) {
+	var l domain.League
 	var status string
 	var created, updated dbTime
 	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT id, plan, status, created, updated FROM leagues WHERE id = ?`), id).
 		Scan(&l.ID, &l.Plan, &status, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("league %s: %w", id, arena.ErrNotFound)
+		return nil, fmt.Errorf("league %s: %w", id, domain.ErrNotFound)
 	}
 	if err != nil {
 		return nil, s.wrap("read league "+id, err)
 	}
-	l.Status, l.Created, l.Updated = arena.LeagueStatus(status), created.T, updated.T
+	l.Status, l.Created, l.Updated = domain.LeagueStatus(status), created.T, updated.T
 	return &l, nil
 }
 
 // ListLeagues returns every league, newest first.
-func (s *Store) ListLeagues(ctx context.Context) ([]arena.League, error) {
+func (s *Store) ListLeagues(ctx context.Context) ([]domain.League, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, plan, status, created, updated FROM leagues ORDER BY created DESC, id`)
 	if err != nil {
 		return nil, s.wrap("list leagues", err)
 	}
 	defer rows.Close()
-	var out []arena.League
+	var out []domain.League
 	for rows.Next() {
-		var l arena.League
+		var l domain.League
 		var status string
 		var created, updated dbTime
 		if err := rows.Scan(&l.ID, &l.Plan, &status, &created, &updated); err != nil {
 			return nil, s.wrap("list leagues", err)
 		}
-		l.Status, l.Created, l.Updated = arena.LeagueStatus(status), created.T, updated.T
+		l.Status, l.Created, l.Updated = domain.LeagueStatus(status), created.T, updated.T
 		out = append(out, l)
 	}
 	return out, s.wrap("list leagues", rows.Err())
 }
 
-// SetLeagueStatus records where a league stands; arena.ErrNotFound for an unknown league.
-func (s *Store) SetLeagueStatus(ctx context.Context, id string, status arena.LeagueStatus) error {
+// SetLeagueStatus records where a league stands; domain.ErrNotFound for an unknown league.
+func (s *Store) SetLeagueStatus(ctx context.Context, id string, status domain.LeagueStatus) error {
 	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE leagues SET status = ?, updated = ? WHERE id = ?`),
 		string(status), s.timeArg(now()), id)
 	if err != nil {
@@ -94,7 +94,7 @@ func (s *Store) SetLeagueStatus(ctx context.Context, id string, status arena.Lea
 	if n, err := res.RowsAffected(); err != nil {
 		return s.wrap("update league "+id, err)
 	} else if n == 0 {
-		return fmt.Errorf("league %s: %w", id, arena.ErrNotFound)
+		return fmt.Errorf("league %s: %w", id, domain.ErrNotFound)
 	}
 	return nil
 }
@@ -103,7 +103,7 @@ func (s *Store) SetLeagueStatus(ctx context.Context, id string, status arena.Lea
 // the schedule and their jobs (available). It is idempotent: matches, places and jobs that
 // exist already are left as they are, so every host of a shared league may schedule the same
 // round. Matches get their Started and Status set like CreateMatch does.
-func (s *Store) ScheduleRound(ctx context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error {
+func (s *Store) ScheduleRound(ctx context.Context, places []domain.LeagueMatch, matches []*domain.Match, jobs []domain.Job) error {
 	if len(places) != len(matches) {
 		return fmt.Errorf("store: schedule round: %d places for %d matches", len(places), len(matches))
 	}
@@ -126,7 +126,7 @@ func (s *Store) ScheduleRound(ctx context.Context, places []arena.LeagueMatch, m
 		}
 		m.Started = m.Started.UTC().Truncate(time.Microsecond)
 		if m.Status == "" {
-			m.Status = arena.MatchRunning
+			m.Status = domain.MatchRunning
 		}
 		if _, err := s.insertMatch(ctx, tx, m); err != nil {
 			return s.wrap(op, err)
@@ -140,7 +140,7 @@ VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`), p.LeagueID, p.Seq, p.Round, m.ID);
 	args := make([]any, 0, len(jobs)*9)
 	for _, j := range jobs {
 		args = append(args, j.LeagueID, j.Round, j.MatchID, j.FirstGroup, j.Groups, j.Deals,
-			string(arena.JobAvailable), s.timeArg(t), "")
+			string(domain.JobAvailable), s.timeArg(t), "")
 	}
 	if err := s.insertRows(ctx, tx, `INSERT INTO league_jobs (league_id, round, match_id, first_group, n_groups, deals,
 	state, created, owner) VALUES `, 9, args, ` ON CONFLICT DO NOTHING`); err != nil {
@@ -150,16 +150,16 @@ VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`), p.LeagueID, p.Seq, p.Round, m.ID);
 }
 
 // LeagueMatches returns the league's schedule, in order.
-func (s *Store) LeagueMatches(ctx context.Context, league string) ([]arena.LeagueMatch, error) {
+func (s *Store) LeagueMatches(ctx context.Context, league string) ([]domain.LeagueMatch, error) {
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT league_id, seq, round, match_id FROM league_matches
 WHERE league_id = ? ORDER BY seq`), league)
 	if err != nil {
 		return nil, s.wrap("read the matches of league "+league, err)
 	}
 	defer rows.Close()
-	var out []arena.LeagueMatch
+	var out []domain.LeagueMatch
 	for rows.Next() {
-		var lm arena.LeagueMatch
+		var lm domain.LeagueMatch
 		if err := rows.Scan(&lm.LeagueID, &lm.Seq, &lm.Round, &lm.MatchID); err != nil {
 			return nil, s.wrap("read the matches of league "+league, err)
 		}
@@ -192,20 +192,20 @@ WHERE lm.league_id = ? AND lm.seq >= ? AND lm.seq < ? GROUP BY mb.bot`), league,
 }
 
 // RoundCounts counts the league's jobs by round and state, rounds ascending.
-func (s *Store) RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error) {
+func (s *Store) RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error) {
 	return s.RoundCountsFrom(ctx, league, 0)
 }
 
 // RoundCountsFrom is RoundCounts for the rounds from round from on: what a running league
 // asks of the rounds it does not know to be complete (one range of league_jobs_round).
-func (s *Store) RoundCountsFrom(ctx context.Context, league string, from int) ([]arena.RoundCounts, error) {
+func (s *Store) RoundCountsFrom(ctx context.Context, league string, from int) ([]domain.RoundCounts, error) {
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT round, state, count(*), sum(deals) FROM league_jobs
 WHERE league_id = ? AND round >= ? GROUP BY round, state ORDER BY round`), league, from)
 	if err != nil {
 		return nil, s.wrap("count the jobs of league "+league, err)
 	}
 	defer rows.Close()
-	var out []arena.RoundCounts
+	var out []domain.RoundCounts
 	for rows.Next() {
 		var round, n, deals int
 		var state string
@@ -213,18 +213,18 @@ WHERE league_id = ? AND round >= ? GROUP BY round, state ORDER BY round`), leagu
 			return nil, s.wrap("count the jobs of league "+league, err)
 		}
 		if len(out) == 0 || out[len(out)-1].Round != round {
-			out = append(out, arena.RoundCounts{Round: round})
+			out = append(out, domain.RoundCounts{Round: round})
 		}
 		c := &out[len(out)-1]
 		c.DealsPlanned += deals
-		switch arena.JobState(state) {
-		case arena.JobAvailable:
+		switch domain.JobState(state) {
+		case domain.JobAvailable:
 			c.Available += n
-		case arena.JobRunning:
+		case domain.JobRunning:
 			c.Running += n
-		case arena.JobDone:
+		case domain.JobDone:
 			c.Done += n
-		case arena.JobFailed:
+		case domain.JobFailed:
 			c.Failed += n
 		}
 	}
@@ -253,18 +253,18 @@ const jobStored = `(SELECT count(*) FROM deals d WHERE d.match_id = league_jobs.
 // jobStoredAsJ is jobStored for league_jobs named j (PostgreSQL's claim).
 var jobStoredAsJ = strings.ReplaceAll(jobStored, "league_jobs.", "j.")
 
-func scanJobs(rows *sql.Rows) ([]arena.Job, error) {
+func scanJobs(rows *sql.Rows) ([]domain.Job, error) {
 	defer rows.Close()
-	var out []arena.Job
+	var out []domain.Job
 	for rows.Next() {
-		var j arena.Job
+		var j domain.Job
 		var state string
 		var lease dbTime
 		if err := rows.Scan(&j.ID, &j.LeagueID, &j.Round, &j.MatchID, &j.FirstGroup, &j.Groups, &j.Deals, &state,
 			&j.Owner, &lease, &j.Attempts, &j.LastError, &j.Stored); err != nil {
 			return nil, err
 		}
-		j.State, j.LeaseUntil = arena.JobState(state), lease.T
+		j.State, j.LeaseUntil = domain.JobState(state), lease.T
 		out = append(out, j)
 	}
 	if err := rows.Err(); err != nil {
@@ -295,7 +295,7 @@ func (s *Store) nowExpr() (string, []any) {
 // or whose lease has expired (those of a worker that died or stalled: the rescue). Each claim
 // counts an attempt. It returns the claimed jobs by id, each with the number of its deals
 // stored already (Job.Stored); none when there is nothing to do.
-func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error) {
+func (s *Store) Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]domain.Job, error) {
 	if max <= 0 {
 		return nil, nil
 	}
@@ -477,7 +477,7 @@ WHERE league_id = ? AND state = 'running' AND owner IN (`+placeholders(len(owner
 }
 
 // Jobs lists the league's jobs by id (for status displays and tests).
-func (s *Store) Jobs(ctx context.Context, league string) ([]arena.Job, error) {
+func (s *Store) Jobs(ctx context.Context, league string) ([]domain.Job, error) {
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+jobColumns+` FROM league_jobs WHERE league_id = ? ORDER BY id`), league)
 	if err != nil {
 		return nil, s.wrap("list the jobs of league "+league, err)
@@ -488,7 +488,7 @@ func (s *Store) Jobs(ctx context.Context, league string) ([]arena.Job, error) {
 
 // JobsIn returns the league's jobs in the given states, by id (two index ranges per state:
 // what `tapp league status` lists, without reading the done jobs of a long league).
-func (s *Store) JobsIn(ctx context.Context, league string, states ...arena.JobState) ([]arena.Job, error) {
+func (s *Store) JobsIn(ctx context.Context, league string, states ...domain.JobState) ([]domain.Job, error) {
 	if len(states) == 0 {
 		return nil, nil
 	}
@@ -528,7 +528,7 @@ func (s *Store) OpenRounds(ctx context.Context, league string) (first, last int,
 // SaveJobDeal stores a finished deal of job jobID like SaveDeal and, in the same transaction,
 // marks the job done if all its deals are now stored (and then the match finished if all its
 // jobs are done). It reports whether the job is done. Failures store nothing, as SaveDeal's.
-func (s *Store) SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int64) (bool, error) {
+func (s *Store) SaveJobDeal(ctx context.Context, d *domain.DealRecord, jobID int64) (bool, error) {
 	if err := s.readyQueries(ctx, s.completeJobQueries()); err != nil {
 		return false, s.wrapSave(d.MatchID, d.Number, err)
 	}
@@ -544,8 +544,8 @@ func (s *Store) SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int6
 // SaveJobDeals stores several finished deals of jobs in one transaction (group commit: one
 // commit, one fsync for all of them) and completes the jobs whose last deals they are, like
 // SaveJobDeal. Each deal is stored whole or not at all; so is the batch: if any deal cannot
-// be stored (arena.ErrConflict for one stored already, a full disk, a lock), none is.
-func (s *Store) SaveJobDeals(ctx context.Context, items []arena.JobDeal) error {
+// be stored (domain.ErrConflict for one stored already, a full disk, a lock), none is.
+func (s *Store) SaveJobDeals(ctx context.Context, items []domain.JobDeal) error {
 	for attempt := 1; ; attempt++ {
 		err := s.saveJobDeals(ctx, items)
 		// PostgreSQL may still pick this transaction as a deadlock victim (or fail it for
@@ -557,11 +557,11 @@ func (s *Store) SaveJobDeals(ctx context.Context, items []arena.JobDeal) error {
 	}
 }
 
-func (s *Store) saveJobDeals(ctx context.Context, items []arena.JobDeal) error {
+func (s *Store) saveJobDeals(ctx context.Context, items []domain.JobDeal) error {
 	if len(items) == 0 {
 		return nil
 	}
-	deals := make([]*arena.DealRecord, len(items))
+	deals := make([]*domain.DealRecord, len(items))
 	for i, it := range items {
 		deals[i] = it.Deal
 	}
@@ -638,12 +638,12 @@ func (s *Store) completeJob(ctx context.Context, tx *sql.Tx, jobID int64) (bool,
 	var matchID, state string
 	err := s.txQueryRow(ctx, tx, q[0], jobID).Scan(&matchID, &state)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, fmt.Errorf("job %d: %w", jobID, arena.ErrNotFound)
+		return false, fmt.Errorf("job %d: %w", jobID, domain.ErrNotFound)
 	}
 	if err != nil {
 		return false, err
 	}
-	if arena.JobState(state) == arena.JobDone {
+	if domain.JobState(state) == domain.JobDone {
 		return true, nil
 	}
 	t := s.timeArg(now())
@@ -659,7 +659,7 @@ func (s *Store) completeJob(ctx context.Context, tx *sql.Tx, jobID int64) (bool,
 			return false, err
 		}
 	}
-	res, err = s.txExec(ctx, tx, q[3], string(arena.MatchFinished), t, matchID, string(arena.MatchFinished))
+	res, err = s.txExec(ctx, tx, q[3], string(domain.MatchFinished), t, matchID, string(domain.MatchFinished))
 	if err != nil {
 		return true, err
 	}

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/queuetest"
 )
 
@@ -16,8 +16,8 @@ func TestLeagueScheduleIsIdempotent(t *testing.T) {
 		ctx := context.Background()
 		queuetest.Schedule(t, s)
 		queuetest.Schedule(t, s) // a second host schedules the same round
-		l, err := s.EnsureLeague(ctx, &arena.League{ID: "L", Plan: `{"other":1}`})
-		if err != nil || l.Plan != `{"x":1}` || l.Status != arena.LeagueRunning {
+		l, err := s.EnsureLeague(ctx, &domain.League{ID: "L", Plan: `{"other":1}`})
+		if err != nil || l.Plan != `{"x":1}` || l.Status != domain.LeagueRunning {
 			t.Errorf("EnsureLeague of an existing league = %+v, %v; want the stored plan, running", l, err)
 		}
 		lms, err := s.LeagueMatches(ctx, "L")
@@ -25,17 +25,17 @@ func TestLeagueScheduleIsIdempotent(t *testing.T) {
 			t.Errorf("LeagueMatches = %+v, %v", lms, err)
 		}
 		counts, err := s.RoundCounts(ctx, "L")
-		want := []arena.RoundCounts{{Round: 0, Available: 4, DealsPlanned: 24}}
+		want := []domain.RoundCounts{{Round: 0, Available: 4, DealsPlanned: 24}}
 		if err != nil || !reflect.DeepEqual(counts, want) {
 			t.Errorf("RoundCounts = %+v, %v; want %+v", counts, err, want)
 		}
-		if err := s.SetLeagueStatus(ctx, "L", arena.LeagueStopped); err != nil {
+		if err := s.SetLeagueStatus(ctx, "L", domain.LeagueStopped); err != nil {
 			t.Fatal(err)
 		}
-		if ls, err := s.ListLeagues(ctx); err != nil || len(ls) != 1 || ls[0].Status != arena.LeagueStopped {
+		if ls, err := s.ListLeagues(ctx); err != nil || len(ls) != 1 || ls[0].Status != domain.LeagueStopped {
 			t.Errorf("ListLeagues = %+v, %v", ls, err)
 		}
-		if err := s.SetLeagueStatus(ctx, "nope", arena.LeagueStopped); !errors.Is(err, arena.ErrNotFound) {
+		if err := s.SetLeagueStatus(ctx, "nope", domain.LeagueStopped); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("SetLeagueStatus(unknown) = %v, want ErrNotFound", err)
 		}
 	})

@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -11,16 +11,16 @@ import (
 // stores each deal) in the rounds from round from on, by round, match and group, each bot's
 // net by its position in the match's bots. It reads one row per unit of those rounds: what
 // an SPRT reads as it goes, however many deals the league has stored.
-func (s *Store) LeagueUnits(ctx context.Context, league string, from int) ([]arena.LeagueUnit, error) {
+func (s *Store) LeagueUnits(ctx context.Context, league string, from int) ([]domain.LeagueUnit, error) {
 	op := "read the units of league " + league
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT round, match_id, deal_group, deals, net0, net1, net2, net3
 FROM league_units WHERE league_id = ? AND round >= ? ORDER BY round, match_id, deal_group`), league, from)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	var out []arena.LeagueUnit
+	var out []domain.LeagueUnit
 	for rows.Next() {
-		var u arena.LeagueUnit
+		var u domain.LeagueUnit
 		var net [engine.MaxPlayers]int64
 		if err := rows.Scan(&u.Round, &u.MatchID, &u.Group, &u.Deals, &net[0], &net[1], &net[2], &net[3]); err != nil {
 			rows.Close()

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // CreateMatch stores a new match, assigning m.ID when empty, m.Started when zero and m.Status
-// (running) when empty. An ID already used is arena.ErrConflict.
-func (s *Store) CreateMatch(ctx context.Context, m *arena.Match) error {
+// (running) when empty. An ID already used is domain.ErrConflict.
+func (s *Store) CreateMatch(ctx context.Context, m *domain.Match) error {
 	if m.ID == "" {
 		m.ID = newID()
 	}
@@ -23,7 +23,7 @@ func (s *Store) CreateMatch(ctx context.Context, m *arena.Match) error {
 	}
 	m.Started = m.Started.UTC().Truncate(time.Microsecond)
 	if m.Status == "" {
-		m.Status = arena.MatchRunning
+		m.Status = domain.MatchRunning
 	}
 	op := "create match " + m.ID
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -36,14 +36,14 @@ func (s *Store) CreateMatch(ctx context.Context, m *arena.Match) error {
 		return s.wrap(op, err)
 	}
 	if !inserted {
-		return fmt.Errorf("match %s: %w", m.ID, arena.ErrConflict)
+		return fmt.Errorf("match %s: %w", m.ID, domain.ErrConflict)
 	}
 	return s.wrap(op, tx.Commit())
 }
 
 // insertMatch inserts m (its fields already completed by the caller) and its match_bots
 // rows in tx; a match whose ID is taken is left as it is and reported as not inserted.
-func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m *arena.Match) (bool, error) {
+func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m *domain.Match) (bool, error) {
 	sp := &m.Spec
 	res, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO matches (id, league_id, rules, bots, deals, seed,
 	duplicate, deals_text, per_decision_us, overage_us, max_strikes, status, started, finished, forfeited, format, rounds)
@@ -76,16 +76,16 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHIN
 }
 
 // formatOf is the stored format of a spec: FormatDeals unless it says otherwise.
-func formatOf(sp *arena.MatchSpec) string {
+func formatOf(sp *domain.MatchSpec) string {
 	if sp.Format == "" {
-		return arena.FormatDeals
+		return domain.FormatDeals
 	}
 	return sp.Format
 }
 
-// UpdateMatch stores m's status, finish time and forfeits; arena.ErrNotFound for an unknown
+// UpdateMatch stores m's status, finish time and forfeits; domain.ErrNotFound for an unknown
 // match. The spec of a match never changes.
-func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
+func (s *Store) UpdateMatch(ctx context.Context, m *domain.Match) error {
 	op := "update match " + m.ID
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -107,9 +107,9 @@ func (s *Store) UpdateMatch(ctx context.Context, m *arena.Match) error {
 		return s.wrap(op, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("match %s: %w", m.ID, arena.ErrNotFound)
+		return fmt.Errorf("match %s: %w", m.ID, domain.ErrNotFound)
 	}
-	if m.Status == arena.MatchFinished {
+	if m.Status == domain.MatchFinished {
 		if err := s.rateFinished(ctx, tx, m.ID); err != nil { // the running Elo, ratingstats.go
 			return s.wrap(op, err)
 		}
@@ -121,9 +121,9 @@ const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.dup
 	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
 	m.commitment, m.nonce, m.decisions, m.fallbacks`
 
-func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
+func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	var (
-		m                         arena.Match
+		m                         domain.Match
 		rules, bots, seed, status string
 		forfeited                 string
 		perDecision, overage      int64
@@ -148,22 +148,22 @@ func scanMatch(sc interface{ Scan(...any) error }) (*arena.Match, error) {
 	if m.Forfeited, err = parseNames(forfeited); err != nil {
 		return nil, err
 	}
-	if sp.Format == arena.FormatDeals {
+	if sp.Format == domain.FormatDeals {
 		sp.Format = "" // the zero value is the default format
 	}
 	sp.TimeControl.PerDecision = fromUS(perDecision)
 	sp.TimeControl.Overage = fromUS(overage)
-	m.Status = arena.MatchStatus(status)
+	m.Status = domain.MatchStatus(status)
 	m.Started, m.Finished = started.T, finished.T
 	return &m, nil
 }
 
-// GetMatch returns the match, or arena.ErrNotFound.
-func (s *Store) GetMatch(ctx context.Context, id string) (*arena.Match, error) {
+// GetMatch returns the match, or domain.ErrNotFound.
+func (s *Store) GetMatch(ctx context.Context, id string) (*domain.Match, error) {
 	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m WHERE m.id = ?`), id)
 	m, err := scanMatch(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("match %s: %w", id, arena.ErrNotFound)
+		return nil, fmt.Errorf("match %s: %w", id, domain.ErrNotFound)
 	}
 	if err != nil {
 		return nil, s.wrap("read match "+id, err)
@@ -173,7 +173,7 @@ func (s *Store) GetMatch(ctx context.Context, id string) (*arena.Match, error) {
 
 // filterWhere turns a filter into a WHERE clause (with its leading " WHERE ", or empty) over
 // matches m; league selects the column that holds the league id.
-func filterWhere(f arena.MatchFilter, s *Store, league string) (string, []any) {
+func filterWhere(f domain.MatchFilter, s *Store, league string) (string, []any) {
 	var conds []string
 	var args []any
 	if f.MatchID != "" {
@@ -202,7 +202,7 @@ func filterWhere(f arena.MatchFilter, s *Store, league string) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-func limit(f arena.MatchFilter) string {
+func limit(f domain.MatchFilter) string {
 	if f.Limit > 0 {
 		return " LIMIT " + strconv.Itoa(f.Limit)
 	}
@@ -211,7 +211,7 @@ func limit(f arena.MatchFilter) string {
 
 // ListMatches returns the matches the filter selects, newest first (by start time), at most
 // f.Limit of them when it is positive.
-func (s *Store) ListMatches(ctx context.Context, f arena.MatchFilter) ([]arena.Match, error) {
+func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error) {
 	where, args := filterWhere(f, s, "m.league_id")
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m`+where+
 		` ORDER BY m.started DESC, m.id DESC`+limit(f)), args...)
@@ -219,7 +219,7 @@ func (s *Store) ListMatches(ctx context.Context, f arena.MatchFilter) ([]arena.M
 		return nil, s.wrap("list matches", err)
 	}
 	defer rows.Close()
-	var ms []arena.Match
+	var ms []domain.Match
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {

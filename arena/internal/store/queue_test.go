@@ -7,7 +7,7 @@ import (
 )
 
 // The SQL queue keeps the league queue's contract on SQLite and PostgreSQL, the same suite
-// the in-memory queue passes (arena/internal/league/memstore).
+// the in-memory queue passes (arena/internal/store/memstore).
 func TestQueueConformance(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {

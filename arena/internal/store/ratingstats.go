@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
@@ -188,7 +188,7 @@ type groupDelta struct {
 
 // prepareRatingSums computes what the deals add (before their transaction: it reads only
 // the matches, which do not change) and prepares the statements that write it.
-func (s *Store) prepareRatingSums(ctx context.Context, ds []*arena.DealRecord) (*ratingBatch, error) {
+func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) (*ratingBatch, error) {
 	b := &ratingBatch{units: map[board.Scope]*rating.TableSums{}}
 	matches := map[string]*board.MatchSums{}
 	groups := map[string]*groupDelta{}
@@ -392,7 +392,7 @@ func (s *Store) ratingInfo(ctx context.Context, matchID string) (board.MatchInfo
 // fields of the filter are not kept apart and are ignored) in one read transaction: one row
 // per table composition, per role of each of its bots, per composition's matches, per
 // tainted match and per bot of Elo ledger k; with history also ledger k's matches in order.
-func (s *Store) RatingSums(ctx context.Context, f arena.MatchFilter, k board.EloKey, history bool) (*board.Sums, error) {
+func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.EloKey, history bool) (*board.Sums, error) {
 	const op = "read the rating sums"
 	var opts *sql.TxOptions
 	if s.dialect == postgresDialect {
@@ -483,7 +483,7 @@ func (s *Store) RatingSums(ctx context.Context, f arena.MatchFilter, k board.Elo
 		}
 		m.Bots = strings.Split(comp, ",")
 		m.Net = net[:len(m.Bots)]
-		m.Status, m.Started, m.Finished = arena.MatchStatus(status), started.T, finished.T
+		m.Status, m.Started, m.Finished = domain.MatchStatus(status), started.T, finished.T
 		var err error
 		if m.Forfeited, err = parseNames(forfeited); err != nil {
 			return fmt.Errorf("match %s: %w", m.ID, err)
@@ -541,7 +541,7 @@ JOIN rating_matches rm ON rm.match_id = l.match_id WHERE l.league_id = ? AND l.r
 // more than 1% fallbacks, a forfeit), each through the partial index of migration 0012 that
 // holds only such matches, so that it reads nothing of the clean ones. On SQLite INDEXED BY
 // makes that a promise: the query fails rather than fall back to a scan of every match.
-func (s *Store) taintedQuery(f arena.MatchFilter) (string, []any) {
+func (s *Store) taintedQuery(f domain.MatchFilter) (string, []any) {
 	const cols = `SELECT rm.match_id, rm.league_id, rm.rules, rm.bots, rm.duplicate, rm.deals, rm.decisions, rm.fallbacks,
 	rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.started, m.finished, m.forfeited`
 	fallbacks, forfeited := "", ""
@@ -567,7 +567,7 @@ func (s *Store) taintedQuery(f arena.MatchFilter) (string, []any) {
 
 // ratingWhere is the WHERE clause (possibly empty) of the filter's league and rule set, on
 // columns with the given prefix.
-func ratingWhere(f arena.MatchFilter, prefix string) (string, []any) {
+func ratingWhere(f domain.MatchFilter, prefix string) (string, []any) {
 	var conds []string
 	var args []any
 	if f.LeagueID != "" {
@@ -627,10 +627,10 @@ FROM rating_matches rm JOIN matches m ON m.id = rm.match_id WHERE rm.match_id = 
 	if err != nil {
 		return err
 	}
-	if rated != 0 || arena.MatchStatus(status) != arena.MatchFinished {
+	if rated != 0 || domain.MatchStatus(status) != domain.MatchFinished {
 		return nil
 	}
-	m.ID, m.Bots, m.Status = matchID, strings.Split(comp, ","), arena.MatchFinished
+	m.ID, m.Bots, m.Status = matchID, strings.Split(comp, ","), domain.MatchFinished
 	m.Net = net[:len(m.Bots)]
 	if m.Forfeited, err = parseNames(forfeited); err != nil {
 		return err
@@ -722,7 +722,7 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	if err := tx.QueryRowContext(ctx, `SELECT stale FROM rating_state WHERE id = 1`).Scan(&stale); err != nil || stale == 0 {
 		return s.wrap(op, err)
 	}
-	ms, err := s.ListMatches(ctx, arena.MatchFilter{})
+	ms, err := s.ListMatches(ctx, domain.MatchFilter{})
 	if err != nil {
 		return err
 	}
@@ -766,9 +766,9 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 		}
 	}
 	// The matches finished so far enter the Elo ledgers in the order they finished.
-	slices.SortFunc(ms, func(a, b arena.Match) int { return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID)) })
+	slices.SortFunc(ms, func(a, b domain.Match) int { return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID)) })
 	for _, m := range ms {
-		if m.Status == arena.MatchFinished {
+		if m.Status == domain.MatchFinished {
 			if err := s.rateFinished(ctx, tx, m.ID); err != nil {
 				return s.wrap(op, err)
 			}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/engine"
 )
@@ -18,7 +18,7 @@ import (
 // syntheticDeal is a deal of match m with random results in the shape of Tapp's (a declarer
 // with a contract, made or not, or a Ramsch), fallbacks in about fallbackShare of its 10
 // decisions, and the seating of duplicate play.
-func syntheticDeal(m *arena.Match, number int, rng *rand.Rand, fallbackShare float64) *arena.DealRecord {
+func syntheticDeal(m *domain.Match, number int, rng *rand.Rand, fallbackShare float64) *domain.DealRecord {
 	rules := m.Spec.Rules
 	k := rules.Players
 	unit := 1
@@ -33,7 +33,7 @@ func syntheticDeal(m *arena.Match, number int, rng *rand.Rand, fallbackShare flo
 	if rot >= k {
 		seating[0], seating[1] = seating[1], seating[0]
 	}
-	d := &arena.DealRecord{MatchID: m.ID, Number: number, Group: number / unit, Seating: seating,
+	d := &domain.DealRecord{MatchID: m.ID, Number: number, Group: number / unit, Seating: seating,
 		Deal: engine.DealFromSeed(rules, m.Spec.Seed, uint64(number/unit))}
 	contracts := []engine.Contract{engine.Frage, engine.Solo, engine.HeartSolo, engine.Bettel}
 	declarer := rng.IntN(k + 1) // k: nobody declared
@@ -53,7 +53,7 @@ func syntheticDeal(m *arena.Match, number int, rng *rand.Rand, fallbackShare flo
 		case seat == declarer:
 			pay = v * (k - 1)
 		}
-		d.Results = append(d.Results, arena.SeatResult{Bot: seating[seat], Seat: engine.Seat(seat), Payoff: pay,
+		d.Results = append(d.Results, domain.SeatResult{Bot: seating[seat], Seat: engine.Seat(seat), Payoff: pay,
 			Declarer: seat == declarer})
 	}
 	if declarer < k {
@@ -61,14 +61,14 @@ func syntheticDeal(m *arena.Match, number int, rng *rand.Rand, fallbackShare flo
 			DeclarerWon: v > 0}
 	}
 	for i := range 10 {
-		d.Decisions = append(d.Decisions, arena.DecisionRecord{Index: i, Seat: engine.Seat(i % k), Bot: seating[i%k],
+		d.Decisions = append(d.Decisions, domain.DecisionRecord{Index: i, Seat: engine.Seat(i % k), Bot: seating[i%k],
 			Decision: engine.DecideCard, Fallback: rng.Float64() < fallbackShare})
 	}
 	return d
 }
 
 // boardJSON is the leaderboard of the sums Load gives, as JSON.
-func boardJSON(t *testing.T, st arena.Store, f arena.MatchFilter, o board.LoadOptions) string {
+func boardJSON(t *testing.T, st domain.Store, f domain.MatchFilter, o board.LoadOptions) string {
 	t.Helper()
 	sums, err := board.Load(context.Background(), st, f, o)
 	if err != nil {
@@ -115,8 +115,8 @@ func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 	var wg sync.WaitGroup
 	errs := make(chan error, len(plans))
 	for i, p := range plans {
-		m := &arena.Match{Spec: arena.MatchSpec{Rules: mustRules(t, p.rules), Bots: p.bots, Deals: p.deals,
-			Seed: uint64(i + 1), Duplicate: p.dup, LeagueID: p.league, TimeControl: arena.DefaultTimeControl},
+		m := &domain.Match{Spec: domain.MatchSpec{Rules: mustRules(t, p.rules), Bots: p.bots, Deals: p.deals,
+			Seed: uint64(i + 1), Duplicate: p.dup, LeagueID: p.league, TimeControl: domain.DefaultTimeControl},
 			Started: time.Date(2026, 12, 1, 0, i, 0, 0, time.UTC)}
 		if err := s.CreateMatch(ctx, m); err != nil {
 			t.Fatal(err)
@@ -126,7 +126,7 @@ func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(i), 99))
 			for n := 0; n < p.deals; {
-				batch := []*arena.DealRecord{syntheticDeal(m, n, rng, p.fallback)}
+				batch := []*domain.DealRecord{syntheticDeal(m, n, rng, p.fallback)}
 				n++
 				for n%7 != 0 && n < p.deals && i%2 == 0 { // every other match stores batches
 					batch = append(batch, syntheticDeal(m, n, rng, p.fallback))
@@ -137,7 +137,7 @@ func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 					return
 				}
 			}
-			m.Status, m.Finished = arena.MatchFinished, time.Now()
+			m.Status, m.Finished = domain.MatchFinished, time.Now()
 			if p.forfeit {
 				m.Forfeited = []string{"d"}
 			}
@@ -160,7 +160,7 @@ func TestRatingSumsGiveTheBoardOfRawResults(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		storeLeagueOfSyntheticDeals(t, s)
-		for _, f := range []arena.MatchFilter{{}, {LeagueID: "L"}, {LeagueID: "M"}, {Bot: "d"},
+		for _, f := range []domain.MatchFilter{{}, {LeagueID: "L"}, {LeagueID: "M"}, {Bot: "d"},
 			{LeagueID: "L", Rules: mustRules(t, "modern").String()}} {
 			for _, o := range []board.LoadOptions{{}, {IncludeTainted: true}, {History: true}} {
 				kept := boardJSON(t, s, f, o)
@@ -173,7 +173,7 @@ func TestRatingSumsGiveTheBoardOfRawResults(t *testing.T) {
 			}
 		}
 		// The data set exercises what it claims to.
-		sums, err := board.Load(context.Background(), s, arena.MatchFilter{LeagueID: "L"}, board.LoadOptions{})
+		sums, err := board.Load(context.Background(), s, domain.MatchFilter{LeagueID: "L"}, board.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func TestRatingSumsRebuiltForOlderDatabases(t *testing.T) {
 		dsn := b.newDSN(t)
 		s := openTest(t, dsn)
 		storeLeagueOfSyntheticDeals(t, s)
-		want := boardJSON(t, s, arena.MatchFilter{}, board.LoadOptions{})
+		want := boardJSON(t, s, domain.MatchFilter{}, board.LoadOptions{})
 		ctx := context.Background()
 		for _, q := range []string{"DELETE FROM rating_tables", "DELETE FROM rating_roles", "DELETE FROM rating_matches",
 			"DELETE FROM rating_open_groups", "DELETE FROM rating_compositions", "UPDATE rating_state SET stale = 1"} {
@@ -204,17 +204,17 @@ func TestRatingSumsRebuiltForOlderDatabases(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := boardJSON(t, s, arena.MatchFilter{}, board.LoadOptions{}); got == want {
+		if got := boardJSON(t, s, domain.MatchFilter{}, board.LoadOptions{}); got == want {
 			t.Fatal("emptying the sums left the board as it was: the test tests nothing")
 		}
 		again := openTest(t, dsn)
-		got := boardJSON(t, again, arena.MatchFilter{}, board.LoadOptions{})
+		got := boardJSON(t, again, domain.MatchFilter{}, board.LoadOptions{})
 		// Matches that finished at once may enter the rebuilt Elo ledgers in another order than
 		// they did (the order they finished in was not recorded before): all else is equal.
 		if withoutElo(t, got) != withoutElo(t, want) {
 			t.Errorf("board after the rebuild:\n%s\nwant:\n%s", got, want)
 		}
-		if raw := boardJSON(t, again, arena.MatchFilter{}, board.LoadOptions{Recompute: true}); got != raw {
+		if raw := boardJSON(t, again, domain.MatchFilter{}, board.LoadOptions{Recompute: true}); got != raw {
 			t.Errorf("rebuilt board:\n%s\nfrom raw results:\n%s", got, raw)
 		}
 	})
@@ -274,7 +274,7 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 		dsn := b.newDSN(t)
 		s := openTest(t, dsn)
 		storeLeagueOfSyntheticDeals(t, s)
-		want := boardJSON(t, s, arena.MatchFilter{LeagueID: "L"}, board.LoadOptions{})
+		want := boardJSON(t, s, domain.MatchFilter{LeagueID: "L"}, board.LoadOptions{})
 		ctx := context.Background()
 		for _, q := range []string{"DROP INDEX rating_matches_fallbacks", "DROP INDEX matches_forfeited",
 			"ALTER TABLE rating_matches DROP COLUMN tainted_by_fallbacks",
@@ -291,7 +291,7 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 		if err := again.r.QueryRowContext(ctx, `SELECT count(*) FROM rating_compositions`).Scan(&comps); err != nil || comps != 6 {
 			t.Errorf("%d compositions converted, %v; want the 6 of the data set", comps, err)
 		}
-		if got := boardJSON(t, again, arena.MatchFilter{LeagueID: "L"}, board.LoadOptions{}); got != want {
+		if got := boardJSON(t, again, domain.MatchFilter{LeagueID: "L"}, board.LoadOptions{}); got != want {
 			t.Errorf("board after migration 12:\n%s\nbefore:\n%s", got, want)
 		}
 	})

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -50,7 +50,7 @@ type realDeal struct {
 	StartedUS  int64              `json:"started_us"`
 	DurationUS int64              `json:"duration_us"`
 	Decisions  []realDecision     `json:"decisions"`
-	Results    []arena.SeatResult `json:"results"`
+	Results    []domain.SeatResult `json:"results"`
 }
 
 type realDecision struct {
@@ -74,7 +74,7 @@ func TestWriteRealDeals(t *testing.T) {
 	}
 	ctx := context.Background()
 	s := openTest(t, *realDealsFrom)
-	ms, err := s.ListMatches(ctx, arena.MatchFilter{})
+	ms, err := s.ListMatches(ctx, domain.MatchFilter{})
 	if err != nil || len(ms) == 0 {
 		t.Fatalf("ListMatches = %d matches, %v", len(ms), err)
 	}
@@ -146,24 +146,24 @@ func readRealDeals(t testing.TB) *realMatch {
 // records of that match. The match gets the real one's id if s has no match of that id yet;
 // else the requests are given the game id of their deal in the new match, as the arena
 // would have sent them there.
-func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
+func realDeals(t testing.TB, s *Store) (*domain.Match, []*domain.DealRecord) {
 	t.Helper()
 	rm := readRealDeals(t)
 	rules := mustRules(t, rm.Rules)
-	m := &arena.Match{Spec: arena.MatchSpec{Rules: rules, Bots: rm.Bots, Deals: len(rm.Deals), Seed: 3,
-		TimeControl: arena.DefaultTimeControl}}
+	m := &domain.Match{Spec: domain.MatchSpec{Rules: rules, Bots: rm.Bots, Deals: len(rm.Deals), Seed: 3,
+		TimeControl: domain.DefaultTimeControl}}
 	if req, err := wire.DecodeSent(rm.Deals[0].Decisions[0].Sent); err == nil {
 		id, _, _ := strings.Cut(req.GetGameId(), "/")
-		if _, err := s.GetMatch(context.Background(), id); errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.GetMatch(context.Background(), id); errors.Is(err, domain.ErrNotFound) {
 			m.ID = id
 		}
 	}
 	if err := s.CreateMatch(context.Background(), m); err != nil {
 		t.Fatalf("CreateMatch: %v", err)
 	}
-	var out []*arena.DealRecord
+	var out []*domain.DealRecord
 	for _, r := range rm.Deals {
-		d := &arena.DealRecord{MatchID: m.ID, Number: r.Number, Group: r.Group,
+		d := &domain.DealRecord{MatchID: m.ID, Number: r.Number, Group: r.Group,
 			Started: time.UnixMicro(r.StartedUS).UTC(), Duration: fromUS(r.DurationUS), Results: r.Results}
 		var err error
 		must := func(e error) {
@@ -182,7 +182,7 @@ func realDeals(t testing.TB, s *Store) (*arena.Match, []*arena.DealRecord) {
 		d.Outcome, err = parseOutcome(r.Outcome)
 		must(err)
 		for _, rx := range r.Decisions {
-			x := arena.DecisionRecord{Index: rx.Index, Seat: engine.Seat(rx.Seat), Bot: rx.Bot, RequestID: rx.RequestID,
+			x := domain.DecisionRecord{Index: rx.Index, Seat: engine.Seat(rx.Seat), Bot: rx.Bot, RequestID: rx.RequestID,
 				Sent: withGameID(rx.Sent, referee.GameID(m.ID, r.Number)), Latency: fromUS(rx.LatencyUS), Strike: rx.Strike, Fallback: rx.Fallback,
 				Think: time.Duration(rx.ThinkNS)}
 			x.Decision, err = parseDecision(rx.Decision)

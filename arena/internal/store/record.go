@@ -12,7 +12,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -25,7 +25,7 @@ import (
 // engine: the moves' actions and seats, the decisions' seats, bots and kinds, the outcome,
 // and the requests sent to the bots (DecisionRecord.Sent), which are rebuilt byte for byte
 // with wire.AppendRequest from the engine's state and the clock fields kept here. A digest
-// of the requests as sent (arena.SentDigest) is kept too, so that a replay can prove the
+// of the requests as sent (domain.SentDigest) is kept too, so that a replay can prove the
 // rebuilt bytes are the ones the bots got.
 //
 // A deal is stored compactly only if it can be: its moves replay to the end with its
@@ -39,7 +39,7 @@ import (
 // encoding/binary writes them, strings a varint length and the bytes):
 //
 //	byte        the format: 1
-//	8 bytes     arena.SentDigest of the requests as sent
+//	8 bytes     domain.SentDigest of the requests as sent
 //	bytes       the cards: for each card of the rule set's pack in card order, its owner
 //	            (seat, or Players for the tapp), in bits.Len(Players) bits, little-endian,
 //	            the last byte padded with zero bits
@@ -130,18 +130,18 @@ var errNotCompact = errors.New("not a compact record")
 // request (the game's id, the rules' text), and if it differs every request is. Rebuilding
 // them all would cost the store about as much CPU again as storing the deal; a replay's
 // verification checks them all against the digest.
-func encodeRecord(d *arena.DealRecord, started time.Time, info *matchInfo) ([]byte, error) {
+func encodeRecord(d *domain.DealRecord, started time.Time, info *matchInfo) ([]byte, error) {
 	return encodeRecordTrusting(d, started, info, true)
 }
 
 // encodeRecordTrusting is encodeRecord; trust false rebuilds and compares every request.
-func encodeRecordTrusting(d *arena.DealRecord, started time.Time, info *matchInfo, trust bool) ([]byte, error) {
+func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchInfo, trust bool) ([]byte, error) {
 	r := info.rules
 	players := r.Players
 	ds := d.Decisions
-	if !slices.IsSortedFunc(ds, func(a, b arena.DecisionRecord) int { return a.Index - b.Index }) {
+	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index }) {
 		ds = slices.Clone(ds)
-		slices.SortStableFunc(ds, func(a, b arena.DecisionRecord) int { return a.Index - b.Index })
+		slices.SortStableFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
 	}
 	if len(ds) != len(d.Moves) || len(d.Seating) != players {
 		return nil, errNotCompact
@@ -150,7 +150,7 @@ func encodeRecordTrusting(d *arena.DealRecord, started time.Time, info *matchInf
 	if err != nil {
 		return nil, errNotCompact
 	}
-	digest := arena.SentDigest(ds)
+	digest := domain.SentDigest(ds)
 	b := make([]byte, 0, 64+8*len(ds))
 	b = append(b, recordFormat1)
 	b = append(b, digest[:]...)
@@ -175,7 +175,7 @@ func encodeRecordTrusting(d *arena.DealRecord, started time.Time, info *matchInf
 		events    int
 		predicted [2]int // events expected if the seat does not stream, if it does
 		seat      engine.Seat
-		x         *arena.DecisionRecord
+		x         *domain.DecisionRecord
 	}
 	steps := make([]step, len(ds))
 	var misses [engine.MaxPlayers][2]int
@@ -354,7 +354,7 @@ func encodeRecordTrusting(d *arena.DealRecord, started time.Time, info *matchInf
 // standardAttempts reports whether a decision's attempts are the usual ones, which a compact
 // record leaves out: one accepted answer spelling the action, at the latency; none for a
 // fallback.
-func standardAttempts(x *arena.DecisionRecord) bool {
+func standardAttempts(x *domain.DecisionRecord) bool {
 	if x.Fallback {
 		return len(x.Attempts) == 0
 	}
@@ -367,20 +367,20 @@ func standardAttempts(x *arena.DecisionRecord) bool {
 
 // decodeRecord fills d (whose MatchID, Number and Started are set) from its compact record;
 // withSent false leaves out the requests, which are then not rebuilt.
-func decodeRecord(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bool) error {
+func decodeRecord(d *domain.DealRecord, blob []byte, info *matchInfo, withSent bool) error {
 	_, err := decodeRecordCounting(d, blob, info, withSent)
 	return err
 }
 
 // decodeRecordCounting is decodeRecord, and counts the requests kept verbatim.
-func decodeRecordCounting(d *arena.DealRecord, blob []byte, info *matchInfo, withSent bool) (verbatim int, err error) {
+func decodeRecordCounting(d *domain.DealRecord, blob []byte, info *matchInfo, withSent bool) (verbatim int, err error) {
 	rd := &recordReader{b: blob}
 	if rd.byte() != recordFormat1 {
 		return verbatim, fmt.Errorf("compact record: not in a format this build knows (%d bytes starting % x)", len(blob), blob[:min(len(blob), 4)])
 	}
 	r := info.rules
 	players := r.Players
-	d.SentDigest = slices.Clone(rd.bytes(arena.SentDigestSize))
+	d.SentDigest = slices.Clone(rd.bytes(domain.SentDigestSize))
 	d.Deal = rd.dealCards(r)
 	d.Options = unpackOptions(rd.uvarint())
 	d.Seating = rd.seating(players, info.bots)
@@ -411,7 +411,7 @@ func decodeRecordCounting(d *arena.DealRecord, blob []byte, info *matchInfo, wit
 	}
 	if n > 0 {
 		d.Moves = make([]engine.Move, 0, n)
-		d.Decisions = make([]arena.DecisionRecord, n)
+		d.Decisions = make([]domain.DecisionRecord, n)
 	}
 	for k := range d.Decisions {
 		if st.Terminal() {
@@ -448,13 +448,13 @@ func decodeRecordCounting(d *arena.DealRecord, blob []byte, info *matchInfo, wit
 				return verbatim, fmt.Errorf("compact record: decision %d: %d attempts", k, na)
 			}
 			if na > 0 {
-				x.Attempts = make([]arena.AnswerAttempt, na)
+				x.Attempts = make([]domain.AnswerAttempt, na)
 			}
 			for j := range x.Attempts {
-				x.Attempts[j] = arena.AnswerAttempt{Text: rd.string(), After: fromUS(rd.varint()), Rejected: rd.string()}
+				x.Attempts[j] = domain.AnswerAttempt{Text: rd.string(), After: fromUS(rd.varint()), Rejected: rd.string()}
 			}
 		} else if !x.Fallback {
-			x.Attempts = []arena.AnswerAttempt{{Text: action.String(), After: x.Latency}}
+			x.Attempts = []domain.AnswerAttempt{{Text: action.String(), After: x.Latency}}
 		}
 		sent := flags&recSent != 0
 		if flags&recRequestID != 0 {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -162,16 +162,16 @@ func joinStrings(ss []string) string {
 }
 
 // asStored is a deal record as the store keeps it: times in whole µs.
-func asStored(d *arena.DealRecord) *arena.DealRecord {
+func asStored(d *domain.DealRecord) *domain.DealRecord {
 	c := *d
 	c.Started = time.UnixMicro(d.Started.UnixMicro()).UTC()
 	c.Duration = fromUS(us(d.Duration))
-	c.Decisions = make([]arena.DecisionRecord, len(d.Decisions))
+	c.Decisions = make([]domain.DecisionRecord, len(d.Decisions))
 	for i, x := range d.Decisions {
 		x.Latency, x.Think, x.ArenaShare = fromUS(us(x.Latency)), fromUS(us(x.Think)), fromUS(us(x.ArenaShare))
 		x.SentFromState = false
 		if x.Attempts != nil {
-			as := make([]arena.AnswerAttempt, len(x.Attempts))
+			as := make([]domain.AnswerAttempt, len(x.Attempts))
 			for j, a := range x.Attempts {
 				a.After = fromUS(us(a.After))
 				as[j] = a
@@ -201,8 +201,8 @@ func TestCompactRecordsRebuildEveryRequest(t *testing.T) {
 		for ri, text := range compactRuleSets {
 			rules := mustRules(t, text)
 			bots := []string{"north", "east", "south", "west"}[:rules.Players]
-			tc := arena.TimeControl{PerDecision: 5 * time.Millisecond, Overage: 60 * time.Millisecond, MaxStrikes: 2}
-			m := &arena.Match{Spec: arena.MatchSpec{Rules: rules, Bots: bots, Deals: 6, Seed: uint64(ri + 1), TimeControl: tc}}
+			tc := domain.TimeControl{PerDecision: 5 * time.Millisecond, Overage: 60 * time.Millisecond, MaxStrikes: 2}
+			m := &domain.Match{Spec: domain.MatchSpec{Rules: rules, Bots: bots, Deals: 6, Seed: uint64(ri + 1), TimeControl: tc}}
 			if err := s.CreateMatch(ctx, m); err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +268,7 @@ func TestCompactRecordsRebuildEveryRequest(t *testing.T) {
 
 // playScripted plays deal n of match m with the scripted bots (the first Players of them)
 // and returns its record.
-func playScripted(t *testing.T, m *arena.Match, n int, opts engine.Options, scripted ...*scriptedBot) *arena.DealRecord {
+func playScripted(t *testing.T, m *domain.Match, n int, opts engine.Options, scripted ...*scriptedBot) *domain.DealRecord {
 	t.Helper()
 	spec := m.Spec
 	players := make([]referee.Player, spec.Rules.Players)
@@ -287,14 +287,14 @@ func playScripted(t *testing.T, m *arena.Match, n int, opts engine.Options, scri
 }
 
 // quickMatch creates a match of three bots that answer at once and plays its deals.
-func quickMatch(t *testing.T, s *Store, deals int) (*arena.Match, []*arena.DealRecord) {
+func quickMatch(t *testing.T, s *Store, deals int) (*domain.Match, []*domain.DealRecord) {
 	t.Helper()
-	m := &arena.Match{Spec: arena.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Deals: deals, Seed: 5,
-		TimeControl: arena.DefaultTimeControl}}
+	m := &domain.Match{Spec: domain.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, Deals: deals, Seed: 5,
+		TimeControl: domain.DefaultTimeControl}}
 	if err := s.CreateMatch(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
-	var out []*arena.DealRecord
+	var out []*domain.DealRecord
 	for n := range deals {
 		out = append(out, playScripted(t, m, n, engine.Options{}, newScriptedBot(uint64(n), false),
 			newScriptedBot(uint64(n+1), false), newScriptedBot(uint64(n+2), false)))
@@ -317,7 +317,7 @@ func storedVerbatim(t *testing.T, s *Store, matchID string, number int) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &arena.DealRecord{MatchID: matchID, Number: number}
+	d := &domain.DealRecord{MatchID: matchID, Number: number}
 	v, err := decodeRecordCounting(d, blob, info, true)
 	if err != nil {
 		t.Fatal(err)
@@ -376,17 +376,17 @@ func TestDealThatDoesNotReplayIsStoredAsItIs(t *testing.T) {
 // The digest of the requests changes with any byte of them.
 func TestSentDigestCoversEveryByte(t *testing.T) {
 	t.Parallel()
-	ds := []arena.DecisionRecord{{Index: 0, Sent: []byte{1, 2, 3}}, {Index: 1}, {Index: 2, Sent: []byte{4}}}
-	base := arena.SentDigest(ds)
-	for i, change := range []func([]arena.DecisionRecord){
-		func(d []arena.DecisionRecord) { d[0].Sent = []byte{1, 2, 4} },
-		func(d []arena.DecisionRecord) { d[0].Sent, d[2].Sent = []byte{1, 2}, []byte{3, 4} },
-		func(d []arena.DecisionRecord) { d[2].Index = 3 },
-		func(d []arena.DecisionRecord) { d[1].Sent = []byte{0} },
+	ds := []domain.DecisionRecord{{Index: 0, Sent: []byte{1, 2, 3}}, {Index: 1}, {Index: 2, Sent: []byte{4}}}
+	base := domain.SentDigest(ds)
+	for i, change := range []func([]domain.DecisionRecord){
+		func(d []domain.DecisionRecord) { d[0].Sent = []byte{1, 2, 4} },
+		func(d []domain.DecisionRecord) { d[0].Sent, d[2].Sent = []byte{1, 2}, []byte{3, 4} },
+		func(d []domain.DecisionRecord) { d[2].Index = 3 },
+		func(d []domain.DecisionRecord) { d[1].Sent = []byte{0} },
 	} {
-		c := append([]arena.DecisionRecord(nil), ds...)
+		c := append([]domain.DecisionRecord(nil), ds...)
 		change(c)
-		if arena.SentDigest(c) == base {
+		if domain.SentDigest(c) == base {
 			t.Errorf("change %d: the digest stays %x", i, base)
 		}
 	}
@@ -438,7 +438,7 @@ func TestMigrationCompactsOldDeals(t *testing.T) {
 }
 
 // insertV10Deal stores a deal as schema version 10 did: text columns and a decision log.
-func insertV10Deal(t *testing.T, s *Store, d *arena.DealRecord, rules engine.RuleSet) {
+func insertV10Deal(t *testing.T, s *Store, d *domain.DealRecord, rules engine.RuleSet) {
 	t.Helper()
 	ctx := context.Background()
 	log, err := encodeDecisionLog(d.Decisions)
@@ -463,7 +463,7 @@ func insertV10Deal(t *testing.T, s *Store, d *arena.DealRecord, rules engine.Rul
 }
 
 // insertResultRows stores d's results as rows, as every deal had them before schema version 13.
-func insertResultRows(t *testing.T, s *Store, tx *sql.Tx, d *arena.DealRecord) {
+func insertResultRows(t *testing.T, s *Store, tx *sql.Tx, d *domain.DealRecord) {
 	t.Helper()
 	var args []any
 	for _, r := range d.Results {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // convertCompactRecords rewrites the deals stored before schema version 11 as compact records
@@ -121,7 +121,7 @@ WHERE r.match_id = ? AND d.record IS NOT NULL ORDER BY r.deal_number, r.seat`), 
 	if err != nil {
 		return err
 	}
-	stored := map[int][]arena.SeatResult{}
+	stored := map[int][]domain.SeatResult{}
 	for rows.Next() {
 		n, r, err := scanResult(rows)
 		if err != nil {

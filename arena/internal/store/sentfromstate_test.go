@@ -5,13 +5,13 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 func init() {
 	// The benchmarks store the real deals as the referee hands them to the store: with each
 	// request marked as built from the engine's state.
-	benchPrepare = func(deals []*arena.DealRecord) {
+	benchPrepare = func(deals []*domain.DealRecord) {
 		for _, d := range deals {
 			for i := range d.Decisions {
 				d.Decisions[i].SentFromState = len(d.Decisions[i].Sent) > 0
@@ -21,9 +21,9 @@ func init() {
 }
 
 // fromState is a copy of d with every request marked as the referee's (SentFromState).
-func fromState(d *arena.DealRecord) *arena.DealRecord {
+func fromState(d *domain.DealRecord) *domain.DealRecord {
 	c := *d
-	c.Decisions = append([]arena.DecisionRecord(nil), d.Decisions...)
+	c.Decisions = append([]domain.DecisionRecord(nil), d.Decisions...)
 	for i := range c.Decisions {
 		c.Decisions[i].SentFromState = len(c.Decisions[i].Sent) > 0
 	}
@@ -81,10 +81,10 @@ func TestDigestTellsATrustedRequestThatWasNot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := arena.SentDigest(d.Decisions); !bytes.Equal(got.SentDigest, want[:]) {
+		if want := domain.SentDigest(d.Decisions); !bytes.Equal(got.SentDigest, want[:]) {
 			t.Errorf("SentDigest %x, want %x, the digest of the requests saved", got.SentDigest, want)
 		}
-		if rebuilt := arena.SentDigest(got.Decisions); bytes.Equal(got.SentDigest, rebuilt[:]) {
+		if rebuilt := domain.SentDigest(got.Decisions); bytes.Equal(got.SentDigest, rebuilt[:]) {
 			t.Error("the requests read back match the digest of the ones saved, though one was not rebuilt as saved")
 		}
 	})

@@ -15,7 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 func TestParseDSN(t *testing.T) {
@@ -129,7 +129,7 @@ func TestSQLiteLockedByAnotherProcess(t *testing.T) {
 	release := holdLock(t, path)
 
 	start := time.Now()
-	err := s.CreateBot(ctx, &arena.Bot{Name: "x"})
+	err := s.CreateBot(ctx, &domain.Bot{Name: "x"})
 	waited := time.Since(start)
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("CreateBot under another's lock = %v, want ErrLocked", err)

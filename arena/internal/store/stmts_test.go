@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // TestPreparedStatementsStayFew: however the size of the batches a league stores varies over a
@@ -17,15 +17,15 @@ func TestPreparedStatementsStayFew(t *testing.T) {
 	t.Parallel()
 	s := openTest(t, sqliteBackend.newDSN(t))
 	ctx := context.Background()
-	m := &arena.Match{Spec: arena.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 2000,
-		Seed: 1, LeagueID: "", TimeControl: arena.DefaultTimeControl}, Started: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	m := &domain.Match{Spec: domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 2000,
+		Seed: 1, LeagueID: "", TimeControl: domain.DefaultTimeControl}, Started: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
 	if err := s.CreateMatch(ctx, m); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	number := 0
 	for size := 1; size <= 60; size++ { // batches of 1 to 60 deals: 3 to 180 result rows
-		var batch []*arena.DealRecord
+		var batch []*domain.DealRecord
 		for range size {
 			batch = append(batch, syntheticDeal(m, number, rng, 0))
 			number++

@@ -1,4 +1,4 @@
-// Package store implements arena.Store over database/sql, for SQLite (the default: one file,
+// Package store implements domain.Store over database/sql, for SQLite (the default: one file,
 // the pure-Go driver modernc.org/sqlite, no cgo) and for PostgreSQL (pgx through its
 // database/sql adapter), with the same tables, the same behaviour and one shared test suite.
 //
@@ -52,7 +52,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // DefaultBusyTimeout is how long SQLite waits for a lock held by another process before a
@@ -73,7 +73,7 @@ func (d dialect) String() string {
 	return "sqlite"
 }
 
-// Store is an arena.Store on SQLite or PostgreSQL. It is safe for concurrent use.
+// Store is an domain.Store on SQLite or PostgreSQL. It is safe for concurrent use.
 type Store struct {
 	dialect dialect
 	where   string   // the file path, or host/database: for error messages (no password)
@@ -91,7 +91,7 @@ type Store struct {
 	progress func(what string, done, total int) // Options.Progress
 }
 
-var _ arena.Store = (*Store)(nil)
+var _ domain.Store = (*Store)(nil)
 
 // Open opens (creating if needed) the store the DSN names and migrates its schema to the
 // newest version this build knows. A database whose schema is newer than that is refused

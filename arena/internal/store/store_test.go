@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -21,7 +21,7 @@ func TestBots(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
-		alice := &arena.Bot{Name: "alice", TokenHash: []byte{1, 2, 3}}
+		alice := &domain.Bot{Name: "alice", TokenHash: []byte{1, 2, 3}}
 		if err := s.CreateBot(ctx, alice); err != nil {
 			t.Fatalf("CreateBot: %v", err)
 		}
@@ -29,11 +29,11 @@ func TestBots(t *testing.T) {
 			t.Fatalf("CreateBot left ID %q, Created %v unset", alice.ID, alice.Created)
 		}
 		created := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
-		bob := &arena.Bot{ID: "bob-id", Name: "bob", Created: created} // no token
+		bob := &domain.Bot{ID: "bob-id", Name: "bob", Created: created} // no token
 		if err := s.CreateBot(ctx, bob); err != nil {
 			t.Fatalf("CreateBot(bob): %v", err)
 		}
-		carol := &arena.Bot{Name: "carol"} // a second bot without token is fine
+		carol := &domain.Bot{Name: "carol"} // a second bot without token is fine
 		if err := s.CreateBot(ctx, carol); err != nil {
 			t.Fatalf("CreateBot(carol): %v", err)
 		}
@@ -56,29 +56,29 @@ func TestBots(t *testing.T) {
 
 		for _, c := range []struct {
 			name string
-			bot  arena.Bot
+			bot  domain.Bot
 		}{
-			{"same name", arena.Bot{Name: "alice", TokenHash: []byte{9}}},
-			{"same token", arena.Bot{Name: "alice2", TokenHash: []byte{1, 2, 3}}},
-			{"same id", arena.Bot{ID: "bob-id", Name: "bob2"}},
+			{"same name", domain.Bot{Name: "alice", TokenHash: []byte{9}}},
+			{"same token", domain.Bot{Name: "alice2", TokenHash: []byte{1, 2, 3}}},
+			{"same id", domain.Bot{ID: "bob-id", Name: "bob2"}},
 		} {
 			b := c.bot
-			if err := s.CreateBot(ctx, &b); !errors.Is(err, arena.ErrConflict) {
+			if err := s.CreateBot(ctx, &b); !errors.Is(err, domain.ErrConflict) {
 				t.Errorf("CreateBot(%s) = %v, want ErrConflict", c.name, err)
 			}
 		}
-		if err := s.CreateBot(ctx, &arena.Bot{Name: "alice", TokenHash: []byte{9}}); err == nil ||
+		if err := s.CreateBot(ctx, &domain.Bot{Name: "alice", TokenHash: []byte{9}}); err == nil ||
 			!strings.Contains(err.Error(), `bot name "alice" is taken`) {
 			t.Errorf("CreateBot(taken name) = %v, want it to say the name is taken", err)
 		}
 
-		if _, err := s.BotByName(ctx, "nobody"); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.BotByName(ctx, "nobody"); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("BotByName(nobody) = %v, want ErrNotFound", err)
 		}
-		if _, err := s.BotByTokenHash(ctx, []byte{7}); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.BotByTokenHash(ctx, []byte{7}); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("BotByTokenHash(unknown) = %v, want ErrNotFound", err)
 		}
-		if _, err := s.BotByTokenHash(ctx, nil); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.BotByTokenHash(ctx, nil); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("BotByTokenHash(nil) = %v, want ErrNotFound", err)
 		}
 
@@ -101,7 +101,7 @@ func TestMatches(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		m := newMatch(t, s, "", "a", "b", "c")
-		if m.ID == "" || m.Status != arena.MatchRunning || m.Started.IsZero() {
+		if m.ID == "" || m.Status != domain.MatchRunning || m.Started.IsZero() {
 			t.Fatalf("CreateMatch left ID %q, Status %q, Started %v", m.ID, m.Status, m.Started)
 		}
 		got, err := s.GetMatch(ctx, m.ID)
@@ -112,7 +112,7 @@ func TestMatches(t *testing.T) {
 			t.Errorf("GetMatch = %+v\nwant %+v", got, m)
 		}
 
-		m.Status = arena.MatchFinished
+		m.Status = domain.MatchFinished
 		m.Finished = m.Started.Add(time.Hour)
 		m.Forfeited = []string{"c"}
 		if err := s.UpdateMatch(ctx, m); err != nil {
@@ -126,14 +126,14 @@ func TestMatches(t *testing.T) {
 			t.Errorf("GetMatch after update = %+v\nwant %+v", got, m)
 		}
 
-		if err := s.UpdateMatch(ctx, &arena.Match{ID: "nope", Status: arena.MatchAborted}); !errors.Is(err, arena.ErrNotFound) {
+		if err := s.UpdateMatch(ctx, &domain.Match{ID: "nope", Status: domain.MatchAborted}); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("UpdateMatch(unknown) = %v, want ErrNotFound", err)
 		}
-		if _, err := s.GetMatch(ctx, "nope"); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.GetMatch(ctx, "nope"); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("GetMatch(unknown) = %v, want ErrNotFound", err)
 		}
 		dup := *m
-		if err := s.CreateMatch(ctx, &dup); !errors.Is(err, arena.ErrConflict) {
+		if err := s.CreateMatch(ctx, &dup); !errors.Is(err, domain.ErrConflict) {
 			t.Errorf("CreateMatch(same id) = %v, want ErrConflict", err)
 		}
 	})
@@ -145,7 +145,7 @@ func TestListMatches(t *testing.T) {
 		ctx := context.Background()
 		base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 		mk := func(id, league string, rules string, started time.Time, bots ...string) {
-			m := &arena.Match{ID: id, Started: started, Spec: arena.MatchSpec{Rules: mustRules(t, rules), Bots: bots, Deals: 1, LeagueID: league}}
+			m := &domain.Match{ID: id, Started: started, Spec: domain.MatchSpec{Rules: mustRules(t, rules), Bots: bots, Deals: 1, LeagueID: league}}
 			if err := s.CreateMatch(ctx, m); err != nil {
 				t.Fatalf("CreateMatch(%s): %v", id, err)
 			}
@@ -156,21 +156,21 @@ func TestListMatches(t *testing.T) {
 		mk("m4", "", "classic", base.Add(3*time.Hour), "c", "d", "e")
 
 		for _, c := range []struct {
-			f    arena.MatchFilter
+			f    domain.MatchFilter
 			want []string
 		}{
-			{arena.MatchFilter{}, []string{"m4", "m3", "m2", "m1"}},
-			{arena.MatchFilter{Bot: "a"}, []string{"m2", "m1"}},
-			{arena.MatchFilter{Bot: "e"}, []string{"m4", "m3"}},
-			{arena.MatchFilter{LeagueID: "L1"}, []string{"m2", "m1"}},
-			{arena.MatchFilter{Rules: mustRules(t, "modern players=4 pack=32").String()}, []string{"m3"}},
-			{arena.MatchFilter{Rules: mustRules(t, "modern").String()}, []string{"m2", "m1"}},
-			{arena.MatchFilter{Since: base.Add(time.Hour)}, []string{"m4", "m3", "m2"}},
-			{arena.MatchFilter{Limit: 2}, []string{"m4", "m3"}},
-			{arena.MatchFilter{Bot: "d", LeagueID: "L1"}, []string{"m2"}},
-			{arena.MatchFilter{Bot: "nobody"}, nil},
-			{arena.MatchFilter{MatchID: "m3"}, []string{"m3"}},
-			{arena.MatchFilter{MatchID: "m3", LeagueID: "L1"}, nil},
+			{domain.MatchFilter{}, []string{"m4", "m3", "m2", "m1"}},
+			{domain.MatchFilter{Bot: "a"}, []string{"m2", "m1"}},
+			{domain.MatchFilter{Bot: "e"}, []string{"m4", "m3"}},
+			{domain.MatchFilter{LeagueID: "L1"}, []string{"m2", "m1"}},
+			{domain.MatchFilter{Rules: mustRules(t, "modern players=4 pack=32").String()}, []string{"m3"}},
+			{domain.MatchFilter{Rules: mustRules(t, "modern").String()}, []string{"m2", "m1"}},
+			{domain.MatchFilter{Since: base.Add(time.Hour)}, []string{"m4", "m3", "m2"}},
+			{domain.MatchFilter{Limit: 2}, []string{"m4", "m3"}},
+			{domain.MatchFilter{Bot: "d", LeagueID: "L1"}, []string{"m2"}},
+			{domain.MatchFilter{Bot: "nobody"}, nil},
+			{domain.MatchFilter{MatchID: "m3"}, []string{"m3"}},
+			{domain.MatchFilter{MatchID: "m3", LeagueID: "L1"}, nil},
 		} {
 			ms, err := s.ListMatches(ctx, c.f)
 			if err != nil {
@@ -192,7 +192,7 @@ func TestSaveDealRoundTrip(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		m := newMatch(t, s, "L", "a", "b", "c")
-		var want []arena.DealRecord
+		var want []domain.DealRecord
 		for _, n := range []int{2, 0, 1} { // stored out of order, read back in order
 			d := sampleDeal(t, m, n, 40, 1024)
 			if err := s.SaveDeal(ctx, d); err != nil {
@@ -234,10 +234,10 @@ func TestSaveDealRoundTrip(t *testing.T) {
 			}
 		}
 
-		if _, err := s.Deal(ctx, m.ID, 7); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.Deal(ctx, m.ID, 7); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("Deal(missing) = %v, want ErrNotFound", err)
 		}
-		if _, err := s.Deals(ctx, "nope"); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.Deals(ctx, "nope"); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("Deals(unknown match) = %v, want ErrNotFound", err)
 		}
 		empty := newMatch(t, s, "", "a", "b", "c")
@@ -247,7 +247,7 @@ func TestSaveDealRoundTrip(t *testing.T) {
 		if ns, err := s.DealNumbers(ctx, empty.ID); err != nil || len(ns) != 0 {
 			t.Errorf("DealNumbers(match without deals) = %v, %v; want none", ns, err)
 		}
-		if err := s.SaveDeal(ctx, sampleDeal(t, &arena.Match{ID: "nope", Spec: m.Spec}, 0, 3, 10)); !errors.Is(err, arena.ErrNotFound) {
+		if err := s.SaveDeal(ctx, sampleDeal(t, &domain.Match{ID: "nope", Spec: m.Spec}, 0, 3, 10)); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("SaveDeal(unknown match) = %v, want ErrNotFound", err)
 		}
 		bad := sampleDeal(t, m, 5, 3, 10)
@@ -270,12 +270,12 @@ func TestSaveDealRoundTrip(t *testing.T) {
 // checkedDigest checks the digest of the requests a deal read back carries, if it carries one
 // (a compact record), against the requests saved, and returns the deal without it, to compare
 // with what was saved.
-func checkedDigest(t *testing.T, got, saved *arena.DealRecord) *arena.DealRecord {
+func checkedDigest(t *testing.T, got, saved *domain.DealRecord) *domain.DealRecord {
 	t.Helper()
 	if got == nil || got.SentDigest == nil {
 		return got
 	}
-	if want := arena.SentDigest(saved.Decisions); !bytes.Equal(got.SentDigest, want[:]) {
+	if want := domain.SentDigest(saved.Decisions); !bytes.Equal(got.SentDigest, want[:]) {
 		t.Errorf("deal %d: SentDigest %x, want %x (the requests saved)", saved.Number, got.SentDigest, want)
 	}
 	g := *got
@@ -283,7 +283,7 @@ func checkedDigest(t *testing.T, got, saved *arena.DealRecord) *arena.DealRecord
 	return &g
 }
 
-func diffDeal(t *testing.T, got, want *arena.DealRecord) {
+func diffDeal(t *testing.T, got, want *domain.DealRecord) {
 	t.Helper()
 	g, w := *got, *want
 	g.Decisions, w.Decisions, g.Results, w.Results = nil, nil, nil, nil
@@ -315,7 +315,7 @@ func TestSaveDealTwiceIsConflict(t *testing.T) {
 		second := sampleDeal(t, m, 0, 4, 50)
 		second.Group = 9
 		err := s.SaveDeal(ctx, second)
-		if !errors.Is(err, arena.ErrConflict) {
+		if !errors.Is(err, domain.ErrConflict) {
 			t.Fatalf("second SaveDeal = %v, want ErrConflict", err)
 		}
 		got, err := s.Deal(ctx, m.ID, 0)
@@ -370,13 +370,13 @@ func TestSaveDealFailureStoresNothing(t *testing.T) {
 		if want := fmt.Sprintf("saving deal 0 of match %s: nothing was stored", m.ID); !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
-		if errors.Is(err, arena.ErrConflict) {
+		if errors.Is(err, domain.ErrConflict) {
 			t.Errorf("a repeated result seat is reported as the deal already existing: %v", err)
 		}
 		assertNothingStored(t, s, m.ID)
 
 		// The same in a batch, in the last of its deals: none of the batch is stored.
-		batch := []*arena.DealRecord{sampleDeal(t, m, 0, 20, 64), sampleDeal(t, m, 1, 20, 64), bad}
+		batch := []*domain.DealRecord{sampleDeal(t, m, 0, 20, 64), sampleDeal(t, m, 1, 20, 64), bad}
 		bad.Number = 2
 		if err := s.SaveDeals(ctx, batch); err == nil || !strings.Contains(err.Error(), "nothing was stored") {
 			t.Errorf("SaveDeals with a bad last deal = %v, want nothing stored", err)
@@ -412,7 +412,7 @@ func TestResults(t *testing.T) {
 		ctx := context.Background()
 		m1 := newMatch(t, s, "L1", "a", "b", "c")
 		m2 := newMatch(t, s, "L2", "b", "c", "d")
-		save := func(m *arena.Match, n int) {
+		save := func(m *domain.Match, n int) {
 			if err := s.SaveDeal(ctx, sampleDeal(t, m, n, 2, 10)); err != nil {
 				t.Fatalf("SaveDeal: %v", err)
 			}
@@ -431,7 +431,7 @@ func TestResults(t *testing.T) {
 			}
 		}
 
-		all, err := s.Results(ctx, arena.MatchFilter{})
+		all, err := s.Results(ctx, domain.MatchFilter{})
 		if err != nil {
 			t.Fatalf("Results: %v", err)
 		}
@@ -445,15 +445,15 @@ func TestResults(t *testing.T) {
 			got = append(got, key{r.MatchID, r.Deal, r.Seat})
 		}
 		// By match as they started (then by id), deal and seat.
-		var ms []*arena.Match
-		for _, m := range []*arena.Match{m1, m2, m3} {
+		var ms []*domain.Match
+		for _, m := range []*domain.Match{m1, m2, m3} {
 			stored, err := s.GetMatch(ctx, m.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ms = append(ms, stored)
 		}
-		slices.SortFunc(ms, func(a, b *arena.Match) int {
+		slices.SortFunc(ms, func(a, b *domain.Match) int {
 			return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
 		})
 		var want []key
@@ -468,14 +468,14 @@ func TestResults(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Results order = %v, want by match, deal and seat %v", got, want)
 		}
-		wantRow := arena.ResultRow{MatchID: m1.ID, LeagueID: "L1", Deal: 6, Group: 1, Rules: m1.Spec.Rules.String(),
-			SeatResult: arena.SeatResult{Bot: "b", Seat: 1, Payoff: -5, Points: 30, Tricks: 3}}
+		wantRow := domain.ResultRow{MatchID: m1.ID, LeagueID: "L1", Deal: 6, Group: 1, Rules: m1.Spec.Rules.String(),
+			SeatResult: domain.SeatResult{Bot: "b", Seat: 1, Payoff: -5, Points: 30, Tricks: 3}}
 		if i := slices.Index(got, key{m1.ID, 6, 1}); i < 0 || !reflect.DeepEqual(all[i], wantRow) {
 			t.Errorf("Results has %+v at %d, want %+v", all[max(i, 0)], i, wantRow)
 		}
 		// The real deals' results are those they were stored with, rows or rebuilt.
 		for _, d := range real[:3] {
-			var rows []arena.SeatResult
+			var rows []domain.SeatResult
 			for _, r := range all {
 				if r.MatchID == m3.ID && r.Deal == d.Number {
 					rows = append(rows, r.SeatResult)
@@ -493,26 +493,26 @@ func TestResults(t *testing.T) {
 			t.Errorf("%d rows of results for the real deals, want %d: only deal 1's, whose results are its own", kept, want)
 		}
 		for _, limit := range []int{1, 4, 11, len(all)} {
-			part, err := s.Results(ctx, arena.MatchFilter{Limit: limit})
+			part, err := s.Results(ctx, domain.MatchFilter{Limit: limit})
 			if err != nil || !reflect.DeepEqual(part, all[:limit]) {
 				t.Errorf("Results with limit %d = %d rows, %v; want the first %d", limit, len(part), err, limit)
 			}
 		}
 
 		for _, c := range []struct {
-			f    arena.MatchFilter
+			f    domain.MatchFilter
 			want int
 		}{
-			{arena.MatchFilter{LeagueID: "L1"}, 6},
-			{arena.MatchFilter{LeagueID: "L2"}, 3},
-			{arena.MatchFilter{Bot: "a"}, 6}, // every seat of the matches a played in
-			{arena.MatchFilter{Bot: "d"}, 3},
-			{arena.MatchFilter{Bot: "b"}, 9},
-			{arena.MatchFilter{Rules: mustRules(t, "classic").String()}, 0},
-			{arena.MatchFilter{Rules: mustRules(t, "modern").String()}, 18}, // and the real deals' 9
-			{arena.MatchFilter{Limit: 4}, 4},
-			{arena.MatchFilter{MatchID: m2.ID}, 3},
-			{arena.MatchFilter{MatchID: m1.ID, Bot: "a"}, 6},
+			{domain.MatchFilter{LeagueID: "L1"}, 6},
+			{domain.MatchFilter{LeagueID: "L2"}, 3},
+			{domain.MatchFilter{Bot: "a"}, 6}, // every seat of the matches a played in
+			{domain.MatchFilter{Bot: "d"}, 3},
+			{domain.MatchFilter{Bot: "b"}, 9},
+			{domain.MatchFilter{Rules: mustRules(t, "classic").String()}, 0},
+			{domain.MatchFilter{Rules: mustRules(t, "modern").String()}, 18}, // and the real deals' 9
+			{domain.MatchFilter{Limit: 4}, 4},
+			{domain.MatchFilter{MatchID: m2.ID}, 3},
+			{domain.MatchFilter{MatchID: m1.ID, Bot: "a"}, 6},
 		} {
 			rows, err := s.Results(ctx, c.f)
 			if err != nil {
@@ -538,7 +538,7 @@ func TestConcurrentWriters(t *testing.T) {
 			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				m := &arena.Match{Spec: arena.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, LeagueID: "L"}}
+				m := &domain.Match{Spec: domain.MatchSpec{Rules: testRules(t), Bots: []string{"a", "b", "c"}, LeagueID: "L"}}
 				if err := s.CreateMatch(ctx, m); err != nil {
 					errs <- err
 					return
@@ -549,17 +549,17 @@ func TestConcurrentWriters(t *testing.T) {
 						errs <- err
 					}
 				}
-				if err := s.CreateBot(ctx, &arena.Bot{Name: fmt.Sprintf("bot%d", w)}); err != nil {
+				if err := s.CreateBot(ctx, &domain.Bot{Name: fmt.Sprintf("bot%d", w)}); err != nil {
 					errs <- err
 				}
 			}()
 			go func() { // a reader beside each writer
 				defer wg.Done()
 				for range deals {
-					if _, err := s.Results(ctx, arena.MatchFilter{LeagueID: "L"}); err != nil {
+					if _, err := s.Results(ctx, domain.MatchFilter{LeagueID: "L"}); err != nil {
 						errs <- err
 					}
-					if _, err := s.ListMatches(ctx, arena.MatchFilter{}); err != nil {
+					if _, err := s.ListMatches(ctx, domain.MatchFilter{}); err != nil {
 						errs <- err
 					}
 				}
@@ -570,7 +570,7 @@ func TestConcurrentWriters(t *testing.T) {
 		for err := range errs {
 			t.Errorf("concurrent use: %v", err)
 		}
-		rows, err := s.Results(ctx, arena.MatchFilter{LeagueID: "L"})
+		rows, err := s.Results(ctx, domain.MatchFilter{LeagueID: "L"})
 		if err != nil || len(rows) != writers*deals*3 {
 			t.Errorf("Results = %d rows, %v; want %d", len(rows), err, writers*deals*3)
 		}
@@ -582,7 +582,7 @@ func TestSaveDealsStoresABatchWholeOrNotAtAll(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		m := newMatch(t, s, "", "a", "b", "c")
-		batch := []*arena.DealRecord{sampleDeal(t, m, 0, 5, 80), sampleDeal(t, m, 1, 6, 80), sampleDeal(t, m, 2, 7, 80)}
+		batch := []*domain.DealRecord{sampleDeal(t, m, 0, 5, 80), sampleDeal(t, m, 1, 6, 80), sampleDeal(t, m, 2, 7, 80)}
 		if err := s.SaveDeals(ctx, batch); err != nil {
 			t.Fatalf("SaveDeals: %v", err)
 		}
@@ -594,17 +594,17 @@ func TestSaveDealsStoresABatchWholeOrNotAtAll(t *testing.T) {
 			t.Fatalf("deal 2: %v decisions, %v; want 7", got, err)
 		}
 		// A batch with one deal stored already is refused whole: the new deal is not stored.
-		again := []*arena.DealRecord{sampleDeal(t, m, 3, 4, 80), sampleDeal(t, m, 1, 4, 80)}
-		if err := s.SaveDeals(ctx, again); !errors.Is(err, arena.ErrConflict) {
+		again := []*domain.DealRecord{sampleDeal(t, m, 3, 4, 80), sampleDeal(t, m, 1, 4, 80)}
+		if err := s.SaveDeals(ctx, again); !errors.Is(err, domain.ErrConflict) {
 			t.Fatalf("SaveDeals with a stored deal = %v, want ErrConflict", err)
 		}
-		if _, err := s.Deal(ctx, m.ID, 3); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.Deal(ctx, m.ID, 3); !errors.Is(err, domain.ErrNotFound) {
 			t.Fatalf("deal 3 after the refused batch: %v, want not found", err)
 		}
 		// So is a batch that holds the same deal twice.
-		twice := []*arena.DealRecord{sampleDeal(t, m, 4, 4, 80), sampleDeal(t, m, 5, 4, 80), sampleDeal(t, m, 4, 5, 80)}
+		twice := []*domain.DealRecord{sampleDeal(t, m, 4, 4, 80), sampleDeal(t, m, 5, 4, 80), sampleDeal(t, m, 4, 5, 80)}
 		err = s.SaveDeals(ctx, twice)
-		if !errors.Is(err, arena.ErrConflict) || !strings.Contains(err.Error(), "1 of 3 deals") {
+		if !errors.Is(err, domain.ErrConflict) || !strings.Contains(err.Error(), "1 of 3 deals") {
 			t.Fatalf("SaveDeals with deal 4 twice = %v, want ErrConflict for 1 of 3 deals", err)
 		}
 		if ns, err := s.DealNumbers(ctx, m.ID); err != nil || len(ns) != 3 {

@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // summaryDecisionColumns are decisionColumns with the request as sent read as an empty string:
@@ -14,8 +14,8 @@ const summaryDecisionColumns = `deal_number, idx, seat, bot, decision, request_i
 
 // DealSummaries returns every stored deal of a match in number order, like Deals, but
 // without each decision's Sent: what a listing of a long match needs (contracts, results,
-// strikes) at a fraction of the memory. arena.ErrNotFound for an unknown match; an empty list
+// strikes) at a fraction of the memory. domain.ErrNotFound for an unknown match; an empty list
 // for a match without finished deals.
-func (s *Store) DealSummaries(ctx context.Context, matchID string) ([]arena.DealRecord, error) {
+func (s *Store) DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error) {
 	return s.loadDeals(ctx, matchID, nil, false)
 }

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 func TestDealSummariesAreDealsWithoutRequests(t *testing.T) {
@@ -45,7 +45,7 @@ func TestDealSummariesAreDealsWithoutRequests(t *testing.T) {
 		if ds, err := s.DealSummaries(ctx, empty.ID); err != nil || len(ds) != 0 {
 			t.Errorf("DealSummaries(match without deals) = %v, %v; want none", ds, err)
 		}
-		if _, err := s.DealSummaries(ctx, "nope"); !errors.Is(err, arena.ErrNotFound) {
+		if _, err := s.DealSummaries(ctx, "nope"); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("DealSummaries(unknown match) = %v, want ErrNotFound", err)
 		}
 	})

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
@@ -47,7 +47,7 @@ func BenchmarkDashboard(b *testing.B) {
 	defer st.Close()
 	matchID := fillRandomDeals(b, ctx, st, deals)
 
-	boards := func(ctx context.Context, f arena.MatchFilter) (*board.Leaderboard, error) {
+	boards := func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
 		sums, err := board.Load(ctx, st, f, board.LoadOptions{History: true})
 		if err != nil {
 			return nil, err

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/engine"
 )
@@ -21,11 +21,11 @@ func fillRandomDeals(b testing.TB, ctx context.Context, st *store.Store, n int) 
 	rules := engine.DefaultRules(engine.Modern)
 	bots := []string{"a", "b", "c"}
 	for _, name := range bots {
-		_ = st.CreateBot(ctx, &arena.Bot{Name: name, TokenHash: []byte("bench-" + name)})
+		_ = st.CreateBot(ctx, &domain.Bot{Name: name, TokenHash: []byte("bench-" + name)})
 	}
 	var first string
 	have := 0
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{})
+	ms, err := st.ListMatches(ctx, domain.MatchFilter{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,27 +37,27 @@ func fillRandomDeals(b testing.TB, ctx context.Context, st *store.Store, n int) 
 	rng := engine.NewRand(42, uint64(have))
 	var legal []engine.Action
 	for have < n {
-		spec := arena.MatchSpec{Rules: rules, Bots: bots, Deals: perMatch, Seed: uint64(have), TimeControl: arena.DefaultTimeControl}
-		m := &arena.Match{Spec: spec, Status: arena.MatchFinished, Started: time.Now()}
+		spec := domain.MatchSpec{Rules: rules, Bots: bots, Deals: perMatch, Seed: uint64(have), TimeControl: domain.DefaultTimeControl}
+		m := &domain.Match{Spec: spec, Status: domain.MatchFinished, Started: time.Now()}
 		if err := st.CreateMatch(ctx, m); err != nil {
 			b.Fatal(err)
 		}
 		first = m.ID
-		batch := make([]*arena.DealRecord, 0, 256)
+		batch := make([]*domain.DealRecord, 0, 256)
 		for k := 0; k < perMatch && have < n; k++ {
 			deal := engine.DealFromSeed(rules, spec.Seed, uint64(k))
 			s, err := engine.NewState(rules, deal, engine.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			rec := &arena.DealRecord{MatchID: m.ID, Number: k, Group: k, Seating: bots, Deal: deal, Started: time.Now()}
+			rec := &domain.DealRecord{MatchID: m.ID, Number: k, Group: k, Seating: bots, Deal: deal, Started: time.Now()}
 			for !s.Terminal() {
 				legal = s.LegalActions(legal[:0])
 				a := legal[rng.IntN(len(legal))]
 				seat := s.ToMove()
-				rec.Decisions = append(rec.Decisions, arena.DecisionRecord{Index: len(rec.Moves), Seat: seat, Bot: bots[seat],
+				rec.Decisions = append(rec.Decisions, domain.DecisionRecord{Index: len(rec.Moves), Seat: seat, Bot: bots[seat],
 					Decision: s.Decision(), RequestID: fmt.Sprintf("r%d", len(rec.Moves)), Action: a, Latency: 300 * time.Microsecond,
-					Attempts: []arena.AnswerAttempt{{Text: a.String(), After: 300 * time.Microsecond}}})
+					Attempts: []domain.AnswerAttempt{{Text: a.String(), After: 300 * time.Microsecond}}})
 				rec.Moves = append(rec.Moves, engine.Move{Seat: seat, Action: a})
 				if err := s.Apply(a); err != nil {
 					b.Fatal(err)
@@ -65,7 +65,7 @@ func fillRandomDeals(b testing.TB, ctx context.Context, st *store.Store, n int) 
 			}
 			rec.Outcome = s.Outcome()
 			for seat := range bots {
-				rec.Results = append(rec.Results, arena.SeatResult{Bot: bots[seat], Seat: engine.Seat(seat), Payoff: rec.Outcome.Payoff[seat],
+				rec.Results = append(rec.Results, domain.SeatResult{Bot: bots[seat], Seat: engine.Seat(seat), Payoff: rec.Outcome.Payoff[seat],
 					Points: rec.Outcome.Points[seat], Tricks: rec.Outcome.Tricks[seat], Declarer: rec.Outcome.Declarer == engine.Seat(seat)})
 			}
 			batch = append(batch, rec)

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"google.golang.org/protobuf/proto"
 
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -109,7 +109,7 @@ func (l *Live) start(matchID string) *feed {
 		l.mu.Lock()
 		f.finished = true
 		l.mu.Unlock()
-		if errors.Is(err, errIdle) || errors.Is(err, arena.ErrNotFound) {
+		if errors.Is(err, errIdle) || errors.Is(err, domain.ErrNotFound) {
 			l.mu.Lock()
 			if l.feeds[matchID] == f {
 				delete(l.feeds, matchID)

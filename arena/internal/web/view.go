@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/wire"
@@ -29,19 +29,19 @@ const (
 // Store is what the dashboard reads; arena/store.Store has all of it. Every method reads a
 // bounded number of rows (one match, one deal, one league's counters), never all results.
 type Store interface {
-	GetMatch(ctx context.Context, id string) (*arena.Match, error)
-	ListMatches(ctx context.Context, f arena.MatchFilter) ([]arena.Match, error)
-	Deal(ctx context.Context, matchID string, number int) (*arena.DealRecord, error)
+	GetMatch(ctx context.Context, id string) (*domain.Match, error)
+	ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error)
+	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
 	DealNumbers(ctx context.Context, matchID string) ([]int, error)
-	DealSummaries(ctx context.Context, matchID string) ([]arena.DealRecord, error)
-	ListLeagues(ctx context.Context) ([]arena.League, error)
-	GetLeague(ctx context.Context, id string) (*arena.League, error)
-	RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error)
+	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
+	ListLeagues(ctx context.Context) ([]domain.League, error)
+	GetLeague(ctx context.Context, id string) (*domain.League, error)
+	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
 	LeagueDeals(ctx context.Context, league string) (int, error)
 }
 
 // Leaderboards computes the board of the results a filter selects (the same the CLI prints).
-type Leaderboards func(ctx context.Context, f arena.MatchFilter) (*board.Leaderboard, error)
+type Leaderboards func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error)
 
 // View implements the view service over a store.
 type View struct {
@@ -73,7 +73,7 @@ func grpcError(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, arena.ErrNotFound):
+	case errors.Is(err, domain.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return status.FromContextError(err).Err()
@@ -128,7 +128,7 @@ func (v *View) GetLeaderboard(ctx context.Context, req *viewv1.GetLeaderboardReq
 			return nil, grpcError(err)
 		}
 	}
-	lb, err := v.Leaderboard(ctx, arena.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	lb, err := v.Leaderboard(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -142,12 +142,12 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 	if err != nil {
 		return nil, err
 	}
-	lb, err := v.Leaderboard(ctx, arena.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	lb, err := v.Leaderboard(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
 	if err != nil {
 		return nil, grpcError(err)
 	}
 	finished := map[string]time.Time{}
-	if ms, err := v.Store.ListMatches(ctx, arena.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules}); err == nil {
+	if ms, err := v.Store.ListMatches(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules}); err == nil {
 		for _, m := range ms {
 			finished[m.ID] = m.Finished
 		}
@@ -177,7 +177,7 @@ func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgr
 		resp.MatchesFinished += int32(c.Done)
 		resp.MatchesRunning += int32(c.Running)
 	}
-	if l.Status == arena.LeagueRunning && planned >= deals {
+	if l.Status == domain.LeagueRunning && planned >= deals {
 		resp.DealsPlanned = int32(planned)
 	}
 	resp.DealsPerSecond = v.rate(l.ID, deals)
@@ -206,14 +206,14 @@ func (v *View) rate(league string, deals int) float64 {
 	return r
 }
 
-func matchInfo(m *arena.Match, played int) *viewv1.MatchInfo {
+func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
 	info := &viewv1.MatchInfo{
 		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
 		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited, LeagueId: m.Spec.LeagueID,
 		Duplicate: m.Spec.Duplicate, Format: m.Spec.Format, DealsPlayed: int32(played),
 	}
 	if info.Format == "" {
-		info.Format = arena.FormatDeals
+		info.Format = domain.FormatDeals
 	}
 	if !m.Finished.IsZero() {
 		info.Finished = wire.Timestamp(m.Finished)
@@ -234,7 +234,7 @@ func (v *View) ListMatches(ctx context.Context, req *viewv1.ListMatchesRequest) 
 	if limit <= 0 {
 		limit = defaultListed
 	}
-	f := arena.MatchFilter{Bot: req.GetBot(), LeagueID: req.GetLeagueId(), Rules: rules, Limit: min(limit, maxListedMatches)}
+	f := domain.MatchFilter{Bot: req.GetBot(), LeagueID: req.GetLeagueId(), Rules: rules, Limit: min(limit, maxListedMatches)}
 	if req.GetSince() != nil {
 		f.Since = req.GetSince().AsTime()
 	}

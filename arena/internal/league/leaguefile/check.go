@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/engine"
 )
@@ -114,16 +114,16 @@ func (p *fileChecker) checkTimeControl(c *Config, _ Options) error {
 		return p.errf("time_control", "times and strikes must not be negative")
 	}
 	if tc.PerDecision == 0 {
-		tc.PerDecision = Duration(arena.DefaultTimeControl.PerDecision)
+		tc.PerDecision = Duration(domain.DefaultTimeControl.PerDecision)
 	}
 	if time.Duration(tc.PerDecision) < 10*time.Millisecond {
 		return p.errf("time_control.per_decision", "%v is too short to answer over the network (at least 10ms)", time.Duration(tc.PerDecision))
 	}
 	if tc.Overage == 0 {
-		tc.Overage = Duration(arena.DefaultTimeControl.Overage)
+		tc.Overage = Duration(domain.DefaultTimeControl.Overage)
 	}
 	if tc.Strikes == nil {
-		s := arena.DefaultTimeControl.MaxStrikes
+		s := domain.DefaultTimeControl.MaxStrikes
 		tc.Strikes = &s
 	}
 	return nil
@@ -205,7 +205,7 @@ func (p *fileChecker) checkBots(c *Config, opts Options) error {
 		if b.Name == "" {
 			return p.errf(at, "a bot needs a name")
 		}
-		if err := arena.ValidBotName(b.Name); err != nil {
+		if err := domain.ValidBotName(b.Name); err != nil {
 			return p.errf(at+".name", "%q is not a valid bot name: %v", b.Name, err)
 		}
 		if j, ok := seen[b.Name]; ok {

@@ -15,7 +15,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/engine"
@@ -158,7 +158,7 @@ func (c *Config) Plan() *plan.Plan {
 		League: c.Name, Rules: c.RuleSet, Format: c.Format, Candidate: c.Candidate,
 		Rounds: c.Rounds, MatchesPerRound: c.MatchesPerRound, Deals: c.Deals, Duplicate: *c.Duplicate,
 		DealsText: c.DealsText, Seed: c.Seed,
-		TimeControl: arena.TimeControl{PerDecision: time.Duration(c.TimeControl.PerDecision), Overage: time.Duration(c.TimeControl.Overage),
+		TimeControl: domain.TimeControl{PerDecision: time.Duration(c.TimeControl.PerDecision), Overage: time.Duration(c.TimeControl.Overage),
 			MaxStrikes: *c.TimeControl.Strikes},
 	}
 	for _, b := range c.Bots {

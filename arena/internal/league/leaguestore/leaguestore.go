@@ -1,6 +1,6 @@
 // Package leaguestore is the contract between a league's runner and its storage: the job
 // queue with leases (Queue) and the league's records and running totals (Store). Back ends:
-// arena/internal/store (SQLite and PostgreSQL) and arena/internal/league/memstore; all of
+// arena/internal/store (SQLite and PostgreSQL) and arena/internal/store/memstore; all of
 // them pass the conformance suite arena/internal/league/queuetest.
 //
 // # Units of work and the queue
@@ -25,7 +25,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
@@ -35,7 +35,7 @@ type Queue interface {
 	// Claim leases up to max jobs of the league to owner for lease: available ones, and
 	// those whose lease has expired. It returns them by id (none when there is no work),
 	// each with Stored set: the runner looks up a job's stored deals only when it has some.
-	Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]arena.Job, error)
+	Claim(ctx context.Context, league, owner string, max int, lease time.Duration) ([]domain.Job, error)
 	// Extend renews owner's leases (the heartbeat) and returns the ids it no longer holds: held
 	// by another worker, or available again; a job done meanwhile is not lost.
 	Extend(ctx context.Context, owner string, ids []int64, lease time.Duration) (lost []int64, err error)
@@ -45,16 +45,16 @@ type Queue interface {
 	Fail(ctx context.Context, owner string, id int64, msg string, maxAttempts int) error
 	// SaveJobDeal stores a finished deal of a job and, in the same transaction, completes the
 	// job when all its deals are stored. It reports whether the job is done.
-	SaveJobDeal(ctx context.Context, d *arena.DealRecord, jobID int64) (done bool, err error)
+	SaveJobDeal(ctx context.Context, d *domain.DealRecord, jobID int64) (done bool, err error)
 	// SaveJobDeals is SaveJobDeal for several deals in one transaction (group commit): all of
-	// them are stored, or none (arena.ErrConflict if one was stored already).
-	SaveJobDeals(ctx context.Context, items []arena.JobDeal) error
+	// them are stored, or none (domain.ErrConflict if one was stored already).
+	SaveJobDeals(ctx context.Context, items []domain.JobDeal) error
 	// CompleteJob marks a job done if all its deals are stored.
 	CompleteJob(ctx context.Context, jobID int64) (bool, error)
 	// RoundCounts counts the league's jobs by round and state.
-	RoundCounts(ctx context.Context, league string) ([]arena.RoundCounts, error)
+	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
 	// RoundCountsFrom is RoundCounts for the rounds from round from on.
-	RoundCountsFrom(ctx context.Context, league string, from int) ([]arena.RoundCounts, error)
+	RoundCountsFrom(ctx context.Context, league string, from int) ([]domain.RoundCounts, error)
 	// LeaseOwners lists the owners holding leases in the league; Rescue frees the jobs of
 	// owners known to be dead.
 	LeaseOwners(ctx context.Context, league string) ([]string, error)
@@ -64,16 +64,16 @@ type Queue interface {
 // Store is what a league needs from storage: the arena's store, the league's records and its
 // queue.
 type Store interface {
-	arena.Store
+	domain.Store
 	Queue
 	// EnsureLeague stores the league unless it exists and returns the stored one.
-	EnsureLeague(ctx context.Context, l *arena.League) (*arena.League, error)
-	GetLeague(ctx context.Context, id string) (*arena.League, error)
-	SetLeagueStatus(ctx context.Context, id string, status arena.LeagueStatus) error
+	EnsureLeague(ctx context.Context, l *domain.League) (*domain.League, error)
+	GetLeague(ctx context.Context, id string) (*domain.League, error)
+	SetLeagueStatus(ctx context.Context, id string, status domain.LeagueStatus) error
 	// ScheduleRound stores a round's matches, their places and their jobs in one
 	// transaction; it is idempotent.
-	ScheduleRound(ctx context.Context, places []arena.LeagueMatch, matches []*arena.Match, jobs []arena.Job) error
-	LeagueMatches(ctx context.Context, league string) ([]arena.LeagueMatch, error)
+	ScheduleRound(ctx context.Context, places []domain.LeagueMatch, matches []*domain.Match, jobs []domain.Job) error
+	LeagueMatches(ctx context.Context, league string) ([]domain.LeagueMatch, error)
 	// LeagueSeats counts the seats each bot holds in the league's matches at schedule
 	// positions (LeagueMatch.Seq) from from (inclusive) to to (exclusive): what the ladder's
 	// fairness reads of the rounds it has not counted yet, costing rows in proportion to
@@ -93,5 +93,5 @@ type Store interface {
 	// group) with deals stored in the rounds from round from on, by round, match and group:
 	// running totals kept as deals are stored, so reading them costs rows in proportion to
 	// the units of those rounds, not to the league's deals (what an SPRT reads as it goes).
-	LeagueUnits(ctx context.Context, league string, from int) ([]arena.LeagueUnit, error)
+	LeagueUnits(ctx context.Context, league string, from int) ([]domain.LeagueUnit, error)
 }

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/engine"
 )
@@ -46,7 +46,7 @@ type Plan struct {
 	Duplicate       bool
 	DealsText       string
 	Seed            uint64
-	TimeControl     arena.TimeControl
+	TimeControl     domain.TimeControl
 	Families        map[string]string // bot → family (league file: family), for the board and FamilyCap
 	FamilyCap       int               // ladder: at most this many bots of one family per table (0: no cap)
 }
@@ -153,7 +153,7 @@ func (p *Plan) TablesPerMatch() int {
 	return n
 }
 
-// FirstPosition is the schedule position (arena.LeagueMatch.Seq) of round r's first match:
+// FirstPosition is the schedule position (domain.LeagueMatch.Seq) of round r's first match:
 // round r holds the positions from FirstPosition(r) to FirstPosition(r+1).
 func (p *Plan) FirstPosition(r int) int { return r * p.matchesPerRound() }
 

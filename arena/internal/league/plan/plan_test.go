@@ -4,12 +4,12 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/engine"
 )
 
-func sourcesOf(m *arena.Match) ([]engine.Deal, error) { return match.Sources(m.Spec) }
+func sourcesOf(m *domain.Match) ([]engine.Deal, error) { return match.Sources(m.Spec) }
 
 func plan(t *testing.T, format string, bots ...string) *Plan {
 	t.Helper()
@@ -18,7 +18,7 @@ func plan(t *testing.T, format string, bots ...string) *Plan {
 		t.Fatal(err)
 	}
 	return &Plan{League: "L", Rules: rules, Format: format, Bots: bots, Rounds: 2, Deals: 3, Duplicate: true, Seed: 1,
-		TimeControl: arena.DefaultTimeControl}
+		TimeControl: domain.DefaultTimeControl}
 }
 
 func TestFixedTables(t *testing.T) {
@@ -123,13 +123,13 @@ func TestLadderFavoursUncertainRatings(t *testing.T) {
 func TestUnits(t *testing.T) {
 	t.Parallel()
 	rules, _ := engine.ParseRuleSet("modern")
-	dup := arena.Match{ID: "m1", Status: arena.MatchFinished, Spec: arena.MatchSpec{Rules: rules, Bots: []string{"a", "b", "c"}, Duplicate: true}}
-	single := arena.Match{ID: "m2", Status: arena.MatchRunning, Spec: arena.MatchSpec{Rules: rules, Bots: []string{"a", "b", "c"}}}
-	var rows []arena.ResultRow
+	dup := domain.Match{ID: "m1", Status: domain.MatchFinished, Spec: domain.MatchSpec{Rules: rules, Bots: []string{"a", "b", "c"}, Duplicate: true}}
+	single := domain.Match{ID: "m2", Status: domain.MatchRunning, Spec: domain.MatchSpec{Rules: rules, Bots: []string{"a", "b", "c"}}}
+	var rows []domain.ResultRow
 	add := func(m string, deal, group int, pay ...int) {
 		for seat, bot := range []string{"a", "b", "c"} {
-			rows = append(rows, arena.ResultRow{MatchID: m, Deal: deal, Group: group,
-				SeatResult: arena.SeatResult{Bot: bot, Seat: engine.Seat(seat), Payoff: pay[seat]}})
+			rows = append(rows, domain.ResultRow{MatchID: m, Deal: deal, Group: group,
+				SeatResult: domain.SeatResult{Bot: bot, Seat: engine.Seat(seat), Payoff: pay[seat]}})
 		}
 	}
 	for d := range 6 { // group 0 complete: a wins
@@ -140,7 +140,7 @@ func TestUnits(t *testing.T) {
 	}
 	add("m2", 0, 0, -10, 20, -10)
 	add("m2", 1, 1, 4, -2, -2)
-	units := Units(map[string]*arena.Match{"m1": &dup, "m2": &single}, rows)
+	units := Units(map[string]*domain.Match{"m1": &dup, "m2": &single}, rows)
 	if len(units) != 4 || units[1].Complete || units[1].Deals != 3 || !units[2].Complete || units[0].Net[0] != 60 {
 		t.Fatalf("units %+v", units)
 	}

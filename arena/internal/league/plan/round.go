@@ -3,22 +3,22 @@ package plan
 import (
 	"slices"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 )
 
 // Round returns the matches of round r (and their jobs), given the tables. history is the
 // results of the league so far, which only the ladder reads (see LadderTables).
-func (p *Plan) Round(r int, tables [][]string) ([]arena.LeagueMatch, []*arena.Match, []arena.Job, error) {
+func (p *Plan) Round(r int, tables [][]string) ([]domain.LeagueMatch, []*domain.Match, []domain.Job, error) {
 	text, err := p.RoundDeals(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var places []arena.LeagueMatch
-	var matches []*arena.Match
-	var jobs []arena.Job
+	var places []domain.LeagueMatch
+	var matches []*domain.Match
+	var jobs []domain.Job
 	for i, bots := range tables {
-		spec := arena.MatchSpec{
+		spec := domain.MatchSpec{
 			Rules: p.Rules, Bots: bots, Deals: p.Deals, Seed: p.roundSeed(r), Duplicate: p.Duplicate,
 			DealsText: text, TimeControl: p.TimeControl, LeagueID: p.League,
 		}
@@ -26,9 +26,9 @@ func (p *Plan) Round(r int, tables [][]string) ([]arena.LeagueMatch, []*arena.Ma
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		m := &arena.Match{ID: p.MatchID(r, i), Spec: spec}
+		m := &domain.Match{ID: p.MatchID(r, i), Spec: spec}
 		matches = append(matches, m)
-		places = append(places, arena.LeagueMatch{LeagueID: p.League, Seq: p.FirstPosition(r) + i, Round: r, MatchID: m.ID})
+		places = append(places, domain.LeagueMatch{LeagueID: p.League, Seq: p.FirstPosition(r) + i, Round: r, MatchID: m.ID})
 		jobs = append(jobs, Jobs(p.League, r, m.ID, plan, p.Rules.Players, p.Duplicate)...)
 	}
 	return places, matches, jobs, nil
@@ -36,7 +36,7 @@ func (p *Plan) Round(r int, tables [][]string) ([]arena.LeagueMatch, []*arena.Ma
 
 // Jobs splits a match's tables into jobs: one duplicate group each in duplicate play, and
 // otherwise a round of dealers (players deal sources, so every bot deals once per job).
-func Jobs(league string, round int, matchID string, tables []match.Table, players int, duplicate bool) []arena.Job {
+func Jobs(league string, round int, matchID string, tables []match.Table, players int, duplicate bool) []domain.Job {
 	per := 1
 	if !duplicate {
 		per = players
@@ -47,9 +47,9 @@ func Jobs(league string, round int, matchID string, tables []match.Table, player
 		count[t.Group]++
 		last = max(last, t.Group)
 	}
-	var jobs []arena.Job
+	var jobs []domain.Job
 	for g := 0; g <= last; g += per {
-		j := arena.Job{LeagueID: league, Round: round, MatchID: matchID, FirstGroup: g, Groups: min(per, last+1-g)}
+		j := domain.Job{LeagueID: league, Round: round, MatchID: matchID, FirstGroup: g, Groups: min(per, last+1-g)}
 		for k := g; k < g+j.Groups; k++ {
 			j.Deals += count[k]
 		}

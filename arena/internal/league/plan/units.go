@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
@@ -25,7 +25,7 @@ type Unit struct {
 // Units groups raw results into units, ordered by match id and group. matches gives each
 // match's spec (duplicate or not, the bots); results of matches missing from it count as
 // single deals.
-func Units(matches map[string]*arena.Match, rows []arena.ResultRow) []Unit {
+func Units(matches map[string]*domain.Match, rows []domain.ResultRow) []Unit {
 	type key struct {
 		match string
 		group int

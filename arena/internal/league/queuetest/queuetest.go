@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/engine"
 )
@@ -22,7 +22,7 @@ import (
 // Store is a league store that also lists a league's jobs, as every back end does.
 type Store interface {
 	leaguestore.Store
-	Jobs(ctx context.Context, league string) ([]arena.Job, error)
+	Jobs(ctx context.Context, league string) ([]domain.Job, error)
 }
 
 // Run runs the suite; open returns a fresh, empty store for each test.
@@ -61,24 +61,24 @@ func rules(t *testing.T) engine.RuleSet {
 // Schedule stores league L with one round of two duplicate matches of 2 groups (6 deals
 // each), one job per group, and returns the matches: the fixture of the suite, also for a
 // back end's own queue tests.
-func Schedule(t *testing.T, s Store) []*arena.Match {
+func Schedule(t *testing.T, s Store) []*domain.Match {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := s.EnsureLeague(ctx, &arena.League{ID: "L", Plan: `{"x":1}`}); err != nil {
+	if _, err := s.EnsureLeague(ctx, &domain.League{ID: "L", Plan: `{"x":1}`}); err != nil {
 		t.Fatalf("EnsureLeague: %v", err)
 	}
-	var places []arena.LeagueMatch
-	var matches []*arena.Match
-	var jobs []arena.Job
+	var places []domain.LeagueMatch
+	var matches []*domain.Match
+	var jobs []domain.Job
 	for i := range 2 {
-		m := &arena.Match{ID: fmt.Sprintf("L-r0-m%d", i), Spec: arena.MatchSpec{
+		m := &domain.Match{ID: fmt.Sprintf("L-r0-m%d", i), Spec: domain.MatchSpec{
 			Rules: rules(t), Bots: []string{"a", "b", "c"}, Deals: 2, Seed: 7, Duplicate: true,
-			TimeControl: arena.DefaultTimeControl, LeagueID: "L",
+			TimeControl: domain.DefaultTimeControl, LeagueID: "L",
 		}}
 		matches = append(matches, m)
-		places = append(places, arena.LeagueMatch{LeagueID: "L", Seq: i, Round: 0, MatchID: m.ID})
+		places = append(places, domain.LeagueMatch{LeagueID: "L", Seq: i, Round: 0, MatchID: m.ID})
 		for g := range 2 {
-			jobs = append(jobs, arena.Job{LeagueID: "L", Round: 0, MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6})
+			jobs = append(jobs, domain.Job{LeagueID: "L", Round: 0, MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6})
 		}
 	}
 	if err := s.ScheduleRound(ctx, places, matches, jobs); err != nil {
@@ -88,9 +88,9 @@ func Schedule(t *testing.T, s Store) []*arena.Match {
 }
 
 // deal is a finished deal of m: its cards from the match's seed, a settled outcome.
-func deal(m *arena.Match, number int) *arena.DealRecord {
+func deal(m *domain.Match, number int) *domain.DealRecord {
 	r := m.Spec.Rules
-	d := &arena.DealRecord{
+	d := &domain.DealRecord{
 		MatchID: m.ID, Number: number, Group: number / 6,
 		Seating: append([]string(nil), m.Spec.Bots...),
 		Deal:    engine.DealFromSeed(r, m.Spec.Seed, uint64(number)),
@@ -100,13 +100,13 @@ func deal(m *arena.Match, number int) *arena.DealRecord {
 		Duration: time.Second,
 	}
 	for seat := range r.Players {
-		d.Results = append(d.Results, arena.SeatResult{Bot: m.Spec.Bots[seat], Seat: engine.Seat(seat),
+		d.Results = append(d.Results, domain.SeatResult{Bot: m.Spec.Bots[seat], Seat: engine.Seat(seat),
 			Payoff: d.Outcome.Payoff[seat], Points: d.Outcome.Points[seat], Tricks: d.Outcome.Tricks[seat], Declarer: seat == 0})
 	}
 	return d
 }
 
-func ids(jobs []arena.Job) []int64 {
+func ids(jobs []domain.Job) []int64 {
 	out := make([]int64, len(jobs))
 	for i, j := range jobs {
 		out[i] = j.ID
@@ -114,7 +114,7 @@ func ids(jobs []arena.Job) []int64 {
 	return out
 }
 
-func ascending(jobs []arena.Job) bool {
+func ascending(jobs []domain.Job) bool {
 	for i := 1; i < len(jobs); i++ {
 		if jobs[i].ID <= jobs[i-1].ID {
 			return false
@@ -130,7 +130,7 @@ func testLeases(t *testing.T, s Store) {
 	if err != nil || len(a) != 3 || !ascending(a) {
 		t.Fatalf("Claim(a) = %v, %v; want 3 jobs in the order of their ids", ids(a), err)
 	}
-	if a[0].State != arena.JobRunning || a[0].Owner != "host/1/a" || a[0].Attempts != 1 || a[0].LeaseUntil.Before(time.Now()) {
+	if a[0].State != domain.JobRunning || a[0].Owner != "host/1/a" || a[0].Attempts != 1 || a[0].LeaseUntil.Before(time.Now()) {
 		t.Errorf("claimed job = %+v", a[0])
 	}
 	// b's short lease may run out only after the next claim: seconds of margin on a busy host.
@@ -176,7 +176,7 @@ func testLeases(t *testing.T, s Store) {
 		t.Fatal(err)
 	}
 	counts, _ := s.RoundCounts(ctx, "L")
-	if want := (arena.RoundCounts{Round: 0, Running: 3, Failed: 1, DealsPlanned: 24}); len(counts) != 1 || counts[0] != want {
+	if want := (domain.RoundCounts{Round: 0, Running: 3, Failed: 1, DealsPlanned: 24}); len(counts) != 1 || counts[0] != want {
 		t.Errorf("RoundCounts = %+v, want %+v", counts, want)
 	}
 	if none, _ := s.Claim(ctx, "L", "host/5/e", 4, lease); len(none) != 0 {
@@ -212,12 +212,12 @@ func testCompletion(t *testing.T, s Store) {
 			t.Errorf("SaveJobDeal(%d) done = %v, want %v", n, done, want)
 		}
 		m, _ := s.GetMatch(ctx, ms[0].ID)
-		if want := n == 11; (m.Status == arena.MatchFinished) != want || m.Finished.IsZero() == want {
+		if want := n == 11; (m.Status == domain.MatchFinished) != want || m.Finished.IsZero() == want {
 			t.Errorf("after deal %d the match is %s (finished %v)", n, m.Status, m.Finished)
 		}
 	}
 	all, _ := s.Jobs(ctx, "L")
-	if all[0].State != arena.JobDone || all[0].Owner != "" || !all[0].LeaseUntil.IsZero() {
+	if all[0].State != domain.JobDone || all[0].Owner != "" || !all[0].LeaseUntil.IsZero() {
 		t.Errorf("a completed job = %+v", all[0])
 	}
 	// Done is not lost: its worker stored its last deal, no other worker has it (a single
@@ -226,10 +226,10 @@ func testCompletion(t *testing.T, s Store) {
 		t.Errorf("Extend of a done job = %v, %v; want nothing lost", lost, err)
 	}
 	// A deal stored twice is a conflict and changes nothing; a done job stays done.
-	if _, err := s.SaveJobDeal(ctx, deal(ms[0], 3), jobs[0].ID); !errors.Is(err, arena.ErrConflict) {
+	if _, err := s.SaveJobDeal(ctx, deal(ms[0], 3), jobs[0].ID); !errors.Is(err, domain.ErrConflict) {
 		t.Errorf("SaveJobDeal of a stored deal = %v, want ErrConflict", err)
 	}
-	if err := s.SaveJobDeals(ctx, []arena.JobDeal{{Deal: deal(ms[1], 0), JobID: 0}, {Deal: deal(ms[0], 4), JobID: jobs[0].ID}}); !errors.Is(err, arena.ErrConflict) {
+	if err := s.SaveJobDeals(ctx, []domain.JobDeal{{Deal: deal(ms[1], 0), JobID: 0}, {Deal: deal(ms[0], 4), JobID: jobs[0].ID}}); !errors.Is(err, domain.ErrConflict) {
 		t.Errorf("SaveJobDeals with a stored deal = %v, want ErrConflict", err)
 	}
 	if n, _ := s.DealNumbersBetween(ctx, ms[1].ID, 0, 11); len(n) != 0 {
@@ -282,16 +282,16 @@ func testClaimCountsStoredDeals(t *testing.T, s Store) {
 // Many workers claiming at once never get the same job, and together get every one.
 func testConcurrentClaims(t *testing.T, s Store) {
 	ctx := context.Background()
-	if _, err := s.EnsureLeague(ctx, &arena.League{ID: "C", Plan: "{}"}); err != nil {
+	if _, err := s.EnsureLeague(ctx, &domain.League{ID: "C", Plan: "{}"}); err != nil {
 		t.Fatal(err)
 	}
-	m := &arena.Match{ID: "C-m", Spec: arena.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "c"},
+	m := &domain.Match{ID: "C-m", Spec: domain.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "c"},
 		Deals: 60, Duplicate: true, LeagueID: "C"}}
-	var jobs []arena.Job
+	var jobs []domain.Job
 	for g := range 60 {
-		jobs = append(jobs, arena.Job{LeagueID: "C", MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6})
+		jobs = append(jobs, domain.Job{LeagueID: "C", MatchID: m.ID, FirstGroup: g, Groups: 1, Deals: 6})
 	}
-	if err := s.ScheduleRound(ctx, []arena.LeagueMatch{{LeagueID: "C", MatchID: m.ID}}, []*arena.Match{m}, jobs); err != nil {
+	if err := s.ScheduleRound(ctx, []domain.LeagueMatch{{LeagueID: "C", MatchID: m.ID}}, []*domain.Match{m}, jobs); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -335,9 +335,9 @@ func testLeagueUnits(t *testing.T, s Store) {
 	if err != nil || len(jobs) != 4 {
 		t.Fatalf("Claim = %+v, %v", jobs, err)
 	}
-	var items []arena.JobDeal
+	var items []domain.JobDeal
 	for n := range 8 { // group 0 of match 0 complete, group 1 two deals in
-		items = append(items, arena.JobDeal{Deal: deal(ms[0], n), JobID: jobs[n/6].ID})
+		items = append(items, domain.JobDeal{Deal: deal(ms[0], n), JobID: jobs[n/6].ID})
 	}
 	if err := s.SaveJobDeals(ctx, items); err != nil {
 		t.Fatal(err)
@@ -351,7 +351,7 @@ func testLeagueUnits(t *testing.T, s Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []arena.LeagueUnit{
+	want := []domain.LeagueUnit{
 		{Round: 0, MatchID: ms[0].ID, Group: 0, Deals: 6, Net: []int64{60, -30, -30}},
 		{Round: 0, MatchID: ms[0].ID, Group: 1, Deals: 2, Net: []int64{20, -10, -10}},
 		{Round: 0, MatchID: ms[1].ID, Group: 0, Deals: 3, Net: []int64{30, -15, -15}},
@@ -368,11 +368,11 @@ func testLeagueUnits(t *testing.T, s Store) {
 func testLeagueSeats(t *testing.T, s Store) {
 	ctx := context.Background()
 	Schedule(t, s)
-	m := &arena.Match{ID: "L-r1-m0", Spec: arena.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "d"}, Deals: 2, Seed: 7,
-		TimeControl: arena.DefaultTimeControl, LeagueID: "L"}}
-	places := []arena.LeagueMatch{{LeagueID: "L", Seq: 2, Round: 1, MatchID: m.ID}}
-	jobs := []arena.Job{{LeagueID: "L", Round: 1, MatchID: m.ID, FirstGroup: 0, Groups: 2, Deals: 2}}
-	if err := s.ScheduleRound(ctx, places, []*arena.Match{m}, jobs); err != nil {
+	m := &domain.Match{ID: "L-r1-m0", Spec: domain.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "d"}, Deals: 2, Seed: 7,
+		TimeControl: domain.DefaultTimeControl, LeagueID: "L"}}
+	places := []domain.LeagueMatch{{LeagueID: "L", Seq: 2, Round: 1, MatchID: m.ID}}
+	jobs := []domain.Job{{LeagueID: "L", Round: 1, MatchID: m.ID, FirstGroup: 0, Groups: 2, Deals: 2}}
+	if err := s.ScheduleRound(ctx, places, []*domain.Match{m}, jobs); err != nil {
 		t.Fatalf("ScheduleRound: %v", err)
 	}
 	for _, tc := range []struct {

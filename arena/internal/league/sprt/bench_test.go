@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -29,7 +29,7 @@ func BenchmarkSPRTCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		p := benchPlan(b, s)
-		if _, err := st.EnsureLeague(ctx, &arena.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
+		if _, err := st.EnsureLeague(ctx, &domain.League{ID: p.League, Plan: p.Fingerprint()}); err != nil {
 			b.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(3, 4))
@@ -69,7 +69,7 @@ func benchPlan(b *testing.B, s sprt.Settings) *plan.Plan {
 	}
 	// An undecidable test (equal bots, H1 far away), so that every check reads the store.
 	s.NElo1 = 1e4
-	p, err := sprt.NewPlan("bench", plan.Plan{Rules: rules, Deals: 4, Seed: 5, TimeControl: arena.DefaultTimeControl},
+	p, err := sprt.NewPlan("bench", plan.Plan{Rules: rules, Deals: 4, Seed: 5, TimeControl: domain.DefaultTimeControl},
 		"new", "old", []string{"f1", "f2", "f3"}, s)
 	if err != nil {
 		b.Fatal(err)
@@ -94,12 +94,12 @@ func storeRound(b *testing.B, st *store.Store, p *plan.Plan, r int, half bool, r
 			deals /= 2
 		}
 		for n := range deals {
-			d := &arena.DealRecord{MatchID: m.ID, Number: n, Group: n / 6, Seating: m.Spec.Bots,
+			d := &domain.DealRecord{MatchID: m.ID, Number: n, Group: n / 6, Seating: m.Spec.Bots,
 				Deal:    engine.DealFromSeed(p.Rules, m.Spec.Seed, uint64(n)),
 				Outcome: engine.Outcome{Declarer: 0, Contract: engine.Solo, Trump: engine.Clubs, DeclarerWon: true},
 				Started: time.Now(), Duration: time.Millisecond}
 			for seat, bot := range m.Spec.Bots {
-				d.Results = append(d.Results, arena.SeatResult{Bot: bot, Seat: engine.Seat(seat), Payoff: rng.IntN(41) - 20})
+				d.Results = append(d.Results, domain.SeatResult{Bot: bot, Seat: engine.Seat(seat), Payoff: rng.IntN(41) - 20})
 			}
 			if err := st.SaveDeal(ctx, d); err != nil {
 				b.Fatal(err)

@@ -4,19 +4,19 @@ import (
 	"context"
 	"slices"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/match"
 )
 
 // Recompute summarizes an SPRT league from its stored matches and raw results (Pairs): the
 // slow path, for checking the running totals.
-func Recompute(ctx context.Context, st arena.Store, p *plan.Plan, s Settings) (Summary, error) {
-	ms, err := st.ListMatches(ctx, arena.MatchFilter{LeagueID: p.League})
+func Recompute(ctx context.Context, st domain.Store, p *plan.Plan, s Settings) (Summary, error) {
+	ms, err := st.ListMatches(ctx, domain.MatchFilter{LeagueID: p.League})
 	if err != nil {
 		return Summary{}, err
 	}
-	rows, err := st.Results(ctx, arena.MatchFilter{LeagueID: p.League})
+	rows, err := st.Results(ctx, domain.MatchFilter{LeagueID: p.League})
 	if err != nil {
 		return Summary{}, err
 	}
@@ -26,8 +26,8 @@ func Recompute(ctx context.Context, st arena.Store, p *plan.Plan, s Settings) (S
 // Pairs returns the complete prefix of the pairs of an SPRT league, in schedule order,
 // recomputed from the stored matches and raw results (every result is read: the slow path
 // that Test's running totals must agree with).
-func Pairs(p *plan.Plan, matches []arena.Match, rows []arena.ResultRow) []Pair {
-	byID := make(map[string]*arena.Match, len(matches))
+func Pairs(p *plan.Plan, matches []domain.Match, rows []domain.ResultRow) []Pair {
+	byID := make(map[string]*domain.Match, len(matches))
 	for i := range matches {
 		byID[matches[i].ID] = &matches[i]
 	}

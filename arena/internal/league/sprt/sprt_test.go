@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/tapparena/tapp/arena"
-	"github.com/tapparena/tapp/arena/internal/league/memstore"
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
 	"github.com/tapparena/tapp/arena/internal/match"
@@ -21,7 +21,7 @@ type countingSource struct {
 	last, most int
 }
 
-func (c *countingSource) LeagueUnits(ctx context.Context, league string, from int) ([]arena.LeagueUnit, error) {
+func (c *countingSource) LeagueUnits(ctx context.Context, league string, from int) ([]domain.LeagueUnit, error) {
 	us, err := c.UnitSource.LeagueUnits(ctx, league, from)
 	c.last = len(us)
 	c.most = max(c.most, len(us))
@@ -34,7 +34,7 @@ func testPlan(t *testing.T, s sprt.Settings) *plan.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := plan.Plan{Rules: rules, Deals: 4, Seed: 5, TimeControl: arena.DefaultTimeControl}
+	base := plan.Plan{Rules: rules, Deals: 4, Seed: 5, TimeControl: domain.DefaultTimeControl}
 	p, err := sprt.NewPlan("t", base, "new", "old", []string{"f1", "f2", "f3"}, s)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func testPlan(t *testing.T, s sprt.Settings) *plan.Plan {
 
 // dealsOf schedules round r of p in st and returns its deals with made-up payoffs: the
 // candidate a little better than the baseline, in a shuffled order of storing.
-func dealsOf(t *testing.T, st *memstore.Memory, p *plan.Plan, r int, rng *rand.Rand) []*arena.DealRecord {
+func dealsOf(t *testing.T, st *memstore.Memory, p *plan.Plan, r int, rng *rand.Rand) []*domain.DealRecord {
 	t.Helper()
 	ctx := context.Background()
 	places, ms, jobs, err := p.Round(r, p.FixedTables(r))
@@ -54,20 +54,20 @@ func dealsOf(t *testing.T, st *memstore.Memory, p *plan.Plan, r int, rng *rand.R
 	if err := st.ScheduleRound(ctx, places, ms, jobs); err != nil {
 		t.Fatal(err)
 	}
-	var out []*arena.DealRecord
+	var out []*domain.DealRecord
 	for _, m := range ms {
 		tables, err := match.Plan(m.Spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tb := range tables {
-			d := &arena.DealRecord{MatchID: m.ID, Number: tb.Number, Group: tb.Group, Seating: tb.Seating}
+			d := &domain.DealRecord{MatchID: m.ID, Number: tb.Number, Group: tb.Group, Seating: tb.Seating}
 			for seat, bot := range tb.Seating {
 				pay := rng.IntN(41) - 20
 				if bot == p.Candidate {
 					pay += 3
 				}
-				d.Results = append(d.Results, arena.SeatResult{Bot: bot, Seat: engine.Seat(seat), Payoff: pay})
+				d.Results = append(d.Results, domain.SeatResult{Bot: bot, Seat: engine.Seat(seat), Payoff: pay})
 			}
 			out = append(out, d)
 		}
@@ -108,7 +108,7 @@ func TestRunningTestAgreesWithRecomputation(t *testing.T) {
 	const rounds = 40
 	// Rounds are scheduled two ahead of the last complete one, as the runner does: the deals
 	// of rounds r and r+1 are stored interleaved.
-	var pending []*arena.DealRecord
+	var pending []*domain.DealRecord
 	for r := 0; r < rounds; r++ {
 		pending = append(pending, dealsOf(t, st, p, r, rng)...)
 		for len(pending) > 48 || (r == rounds-1 && len(pending) > 0) {

@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
@@ -18,7 +18,7 @@ import (
 // UnitSource is what a running test reads: the league's running totals per unit
 // (leaguestore.Store has it).
 type UnitSource interface {
-	LeagueUnits(ctx context.Context, league string, from int) ([]arena.LeagueUnit, error)
+	LeagueUnits(ctx context.Context, league string, from int) ([]domain.LeagueUnit, error)
 }
 
 // Test is a running SPRT: each Check adds the pairs completed since the last one, read from
@@ -89,8 +89,8 @@ type unitKey struct {
 
 // addComplete adds the complete pairs that follow the last one counted, in schedule order,
 // until a pair is incomplete or the test decides; units are those of the rounds from t.round.
-func (t *Test) addComplete(units []arena.LeagueUnit) error {
-	byKey := make(map[unitKey]*arena.LeagueUnit, len(units))
+func (t *Test) addComplete(units []domain.LeagueUnit) error {
+	byKey := make(map[unitKey]*domain.LeagueUnit, len(units))
 	for i := range units {
 		byKey[unitKey{units[i].MatchID, units[i].Group}] = &units[i]
 	}
@@ -110,7 +110,7 @@ func (t *Test) addComplete(units []arena.LeagueUnit) error {
 }
 
 // nextPair returns the pair (t.round, t.group) when both of its groups are complete.
-func (t *Test) nextPair(units map[unitKey]*arena.LeagueUnit) (Pair, bool) {
+func (t *Test) nextPair(units map[unitKey]*domain.LeagueUnit) (Pair, bool) {
 	cu := units[unitKey{t.p.MatchID(t.round, 0), t.group}]
 	bu := units[unitKey{t.p.MatchID(t.round, 1), t.group}]
 	if cu == nil || bu == nil || cu.Deals < t.seatings || bu.Deals < t.seatings {
@@ -121,7 +121,7 @@ func (t *Test) nextPair(units map[unitKey]*arena.LeagueUnit) (Pair, bool) {
 }
 
 // net is bot's total in a unit of the match whose bots are table.
-func net(u *arena.LeagueUnit, table []string, bot string) int64 {
+func net(u *domain.LeagueUnit, table []string, bot string) int64 {
 	if i := slices.Index(table, bot); i >= 0 && i < len(u.Net) {
 		return u.Net[i]
 	}

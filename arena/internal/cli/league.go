@@ -1,0 +1,399 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
+	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/bots/builtin"
+)
+
+const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR] [--logs DIR] [--json]
+tapp league status NAME [--db DSN]
+tapp league list [--db DSN]`
+
+// league dispatches the league subcommands.
+func (m *Main) league(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return usagef("%s", leagueUsage)
+	}
+	switch args[0] {
+	case "run":
+		return m.leagueRun(ctx, args[1:])
+	case "status":
+		return m.leagueStatus(ctx, args[1:])
+	case "list":
+		return m.leagueList(ctx, args[1:])
+	}
+	if helpFlag(args[0]) {
+		fmt.Fprintf(m.Stdout, "%s\n(tapp league SUBCOMMAND -h lists its flags)\n", leagueUsage)
+		return nil
+	}
+	return usagef("unknown league subcommand %q\n%s", args[0], leagueUsage)
+}
+
+// memoryDSN selects the in-memory store: nothing is kept (for measurements).
+const memoryDSN = "memory:"
+
+// openLeagueStore opens the store a league runs on.
+func (m *Main) openLeagueStore(ctx context.Context, dsn string) (leaguestore.Store, error) {
+	if dsn == memoryDSN {
+		return memstore.New(), nil
+	}
+	return m.openStore(ctx, dsn)
+}
+
+// builtinParseOptions lets the league file name the built-in bots of this build.
+var builtinParseOptions = leaguefile.Options{
+	Builtin: func(kind string) error {
+		_, err := builtin.New(kind, 0)
+		return err
+	},
+	BuiltinNames: builtin.Names,
+}
+
+// resolve makes a path from a league file relative to the file's folder.
+func resolve(dir, path string) string {
+	if path == "" || filepath.IsAbs(path) || path == memoryDSN || strings.Contains(path, "://") || strings.HasPrefix(path, "sqlite:") {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+func (m *Main) leagueRun(ctx context.Context, args []string) error {
+	fs := m.flags("league run", "FILE [flags]")
+	forDur := fs.Duration("for", 0, "stop cleanly after this long (e.g. 8h); running the same command again resumes")
+	dsn := fs.String("db", "", "store: a SQLite file or a postgres:// URL; memory: keeps nothing (default: the file's db, else $TAPP_DB, else "+defaultDB+")")
+	concurrency := fs.Int("concurrency", 0, "tables played at once on this host (default: the file's concurrency)")
+	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
+	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
+	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("tapp league run FILE [flags]: give one league file (see docs/league.md)")
+	}
+	cfg, err := leaguefile.Load(pos[0], builtinParseOptions)
+	if err != nil {
+		var ce *leaguefile.Error
+		if errors.As(err, &ce) {
+			return usageError{ce.Error()}
+		}
+		return err
+	}
+	if *concurrency > 0 {
+		cfg.Concurrency = *concurrency
+	}
+	db := *dsn
+	if db == "" {
+		db = resolve(cfg.Dir, cfg.DB)
+	}
+	if db == "" {
+		db = m.env("TAPP_DB", defaultDB)
+	}
+	if *listen == "" {
+		*listen = cfg.Listen
+	}
+	if *listen == "" {
+		*listen = "127.0.0.1:0"
+	}
+	logDir := *logs
+	if logDir == "" {
+		logDir = resolve(cfg.Dir, cfg.Logs)
+	}
+	if logDir == "" {
+		logDir = cfg.Name + "-logs"
+	}
+	var until time.Time
+	if *forDur > 0 {
+		until = time.Now().Add(*forDur)
+	}
+
+	st, err := m.openLeagueStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	p := cfg.Plan()
+	// A league that has played every planned round just prints its leaderboard: its bots
+	// are not started (one that no longer starts would hold it up for nothing).
+	done, err := league.Finished(ctx, st, p)
+	if err != nil {
+		return err
+	}
+	out, elapsed := &league.Outcome{Finished: true}, time.Duration(0)
+	if !done {
+		if out, elapsed, err = m.playLeague(ctx, st, p, cfg, *listen, logDir, db, until); err != nil {
+			return err
+		}
+	}
+	lb, err := computeLeaderboard(context.WithoutCancel(ctx), st, domain.MatchFilter{LeagueID: p.League})
+	if err != nil {
+		return err
+	}
+	lb.League = p.League
+	if *asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			*board.Leaderboard
+			Outcome *league.Outcome `json:"outcome"`
+		}{lb, out})
+	}
+	status := "finished"
+	if !out.Finished {
+		status = "stopped (" + out.Stopped + "): run the same command to resume"
+	}
+	if done {
+		fmt.Fprintf(m.Stdout, "league %s finished already: nothing to play\n\n", p.League)
+	} else {
+		fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
+			out.Played, elapsed.Round(100*time.Millisecond), float64(out.Played)/max(elapsed.Seconds(), 1e-3))
+	}
+	m.printLeaderboard(lb, shortRules(p.Rules), false)
+	m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db)
+	if out.Failed > 0 {
+		fmt.Fprintf(m.Stdout, "\n%d jobs failed repeatedly and were given up: see the log\n", out.Failed)
+	}
+	if warning := fallbackWarning(out.Fallbacks, out.Decisions); warning != "" {
+		fmt.Fprintln(m.Stdout, "\n"+warning)
+	}
+	return nil
+}
+
+// playLeague starts the league's bots and plays it until it is finished, stopped or until.
+func (m *Main) playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, cfg *leaguefile.Config, listen, logDir, db string,
+	until time.Time) (*league.Outcome, time.Duration, error) {
+	a, err := host.StartLeague(ctx, host.Config{Listen: listen, Log: m.Log, Executable: m.Executable}, st, cfg.Bots, cfg, logDir)
+	if a != nil {
+		defer a.Stop()
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	m.Log.Info("league started", zap.String("league", p.League), zap.String("format", p.Format),
+		zap.String("rules", p.Rules.String()), zap.Strings("bots", p.Bots), zap.String("db", redactDSN(db)),
+		zap.String("arena", a.Addr), zap.String("bot_logs", logDir))
+	bar := m.newLeagueProgress(until)
+	runLog := m.Log
+	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
+		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
+	}
+	r := &league.Runner{Store: st, Seats: a.Server, Log: runLog, Concurrency: cfg.Concurrency,
+		Lease: time.Duration(cfg.Lease), Progress: bar.update}
+	started := time.Now()
+	out, err := r.Run(ctx, p, until)
+	elapsed := time.Since(started)
+	bar.finish()
+	return out, elapsed, err
+}
+
+// redactDSN hides a password in a connection string for logs.
+func redactDSN(dsn string) string {
+	if i := strings.Index(dsn, "://"); i >= 0 {
+		if at := strings.LastIndex(dsn, "@"); at > i {
+			if colon := strings.Index(dsn[i+3:at], ":"); colon >= 0 {
+				return dsn[:i+3+colon+1] + "***" + dsn[at:]
+			}
+		}
+	}
+	return dsn
+}
+
+// leagueProgress shows a league's progress: a bar with the ETA of the remaining deals on a
+// terminal (a spinner with the count for a league without a round limit), a log line every
+// 10 s otherwise.
+type leagueProgress struct {
+	m     *Main
+	until time.Time
+
+	mu      sync.Mutex
+	started bool
+	base    int // deals stored before this run
+	start   time.Time
+	last    time.Time
+	bar     *progressbar.ProgressBar
+	latest  league.Progress
+}
+
+func (m *Main) newLeagueProgress(until time.Time) *leagueProgress {
+	return &leagueProgress{m: m, until: until}
+}
+
+func (b *leagueProgress) update(pr league.Progress) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.latest = pr
+	if !b.started {
+		b.started, b.base, b.start, b.last = true, pr.Done, time.Now(), time.Now()
+		if b.m.Terminal {
+			total := int64(-1)
+			if pr.Planned > 0 {
+				total = int64(max(pr.Planned-pr.Done, 0))
+			}
+			desc := "deals"
+			if pr.Done > 0 {
+				desc = fmt.Sprintf("deals (%d stored before)", pr.Done)
+			}
+			if !b.until.IsZero() {
+				desc += " until " + b.until.Format("15:04")
+			}
+			b.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(b.m.Stderr),
+				progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionShowIts(), progressbar.OptionSetItsString("deals"), progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionSpinnerType(14), progressbar.OptionFullWidth())
+		}
+	}
+	if b.bar != nil {
+		_ = b.bar.Set(pr.Done - b.base)
+		return
+	}
+	if time.Since(b.last) < 10*time.Second {
+		return
+	}
+	b.last = time.Now()
+	b.log(pr)
+}
+
+func (b *leagueProgress) log(pr league.Progress) {
+	played := pr.Done - b.base
+	rate := float64(played) / max(time.Since(b.start).Seconds(), 1e-3)
+	fields := []zap.Field{zap.Int("deals_stored", pr.Done), zap.Int("deals_this_run", played),
+		zap.Float64("deals_per_second", rate), zap.Int("rounds_scheduled", pr.Rounds), zap.Int("jobs_running", pr.Running)}
+	var eta time.Duration = -1
+	if pr.Planned > 0 {
+		fields = append(fields, zap.Int("deals_planned", pr.Planned))
+		if rate > 0 {
+			eta = time.Duration(float64(pr.Planned-pr.Done) / rate * float64(time.Second))
+		}
+	}
+	if !b.until.IsZero() && (eta < 0 || time.Until(b.until) < eta) {
+		eta = max(time.Until(b.until), 0)
+	}
+	if eta >= 0 {
+		fields = append(fields, zap.Duration("eta", eta.Round(time.Second)))
+	}
+	b.m.Log.Info("league progress", fields...)
+}
+
+func (b *leagueProgress) finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar != nil {
+		_ = b.bar.Finish()
+		fmt.Fprintln(b.m.Stderr)
+		return
+	}
+	if b.started {
+		b.log(b.latest)
+	}
+}
+
+func (m *Main) leagueStatus(ctx context.Context, args []string) error {
+	fs := m.flags("league status", "NAME [flags]")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("tapp league status NAME")
+	}
+	st, err := m.openExistingStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	l, err := st.GetLeague(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	// The rounds before the first with a job to play are complete: one line says so, and only
+	// the rounds from there on are counted (a night's ladder has thousands of rounds).
+	first, last, err := st.OpenRounds(ctx, l.ID)
+	if err != nil {
+		return err
+	}
+	from := first
+	if from < 0 {
+		from = max(last, 0)
+	}
+	counts, err := st.RoundCountsFrom(ctx, l.ID, from)
+	if err != nil {
+		return err
+	}
+	deals, err := st.LeagueDeals(ctx, l.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "league %s: %s (since %s), %d deals stored\nplan: %s\n\n", l.ID, l.Status,
+		l.Updated.Local().Format("2006-01-02 15:04"), deals, l.Plan)
+	if from > 0 {
+		fmt.Fprintf(m.Stdout, "rounds 0-%d: complete\n", from-1)
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "round\tjobs done\trunning\twaiting\tfailed\tdeals planned\t")
+	for _, c := range counts {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t\n", c.Round, c.Done, c.Running, c.Available, c.Failed, c.DealsPlanned)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	jobs, err := st.JobsIn(ctx, l.ID, domain.JobRunning, domain.JobFailed)
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		if j.State == domain.JobRunning {
+			fmt.Fprintf(m.Stdout, "job %d (match %s, group %d) leased to %s until %s\n", j.ID, j.MatchID, j.FirstGroup,
+				j.Owner, j.LeaseUntil.Local().Format("15:04:05"))
+		}
+		if j.State == domain.JobFailed {
+			fmt.Fprintf(m.Stdout, "job %d (match %s, group %d) failed: %s\n", j.ID, j.MatchID, j.FirstGroup, j.LastError)
+		}
+	}
+	return nil
+}
+
+func (m *Main) leagueList(ctx context.Context, args []string) error {
+	fs := m.flags("league list", "[flags]")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, err := m.openExistingStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ls, err := st.ListLeagues(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "league\tstatus\tcreated\tdeals\tleaderboard with")
+	for _, l := range ls {
+		n, _ := st.LeagueDeals(ctx, l.ID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\ttapp ratings --league %s\n", l.ID, l.Status, l.Created.Local().Format("2006-01-02 15:04"), n, l.ID)
+	}
+	return tw.Flush()
+}

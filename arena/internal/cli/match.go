@@ -1,0 +1,441 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"go.uber.org/zap"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/inproc"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/bots"
+	"github.com/tapparena/tapp/bots/builtin"
+	"github.com/tapparena/tapp/bots/sdk"
+	"github.com/tapparena/tapp/bots/search"
+	"github.com/tapparena/tapp/engine"
+)
+
+func (m *Main) bot(ctx context.Context, args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return usagef("tapp bot KIND --arena ADDR --token T (KIND: %s)", strings.Join(builtin.Names(), ", "))
+	}
+	kind := args[0]
+	fs := m.flags("bot "+kind, "[flags]")
+	addr := fs.String("arena", m.env("TAPP_ARENA", "127.0.0.1:7000"), "arena address (env TAPP_ARENA)")
+	token := fs.String("token", m.Getenv("TAPP_TOKEN"), "the bot's token (env TAPP_TOKEN)")
+	name := fs.String("name", m.Getenv("TAPP_BOT_NAME"), "name to say in hello (default: the token's bot; env TAPP_BOT_NAME)")
+	capacity := fs.Int("capacity", 16, "games to play at once")
+	seed := fs.Uint64("seed", 1, "seed for randomised bots")
+	samples := fs.Int("samples", search.DefaultSamples, search.Name+": deals sampled per decision")
+	budget := fs.Duration("budget", search.DefaultBudget, search.Name+": time per decision")
+	threads := fs.Int("threads", 1, search.Name+": goroutines solving samples of one decision")
+	tlsFlags := m.clientTLSFlags(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	b, err := builtin.New(kind, *seed)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if kind == search.Name {
+		b = search.New(search.Config{Samples: *samples, Budget: *budget, Threads: *threads, Seed: *seed})
+	} else if m.SetMaxProcs != nil && m.Getenv("GOMAXPROCS") == "" {
+		// The simple bots think for microseconds: one thread serves all their games. More
+		// would only wake up and compete for the cores the arena and the other bots need
+		// (a third more deals per second with three random bots on two cores).
+		m.SetMaxProcs(1)
+	}
+	if *token == "" {
+		return usagef("no token: pass --token or set TAPP_TOKEN")
+	}
+	logName := *name
+	if logName == "" {
+		logName = kind
+	}
+	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
+		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
+	if err == sdk.ErrGoingAway {
+		return nil
+	}
+	return err
+}
+
+// matchFlags are the flags that say what a match plays, shared by match and league-like commands.
+type matchFlags struct {
+	variant, rules, dealsFile string
+	players, deals            int
+	seed                      uint64
+	duplicate                 bool
+	perDecision, overage      time.Duration
+	strikes                   int
+	format                    string
+	rounds                    int
+}
+
+func (f *matchFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	IntVar(*int, string, int, string)
+	Uint64Var(*uint64, string, uint64, string)
+	BoolVar(*bool, string, bool, string)
+	DurationVar(*time.Duration, string, time.Duration, string)
+}) {
+	fs.StringVar(&f.variant, "variant", "modern", "rule variant: modern, classic or wuerttemberg")
+	fs.StringVar(&f.rules, "rules", "", "full rule set in canonical form (overrides --variant and --players)")
+	fs.IntVar(&f.players, "players", 3, "players at the table (4 only in modern)")
+	fs.IntVar(&f.deals, "deals", 100, "deals to play (deal sources in duplicate mode)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the deals")
+	fs.BoolVar(&f.duplicate, "duplicate", false, "play every deal under every seating")
+	fs.StringVar(&f.dealsFile, "deals-file", "", "play the deals of this file instead of seeded ones")
+	fs.DurationVar(&f.perDecision, "time", domain.DefaultTimeControl.PerDecision, "time per decision")
+	fs.DurationVar(&f.overage, "overage", domain.DefaultTimeControl.Overage, "overage bank per bot and match")
+	fs.IntVar(&f.strikes, "strikes", domain.DefaultTimeControl.MaxStrikes, "strikes before a bot forfeits")
+	fs.StringVar(&f.format, "format", domain.FormatDeals, "deals, or session (modern: --rounds rounds, then the ace-of-hearts ending and the forced Ramsch round)")
+	fs.IntVar(&f.rounds, "rounds", 1, "session format: the agreed rounds (every player deals once per round)")
+}
+
+func (f *matchFlags) ruleSet() (engine.RuleSet, error) {
+	text := f.rules
+	if text == "" {
+		text = fmt.Sprintf("%s players=%d", f.variant, f.players)
+	}
+	r, err := engine.ParseRuleSet(text)
+	if err != nil {
+		return r, usagef("rules: %v", err)
+	}
+	return r, nil
+}
+
+func (f *matchFlags) spec(bots []string) (domain.MatchSpec, error) {
+	rules, err := f.ruleSet()
+	if err != nil {
+		return domain.MatchSpec{}, err
+	}
+	spec := domain.MatchSpec{
+		Rules: rules, Bots: bots, Deals: f.deals, Seed: f.seed, Duplicate: f.duplicate,
+		TimeControl: domain.TimeControl{PerDecision: f.perDecision, Overage: f.overage, MaxStrikes: f.strikes},
+	}
+	if f.format == domain.FormatSession {
+		spec.Format, spec.Rounds = domain.FormatSession, f.rounds
+	} else if f.format != domain.FormatDeals {
+		return spec, usagef("--format: %q is neither deals nor session", f.format)
+	}
+	if f.dealsFile != "" {
+		text, err := os.ReadFile(f.dealsFile)
+		if err != nil {
+			return spec, err
+		}
+		spec.DealsText = string(text)
+	}
+	if _, err := match.Plan(spec); err != nil {
+		return spec, usagef("%v", err)
+	}
+	return spec, nil
+}
+
+func (m *Main) match(ctx context.Context, args []string) error {
+	fs := m.flags("match", "--bots A,B,C [flags]")
+	var mf matchFlags
+	mf.register(fs)
+	botList := fs.String("bots", "", "built-in bots in table order, e.g. random,heuristic,random")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
+	parallel := fs.Int("parallel", 8, "tables played at once")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
+	remote := fs.String("arena", "", "play among bots connected to this running arena (admin API, needs TAPP_ADMIN_TOKEN) instead of launching built-in bots")
+	inProcess := fs.Bool("in-process", false, "call the built-in bots in this process, without gRPC (the same deals, stored alike; faster)")
+	remoteTLS := m.clientTLSFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *remote != "" && *inProcess {
+		return usagef("--in-process plays built-in bots in this process; --arena plays bots connected to a running arena: choose one")
+	}
+	if *remote != "" {
+		spec, err := mf.spec(splitList(*botList))
+		if err != nil {
+			return err
+		}
+		return m.remoteMatch(ctx, *remote, remoteTLS, spec, *asJSON)
+	}
+	kinds := splitList(*botList)
+	spec, err := mf.spec(seatNames(kinds))
+	if err != nil {
+		return err
+	}
+	for _, k := range kinds {
+		if _, err := builtin.New(k, 0); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	st, err := m.openMatchStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var runner *match.Runner
+	where := zap.String("addr", "in-process")
+	if *inProcess {
+		if runner, err = inProcessRunner(ctx, st, spec, kinds); err != nil {
+			return err
+		}
+		runner.Log = m.Log
+	} else {
+		a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second, nil)
+		if err != nil {
+			return err
+		}
+		defer a.Stop()
+		if *logDir != "" {
+			if err := mkdirAll(*logDir); err != nil {
+				return err
+			}
+		}
+		for i, k := range kinds {
+			if err := a.LaunchBuiltin(ctx, spec.Bots[i], k, *parallel, spec.Seed+uint64(i), *logDir); err != nil {
+				return err
+			}
+		}
+		if err := a.WaitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
+			return err
+		}
+		runner, where = a.Runner, zap.String("addr", a.Addr)
+	}
+	runner.Parallel = *parallel
+	mt, err := runner.Create(ctx, spec)
+	if err != nil {
+		return err
+	}
+	m.Log.Info("match started", zap.String("match", mt.ID), zap.String("rules", spec.Rules.String()),
+		zap.Strings("bots", spec.Bots), where)
+	tables, _ := match.Plan(spec)
+	progress := m.progress(len(tables), "deals")
+	runner.Progress = func(done, total int) { progress(done) }
+	res, err := runner.Run(ctx, mt)
+	progress(-1)
+	if err != nil {
+		return fmt.Errorf("match %s: %w", mt.ID, err)
+	}
+	rows, err := st.Results(ctx, domain.MatchFilter{MatchID: mt.ID})
+	if err != nil {
+		return err
+	}
+	table := resultTable(spec, rows)
+	if *asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
+			"forfeited": res.Forfeited, "bots": table, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
+			"tainted": mt.FallbackShare() > domain.TaintedShare})
+	}
+	fmt.Fprintf(m.Stdout, "match %s — %s, %d deals, seed %d\n\n", mt.ID, spec.Rules, res.Deals, spec.Seed)
+	printResultTable(m.Stdout, table, unit(spec.Rules))
+	if len(res.Forfeited) > 0 {
+		fmt.Fprintf(m.Stdout, "\nforfeited by strikes: %s\n", strings.Join(res.Forfeited, ", "))
+	}
+	if warning := fallbackWarning(mt.Fallbacks, mt.Decisions); warning != "" {
+		fmt.Fprintln(m.Stdout, "\n"+warning)
+	}
+	if *dsn != memoryDSN {
+		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(*dsn))
+	}
+	return nil
+}
+
+// inProcessRunner is a match runner that seats the built-in bots (kinds in table order, named
+// as in spec) in this process: the bot at table position i is seeded with the match's seed
+// plus i, as the launched `tapp bot` processes are, and every request is recorded as the gRPC
+// session would have sent it.
+func inProcessRunner(ctx context.Context, st domain.Store, spec domain.MatchSpec, kinds []string) (*match.Runner, error) {
+	seats := &inproc.Seats{Bots: make(map[string]bots.Bot, len(kinds)), Record: true}
+	for i, k := range kinds {
+		b, err := builtin.New(k, spec.Seed+uint64(i))
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		seats.Bots[spec.Bots[i]] = b
+		if err := host.EnsureBot(ctx, st, spec.Bots[i]); err != nil {
+			return nil, err
+		}
+	}
+	return &match.Runner{Store: st, Seats: seats}, nil
+}
+
+// openMatchStore opens the store a match plays into: memory: is the in-memory store (nothing
+// is kept, for measurements), anything else a SQLite file or a PostgreSQL URL.
+func (m *Main) openMatchStore(ctx context.Context, dsn string) (domain.Store, error) {
+	if dsn == memoryDSN {
+		return memstore.New(), nil
+	}
+	return m.openStore(ctx, dsn)
+}
+
+// seatNames names the bots at a table: a kind that appears more than once gets a suffix per
+// extra copy (random, heuristic, random → random, heuristic, random#2), so each copy is its own
+// process and no process ever sees two seats of one deal.
+func seatNames(kinds []string) []string {
+	seen := make(map[string]int)
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		seen[k]++
+		out[i] = k
+		if seen[k] > 1 {
+			out[i] = k + "#" + strconv.Itoa(seen[k])
+		}
+	}
+	return out
+}
+
+// botLine is one bot's result in a match.
+type botLine struct {
+	Bot         string  `json:"bot"`
+	Deals       int     `json:"deals"`
+	Net         int     `json:"net"`
+	PerDeal     float64 `json:"per_deal"`
+	PerDealLo   float64 `json:"per_deal_lo"`
+	PerDealHi   float64 `json:"per_deal_hi"`
+	Declared    int     `json:"declared"`
+	DeclaredWon int     `json:"declared_won"`
+	AvgPoints   float64 `json:"avg_points"`
+	// Units are deals, or duplicate groups in duplicate play (the statistical unit: one deal
+	// source under every seating); the interval and LOS are per unit.
+	Units int     `json:"units"`
+	LOS   float64 `json:"los"` // likelihood that the bot's true mean result per deal is above 0
+}
+
+// losAboveZero is the likelihood that a bot's true mean per deal is above zero, from its
+// units' interval. Units that all came out the same (no spread) leave no doubt about the sign
+// of their mean; a single unit says nothing about it.
+func losAboveZero(iv rating.Interval) float64 {
+	switch {
+	case iv.SE > 0:
+		return 0.5 * (1 + math.Erf(iv.Mean/iv.SE/math.Sqrt2))
+	case iv.N < 2 || iv.Mean == 0:
+		return 0.5
+	case iv.Mean > 0:
+		return 1
+	}
+	return 0
+}
+
+func resultTable(spec domain.MatchSpec, rows []domain.ResultRow) []botLine {
+	type unitKey struct {
+		bot  string
+		unit int
+	}
+	perUnit := make(map[unitKey]float64)
+	perUnitDeals := make(map[unitKey]int)
+	lines := make(map[string]*botLine)
+	for _, b := range spec.Bots {
+		lines[b] = &botLine{Bot: b}
+	}
+	for _, r := range rows {
+		l := lines[r.Bot]
+		if l == nil {
+			l = &botLine{Bot: r.Bot}
+			lines[r.Bot] = l
+		}
+		l.Deals++
+		l.Net += r.Payoff
+		l.AvgPoints += float64(r.Points)
+		unit := r.Deal
+		if spec.Duplicate {
+			unit = r.Group
+		}
+		perUnit[unitKey{r.Bot, unit}] += float64(r.Payoff)
+		perUnitDeals[unitKey{r.Bot, unit}]++
+		if r.Declarer {
+			l.Declared++
+			if r.Payoff > 0 {
+				l.DeclaredWon++
+			}
+		}
+	}
+	per := make(map[string][]float64)
+	for k, v := range perUnit {
+		per[k.bot] = append(per[k.bot], v/float64(perUnitDeals[k])) // mean per deal within the unit
+	}
+	out := make([]botLine, 0, len(lines))
+	for b, l := range lines {
+		sort.Float64s(per[b]) // a stable order, so the sums are reproducible
+		iv := rating.CentsPerDeal(per[b])
+		l.PerDeal, l.PerDealLo, l.PerDealHi, l.Units = iv.Mean, iv.Lo, iv.Hi, iv.N
+		l.LOS = losAboveZero(iv)
+		if l.Deals > 0 {
+			l.AvgPoints /= float64(l.Deals)
+		}
+		out = append(out, *l)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Net > out[j].Net || out[i].Net == out[j].Net && out[i].Bot < out[j].Bot
+	})
+	return out
+}
+
+func unit(r engine.RuleSet) string {
+	if r.Variant == engine.Modern {
+		return "cents"
+	}
+	return "points"
+}
+
+func printResultTable(w io.Writer, lines []botLine, unit string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "bot\tdeals\tnet %s\tper deal\t95%% interval\tLOS(>0)\tdeclared\twon\tavg card points\t\n", unit)
+	for _, l := range lines {
+		fmt.Fprintf(tw, "%s\t%d\t%+d\t%+.2f\t[%+.2f, %+.2f]\t%.1f%%\t%d\t%d\t%.1f\t\n", l.Bot, l.Deals, l.Net, l.PerDeal,
+			l.PerDealLo, l.PerDealHi, 100*l.LOS, l.Declared, l.DeclaredWon, l.AvgPoints)
+	}
+	tw.Flush()
+}
+
+// progress shows a bar on a terminal and a log line every 5 s otherwise; call with -1 to end.
+func (m *Main) progress(total int, what string) func(done int) {
+	if m.Terminal {
+		bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(m.Stderr),
+			progressbar.OptionSetDescription(what), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString(what), progressbar.OptionThrottle(100*time.Millisecond))
+		return func(done int) {
+			if done < 0 {
+				_ = bar.Finish()
+				fmt.Fprintln(m.Stderr)
+				return
+			}
+			_ = bar.Set(done)
+		}
+	}
+	start, last := time.Now(), time.Now()
+	return func(done int) {
+		if done < 0 || time.Since(last) < 5*time.Second {
+			return
+		}
+		last = time.Now()
+		rate := float64(done) / time.Since(start).Seconds()
+		eta := time.Duration(float64(total-done)/rate) * time.Second
+		m.Log.Info("progress", zap.Int("done", done), zap.Int("total", total), zap.Float64("per_second", rate), zap.Duration("eta", eta))
+	}
+}
+
+// fallbackWarning says that results are not to be trusted when more than domain.TaintedShare
+// of their decisions were played by the arena; "" when they are fine.
+func fallbackWarning(fallbacks, decisions int) string {
+	if decisions == 0 || float64(fallbacks)/float64(decisions) <= domain.TaintedShare {
+		return ""
+	}
+	return fmt.Sprintf("WARNING: %d of %d decisions (%.1f%%) were fallbacks the arena played for late, forfeited or absent bots:\n"+
+		"these results measure the clock and the machine more than the bots (more than %.0f%% flags them)",
+		fallbacks, decisions, 100*float64(fallbacks)/float64(decisions), 100*domain.TaintedShare)
+}

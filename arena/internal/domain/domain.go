@@ -1,0 +1,313 @@
+// Package arena holds the domain types of Tapp Arena: bots, matches, the record of every deal
+// and decision, and the interfaces (Store) that adapters implement. Everything that makes
+// matches happen lives in its subpackages: server (gRPC), referee, match, league, rating,
+// store, replay.
+package domain
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tapparena/tapp/engine"
+)
+
+// Errors every Store reports in these terms, so callers need not know the adapter.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("already exists")
+)
+
+// Bot is a registered bot. Its token is kept only as a hash.
+type Bot struct {
+	ID        string
+	Name      string
+	TokenHash []byte
+	Created   time.Time
+}
+
+// TimeControl is the clock a match is played under.
+type TimeControl struct {
+	PerDecision time.Duration // time for one decision
+	Overage     time.Duration // a bank for overruns, per bot and match
+	MaxStrikes  int           // late or missing answers allowed before forfeit
+}
+
+// DefaultTimeControl is 1 s per decision, a 10 s bank and 3 strikes.
+var DefaultTimeControl = TimeControl{PerDecision: time.Second, Overage: 10 * time.Second, MaxStrikes: 3}
+
+// MatchStatus is where a match stands.
+type MatchStatus string
+
+// The match statuses.
+const (
+	MatchRunning  MatchStatus = "running"
+	MatchFinished MatchStatus = "finished"
+	MatchAborted  MatchStatus = "aborted" // stopped before all deals were played; resumable
+)
+
+// MatchSpec says what a match plays: which bots at which table positions, under which rules,
+// how many deals from which seed (or an explicit deal list), and the clock.
+type MatchSpec struct {
+	Rules       engine.RuleSet
+	Bots        []string // bot names in table order (3 or 4)
+	Deals       int      // number of deal sources; in duplicate mode each is played under every seating
+	Seed        uint64
+	Duplicate   bool
+	DealsText   string // deals in deal-file notation, used instead of the seed when set
+	TimeControl TimeControl
+	LeagueID    string // empty for a stand-alone match
+	// Format is FormatDeals (the default, also when empty: Deals deals, the deal passing round the table) or
+	// FormatSession (modern only: Rounds rounds, then the ace-of-hearts deal, the last round
+	// and the forced Ramsch round of R-SESSION-1..4).
+	Format string
+	Rounds int // FormatSession: the agreed rounds (every player deals once per round)
+}
+
+// The match formats.
+const (
+	FormatDeals   = "deals"
+	FormatSession = "session"
+)
+
+// Match is a match as stored.
+type Match struct {
+	ID        string
+	Spec      MatchSpec
+	Status    MatchStatus
+	Started   time.Time
+	Finished  time.Time // zero while running
+	Forfeited []string  // bots that forfeited by strikes
+	// Commitment is the match's commitment to its deals, made before the first deal and sent
+	// in every GameStarted (match.Commitment); Nonce is the secret in it, revealed with the
+	// seed once the match is over. Both are empty for matches stored before commitments.
+	Commitment string
+	Nonce      string
+	// Decisions and Fallbacks count the decisions of the match's stored deals and those of
+	// them the arena played (strikes, forfeits, bots gone), as of the match's last update:
+	// results with many fallbacks say little about the bots (FallbackShare).
+	Decisions, Fallbacks int
+}
+
+// TaintedShare is the share of fallbacks above which a match's results are flagged: they
+// measure the clock, the machine or a missing bot more than the bots' play.
+const TaintedShare = 0.01
+
+// FallbackShare is the share of the match's decisions that were fallbacks (0 without any).
+func (m *Match) FallbackShare() float64 {
+	if m.Decisions == 0 {
+		return 0
+	}
+	return float64(m.Fallbacks) / float64(m.Decisions)
+}
+
+// MatchFilter selects matches in ListMatches.
+type MatchFilter struct {
+	MatchID  string // one match only
+	Bot      string // matches this bot played in
+	LeagueID string
+	Rules    string // canonical rule-set text
+	Since    time.Time
+	Limit    int // at most this many (0: all); ListMatches lists newest first, Results oldest first
+}
+
+// AnswerAttempt is one answer a bot sent for a decision, accepted or refused.
+type AnswerAttempt struct {
+	Text     string        // the action as the bot sent it
+	After    time.Duration // time from the request to this answer
+	Rejected string        // the reason with rule id, empty when accepted
+}
+
+// DecisionRecord is one decision of a deal: what the bot was asked, what came back, how long
+// it took, and whether the arena had to play for it.
+type DecisionRecord struct {
+	Index     int // position among the deal's decisions, from 0
+	Seat      engine.Seat
+	Bot       string
+	Decision  engine.Decision
+	RequestID string
+	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see wire.DecodeSent
+	Attempts  []AnswerAttempt
+	Action    engine.Action // the action applied
+	Latency   time.Duration // from the request's hand-off to the bot's connection to the accepted answer (or the deadline)
+	// ArenaShare is the arena's own share of the decision, never charged to the bot: from the
+	// engine asking to the request's hand-off to the bot's connection (building, encoding and
+	// waiting in the session's outbox behind other work).
+	ArenaShare time.Duration
+	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
+	Strike     bool          // late or missing: the fallback was played and a strike given
+	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
+	// SentFromState says Sent was built by the referee from the engine's state at this
+	// decision (wire.AppendRequest with the game id, request id, clock and events it
+	// carries), so that a store may keep only what rebuilds it. Not stored: a record read
+	// back has it false.
+	SentFromState bool
+}
+
+// SeatResult is one seat's raw result in one deal: ratings are derived from these.
+type SeatResult struct {
+	Bot      string
+	Seat     engine.Seat
+	Payoff   int // cents (modern) or game points (older variants)
+	Points   int // card points credited
+	Tricks   int
+	Declarer bool
+}
+
+// ResultsOf returns the seats' results of a deal settled as o, the bots seated as seating (by
+// seat): what the referee records for every deal, and what a store that keeps only the deal
+// and its moves rebuilds them from.
+func ResultsOf(seating []string, o engine.Outcome) []SeatResult {
+	out := make([]SeatResult, min(len(seating), engine.MaxPlayers))
+	for i, bot := range seating[:len(out)] {
+		seat := engine.Seat(i)
+		out[i] = SeatResult{Bot: bot, Seat: seat, Payoff: o.Payoff[i], Points: o.Points[i], Tricks: o.Tricks[i],
+			Declarer: o.Declarer == seat}
+	}
+	return out
+}
+
+// DealRecord is the full record of one finished deal, stored in one transaction.
+type DealRecord struct {
+	MatchID   string
+	Number    int      // deal number in the match, from 0, in play order
+	Group     int      // index of the deal source; the duplicate group in duplicate mode
+	Seating   []string // bot name by seat (seat 0 is forehand)
+	Deal      engine.Deal
+	Options   engine.Options
+	Moves     []engine.Move // the history, replayable with the engine
+	Decisions []DecisionRecord
+	Outcome   engine.Outcome
+	Results   []SeatResult // by seat
+	Started   time.Time
+	Duration  time.Duration
+	// SentDigest is the SentDigest of the requests as they were sent, when the store kept
+	// only it and regenerates the requests (Decisions[].Sent) on reading; nil otherwise. A
+	// replay's verification checks the regenerated requests against it.
+	SentDigest []byte
+}
+
+// ResultRow is a SeatResult with the match and deal it belongs to. Store.Results lists them
+// by match (in the order the matches started, then by id), deal and seat.
+type ResultRow struct {
+	MatchID  string
+	LeagueID string
+	Deal     int
+	Group    int
+	Rules    string
+	SeatResult
+}
+
+// Store keeps bots, matches and deal records. Implementation: package arena/internal/store, one
+// store over SQLite (the default) and PostgreSQL, with the same schema and the same behaviour.
+type Store interface {
+	CreateBot(ctx context.Context, b *Bot) error // ErrConflict if the name is taken
+	BotByName(ctx context.Context, name string) (*Bot, error)
+	BotByTokenHash(ctx context.Context, hash []byte) (*Bot, error)
+	ListBots(ctx context.Context) ([]Bot, error)
+
+	CreateMatch(ctx context.Context, m *Match) error // assigns m.ID when empty
+	UpdateMatch(ctx context.Context, m *Match) error // status, finished, forfeited
+	GetMatch(ctx context.Context, id string) (*Match, error)
+	ListMatches(ctx context.Context, f MatchFilter) ([]Match, error)
+
+	// SaveDeal stores a finished deal with all its decisions and results in one transaction:
+	// it is either fully stored or not at all. Saving the same (match, number) twice is ErrConflict.
+	SaveDeal(ctx context.Context, d *DealRecord) error
+	Deal(ctx context.Context, matchID string, number int) (*DealRecord, error)
+	Deals(ctx context.Context, matchID string) ([]DealRecord, error)
+	DealNumbers(ctx context.Context, matchID string) ([]int, error) // finished deals, ascending
+	Results(ctx context.Context, f MatchFilter) ([]ResultRow, error)
+
+	Close() error
+}
+
+// LeagueStatus is where a league stands.
+type LeagueStatus string
+
+// The league statuses.
+const (
+	LeagueRunning  LeagueStatus = "running"  // being played, or interrupted (resumable)
+	LeagueFinished LeagueStatus = "finished" // every planned match is played
+	LeagueStopped  LeagueStatus = "stopped"  // stopped cleanly (time limit, Ctrl-C); resumable
+)
+
+// League is a league as stored. Its matches are stored as ordinary matches (with LeagueID
+// set); the units of work that play them are Jobs in the league's queue.
+type League struct {
+	ID string
+	// Plan is the canonical text (JSON) of everything that decides the league's schedule and
+	// results: bots, rule set, format, deals, seed, duplicate, time control. A league is resumed
+	// (or joined by another host) only with the same plan.
+	Plan    string
+	Status  LeagueStatus
+	Created time.Time
+	Updated time.Time
+}
+
+// LeagueMatch places a stored match in its league's schedule.
+type LeagueMatch struct {
+	LeagueID string
+	Seq      int // position in the league's schedule, from 0
+	Round    int // the round that planned it, from 0
+	MatchID  string
+}
+
+// JobState is where a job of a league's queue stands.
+type JobState string
+
+// The job states.
+const (
+	JobAvailable JobState = "available" // waiting for a worker
+	JobRunning   JobState = "running"   // leased to a worker until its lease expires
+	JobDone      JobState = "done"      // every deal of the job is stored
+	JobFailed    JobState = "failed"    // gave up after repeated errors
+)
+
+// Job is one unit of a league's work: some deal sources (groups) of one match — one duplicate
+// group in duplicate play, a round of dealers otherwise. It is done exactly when all its Deals
+// deals are stored; the store marks it done in the same transaction that stores its last deal.
+type Job struct {
+	ID         int64
+	LeagueID   string
+	Round      int
+	MatchID    string
+	FirstGroup int // the deal sources FirstGroup .. FirstGroup+Groups-1 of the match
+	Groups     int
+	Deals      int // deals the job plays (tables of its groups)
+	State      JobState
+	Owner      string    // the worker holding the lease ("" when none)
+	LeaseUntil time.Time // when the lease expires (zero when none)
+	Attempts   int       // how often it was claimed
+	LastError  string
+	// Stored counts the job's deals that were stored when it was claimed or listed: a job
+	// claimed with none has no deal to skip, and its worker need not look them up.
+	Stored int
+}
+
+// RoundCounts counts a league round's jobs by state.
+type RoundCounts struct {
+	Round                            int
+	Available, Running, Done, Failed int
+	DealsPlanned                     int // deals of all the round's jobs
+}
+
+// Complete reports that no job of the round is waiting or running.
+func (c RoundCounts) Complete() bool { return c.Available == 0 && c.Running == 0 }
+
+// LeagueUnit is a league's running total of one unit of its schedule (a match's deal source:
+// one deal, or a duplicate group under every seating): the deals stored so far and each
+// bot's net payoff over them.
+type LeagueUnit struct {
+	Round   int
+	MatchID string
+	Group   int
+	Deals   int
+	Net     []int64 // by position in the match's bots
+}
+
+// JobDeal is a finished deal of a job of a league's queue, for storing several at once.
+type JobDeal struct {
+	Deal  *DealRecord
+	JobID int64
+}
