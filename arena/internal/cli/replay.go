@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/reask"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/bots"
@@ -491,9 +492,9 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var questions []*replay.Question
+	var questions []*reask.Question
 	for _, k := range ks {
-		q, err := replay.NewQuestion(mt, rec, k)
+		q, err := reask.NewQuestion(mt, rec, k)
 		if err != nil {
 			return err
 		}
@@ -502,7 +503,7 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 
 	// The bot connecting with the arena's one-time token is named after the bot it stands in
 	// for (the recorded bot of the first decision asked), or after the built-in bot.
-	cfg := replay.ArenaConfig{Listen: *listen, Log: m.Log, Name: *name}
+	cfg := reask.ArenaConfig{Listen: *listen, Log: m.Log, Name: *name}
 	if cfg.Name == "" {
 		cfg.Name = questions[0].Recorded.Bot
 	}
@@ -512,7 +513,7 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	if *bot != "" && *name == "" {
 		cfg.Name = strings.ToLower(*bot)
 	}
-	la, err := replay.StartArena(cfg)
+	la, err := reask.StartArena(cfg)
 	if err != nil {
 		return err
 	}
@@ -531,7 +532,7 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	if err := la.WaitBot(ctx, *wait); err != nil {
 		return err
 	}
-	var answers []*replay.Answer
+	var answers []*reask.Answer
 	for _, q := range questions {
 		a, err := la.Ask(ctx, q)
 		if err != nil {
@@ -577,14 +578,14 @@ func pickDecisions(list, seatText string, rules engine.RuleSet, rec *domain.Deal
 }
 
 // answerText is a re-asked bot's answer in one phrase.
-func answerText(a *replay.Answer) string {
+func answerText(a *reask.Answer) string {
 	if !a.Answered {
 		return fmt.Sprintf("no legal answer within %s (the arena would play the fallback %s and give a strike)", a.Latency.Round(time.Millisecond), a.Fallback)
 	}
 	return fmt.Sprintf("%s after %s", a.Action, a.Latency.Round(time.Microsecond))
 }
 
-func recordedText(q *replay.Question) string {
+func recordedText(q *reask.Question) string {
 	r := q.Recorded
 	switch {
 	case r.Strike:
@@ -595,7 +596,7 @@ func recordedText(q *replay.Question) string {
 	return fmt.Sprintf("%s after %s", r.Action, r.Latency.Round(time.Microsecond))
 }
 
-func (m *Main) printAnswer(mt replay.Match, rec *domain.DealRecord, q *replay.Question, a *replay.Answer, sent bool) error {
+func (m *Main) printAnswer(mt replay.Match, rec *domain.DealRecord, q *reask.Question, a *reask.Answer, sent bool) error {
 	wk, err := replay.NewWalk(mt, rec, replay.SeatView(q.Seat))
 	if err != nil {
 		return err
@@ -628,7 +629,7 @@ func (m *Main) printAnswer(mt replay.Match, rec *domain.DealRecord, q *replay.Qu
 	return nil
 }
 
-func (m *Main) printAnswers(rec *domain.DealRecord, qs []*replay.Question, as []*replay.Answer) error {
+func (m *Main) printAnswers(rec *domain.DealRecord, qs []*reask.Question, as []*reask.Answer) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "deal %d: %d decisions re-asked of %s (%s)\n\n", rec.Number, len(qs), as[0].Bot, as[0].Version)
 	fmt.Fprintln(tw, "decision\tseat\tkind\tthen\tnow\tverdict")

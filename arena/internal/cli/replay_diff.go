@@ -10,8 +10,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/analysis"
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/reask"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/bots/builtin"
 )
@@ -78,7 +79,7 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeStore()
-	var questions []*replay.Question
+	var questions []*reask.Question
 	var owners []diffDeal
 	for _, d := range deals {
 		if *perDecision > 0 {
@@ -88,7 +89,7 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 			if int(mv.Seat) >= len(d.rec.Seating) || d.rec.Seating[mv.Seat] != *botName {
 				continue
 			}
-			q, err := replay.NewQuestion(d.match, d.rec, k)
+			q, err := reask.NewQuestion(d.match, d.rec, k)
 			if err != nil {
 				return err
 			}
@@ -100,11 +101,11 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 		return fmt.Errorf("bot %q made no recorded decision in %s (%d deals)", *botName, pos[0], len(deals))
 	}
 
-	cfg := replay.ArenaConfig{Log: m.Log, Name: *botName}
+	cfg := reask.ArenaConfig{Log: m.Log, Name: *botName}
 	if st != nil {
 		cfg.Store = st
 	}
-	la, err := replay.StartArena(cfg)
+	la, err := reask.StartArena(cfg)
 	if err != nil {
 		return err
 	}
