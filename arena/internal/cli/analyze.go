@@ -8,8 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/analysis"
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 const analyzeUsage = `MATCH|FILE.jsonl [--deal N] [--json] [--bid-samples K] [--workers N]

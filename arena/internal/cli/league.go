@@ -14,14 +14,15 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
@@ -146,11 +147,10 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	lb, err := computeLeaderboard(context.WithoutCancel(ctx), st, domain.MatchFilter{LeagueID: p.League})
+	lb, err := app.Leaderboard(context.WithoutCancel(ctx), st, app.BoardQuery{Filter: domain.MatchFilter{LeagueID: p.League}})
 	if err != nil {
 		return err
 	}
-	lb.League = p.League
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
@@ -170,7 +170,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 			out.Played, elapsed.Round(100*time.Millisecond), float64(out.Played)/max(elapsed.Seconds(), 1e-3))
 	}
 	m.printLeaderboard(lb, shortRules(p.Rules), false)
-	m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db)
+	if err := m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db); err != nil {
+		return err
+	}
 	if out.Failed > 0 {
 		fmt.Fprintf(m.Stdout, "\n%d jobs failed repeatedly and were given up: see the log\n", out.Failed)
 	}

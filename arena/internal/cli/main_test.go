@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
 // cli runs one command line in-process (see run in replay_test.go) and returns stdout.
@@ -151,26 +149,6 @@ func TestMatchPlaysASession_R_SESSION(t *testing.T) {
 	list, err := cli(t, "replay", id.Match, "--db", db)
 	if err != nil || !strings.Contains(list, "ramsch") {
 		t.Fatalf("replay list of the session: %v\n%s", err, list)
-	}
-}
-
-// LOS(>0) in a match's result table: from the spread of the units; units that all came out
-// alike decide it, one unit leaves it open.
-func TestLikelihoodOfSuperiorityAboveZero(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		units []float64
-		want  float64
-	}{
-		{[]float64{60, 60, 60}, 1},
-		{[]float64{-5, -5}, 0},
-		{[]float64{0, 0}, 0.5},
-		{[]float64{60}, 0.5},
-		{[]float64{-1, 1}, 0.5},
-	} {
-		if got := losAboveZero(rating.CentsPerDeal(c.units)); got != c.want {
-			t.Errorf("units %v: LOS %v, want %v", c.units, got, c.want)
-		}
 	}
 }
 
