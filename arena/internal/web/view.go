@@ -26,7 +26,7 @@ const (
 	defaultListed    = 50
 )
 
-// Store is what the dashboard reads; arena/store.Store has all of it. Every method reads a
+// Store is what the dashboard reads; the SQL store (arena/internal/store) has all of it. Every method reads a
 // bounded number of rows (one match, one deal, one league's counters), never all results.
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
