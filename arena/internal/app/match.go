@@ -50,35 +50,11 @@ func PlayMatch(ctx context.Context, st domain.Store, p MatchPlay) (*PlayedMatch,
 	if len(p.Kinds) != len(p.Spec.Bots) {
 		return nil, fmt.Errorf("%d bot kinds for %d seats", len(p.Kinds), len(p.Spec.Bots))
 	}
-	var runner *match.Runner
-	where := "in-process"
-	if p.InProcess {
-		var err error
-		if runner, err = inProcessRunner(ctx, st, p.Spec, p.Kinds); err != nil {
-			return nil, err
-		}
-		runner.Log = p.Log
-	} else {
-		a, err := host.Start(ctx, host.Config{Store: st, Listen: "127.0.0.1:0", Grace: 5 * time.Second, Log: p.Log, Executable: p.Executable})
-		if err != nil {
-			return nil, err
-		}
-		defer a.Stop()
-		if p.BotLogs != "" {
-			if err := os.MkdirAll(p.BotLogs, 0o755); err != nil {
-				return nil, err
-			}
-		}
-		for i, k := range p.Kinds {
-			if err := a.LaunchBuiltin(ctx, p.Spec.Bots[i], k, p.Parallel, p.Spec.Seed+uint64(i), p.BotLogs); err != nil {
-				return nil, err
-			}
-		}
-		if err := a.WaitConnected(ctx, p.Spec.Bots, 30*time.Second); err != nil {
-			return nil, err
-		}
-		runner, where = a.Runner, a.Addr
+	runner, where, stop, err := seat(ctx, st, p)
+	if err != nil {
+		return nil, err
 	}
+	defer stop()
 	runner.Parallel = p.Parallel
 	mt, err := runner.Create(ctx, p.Spec)
 	if err != nil {
@@ -103,6 +79,43 @@ func PlayMatch(ctx context.Context, st domain.Store, p MatchPlay) (*PlayedMatch,
 		return nil, err
 	}
 	return &PlayedMatch{Match: mt, Result: res, Lines: ResultLines(p.Spec, rows)}, nil
+}
+
+// seat returns a match runner whose seats are the built-in bots, where they play, and what
+// stops them: in this process, or launched as `tapp bot` processes connected to an arena
+// started for them.
+func seat(ctx context.Context, st domain.Store, p MatchPlay) (runner *match.Runner, where string, stop func(), err error) {
+	if p.InProcess {
+		if runner, err = inProcessRunner(ctx, st, p.Spec, p.Kinds); err != nil {
+			return nil, "", nil, err
+		}
+		runner.Log = p.Log
+		return runner, "in-process", func() {}, nil
+	}
+	a, err := host.Start(ctx, host.Config{Store: st, Listen: "127.0.0.1:0", Grace: 5 * time.Second, Log: p.Log, Executable: p.Executable})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := launchBuiltins(ctx, a, p); err != nil {
+		a.Stop()
+		return nil, "", nil, err
+	}
+	return a.Runner, a.Addr, a.Stop, nil
+}
+
+// launchBuiltins launches the match's built-in bots and waits until every one is connected.
+func launchBuiltins(ctx context.Context, a *host.Host, p MatchPlay) error {
+	if p.BotLogs != "" {
+		if err := os.MkdirAll(p.BotLogs, 0o755); err != nil {
+			return err
+		}
+	}
+	for i, k := range p.Kinds {
+		if err := a.LaunchBuiltin(ctx, p.Spec.Bots[i], k, p.Parallel, p.Spec.Seed+uint64(i), p.BotLogs); err != nil {
+			return err
+		}
+	}
+	return a.WaitConnected(ctx, p.Spec.Bots, 30*time.Second)
 }
 
 // inProcessRunner is a match runner that seats the built-in bots (kinds in table order, named

@@ -88,6 +88,32 @@ type DiffRequest struct {
 	Progress func(done, total int)
 }
 
+// diffQuestions are the recorded decisions of r.Bot as questions, each with its deal.
+func diffQuestions(r DiffRequest) ([]*reask.Question, []RecordedDeal, error) {
+	var questions []*reask.Question
+	var owners []RecordedDeal
+	for _, d := range r.Deals {
+		if r.PerDecision > 0 {
+			d.Match.TimeControl.PerDecision = r.PerDecision
+		}
+		for k, mv := range d.Deal.Moves {
+			if int(mv.Seat) >= len(d.Deal.Seating) || d.Deal.Seating[mv.Seat] != r.Bot {
+				continue
+			}
+			q, err := reask.NewQuestion(d.Match, d.Deal, k)
+			if err != nil {
+				return nil, nil, err
+			}
+			questions = append(questions, q)
+			owners = append(owners, d)
+		}
+	}
+	if len(questions) == 0 {
+		return nil, nil, fmt.Errorf("bot %q made no recorded decision in %s (%d deals)", r.Bot, r.Source, len(r.Deals))
+	}
+	return questions, owners, nil
+}
+
 // DiffRow is one re-asked decision that changed.
 type DiffRow struct {
 	Match    string  `json:"match"`
@@ -116,26 +142,9 @@ type DiffReport struct {
 // decisions that changed, each valued against par (double-dummy, in the rule set's unit): a
 // regression test of a bot over a stored corpus.
 func ReplayDiff(ctx context.Context, r DiffRequest) (*DiffReport, error) {
-	var questions []*reask.Question
-	var owners []RecordedDeal
-	for _, d := range r.Deals {
-		if r.PerDecision > 0 {
-			d.Match.TimeControl.PerDecision = r.PerDecision
-		}
-		for k, mv := range d.Deal.Moves {
-			if int(mv.Seat) >= len(d.Deal.Seating) || d.Deal.Seating[mv.Seat] != r.Bot {
-				continue
-			}
-			q, err := reask.NewQuestion(d.Match, d.Deal, k)
-			if err != nil {
-				return nil, err
-			}
-			questions = append(questions, q)
-			owners = append(owners, d)
-		}
-	}
-	if len(questions) == 0 {
-		return nil, fmt.Errorf("bot %q made no recorded decision in %s (%d deals)", r.Bot, r.Source, len(r.Deals))
+	questions, owners, err := diffQuestions(r)
+	if err != nil {
+		return nil, err
 	}
 	la, err := startAsker(ctx, r.Asker)
 	if err != nil {

@@ -180,23 +180,21 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	var progress func(int)
+	progress, endProgress := m.progressFrom("deals")
 	played, err := app.PlayMatch(ctx, st, app.MatchPlay{Spec: spec, Kinds: kinds, InProcess: *inProcess, Parallel: *parallel,
-		BotLogs: *logDir, Executable: m.Executable, Log: m.Log,
-		Progress: func(done, total int) {
-			if progress == nil {
-				progress = m.progress(total, "deals")
-			}
-			progress(done)
-		}})
-	if progress != nil {
-		progress(-1)
-	}
+		BotLogs: *logDir, Executable: m.Executable, Log: m.Log, Progress: progress})
+	endProgress()
 	if err != nil {
 		return err
 	}
+	return m.printMatch(played, spec, *asJSON, *dsn)
+}
+
+// printMatch prints a played match: its result table, forfeits, a warning when the arena
+// played too many of its decisions, and how to replay it (as JSON with asJSON).
+func (m *Main) printMatch(played *app.PlayedMatch, spec domain.MatchSpec, asJSON bool, dsn string) error {
 	mt, res, table := played.Match, played.Result, played.Lines
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
@@ -211,8 +209,8 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if warning := fallbackWarning(mt.Fallbacks, mt.Decisions); warning != "" {
 		fmt.Fprintln(m.Stdout, "\n"+warning)
 	}
-	if *dsn != memoryDSN {
-		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(*dsn))
+	if dsn != memoryDSN {
+		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(dsn))
 	}
 	return nil
 }
@@ -268,6 +266,24 @@ func (m *Main) progress(total int, what string) func(done int) {
 		eta := time.Duration(float64(total-done)/rate) * time.Second
 		m.Log.Info("progress", zap.Int("done", done), zap.Int("total", total), zap.Float64("per_second", rate), zap.Duration("eta", eta))
 	}
+}
+
+// progressFrom is progress for a use case that tells the total with its first report: the
+// bar (or the log lines) starts then; end finishes it, if it started.
+func (m *Main) progressFrom(what string) (report func(done, total int), end func()) {
+	var show func(int)
+	report = func(done, total int) {
+		if show == nil {
+			show = m.progress(total, what)
+		}
+		show(done)
+	}
+	end = func() {
+		if show != nil {
+			show(-1)
+		}
+	}
+	return report, end
 }
 
 // fallbackWarning says that results are not to be trusted when more than domain.TaintedShare

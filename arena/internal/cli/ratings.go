@@ -12,6 +12,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -103,6 +104,13 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	case *asCSV:
 		return board.WriteCSV(m.Stdout, lb)
 	}
+	return m.printRatings(ctx, st, f, lb, rulesText, board.RenderOptions{Roles: *roles, History: *history}, *withAnalysis, *dsn)
+}
+
+// printRatings prints the board as text: its rule sets (rulesText, when the filter named
+// one), the standings, the stored analyses beside them (withAnalysis), and how to replay.
+func (m *Main) printRatings(ctx context.Context, st *store.Store, f domain.MatchFilter, lb *board.Leaderboard, rulesText string,
+	ro board.RenderOptions, withAnalysis bool, dsn string) error {
 	short := make([]string, len(lb.RuleSets)) // the rule sets of the results, short form
 	for i, text := range lb.RuleSets {
 		short[i] = text
@@ -119,8 +127,9 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	if lb.League != "" {
 		fmt.Fprintf(m.Stdout, "league %s\n", lb.League)
 	}
-	board.Render(m.Stdout, lb, board.RenderOptions{Rules: rulesText, Roles: *roles, History: *history})
-	if *withAnalysis {
+	ro.Rules = rulesText
+	board.Render(m.Stdout, lb, ro)
+	if withAnalysis {
 		if err := m.printAnalysisColumns(ctx, st, f, lb); err != nil {
 			return err
 		}
@@ -129,7 +138,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "\nthese results mix %d rule sets, whose scores do not compare: choose one with --rules (%s)\n",
 			len(short), strings.Join(short, "; "))
 	}
-	return m.printReplayHint(ctx, st, *leagueID, *dsn)
+	return m.printReplayHint(ctx, st, f.LeagueID, dsn)
 }
 
 // shortRules is the rule set's canonical text without the stakes when they are the

@@ -449,35 +449,28 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	if *perDecision > 0 {
 		mt.TimeControl.PerDecision = *perDecision
 	}
-	ks, err := pickDecisions(*decisions, *seatText, mt.Rules, rec)
+	questions, err := pickQuestions(*decisions, *seatText, mt, rec)
 	if err != nil {
 		return err
 	}
-	var questions []*reask.Question
-	for _, k := range ks {
-		q, err := reask.NewQuestion(mt, rec, k)
-		if err != nil {
-			return err
-		}
-		questions = append(questions, q)
+	// The bot connecting with the arena's one-time token is named after the built-in bot, or
+	// after the bot it stands in for (the recorded bot of the first decision asked).
+	askName := *name
+	switch {
+	case askName != "":
+	case *bot != "":
+		askName = strings.ToLower(*bot)
+	default:
+		askName = questions[0].Recorded.Bot
 	}
-
-	// The bot connecting with the arena's one-time token is named after the bot it stands in
-	// for (the recorded bot of the first decision asked), or after the built-in bot.
-	asker := app.Asker{Name: *name, Listen: *listen, Wait: *wait, Log: m.Log,
+	asker := app.Asker{Name: askName, Listen: *listen, Wait: *wait, Log: m.Log,
 		Builtin: builtinBot, BuiltinKind: *bot, Command: *botCmd, Output: m.Stderr,
 		Listening: func(addr, token string) {
 			fmt.Fprintf(m.Stderr, "replay arena listening on %s: start your bot with\n  TAPP_ARENA=%s TAPP_TOKEN=%s <your bot>\n"+
 				"(or with its registered token); waiting up to %s\n", addr, addr, token, *wait)
 		}}
-	if asker.Name == "" {
-		asker.Name = questions[0].Recorded.Bot
-	}
 	if src.st != nil {
 		asker.Store = src.st
-	}
-	if *bot != "" && *name == "" {
-		asker.Name = strings.ToLower(*bot)
 	}
 	answers, err := app.Reask(ctx, asker, questions)
 	if err != nil {
@@ -487,6 +480,24 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 		return m.printAnswer(mt, rec, questions[0], answers[0], *sent)
 	}
 	return m.printAnswers(rec, questions, answers)
+}
+
+// pickQuestions reads --decision (a list) or --seat (every decision of that seat) and makes
+// each decision picked a question.
+func pickQuestions(list, seatText string, mt replay.Match, rec *domain.DealRecord) ([]*reask.Question, error) {
+	ks, err := pickDecisions(list, seatText, mt.Rules, rec)
+	if err != nil {
+		return nil, err
+	}
+	questions := make([]*reask.Question, 0, len(ks))
+	for _, k := range ks {
+		q, err := reask.NewQuestion(mt, rec, k)
+		if err != nil {
+			return nil, err
+		}
+		questions = append(questions, q)
+	}
+	return questions, nil
 }
 
 // pickDecisions reads --decision (a list) or --seat (every decision of that seat).

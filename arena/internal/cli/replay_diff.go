@@ -58,17 +58,10 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	if src.st != nil {
 		asker.Store = src.st
 	}
-	var progress func(int)
-	rep, err := app.ReplayDiff(ctx, app.DiffRequest{Bot: *botName, Source: pos[0], Deals: deals, PerDecision: *perDecision, Asker: asker,
-		Progress: func(done, total int) {
-			if progress == nil {
-				progress = m.progress(total, "decisions")
-			}
-			progress(done)
-		}})
-	if progress != nil {
-		progress(-1)
-	}
+	progress, endProgress := m.progressFrom("decisions")
+	rep, err := app.ReplayDiff(ctx, app.DiffRequest{Bot: *botName, Source: pos[0], Deals: deals, PerDecision: *perDecision,
+		Asker: asker, Progress: progress})
+	endProgress()
 	if err != nil {
 		return err
 	}
