@@ -13,11 +13,7 @@ import (
 func TestAnalyzeStoresItsWork(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, m := played(t, 2, "heuristic", "random", "heuristic")
-	src, err := StoredMatch(ctx, st, m.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, m, src := playedSource(t, 2, "heuristic", "random", "heuristic")
 	first, err := Analyze(ctx, src, analysis.Run{Workers: 1}, nil)
 	if err != nil {
 		t.Fatal(err)

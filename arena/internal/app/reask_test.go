@@ -24,11 +24,7 @@ func asker(t *testing.T, kind string) Asker {
 func TestReplayDiff(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, m := played(t, 1, "heuristic", "random", "random")
-	src, err := StoredMatch(ctx, st, m.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, m, src := playedSource(t, 1, "heuristic", "random", "random")
 	deals, err := src.Recorded(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -79,11 +75,7 @@ func TestReplayDiff(t *testing.T) {
 func TestReaskAnswersInOrder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, m := played(t, 1, "heuristic", "random", "random")
-	src, err := StoredMatch(ctx, st, m.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, src := playedSource(t, 1, "heuristic", "random", "random")
 	mt, rec, err := src.Deal(ctx, 0)
 	if err != nil {
 		t.Fatal(err)

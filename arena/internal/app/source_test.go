@@ -58,6 +58,17 @@ func played(t *testing.T, deals int, kinds ...string) (*recordStore, *domain.Mat
 	return st, p.Match
 }
 
+// playedSource is played's match as a source of recorded deals.
+func playedSource(t *testing.T, deals int, kinds ...string) (*recordStore, *domain.Match, *Source) {
+	t.Helper()
+	st, m := played(t, deals, kinds...)
+	src, err := StoredMatch(context.Background(), st, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, m, src
+}
+
 // export writes a stored match as an export and reads it back as a source.
 func export(t *testing.T, st *recordStore, id string) *Source {
 	t.Helper()
@@ -77,11 +88,7 @@ func export(t *testing.T, st *recordStore, id string) *Source {
 func TestSourcesOfAStoreAndOfAnExportAgree(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, m := played(t, 3, "random", "heuristic", "random")
-	stored, err := StoredMatch(ctx, st, m.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, m, stored := playedSource(t, 3, "random", "heuristic", "random")
 	file := export(t, st, m.ID)
 	for _, src := range []*Source{stored, file} {
 		mt, rec, err := src.Deal(ctx, 2)
