@@ -143,6 +143,17 @@ func newMatch(t *testing.T, r *match.Runner, spec domain.MatchSpec) *domain.Matc
 	return m
 }
 
+// playMatch creates a match of spec with the runner and plays it to its end.
+func playMatch(t *testing.T, r *match.Runner, spec domain.MatchSpec) (*domain.Match, *match.Result) {
+	t.Helper()
+	m := newMatch(t, r, spec)
+	res, err := r.Run(context.Background(), m)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return m, res
+}
+
 // dealsOf reads every stored deal of a match.
 func dealsOf(t *testing.T, st domain.Store, matchID string) []domain.DealRecord {
 	t.Helper()

@@ -24,11 +24,7 @@ func TestRunnerPlaysThePlanInOrderAndStoresEachDealOnce(t *testing.T) {
 		st, sts := newStore(), &seats{}
 		var progress [][2]int
 		r := &match.Runner{Store: st, Seats: sts, Progress: func(done, total int) { progress = append(progress, [2]int{done, total}) }}
-		m := newMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 4, Seed: 9})
-		res, err := r.Run(context.Background(), m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, res := playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 4, Seed: 9})
 
 		plan, _ := match.Plan(m.Spec)
 		var want [][]string
@@ -93,10 +89,7 @@ func TestRunnerPlaysEveryDuplicateSeating(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				st := newStore()
 				r := &match.Runner{Store: st, Seats: &seats{}, Parallel: 3}
-				m := newMatch(t, r, domain.MatchSpec{Rules: mustRules(t, tc.rules), Bots: tc.bots, Deals: 2, Seed: 4, Duplicate: true})
-				if _, err := r.Run(context.Background(), m); err != nil {
-					t.Fatal(err)
-				}
+				m, _ := playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, tc.rules), Bots: tc.bots, Deals: 2, Seed: 4, Duplicate: true})
 				deals := dealsOf(t, st, m.ID)
 				if len(deals) != 2*tc.seatings {
 					t.Fatalf("%d deals stored, want %d", len(deals), 2*tc.seatings)
@@ -138,10 +131,7 @@ func TestRunnerPlaysTablesAtOnceAndStoresThemTogether(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st, sts := &batching{store: newStore()}, &seats{}
 		r := &match.Runner{Store: st, Seats: sts, Parallel: 4}
-		m := newMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 12, Seed: 3})
-		if _, err := r.Run(context.Background(), m); err != nil {
-			t.Fatal(err)
-		}
+		playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 12, Seed: 3})
 		if sts.most != 4 {
 			t.Errorf("at most %d tables played at once, want 4", sts.most)
 		}
@@ -163,10 +153,7 @@ func TestRunnerStoresARefusedBatchDealByDeal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := &batching{store: newStore(), refuse: true}
 		r := &match.Runner{Store: st, Seats: &seats{}, Parallel: 4}
-		m := newMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 8, Seed: 3})
-		if _, err := r.Run(context.Background(), m); err != nil {
-			t.Fatal(err)
-		}
+		playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 8, Seed: 3})
 		if len(st.stored) != 8 || slices.Max(st.batches) != 1 {
 			t.Errorf("deals stored %v in batches %v, want all 8, one by one", st.stored, st.batches)
 		}
@@ -223,10 +210,7 @@ func TestRunnerResumesWhereItStopped(t *testing.T) {
 				spec := domain.MatchSpec{Rules: mustRules(t, rules), Bots: []string{"a", "b", "c"}, Deals: 5, Seed: 14}
 				whole := newStore()
 				wr := &match.Runner{Store: whole, Seats: &seats{}}
-				wm := newMatch(t, wr, spec)
-				if _, err := wr.Run(context.Background(), wm); err != nil {
-					t.Fatal(err)
-				}
+				wm, _ := playMatch(t, wr, spec)
 
 				st, sts := newStore(), &seats{}
 				ctx, cancel := context.WithCancel(context.Background())
@@ -284,10 +268,7 @@ func TestRunnerCarriesThePot(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st, sts := &batching{store: newStore()}, &seats{}
 		r := &match.Runner{Store: st, Seats: sts, Parallel: 8}
-		m := newMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "classic pot=on"), Bots: []string{"a", "b", "c"}, Deals: 8, Seed: 2})
-		if _, err := r.Run(context.Background(), m); err != nil {
-			t.Fatal(err)
-		}
+		m, _ := playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "classic pot=on"), Bots: []string{"a", "b", "c"}, Deals: 8, Seed: 2})
 		deals := dealsOf(t, st, m.ID)
 		pot := 0
 		for _, d := range deals {
@@ -313,10 +294,7 @@ func TestRunnerPlaysASession(t *testing.T) {
 		st := newStore()
 		r := &match.Runner{Store: st, Seats: &seats{}, Parallel: 2}
 		spec := domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Seed: 5, Format: domain.FormatSession, Rounds: 1}
-		m := newMatch(t, r, spec)
-		if _, err := r.Run(context.Background(), m); err != nil {
-			t.Fatal(err)
-		}
+		m, _ := playMatch(t, r, spec)
 		plan, _ := match.Plan(spec)
 		deals := dealsOf(t, st, m.ID)
 		if len(deals) != len(plan) {
@@ -353,12 +331,8 @@ func TestRunnerRecordsForfeitsAndFallbacks(t *testing.T) {
 			return refereetest.NewSeat(answering, refereetest.Quiet) // one strike per deal
 		}}
 		r := &match.Runner{Store: st, Seats: sts, Parallel: 2}
-		m := newMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 6, Seed: 8,
+		m, res := playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 6, Seed: 8,
 			TimeControl: domain.TimeControl{PerDecision: time.Second, Overage: time.Second, MaxStrikes: 3}})
-		res, err := r.Run(context.Background(), m)
-		if err != nil {
-			t.Fatal(err)
-		}
 		stored, _ := st.GetMatch(context.Background(), m.ID)
 		fallbacks := 0
 		for _, d := range dealsOf(t, st, m.ID) {
