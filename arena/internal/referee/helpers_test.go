@@ -56,11 +56,6 @@ func play(t *testing.T, table *referee.Table) *domain.DealRecord {
 	return rec
 }
 
-// seatOf is the scripted seat at a table's seat.
-func seatOf(table *referee.Table, seat engine.Seat) *refereetest.Seat {
-	return table.Players[seat].Conn.(*refereetest.Seat)
-}
-
 // decisionsOf lists a seat's decisions of a deal, in order.
 func decisionsOf(rec *domain.DealRecord, seat engine.Seat) []domain.DecisionRecord {
 	var out []domain.DecisionRecord

@@ -21,8 +21,9 @@ import (
 
 // Memory is a store in this process's memory. It keeps what the SQL store keeps and reads
 // it back as the SQL store does: times to the microsecond, every decision record with the
-// request as sent. A deal costs its records' size (about 10 KB with every request), so a
-// league of millions of deals does not fit: for those, a database.
+// request as sent. A deal costs its records' size (about 18 KB of heap for a deal of random
+// play, most of it the requests: docs/BENCHMARKS.md), so a league of millions of deals
+// belongs in a database.
 type Memory struct {
 	mu       sync.Mutex
 	bots     map[string]domain.Bot // by name
