@@ -94,6 +94,7 @@ func commands() []command {
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
 		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},
 		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
+		{"dataset", "export --league NAME [--out DIR] [--anonymise]", "write a league's deals, observations and decisions as Parquet (docs/dataset.md)", (*Main).datasetCmd},
 	}
 }
 
