@@ -297,9 +297,31 @@ func checkAgainstEvents(t *testing.T, st *engine.State, seat engine.Seat, red *n
 	}
 }
 
-// The example of docs/notation.md reads, and writes back as it is.
+// The examples of docs/notation.md are these files, read and written back as they are.
 func TestDocExample(t *testing.T) {
 	t.Parallel()
+	doc, err := os.ReadFile("../../../docs/notation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"testdata/example.tpn", "testdata/example-seat2.tpn", "testdata/example-seat2.tpn.jsonl"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(doc), "```\n"+strings.TrimSpace(string(b))+"\n```") {
+			t.Errorf("docs/notation.md does not show %s as it is", name)
+		}
+	}
+	full, _ := os.ReadFile("testdata/example.tpn")
+	seat2, _ := os.ReadFile("testdata/example-seat2.tpn")
+	rec, err := notation.Parse(string(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if red, err := notation.Redact(rec, 2); err != nil || text(t, red) != string(seat2) {
+		t.Errorf("the redacted example is not seat 2's view of the full one: %v", err)
+	}
 	for _, name := range []string{"testdata/example.tpn", "testdata/example-seat2.tpn"} {
 		b, err := os.ReadFile(name)
 		if err != nil {
