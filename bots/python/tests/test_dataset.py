@@ -16,6 +16,7 @@ import pytest
 pq = pytest.importorskip("pyarrow.parquet")
 
 from gamedata import TIMEOUT, build_go  # noqa: E402
+
 from tapp_bot.game import Deal, RuleSet, State  # noqa: E402
 from tapp_bot.game.actions import ACTION_NAMES  # noqa: E402
 from tapp_bot.game.cards import CARD_NAMES, SUIT_LETTERS, names_of  # noqa: E402

@@ -21,9 +21,9 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+from gamedata import RULE_SETS, TIMEOUT, build_go  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from gamedata import RULE_SETS, TIMEOUT, build_go  # noqa: E402
 from tapp_bot.encoding import encode_observation, observation_size  # noqa: E402
 from tapp_bot.env import TappEnv, env  # noqa: E402
 from tapp_bot.game import Observation, RuleError, RuleSet, State, deal_from_seed  # noqa: E402
@@ -116,7 +116,7 @@ def test_observation_is_the_seats_view_as_the_arena_sends_it() -> None:
     e.reset(seed=8)
     rng = random.Random(2)
     size = observation_size(rules)
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, terminated, _, _ = e.last()
         if terminated:
             e.step(None)
@@ -129,8 +129,8 @@ def test_observation_is_the_seats_view_as_the_arena_sends_it() -> None:
             want = np.zeros(size, np.float32)
             encode_observation(Observation.from_proto(wire, legal), want)  # type: ignore[arg-type]
             assert np.array_equal(e.observe(f"seat_{seat}")["observation"], want)
-        legal = np.flatnonzero(obs["action_mask"])
-        e.step(int(legal[rng.randrange(len(legal))]))
+        mask = np.flatnonzero(obs["action_mask"])
+        e.step(int(mask[rng.randrange(len(mask))]))
 
 
 def test_an_illegal_action_names_the_rule_and_changes_nothing() -> None:

@@ -15,8 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from gamedata import RULE_SETS, TIMEOUT, build_go
+
 from tapp_bot.game import RuleSet, State, deal_from_seed, notation
 from tapp_bot.game.notation import NotationError
 
@@ -62,7 +62,7 @@ def test_redacted_record_shows_only_the_seats_view() -> None:
             assert red.hands[seat] == rec.hands[seat]
             for s, h in enumerate(red.hands):
                 assert h is None or h == rec.hands[s]
-            for (ms, code), (fs, fcode) in zip(red.moves, rec.moves):
+            for (ms, code), (fs, fcode) in zip(red.moves, rec.moves, strict=False):
                 assert ms == fs
                 if code != fcode:  # only another seat's lay-away or give is hidden
                     seen_hidden += 1
@@ -96,7 +96,9 @@ def _run(*args: object, cwd: Path | None = None) -> str:
     return res.stdout
 
 
-ARENA_MATCHES = ["modern players=3 pack=36 frage=on", "modern players=4 pack=32 frage=on", "classic tout=2 pot=on", "wuerttemberg tout=3"]
+ARENA_MATCHES = [
+    "modern players=3 pack=36 frage=on", "modern players=4 pack=32 frage=on", "classic tout=2 pot=on", "wuerttemberg tout=3",
+]
 
 
 @pytest.mark.timeout(TIMEOUT)

@@ -15,13 +15,15 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import tapp_bot.openspiel as tsp  # noqa: E402
 from gamedata import REPO, RULE_SETS, TIMEOUT, build_go  # noqa: E402
+
+import tapp_bot.openspiel as tsp  # noqa: E402
 from tapp_bot.game import RuleSet  # noqa: E402
 from tapp_bot.game.export import deal_record, dumps  # noqa: E402
 
@@ -29,7 +31,7 @@ sys.path.insert(0, str(REPO / "bots" / "python" / "examples"))
 from openspiel_ismcts_bot import game_params  # noqa: E402
 
 
-def load(rules_text: str, pot: int = 0, forced: bool = False) -> "pyspiel.Game":
+def load(rules_text: str, pot: int = 0, forced: bool = False) -> Any:
     return pyspiel.load_game(tsp.GAME_NAME, game_params(RuleSet.parse(rules_text), pot, forced))
 
 
@@ -38,7 +40,8 @@ def test_parameters_name_the_rule_set() -> None:
         game = load(rules_text)
         assert str(game.rules) == str(RuleSet.parse(rules_text))
         assert str(pyspiel.load_game(str(game)).rules) == str(game.rules)  # the game string round trips
-    assert str(pyspiel.load_game("python_tapp(variant=classic,tout=3,pot=True)").rules) == "classic players=3 pack=36 tout=3 pot=on"
+    classic = pyspiel.load_game("python_tapp(variant=classic,tout=3,pot=True)")
+    assert str(classic.rules) == "classic players=3 pack=36 tout=3 pot=on"
     with pytest.raises(Exception, match="players=4"):
         pyspiel.load_game("python_tapp(variant=classic,players=4)")
 
@@ -51,11 +54,11 @@ def test_openspiel_random_simulation_and_serialization(rules_text: str) -> None:
         pyspiel.random_sim_test(load(rules_text, forced=True), num_sims=1, serialize=True, verbose=False)
 
 
-def _random_game(game: "pyspiel.Game", rng: random.Random) -> "pyspiel.State":
+def _random_game(game: Any, rng: random.Random) -> Any:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=False)
             assert abs(sum(probs) - 1) < 1e-9
             state.apply_action(rng.choice(outcomes))
         else:
@@ -94,11 +97,13 @@ def test_games_played_through_pyspiel_verify_with_the_engine(tapp: Path, tmp_pat
     with out.open("w") as f:
         for rules_text in RULE_SETS:
             game = load(rules_text)
-            for k in range(6):
+            for _k in range(6):
                 state = _random_game(game, rng)
                 st = state.tapp
                 assert st is not None and st.outcome is not None
                 assert state.returns() == [float(x) for x in st.outcome.payoff]
+                assert len(st.history) <= game.max_game_length()
+                assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
                 bots = [f"p{s}" for s in range(game.num_players())]
                 f.write(dumps(deal_record(st, match=f"spiel-{count}", deal=0, bots=bots)) + "\n")
                 count += 1
@@ -120,7 +125,7 @@ def test_resampled_states_keep_the_information_state() -> None:
             if state.is_terminal() or state.is_chance_node():
                 continue
             p = state.current_player()
-            for i in range(5):
+            for _i in range(5):
                 other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
                 assert other.information_state_string(p) == state.information_state_string(p)
                 assert other.information_state_tensor(p) == state.information_state_tensor(p)
@@ -161,8 +166,8 @@ bots:
   - {{name: heuristic, builtin: heuristic}}
   - {{name: random, builtin: random}}
 """)
-    res = subprocess.run([str(tapp), "league", "run", str(league), "--db", str(tmp_path / "l.db"), "--logs", str(tmp_path / "logs")],
-                         capture_output=True, text=True, cwd=tmp_path)
+    cmd = [str(tapp), "league", "run", str(league), "--db", str(tmp_path / "l.db"), "--logs", str(tmp_path / "logs")]
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     assert "6 deals played" in res.stdout, res.stdout
     log = (tmp_path / "logs" / "ismcts.stderr.log").read_text()

@@ -15,12 +15,12 @@ card hidden from the seat (R-INFO-1..5).
 
 from __future__ import annotations
 
-from typing import MutableSequence
+from collections.abc import MutableSequence
 
 from .game.actions import ACTION_ARG, ACTION_KINDS, HIDDEN_DISCARD, K_BID, K_PASS, K_PLAY, NUM_CODES
 from .game.cards import NUM_CARDS, cards_of
 from .game.observation import Observation
-from .game.rules import NUM_CONTRACTS, RuleSet
+from .game.rules import MODERN, NUM_CONTRACTS, RuleSet
 
 #: Decisions, in the protocol's order.
 DECISIONS = ("none", "bid", "contract", "trump", "discard", "call", "give", "tout", "card")
@@ -32,7 +32,7 @@ _BID_SLOT = 2 + NUM_CONTRACTS  # pass, play, and a contract
 def max_moves(rules: RuleSet) -> int:
     """An upper bound on the moves of one deal: bidding, declaration and every card."""
     n = rules.players
-    bidding = 2 * n if rules.variant == 2 else 4 * n  # an auction bid beats the standing one: at most 3 raises a seat
+    bidding = 2 * n if rules.variant == MODERN else 4 * n  # an auction bid beats the standing one: at most 3 raises a seat
     return bidding + rules.tapp_size + 3 + n * rules.hand_size
 
 

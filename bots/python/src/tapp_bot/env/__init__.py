@@ -31,7 +31,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -45,16 +45,18 @@ from ..game.rules import CONTRACT_NAMES
 
 __all__ = ["TappEnv", "env", "raw_env"]
 
+_RENDER_MODES = ("human", "ansi")
+
 
 class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     """One deal of Tapp per episode, for every variant and table size (see the module doc)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "tapp_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(_RENDER_MODES), "name": "tapp_v0", "is_parallelizable": False}
 
-    def __init__(self, rules: str | RuleSet = "modern players=3", render_mode: Optional[str] = None) -> None:
+    def __init__(self, rules: str | RuleSet = "modern players=3", render_mode: str | None = None) -> None:
         super().__init__()
         self.rules = rules if isinstance(rules, RuleSet) else RuleSet.parse(rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r}: one of human, ansi")
         self.render_mode = render_mode
         n = self.rules.players
@@ -68,9 +70,9 @@ class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._seed: Optional[int] = None
+        self._seed: int | None = None
         self._number = 0
-        self.state_: Optional[State] = None
+        self.state_: State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -80,7 +82,7 @@ class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
 
     # --- the episode -------------------------------------------------------------------
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seed, self._number = seed, 0
             for i, a in enumerate(self.possible_agents):
@@ -109,7 +111,7 @@ class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         return self._number
 
     @property
-    def seed_value(self) -> Optional[int]:
+    def seed_value(self) -> int | None:
         """The seed of the deals (set by ``reset(seed=…)``, else drawn once)."""
         return self._seed
 
@@ -140,7 +142,7 @@ class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             mask[st.legal_codes()] = 1
         return {"observation": vec, "action_mask": mask}
 
-    def step(self, action: Optional[int]) -> None:
+    def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -160,7 +162,7 @@ class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
 
     # --- showing it --------------------------------------------------------------------
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         text = self._text()
@@ -192,12 +194,12 @@ class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         pass
 
 
-def raw_env(rules: str = "modern players=3", render_mode: Optional[str] = None) -> TappEnv:
+def raw_env(rules: str = "modern players=3", render_mode: str | None = None) -> TappEnv:
     """The environment without wrappers."""
     return TappEnv(rules, render_mode)
 
 
-def env(rules: str = "modern players=3", render_mode: Optional[str] = None) -> Any:
+def env(rules: str = "modern players=3", render_mode: str | None = None) -> Any:
     """The environment with PettingZoo's order-enforcing wrapper (as PettingZoo's own envs)."""
     from pettingzoo.utils import wrappers
 

@@ -18,8 +18,9 @@ A record made by the model: ``notation.from_state(state, seating=[...])``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any
 
 from .actions import ACTION_KINDS, ACTION_NAMES, CALL_BASE, HIDDEN_DISCARD, HIDDEN_GIVE, K_BID, K_CALL, K_CARD, K_PASS, K_PLAY
 from .cards import CARD_NAMES, SUIT_LETTERS, names_of, parse_card, parse_suit
@@ -48,28 +49,28 @@ class Record:
 
     rules: RuleSet
     seating: list[str]
-    hands: list[Optional[int]]
-    tapp: Optional[int]
+    hands: list[int | None]
+    tapp: int | None
     moves: list[tuple[int, int]] = field(default_factory=list)
     match: str = ""
     league: str = ""
     deal: int = 0
     group: int = 0
-    table: Optional[list[str]] = None
+    table: list[str] | None = None
     dealer: int = -1
     match_format: str = ""  # "deals" or "session" ("" unknown)
     deals: int = 0
     rounds: int = 0
-    duplicate: Optional[bool] = None
-    seed: Optional[int] = None
+    duplicate: bool | None = None
+    seed: int | None = None
     commitment: str = ""
     nonce: str = ""
     pot: int = 0
     forced_ramsch: bool = False
     started: str = ""  # RFC 3339, as written
-    view: Optional[int] = None  # the seat of a redacted record
-    holder: Optional[int] = None  # who held the Rufer's called card (-1: the tapp); None without a call
-    outcome: Optional[Outcome] = None
+    view: int | None = None  # the seat of a redacted record
+    holder: int | None = None  # who held the Rufer's called card (-1: the tapp); None without a call
+    outcome: Outcome | None = None
     extra: list[tuple[str, str]] = field(default_factory=list)
 
     def __eq__(self, other: object) -> bool:
@@ -107,7 +108,8 @@ class Record:
             if st.outcome is None:
                 raise NotationError(f"deal {self.deal}: the moves end before the deal does")
             if st.outcome.to_json() != self.outcome.to_json():
-                raise NotationError(f"deal {self.deal}: the result differs from the model's {result_text(st.outcome, self.rules.players)}")
+                model = result_text(st.outcome, self.rules.players)
+                raise NotationError(f"deal {self.deal}: the result differs from the model's {model}")
         return st
 
 
@@ -198,7 +200,7 @@ def _quote(v: str) -> str:
     return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _cards_or_unknown(mask: Optional[int]) -> str:
+def _cards_or_unknown(mask: int | None) -> str:
     return UNKNOWN if mask is None else " ".join(names_of(mask))
 
 
@@ -279,7 +281,7 @@ def _check_names(r: Record) -> None:
             raise NotationError(f"bot name {name!r}: want a name without spaces or quotes")
 
 
-def _names_or_none(mask: Optional[int]) -> Optional[list[str]]:
+def _names_or_none(mask: int | None) -> list[str] | None:
     return None if mask is None else names_of(mask)
 
 
@@ -487,7 +489,8 @@ def _from_json(line: str) -> Record:
 
 def _outcome_from_json(j: dict[str, Any], n: int) -> Outcome:
     o = Outcome(n)
-    o.thrown_in, o.declarer, o.tout, o.declarer_won, o.draw = j["thrown_in"], j["declarer"], j["tout"], j["declarer_won"], j["draw"]
+    o.thrown_in, o.declarer, o.tout = j["thrown_in"], j["declarer"], j["tout"]
+    o.declarer_won, o.draw = j["declarer_won"], j["draw"]
     o.contract = parse_contract(j["contract"]) if j["contract"] else 0
     o.trump = parse_suit(j["trump"]) if j["trump"] else -1
     for key in ("points", "tricks", "payoff"):
@@ -498,7 +501,7 @@ def _outcome_from_json(j: dict[str, Any], n: int) -> Outcome:
     return o
 
 
-def _called_holder(r: Record) -> Optional[int]:
+def _called_holder(r: Record) -> int | None:
     for _, code in r.moves:
         if ACTION_KINDS[code] == K_CALL:
             card = code - CALL_BASE
@@ -519,7 +522,8 @@ def _validate(r: Record) -> None:
         if not 0 <= r.dealer < n:
             raise NotationError(f"Dealer: table position {r.dealer} at a table of {n}")
         if r.table[r.dealer] != r.seating[n - 1]:
-            raise NotationError(f"Dealer: table position {r.dealer} is {r.table[r.dealer]}, but the dealer's seat {n - 1} holds {r.seating[n - 1]} (R-SEAT-2)")
+            raise NotationError(f"Dealer: table position {r.dealer} is {r.table[r.dealer]}, but the dealer's seat {n - 1} "
+                                f"holds {r.seating[n - 1]} (R-SEAT-2)")
     else:
         r.dealer = -1
     if r.view is None:
@@ -567,7 +571,7 @@ def read(text: str) -> Iterator[Record]:
     start = 0
     in_moves = False
 
-    def emit() -> Optional[Record]:
+    def emit() -> Record | None:
         if not tags:
             return None
         try:
@@ -623,7 +627,7 @@ def parse(text: str) -> Record:
 # --- making records ----------------------------------------------------------------------
 
 
-def from_state(st: State, seating: Optional[list[str]] = None, **tags: Any) -> Record:
+def from_state(st: State, seating: list[str] | None = None, **tags: Any) -> Record:
     """A full record of a deal played with the model (to its end or not); ``tags`` sets any
     other field of :class:`Record` (``match=``, ``deal=``, ``seed=``, ``table=``, …)."""
     n = st.n
@@ -650,7 +654,7 @@ def redact(r: Record, seat: int) -> Record:
         raise NotationError(f"seat {seat} is not at a table of {r.rules.players}")
     st = r.state()
     obs = st.observe(seat)
-    hands: list[Optional[int]] = [None] * r.rules.players
+    hands: list[int | None] = [None] * r.rules.players
     hands[seat] = obs.dealt
     d = obs.declarer
     if obs.contract == OUVERT and d >= 0 and obs.played[d]:
@@ -661,7 +665,7 @@ def redact(r: Record, seat: int) -> Record:
     )
 
 
-def cards_text(mask: Optional[int]) -> str:
+def cards_text(mask: int | None) -> str:
     """A card set as TPN writes it (``?`` for unknown)."""
     return _cards_or_unknown(mask)
 

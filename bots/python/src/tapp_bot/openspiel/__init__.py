@@ -34,7 +34,7 @@ arena's engine; ``game.state_from(model_state)`` goes the other way.
 from __future__ import annotations
 
 import random
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -115,7 +115,7 @@ def _utility_bound(rules: RuleSet) -> float:
 class TappGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints
     """Tapp under one rule set (see the module doc for the parameters)."""
 
-    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.params = {**_DEFAULTS, **(params or {})}
         self.rules = rules_of(self.params)
         self.pot_in = int(self.params["pot_in"])
@@ -135,13 +135,13 @@ class TappGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hin
         super().__init__(_game_type(utility), info, self.params)
         self._samplers: dict[tuple[int, str], Sampler] = {}
 
-    def new_initial_state(self) -> "TappState":
+    def new_initial_state(self) -> TappState:
         return TappState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "TappObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TappObserver:
         return TappObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
-    def state_from(self, st: State) -> "TappState":
+    def state_from(self, st: State) -> TappState:
         """The OpenSpiel state of a model state (its deal dealt by chance, then its moves)."""
         if st.rules != self.rules or st.pot_in != self.pot_in or st.forced_ramsch != self.forced_ramsch:
             raise ValueError(f"state_from: a state of {st.rules} (pot {st.pot_in}) in a game of {self.rules} (pot {self.pot_in})")
@@ -176,7 +176,7 @@ class TappState(pyspiel.State):  # type: ignore[misc]
         self._rules = game.rules
         self._dealt: list[int] = []  # the cards dealt so far, in slot order
         self._dealt_mask = 0
-        self.tapp: Optional[State] = None  # the model's state once the cards are dealt
+        self.tapp: State | None = None  # the model's state once the cards are dealt
 
     # --- the state machine ----------------------------------------------------------------
 
@@ -233,7 +233,7 @@ class TappState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self._rules.players
         return [float(x) for x in self.tapp.outcome.payoff]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "TappState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TappState:
         """A state the player cannot tell from this one, drawn uniformly over the consistent deals."""
         assert self.tapp is not None, "resample after the deal"
         obs = self.tapp.observe(player_id)
