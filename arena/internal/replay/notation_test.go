@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"path/filepath"
 	"strings"
@@ -154,4 +155,29 @@ func stripStarted(b []byte) []byte {
 		}
 	}
 	return []byte(strings.Join(out, "\n"))
+}
+
+// The JSON twin's outcome object is the export's, byte for byte (the twin keeps the export's
+// names and forms): a reader of one reads the other's settlement.
+func TestTwinOutcomeIsTheExports(t *testing.T) {
+	t.Parallel()
+	for _, rules := range ruleSets {
+		m, recs := play(t, rules, 3)
+		export := bytes.Split(bytes.TrimSpace(exportAll(t, m, recs, ExportOptions{NoSent: true})), []byte("\n"))
+		twin := bytes.Split(bytes.TrimSpace(notationFile(t, m, recs, true)), []byte("\n"))
+		for i := range recs {
+			var a, b struct {
+				Outcome json.RawMessage `json:"outcome"`
+			}
+			if err := json.Unmarshal(export[i], &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(twin[i], &b); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.Outcome, b.Outcome) {
+				t.Fatalf("%s deal %d: export %s, twin %s", rules, i, a.Outcome, b.Outcome)
+			}
+		}
+	}
 }
