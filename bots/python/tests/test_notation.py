@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,12 @@ def test_python_tpn_verifies_and_imports_in_the_arena(tapp: Path, tmp_path: Path
     assert "imported match py-29: 40 deal(s)" in out, out
     out = _run(tapp, "replay", "verify", "py-29", "--db", tmp_path / "i.db")
     assert "every action and settlement checks out" in out, out
+
+
+def test_the_sdk_and_the_model_need_no_extra() -> None:
+    """The extras cost nothing to users who do not install them: the SDK, the model and TPN
+    import none of their libraries."""
+    code = ("import sys, tapp_bot, tapp_bot.game, tapp_bot.game.notation, tapp_bot.encoding; "
+            "print(sorted(m for m in ('numpy', 'pyspiel', 'pettingzoo', 'gymnasium', 'pyarrow') if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert res.stdout.strip() == "[]", res.stdout
