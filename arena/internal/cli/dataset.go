@@ -14,10 +14,14 @@ const datasetUsage = `tapp dataset export (--league NAME | --match ID[,ID…]) [
 
 // datasetCmd dispatches the dataset subcommands.
 func (m *Main) datasetCmd(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "export" {
-		return usagef("usage:\n%s", datasetUsage)
+	if len(args) > 0 && args[0] == "export" {
+		return m.datasetExport(ctx, args[1:])
 	}
-	return m.datasetExport(ctx, args[1:])
+	if len(args) > 0 && helpFlag(args[0]) {
+		fmt.Fprintf(m.Stdout, "usage:\n%s\n(tapp dataset export -h lists its flags)\n", datasetUsage)
+		return nil
+	}
+	return usagef("usage:\n%s", datasetUsage)
 }
 
 // datasetExport writes a league's (or some matches') deals and decisions as Parquet files.
