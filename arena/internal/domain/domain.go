@@ -243,6 +243,56 @@ type League struct {
 	Status  LeagueStatus
 	Created time.Time
 	Updated time.Time
+	// Paused says the league's workers claim no new jobs (tapp league pause): they finish
+	// the deals in flight and wait, still connected to their bots, until it is resumed.
+	Paused bool
+	// Matches counts the matches scheduled so far and MatchesFinished those with every deal
+	// stored: running totals, kept as rounds are scheduled and deals stored.
+	Matches, MatchesFinished int
+}
+
+// LeagueBot is a league's running total of one bot's play, kept in the transaction that
+// stores each deal (never a scan of the deals): what its progress page shows.
+type LeagueBot struct {
+	Bot       string
+	Deals     int // deals it sat in
+	Decisions int // its decisions in them
+	Strikes   int // late or missing answers
+	Fallbacks int // decisions the arena played for it (strikes, forfeits, a bot gone)
+	// Forfeited counts the deals in which the arena played some of its decisions without
+	// asking: it had struck out, or its connection was gone.
+	Forfeited int
+}
+
+// LeagueBotOf is what one stored deal adds to each of its bots' totals, by bot name.
+func LeagueBotOf(d *DealRecord) map[string]*LeagueBot {
+	out := make(map[string]*LeagueBot, len(d.Seating))
+	for _, b := range d.Seating {
+		if out[b] == nil { // a bot in two seats sat in the deal once
+			out[b] = &LeagueBot{Bot: b, Deals: 1}
+		}
+	}
+	forfeited := map[string]bool{}
+	for i := range d.Decisions {
+		x := &d.Decisions[i]
+		t := out[x.Bot]
+		if t == nil {
+			t = &LeagueBot{Bot: x.Bot}
+			out[x.Bot] = t
+		}
+		t.Decisions++
+		if x.Strike {
+			t.Strikes++
+		}
+		if x.Fallback {
+			t.Fallbacks++
+			if x.RequestID == "" && !forfeited[x.Bot] {
+				forfeited[x.Bot] = true
+				t.Forfeited++
+			}
+		}
+	}
+	return out
 }
 
 // LeagueMatch places a stored match in its league's schedule.

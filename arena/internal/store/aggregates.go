@@ -48,6 +48,7 @@ type unitTotal struct {
 func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]writeOp, error) {
 	leagues := map[string]int{}
 	units := map[unitKey]*unitTotal{}
+	bots := map[botKey]*domain.LeagueBot{}
 	for _, d := range ds {
 		info, err := s.cachedMatchInfo(ctx, d.MatchID)
 		if err != nil {
@@ -57,6 +58,7 @@ func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]wr
 			continue
 		}
 		leagues[info.league]++
+		addLeagueBots(bots, info.league, d)
 		if info.round < 0 { // a league's match outside its schedule: counted, not rated
 			continue
 		}
@@ -90,6 +92,9 @@ func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]wr
 		args = append(args, k.league, k.round, k.match, k.group, u.deals, u.net[0], u.net[1], u.net[2], u.net[3])
 	}
 	ops := s.rowOps(insertUnit, unitCols, args, upsertUnit)
+	if !s.before17 {
+		ops = append(ops, s.leagueBotOps(bots)...)
+	}
 	names := make([]string, 0, len(leagues))
 	for id := range leagues {
 		names = append(names, id)
@@ -109,6 +114,119 @@ const (
 	net2 = league_units.net2 + excluded.net2, net3 = league_units.net3 + excluded.net3`
 	unitCols = 9
 )
+
+// botKey names a row of league_bots.
+type botKey struct{ league, bot string }
+
+// addLeagueBots adds what deal d of a league's match adds to its bots' totals.
+func addLeagueBots(bots map[botKey]*domain.LeagueBot, league string, d *domain.DealRecord) {
+	for name, add := range domain.LeagueBotOf(d) {
+		k := botKey{league, name}
+		t := bots[k]
+		if t == nil {
+			t = &domain.LeagueBot{Bot: name}
+			bots[k] = t
+		}
+		t.Deals += add.Deals
+		t.Decisions += add.Decisions
+		t.Strikes += add.Strikes
+		t.Fallbacks += add.Fallbacks
+		t.Forfeited += add.Forfeited
+	}
+}
+
+// leagueBotOps are the upserts of league_bots for a batch's totals, in key order.
+func (s *Store) leagueBotOps(bots map[botKey]*domain.LeagueBot) []writeOp {
+	keys := make([]botKey, 0, len(bots))
+	for k := range bots {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b botKey) int { return cmp.Or(strings.Compare(a.league, b.league), strings.Compare(a.bot, b.bot)) })
+	args := make([]any, 0, len(keys)*botCols)
+	for _, k := range keys {
+		t := bots[k]
+		args = append(args, k.league, k.bot, t.Deals, t.Decisions, t.Strikes, t.Fallbacks, t.Forfeited)
+	}
+	return s.rowOps(insertBot, botCols, args, upsertBot)
+}
+
+// The upsert of a batch's bot totals.
+const (
+	insertBot = `INSERT INTO league_bots (league_id, bot, deals, decisions, strikes, fallbacks, forfeited) VALUES `
+	upsertBot = ` ON CONFLICT (league_id, bot) DO UPDATE SET deals = league_bots.deals + excluded.deals,
+	decisions = league_bots.decisions + excluded.decisions, strikes = league_bots.strikes + excluded.strikes,
+	fallbacks = league_bots.fallbacks + excluded.fallbacks, forfeited = league_bots.forfeited + excluded.forfeited`
+	botCols = 7
+)
+
+// LeagueBots returns the league's running totals per bot, by name: one row per bot.
+func (s *Store) LeagueBots(ctx context.Context, league string) ([]domain.LeagueBot, error) {
+	op := "read the bot totals of league " + league
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT bot, deals, decisions, strikes, fallbacks, forfeited
+FROM league_bots WHERE league_id = ? ORDER BY bot`), league)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	defer rows.Close()
+	var out []domain.LeagueBot
+	for rows.Next() {
+		var b domain.LeagueBot
+		if err := rows.Scan(&b.Bot, &b.Deals, &b.Decisions, &b.Strikes, &b.Fallbacks, &b.Forfeited); err != nil {
+			return nil, s.wrap(op, err)
+		}
+		out = append(out, b)
+	}
+	return out, s.wrap(op, rows.Err())
+}
+
+// convertLeagueBots fills in the bots' totals of the leagues stored before schema version 17
+// (the Go part of migration 0017) from their deals' decisions, one match at a time.
+func convertLeagueBots(ctx context.Context, s *Store, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, league_id FROM matches WHERE league_id <> '' ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	type leagueMatch struct{ id, league string }
+	var ms []leagueMatch
+	for rows.Next() {
+		var m leagueMatch
+		if err := rows.Scan(&m.id, &m.league); err != nil {
+			rows.Close()
+			return err
+		}
+		ms = append(ms, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	for i, m := range ms {
+		s.report("league bot totals", i, len(ms))
+		info, err := s.readMatchInfo(ctx, tx, m.id)
+		if err != nil {
+			return err
+		}
+		info.id = m.id
+		deals, err := s.loadDealsFrom(ctx, tx, info, m.id, nil, false)
+		if err != nil {
+			return fmt.Errorf("match %s: %w", m.id, err)
+		}
+		bots := map[botKey]*domain.LeagueBot{}
+		for j := range deals {
+			addLeagueBots(bots, m.league, &deals[j])
+		}
+		for _, op := range s.leagueBotOps(bots) {
+			if _, err := tx.ExecContext(ctx, op.query, op.args...); err != nil {
+				return err
+			}
+		}
+	}
+	s.report("league bot totals", len(ms), len(ms))
+	return nil
+}
 
 // LadderPairs returns the pairwise results of the league's complete units in rounds from
 // (inclusive) to to (exclusive), summed per pair of bots (A < B), sorted by (A, B): what a

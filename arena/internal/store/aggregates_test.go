@@ -290,3 +290,78 @@ func TestOpenRoundsAndJobsIn(t *testing.T) {
 		}
 	})
 }
+
+// A league stored before schema version 17 gets its bots' totals and its match counts from
+// the migration: the totals its deals give, and deals stored after it add to them.
+func TestMigration17FillsInLeagueBots(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		dsn := b.newDSN(t)
+		old, err := open(ctx, dsn, 16) // the schema before the bots' totals (0017)
+		if err != nil {
+			t.Fatal(err)
+		}
+		totalsLeague(t, old, 1, 2)
+		ms, err := old.ListMatches(ctx, domain.MatchFilter{LeagueID: "T"})
+		if err != nil || len(ms) != 2 {
+			t.Fatalf("ListMatches = %v, %v", ms, err)
+		}
+		var before, after []*domain.DealRecord
+		for i := range ms {
+			for n := range 6 {
+				d := sampleDeal(t, &ms[i], n, 12, 0)
+				if i == 1 && n >= 3 {
+					after = append(after, d)
+					continue
+				}
+				before = append(before, d)
+			}
+		}
+		if err := old.SaveDeals(ctx, before); err != nil {
+			t.Fatal(err)
+		}
+		ms[0].Status = domain.MatchFinished
+		if err := old.UpdateMatch(ctx, &ms[0]); err != nil {
+			t.Fatal(err)
+		}
+		old.Close()
+
+		s := openTest(t, dsn)
+		want := func(deals []*domain.DealRecord) []domain.LeagueBot {
+			bots := map[botKey]*domain.LeagueBot{}
+			for _, d := range deals {
+				addLeagueBots(bots, "T", d)
+			}
+			var out []domain.LeagueBot
+			for _, name := range []string{"a", "b", "c", "d", "e"} {
+				if b := bots[botKey{"T", name}]; b != nil {
+					out = append(out, *b)
+				}
+			}
+			return out
+		}
+		check := func(when string, deals []*domain.DealRecord) {
+			t.Helper()
+			got, err := s.LeagueBots(ctx, "T")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := want(deals); !reflect.DeepEqual(got, w) {
+				t.Errorf("%s: LeagueBots = %+v, want %+v", when, got, w)
+			}
+		}
+		check("after the migration", before)
+		l, err := s.GetLeague(ctx, "T")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Matches != 2 || l.MatchesFinished != 1 {
+			t.Errorf("after the migration: %d matches, %d finished; want 2, 1", l.Matches, l.MatchesFinished)
+		}
+		if err := s.SaveDeals(ctx, after); err != nil {
+			t.Fatal(err)
+		}
+		check("after the rest of the deals", append(before, after...))
+	})
+}

@@ -49,23 +49,43 @@ VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`), l.ID, l.Plan, string(status), s
 // GetLeague returns the league, or domain.ErrNotFound.
 func (s *Store) GetLeague(ctx context.Context, id string) (*domain.League, error) {
 	var l domain.League
-	var status string
-	var created, updated dbTime
-	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT id, plan, status, created, updated FROM leagues WHERE id = ?`), id).
-		Scan(&l.ID, &l.Plan, &status, &created, &updated)
+	err := s.scanLeague(s.r.QueryRowContext(ctx, s.rebind(`SELECT `+s.leagueColumns()+` FROM leagues WHERE id = ?`), id), &l)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("league %s: %w", id, domain.ErrNotFound)
 	}
 	if err != nil {
 		return nil, s.wrap("read league "+id, err)
 	}
-	l.Status, l.Created, l.Updated = domain.LeagueStatus(status), created.T, updated.T
 	return &l, nil
+}
+
+// leagueColumns are the columns scanLeague reads.
+func (s *Store) leagueColumns() string {
+	if s.before17 {
+		return `id, plan, status, created, updated`
+	}
+	return `id, plan, status, created, updated, paused, matches, matches_finished`
+}
+
+// scanLeague reads a row of leagueColumns.
+func (s *Store) scanLeague(row interface{ Scan(...any) error }, l *domain.League) error {
+	var status string
+	var created, updated dbTime
+	var paused int
+	dest := []any{&l.ID, &l.Plan, &status, &created, &updated, &paused, &l.Matches, &l.MatchesFinished}
+	if s.before17 {
+		dest = dest[:5]
+	}
+	if err := row.Scan(dest...); err != nil {
+		return err
+	}
+	l.Status, l.Created, l.Updated, l.Paused = domain.LeagueStatus(status), created.T, updated.T, paused != 0
+	return nil
 }
 
 // ListLeagues returns every league, newest first.
 func (s *Store) ListLeagues(ctx context.Context) ([]domain.League, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, plan, status, created, updated FROM leagues ORDER BY created DESC, id`)
+	rows, err := s.r.QueryContext(ctx, `SELECT `+s.leagueColumns()+` FROM leagues ORDER BY created DESC, id`)
 	if err != nil {
 		return nil, s.wrap("list leagues", err)
 	}
@@ -73,12 +93,9 @@ func (s *Store) ListLeagues(ctx context.Context) ([]domain.League, error) {
 	var out []domain.League
 	for rows.Next() {
 		var l domain.League
-		var status string
-		var created, updated dbTime
-		if err := rows.Scan(&l.ID, &l.Plan, &status, &created, &updated); err != nil {
+		if err := s.scanLeague(rows, &l); err != nil {
 			return nil, s.wrap("list leagues", err)
 		}
-		l.Status, l.Created, l.Updated = domain.LeagueStatus(status), created.T, updated.T
 		out = append(out, l)
 	}
 	return out, s.wrap("list leagues", rows.Err())
@@ -93,6 +110,25 @@ func (s *Store) SetLeagueStatus(ctx context.Context, id string, status domain.Le
 	}
 	if n, err := res.RowsAffected(); err != nil {
 		return s.wrap("update league "+id, err)
+	} else if n == 0 {
+		return fmt.Errorf("league %s: %w", id, domain.ErrNotFound)
+	}
+	return nil
+}
+
+// SetLeaguePaused pauses a league (its workers claim no new jobs, finish what they play and
+// wait) or resumes it; domain.ErrNotFound for an unknown league.
+func (s *Store) SetLeaguePaused(ctx context.Context, id string, paused bool) error {
+	flag := 0
+	if paused {
+		flag = 1
+	}
+	res, err := s.w.ExecContext(ctx, s.rebind(`UPDATE leagues SET paused = ?, updated = ? WHERE id = ?`), flag, s.timeArg(now()), id)
+	if err != nil {
+		return s.wrap("pause league "+id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return s.wrap("pause league "+id, err)
 	} else if n == 0 {
 		return fmt.Errorf("league %s: %w", id, domain.ErrNotFound)
 	}
@@ -132,9 +168,17 @@ func (s *Store) ScheduleRound(ctx context.Context, places []domain.LeagueMatch, 
 			return s.wrap(op, err)
 		}
 		p := places[i]
-		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO league_matches (league_id, seq, round, match_id)
-VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`), p.LeagueID, p.Seq, p.Round, m.ID); err != nil {
+		res, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO league_matches (league_id, seq, round, match_id)
+VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`), p.LeagueID, p.Seq, p.Round, m.ID)
+		if err != nil {
 			return s.wrap(op, err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return s.wrap(op, err)
+		} else if n > 0 && !s.before17 { // the league's count of scheduled matches (a round scheduled again adds none)
+			if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE leagues SET matches = matches + 1 WHERE id = ?`), p.LeagueID); err != nil {
+				return s.wrap(op, err)
+			}
 		}
 	}
 	args := make([]any, 0, len(jobs)*9)
@@ -664,7 +708,14 @@ func (s *Store) completeJob(ctx context.Context, tx *sql.Tx, jobID int64) (bool,
 		return true, err
 	}
 	if n, err := res.RowsAffected(); err == nil && n > 0 {
-		return true, s.rateFinished(ctx, tx, matchID) // the match is finished now: the running Elo, ratingstats.go
+		// The match is finished now: its league counts it, and the running Elo rates it
+		// (ratingstats.go).
+		if !s.before17 {
+			if _, err := s.txExec(ctx, tx, q[4], matchID); err != nil {
+				return true, err
+			}
+		}
+		return true, s.rateFinished(ctx, tx, matchID)
 	}
 	return true, err
 }
@@ -687,8 +738,10 @@ WHERE id = ? AND deals <= (SELECT count(*) FROM deals d WHERE d.match_id = leagu
 		`SELECT id FROM matches WHERE id = ? FOR NO KEY UPDATE`, // PostgreSQL only
 		`UPDATE matches SET status = ?, finished = ? WHERE id = ? AND status <> ?
 	AND NOT EXISTS (SELECT 1 FROM league_jobs j WHERE j.match_id = matches.id AND j.state <> 'done')`,
+		`UPDATE leagues SET matches_finished = matches_finished + 1
+WHERE id = (SELECT league_id FROM league_matches WHERE match_id = ?)`,
 	}
-	sqliteCompleteJobQueries = []string{completeJobQueries[0], completeJobQueries[1], "", completeJobQueries[3]}
+	sqliteCompleteJobQueries = []string{completeJobQueries[0], completeJobQueries[1], "", completeJobQueries[3], completeJobQueries[4]}
 	pgCompleteJobQueries     = func() []string {
 		pg := &Store{dialect: postgresDialect}
 		qs := make([]string, len(completeJobQueries))

@@ -90,6 +90,9 @@ type Store struct {
 	ratingInfoCount atomic.Int64
 
 	progress func(what string, done, total int) // Options.Progress
+	// before17 says the schema was migrated to an older version than 17 only (tests build
+	// databases as older versions left them): the league totals of version 17 are not kept.
+	before17 bool
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -133,6 +136,7 @@ func openWith(ctx context.Context, dsn string, version int, o Options) (*Store, 
 		return nil, err
 	}
 	s.progress = o.Progress
+	s.before17 = version > 0 && version < 17
 	if err := s.migrateTo(ctx, version); err != nil {
 		s.Close()
 		return nil, err

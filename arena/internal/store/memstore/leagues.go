@@ -53,6 +53,18 @@ func (s *Memory) GetLeague(_ context.Context, id string) (*domain.League, error)
 	return &c, nil
 }
 
+// SetLeaguePaused pauses or resumes a league.
+func (s *Memory) SetLeaguePaused(_ context.Context, id string, paused bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.leagues[id]
+	if !ok {
+		return fmt.Errorf("league %s: %w", id, domain.ErrNotFound)
+	}
+	l.Paused, l.Updated = paused, now()
+	return nil
+}
+
 // SetLeagueStatus implements leaguestore.Store.
 func (s *Memory) SetLeagueStatus(_ context.Context, id string, status domain.LeagueStatus) error {
 	s.mu.Lock()
@@ -75,6 +87,9 @@ func (s *Memory) ScheduleRound(_ context.Context, places []domain.LeagueMatch, m
 		if s.createMatch(m) {
 			p := places[i]
 			s.places[p.LeagueID] = append(s.places[p.LeagueID], p)
+			if l := s.leagues[p.LeagueID]; l != nil {
+				l.Matches++
+			}
 			if s.rounds == nil {
 				s.rounds = map[string]int{}
 			}
@@ -293,6 +308,9 @@ func (s *Memory) completeJob(jobID int64) (bool, error) {
 	}
 	if m := s.matches[j.MatchID]; m.Status != domain.MatchFinished {
 		m.Status, m.Finished = domain.MatchFinished, now()
+		if l := s.leagues[j.LeagueID]; l != nil {
+			l.MatchesFinished++
+		}
 	}
 	return true, nil
 }

@@ -17,6 +17,7 @@ import (
 // round.
 type memoryTotals struct {
 	deals    int
+	bots     map[string]*domain.LeagueBot
 	units    map[memoryUnit]*domain.LeagueUnit
 	byRound  map[int][]memoryUnit             // the units of each round, in the order first stored
 	maxRound int                              // the last round with a unit
@@ -39,10 +40,23 @@ func (s *Memory) addToTotals(m *domain.Match, d *domain.DealRecord) {
 	}
 	t := s.totals[league]
 	if t == nil {
-		t = &memoryTotals{units: map[memoryUnit]*domain.LeagueUnit{}, byRound: map[int][]memoryUnit{}, pairs: map[int]map[[2]string]rating.WDL{}}
+		t = &memoryTotals{units: map[memoryUnit]*domain.LeagueUnit{}, byRound: map[int][]memoryUnit{}, pairs: map[int]map[[2]string]rating.WDL{},
+			bots: map[string]*domain.LeagueBot{}}
 		s.totals[league] = t
 	}
 	t.deals++
+	for name, add := range domain.LeagueBotOf(d) {
+		b := t.bots[name]
+		if b == nil {
+			b = &domain.LeagueBot{Bot: name}
+			t.bots[name] = b
+		}
+		b.Deals += add.Deals
+		b.Decisions += add.Decisions
+		b.Strikes += add.Strikes
+		b.Fallbacks += add.Fallbacks
+		b.Forfeited += add.Forfeited
+	}
 	round, ok := s.rounds[m.ID]
 	if !ok {
 		return
@@ -139,5 +153,21 @@ func (s *Memory) LeagueUnits(_ context.Context, league string, from int) ([]doma
 	slices.SortFunc(out, func(a, b domain.LeagueUnit) int {
 		return cmp.Or(cmp.Compare(a.Round, b.Round), strings.Compare(a.MatchID, b.MatchID), cmp.Compare(a.Group, b.Group))
 	})
+	return out, nil
+}
+
+// LeagueBots returns the league's running totals per bot, by name.
+func (s *Memory) LeagueBots(_ context.Context, league string) ([]domain.LeagueBot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.totals[league]
+	if t == nil {
+		return nil, nil
+	}
+	out := make([]domain.LeagueBot, 0, len(t.bots))
+	for _, b := range t.bots {
+		out = append(out, *b)
+	}
+	slices.SortFunc(out, func(a, b domain.LeagueBot) int { return strings.Compare(a.Bot, b.Bot) })
 	return out, nil
 }

@@ -37,6 +37,10 @@ type Store interface {
 	// Analyses returns a match's analyses under a method, by deal number.
 	SaveAnalysis(ctx context.Context, matchID string, number int, method string, body []byte) error
 	Analyses(ctx context.Context, matchID, method string) (map[int][]byte, error)
+	// LeagueBots returns a league's running totals per bot, by name; SetLeaguePaused pauses
+	// or resumes a league (domain.League.Paused).
+	LeagueBots(ctx context.Context, league string) ([]domain.LeagueBot, error)
+	SetLeaguePaused(ctx context.Context, id string, paused bool) error
 }
 
 // test is one test of the suite, run on a fresh store.
@@ -67,6 +71,8 @@ var tests = []test{
 	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
+	{"Totals/LeagueBotsAndMatchCounts", testLeagueBotsAndMatchCounts},
+	{"LeaguePauseAndResume", testLeaguePause},
 }
 
 // Run runs the suite; open returns a fresh, empty store for each test (closed by the caller's
