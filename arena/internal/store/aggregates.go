@@ -141,7 +141,9 @@ func (s *Store) leagueBotOps(bots map[botKey]*domain.LeagueBot) []writeOp {
 	for k := range bots {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b botKey) int { return cmp.Or(strings.Compare(a.league, b.league), strings.Compare(a.bot, b.bot)) })
+	slices.SortFunc(keys, func(a, b botKey) int {
+		return cmp.Or(strings.Compare(a.league, b.league), strings.Compare(a.bot, b.bot))
+	})
 	args := make([]any, 0, len(keys)*botCols)
 	for _, k := range keys {
 		t := bots[k]
