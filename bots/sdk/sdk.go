@@ -58,7 +58,34 @@ type Config struct {
 	// Dial, when set, opens the connection to Arena instead of a TCP dial (no name lookup):
 	// an arena in the same process (an in-memory listener), a proxy, a test.
 	Dial func(ctx context.Context, addr string) (net.Conn, error)
+	// Flags names how this bot's user turns TLS on and names a CA, for the error that says
+	// what to change when TLS does not fit the arena's (default SDKFlags; `tapp bot` says
+	// --tls and --ca).
+	Flags Flags
 }
+
+func (cfg Config) flags() Flags {
+	if cfg.Flags.TLS == "" {
+		return SDKFlags
+	}
+	return cfg.Flags
+}
+
+// ConnectError is Run giving up on a connection mistake that trying again cannot mend
+// (ConnectProblem): it says what to change.
+type ConnectError struct {
+	Arena   string
+	Problem ConnectProblem
+	Tries   int
+	Err     error
+	Flags   Flags
+}
+
+func (e *ConnectError) Error() string {
+	return fmt.Sprintf("cannot connect to the arena at %s: %s (gave up after %d tries: %v)", e.Arena, e.Problem.Fix(e.Flags), e.Tries, e.Err)
+}
+
+func (e *ConnectError) Unwrap() error { return e.Err }
 
 // keepaliveTime is how often the SDK pings an idle connection to find a dead arena; the arena
 // allows pings every 10 s or more.
@@ -160,9 +187,11 @@ func (c *client) loop(ctx context.Context) error {
 	backoff := 50 * time.Millisecond
 	var downSince time.Time
 	everConnected := false // a connection that never existed is not "lost"
+	tries, problemTries := 0, 0
 	for {
 		connected, err := c.session(ctx)
 		everConnected = everConnected || connected
+		tries++
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -173,21 +202,31 @@ func (c *client) loop(ctx context.Context) error {
 			return fmt.Errorf("the arena at %s refused the bot: %w", c.cfg.Arena, err)
 		}
 		if connected {
-			downSince, backoff = time.Time{}, 50*time.Millisecond
+			downSince, backoff, tries, problemTries = time.Time{}, 50*time.Millisecond, 0, 0
 		}
 		if downSince.IsZero() {
 			downSince = time.Now()
 		}
+		// TLS on one side only, or an untrusted certificate, does not mend by itself: say what
+		// to change after a few tries instead of retrying for MaxReconnect.
+		if p := ConnectProblemOf(err); p != NoConnectProblem {
+			problemTries++
+			if problemTries >= connectProblemTries {
+				return &ConnectError{Arena: c.cfg.Arena, Problem: p, Tries: problemTries, Err: err, Flags: c.cfg.flags()}
+			}
+		}
 		if time.Since(downSince) > c.cfg.MaxReconnect {
 			if !everConnected {
-				return fmt.Errorf("cannot reach the arena at %s (tried for %s): %w", c.cfg.Arena, c.cfg.MaxReconnect, err)
+				return fmt.Errorf("cannot reach the arena at %s: gave up after %d tries over %s (is it running, and listening there?): %w",
+					c.cfg.Arena, tries, c.cfg.MaxReconnect, err)
 			}
-			return fmt.Errorf("arena at %s unreachable for %s: %w", c.cfg.Arena, c.cfg.MaxReconnect, err)
+			return fmt.Errorf("arena at %s unreachable for %s: gave up after %d tries: %w", c.cfg.Arena, c.cfg.MaxReconnect, tries, err)
 		}
 		if everConnected {
 			c.log.Warn("connection to the arena lost, reconnecting", zap.String("arena", c.cfg.Arena), zap.Error(err), zap.Duration("backoff", backoff))
 		} else {
-			c.log.Warn("cannot reach the arena, retrying", zap.String("arena", c.cfg.Arena), zap.Error(err), zap.Duration("backoff", backoff))
+			c.log.Warn("cannot reach the arena, retrying", zap.String("arena", c.cfg.Arena), zap.Error(err), zap.Duration("backoff", backoff),
+				zap.Int("try", tries), zap.Duration("gives_up_after", c.cfg.MaxReconnect))
 		}
 		select {
 		case <-time.After(backoff):

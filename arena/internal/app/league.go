@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -72,9 +74,13 @@ func RunLeague(ctx context.Context, st leaguestore.Store, r LeagueRun) (*LeagueR
 // playLeague starts the league's bots and plays it until it is finished, stopped or r.Until.
 func playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, r LeagueRun) (*league.Outcome, time.Duration, error) {
 	cfg := r.Config
-	a, err := host.StartLeague(ctx, host.Config{Listen: r.Listen, Log: r.Log, Executable: r.Executable}, st, cfg.Bots, cfg, r.BotLogs)
+	a, err := host.StartLeague(ctx, host.Config{Listen: r.Listen, Log: r.Log, Executable: r.Executable}, st, cfg.Bots, cfg, r.BotLogs, r.Until)
 	if a != nil {
 		defer a.Stop()
+	}
+	if waited := (*host.WaitedTooLongError)(nil); errors.As(err, &waited) {
+		r.Log.Info("time limit reached while waiting for bots: nothing played", zap.String("league", p.League), zap.Strings("missing", waited.Missing))
+		return &league.Outcome{Stopped: "time limit reached while waiting for bots " + strings.Join(waited.Missing, ", ")}, 0, nil
 	}
 	if err != nil {
 		return nil, 0, err
@@ -111,7 +117,7 @@ func RunSPRT(ctx context.Context, st leaguestore.Store, r SPRTRun) (sprt.Summary
 		r.Log = zap.NewNop()
 	}
 	p := r.Plan
-	a, err := host.StartLeague(ctx, host.Config{Listen: "127.0.0.1:0", Log: r.Log, Executable: r.Executable}, st, r.Bots, r.Config, r.BotLogs)
+	a, err := host.StartLeague(ctx, host.Config{Listen: "127.0.0.1:0", Log: r.Log, Executable: r.Executable}, st, r.Bots, r.Config, r.BotLogs, r.Until)
 	if a != nil {
 		defer a.Stop()
 	}

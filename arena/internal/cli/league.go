@@ -20,12 +20,15 @@ import (
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/notify"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
-const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR] [--logs DIR] [--json]
+const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR] [--logs DIR] [--notify URL|CMD] [--json]
 tapp league status NAME [--db DSN]
+tapp league pause NAME|FILE [--db DSN]
+tapp league resume NAME|FILE [--db DSN]
 tapp league list [--db DSN]`
 
 // league dispatches the league subcommands.
@@ -40,6 +43,10 @@ func (m *Main) league(ctx context.Context, args []string) error {
 		return m.leagueStatus(ctx, args[1:])
 	case "list":
 		return m.leagueList(ctx, args[1:])
+	case "pause":
+		return m.leaguePause(ctx, args[1:], true)
+	case "resume":
+		return m.leaguePause(ctx, args[1:], false)
 	}
 	if helpFlag(args[0]) {
 		fmt.Fprintf(m.Stdout, "%s\n(tapp league SUBCOMMAND -h lists its flags)\n", leagueUsage)
@@ -84,6 +91,7 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
 	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
 	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
+	notifyTo := notifyFlag(fs, "run of the league")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -140,17 +148,28 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, BotLogs: logDir, Until: until,
 		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update})
 	bar.finish()
+	targets := append(append([]string(nil), cfg.Notify...), *notifyTo...)
+	summary := notify.Summary{Kind: notify.League, Name: cfg.Name, DB: redactDSN(db),
+		Next: []string{"tapp ratings --league " + cfg.Name + m.suggestDB(db), "tapp web" + m.suggestDB(db)}}
 	if err != nil {
+		summary.Status, summary.Reason = "failed", err.Error()
+		m.notify(ctx, targets, summary)
 		return err
 	}
 	p, out, lb := res.Plan, res.Outcome, res.Board
+	result := struct {
+		*board.Leaderboard
+		Outcome *league.Outcome `json:"outcome"`
+	}{lb, out}
+	summary.Status, summary.Reason, summary.Deals, summary.Result = "finished", out.Stopped, out.Played, result
+	if !out.Finished {
+		summary.Status = "stopped"
+	}
+	m.notify(ctx, targets, summary)
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			*board.Leaderboard
-			Outcome *league.Outcome `json:"outcome"`
-		}{lb, out})
+		return enc.Encode(result)
 	}
 	status := "finished"
 	if !out.Finished {
@@ -200,6 +219,8 @@ type leagueProgress struct {
 	start   time.Time
 	last    time.Time
 	bar     *progressbar.ProgressBar
+	desc    string // the bar's description
+	paused  bool   // the last progress said the league is paused
 	latest  league.Progress
 }
 
@@ -225,6 +246,7 @@ func (b *leagueProgress) update(pr league.Progress) {
 			if !b.until.IsZero() {
 				desc += " until " + b.until.Format("15:04")
 			}
+			b.desc = desc
 			b.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(b.m.Stderr),
 				progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
 				progressbar.OptionShowIts(), progressbar.OptionSetItsString("deals"), progressbar.OptionThrottle(100*time.Millisecond),
@@ -232,7 +254,17 @@ func (b *leagueProgress) update(pr league.Progress) {
 		}
 	}
 	if b.bar != nil {
+		if pr.Paused != b.paused {
+			b.paused = pr.Paused
+			b.bar.Describe(b.desc + map[bool]string{true: " — PAUSED (tapp league resume)", false: ""}[pr.Paused])
+		}
 		_ = b.bar.Set(pr.Done - b.base)
+		return
+	}
+	if pr.Paused != b.paused { // said at once, not at the next log line
+		b.paused = pr.Paused
+		b.last = time.Now()
+		b.log(pr)
 		return
 	}
 	if time.Since(b.last) < 10*time.Second {
@@ -247,6 +279,9 @@ func (b *leagueProgress) log(pr league.Progress) {
 	rate := float64(played) / max(time.Since(b.start).Seconds(), 1e-3)
 	fields := []zap.Field{zap.Int("deals_stored", pr.Done), zap.Int("deals_this_run", played),
 		zap.Float64("deals_per_second", rate), zap.Int("rounds_scheduled", pr.Rounds), zap.Int("jobs_running", pr.Running)}
+	if pr.Paused {
+		fields = append(fields, zap.Bool("paused", true))
+	}
 	var eta time.Duration = -1
 	if pr.Planned > 0 {
 		fields = append(fields, zap.Int("deals_planned", pr.Planned))
@@ -313,8 +348,15 @@ func (m *Main) leagueStatus(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(m.Stdout, "league %s: %s (since %s), %d deals stored\nplan: %s\n\n", l.ID, l.Status,
-		l.Updated.Local().Format("2006-01-02 15:04"), deals, l.Plan)
+	status := string(l.Status)
+	if l.Paused {
+		status += ", paused (tapp league resume " + l.ID + " continues it)"
+	}
+	fmt.Fprintf(m.Stdout, "league %s: %s (since %s), %d deals stored, %d of %d matches finished\nplan: %s\n\n", l.ID, status,
+		l.Updated.Local().Format("2006-01-02 15:04"), deals, l.MatchesFinished, l.Matches, l.Plan)
+	if err := m.printLeagueBots(ctx, st, l.ID); err != nil {
+		return err
+	}
 	if from > 0 {
 		fmt.Fprintf(m.Stdout, "rounds 0-%d: complete\n", from-1)
 	}
@@ -342,6 +384,77 @@ func (m *Main) leagueStatus(ctx context.Context, args []string) error {
 	return nil
 }
 
+// printLeagueBots writes the league's totals per bot: strikes, fallbacks and forfeits.
+func (m *Main) printLeagueBots(ctx context.Context, st interface {
+	LeagueBots(ctx context.Context, league string) ([]domain.LeagueBot, error)
+}, league string) error {
+	bots, err := st.LeagueBots(ctx, league)
+	if err != nil || len(bots) == 0 {
+		return err
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "bot\tdeals\tdecisions\tstrikes\tfallbacks\tforfeited deals\t")
+	for _, b := range bots {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", b.Bot, b.Deals, b.Decisions, b.Strikes, b.Fallbacks, b.Forfeited)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(m.Stdout)
+	return nil
+}
+
+// leaguePause is `tapp league pause` and `tapp league resume`: the league's workers (on every
+// host that plays it) see it within a few seconds. Pausing lets the jobs in flight finish
+// and starts no new ones; the bots stay connected.
+func (m *Main) leaguePause(ctx context.Context, args []string, pause bool) error {
+	verb := map[bool]string{true: "pause", false: "resume"}[pause]
+	fs := m.flags("league "+verb, "NAME|FILE [flags]")
+	dsn := fs.String("db", "", "store: a SQLite file or a postgres:// URL (default: the league file's db, else $TAPP_DB, else "+defaultDB+")")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("tapp league %s NAME|FILE: give the league's name (or its file)", verb)
+	}
+	name, db := pos[0], *dsn
+	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+		cfg, err := leaguefile.Load(name, builtinParseOptions)
+		if err != nil {
+			var ce *leaguefile.Error
+			if errors.As(err, &ce) {
+				return usageError{ce.Error()}
+			}
+			return err
+		}
+		name = cfg.Name
+		if db == "" {
+			db = resolve(cfg.Dir, cfg.DB)
+		}
+	}
+	if db == "" {
+		db = m.env("TAPP_DB", defaultDB)
+	}
+	st, err := m.openExistingStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.SetLeaguePaused(ctx, name, pause); err != nil {
+		if errors.Is(err, domain.ErrNotFound) {
+			return usagef("no league %q in %s (tapp league list shows them)", name, redactDSN(db))
+		}
+		return err
+	}
+	if pause {
+		fmt.Fprintf(m.Stdout, "league %s paused: its workers start no new work and finish what they play (the bots stay connected); tapp league resume %s continues it\n", name, name)
+	} else {
+		fmt.Fprintf(m.Stdout, "league %s resumed: its workers pick up work within a few seconds\n", name)
+	}
+	return nil
+}
+
 func (m *Main) leagueList(ctx context.Context, args []string) error {
 	fs := m.flags("league list", "[flags]")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
@@ -361,7 +474,11 @@ func (m *Main) leagueList(ctx context.Context, args []string) error {
 	fmt.Fprintln(tw, "league\tstatus\tcreated\tdeals\tleaderboard with")
 	for _, l := range ls {
 		n, _ := st.LeagueDeals(ctx, l.ID)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\ttapp ratings --league %s\n", l.ID, l.Status, l.Created.Local().Format("2006-01-02 15:04"), n, l.ID)
+		status := string(l.Status)
+		if l.Paused {
+			status += " (paused)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\ttapp ratings --league %s\n", l.ID, status, l.Created.Local().Format("2006-01-02 15:04"), n, l.ID)
 	}
 	return tw.Flush()
 }

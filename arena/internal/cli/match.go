@@ -15,6 +15,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/notify"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -61,7 +62,7 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 		logName = kind
 	}
 	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
-		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
+		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca, Flags: cliTLSFlags}, b)
 	if err == sdk.ErrGoingAway {
 		return nil
 	}
@@ -152,6 +153,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	remote := fs.String("arena", "", "play among bots connected to this running arena (admin API, needs TAPP_ADMIN_TOKEN) instead of launching built-in bots")
 	inProcess := fs.Bool("in-process", false, "call the built-in bots in this process, without gRPC (the same deals, stored alike; faster)")
 	remoteTLS := m.clientTLSFlags(fs)
+	notifyTo := notifyFlag(fs, "match")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -163,7 +165,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return m.remoteMatch(ctx, *remote, remoteTLS, spec, *asJSON)
+		return m.remoteMatch(ctx, *remote, remoteTLS, spec, *asJSON, *notifyTo)
 	}
 	kinds := splitList(*botList)
 	spec, err := mf.spec(app.SeatNames(kinds))
@@ -184,10 +186,26 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	played, err := app.PlayMatch(ctx, st, app.MatchPlay{Spec: spec, Kinds: kinds, InProcess: *inProcess, Parallel: *parallel,
 		BotLogs: *logDir, Executable: m.Executable, Log: m.Log, Progress: progress})
 	endProgress()
+	summary := notify.Summary{Kind: notify.Match, Status: "finished", DB: redactDSN(*dsn)}
 	if err != nil {
+		summary.Status, summary.Reason = "failed", err.Error()
+		m.notify(ctx, *notifyTo, summary)
 		return err
 	}
+	summary.Name, summary.Deals, summary.Result = played.Match.ID, played.Result.Deals, matchJSON(played, spec)
+	if *dsn != memoryDSN {
+		summary.Next = []string{"tapp replay " + played.Match.ID + " --deal 0 --full" + m.suggestDB(*dsn)}
+	}
+	m.notify(ctx, *notifyTo, summary)
 	return m.printMatch(played, spec, *asJSON, *dsn)
+}
+
+// matchJSON is what `tapp match --json` prints of a played match.
+func matchJSON(played *app.PlayedMatch, spec domain.MatchSpec) map[string]any {
+	mt, res := played.Match, played.Result
+	return map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
+		"forfeited": res.Forfeited, "bots": played.Lines, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
+		"tainted": mt.FallbackShare() > domain.TaintedShare}
 }
 
 // printMatch prints a played match: its result table, forfeits, a warning when the arena
@@ -197,9 +215,7 @@ func (m *Main) printMatch(played *app.PlayedMatch, spec domain.MatchSpec, asJSON
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
-			"forfeited": res.Forfeited, "bots": table, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
-			"tainted": mt.FallbackShare() > domain.TaintedShare})
+		return enc.Encode(matchJSON(played, spec))
 	}
 	fmt.Fprintf(m.Stdout, "match %s — %s, %d deals, seed %d\n\n", mt.ID, spec.Rules, res.Deals, spec.Seed)
 	printResultTable(m.Stdout, table, unit(spec.Rules))

@@ -27,3 +27,6 @@ func (m *Main) clientTLSFlags(fs *flag.FlagSet) *clientTLS {
 func (c *clientTLS) credentials() (credentials.TransportCredentials, error) {
 	return sdk.TransportCredentials(c.on, c.ca)
 }
+
+// cliTLSFlags are how a tapp command says what to change when TLS does not fit the arena's.
+var cliTLSFlags = sdk.Flags{TLS: "--tls (TAPP_TLS=1)", CA: "--ca FILE (TAPP_CA)"}

@@ -24,7 +24,10 @@ import (
 // with the league file's grace), the launched bots (supervised, stderr in logDir), and waits
 // until every bot is connected (token bots may take their time: their absence is logged).
 // A host it returns with an error must still be stopped.
-func StartLeague(ctx context.Context, cfg Config, st leaguestore.Store, bots []leaguefile.Bot, lc *leaguefile.Config, logDir string) (*Host, error) {
+//
+// With until set, the wait for token bots ends then with an error that is a
+// *WaitedTooLongError: the league's time ran out before it could start.
+func StartLeague(ctx context.Context, cfg Config, st leaguestore.Store, bots []leaguefile.Bot, lc *leaguefile.Config, logDir string, until time.Time) (*Host, error) {
 	for _, b := range bots {
 		if b.Token {
 			if _, err := st.BotByName(ctx, b.Name); errors.Is(err, domain.ErrNotFound) {
@@ -55,7 +58,16 @@ func StartLeague(ctx context.Context, cfg Config, st leaguestore.Store, bots []l
 			return h, fmt.Errorf("launching bot %s: %w", b.Name, err)
 		}
 	}
-	return h, h.waitForBots(ctx, names, bots)
+	return h, h.waitForBots(ctx, names, bots, until)
+}
+
+// WaitedTooLongError is a league's time limit reached while it waited for bots to connect.
+type WaitedTooLongError struct {
+	Missing []string // the bots that had not connected
+}
+
+func (e *WaitedTooLongError) Error() string {
+	return "the time limit was reached while waiting for bots " + strings.Join(e.Missing, ", ") + " to connect"
 }
 
 // launchLeagueBot starts one launched bot of a league under supervision: restarted when it
@@ -116,7 +128,7 @@ func sortedEnvKeys(env map[string]string) []string {
 // waitForBots waits until every bot has a connected session. Launched bots get a minute;
 // bots that connect by themselves are waited for as long as it takes (Ctrl-C stops), with a
 // reminder every 15 s of who is missing and where to connect.
-func (h *Host) waitForBots(ctx context.Context, names []string, bots []leaguefile.Bot) error {
+func (h *Host) waitForBots(ctx context.Context, names []string, bots []leaguefile.Bot, until time.Time) error {
 	tokenBots := map[string]bool{}
 	for _, b := range bots {
 		tokenBots[b.Name] = b.Token
@@ -139,9 +151,16 @@ func (h *Host) waitForBots(ctx context.Context, names []string, bots []leaguefil
 		if len(missingLaunched) > 0 && time.Since(start) > time.Minute {
 			return fmt.Errorf("bots %s did not connect within a minute: see their stderr logs", strings.Join(missingLaunched, ", "))
 		}
+		if !until.IsZero() && !time.Now().Before(until) {
+			return &WaitedTooLongError{Missing: missing}
+		}
 		if time.Since(lastLog) > 15*time.Second {
 			lastLog = time.Now()
-			h.log.Info("waiting for bots to connect", zap.Strings("bots", missing), zap.String("arena", h.Addr))
+			fields := []zap.Field{zap.Strings("bots", missing), zap.String("arena", h.Addr)}
+			if !until.IsZero() {
+				fields = append(fields, zap.Duration("time_left", time.Until(until).Round(time.Second)))
+			}
+			h.log.Info("waiting for bots to connect", fields...)
 		}
 		select {
 		case <-ctx.Done():

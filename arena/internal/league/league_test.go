@@ -428,3 +428,79 @@ func scheduleFirstRound(t *testing.T, st leaguestore.Store, p *plan.Plan) {
 		t.Fatal(err)
 	}
 }
+
+// A paused league starts no new job: the jobs in flight finish, nothing more is played while
+// it stays paused (its bots stay connected), and once resumed it plays to its end.
+func TestPauseHoldsTheLeagueUntilResumed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := memstore.New()
+	a := newArena(t, st, fourBots)
+	p := testPlan(t, "paused", plan.RoundRobin, 1, 3) // 4 tables × 3 groups: 12 jobs, 72 deals
+	var sawPaused atomic.Bool
+	pausedOnce := atomic.Bool{}
+	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 6, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
+		Progress: func(pr league.Progress) {
+			if pr.Done >= 6 && pausedOnce.CompareAndSwap(false, true) {
+				if err := st.SetLeaguePaused(ctx, "paused", true); err != nil {
+					t.Error(err)
+				}
+			}
+			if pr.Paused {
+				sawPaused.Store(true)
+			}
+		}}
+	type result struct {
+		out *league.Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := r.Run(ctx, p, time.Time{})
+		done <- result{out, err}
+	}()
+	// Paused: once the deals being played are stored, the count stands still.
+	deadline := time.Now().Add(time.Minute)
+	held, last := -1, time.Now()
+	for !sawPaused.Load() || time.Since(last) < 300*time.Millisecond {
+		if time.Now().After(deadline) {
+			t.Fatal("the paused league still plays after a minute")
+		}
+		if n, _ := st.LeagueDeals(ctx, "paused"); n != held {
+			held, last = n, time.Now()
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // 15 more polls
+	if now, _ := st.LeagueDeals(ctx, "paused"); now != held || held >= 72 {
+		t.Errorf("paused with %d deals stored, then %d: want fewer than 72, and no more while paused", held, now)
+	}
+	if running(t, st, "paused") == 0 {
+		t.Error("the paused league gave its jobs back; it holds them until resumed")
+	}
+	if err := st.SetLeaguePaused(ctx, "paused", false); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-done:
+		if res.err != nil || !res.out.Finished || res.out.Played != 72 {
+			t.Errorf("resumed league: %v, %v; want finished with 72 deals", describe(res.out), res.err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the resumed league did not finish within 2 minutes")
+	}
+}
+
+// running counts the league's jobs in flight.
+func running(t *testing.T, st leaguestore.Store, league string) int {
+	t.Helper()
+	counts, err := st.RoundCounts(context.Background(), league)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range counts {
+		n += c.Running
+	}
+	return n
+}

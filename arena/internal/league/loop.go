@@ -29,6 +29,9 @@ type loop struct {
 	out     *Outcome
 	fatal   error  // the store failure that stops the league
 	stop    string // why no more jobs are claimed ("" while going on)
+	// paused: the league is paused (tapp league pause): no job is claimed and no deal
+	// started until it is resumed; the deals being played finish.
+	paused bool
 
 	// Jobs are claimed several at a time, up to maxJobs, once no more than refillAt of those
 	// in hand still have deals to play; queueEmpty: the last claim got fewer than it asked
@@ -54,6 +57,7 @@ func (ru *run) mainLoop(ctx context.Context, until time.Time) (*Outcome, error) 
 	defer poll.Stop()
 
 	l.checkGoal(true)
+	l.checkPaused()
 	ru.progress()
 	for {
 		l.noticeInterrupt()
@@ -156,7 +160,7 @@ func (l *loop) scheduleRounds() {
 // the next poll (other workers' jobs may have become available).
 func (l *loop) claimJobs() {
 	playing := l.playing()
-	if l.stop != "" || l.queueEmpty || playing > l.refillAt {
+	if l.stop != "" || l.paused || l.queueEmpty || playing > l.refillAt {
 		return
 	}
 	want := l.maxJobs - playing
@@ -320,12 +324,46 @@ func (l *loop) renewLeases() {
 // jobs of workers of this host that are gone are freed.
 func (l *loop) pollForWork() {
 	l.queueEmpty = false
+	l.checkPaused()
 	if l.stop != "" || len(l.active) >= l.maxJobs {
 		return
 	}
 	if err := l.ru.rescue(l.ctx); err != nil && l.ctx.Err() == nil {
 		l.storeFailed(err)
 	}
+}
+
+// checkPaused reads whether the league is paused (tapp league pause, or the dashboard) and
+// says so when that changes: a paused league claims no jobs and starts no deal (the jobs in
+// hand keep their leases and wait), the deals being played finish, its bots stay connected.
+func (l *loop) checkPaused() {
+	lg, err := l.ru.r.Store.GetLeague(l.ctx, l.ru.p.League)
+	if err != nil {
+		if l.ctx.Err() == nil {
+			l.ru.log.Warn("could not read whether the league is paused", zap.Error(err))
+		}
+		return
+	}
+	if lg.Paused == l.paused {
+		return
+	}
+	l.paused = lg.Paused
+	l.ru.mu.Lock()
+	l.ru.paused = lg.Paused
+	if l.paused {
+		l.ru.resumed = make(chan struct{})
+	} else {
+		close(l.ru.resumed)
+		l.ru.resumed = nil
+	}
+	l.ru.mu.Unlock()
+	if l.paused {
+		l.ru.log.Info("league paused: the deals being played finish, no new deal starts; `tapp league resume` continues it",
+			zap.Int("jobs_in_hand", len(l.active)))
+	} else {
+		l.ru.log.Info("league resumed")
+	}
+	l.ru.progress()
 }
 
 // timeLimitReached stops claiming and gives the jobs in flight Drain to finish.

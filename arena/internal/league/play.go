@@ -137,8 +137,22 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 	return firstErr
 }
 
-// takeTableSlot waits for a free table; it reports false (holding none) when ctx ends first.
+// takeTableSlot waits for a free table, and while the league is paused for it to be resumed;
+// it reports false (holding none) when ctx ends first.
 func (ru *run) takeTableSlot(ctx context.Context) bool {
+	for {
+		ru.mu.Lock()
+		resumed := ru.resumed
+		ru.mu.Unlock()
+		if resumed == nil {
+			break
+		}
+		select {
+		case <-resumed:
+		case <-ctx.Done():
+			return false
+		}
+	}
 	select {
 	case ru.sem <- struct{}{}:
 		if ctx.Err() != nil { // ended meanwhile: give the slot back for the other jobs

@@ -61,8 +61,9 @@ type Progress struct {
 	Done    int // deals stored, by every worker (as far as this one knows)
 	Planned int // deals of all planned rounds; 0 when the league has no round limit
 	Rounds  int // rounds scheduled
-	Running int // jobs this worker is playing
-	Played  int // deals this run has stored
+	Running int  // jobs this worker is playing
+	Played  int  // deals this run has stored
+	Paused  bool // the league is paused (tapp league pause): no new work starts
 }
 
 // Outcome is how a run of a league ended.
@@ -120,6 +121,10 @@ type run struct {
 	fallbacks int
 	scheduled int
 	running   int
+	paused    bool
+	// resumed is closed when a paused league is resumed (nil while it is not paused): the
+	// jobs in hand wait for it before they start a deal.
+	resumed chan struct{}
 
 	// Read by schedule only (one goroutine): the rounds before completeTo are complete, and
 	// pairs sums the pairwise results of those before pairsTo (pairsBefore), and seats
@@ -262,7 +267,7 @@ func (ru *run) progress() {
 		return
 	}
 	ru.mu.Lock()
-	pr := Progress{Done: ru.done, Rounds: ru.scheduled, Running: ru.running, Played: ru.played}
+	pr := Progress{Done: ru.done, Rounds: ru.scheduled, Running: ru.running, Played: ru.played, Paused: ru.paused}
 	ru.mu.Unlock()
 	if !ru.p.Unbounded() {
 		pr.Planned = ru.p.Rounds * ru.p.DealsPerRound()

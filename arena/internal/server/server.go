@@ -103,9 +103,11 @@ func New(cfg Config) *Server {
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 	}
+	var creds credentials.TransportCredentials
 	if cfg.TLS != nil {
-		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
+		creds = credentials.NewTLS(cfg.TLS)
 	}
+	opts = append(opts, grpc.Creds(loggedCredentials(creds, cfg.Log))) // refused handshakes are logged (handshake.go)
 	s.grpc = grpc.NewServer(opts...)
 	tappv1.RegisterBotServiceServer(s.grpc, s)
 	s.admin = &adminService{s: s}

@@ -42,6 +42,9 @@ type Config struct {
 	Lease           Duration    `yaml:"lease"`
 	Grace           Duration    `yaml:"grace"`
 	Bots            []Bot       `yaml:"bots"`
+	// Notify names where a JSON summary goes when a run of the league ends: URLs (POSTed)
+	// and commands (given it on stdin); one string or a list.
+	Notify Notify `yaml:"notify"`
 	// FamilyCap caps the bots of one family (see Bot.Family) at a ladder table; 0: no cap.
 	FamilyCap int `yaml:"family_cap"`
 

@@ -8,6 +8,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/tapparena/tapp/arena/internal/launch"
+	"github.com/tapparena/tapp/arena/internal/notify"
 )
 
 // Duration is a time.Duration written as Go writes it: 500ms, 2s, 1m30s.
@@ -62,5 +63,32 @@ func (c *Command) UnmarshalYAML(node ast.Node) error {
 	default:
 		return &posError{node: node, msg: fmt.Sprintf("command must be a list of arguments or a string, not %s", node.Type())}
 	}
+	return nil
+}
+
+// Notify is where a league's end is announced (package notify): one target or a list, each
+// an http(s):// URL or a command line.
+type Notify []string
+
+// UnmarshalYAML reads a string or a list of strings, and checks each target.
+func (n *Notify) UnmarshalYAML(node ast.Node) error {
+	var list []string
+	switch v := node.(type) {
+	case *ast.StringNode:
+		list = []string{v.Value}
+	case *ast.SequenceNode:
+		if err := yaml.NodeToValue(v, &list); err != nil {
+			return err
+		}
+	case *ast.NullNode:
+	default:
+		return &posError{node: node, msg: fmt.Sprintf("notify must be a URL, a command or a list of them, not %s", node.Type())}
+	}
+	for _, t := range list {
+		if err := notify.Check(t); err != nil {
+			return &posError{node: node, msg: err.Error()}
+		}
+	}
+	*n = list
 	return nil
 }
