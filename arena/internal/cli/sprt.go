@@ -18,6 +18,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
+	"github.com/tapparena/tapp/arena/internal/notify"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/engine"
 )
@@ -33,6 +34,7 @@ type sprtFlags struct {
 	maxPairs, concurrency      int
 	forDur                     time.Duration
 	asJSON                     bool
+	notify                     *notifyTargets
 }
 
 // sprt runs a sequential test of "is B stronger than A?" on duplicate groups: each round plays
@@ -68,9 +70,15 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	}
 	s, out, err := app.RunSPRT(ctx, st, app.SPRTRun{Plan: p, Settings: settings, Config: cfg, Bots: bots,
 		BotLogs: filepath.Clean(logDir), Until: until, Concurrency: f.concurrency, Executable: m.Executable, Log: m.Log})
+	summary := notify.Summary{Kind: notify.SPRT, Name: p.League, DB: redactDSN(f.dsn),
+		Next: []string{"tapp ratings --league " + p.League + m.suggestDB(f.dsn)}}
 	if err != nil {
+		summary.Status, summary.Reason = "failed", err.Error()
+		m.notify(ctx, *f.notify, summary)
 		return err
 	}
+	summary.Status, summary.Reason, summary.Deals, summary.Result = s.Report.Status.String(), out.Stopped, out.Played, sprtJSON(p, s, out)
+	m.notify(ctx, *f.notify, summary)
 	return m.printSPRT(p, s, out, f.asJSON)
 }
 
@@ -94,6 +102,7 @@ func (m *Main) parseSPRTFlags(args []string) (*sprtFlags, error) {
 	fs.StringVar(&f.dsn, "db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL; memory: keeps nothing (env TAPP_DB)")
 	fs.StringVar(&f.logs, "logs", "", "folder for the launched bots' stderr (default NAME-logs)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	f.notify = notifyFlag(fs, "test")
 	// A round of the test is a few deal sources, not a match's hundred.
 	deals := fs.Lookup("deals")
 	deals.Usage, deals.DefValue = "deal sources per round: each is one pair of duplicate groups", "8"
@@ -179,32 +188,43 @@ func (f *sprtFlags) bots(p *plan.Plan) (*leaguefile.Config, []leaguefile.Bot, er
 	return cfg, bots, nil
 }
 
-func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJSON bool) error {
-	rep := s.Report
-	verdict := "undecided"
+// sprtVerdict says what the test decided.
+func sprtVerdict(p *plan.Plan, rep rating.SPRTReport) string {
 	switch rep.Status {
 	case rating.SPRTAcceptH1:
-		verdict = fmt.Sprintf("H1 accepted: %s is stronger than %s (nElo ≥ %g rather than ≤ %g)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+		return fmt.Sprintf("H1 accepted: %s is stronger than %s (nElo ≥ %g rather than ≤ %g)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
 	case rating.SPRTAcceptH0:
-		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by nElo %g (rather %g or less)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+		return fmt.Sprintf("H0 accepted: %s is not stronger than %s by nElo %g (rather %g or less)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
 	}
-	if asJSON {
-		finite := func(x float64) *float64 {
-			if math.IsInf(x, 0) || math.IsNaN(x) {
-				return nil
-			}
-			return &x
+	return "undecided"
+}
+
+// sprtJSON is what `tapp sprt --json` prints.
+func sprtJSON(p *plan.Plan, s sprt.Summary, out *league.Outcome) map[string]any {
+	rep := s.Report
+	finite := func(x float64) *float64 {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil
 		}
+		return &x
+	}
+	return map[string]any{
+		"name": p.League, "candidate": p.Candidate, "baseline": p.Baseline, "field": p.Field,
+		"status": rep.Status.String(), "verdict": sprtVerdict(p, rep), "llr": rep.LLR, "lower": rep.Lower, "upper": rep.Upper,
+		"elo0": rep.NElo0, "elo1": rep.NElo1, "pairs": s.Pairs, "decided_at": rep.DecidedAt,
+		"wins": s.W, "draws": s.D, "losses": s.L, "score": s.Elo.Score,
+		"elo": finite(s.Elo.Elo), "elo_margin": finite(s.Elo.Margin), "nelo": s.Elo.NElo, "nelo_margin": s.Elo.NEloMargin,
+		"diff_per_deal": s.Diff.Mean, "diff_lo": s.Diff.Lo, "diff_hi": s.Diff.Hi, "stopped": out.Stopped,
+	}
+}
+
+func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJSON bool) error {
+	rep := s.Report
+	verdict := sprtVerdict(p, rep)
+	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{
-			"name": p.League, "candidate": p.Candidate, "baseline": p.Baseline, "field": p.Field,
-			"status": rep.Status.String(), "verdict": verdict, "llr": rep.LLR, "lower": rep.Lower, "upper": rep.Upper,
-			"elo0": rep.NElo0, "elo1": rep.NElo1, "pairs": s.Pairs, "decided_at": rep.DecidedAt,
-			"wins": s.W, "draws": s.D, "losses": s.L, "score": s.Elo.Score,
-			"elo": finite(s.Elo.Elo), "elo_margin": finite(s.Elo.Margin), "nelo": s.Elo.NElo, "nelo_margin": s.Elo.NEloMargin,
-			"diff_per_deal": s.Diff.Mean, "diff_lo": s.Diff.Lo, "diff_hi": s.Diff.Hi, "stopped": out.Stopped,
-		})
+		return enc.Encode(sprtJSON(p, s, out))
 	}
 	w := m.Stdout
 	fmt.Fprintf(w, "SPRT %s: %s vs %s against %s, %s, duplicate groups\n\n", p.League, p.Candidate, p.Baseline,
