@@ -2,7 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
 // Double-dummy analyses of stored deals (package arena/analysis, table deal_analyses): one
@@ -34,4 +38,18 @@ func (s *Store) Analyses(ctx context.Context, matchID, method string) (map[int][
 		out[n] = []byte(body)
 	}
 	return out, s.wrap("reading analyses of match "+matchID, rows.Err())
+}
+
+// DealAnalysis returns the stored analysis of one deal under method, or domain.ErrNotFound.
+func (s *Store) DealAnalysis(ctx context.Context, matchID string, number int, method string) ([]byte, error) {
+	var body string
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT body FROM deal_analyses WHERE match_id = ? AND method = ? AND deal_number = ?`),
+		matchID, method, number).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("no analysis of deal %d of match %s (%s): %w", number, matchID, method, domain.ErrNotFound)
+	}
+	if err != nil {
+		return nil, s.wrap(fmt.Sprintf("reading the analysis of deal %d of match %s", number, matchID), err)
+	}
+	return []byte(body), nil
 }

@@ -48,6 +48,9 @@ type feed struct {
 	finished bool
 	polled   time.Time
 	stop     context.CancelFunc
+	// settled holds the payoffs by seat of every deal settled since the watch began (those
+	// under way then too): the match's score as it goes, without reading the store per poll.
+	settled map[int32][]int32
 }
 
 // NewLive follows src's matches until ctx ends.
@@ -59,7 +62,14 @@ func NewLive(ctx context.Context, src LiveSource) *Live {
 func (l *Live) Running() []string { return l.src.Running() }
 
 // Fill adds to resp the deals of the match and its public events after seq.
-func (l *Live) Fill(_ context.Context, matchID string, after int64, resp *viewv1.GetLiveResponse) error {
+func (l *Live) Fill(ctx context.Context, matchID string, after int64, resp *viewv1.GetLiveResponse) error {
+	_, err := l.fill(ctx, matchID, after, resp)
+	return err
+}
+
+// fill is Fill, which also returns the payoffs by seat of the deals settled since the watch
+// began (a copy).
+func (l *Live) fill(_ context.Context, matchID string, after int64, resp *viewv1.GetLiveResponse) (map[int32][]int32, error) {
 	l.mu.Lock()
 	f := l.feeds[matchID]
 	if f == nil {
@@ -70,12 +80,16 @@ func (l *Live) Fill(_ context.Context, matchID string, after int64, resp *viewv1
 		if !running {
 			l.mu.Unlock()
 			resp.MatchFinished = true
-			return nil
+			return nil, nil
 		}
 		f = l.start(matchID)
 	}
 	f.polled = l.now()
 	defer l.mu.Unlock()
+	settled := make(map[int32][]int32, len(f.settled))
+	for n, p := range f.settled {
+		settled[n] = p
+	}
 	for _, n := range f.order {
 		d := f.deals[n]
 		resp.Deals = append(resp.Deals, &viewv1.LiveDeal{DealNumber: d.DealNumber, Seating: d.Seating, Finished: d.Finished})
@@ -87,13 +101,13 @@ func (l *Live) Fill(_ context.Context, matchID string, after int64, resp *viewv1
 	}
 	resp.LastSeq = f.seq
 	resp.MatchFinished = f.finished
-	return nil
+	return settled, nil
 }
 
 // start begins to watch a match; l.mu is held.
 func (l *Live) start(matchID string) *feed {
 	ctx, stop := context.WithCancel(l.ctx)
-	f := &feed{deals: make(map[int32]*liveDeal), stop: stop, polled: l.now()}
+	f := &feed{deals: make(map[int32]*liveDeal), stop: stop, polled: l.now(), settled: make(map[int32][]int32)}
 	l.feeds[matchID] = f
 	go func() {
 		defer stop()
@@ -135,6 +149,9 @@ func (l *Live) add(f *feed, msg *tappv1.WatchMatchResponse) {
 		return
 	}
 	n := msg.GetDealNumber()
+	if msg.GetEvent().GetKind() == tappv1.EventKind_EVENT_KIND_SETTLED {
+		f.settled[n] = msg.GetEvent().GetPayoff()
+	}
 	d := f.deals[n]
 	if d == nil {
 		if msg.GetEvent().GetKind() != tappv1.EventKind_EVENT_KIND_DEALT {

@@ -2,11 +2,14 @@ package web
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strconv"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -33,24 +36,12 @@ func parseView(text string, players int) (replay.View, error) {
 // replay.NewWalk, which leaves out what the view may not know when it builds them: this
 // conversion adds nothing of its own.
 func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*viewv1.GetReplayResponse, error) {
-	stored, err := v.Store.GetMatch(ctx, req.GetMatchId())
-	if err != nil {
-		return nil, grpcError(err)
-	}
-	rec, err := replay.ReadDeal(ctx, v.Store, stored.ID, int(req.GetDealNumber()))
-	if err != nil {
-		return nil, grpcError(err)
-	}
-	m := replay.MatchOf(stored)
-	players := m.Rules.Players
-	view, err := parseView(req.GetView(), players)
+	stored, rec, walk, err := v.walk(ctx, req.GetMatchId(), req.GetDealNumber(), req.GetView())
 	if err != nil {
 		return nil, err
 	}
-	walk, err := replay.NewWalk(m, rec, view)
-	if err != nil {
-		return nil, status.Error(codes.DataLoss, err.Error())
-	}
+	m, view := walk.Match, walk.View
+	players := m.Rules.Players
 	nums, err := v.Store.DealNumbers(ctx, m.ID)
 	if err != nil {
 		return nil, grpcError(err)
@@ -58,14 +49,69 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 	resp := &viewv1.GetReplayResponse{
 		Match: matchInfo(stored, len(nums)), DealNumber: int32(rec.Number), Group: int32(rec.Group),
 		Seating: rec.Seating, View: view.String(), Players: int32(players), Dealer: int32(players - 1),
+		Pot: int32(rec.Options.Pot), ForcedRamsch: rec.Options.ForcedRamsch,
 	}
 	for _, n := range nums {
 		resp.DealNumbers = append(resp.DealNumbers, int32(n))
 	}
+	before, played, err := v.scoreBefore(ctx, stored, len(nums), rec.Number)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	resp.DealsBefore = int32(played)
+	for _, b := range rec.Seating {
+		resp.ScoreBefore = append(resp.ScoreBefore, before[b])
+	}
+	moves := walkMoves(walk)
 	for i := range walk.Steps {
-		resp.Steps = append(resp.Steps, stepToProto(&walk.Steps[i], view, players))
+		p := stepToProto(&walk.Steps[i], view, players)
+		p.Table = tableOf(walk, i, moves)
+		resp.Steps = append(resp.Steps, p)
 	}
 	return resp, nil
+}
+
+// matchScores are a match's running totals, by deal, as far as its stored deals go.
+type matchScores struct {
+	stored  int                // the match's stored deals when they were summed
+	numbers []int              // the deal numbers, ascending
+	net     []map[string]int64 // net[i]: each bot's net over the deals before numbers[i]
+}
+
+// scoreBefore is each bot's net over the match's deals played before deal number, and how
+// many there were (read once per match and number of stored deals: a long match's deals are
+// summed once, not per step or per poll).
+func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number int) (map[string]int64, int, error) {
+	v.mu.Lock()
+	sc := v.scores[m.ID]
+	v.mu.Unlock()
+	if sc == nil || sc.stored != stored {
+		deals, err := v.Store.DealSummaries(ctx, m.ID)
+		if err != nil {
+			return nil, 0, err
+		}
+		sc = &matchScores{stored: stored}
+		sum := map[string]int64{}
+		for i := range deals {
+			d := &deals[i]
+			sc.numbers = append(sc.numbers, d.Number)
+			sc.net = append(sc.net, maps.Clone(sum))
+			for _, r := range d.Results {
+				sum[r.Bot] += int64(r.Payoff)
+			}
+		}
+		v.mu.Lock()
+		if len(v.scores) > 64 {
+			clear(v.scores)
+		}
+		v.scores[m.ID] = sc
+		v.mu.Unlock()
+	}
+	i, found := slices.BinarySearch(sc.numbers, number)
+	if !found {
+		return map[string]int64{}, i, nil
+	}
+	return sc.net[i], i, nil
 }
 
 func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {

@@ -20,7 +20,11 @@ type Dashboard struct {
 	Admin       func(grpc.ServiceRegistrar)
 	Addr        string // the address to listen on
 	ViewerToken string // see Config.ViewerToken
-	Log         *zap.Logger
+	// Pauser and AdminToken let the admin pause and resume leagues from the page (both
+	// needed; see Config.AdminToken).
+	Pauser     Pauser
+	AdminToken string
+	Log        *zap.Logger
 }
 
 // Start listens on d.Addr and serves the dashboard until ctx ends. It returns the
@@ -34,7 +38,9 @@ func Start(ctx context.Context, d Dashboard) (url string, served <-chan error, e
 	if d.Live != nil {
 		lv = NewLive(ctx, d.Live)
 	}
-	h, err := Handler(Config{View: NewView(d.Store, d.Leaderboards, lv), Admin: d.Admin, ViewerToken: d.ViewerToken, Log: d.Log})
+	view := NewView(d.Store, d.Leaderboards, lv)
+	view.Pauser, view.Analyses = d.Pauser, NewAnalyses(d.Store)
+	h, err := Handler(Config{View: view, Admin: d.Admin, ViewerToken: d.ViewerToken, AdminToken: d.AdminToken, Log: d.Log})
 	if err != nil {
 		return "", nil, err
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -38,6 +38,16 @@ type Store interface {
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
 	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
 	LeagueDeals(ctx context.Context, league string) (int, error)
+	// LeagueBots: a league's running totals per bot (strikes, fallbacks, forfeits).
+	LeagueBots(ctx context.Context, league string) ([]domain.LeagueBot, error)
+	// DealAnalysis: a deal's stored double-dummy analysis (tapp analyze), domain.ErrNotFound
+	// when it has none.
+	DealAnalysis(ctx context.Context, matchID string, number int, method string) ([]byte, error)
+}
+
+// Pauser pauses and resumes leagues (the SQL store has it): what LeagueAdminService changes.
+type Pauser interface {
+	SetLeaguePaused(ctx context.Context, id string, paused bool) error
 }
 
 // Leaderboards computes the board of the results a filter selects (the same the CLI prints).
@@ -50,22 +60,24 @@ type View struct {
 	Leaderboard Leaderboards
 	// Live is the arena's running matches; nil where no arena runs (`tapp web`).
 	Live *Live
+	// Pauser, when set, lets the admin pause and resume leagues (LeagueAdminService, served
+	// when the dashboard has the admin token).
+	Pauser Pauser
+	// Analyses gives the double-dummy analysis of a deal (GetReplayAnalysis); nil: none.
+	Analyses *Analyses
 	now  func() time.Time
 
-	mu    sync.Mutex
-	rates map[string]rateSample // by league: the deals stored at an earlier call
-	plans map[string][][]string // by running match: the seating of each deal
-}
-
-type rateSample struct {
-	at    time.Time
-	deals int
-	rate  float64
+	mu     sync.Mutex
+	rates  map[string]*rateWindow  // by league: the deals stored at earlier calls (progress.go)
+	plans  map[string][][]string   // by running match: the seating of each deal
+	scores map[string]*matchScores // by match: the running totals of its stored deals (replay.go)
+	live   map[string]*liveTotal   // by running match: its score as the live view follows it
 }
 
 // NewView is a view service over st.
 func NewView(st Store, boards Leaderboards, live *Live) *View {
-	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]rateSample), plans: make(map[string][][]string)}
+	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]*rateWindow),
+		plans: make(map[string][][]string), scores: make(map[string]*matchScores), live: make(map[string]*liveTotal)}
 }
 
 // grpcError turns a store error into a status the page can show.
@@ -95,7 +107,7 @@ func filterRules(text string) (string, error) {
 	return r.String(), nil
 }
 
-// ListLeagues lists the stored leagues with their sizes.
+// ListLeagues lists the stored leagues with their sizes: counters kept as they are played.
 func (v *View) ListLeagues(ctx context.Context, _ *viewv1.ListLeaguesRequest) (*viewv1.ListLeaguesResponse, error) {
 	ls, err := v.Store.ListLeagues(ctx)
 	if err != nil {
@@ -103,19 +115,13 @@ func (v *View) ListLeagues(ctx context.Context, _ *viewv1.ListLeaguesRequest) (*
 	}
 	resp := &viewv1.ListLeaguesResponse{}
 	for _, l := range ls {
-		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: wire.Timestamp(l.Created), Updated: wire.Timestamp(l.Updated)}
+		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: wire.Timestamp(l.Created), Updated: wire.Timestamp(l.Updated),
+			Matches: int32(l.Matches), MatchesFinished: int32(l.MatchesFinished), Paused: l.Paused}
 		n, err := v.Store.LeagueDeals(ctx, l.ID)
 		if err != nil {
 			return nil, grpcError(err)
 		}
 		info.Deals = int32(n)
-		counts, err := v.Store.RoundCounts(ctx, l.ID)
-		if err != nil {
-			return nil, grpcError(err)
-		}
-		for _, c := range counts {
-			info.Matches += int32(c.Done)
-		}
 		resp.Leagues = append(resp.Leagues, info)
 	}
 	return resp, nil
@@ -159,57 +165,6 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 		finished[m.ID] = m.Finished
 	}
 	return historyToProto(lb, finished), nil
-}
-
-// GetLeagueProgress is a league's progress from its counters: deals stored, the rate since
-// the page last asked, the ETA, and the state of its rounds.
-func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgressRequest) (*viewv1.GetLeagueProgressResponse, error) {
-	l, err := v.Store.GetLeague(ctx, req.GetLeagueId())
-	if err != nil {
-		return nil, grpcError(err)
-	}
-	deals, err := v.Store.LeagueDeals(ctx, l.ID)
-	if err != nil {
-		return nil, grpcError(err)
-	}
-	counts, err := v.Store.RoundCounts(ctx, l.ID)
-	if err != nil {
-		return nil, grpcError(err)
-	}
-	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: wire.Timestamp(l.Updated)}
-	planned := 0
-	for _, c := range counts {
-		planned += c.DealsPlanned
-		resp.MatchesFinished += int32(c.Done)
-		resp.MatchesRunning += int32(c.Running)
-	}
-	if l.Status == domain.LeagueRunning && planned >= deals {
-		resp.DealsPlanned = int32(planned)
-	}
-	resp.DealsPerSecond = v.rate(l.ID, deals)
-	if resp.DealsPerSecond > 0 && planned > deals {
-		resp.Eta = durationpb.New(time.Duration(float64(planned-deals) / resp.DealsPerSecond * float64(time.Second)))
-	}
-	return resp, nil
-}
-
-// rate is the league's deals per second between this call and one at least a few seconds
-// before it (the page polls; nothing scans the stored deals' times).
-func (v *View) rate(league string, deals int) float64 {
-	now := v.now()
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	prev, ok := v.rates[league]
-	switch {
-	case !ok || deals < prev.deals:
-		v.rates[league] = rateSample{at: now, deals: deals}
-		return 0
-	case now.Sub(prev.at) < 2*time.Second:
-		return prev.rate
-	}
-	r := float64(deals-prev.deals) / now.Sub(prev.at).Seconds()
-	v.rates[league] = rateSample{at: now, deals: deals, rate: r}
-	return r
 }
 
 func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
@@ -302,21 +257,109 @@ func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1
 	if req.GetMatchId() == "" {
 		return resp, nil
 	}
-	if err := v.Live.Fill(ctx, req.GetMatchId(), req.GetAfterSeq(), resp); err != nil {
+	settled, err := v.Live.fill(ctx, req.GetMatchId(), req.GetAfterSeq(), resp)
+	if err != nil {
 		return nil, grpcError(fmt.Errorf("match %s: %w", req.GetMatchId(), err))
 	}
-	if len(resp.Deals) > 0 {
-		seatings, err := v.seatings(ctx, req.GetMatchId())
-		if err != nil {
-			return nil, grpcError(err)
+	m, err := v.Store.GetMatch(ctx, req.GetMatchId())
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	seatings, err := v.seatings(ctx, req.GetMatchId())
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	for _, d := range resp.Deals {
+		if n := int(d.DealNumber); n >= 0 && n < len(seatings) {
+			d.Seating = seatings[n]
 		}
-		for _, d := range resp.Deals {
-			if n := int(d.DealNumber); n >= 0 && n < len(seatings) {
-				d.Seating = seatings[n]
+	}
+	played, net, err := v.liveScore(ctx, m, seatings, settled)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	resp.Match = matchInfo(m, played)
+	for _, b := range m.Spec.Bots {
+		resp.Match.Net = append(resp.Match.Net, net[b])
+	}
+	return resp, nil
+}
+
+// liveTotal is a running match's score as far as the dashboard knows it: the deals counted
+// (stored before the watch began, or settled since) and each bot's net over them.
+type liveTotal struct {
+	known   map[int]bool
+	net     map[string]int64
+	checked time.Time // when the stored deals were last compared with the known ones
+}
+
+// liveCheckEvery is how often a live score is checked against the stored deals, for a deal
+// that settled just before the watch began and was stored just after the first read.
+const liveCheckEvery = 10 * time.Second
+
+// liveScore is a running match's deals played and each bot's net: its stored deals read once,
+// then the deals the live feed saw settle (settled: payoffs by seat, by deal number), with a
+// look at the stored deal numbers every liveCheckEvery. A poll reads no deal.
+func (v *View) liveScore(ctx context.Context, m *domain.Match, seatings [][]string, settled map[int32][]int32) (int, map[string]int64, error) {
+	v.mu.Lock()
+	lt := v.live[m.ID]
+	v.mu.Unlock()
+	now := v.now()
+	if lt == nil {
+		deals, err := v.Store.DealSummaries(ctx, m.ID)
+		if err != nil {
+			return 0, nil, err
+		}
+		lt = &liveTotal{known: map[int]bool{}, net: map[string]int64{}, checked: now}
+		for i := range deals {
+			lt.add(&deals[i])
+		}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.live) > 64 {
+		clear(v.live)
+	}
+	v.live[m.ID] = lt
+	for n, pay := range settled {
+		if lt.known[int(n)] || int(n) >= len(seatings) {
+			continue
+		}
+		lt.known[int(n)] = true
+		for seat, p := range pay {
+			if seat < len(seatings[n]) {
+				lt.net[seatings[n][seat]] += int64(p)
 			}
 		}
 	}
-	return resp, nil
+	if now.Sub(lt.checked) >= liveCheckEvery {
+		lt.checked = now
+		nums, err := v.Store.DealNumbers(ctx, m.ID)
+		if err != nil {
+			return 0, nil, err
+		}
+		for _, n := range nums {
+			if lt.known[n] {
+				continue
+			}
+			rec, err := v.Store.Deal(ctx, m.ID, n)
+			if err != nil {
+				return 0, nil, err
+			}
+			lt.add(rec)
+		}
+	}
+	return len(lt.known), maps.Clone(lt.net), nil
+}
+
+func (lt *liveTotal) add(d *domain.DealRecord) {
+	if lt.known[d.Number] {
+		return
+	}
+	lt.known[d.Number] = true
+	for _, r := range d.Results {
+		lt.net[r.Bot] += int64(r.Payoff)
+	}
 }
 
 // seatings is the seating of every deal of a match, from its plan (kept: a plan deals every

@@ -58,7 +58,10 @@ type Config struct {
 	// ViewerToken, when set, is needed for every read (Bearer header, or ?token= on the page,
 	// which the page then sends itself). Without it the pages are open to loopback clients only.
 	ViewerToken string
-	Log         *zap.Logger
+	// AdminToken, when set with View.Pauser, serves LeagueAdminService (pausing and resuming
+	// leagues) to the callers that send it.
+	AdminToken string
+	Log        *zap.Logger
 }
 
 // Handler is the dashboard: the page at /, its assets, and the services under their gRPC
@@ -70,8 +73,14 @@ func Handler(cfg Config) (http.Handler, error) {
 	// The services' gRPC server is reached only through the transcoder, and speaks the page's
 	// JSON itself: a page's request passes through to it without a second conversion. The
 	// codec is this server's own, not one registered for the whole process.
-	g := grpc.NewServer(grpc.UnaryInterceptor(readAccess(cfg.ViewerToken)), grpc.ForceServerCodec(vanguardgrpc.NewCodec(pageJSON(nil))))
+	if cfg.AdminToken == "" {
+		cfg.View.Pauser = nil // nobody could call it: the page offers no pause button
+	}
+	g := grpc.NewServer(grpc.UnaryInterceptor(readAccess(cfg.ViewerToken, cfg.AdminToken)), grpc.ForceServerCodec(vanguardgrpc.NewCodec(pageJSON(nil))))
 	viewv1.RegisterViewServiceServer(g, cfg.View)
+	if cfg.View.Pauser != nil {
+		viewv1.RegisterLeagueAdminServiceServer(g, &leagueAdmin{pauser: cfg.View.Pauser})
+	}
 	if cfg.Admin != nil {
 		cfg.Admin(g)
 	}
@@ -138,8 +147,15 @@ func noStore(h http.Handler) http.Handler {
 
 // readAccess guards the view service: with a viewer token every call needs it (or the admin
 // token, which the admin service checks itself); without one only loopback clients are served.
-func readAccess(viewerToken string) grpc.UnaryServerInterceptor {
+// The league admin service needs the admin token on every call.
+func readAccess(viewerToken, adminToken string) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if strings.HasPrefix(info.FullMethod, "/"+viewv1.LeagueAdminService_ServiceDesc.ServiceName+"/") {
+			if adminToken == "" || subtle.ConstantTimeCompare([]byte(bearer(ctx)), []byte(adminToken)) != 1 {
+				return nil, status.Error(codes.Unauthenticated, "pausing or resuming a league needs the arena's admin token (TAPP_ADMIN_TOKEN)")
+			}
+			return handler(ctx, req)
+		}
 		if !strings.HasPrefix(info.FullMethod, "/"+viewv1.ViewService_ServiceDesc.ServiceName+"/") {
 			return handler(ctx, req) // the admin service checks the admin token itself
 		}

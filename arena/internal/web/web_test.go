@@ -46,7 +46,7 @@ func TestReadAccess(t *testing.T) {
 		if bearer != "" {
 			ctx = metadata.NewIncomingContext(ctx, metadata.Pairs("authorization", "Bearer "+bearer))
 		}
-		_, err := readAccess(token)(ctx, nil, info, func(context.Context, any) (any, error) { return "ok", nil })
+		_, err := readAccess(token, "")(ctx, nil, info, func(context.Context, any) (any, error) { return "ok", nil })
 		return status.Code(err)
 	}
 	for _, tc := range []struct {

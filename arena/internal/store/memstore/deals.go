@@ -232,6 +232,17 @@ func (s *Memory) SaveAnalysis(_ context.Context, matchID string, number int, met
 	return nil
 }
 
+// DealAnalysis returns the stored analysis of one deal under method, or domain.ErrNotFound.
+func (s *Memory) DealAnalysis(_ context.Context, matchID string, number int, method string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	body, ok := s.analyses[analysisKey{matchID, number, method}]
+	if !ok {
+		return nil, fmt.Errorf("no analysis of deal %d of match %s (%s): %w", number, matchID, method, domain.ErrNotFound)
+	}
+	return bytes.Clone(body), nil
+}
+
 // Analyses returns the stored analyses of a match's deals under method, by deal number.
 func (s *Memory) Analyses(_ context.Context, matchID, method string) (map[int][]byte, error) {
 	s.mu.Lock()

@@ -80,6 +80,12 @@ func testAnalyses(t *testing.T, s Store) {
 	if want := map[int]string{0: `{"deal":0,"again":true}`, 1: `{"deal":1}`}; !reflect.DeepEqual(text, want) {
 		t.Errorf("Analyses(v1) = %v, want deal 0 replaced and deal 1: %v", text, want)
 	}
+	if body, err := s.DealAnalysis(ctx, m.ID, 0, "v1"); err != nil || string(body) != `{"deal":0,"again":true}` {
+		t.Errorf("DealAnalysis(0, v1) = %s, %v; want the replaced body", body, err)
+	}
+	if _, err := s.DealAnalysis(ctx, m.ID, 0, "v2"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("DealAnalysis of a method without one: %v, want ErrNotFound", err)
+	}
 	if got, _ := s.Analyses(ctx, m.ID, "v3"); len(got) != 0 {
 		t.Errorf("Analyses(unknown method) = %d bodies, want none", len(got))
 	}

@@ -37,6 +37,8 @@ type Store interface {
 	// Analyses returns a match's analyses under a method, by deal number.
 	SaveAnalysis(ctx context.Context, matchID string, number int, method string, body []byte) error
 	Analyses(ctx context.Context, matchID, method string) (map[int][]byte, error)
+	// DealAnalysis is one deal's analysis under a method (domain.ErrNotFound: none).
+	DealAnalysis(ctx context.Context, matchID string, number int, method string) ([]byte, error)
 	// LeagueBots returns a league's running totals per bot, by name; SetLeaguePaused pauses
 	// or resumes a league (domain.League.Paused).
 	LeagueBots(ctx context.Context, league string) ([]domain.LeagueBot, error)

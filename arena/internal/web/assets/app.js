@@ -18,9 +18,9 @@ function token() {
   return sessionStorage.getItem("tapp-token") || "";
 }
 
-async function rpc(method, req, service = VIEW) {
+async function rpc(method, req, service = VIEW, bearer = "") {
   const headers = { "Content-Type": "application/json", "Connect-Protocol-Version": "1" };
-  const t = token();
+  const t = bearer || token();
   if (t) headers.Authorization = "Bearer " + t;
   const res = await fetch("/" + service + "/" + method, { method: "POST", headers, body: JSON.stringify(req || {}) });
   const body = await res.json().catch(() => ({}));
@@ -243,33 +243,77 @@ function historyPlot(history) {
 async function leaguesPage() {
   const resp = await rpc("ListLeagues", {});
   const ls = resp.leagues || [];
-  show(el("h1", {}, "Leagues"), ls.length ? el("div", { class: "scroll" }, el("table", {},
-    el("thead", {}, el("tr", {}, ["league", "status", "matches", "deals", "updated"].map((t, i) => el("th", { class: i ? "" : "l" }, t)))),
-    el("tbody", {}, ls.map((l) => el("tr", {}, el("td", { class: "l" }, link("#/league/" + encodeURIComponent(l.leagueId), l.leagueId)),
-      el("td", {}, l.status), el("td", {}, l.matches || 0), el("td", {}, l.deals || 0), el("td", {}, when(l.updated))))))) :
+  show(el("h1", {}, "Leagues"), ls.length ? el("div", { class: "scroll" }, el("table", { id: "leagues" },
+    el("thead", {}, el("tr", {}, ["league", "status", "matches finished", "deals", "updated"].map((t, i) => el("th", { class: i ? "" : "l" }, t)))),
+    el("tbody", {}, ls.map((l) => el("tr", { "data-league": l.leagueId }, el("td", { class: "l" }, link("#/league/" + encodeURIComponent(l.leagueId), l.leagueId)),
+      el("td", {}, l.status + (l.paused ? " (paused)" : "")), el("td", { "data-matches": "" }, `${l.matchesFinished || 0} of ${l.matches || 0}`),
+      el("td", {}, l.deals || 0), el("td", {}, when(l.updated))))))) :
     el("p", { class: "muted" }, "No leagues stored."));
 }
 
 async function leaguePage(id) {
   const box = el("div", { class: "stats", id: "progress" });
+  const control = el("div", { class: "controls", id: "pause-control" });
+  const botsBox = el("div", { class: "scroll", id: "league-bots" });
   const boardBox = el("div");
-  show(el("h1", {}, "League " + id), box, el("h2", {}, "Leaderboard"), boardBox,
+  show(el("h1", {}, "League " + id), box, control, el("h2", {}, "Bots"), botsBox, el("h2", {}, "Leaderboard"), boardBox,
     el("p", {}, link("#/?league=" + encodeURIComponent(id), "rating history"), " · ", link("#/matches?league=" + encodeURIComponent(id), "matches")));
+  let controlKey = "";
   async function refresh() {
     const [p, board] = await Promise.all([rpc("GetLeagueProgress", { leagueId: id }), rpc("GetLeaderboard", { leagueId: id })]);
     const stat = (label, value, key) => el("div", { class: "stat", "data-stat": key }, el("b", {}, value), label);
     const eta = secs(p.eta);
+    const running = p.status === "running";
+    const rate = !running ? "—" : secs(p.rateWindow) ? num(p.dealsPerSecond, 1) : "measuring…";
     box.replaceChildren(
-      stat("status", p.status, "status"),
+      stat("status", p.status + (p.paused ? ", paused" : ""), "status"),
       stat(p.dealsPlanned ? `of ${p.dealsPlanned} deals stored` : "deals stored", p.dealsStored || 0, "deals"),
-      stat("deals/s", num(p.dealsPerSecond, 1), "rate"),
-      stat("ETA", eta ? new Date(Date.now() + eta * 1000).toLocaleTimeString() : "—", "eta"),
-      stat("matches running", p.matchesRunning || 0, "running"),
-      stat("matches finished", p.matchesFinished || 0, "finished"));
+      stat(secs(p.rateWindow) ? `deals/s over the last ${Math.round(secs(p.rateWindow))} s` : "deals/s", rate, "rate"),
+      stat("ETA", running && eta && !p.paused ? new Date(Date.now() + eta * 1000).toLocaleTimeString() : "—", "eta"),
+      stat(`of ${p.matchesScheduled || 0} matches finished`, p.matchesFinished || 0, "finished"),
+      stat("groups being played", p.jobsRunning || 0, "running"));
+    const key = `${p.status}|${p.paused}|${p.pausable}`;
+    if (key !== controlKey) { // not on every poll: the token field keeps what is typed
+      controlKey = key;
+      control.replaceChildren(...pauseControl(id, p));
+    }
+    const bots = p.bots || [];
+    botsBox.replaceChildren(bots.length ? el("table", { id: "bot-totals" },
+      el("thead", {}, el("tr", {}, ["bot", "deals", "decisions", "strikes", "fallbacks", "forfeited deals"].map((t, i) => el("th", { class: i ? "" : "l" }, t)))),
+      el("tbody", {}, bots.map((b) => el("tr", { "data-bot": b.bot, class: (b.strikes || b.fallbacks || b.forfeited) ? "warn" : "" },
+        el("td", { class: "l" }, b.bot), el("td", {}, b.deals || 0), el("td", {}, b.decisions || 0),
+        el("td", { "data-strikes": "" }, b.strikes || 0), el("td", { "data-fallbacks": "" }, b.fallbacks || 0), el("td", { "data-forfeited": "" }, b.forfeited || 0))))) :
+      el("p", { class: "muted" }, "No deal stored yet."),
+    el("p", { class: "help" }, "strikes: late or missing answers; fallbacks: decisions the arena played for the bot; forfeited deals: deals in which it had struck out or was gone, so the arena played for it without asking"));
     boardBox.replaceChildren(boardView(board));
-    return p.status === "running";
+    return running;
   }
   if (await refresh()) pageTimer = setInterval(() => refresh().catch(fail), 3000);
+}
+
+// pauseControl is the admin's pause and resume button: it needs the admin token, asked for
+// once and kept for the session (it is not the viewer token).
+function pauseControl(id, p) {
+  if (p.status !== "running") return [];
+  if (!p.pausable) {
+    return [el("p", { class: "help" }, p.paused ? `Paused: tapp league resume ${id} continues it.` : `tapp league pause ${id} pauses it (this dashboard has no admin token to do it from here).`)];
+  }
+  const msg = el("span", { class: "muted", role: "status" });
+  const input = el("input", { type: "password", id: "admin-token", "aria-label": "admin token", placeholder: "admin token", autocomplete: "off" });
+  const button = el("button", { class: "b", type: "button", id: "pause", onclick: async () => {
+    const t = input.value || sessionStorage.getItem("tapp-admin-token") || "";
+    if (!t) { msg.textContent = "give the admin token (TAPP_ADMIN_TOKEN) first"; input.focus(); return; }
+    try {
+      await rpc("SetLeaguePaused", { leagueId: id, paused: !p.paused }, "tapp.view.v1.LeagueAdminService", t);
+      sessionStorage.setItem("tapp-admin-token", t);
+      msg.textContent = p.paused ? "resumed: work starts within a few seconds" : "paused: the deals being played finish, no new one starts";
+      p.paused = !p.paused;
+      button.textContent = p.paused ? "Resume" : "Pause";
+    } catch (err) {
+      msg.textContent = String(err.message || err);
+    }
+  } }, p.paused ? "Resume" : "Pause");
+  return [sessionStorage.getItem("tapp-admin-token") ? null : input, button, msg].filter(Boolean);
 }
 
 // --- matches ---------------------------------------------------------------------------
@@ -323,12 +367,16 @@ async function matchPage(id) {
 
 // --- replay ----------------------------------------------------------------------------
 
+const contractText = (c, trump, tout) => (c ? c + (trump ? " " + (SUITS[trump] || trump) : "") + (tout ? " + Tout" : "") : "");
+
 async function replayPage(id, number, q) {
   const view = q.get("view") || "full";
   const r = await rpc("GetReplay", { matchId: id, dealNumber: number, view });
   const steps = r.steps || [];
   const players = r.players;
+  const bot = (seat) => (seat >= 0 ? r.seating[seat] || "seat " + seat : "");
   let k = Math.min(Math.max(Number(q.get("step") || 0), 0), steps.length - 1);
+  let an = null; // GetReplayAnalysis, once it has come
 
   const viewPick = el("select", { id: "view", "aria-label": "whose view", onchange: (e) => {
     location.hash = `#/replay/${encodeURIComponent(id)}/${number}?view=${e.target.value}&step=${k}`;
@@ -348,14 +396,24 @@ async function replayPage(id, number, q) {
   const next = btn("▶", "forward (→)", () => go(k + 1), "next"), last = btn("▶|", "end (End)", () => go(steps.length - 1), "last");
   const felt = el("div", { class: "felt" + (players === 3 ? " p3" : ""), id: "felt" });
   const panel = el("div", { class: "panel", id: "decision" });
+  const bidding = el("section", { class: "panel", id: "bidding" });
+  const tricks = el("section", { class: "panel", id: "tricks" });
+  const score = el("section", { class: "panel", id: "score" });
+  const analysisNote = el("p", { class: "help", id: "analysis-status" }, "analysis: computing…");
   const share = el("a", { id: "share" }, "link to this step");
+  const opts = [];
+  if (r.pot) opts.push(`pot ${r.pot} carried in`);
+  if (r.forcedRamsch) opts.push("forced Ramsch (R-SESSION-3)");
   show(el("h1", {}, `Match ${r.match.matchId} · deal ${number}`),
-    el("p", { class: "muted" }, `${r.match.rules} · group ${r.group || 0} · `, link("#/match/" + encodeURIComponent(id), "all deals")),
+    el("p", { class: "muted rules" }, `${r.match.rules} · group ${r.group || 0} · after ${r.dealsBefore || 0} deal(s) of the match`,
+      opts.length ? " · " + opts.join(" · ") : "", " · ", link("#/match/" + encodeURIComponent(id), "all deals")),
     el("div", { class: "controls" }, dealPick, viewPick, first, prev, next, last, stepPick, trickPick, share),
     el("p", { class: "help" }, "keys: ", el("span", { class: "kbd" }, "←"), " ", el("span", { class: "kbd" }, "→"), " step, ",
       el("span", { class: "kbd" }, "PgUp"), " ", el("span", { class: "kbd" }, "PgDn"), " trick, ",
       el("span", { class: "kbd" }, "Home"), " ", el("span", { class: "kbd" }, "End")),
-    el("div", { class: "tablewrap" }, felt, panel));
+    el("div", { class: "tablewrap" }, felt, panel),
+    el("div", { class: "boards" }, bidding, tricks, score),
+    analysisNote);
 
   function go(i) {
     k = Math.min(Math.max(i, 0), steps.length - 1);
@@ -372,52 +430,128 @@ async function replayPage(id, number, q) {
       PageDown: () => trickJump(1), PageUp: () => trickJump(-1) };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   };
+
+  // The analysis this step may show: the server sends it per step (only where the view sees
+  // every card); what earlier steps showed stays known.
+  function analysisAt(i) {
+    const out = { byDecision: new Map(), par: null };
+    if (!an) return out;
+    for (const sa of (an.steps || []).slice(0, i + 1)) {
+      if (sa.par) out.par = sa.par;
+      for (const d of sa.decisions || []) {
+        const list = out.byDecision.get(d.decision || 0) || [];
+        if (!list.some((x) => x.kind === d.kind)) list.push(d);
+        out.byDecision.set(d.decision || 0, list);
+      }
+    }
+    return out;
+  }
+
   function draw() {
     const s = steps[k];
-    const o = s.observation || {};
+    const t = s.table || {};
     stepPick.value = String(k);
     first.disabled = prev.disabled = k === 0;
     next.disabled = last.disabled = k === steps.length - 1;
     const hash = `#/replay/${encodeURIComponent(id)}/${number}?view=${view}&step=${k}`;
     share.href = hash;
     history.replaceState(null, "", hash);
-    const cur = o.current || {};
-    const trickCards = (cur.cards || []).map((c, i) => el("span", { title: r.seating[(cur.leader + i) % players] }, card(c)));
-    const seats = Array.from({ length: players }, (_, seat) => {
-      let hand;
-      if (s.hands && s.hands.length) hand = (s.hands[seat] || {}).cards || [];
-      else if (seat === o.seat) hand = o.hand || [];
-      else hand = Array.from({ length: (o.handSizes || [])[seat] || 0 }, () => "");
-      if (s.end && !(s.hands && s.hands.length)) hand = [];
-      const taken = (o.tricksTaken || [])[seat] || 0;
-      const tags = [];
-      if (o.declarer === seat && o.contract) tags.push("declarer");
-      return el("div", { class: "seat" + (!s.end && s.seat === seat ? " tomove" : ""), style: `grid-area:s${seat}`, "data-seat": seat },
-        el("h3", {}, `${seatName(seat, players)} · ${r.seating[seat]}`, tags.length ? " · " + tags.join(", ") : "", ` · ${taken} tricks`),
-        el("div", { class: "cards", "data-hand": seat }, hand.map((c) => card(c, !s.end && s.seat === seat && s.action === c ? "last" : ""))));
-    });
-    felt.replaceChildren(...seats, el("div", { class: "trick", "data-trick": "" }, trickCards.length ? trickCards : el("span", { class: "muted" }, s.end ? "" : "no trick in progress")));
-    panel.replaceChildren(...(s.end ? endPanel(s, r) : stepPanel(s, r, o)));
+    const known = analysisAt(k);
+    felt.replaceChildren(...feltView(s, t, r, bot));
+    panel.replaceChildren(...(s.end ? endPanel(s, r, known, bot) : stepPanel(s, r, bot, known)));
+    bidding.replaceChildren(...biddingView(t, s, bot, known));
+    tricks.replaceChildren(...tricksView(t, bot, known, players));
+    score.replaceChildren(...scoreView(s, t, r, bot));
   }
   draw();
+  rpc("GetReplayAnalysis", { matchId: id, dealNumber: number, view }).then((a) => {
+    an = a;
+    const ready = (a.steps || []).some((sa) => (sa.decisions || []).length);
+    analysisNote.textContent = (ready ? `analysis: double-dummy (${a.method}${a.stored ? ", stored" : ", computed now"}); in ${a.unit}` +
+      (view === "full" ? "" : "; it depends on every hand, so this view shows it at the end of the deal") : "analysis: none") + (a.note ? " — " + a.note : "");
+    document.body.dataset.analysis = "1";
+    draw();
+  }).catch((err) => { analysisNote.textContent = "analysis: " + (err.message || err); document.body.dataset.analysis = "1"; });
 }
 
 function decisionName(d) {
   return String(d || "").replace("DECISION_", "").toLowerCase();
 }
 
-function stepPanel(s, r, o) {
+// feltView draws the seats, their hands as the view sees them, the trick being played, the
+// tapp, the lay-away and the called card.
+function feltView(s, t, r, bot) {
   const players = r.players;
+  const cur = t.current;
+  const seats = Array.from({ length: players }, (_, seat) => {
+    const h = (t.hands || [])[seat] || {};
+    const cards = (h.cards || []).map((c) => card(c, !s.end && s.seat === seat && s.action === c ? "last" : ""));
+    for (let i = 0; i < (h.hidden || 0); i++) cards.push(card(""));
+    const tags = [];
+    if (t.declarer === seat && t.contract && t.contract !== "ramsch") tags.push("declarer");
+    if (t.calledHolder === seat && t.called) tags.push("held " + t.called);
+    if (h.exposed) tags.push("hand face up");
+    if (h.dealt) tags.push("as dealt");
+    return el("div", { class: "seat" + (!s.end && s.seat === seat ? " tomove" : ""), style: `grid-area:s${seat}`, "data-seat": seat },
+      el("h3", {}, `${seatName(seat, players)} · ${bot(seat)}`, tags.length ? " · " + tags.join(", ") : "",
+        ` · ${(t.tricksTaken || [])[seat] || 0} tricks, ${(t.pointsTaken || [])[seat] || 0} pts`),
+      el("div", { class: "cards", "data-hand": seat }, cards));
+  });
+  const middle = [];
+  if (cur && (cur.cards || []).length) {
+    middle.push(el("div", { class: "cards", "data-current": "" }, cur.cards.map((c, i) => el("span", { class: "played-by", title: bot(cur.seats[i]) }, card(c), el("small", {}, bot(cur.seats[i]))))));
+  } else if (!s.end) {
+    middle.push(el("span", { class: "muted" }, (s.trick >= 0 ? "" : "bidding · ") + "no trick in progress"));
+  }
+  const tapp = (t.tapp || []).map((c) => card(c));
+  for (let i = 0; i < (t.tappHidden || 0); i++) tapp.push(card(""));
+  middle.push(el("div", { class: "extras" },
+    el("div", { id: "tapp" }, el("small", {}, "tapp" + (t.tappTakenBy >= 0 ? ` (taken up by ${bot(t.tappTakenBy)})` : r.view === "full" && !s.end ? " (unseen by the players)" : "")),
+      el("div", { class: "cards" }, tapp)),
+    (t.laidAway || []).length || t.laidAwayHidden ? el("div", { id: "laidaway" }, el("small", {}, "laid away"),
+      el("div", { class: "cards" }, (t.laidAway || []).map((c) => card(c)), Array.from({ length: t.laidAwayHidden || 0 }, () => card("")))) : null,
+    t.called ? el("div", { id: "called" }, el("small", {}, "called"), el("div", { class: "cards" }, card(t.called)),
+      el("small", {}, t.calledInTapp ? "in the tapp" : t.calledHolder >= 0 ? "held by " + bot(t.calledHolder) : "",
+        t.given ? " · given back " : "", t.given ? card(t.given) : null)) : null));
+  return [...seats, el("div", { class: "trick", "data-trick": "" }, middle)];
+}
+
+// analysisLine is what the analysis says of one decision.
+function analysisLine(d) {
+  const unit = d.unit || "";
+  if (d.kind === "bid") {
+    return el("div", { class: "an", "data-kind": "bid", "data-loss": d.loss || 0 }, `bidding regret ${num(d.loss, 1)} ${unit}: best ${(d.best || []).join(" ")} (${signed(d.parBefore, 1)}), did ${d.action} (${signed(d.parAfter, 1)})`);
+  }
+  const lost = (d.loss || 0) > 0 || (d.hasLossPoints && d.lossPoints);
+  return el("div", { class: "an" + (lost ? " lost" : ""), "data-kind": "card", "data-loss": d.loss || 0, "data-par-before": d.parBefore || 0, "data-par-after": d.parAfter || 0, "data-best": (d.best || []).join(" ") },
+    lost ? `loses ${num(d.loss, 1)} ${unit}` + (d.hasLossPoints && unit !== "card points" ? ` (${d.lossPoints} card points)` : "") : "keeps par",
+    ` · par ${signed(d.parBefore, 1)} → ${signed(d.parAfter, 1)} · par-keeping: ${(d.best || []).join(" ")}`);
+}
+
+function parText(p, unit) {
+  if (!p) return "";
+  const pts = p.hasCardPoints ? (p.cardPointsLow !== p.cardPointsHigh ? `, ${p.cardPointsLow}-${p.cardPointsHigh} card points` : `, ${p.cardPointsLow} card points`) : "";
+  return `${p.made ? "makes" : "fails"}${pts}, ${signed(p.payoff, 1)} ${unit || ""}`;
+}
+
+function stepPanel(s, r, bot, known) {
+  const players = r.players;
+  const t = s.table || {};
   const rows = [
     ["decision", `${s.index} · ${decisionName(s.decision)}`],
     ["who", `${seatName(s.seat, players)}: ${s.bot}`],
-    ["contract", o.contract ? o.contract + (o.trump ? " " + (SUITS[o.trump] || o.trump) : "") + (o.declarer >= 0 ? ` by ${r.seating[o.declarer]}` : "") : "not yet"],
+    ["contract", t.contract ? contractText(t.contract, t.trump, t.tout) + (t.declarer >= 0 ? ` by ${bot(t.declarer)}` : "") : "not yet"],
     ["action", s.action || "(hidden from this view)"],
     ["latency", ms(s.latency)],
   ];
   if (s.own) rows.push(["think time", s.think ? ms(s.think) : "not reported"]);
   if (s.strike || s.fallback) rows.push(["arena", (s.strike ? "strike; " : "") + (s.fallback ? "fallback played" : "")]);
-  const out = [el("dl", {}, rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]))];
+  const out = [el("dl", {}, rows.flatMap(([a, b]) => [el("dt", {}, a), el("dd", {}, b)]))];
+  const mine = known.byDecision.get(s.index) || [];
+  out.push(el("div", { id: "analysis" }, el("h3", {}, "analysis"),
+    known.par ? el("p", { "data-par": "" }, "par of the deal: " + parText(known.par, "")) : null,
+    mine.length ? mine.map(analysisLine) : el("p", { class: "muted" }, r.view === "full" ? "none for this decision" :
+      "shown at the end of the deal: it depends on every hand, which this view does not see yet")));
   if (s.own) {
     out.push(el("h3", {}, "legal options"), el("p", { class: "legal" }, (s.legal || []).join(" ")));
     if ((s.attempts || []).length) {
@@ -431,17 +565,87 @@ function stepPanel(s, r, o) {
   return out;
 }
 
-function endPanel(s, r) {
+function endPanel(s, r, known, bot) {
   const st = s.settlement || {};
   const players = r.players;
-  const decl = st.declarer >= 0 ? r.seating[st.declarer] : "";
   const rows = Array.from({ length: players }, (_, seat) => el("tr", {},
-    el("td", { class: "l" }, `${seat} ${r.seating[seat]}`), el("td", {}, (st.points || [])[seat] || 0), el("td", {}, (st.tricks || [])[seat] || 0),
+    el("td", { class: "l" }, `${seat} ${bot(seat)}`), el("td", {}, (st.points || [])[seat] || 0), el("td", {}, (st.tricks || [])[seat] || 0),
     el("td", { "data-payoff-seat": seat }, signed((st.payoff || [])[seat] || 0, 0))));
+  // Each seat's card loss and bidding regret over the deal, where the analysis is known.
+  const loss = new Array(players).fill(0), regret = new Array(players).fill(0);
+  let any = false;
+  for (const list of known.byDecision.values()) {
+    for (const d of list) {
+      any = true;
+      if (d.kind === "bid") regret[d.seat] += d.loss || 0; else loss[d.seat] += d.loss || 0;
+    }
+  }
   return [el("h3", {}, "the end"),
-    el("p", {}, st.thrownIn ? "thrown in" : `${st.contract}${st.trump ? " " + (SUITS[st.trump] || st.trump) : ""} by ${decl}: ${st.draw ? "draw" : st.declarerWon ? "made" : "lost"}`),
+    el("p", {}, st.thrownIn ? "thrown in" : `${contractText(st.contract, st.trump, st.tout)} by ${bot(st.declarer) || "nobody"}: ${st.draw ? "draw" : st.contract === "ramsch" ? "ramsch" : st.declarerWon ? "made" : "lost"}`),
     el("table", { id: "payoffs" }, el("thead", {}, el("tr", {}, el("th", { class: "l" }, "seat"), el("th", {}, "points"), el("th", {}, "tricks"), el("th", {}, "payoff"))),
-      el("tbody", {}, rows))];
+      el("tbody", {}, rows)),
+    el("div", { id: "analysis" }, el("h3", {}, "analysis"),
+      known.par ? el("p", { "data-par": "" }, "par of the deal: " + parText(known.par, "")) : null,
+      any ? el("table", { id: "deal-analysis" }, el("thead", {}, el("tr", {}, el("th", { class: "l" }, "seat"), el("th", {}, "card loss"), el("th", {}, "bid regret"))),
+        el("tbody", {}, Array.from({ length: players }, (_, seat) => el("tr", { "data-seat": seat }, el("td", { class: "l" }, bot(seat)),
+          el("td", { "data-card-loss": "" }, num(loss[seat], 1)), el("td", { "data-bid-regret": "" }, num(regret[seat], 1)))))) :
+        el("p", { class: "muted" }, "not available"))];
+}
+
+// biddingView is the bidding and declaration log, with each seat's bidding regret where the
+// analysis is known.
+function biddingView(t, s, bot, known) {
+  const entries = t.bidding || [];
+  const out = [el("h2", {}, "Bidding")];
+  if (!entries.length) {
+    out.push(el("p", { class: "muted" }, "nothing bid yet"));
+    return out;
+  }
+  out.push(el("table", { id: "bidding-log" }, el("tbody", {}, entries.map((e) => {
+    const regret = (known.byDecision.get(e.decision || 0) || []).find((d) => d.kind === "bid");
+    return el("tr", { "data-decision": e.decision || 0, "data-seat": e.seat || 0, "data-action": e.action },
+      el("td", { class: "l" }, bot(e.seat || 0)), el("td", { class: "l" }, e.action),
+      el("td", { "data-regret": regret ? regret.loss || 0 : "" }, regret ? `regret ${num(regret.loss, 1)}` : ""));
+  }))));
+  if (t.contract) out.push(el("p", { "data-contract": "" }, "contract: " + contractText(t.contract, t.trump, t.tout) + (t.declarer >= 0 ? " by " + bot(t.declarer) : "")));
+  return out;
+}
+
+// tricksView lists every trick: leader, cards with who played them and what each lost, winner.
+function tricksView(t, bot, known, players) {
+  const all = [...(t.tricks || [])];
+  if (t.current && (t.current.cards || []).length) all.push(t.current);
+  const out = [el("h2", {}, "Tricks")];
+  if (!all.length) {
+    out.push(el("p", { class: "muted" }, "no card played yet"));
+    return out;
+  }
+  out.push(el("div", { class: "scroll" }, el("table", { id: "trick-log" }, el("tbody", {}, all.map((tr) => el("tr", {
+    "data-trick": tr.number || 0, "data-leader": tr.leader || 0, "data-winner": tr.winner === undefined ? -1 : tr.winner },
+  el("td", {}, (tr.number || 0) + 1),
+  el("td", { class: "l cards" }, (tr.cards || []).map((c, i) => {
+    const d = (known.byDecision.get((tr.decisions || [])[i]) || []).find((x) => x.kind === "card");
+    const lost = d && ((d.loss || 0) > 0 || (d.hasLossPoints && d.lossPoints));
+    return el("span", { class: "trick-card" + (tr.winner === tr.seats[i] ? " won" : ""), "data-card-decision": (tr.decisions || [])[i], title: bot(tr.seats[i]) },
+      card(c), el("small", {}, bot(tr.seats[i])), d ? el("small", { class: lost ? "loss" : "par", "data-loss": d.loss || 0 }, lost ? `−${num(d.loss, 1)}` : "par") : null);
+  })),
+  el("td", { class: "l" }, tr.winner >= 0 ? `${bot(tr.winner)} · ${tr.points || 0} pts` : "in play")))))));
+  return out;
+}
+
+// scoreView is the running score: tricks and card points of the deal so far, and the match's
+// score before this deal (and after it, at the end).
+function scoreView(s, t, r, bot) {
+  const players = r.players;
+  const st = s.settlement || {};
+  const before = r.scoreBefore || [];
+  return [el("h2", {}, "Score"), el("table", { id: "score-table" },
+    el("thead", {}, el("tr", {}, el("th", { class: "l" }, "bot"), el("th", {}, "tricks"), el("th", {}, "card pts in tricks"),
+      el("th", {}, `match before (${r.dealsBefore || 0} deals)`), s.end ? el("th", {}, "after") : null)),
+    el("tbody", {}, Array.from({ length: players }, (_, seat) => el("tr", { "data-seat": seat },
+      el("td", { class: "l" }, bot(seat)), el("td", {}, (t.tricksTaken || [])[seat] || 0), el("td", {}, (t.pointsTaken || [])[seat] || 0),
+      el("td", { "data-score-before": "" }, signed(before[seat] || 0, 0)),
+      s.end ? el("td", { "data-score-after": "" }, signed(Number(before[seat] || 0) + Number((st.payoff || [])[seat] || 0), 0)) : null))))];
 }
 
 // --- live ------------------------------------------------------------------------------
@@ -458,8 +662,9 @@ async function livePage(id) {
   let seq = 0;
   const deals = new Map(); // number -> {seating, events[], finished}
   const box = el("div", { id: "live" });
+  const head = el("div", { id: "live-match" });
   const status = el("p", { class: "muted", id: "live-status" }, "watching…");
-  show(el("h1", {}, "Live: match " + id), status, box);
+  show(el("h1", {}, "Live: match " + id), head, status, box);
   async function poll() {
     const resp = await rpc("GetLive", { matchId: id, afterSeq: seq });
     for (const d of resp.deals || []) {
@@ -473,6 +678,7 @@ async function livePage(id) {
       deals.set(ev.dealNumber || 0, cur);
     }
     seq = Number(resp.lastSeq || seq);
+    if (resp.match) head.replaceChildren(liveMatch(resp.match));
     const shown = [...deals.entries()].sort((a, b) => b[0] - a[0]).slice(0, 4);
     box.replaceChildren(...shown.map(([n, d]) => liveDeal(n, d)));
     box.dataset.seq = String(seq);
@@ -485,27 +691,42 @@ async function livePage(id) {
   await poll();
 }
 
+// liveMatch is the match's head: its bots with their score so far, and its progress.
+function liveMatch(m) {
+  const played = m.dealsPlayed || 0, planned = m.dealsPlanned || 0;
+  return el("div", {},
+    el("p", { class: "muted rules" }, `${m.rules}${m.duplicate ? " · duplicate" : ""}${m.leagueId ? " · league " + m.leagueId : ""}`),
+    el("p", { id: "live-progress" }, `${played} of ${planned} deals played`,
+      el("progress", { max: planned || 1, value: played, "aria-label": "deals played" })),
+    el("table", { id: "live-score" }, el("thead", {}, el("tr", {}, el("th", { class: "l" }, "bot"), el("th", {}, "score so far"))),
+      el("tbody", {}, (m.bots || []).map((b, i) => el("tr", { "data-bot": b }, el("td", { class: "l" }, b), el("td", {}, signed((m.net || [])[i] || 0, 0)))))));
+}
+
 function liveDeal(n, d) {
   // Only public events reach this page: the cards played, the bids, the tricks won, and the
   // hands once the deal is over.
   const players = Math.max(3, (d.seating || []).length);
+  const bot = (s) => (d.seating || [])[s] || "seat " + s;
   const trick = [];
-  const taken = new Array(players).fill(0);
+  const taken = new Array(players).fill(0), points = new Array(players).fill(0);
+  const bids = [];
   let contract = "", reveal = null, payoff = null, lastIndex = -1;
   for (const ev of d.events) {
     lastIndex = Math.max(lastIndex, ev.index || 0);
     switch (ev.kind) {
-      case "EVENT_KIND_CARD": if (trick.length === players) trick.length = 0; trick.push(ev.card); break;
-      case "EVENT_KIND_TRICK_WON": taken[ev.seat] = (taken[ev.seat] || 0) + 1; break;
-      case "EVENT_KIND_CONTRACT": contract = ev.contract + (ev.trump ? " " + (SUITS[ev.trump] || ev.trump) : "") + (ev.seat >= 0 ? " by seat " + ev.seat : ""); break;
+      case "EVENT_KIND_BID": bids.push(`${bot(ev.seat)}: ${ev.action}`); break;
+      case "EVENT_KIND_CARD": if (trick.length === players) trick.length = 0; trick.push({ card: ev.card, seat: ev.seat }); break;
+      case "EVENT_KIND_TRICK_WON": taken[ev.seat] = (taken[ev.seat] || 0) + 1; points[ev.seat] += ev.points || 0; break;
+      case "EVENT_KIND_CONTRACT": contract = contractText(ev.contract, ev.trump) + (ev.seat >= 0 ? " by " + bot(ev.seat) : ""); break;
       case "EVENT_KIND_DEAL_END": reveal = ev.hands || []; break;
       case "EVENT_KIND_SETTLED": payoff = ev.payoff || []; break;
     }
   }
   return el("section", { class: "panel live-deal", "data-live-deal": n, "data-last-index": lastIndex },
-    el("h2", {}, `deal ${n}`, d.finished ? " (over)" : ""), el("p", {}, contract || "bidding"),
-    el("div", { class: "cards", "data-trick": "" }, trick.map((c) => card(c))),
-    el("ul", {}, Array.from({ length: players }, (_, s) => el("li", {}, `${(d.seating || [])[s] || "seat " + s}: ${taken[s]} tricks`,
+    el("h2", {}, `deal ${n}`, d.finished ? " (over)" : ""),
+    el("p", {}, contract || (bids.length ? "bidding: " + bids.join(" · ") : "bidding")),
+    el("div", { class: "cards", "data-trick": "" }, trick.map((c) => el("span", { class: "played-by" }, card(c.card), el("small", {}, bot(c.seat))))),
+    el("ul", {}, Array.from({ length: players }, (_, s) => el("li", {}, `${bot(s)}: ${taken[s]} tricks, ${points[s]} pts`,
       payoff ? ` · payoff ${signed(payoff[s] || 0, 0)}` : "",
       reveal && reveal[s] ? el("div", { class: "cards", "data-hand": s }, (reveal[s].cards || []).map((c) => card(c))) : null))));
 }
@@ -517,6 +738,7 @@ async function route() {
   clearTimeout(pageTimer);
   pageTimer = null;
   keyHandler = null;
+  document.body.dataset.analysis = "";
   const { parts, q } = params(location.hash);
   try {
     switch (parts[0] || "") {

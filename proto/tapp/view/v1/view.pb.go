@@ -24,6 +24,102 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type SetLeaguePausedRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	LeagueId      string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
+	Paused        bool                   `protobuf:"varint,2,opt,name=paused,proto3" json:"paused,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetLeaguePausedRequest) Reset() {
+	*x = SetLeaguePausedRequest{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetLeaguePausedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetLeaguePausedRequest) ProtoMessage() {}
+
+func (x *SetLeaguePausedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetLeaguePausedRequest.ProtoReflect.Descriptor instead.
+func (*SetLeaguePausedRequest) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *SetLeaguePausedRequest) GetLeagueId() string {
+	if x != nil {
+		return x.LeagueId
+	}
+	return ""
+}
+
+func (x *SetLeaguePausedRequest) GetPaused() bool {
+	if x != nil {
+		return x.Paused
+	}
+	return false
+}
+
+type SetLeaguePausedResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Paused        bool                   `protobuf:"varint,1,opt,name=paused,proto3" json:"paused,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetLeaguePausedResponse) Reset() {
+	*x = SetLeaguePausedResponse{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetLeaguePausedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetLeaguePausedResponse) ProtoMessage() {}
+
+func (x *SetLeaguePausedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetLeaguePausedResponse.ProtoReflect.Descriptor instead.
+func (*SetLeaguePausedResponse) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SetLeaguePausedResponse) GetPaused() bool {
+	if x != nil {
+		return x.Paused
+	}
+	return false
+}
+
 type ListLeaguesRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -32,7 +128,7 @@ type ListLeaguesRequest struct {
 
 func (x *ListLeaguesRequest) Reset() {
 	*x = ListLeaguesRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[0]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -44,7 +140,7 @@ func (x *ListLeaguesRequest) String() string {
 func (*ListLeaguesRequest) ProtoMessage() {}
 
 func (x *ListLeaguesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[0]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -57,24 +153,29 @@ func (x *ListLeaguesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaguesRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaguesRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{0}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{2}
 }
 
 type LeagueInfo struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	LeagueId      string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
-	Status        string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
-	Created       *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=created,proto3" json:"created,omitempty"`
-	Updated       *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=updated,proto3" json:"updated,omitempty"`
-	Matches       int32                  `protobuf:"varint,5,opt,name=matches,proto3" json:"matches,omitempty"`
-	Deals         int32                  `protobuf:"varint,6,opt,name=deals,proto3" json:"deals,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	LeagueId string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
+	Status   string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	Created  *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=created,proto3" json:"created,omitempty"`
+	Updated  *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=updated,proto3" json:"updated,omitempty"`
+	// Matches scheduled so far (a duplicate match counts once, however many groups it has).
+	Matches int32 `protobuf:"varint,5,opt,name=matches,proto3" json:"matches,omitempty"`
+	Deals   int32 `protobuf:"varint,6,opt,name=deals,proto3" json:"deals,omitempty"`
+	// Matches with every deal stored.
+	MatchesFinished int32 `protobuf:"varint,7,opt,name=matches_finished,json=matchesFinished,proto3" json:"matches_finished,omitempty"`
+	// Paused by tapp league pause (or this dashboard's admin): no new deal starts.
+	Paused        bool `protobuf:"varint,8,opt,name=paused,proto3" json:"paused,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LeagueInfo) Reset() {
 	*x = LeagueInfo{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[1]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -86,7 +187,7 @@ func (x *LeagueInfo) String() string {
 func (*LeagueInfo) ProtoMessage() {}
 
 func (x *LeagueInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[1]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -99,7 +200,7 @@ func (x *LeagueInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueInfo.ProtoReflect.Descriptor instead.
 func (*LeagueInfo) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{1}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *LeagueInfo) GetLeagueId() string {
@@ -144,6 +245,20 @@ func (x *LeagueInfo) GetDeals() int32 {
 	return 0
 }
 
+func (x *LeagueInfo) GetMatchesFinished() int32 {
+	if x != nil {
+		return x.MatchesFinished
+	}
+	return 0
+}
+
+func (x *LeagueInfo) GetPaused() bool {
+	if x != nil {
+		return x.Paused
+	}
+	return false
+}
+
 type ListLeaguesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Leagues       []*LeagueInfo          `protobuf:"bytes,1,rep,name=leagues,proto3" json:"leagues,omitempty"`
@@ -153,7 +268,7 @@ type ListLeaguesResponse struct {
 
 func (x *ListLeaguesResponse) Reset() {
 	*x = ListLeaguesResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[2]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -165,7 +280,7 @@ func (x *ListLeaguesResponse) String() string {
 func (*ListLeaguesResponse) ProtoMessage() {}
 
 func (x *ListLeaguesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[2]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -178,7 +293,7 @@ func (x *ListLeaguesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaguesResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaguesResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{2}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListLeaguesResponse) GetLeagues() []*LeagueInfo {
@@ -200,7 +315,7 @@ type GetLeaderboardRequest struct {
 
 func (x *GetLeaderboardRequest) Reset() {
 	*x = GetLeaderboardRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[3]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -212,7 +327,7 @@ func (x *GetLeaderboardRequest) String() string {
 func (*GetLeaderboardRequest) ProtoMessage() {}
 
 func (x *GetLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[3]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -225,7 +340,7 @@ func (x *GetLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*GetLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{3}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *GetLeaderboardRequest) GetLeagueId() string {
@@ -254,7 +369,7 @@ type Column struct {
 
 func (x *Column) Reset() {
 	*x = Column{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[4]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -266,7 +381,7 @@ func (x *Column) String() string {
 func (*Column) ProtoMessage() {}
 
 func (x *Column) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[4]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -279,7 +394,7 @@ func (x *Column) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Column.ProtoReflect.Descriptor instead.
 func (*Column) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{4}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Column) GetKey() string {
@@ -331,7 +446,7 @@ type Standing struct {
 
 func (x *Standing) Reset() {
 	*x = Standing{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[5]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -343,7 +458,7 @@ func (x *Standing) String() string {
 func (*Standing) ProtoMessage() {}
 
 func (x *Standing) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[5]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -356,7 +471,7 @@ func (x *Standing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Standing.ProtoReflect.Descriptor instead.
 func (*Standing) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{5}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Standing) GetBot() string {
@@ -494,7 +609,7 @@ type GetLeaderboardResponse struct {
 
 func (x *GetLeaderboardResponse) Reset() {
 	*x = GetLeaderboardResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[6]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -506,7 +621,7 @@ func (x *GetLeaderboardResponse) String() string {
 func (*GetLeaderboardResponse) ProtoMessage() {}
 
 func (x *GetLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[6]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -519,7 +634,7 @@ func (x *GetLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*GetLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{6}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetLeaderboardResponse) GetLeagueId() string {
@@ -609,7 +724,7 @@ type GetRatingHistoryRequest struct {
 
 func (x *GetRatingHistoryRequest) Reset() {
 	*x = GetRatingHistoryRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[7]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -621,7 +736,7 @@ func (x *GetRatingHistoryRequest) String() string {
 func (*GetRatingHistoryRequest) ProtoMessage() {}
 
 func (x *GetRatingHistoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[7]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -634,7 +749,7 @@ func (x *GetRatingHistoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingHistoryRequest.ProtoReflect.Descriptor instead.
 func (*GetRatingHistoryRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{7}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetRatingHistoryRequest) GetLeagueId() string {
@@ -664,7 +779,7 @@ type RatingPoint struct {
 
 func (x *RatingPoint) Reset() {
 	*x = RatingPoint{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[8]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -676,7 +791,7 @@ func (x *RatingPoint) String() string {
 func (*RatingPoint) ProtoMessage() {}
 
 func (x *RatingPoint) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[8]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -689,7 +804,7 @@ func (x *RatingPoint) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RatingPoint.ProtoReflect.Descriptor instead.
 func (*RatingPoint) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{8}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *RatingPoint) GetMatchId() string {
@@ -730,7 +845,7 @@ type BotHistory struct {
 
 func (x *BotHistory) Reset() {
 	*x = BotHistory{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[9]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -742,7 +857,7 @@ func (x *BotHistory) String() string {
 func (*BotHistory) ProtoMessage() {}
 
 func (x *BotHistory) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[9]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -755,7 +870,7 @@ func (x *BotHistory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotHistory.ProtoReflect.Descriptor instead.
 func (*BotHistory) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{9}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *BotHistory) GetBot() string {
@@ -783,7 +898,7 @@ type GetRatingHistoryResponse struct {
 
 func (x *GetRatingHistoryResponse) Reset() {
 	*x = GetRatingHistoryResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -795,7 +910,7 @@ func (x *GetRatingHistoryResponse) String() string {
 func (*GetRatingHistoryResponse) ProtoMessage() {}
 
 func (x *GetRatingHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -808,7 +923,7 @@ func (x *GetRatingHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingHistoryResponse.ProtoReflect.Descriptor instead.
 func (*GetRatingHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{10}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetRatingHistoryResponse) GetRating() string {
@@ -834,7 +949,7 @@ type GetLeagueProgressRequest struct {
 
 func (x *GetLeagueProgressRequest) Reset() {
 	*x = GetLeagueProgressRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -846,7 +961,7 @@ func (x *GetLeagueProgressRequest) String() string {
 func (*GetLeagueProgressRequest) ProtoMessage() {}
 
 func (x *GetLeagueProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -859,7 +974,7 @@ func (x *GetLeagueProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueProgressRequest.ProtoReflect.Descriptor instead.
 func (*GetLeagueProgressRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{11}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetLeagueProgressRequest) GetLeagueId() string {
@@ -869,21 +984,28 @@ func (x *GetLeagueProgressRequest) GetLeagueId() string {
 	return ""
 }
 
+// BotProgress is one bot's running totals in a league, kept in the transaction that stores
+// each deal.
 type BotProgress struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Bot           string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
-	Matches       int32                  `protobuf:"varint,2,opt,name=matches,proto3" json:"matches,omitempty"`
-	Deals         int32                  `protobuf:"varint,3,opt,name=deals,proto3" json:"deals,omitempty"`
-	Decisions     int32                  `protobuf:"varint,4,opt,name=decisions,proto3" json:"decisions,omitempty"`
-	Strikes       int32                  `protobuf:"varint,5,opt,name=strikes,proto3" json:"strikes,omitempty"`
-	Fallbacks     int32                  `protobuf:"varint,6,opt,name=fallbacks,proto3" json:"fallbacks,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Bot   string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
+	// Not filled (a bot's matches are counted by the leaderboard).
+	Matches   int32 `protobuf:"varint,2,opt,name=matches,proto3" json:"matches,omitempty"`
+	Deals     int32 `protobuf:"varint,3,opt,name=deals,proto3" json:"deals,omitempty"`
+	Decisions int32 `protobuf:"varint,4,opt,name=decisions,proto3" json:"decisions,omitempty"`
+	// Late or missing answers.
+	Strikes int32 `protobuf:"varint,5,opt,name=strikes,proto3" json:"strikes,omitempty"`
+	// Decisions the arena played for the bot (strikes, forfeits, a bot gone).
+	Fallbacks int32 `protobuf:"varint,6,opt,name=fallbacks,proto3" json:"fallbacks,omitempty"`
+	// Deals in which the arena played for it without asking: it had struck out, or was gone.
+	Forfeited     int32 `protobuf:"varint,7,opt,name=forfeited,proto3" json:"forfeited,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BotProgress) Reset() {
 	*x = BotProgress{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -895,7 +1017,7 @@ func (x *BotProgress) String() string {
 func (*BotProgress) ProtoMessage() {}
 
 func (x *BotProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -908,7 +1030,7 @@ func (x *BotProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotProgress.ProtoReflect.Descriptor instead.
 func (*BotProgress) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{12}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *BotProgress) GetBot() string {
@@ -953,28 +1075,47 @@ func (x *BotProgress) GetFallbacks() int32 {
 	return 0
 }
 
+func (x *BotProgress) GetForfeited() int32 {
+	if x != nil {
+		return x.Forfeited
+	}
+	return 0
+}
+
 type GetLeagueProgressResponse struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	LeagueId    string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
 	Status      string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
 	DealsStored int32                  `protobuf:"varint,3,opt,name=deals_stored,json=dealsStored,proto3" json:"deals_stored,omitempty"`
 	// 0 when the league has no planned end (a ladder run for a time).
-	DealsPlanned    int32 `protobuf:"varint,4,opt,name=deals_planned,json=dealsPlanned,proto3" json:"deals_planned,omitempty"`
+	DealsPlanned int32 `protobuf:"varint,4,opt,name=deals_planned,json=dealsPlanned,proto3" json:"deals_planned,omitempty"`
+	// Matches with every deal stored, of matches_scheduled.
 	MatchesFinished int32 `protobuf:"varint,5,opt,name=matches_finished,json=matchesFinished,proto3" json:"matches_finished,omitempty"`
-	MatchesRunning  int32 `protobuf:"varint,6,opt,name=matches_running,json=matchesRunning,proto3" json:"matches_running,omitempty"`
-	// Over the last minute of stored deals.
+	// Matches scheduled and not finished.
+	MatchesRunning int32 `protobuf:"varint,6,opt,name=matches_running,json=matchesRunning,proto3" json:"matches_running,omitempty"`
+	// Deals stored per second over the last minute (as far as this dashboard has watched):
+	// a steady figure, not the burst of one commit.
 	DealsPerSecond float64 `protobuf:"fixed64,7,opt,name=deals_per_second,json=dealsPerSecond,proto3" json:"deals_per_second,omitempty"`
 	// Zero when unknown.
-	Eta           *durationpb.Duration   `protobuf:"bytes,8,opt,name=eta,proto3" json:"eta,omitempty"`
-	Bots          []*BotProgress         `protobuf:"bytes,9,rep,name=bots,proto3" json:"bots,omitempty"`
-	Updated       *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated,proto3" json:"updated,omitempty"`
+	Eta *durationpb.Duration `protobuf:"bytes,8,opt,name=eta,proto3" json:"eta,omitempty"`
+	// By bot name.
+	Bots             []*BotProgress         `protobuf:"bytes,9,rep,name=bots,proto3" json:"bots,omitempty"`
+	Updated          *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated,proto3" json:"updated,omitempty"`
+	MatchesScheduled int32                  `protobuf:"varint,11,opt,name=matches_scheduled,json=matchesScheduled,proto3" json:"matches_scheduled,omitempty"`
+	// Units of work being played: duplicate groups (or rounds of dealers).
+	JobsRunning int32 `protobuf:"varint,12,opt,name=jobs_running,json=jobsRunning,proto3" json:"jobs_running,omitempty"`
+	Paused      bool  `protobuf:"varint,13,opt,name=paused,proto3" json:"paused,omitempty"`
+	// This dashboard can pause and resume the league (LeagueAdminService, with the admin token).
+	Pausable bool `protobuf:"varint,14,opt,name=pausable,proto3" json:"pausable,omitempty"`
+	// The span deals_per_second is measured over (zero: not measured yet).
+	RateWindow    *durationpb.Duration `protobuf:"bytes,15,opt,name=rate_window,json=rateWindow,proto3" json:"rate_window,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetLeagueProgressResponse) Reset() {
 	*x = GetLeagueProgressResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -986,7 +1127,7 @@ func (x *GetLeagueProgressResponse) String() string {
 func (*GetLeagueProgressResponse) ProtoMessage() {}
 
 func (x *GetLeagueProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -999,7 +1140,7 @@ func (x *GetLeagueProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueProgressResponse.ProtoReflect.Descriptor instead.
 func (*GetLeagueProgressResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{13}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetLeagueProgressResponse) GetLeagueId() string {
@@ -1072,6 +1213,41 @@ func (x *GetLeagueProgressResponse) GetUpdated() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *GetLeagueProgressResponse) GetMatchesScheduled() int32 {
+	if x != nil {
+		return x.MatchesScheduled
+	}
+	return 0
+}
+
+func (x *GetLeagueProgressResponse) GetJobsRunning() int32 {
+	if x != nil {
+		return x.JobsRunning
+	}
+	return 0
+}
+
+func (x *GetLeagueProgressResponse) GetPaused() bool {
+	if x != nil {
+		return x.Paused
+	}
+	return false
+}
+
+func (x *GetLeagueProgressResponse) GetPausable() bool {
+	if x != nil {
+		return x.Pausable
+	}
+	return false
+}
+
+func (x *GetLeagueProgressResponse) GetRateWindow() *durationpb.Duration {
+	if x != nil {
+		return x.RateWindow
+	}
+	return nil
+}
+
 type ListMatchesRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Bot           string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
@@ -1085,7 +1261,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1097,7 +1273,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1110,7 +1286,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{14}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListMatchesRequest) GetBot() string {
@@ -1171,7 +1347,7 @@ type MatchInfo struct {
 
 func (x *MatchInfo) Reset() {
 	*x = MatchInfo{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1183,7 +1359,7 @@ func (x *MatchInfo) String() string {
 func (*MatchInfo) ProtoMessage() {}
 
 func (x *MatchInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1196,7 +1372,7 @@ func (x *MatchInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchInfo.ProtoReflect.Descriptor instead.
 func (*MatchInfo) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{15}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *MatchInfo) GetMatchId() string {
@@ -1299,7 +1475,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1311,7 +1487,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1324,7 +1500,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{16}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchInfo {
@@ -1343,7 +1519,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1355,7 +1531,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1368,7 +1544,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{17}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -1391,7 +1567,7 @@ type DealLine struct {
 
 func (x *DealLine) Reset() {
 	*x = DealLine{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1403,7 +1579,7 @@ func (x *DealLine) String() string {
 func (*DealLine) ProtoMessage() {}
 
 func (x *DealLine) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1416,7 +1592,7 @@ func (x *DealLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DealLine.ProtoReflect.Descriptor instead.
 func (*DealLine) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{18}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *DealLine) GetDealNumber() int32 {
@@ -1457,7 +1633,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1469,7 +1645,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1482,7 +1658,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{19}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchInfo {
@@ -1511,7 +1687,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1523,7 +1699,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1536,7 +1712,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{20}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -1572,7 +1748,7 @@ type Attempt struct {
 
 func (x *Attempt) Reset() {
 	*x = Attempt{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1584,7 +1760,7 @@ func (x *Attempt) String() string {
 func (*Attempt) ProtoMessage() {}
 
 func (x *Attempt) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1597,7 +1773,7 @@ func (x *Attempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attempt.ProtoReflect.Descriptor instead.
 func (*Attempt) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{21}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Attempt) GetText() string {
@@ -1651,14 +1827,18 @@ type Step struct {
 	// End only.
 	Settlement *v1.Settlement `protobuf:"bytes,20,opt,name=settlement,proto3" json:"settlement,omitempty"`
 	// The number of the trick this step belongs to, from 0; -1 before the play.
-	Trick         int32 `protobuf:"varint,21,opt,name=trick,proto3" json:"trick,omitempty"`
+	Trick int32 `protobuf:"varint,21,opt,name=trick,proto3" json:"trick,omitempty"`
+	// The table as the view sees it at this step (before the decision; at the end, after the
+	// last): built by the server from the view's observation, so nothing in it is hidden from
+	// the view.
+	Table         *TableView `protobuf:"bytes,22,opt,name=table,proto3" json:"table,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Step) Reset() {
 	*x = Step{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1670,7 +1850,7 @@ func (x *Step) String() string {
 func (*Step) ProtoMessage() {}
 
 func (x *Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1683,7 +1863,7 @@ func (x *Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Step.ProtoReflect.Descriptor instead.
 func (*Step) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{22}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Step) GetIndex() int32 {
@@ -1833,6 +2013,445 @@ func (x *Step) GetTrick() int32 {
 	return 0
 }
 
+func (x *Step) GetTable() *TableView {
+	if x != nil {
+		return x.Table
+	}
+	return nil
+}
+
+// TableView is the whole deal so far as one view may see it.
+type TableView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The bidding and the declaration (trump, lay-away, call, give, Tout), in order.
+	Bidding []*LogEntry `protobuf:"bytes,1,rep,name=bidding,proto3" json:"bidding,omitempty"`
+	// The tricks completed so far, then (in current) the one being played.
+	Tricks  []*TrickView `protobuf:"bytes,2,rep,name=tricks,proto3" json:"tricks,omitempty"`
+	Current *TrickView   `protobuf:"bytes,3,opt,name=current,proto3" json:"current,omitempty"`
+	// By seat: the cards the view may see, and how many it may not.
+	Hands []*SeatHand `protobuf:"bytes,4,rep,name=hands,proto3" json:"hands,omitempty"`
+	// The tapp: its cards where the view may see them (the full view; the Frage declarer once he
+	// takes it up; everyone at the end), else tapp_hidden counts them. tapp_taken_by is the
+	// Frage declarer who took it up (-1: nobody).
+	Tapp        []string `protobuf:"bytes,5,rep,name=tapp,proto3" json:"tapp,omitempty"`
+	TappHidden  int32    `protobuf:"varint,6,opt,name=tapp_hidden,json=tappHidden,proto3" json:"tapp_hidden,omitempty"`
+	TappTakenBy int32    `protobuf:"varint,7,opt,name=tapp_taken_by,json=tappTakenBy,proto3" json:"tapp_taken_by,omitempty"`
+	// What a Frage declarer has laid away: seen by him, the full view, and everyone at the end;
+	// else counted.
+	LaidAway       []string `protobuf:"bytes,8,rep,name=laid_away,json=laidAway,proto3" json:"laid_away,omitempty"`
+	LaidAwayHidden int32    `protobuf:"varint,9,opt,name=laid_away_hidden,json=laidAwayHidden,proto3" json:"laid_away_hidden,omitempty"`
+	// A Rufer's called card, who held it (-1: the tapp, or not called yet), and the card given
+	// back where the view may see it.
+	Called       string `protobuf:"bytes,10,opt,name=called,proto3" json:"called,omitempty"`
+	CalledHolder int32  `protobuf:"varint,11,opt,name=called_holder,json=calledHolder,proto3" json:"called_holder,omitempty"`
+	CalledInTapp bool   `protobuf:"varint,12,opt,name=called_in_tapp,json=calledInTapp,proto3" json:"called_in_tapp,omitempty"`
+	Given        string `protobuf:"bytes,13,opt,name=given,proto3" json:"given,omitempty"`
+	// By seat: tricks taken and the card points in them so far (public).
+	TricksTaken []int32 `protobuf:"varint,14,rep,packed,name=tricks_taken,json=tricksTaken,proto3" json:"tricks_taken,omitempty"`
+	PointsTaken []int32 `protobuf:"varint,15,rep,packed,name=points_taken,json=pointsTaken,proto3" json:"points_taken,omitempty"`
+	// The contract so far ("" before bidding ends), its trump letter, declarer (-1) and Tout.
+	Contract      string `protobuf:"bytes,16,opt,name=contract,proto3" json:"contract,omitempty"`
+	Trump         string `protobuf:"bytes,17,opt,name=trump,proto3" json:"trump,omitempty"`
+	Declarer      int32  `protobuf:"varint,18,opt,name=declarer,proto3" json:"declarer,omitempty"`
+	Tout          bool   `protobuf:"varint,19,opt,name=tout,proto3" json:"tout,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TableView) Reset() {
+	*x = TableView{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TableView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TableView) ProtoMessage() {}
+
+func (x *TableView) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TableView.ProtoReflect.Descriptor instead.
+func (*TableView) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *TableView) GetBidding() []*LogEntry {
+	if x != nil {
+		return x.Bidding
+	}
+	return nil
+}
+
+func (x *TableView) GetTricks() []*TrickView {
+	if x != nil {
+		return x.Tricks
+	}
+	return nil
+}
+
+func (x *TableView) GetCurrent() *TrickView {
+	if x != nil {
+		return x.Current
+	}
+	return nil
+}
+
+func (x *TableView) GetHands() []*SeatHand {
+	if x != nil {
+		return x.Hands
+	}
+	return nil
+}
+
+func (x *TableView) GetTapp() []string {
+	if x != nil {
+		return x.Tapp
+	}
+	return nil
+}
+
+func (x *TableView) GetTappHidden() int32 {
+	if x != nil {
+		return x.TappHidden
+	}
+	return 0
+}
+
+func (x *TableView) GetTappTakenBy() int32 {
+	if x != nil {
+		return x.TappTakenBy
+	}
+	return 0
+}
+
+func (x *TableView) GetLaidAway() []string {
+	if x != nil {
+		return x.LaidAway
+	}
+	return nil
+}
+
+func (x *TableView) GetLaidAwayHidden() int32 {
+	if x != nil {
+		return x.LaidAwayHidden
+	}
+	return 0
+}
+
+func (x *TableView) GetCalled() string {
+	if x != nil {
+		return x.Called
+	}
+	return ""
+}
+
+func (x *TableView) GetCalledHolder() int32 {
+	if x != nil {
+		return x.CalledHolder
+	}
+	return 0
+}
+
+func (x *TableView) GetCalledInTapp() bool {
+	if x != nil {
+		return x.CalledInTapp
+	}
+	return false
+}
+
+func (x *TableView) GetGiven() string {
+	if x != nil {
+		return x.Given
+	}
+	return ""
+}
+
+func (x *TableView) GetTricksTaken() []int32 {
+	if x != nil {
+		return x.TricksTaken
+	}
+	return nil
+}
+
+func (x *TableView) GetPointsTaken() []int32 {
+	if x != nil {
+		return x.PointsTaken
+	}
+	return nil
+}
+
+func (x *TableView) GetContract() string {
+	if x != nil {
+		return x.Contract
+	}
+	return ""
+}
+
+func (x *TableView) GetTrump() string {
+	if x != nil {
+		return x.Trump
+	}
+	return ""
+}
+
+func (x *TableView) GetDeclarer() int32 {
+	if x != nil {
+		return x.Declarer
+	}
+	return 0
+}
+
+func (x *TableView) GetTout() bool {
+	if x != nil {
+		return x.Tout
+	}
+	return false
+}
+
+// LogEntry is one move of the bidding or the declaration.
+type LogEntry struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The decision's index in the deal (a Step's index).
+	Decision int32 `protobuf:"varint,1,opt,name=decision,proto3" json:"decision,omitempty"`
+	Seat     int32 `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	// In action notation; a card the view may not see is left out ("discard", "give").
+	Action        string `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogEntry) Reset() {
+	*x = LogEntry{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogEntry) ProtoMessage() {}
+
+func (x *LogEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
+func (*LogEntry) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *LogEntry) GetDecision() int32 {
+	if x != nil {
+		return x.Decision
+	}
+	return 0
+}
+
+func (x *LogEntry) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *LogEntry) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+// TrickView is one trick: who led, each card with its seat and decision, who won it.
+type TrickView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// From 0.
+	Number int32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	Leader int32 `protobuf:"varint,2,opt,name=leader,proto3" json:"leader,omitempty"`
+	// In the order played, with the seat and the decision index of each.
+	Cards     []string `protobuf:"bytes,3,rep,name=cards,proto3" json:"cards,omitempty"`
+	Seats     []int32  `protobuf:"varint,4,rep,packed,name=seats,proto3" json:"seats,omitempty"`
+	Decisions []int32  `protobuf:"varint,5,rep,packed,name=decisions,proto3" json:"decisions,omitempty"`
+	// -1 while the trick is being played.
+	Winner        int32 `protobuf:"varint,6,opt,name=winner,proto3" json:"winner,omitempty"`
+	Points        int32 `protobuf:"varint,7,opt,name=points,proto3" json:"points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TrickView) Reset() {
+	*x = TrickView{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TrickView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TrickView) ProtoMessage() {}
+
+func (x *TrickView) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TrickView.ProtoReflect.Descriptor instead.
+func (*TrickView) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *TrickView) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *TrickView) GetLeader() int32 {
+	if x != nil {
+		return x.Leader
+	}
+	return 0
+}
+
+func (x *TrickView) GetCards() []string {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *TrickView) GetSeats() []int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return nil
+}
+
+func (x *TrickView) GetDecisions() []int32 {
+	if x != nil {
+		return x.Decisions
+	}
+	return nil
+}
+
+func (x *TrickView) GetWinner() int32 {
+	if x != nil {
+		return x.Winner
+	}
+	return 0
+}
+
+func (x *TrickView) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+// SeatHand is one seat's hand as a view sees it.
+type SeatHand struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Cards []string               `protobuf:"bytes,1,rep,name=cards,proto3" json:"cards,omitempty"`
+	// Cards the view may not see.
+	Hidden int32 `protobuf:"varint,2,opt,name=hidden,proto3" json:"hidden,omitempty"`
+	// The cards are the hand as dealt (the end's reveal), not what is left of it.
+	Dealt bool `protobuf:"varint,3,opt,name=dealt,proto3" json:"dealt,omitempty"`
+	// A Bettel Ouvert declarer's hand lying face up.
+	Exposed       bool `protobuf:"varint,4,opt,name=exposed,proto3" json:"exposed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatHand) Reset() {
+	*x = SeatHand{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatHand) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatHand) ProtoMessage() {}
+
+func (x *SeatHand) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatHand.ProtoReflect.Descriptor instead.
+func (*SeatHand) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *SeatHand) GetCards() []string {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *SeatHand) GetHidden() int32 {
+	if x != nil {
+		return x.Hidden
+	}
+	return 0
+}
+
+func (x *SeatHand) GetDealt() bool {
+	if x != nil {
+		return x.Dealt
+	}
+	return false
+}
+
+func (x *SeatHand) GetExposed() bool {
+	if x != nil {
+		return x.Exposed
+	}
+	return false
+}
+
 type GetReplayResponse struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Match      *MatchInfo             `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
@@ -1845,14 +2464,22 @@ type GetReplayResponse struct {
 	Dealer int32   `protobuf:"varint,7,opt,name=dealer,proto3" json:"dealer,omitempty"`
 	Steps  []*Step `protobuf:"bytes,8,rep,name=steps,proto3" json:"steps,omitempty"`
 	// Deal numbers of the match, for the viewer's navigation.
-	DealNumbers   []int32 `protobuf:"varint,9,rep,packed,name=deal_numbers,json=dealNumbers,proto3" json:"deal_numbers,omitempty"`
+	DealNumbers []int32 `protobuf:"varint,9,rep,packed,name=deal_numbers,json=dealNumbers,proto3" json:"deal_numbers,omitempty"`
+	// The match's score before this deal, by seat of this deal: the net payoff of the bot in
+	// that seat over the match's deals played before it; with the settlement's payoffs, after.
+	ScoreBefore []int64 `protobuf:"varint,10,rep,packed,name=score_before,json=scoreBefore,proto3" json:"score_before,omitempty"`
+	// How many of the match's deals were played before this one.
+	DealsBefore int32 `protobuf:"varint,11,opt,name=deals_before,json=dealsBefore,proto3" json:"deals_before,omitempty"`
+	// The pot carried into the deal, and whether it is a forced Ramsch (R-SESSION-3).
+	Pot           int32 `protobuf:"varint,12,opt,name=pot,proto3" json:"pot,omitempty"`
+	ForcedRamsch  bool  `protobuf:"varint,13,opt,name=forced_ramsch,json=forcedRamsch,proto3" json:"forced_ramsch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1864,7 +2491,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1877,7 +2504,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{23}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchInfo {
@@ -1943,6 +2570,485 @@ func (x *GetReplayResponse) GetDealNumbers() []int32 {
 	return nil
 }
 
+func (x *GetReplayResponse) GetScoreBefore() []int64 {
+	if x != nil {
+		return x.ScoreBefore
+	}
+	return nil
+}
+
+func (x *GetReplayResponse) GetDealsBefore() int32 {
+	if x != nil {
+		return x.DealsBefore
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetPot() int32 {
+	if x != nil {
+		return x.Pot
+	}
+	return 0
+}
+
+func (x *GetReplayResponse) GetForcedRamsch() bool {
+	if x != nil {
+		return x.ForcedRamsch
+	}
+	return false
+}
+
+type GetReplayAnalysisRequest struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	MatchId    string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	DealNumber int32                  `protobuf:"varint,2,opt,name=deal_number,json=dealNumber,proto3" json:"deal_number,omitempty"`
+	// As GetReplayRequest.view.
+	View          string `protobuf:"bytes,3,opt,name=view,proto3" json:"view,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReplayAnalysisRequest) Reset() {
+	*x = GetReplayAnalysisRequest{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReplayAnalysisRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReplayAnalysisRequest) ProtoMessage() {}
+
+func (x *GetReplayAnalysisRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReplayAnalysisRequest.ProtoReflect.Descriptor instead.
+func (*GetReplayAnalysisRequest) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *GetReplayAnalysisRequest) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *GetReplayAnalysisRequest) GetDealNumber() int32 {
+	if x != nil {
+		return x.DealNumber
+	}
+	return 0
+}
+
+func (x *GetReplayAnalysisRequest) GetView() string {
+	if x != nil {
+		return x.View
+	}
+	return ""
+}
+
+// DecisionAnalysis is what the double-dummy analysis says of one decision (docs/analysis.md).
+type DecisionAnalysis struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Decision int32                  `protobuf:"varint,1,opt,name=decision,proto3" json:"decision,omitempty"`
+	Seat     int32                  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	// "card", or "bid" for a seat's bidding regret (given at its last bid).
+	Kind   string `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`
+	Action string `protobuf:"bytes,4,opt,name=action,proto3" json:"action,omitempty"`
+	// Against par, never negative: the card's loss or the bidding regret, in unit.
+	Loss float64 `protobuf:"fixed64,5,opt,name=loss,proto3" json:"loss,omitempty"`
+	Unit string  `protobuf:"bytes,6,opt,name=unit,proto3" json:"unit,omitempty"`
+	// The card points lost, where they are known exactly.
+	HasLossPoints bool  `protobuf:"varint,7,opt,name=has_loss_points,json=hasLossPoints,proto3" json:"has_loss_points,omitempty"`
+	LossPoints    int32 `protobuf:"varint,8,opt,name=loss_points,json=lossPoints,proto3" json:"loss_points,omitempty"`
+	// The cards that keep par, or the best contract.
+	Best []string `protobuf:"bytes,9,rep,name=best,proto3" json:"best,omitempty"`
+	// The seat's value under perfect play before and after the card (for a bid: the best
+	// contract's value and what the seat did).
+	ParBefore     float64 `protobuf:"fixed64,10,opt,name=par_before,json=parBefore,proto3" json:"par_before,omitempty"`
+	ParAfter      float64 `protobuf:"fixed64,11,opt,name=par_after,json=parAfter,proto3" json:"par_after,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DecisionAnalysis) Reset() {
+	*x = DecisionAnalysis{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DecisionAnalysis) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DecisionAnalysis) ProtoMessage() {}
+
+func (x *DecisionAnalysis) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DecisionAnalysis.ProtoReflect.Descriptor instead.
+func (*DecisionAnalysis) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *DecisionAnalysis) GetDecision() int32 {
+	if x != nil {
+		return x.Decision
+	}
+	return 0
+}
+
+func (x *DecisionAnalysis) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *DecisionAnalysis) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *DecisionAnalysis) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *DecisionAnalysis) GetLoss() float64 {
+	if x != nil {
+		return x.Loss
+	}
+	return 0
+}
+
+func (x *DecisionAnalysis) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
+}
+
+func (x *DecisionAnalysis) GetHasLossPoints() bool {
+	if x != nil {
+		return x.HasLossPoints
+	}
+	return false
+}
+
+func (x *DecisionAnalysis) GetLossPoints() int32 {
+	if x != nil {
+		return x.LossPoints
+	}
+	return 0
+}
+
+func (x *DecisionAnalysis) GetBest() []string {
+	if x != nil {
+		return x.Best
+	}
+	return nil
+}
+
+func (x *DecisionAnalysis) GetParBefore() float64 {
+	if x != nil {
+		return x.ParBefore
+	}
+	return 0
+}
+
+func (x *DecisionAnalysis) GetParAfter() float64 {
+	if x != nil {
+		return x.ParAfter
+	}
+	return 0
+}
+
+// DealPar is a deal's par: its result when every seat plays perfectly from the first lead.
+type DealPar struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "points", "all-tricks" or "no-trick".
+	Goal string `protobuf:"bytes,1,opt,name=goal,proto3" json:"goal,omitempty"`
+	Made bool   `protobuf:"varint,2,opt,name=made,proto3" json:"made,omitempty"`
+	// The declarer's payoff in the deal's unit.
+	Payoff float64 `protobuf:"fixed64,3,opt,name=payoff,proto3" json:"payoff,omitempty"`
+	// Point contracts: the declarer's card points (modern: between low and high).
+	HasCardPoints  bool  `protobuf:"varint,4,opt,name=has_card_points,json=hasCardPoints,proto3" json:"has_card_points,omitempty"`
+	CardPointsLow  int32 `protobuf:"varint,5,opt,name=card_points_low,json=cardPointsLow,proto3" json:"card_points_low,omitempty"`
+	CardPointsHigh int32 `protobuf:"varint,6,opt,name=card_points_high,json=cardPointsHigh,proto3" json:"card_points_high,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *DealPar) Reset() {
+	*x = DealPar{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DealPar) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DealPar) ProtoMessage() {}
+
+func (x *DealPar) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DealPar.ProtoReflect.Descriptor instead.
+func (*DealPar) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *DealPar) GetGoal() string {
+	if x != nil {
+		return x.Goal
+	}
+	return ""
+}
+
+func (x *DealPar) GetMade() bool {
+	if x != nil {
+		return x.Made
+	}
+	return false
+}
+
+func (x *DealPar) GetPayoff() float64 {
+	if x != nil {
+		return x.Payoff
+	}
+	return 0
+}
+
+func (x *DealPar) GetHasCardPoints() bool {
+	if x != nil {
+		return x.HasCardPoints
+	}
+	return false
+}
+
+func (x *DealPar) GetCardPointsLow() int32 {
+	if x != nil {
+		return x.CardPointsLow
+	}
+	return 0
+}
+
+func (x *DealPar) GetCardPointsHigh() int32 {
+	if x != nil {
+		return x.CardPointsHigh
+	}
+	return 0
+}
+
+// StepAnalysis is the analysis one step of a replay may show.
+type StepAnalysis struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Index int32                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The deal's par (unset where the deal has none, or the view may not see it yet).
+	Par *DealPar `protobuf:"bytes,2,opt,name=par,proto3" json:"par,omitempty"`
+	// The decisions whose analysis the view may see at this step: in the full view the step's
+	// own, at the end every decision's.
+	Decisions     []*DecisionAnalysis `protobuf:"bytes,3,rep,name=decisions,proto3" json:"decisions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StepAnalysis) Reset() {
+	*x = StepAnalysis{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StepAnalysis) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StepAnalysis) ProtoMessage() {}
+
+func (x *StepAnalysis) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StepAnalysis.ProtoReflect.Descriptor instead.
+func (*StepAnalysis) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *StepAnalysis) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *StepAnalysis) GetPar() *DealPar {
+	if x != nil {
+		return x.Par
+	}
+	return nil
+}
+
+func (x *StepAnalysis) GetDecisions() []*DecisionAnalysis {
+	if x != nil {
+		return x.Decisions
+	}
+	return nil
+}
+
+type GetReplayAnalysisResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The deal's unit ("cents", "game points") and the method (options and version).
+	Unit   string `protobuf:"bytes,1,opt,name=unit,proto3" json:"unit,omitempty"`
+	Method string `protobuf:"bytes,2,opt,name=method,proto3" json:"method,omitempty"`
+	// The full view only (the others find them in the end step's settlement): the contract as
+	// the analysis names it ("solo:C", "ramsch", "thrown in"), its declarer (-1) and his
+	// actual payoff, ante left out.
+	Contract string `protobuf:"bytes,3,opt,name=contract,proto3" json:"contract,omitempty"`
+	Declarer int32  `protobuf:"varint,4,opt,name=declarer,proto3" json:"declarer,omitempty"`
+	Result   int32  `protobuf:"varint,5,opt,name=result,proto3" json:"result,omitempty"`
+	// One per step of the replay, in order.
+	Steps []*StepAnalysis `protobuf:"bytes,6,rep,name=steps,proto3" json:"steps,omitempty"`
+	// What the analysis leaves out or why there is none ("" when complete).
+	Note string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	// The analysis was read from the store (tapp analyze stores it), not computed now.
+	Stored        bool `protobuf:"varint,8,opt,name=stored,proto3" json:"stored,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReplayAnalysisResponse) Reset() {
+	*x = GetReplayAnalysisResponse{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReplayAnalysisResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReplayAnalysisResponse) ProtoMessage() {}
+
+func (x *GetReplayAnalysisResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReplayAnalysisResponse.ProtoReflect.Descriptor instead.
+func (*GetReplayAnalysisResponse) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *GetReplayAnalysisResponse) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
+}
+
+func (x *GetReplayAnalysisResponse) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *GetReplayAnalysisResponse) GetContract() string {
+	if x != nil {
+		return x.Contract
+	}
+	return ""
+}
+
+func (x *GetReplayAnalysisResponse) GetDeclarer() int32 {
+	if x != nil {
+		return x.Declarer
+	}
+	return 0
+}
+
+func (x *GetReplayAnalysisResponse) GetResult() int32 {
+	if x != nil {
+		return x.Result
+	}
+	return 0
+}
+
+func (x *GetReplayAnalysisResponse) GetSteps() []*StepAnalysis {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+func (x *GetReplayAnalysisResponse) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+func (x *GetReplayAnalysisResponse) GetStored() bool {
+	if x != nil {
+		return x.Stored
+	}
+	return false
+}
+
 type GetLiveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Empty: the running matches, without events.
@@ -1955,7 +3061,7 @@ type GetLiveRequest struct {
 
 func (x *GetLiveRequest) Reset() {
 	*x = GetLiveRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1967,7 +3073,7 @@ func (x *GetLiveRequest) String() string {
 func (*GetLiveRequest) ProtoMessage() {}
 
 func (x *GetLiveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1980,7 +3086,7 @@ func (x *GetLiveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLiveRequest.ProtoReflect.Descriptor instead.
 func (*GetLiveRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{24}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetLiveRequest) GetMatchId() string {
@@ -2010,7 +3116,7 @@ type LiveEvent struct {
 
 func (x *LiveEvent) Reset() {
 	*x = LiveEvent{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2022,7 +3128,7 @@ func (x *LiveEvent) String() string {
 func (*LiveEvent) ProtoMessage() {}
 
 func (x *LiveEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2035,7 +3141,7 @@ func (x *LiveEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveEvent.ProtoReflect.Descriptor instead.
 func (*LiveEvent) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{25}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *LiveEvent) GetSeq() int64 {
@@ -2077,7 +3183,7 @@ type LiveDeal struct {
 
 func (x *LiveDeal) Reset() {
 	*x = LiveDeal{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2089,7 +3195,7 @@ func (x *LiveDeal) String() string {
 func (*LiveDeal) ProtoMessage() {}
 
 func (x *LiveDeal) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2102,7 +3208,7 @@ func (x *LiveDeal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveDeal.ProtoReflect.Descriptor instead.
 func (*LiveDeal) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{26}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *LiveDeal) GetDealNumber() int32 {
@@ -2133,13 +3239,16 @@ type GetLiveResponse struct {
 	Events        []*LiveEvent           `protobuf:"bytes,3,rep,name=events,proto3" json:"events,omitempty"`
 	LastSeq       int64                  `protobuf:"varint,4,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
 	MatchFinished bool                   `protobuf:"varint,5,opt,name=match_finished,json=matchFinished,proto3" json:"match_finished,omitempty"`
+	// The watched match (with match_id): its bots, deals played of planned, and each bot's net
+	// over the deals finished so far.
+	Match         *MatchInfo `protobuf:"bytes,6,opt,name=match,proto3" json:"match,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetLiveResponse) Reset() {
 	*x = GetLiveResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2151,7 +3260,7 @@ func (x *GetLiveResponse) String() string {
 func (*GetLiveResponse) ProtoMessage() {}
 
 func (x *GetLiveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2164,7 +3273,7 @@ func (x *GetLiveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLiveResponse.ProtoReflect.Descriptor instead.
 func (*GetLiveResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{27}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetLiveResponse) GetRunning() []*MatchInfo {
@@ -2202,12 +3311,24 @@ func (x *GetLiveResponse) GetMatchFinished() bool {
 	return false
 }
 
+func (x *GetLiveResponse) GetMatch() *MatchInfo {
+	if x != nil {
+		return x.Match
+	}
+	return nil
+}
+
 var File_tapp_view_v1_view_proto protoreflect.FileDescriptor
 
 const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\n" +
-	"\x17tapp/view/v1/view.proto\x12\ftapp.view.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x11tapp/v1/bot.proto\x1a\x12tapp/v1/game.proto\"\x14\n" +
-	"\x12ListLeaguesRequest\"\xdd\x01\n" +
+	"\x17tapp/view/v1/view.proto\x12\ftapp.view.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x11tapp/v1/bot.proto\x1a\x12tapp/v1/game.proto\"M\n" +
+	"\x16SetLeaguePausedRequest\x12\x1b\n" +
+	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x16\n" +
+	"\x06paused\x18\x02 \x01(\bR\x06paused\"1\n" +
+	"\x17SetLeaguePausedResponse\x12\x16\n" +
+	"\x06paused\x18\x01 \x01(\bR\x06paused\"\x14\n" +
+	"\x12ListLeaguesRequest\"\xa0\x02\n" +
 	"\n" +
 	"LeagueInfo\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x16\n" +
@@ -2215,7 +3336,9 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\acreated\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\acreated\x124\n" +
 	"\aupdated\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\aupdated\x12\x18\n" +
 	"\amatches\x18\x05 \x01(\x05R\amatches\x12\x14\n" +
-	"\x05deals\x18\x06 \x01(\x05R\x05deals\"I\n" +
+	"\x05deals\x18\x06 \x01(\x05R\x05deals\x12)\n" +
+	"\x10matches_finished\x18\a \x01(\x05R\x0fmatchesFinished\x12\x16\n" +
+	"\x06paused\x18\b \x01(\bR\x06paused\"I\n" +
 	"\x13ListLeaguesResponse\x122\n" +
 	"\aleagues\x18\x01 \x03(\v2\x18.tapp.view.v1.LeagueInfoR\aleagues\"J\n" +
 	"\x15GetLeaderboardRequest\x12\x1b\n" +
@@ -2272,14 +3395,15 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x06rating\x18\x01 \x01(\tR\x06rating\x12,\n" +
 	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\"7\n" +
 	"\x18GetLeagueProgressRequest\x12\x1b\n" +
-	"\tleague_id\x18\x01 \x01(\tR\bleagueId\"\xa5\x01\n" +
+	"\tleague_id\x18\x01 \x01(\tR\bleagueId\"\xc3\x01\n" +
 	"\vBotProgress\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x18\n" +
 	"\amatches\x18\x02 \x01(\x05R\amatches\x12\x14\n" +
 	"\x05deals\x18\x03 \x01(\x05R\x05deals\x12\x1c\n" +
 	"\tdecisions\x18\x04 \x01(\x05R\tdecisions\x12\x18\n" +
 	"\astrikes\x18\x05 \x01(\x05R\astrikes\x12\x1c\n" +
-	"\tfallbacks\x18\x06 \x01(\x05R\tfallbacks\"\xa8\x03\n" +
+	"\tfallbacks\x18\x06 \x01(\x05R\tfallbacks\x12\x1c\n" +
+	"\tforfeited\x18\a \x01(\x05R\tforfeited\"\xe8\x04\n" +
 	"\x19GetLeagueProgressResponse\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x16\n" +
 	"\x06status\x18\x02 \x01(\tR\x06status\x12!\n" +
@@ -2291,7 +3415,13 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x03eta\x18\b \x01(\v2\x19.google.protobuf.DurationR\x03eta\x12-\n" +
 	"\x04bots\x18\t \x03(\v2\x19.tapp.view.v1.BotProgressR\x04bots\x124\n" +
 	"\aupdated\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\aupdated\"\xa1\x01\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\aupdated\x12+\n" +
+	"\x11matches_scheduled\x18\v \x01(\x05R\x10matchesScheduled\x12!\n" +
+	"\fjobs_running\x18\f \x01(\x05R\vjobsRunning\x12\x16\n" +
+	"\x06paused\x18\r \x01(\bR\x06paused\x12\x1a\n" +
+	"\bpausable\x18\x0e \x01(\bR\bpausable\x12:\n" +
+	"\vrate_window\x18\x0f \x01(\v2\x19.google.protobuf.DurationR\n" +
+	"rateWindow\"\xa1\x01\n" +
 	"\x12ListMatchesRequest\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x1b\n" +
 	"\tleague_id\x18\x02 \x01(\tR\bleagueId\x12\x14\n" +
@@ -2336,7 +3466,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aAttempt\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05after\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x05after\x12\x1a\n" +
-	"\brejected\x18\x03 \x01(\tR\brejected\"\xc6\x05\n" +
+	"\brejected\x18\x03 \x01(\tR\brejected\"\xf5\x05\n" +
 	"\x04Step\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x10\n" +
 	"\x03end\x18\x02 \x01(\bR\x03end\x12\x12\n" +
@@ -2361,7 +3491,47 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\n" +
 	"settlement\x18\x14 \x01(\v2\x13.tapp.v1.SettlementR\n" +
 	"settlement\x12\x14\n" +
-	"\x05trick\x18\x15 \x01(\x05R\x05trick\"\xa6\x02\n" +
+	"\x05trick\x18\x15 \x01(\x05R\x05trick\x12-\n" +
+	"\x05table\x18\x16 \x01(\v2\x17.tapp.view.v1.TableViewR\x05table\"\x90\x05\n" +
+	"\tTableView\x120\n" +
+	"\abidding\x18\x01 \x03(\v2\x16.tapp.view.v1.LogEntryR\abidding\x12/\n" +
+	"\x06tricks\x18\x02 \x03(\v2\x17.tapp.view.v1.TrickViewR\x06tricks\x121\n" +
+	"\acurrent\x18\x03 \x01(\v2\x17.tapp.view.v1.TrickViewR\acurrent\x12,\n" +
+	"\x05hands\x18\x04 \x03(\v2\x16.tapp.view.v1.SeatHandR\x05hands\x12\x12\n" +
+	"\x04tapp\x18\x05 \x03(\tR\x04tapp\x12\x1f\n" +
+	"\vtapp_hidden\x18\x06 \x01(\x05R\n" +
+	"tappHidden\x12\"\n" +
+	"\rtapp_taken_by\x18\a \x01(\x05R\vtappTakenBy\x12\x1b\n" +
+	"\tlaid_away\x18\b \x03(\tR\blaidAway\x12(\n" +
+	"\x10laid_away_hidden\x18\t \x01(\x05R\x0elaidAwayHidden\x12\x16\n" +
+	"\x06called\x18\n" +
+	" \x01(\tR\x06called\x12#\n" +
+	"\rcalled_holder\x18\v \x01(\x05R\fcalledHolder\x12$\n" +
+	"\x0ecalled_in_tapp\x18\f \x01(\bR\fcalledInTapp\x12\x14\n" +
+	"\x05given\x18\r \x01(\tR\x05given\x12!\n" +
+	"\ftricks_taken\x18\x0e \x03(\x05R\vtricksTaken\x12!\n" +
+	"\fpoints_taken\x18\x0f \x03(\x05R\vpointsTaken\x12\x1a\n" +
+	"\bcontract\x18\x10 \x01(\tR\bcontract\x12\x14\n" +
+	"\x05trump\x18\x11 \x01(\tR\x05trump\x12\x1a\n" +
+	"\bdeclarer\x18\x12 \x01(\x05R\bdeclarer\x12\x12\n" +
+	"\x04tout\x18\x13 \x01(\bR\x04tout\"R\n" +
+	"\bLogEntry\x12\x1a\n" +
+	"\bdecision\x18\x01 \x01(\x05R\bdecision\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x16\n" +
+	"\x06action\x18\x03 \x01(\tR\x06action\"\xb5\x01\n" +
+	"\tTrickView\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x16\n" +
+	"\x06leader\x18\x02 \x01(\x05R\x06leader\x12\x14\n" +
+	"\x05cards\x18\x03 \x03(\tR\x05cards\x12\x14\n" +
+	"\x05seats\x18\x04 \x03(\x05R\x05seats\x12\x1c\n" +
+	"\tdecisions\x18\x05 \x03(\x05R\tdecisions\x12\x16\n" +
+	"\x06winner\x18\x06 \x01(\x05R\x06winner\x12\x16\n" +
+	"\x06points\x18\a \x01(\x05R\x06points\"h\n" +
+	"\bSeatHand\x12\x14\n" +
+	"\x05cards\x18\x01 \x03(\tR\x05cards\x12\x16\n" +
+	"\x06hidden\x18\x02 \x01(\x05R\x06hidden\x12\x14\n" +
+	"\x05dealt\x18\x03 \x01(\bR\x05dealt\x12\x18\n" +
+	"\aexposed\x18\x04 \x01(\bR\aexposed\"\xa3\x03\n" +
 	"\x11GetReplayResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12\x1f\n" +
 	"\vdeal_number\x18\x02 \x01(\x05R\n" +
@@ -2372,7 +3542,52 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aplayers\x18\x06 \x01(\x05R\aplayers\x12\x16\n" +
 	"\x06dealer\x18\a \x01(\x05R\x06dealer\x12(\n" +
 	"\x05steps\x18\b \x03(\v2\x12.tapp.view.v1.StepR\x05steps\x12!\n" +
-	"\fdeal_numbers\x18\t \x03(\x05R\vdealNumbers\"H\n" +
+	"\fdeal_numbers\x18\t \x03(\x05R\vdealNumbers\x12!\n" +
+	"\fscore_before\x18\n" +
+	" \x03(\x03R\vscoreBefore\x12!\n" +
+	"\fdeals_before\x18\v \x01(\x05R\vdealsBefore\x12\x10\n" +
+	"\x03pot\x18\f \x01(\x05R\x03pot\x12#\n" +
+	"\rforced_ramsch\x18\r \x01(\bR\fforcedRamsch\"j\n" +
+	"\x18GetReplayAnalysisRequest\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1f\n" +
+	"\vdeal_number\x18\x02 \x01(\x05R\n" +
+	"dealNumber\x12\x12\n" +
+	"\x04view\x18\x03 \x01(\tR\x04view\"\xaf\x02\n" +
+	"\x10DecisionAnalysis\x12\x1a\n" +
+	"\bdecision\x18\x01 \x01(\x05R\bdecision\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06action\x18\x04 \x01(\tR\x06action\x12\x12\n" +
+	"\x04loss\x18\x05 \x01(\x01R\x04loss\x12\x12\n" +
+	"\x04unit\x18\x06 \x01(\tR\x04unit\x12&\n" +
+	"\x0fhas_loss_points\x18\a \x01(\bR\rhasLossPoints\x12\x1f\n" +
+	"\vloss_points\x18\b \x01(\x05R\n" +
+	"lossPoints\x12\x12\n" +
+	"\x04best\x18\t \x03(\tR\x04best\x12\x1d\n" +
+	"\n" +
+	"par_before\x18\n" +
+	" \x01(\x01R\tparBefore\x12\x1b\n" +
+	"\tpar_after\x18\v \x01(\x01R\bparAfter\"\xc3\x01\n" +
+	"\aDealPar\x12\x12\n" +
+	"\x04goal\x18\x01 \x01(\tR\x04goal\x12\x12\n" +
+	"\x04made\x18\x02 \x01(\bR\x04made\x12\x16\n" +
+	"\x06payoff\x18\x03 \x01(\x01R\x06payoff\x12&\n" +
+	"\x0fhas_card_points\x18\x04 \x01(\bR\rhasCardPoints\x12&\n" +
+	"\x0fcard_points_low\x18\x05 \x01(\x05R\rcardPointsLow\x12(\n" +
+	"\x10card_points_high\x18\x06 \x01(\x05R\x0ecardPointsHigh\"\x8b\x01\n" +
+	"\fStepAnalysis\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x05R\x05index\x12'\n" +
+	"\x03par\x18\x02 \x01(\v2\x15.tapp.view.v1.DealParR\x03par\x12<\n" +
+	"\tdecisions\x18\x03 \x03(\v2\x1e.tapp.view.v1.DecisionAnalysisR\tdecisions\"\xf5\x01\n" +
+	"\x19GetReplayAnalysisResponse\x12\x12\n" +
+	"\x04unit\x18\x01 \x01(\tR\x04unit\x12\x16\n" +
+	"\x06method\x18\x02 \x01(\tR\x06method\x12\x1a\n" +
+	"\bcontract\x18\x03 \x01(\tR\bcontract\x12\x1a\n" +
+	"\bdeclarer\x18\x04 \x01(\x05R\bdeclarer\x12\x16\n" +
+	"\x06result\x18\x05 \x01(\x05R\x06result\x120\n" +
+	"\x05steps\x18\x06 \x03(\v2\x1a.tapp.view.v1.StepAnalysisR\x05steps\x12\x12\n" +
+	"\x04note\x18\a \x01(\tR\x04note\x12\x16\n" +
+	"\x06stored\x18\b \x01(\bR\x06stored\"H\n" +
 	"\x0eGetLiveRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1b\n" +
 	"\tafter_seq\x18\x02 \x01(\x03R\bafterSeq\"\x9d\x01\n" +
@@ -2388,13 +3603,14 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\vdeal_number\x18\x01 \x01(\x05R\n" +
 	"dealNumber\x12\x18\n" +
 	"\aseating\x18\x02 \x03(\tR\aseating\x12\x1a\n" +
-	"\bfinished\x18\x03 \x01(\bR\bfinished\"\xe5\x01\n" +
+	"\bfinished\x18\x03 \x01(\bR\bfinished\"\x94\x02\n" +
 	"\x0fGetLiveResponse\x121\n" +
 	"\arunning\x18\x01 \x03(\v2\x17.tapp.view.v1.MatchInfoR\arunning\x12,\n" +
 	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.LiveDealR\x05deals\x12/\n" +
 	"\x06events\x18\x03 \x03(\v2\x17.tapp.view.v1.LiveEventR\x06events\x12\x19\n" +
 	"\blast_seq\x18\x04 \x01(\x03R\alastSeq\x12%\n" +
-	"\x0ematch_finished\x18\x05 \x01(\bR\rmatchFinished2\xbc\x05\n" +
+	"\x0ematch_finished\x18\x05 \x01(\bR\rmatchFinished\x12-\n" +
+	"\x05match\x18\x06 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match2\xa2\x06\n" +
 	"\vViewService\x12R\n" +
 	"\vListLeagues\x12 .tapp.view.v1.ListLeaguesRequest\x1a!.tapp.view.v1.ListLeaguesResponse\x12[\n" +
 	"\x0eGetLeaderboard\x12#.tapp.view.v1.GetLeaderboardRequest\x1a$.tapp.view.v1.GetLeaderboardResponse\x12a\n" +
@@ -2402,8 +3618,11 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x11GetLeagueProgress\x12&.tapp.view.v1.GetLeagueProgressRequest\x1a'.tapp.view.v1.GetLeagueProgressResponse\x12R\n" +
 	"\vListMatches\x12 .tapp.view.v1.ListMatchesRequest\x1a!.tapp.view.v1.ListMatchesResponse\x12I\n" +
 	"\bGetMatch\x12\x1d.tapp.view.v1.GetMatchRequest\x1a\x1e.tapp.view.v1.GetMatchResponse\x12L\n" +
-	"\tGetReplay\x12\x1e.tapp.view.v1.GetReplayRequest\x1a\x1f.tapp.view.v1.GetReplayResponse\x12F\n" +
-	"\aGetLive\x12\x1c.tapp.view.v1.GetLiveRequest\x1a\x1d.tapp.view.v1.GetLiveResponseB5Z3github.com/tapparena/tapp/proto/tapp/view/v1;viewv1b\x06proto3"
+	"\tGetReplay\x12\x1e.tapp.view.v1.GetReplayRequest\x1a\x1f.tapp.view.v1.GetReplayResponse\x12d\n" +
+	"\x11GetReplayAnalysis\x12&.tapp.view.v1.GetReplayAnalysisRequest\x1a'.tapp.view.v1.GetReplayAnalysisResponse\x12F\n" +
+	"\aGetLive\x12\x1c.tapp.view.v1.GetLiveRequest\x1a\x1d.tapp.view.v1.GetLiveResponse2t\n" +
+	"\x12LeagueAdminService\x12^\n" +
+	"\x0fSetLeaguePaused\x12$.tapp.view.v1.SetLeaguePausedRequest\x1a%.tapp.view.v1.SetLeaguePausedResponseB5Z3github.com/tapparena/tapp/proto/tapp/view/v1;viewv1b\x06proto3"
 
 var (
 	file_tapp_view_v1_view_proto_rawDescOnce sync.Once
@@ -2417,102 +3636,127 @@ func file_tapp_view_v1_view_proto_rawDescGZIP() []byte {
 	return file_tapp_view_v1_view_proto_rawDescData
 }
 
-var file_tapp_view_v1_view_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_tapp_view_v1_view_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_tapp_view_v1_view_proto_goTypes = []any{
-	(*ListLeaguesRequest)(nil),        // 0: tapp.view.v1.ListLeaguesRequest
-	(*LeagueInfo)(nil),                // 1: tapp.view.v1.LeagueInfo
-	(*ListLeaguesResponse)(nil),       // 2: tapp.view.v1.ListLeaguesResponse
-	(*GetLeaderboardRequest)(nil),     // 3: tapp.view.v1.GetLeaderboardRequest
-	(*Column)(nil),                    // 4: tapp.view.v1.Column
-	(*Standing)(nil),                  // 5: tapp.view.v1.Standing
-	(*GetLeaderboardResponse)(nil),    // 6: tapp.view.v1.GetLeaderboardResponse
-	(*GetRatingHistoryRequest)(nil),   // 7: tapp.view.v1.GetRatingHistoryRequest
-	(*RatingPoint)(nil),               // 8: tapp.view.v1.RatingPoint
-	(*BotHistory)(nil),                // 9: tapp.view.v1.BotHistory
-	(*GetRatingHistoryResponse)(nil),  // 10: tapp.view.v1.GetRatingHistoryResponse
-	(*GetLeagueProgressRequest)(nil),  // 11: tapp.view.v1.GetLeagueProgressRequest
-	(*BotProgress)(nil),               // 12: tapp.view.v1.BotProgress
-	(*GetLeagueProgressResponse)(nil), // 13: tapp.view.v1.GetLeagueProgressResponse
-	(*ListMatchesRequest)(nil),        // 14: tapp.view.v1.ListMatchesRequest
-	(*MatchInfo)(nil),                 // 15: tapp.view.v1.MatchInfo
-	(*ListMatchesResponse)(nil),       // 16: tapp.view.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),           // 17: tapp.view.v1.GetMatchRequest
-	(*DealLine)(nil),                  // 18: tapp.view.v1.DealLine
-	(*GetMatchResponse)(nil),          // 19: tapp.view.v1.GetMatchResponse
-	(*GetReplayRequest)(nil),          // 20: tapp.view.v1.GetReplayRequest
-	(*Attempt)(nil),                   // 21: tapp.view.v1.Attempt
-	(*Step)(nil),                      // 22: tapp.view.v1.Step
-	(*GetReplayResponse)(nil),         // 23: tapp.view.v1.GetReplayResponse
-	(*GetLiveRequest)(nil),            // 24: tapp.view.v1.GetLiveRequest
-	(*LiveEvent)(nil),                 // 25: tapp.view.v1.LiveEvent
-	(*LiveDeal)(nil),                  // 26: tapp.view.v1.LiveDeal
-	(*GetLiveResponse)(nil),           // 27: tapp.view.v1.GetLiveResponse
-	(*timestamppb.Timestamp)(nil),     // 28: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),       // 29: google.protobuf.Duration
-	(*v1.Settlement)(nil),             // 30: tapp.v1.Settlement
-	(v1.Decision)(0),                  // 31: tapp.v1.Decision
-	(*v1.Observation)(nil),            // 32: tapp.v1.Observation
-	(*v1.Hand)(nil),                   // 33: tapp.v1.Hand
-	(*v1.DecisionRequest)(nil),        // 34: tapp.v1.DecisionRequest
-	(*v1.GameEvent)(nil),              // 35: tapp.v1.GameEvent
+	(*SetLeaguePausedRequest)(nil),    // 0: tapp.view.v1.SetLeaguePausedRequest
+	(*SetLeaguePausedResponse)(nil),   // 1: tapp.view.v1.SetLeaguePausedResponse
+	(*ListLeaguesRequest)(nil),        // 2: tapp.view.v1.ListLeaguesRequest
+	(*LeagueInfo)(nil),                // 3: tapp.view.v1.LeagueInfo
+	(*ListLeaguesResponse)(nil),       // 4: tapp.view.v1.ListLeaguesResponse
+	(*GetLeaderboardRequest)(nil),     // 5: tapp.view.v1.GetLeaderboardRequest
+	(*Column)(nil),                    // 6: tapp.view.v1.Column
+	(*Standing)(nil),                  // 7: tapp.view.v1.Standing
+	(*GetLeaderboardResponse)(nil),    // 8: tapp.view.v1.GetLeaderboardResponse
+	(*GetRatingHistoryRequest)(nil),   // 9: tapp.view.v1.GetRatingHistoryRequest
+	(*RatingPoint)(nil),               // 10: tapp.view.v1.RatingPoint
+	(*BotHistory)(nil),                // 11: tapp.view.v1.BotHistory
+	(*GetRatingHistoryResponse)(nil),  // 12: tapp.view.v1.GetRatingHistoryResponse
+	(*GetLeagueProgressRequest)(nil),  // 13: tapp.view.v1.GetLeagueProgressRequest
+	(*BotProgress)(nil),               // 14: tapp.view.v1.BotProgress
+	(*GetLeagueProgressResponse)(nil), // 15: tapp.view.v1.GetLeagueProgressResponse
+	(*ListMatchesRequest)(nil),        // 16: tapp.view.v1.ListMatchesRequest
+	(*MatchInfo)(nil),                 // 17: tapp.view.v1.MatchInfo
+	(*ListMatchesResponse)(nil),       // 18: tapp.view.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),           // 19: tapp.view.v1.GetMatchRequest
+	(*DealLine)(nil),                  // 20: tapp.view.v1.DealLine
+	(*GetMatchResponse)(nil),          // 21: tapp.view.v1.GetMatchResponse
+	(*GetReplayRequest)(nil),          // 22: tapp.view.v1.GetReplayRequest
+	(*Attempt)(nil),                   // 23: tapp.view.v1.Attempt
+	(*Step)(nil),                      // 24: tapp.view.v1.Step
+	(*TableView)(nil),                 // 25: tapp.view.v1.TableView
+	(*LogEntry)(nil),                  // 26: tapp.view.v1.LogEntry
+	(*TrickView)(nil),                 // 27: tapp.view.v1.TrickView
+	(*SeatHand)(nil),                  // 28: tapp.view.v1.SeatHand
+	(*GetReplayResponse)(nil),         // 29: tapp.view.v1.GetReplayResponse
+	(*GetReplayAnalysisRequest)(nil),  // 30: tapp.view.v1.GetReplayAnalysisRequest
+	(*DecisionAnalysis)(nil),          // 31: tapp.view.v1.DecisionAnalysis
+	(*DealPar)(nil),                   // 32: tapp.view.v1.DealPar
+	(*StepAnalysis)(nil),              // 33: tapp.view.v1.StepAnalysis
+	(*GetReplayAnalysisResponse)(nil), // 34: tapp.view.v1.GetReplayAnalysisResponse
+	(*GetLiveRequest)(nil),            // 35: tapp.view.v1.GetLiveRequest
+	(*LiveEvent)(nil),                 // 36: tapp.view.v1.LiveEvent
+	(*LiveDeal)(nil),                  // 37: tapp.view.v1.LiveDeal
+	(*GetLiveResponse)(nil),           // 38: tapp.view.v1.GetLiveResponse
+	(*timestamppb.Timestamp)(nil),     // 39: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),       // 40: google.protobuf.Duration
+	(*v1.Settlement)(nil),             // 41: tapp.v1.Settlement
+	(v1.Decision)(0),                  // 42: tapp.v1.Decision
+	(*v1.Observation)(nil),            // 43: tapp.v1.Observation
+	(*v1.Hand)(nil),                   // 44: tapp.v1.Hand
+	(*v1.DecisionRequest)(nil),        // 45: tapp.v1.DecisionRequest
+	(*v1.GameEvent)(nil),              // 46: tapp.v1.GameEvent
 }
 var file_tapp_view_v1_view_proto_depIdxs = []int32{
-	28, // 0: tapp.view.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
-	28, // 1: tapp.view.v1.LeagueInfo.updated:type_name -> google.protobuf.Timestamp
-	1,  // 2: tapp.view.v1.ListLeaguesResponse.leagues:type_name -> tapp.view.v1.LeagueInfo
-	5,  // 3: tapp.view.v1.GetLeaderboardResponse.bots:type_name -> tapp.view.v1.Standing
-	4,  // 4: tapp.view.v1.GetLeaderboardResponse.columns:type_name -> tapp.view.v1.Column
-	28, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
-	8,  // 6: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
-	9,  // 7: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
-	29, // 8: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
-	12, // 9: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
-	28, // 10: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
-	28, // 11: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
-	28, // 12: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
-	28, // 13: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
-	15, // 14: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
-	30, // 15: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
-	15, // 16: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
-	18, // 17: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
-	29, // 18: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
-	31, // 19: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
-	32, // 20: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
-	33, // 21: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
-	34, // 22: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
-	21, // 23: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
-	35, // 24: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
-	29, // 25: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
-	29, // 26: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
-	30, // 27: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
-	15, // 28: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
-	22, // 29: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
-	35, // 30: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
-	30, // 31: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
-	15, // 32: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
-	26, // 33: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
-	25, // 34: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
-	0,  // 35: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
-	3,  // 36: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
-	7,  // 37: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
-	11, // 38: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
-	14, // 39: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
-	17, // 40: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
-	20, // 41: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
-	24, // 42: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
-	2,  // 43: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
-	6,  // 44: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
-	10, // 45: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
-	13, // 46: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
-	16, // 47: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
-	19, // 48: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
-	23, // 49: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
-	27, // 50: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
-	43, // [43:51] is the sub-list for method output_type
-	35, // [35:43] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	39, // 0: tapp.view.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
+	39, // 1: tapp.view.v1.LeagueInfo.updated:type_name -> google.protobuf.Timestamp
+	3,  // 2: tapp.view.v1.ListLeaguesResponse.leagues:type_name -> tapp.view.v1.LeagueInfo
+	7,  // 3: tapp.view.v1.GetLeaderboardResponse.bots:type_name -> tapp.view.v1.Standing
+	6,  // 4: tapp.view.v1.GetLeaderboardResponse.columns:type_name -> tapp.view.v1.Column
+	39, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
+	10, // 6: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
+	11, // 7: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
+	40, // 8: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
+	14, // 9: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
+	39, // 10: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
+	40, // 11: tapp.view.v1.GetLeagueProgressResponse.rate_window:type_name -> google.protobuf.Duration
+	39, // 12: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
+	39, // 13: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
+	39, // 14: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
+	17, // 15: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
+	41, // 16: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
+	17, // 17: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
+	20, // 18: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
+	40, // 19: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
+	42, // 20: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
+	43, // 21: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
+	44, // 22: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
+	45, // 23: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
+	23, // 24: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
+	46, // 25: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
+	40, // 26: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
+	40, // 27: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
+	41, // 28: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
+	25, // 29: tapp.view.v1.Step.table:type_name -> tapp.view.v1.TableView
+	26, // 30: tapp.view.v1.TableView.bidding:type_name -> tapp.view.v1.LogEntry
+	27, // 31: tapp.view.v1.TableView.tricks:type_name -> tapp.view.v1.TrickView
+	27, // 32: tapp.view.v1.TableView.current:type_name -> tapp.view.v1.TrickView
+	28, // 33: tapp.view.v1.TableView.hands:type_name -> tapp.view.v1.SeatHand
+	17, // 34: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
+	24, // 35: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
+	32, // 36: tapp.view.v1.StepAnalysis.par:type_name -> tapp.view.v1.DealPar
+	31, // 37: tapp.view.v1.StepAnalysis.decisions:type_name -> tapp.view.v1.DecisionAnalysis
+	33, // 38: tapp.view.v1.GetReplayAnalysisResponse.steps:type_name -> tapp.view.v1.StepAnalysis
+	46, // 39: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
+	41, // 40: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
+	17, // 41: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
+	37, // 42: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
+	36, // 43: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
+	17, // 44: tapp.view.v1.GetLiveResponse.match:type_name -> tapp.view.v1.MatchInfo
+	2,  // 45: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
+	5,  // 46: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
+	9,  // 47: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
+	13, // 48: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
+	16, // 49: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
+	19, // 50: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
+	22, // 51: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
+	30, // 52: tapp.view.v1.ViewService.GetReplayAnalysis:input_type -> tapp.view.v1.GetReplayAnalysisRequest
+	35, // 53: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
+	0,  // 54: tapp.view.v1.LeagueAdminService.SetLeaguePaused:input_type -> tapp.view.v1.SetLeaguePausedRequest
+	4,  // 55: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
+	8,  // 56: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
+	12, // 57: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
+	15, // 58: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
+	18, // 59: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
+	21, // 60: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
+	29, // 61: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
+	34, // 62: tapp.view.v1.ViewService.GetReplayAnalysis:output_type -> tapp.view.v1.GetReplayAnalysisResponse
+	38, // 63: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
+	1,  // 64: tapp.view.v1.LeagueAdminService.SetLeaguePaused:output_type -> tapp.view.v1.SetLeaguePausedResponse
+	55, // [55:65] is the sub-list for method output_type
+	45, // [45:55] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_tapp_view_v1_view_proto_init() }
@@ -2526,9 +3770,9 @@ func file_tapp_view_v1_view_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tapp_view_v1_view_proto_rawDesc), len(file_tapp_view_v1_view_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   28,
+			NumMessages:   39,
 			NumExtensions: 0,
-			NumServices:   1,
+			NumServices:   2,
 		},
 		GoTypes:           file_tapp_view_v1_view_proto_goTypes,
 		DependencyIndexes: file_tapp_view_v1_view_proto_depIdxs,

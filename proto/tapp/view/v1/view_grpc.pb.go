@@ -26,6 +26,7 @@ const (
 	ViewService_ListMatches_FullMethodName       = "/tapp.view.v1.ViewService/ListMatches"
 	ViewService_GetMatch_FullMethodName          = "/tapp.view.v1.ViewService/GetMatch"
 	ViewService_GetReplay_FullMethodName         = "/tapp.view.v1.ViewService/GetReplay"
+	ViewService_GetReplayAnalysis_FullMethodName = "/tapp.view.v1.ViewService/GetReplayAnalysis"
 	ViewService_GetLive_FullMethodName           = "/tapp.view.v1.ViewService/GetLive"
 )
 
@@ -53,6 +54,10 @@ type ViewServiceClient interface {
 	GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*GetMatchResponse, error)
 	// GetReplay is one stored deal stepped through from one view.
 	GetReplay(ctx context.Context, in *GetReplayRequest, opts ...grpc.CallOption) (*GetReplayResponse, error)
+	// GetReplayAnalysis is the double-dummy analysis of a stored deal (tapp analyze) as one view
+	// may see it, step by step: it depends on every hand, so the full view has it at every
+	// step and the other views at the end of the deal, whose reveal shows every hand.
+	GetReplayAnalysis(ctx context.Context, in *GetReplayAnalysisRequest, opts ...grpc.CallOption) (*GetReplayAnalysisResponse, error)
 	// GetLive is the public state of a running match: the deals in play, each with the public
 	// events so far. Poll it with the last sequence number seen.
 	GetLive(ctx context.Context, in *GetLiveRequest, opts ...grpc.CallOption) (*GetLiveResponse, error)
@@ -136,6 +141,16 @@ func (c *viewServiceClient) GetReplay(ctx context.Context, in *GetReplayRequest,
 	return out, nil
 }
 
+func (c *viewServiceClient) GetReplayAnalysis(ctx context.Context, in *GetReplayAnalysisRequest, opts ...grpc.CallOption) (*GetReplayAnalysisResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetReplayAnalysisResponse)
+	err := c.cc.Invoke(ctx, ViewService_GetReplayAnalysis_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *viewServiceClient) GetLive(ctx context.Context, in *GetLiveRequest, opts ...grpc.CallOption) (*GetLiveResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetLiveResponse)
@@ -170,6 +185,10 @@ type ViewServiceServer interface {
 	GetMatch(context.Context, *GetMatchRequest) (*GetMatchResponse, error)
 	// GetReplay is one stored deal stepped through from one view.
 	GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error)
+	// GetReplayAnalysis is the double-dummy analysis of a stored deal (tapp analyze) as one view
+	// may see it, step by step: it depends on every hand, so the full view has it at every
+	// step and the other views at the end of the deal, whose reveal shows every hand.
+	GetReplayAnalysis(context.Context, *GetReplayAnalysisRequest) (*GetReplayAnalysisResponse, error)
 	// GetLive is the public state of a running match: the deals in play, each with the public
 	// events so far. Poll it with the last sequence number seen.
 	GetLive(context.Context, *GetLiveRequest) (*GetLiveResponse, error)
@@ -203,6 +222,9 @@ func (UnimplementedViewServiceServer) GetMatch(context.Context, *GetMatchRequest
 }
 func (UnimplementedViewServiceServer) GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReplay not implemented")
+}
+func (UnimplementedViewServiceServer) GetReplayAnalysis(context.Context, *GetReplayAnalysisRequest) (*GetReplayAnalysisResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetReplayAnalysis not implemented")
 }
 func (UnimplementedViewServiceServer) GetLive(context.Context, *GetLiveRequest) (*GetLiveResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetLive not implemented")
@@ -354,6 +376,24 @@ func _ViewService_GetReplay_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ViewService_GetReplayAnalysis_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetReplayAnalysisRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ViewServiceServer).GetReplayAnalysis(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ViewService_GetReplayAnalysis_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ViewServiceServer).GetReplayAnalysis(ctx, req.(*GetReplayAnalysisRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _ViewService_GetLive_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetLiveRequest)
 	if err := dec(in); err != nil {
@@ -408,8 +448,124 @@ var ViewService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _ViewService_GetReplay_Handler,
 		},
 		{
+			MethodName: "GetReplayAnalysis",
+			Handler:    _ViewService_GetReplayAnalysis_Handler,
+		},
+		{
 			MethodName: "GetLive",
 			Handler:    _ViewService_GetLive_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "tapp/view/v1/view.proto",
+}
+
+const (
+	LeagueAdminService_SetLeaguePaused_FullMethodName = "/tapp.view.v1.LeagueAdminService/SetLeaguePaused"
+)
+
+// LeagueAdminServiceClient is the client API for LeagueAdminService service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// LeagueAdminService changes how a league runs: pause and resume. Every call needs the
+// arena's admin token (authorization: Bearer); a dashboard started with one serves it.
+type LeagueAdminServiceClient interface {
+	// SetLeaguePaused pauses a league (its workers start no new deal; the deals being played
+	// finish and the bots stay connected) or resumes it, as tapp league pause|resume does.
+	SetLeaguePaused(ctx context.Context, in *SetLeaguePausedRequest, opts ...grpc.CallOption) (*SetLeaguePausedResponse, error)
+}
+
+type leagueAdminServiceClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewLeagueAdminServiceClient(cc grpc.ClientConnInterface) LeagueAdminServiceClient {
+	return &leagueAdminServiceClient{cc}
+}
+
+func (c *leagueAdminServiceClient) SetLeaguePaused(ctx context.Context, in *SetLeaguePausedRequest, opts ...grpc.CallOption) (*SetLeaguePausedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SetLeaguePausedResponse)
+	err := c.cc.Invoke(ctx, LeagueAdminService_SetLeaguePaused_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// LeagueAdminServiceServer is the server API for LeagueAdminService service.
+// All implementations must embed UnimplementedLeagueAdminServiceServer
+// for forward compatibility.
+//
+// LeagueAdminService changes how a league runs: pause and resume. Every call needs the
+// arena's admin token (authorization: Bearer); a dashboard started with one serves it.
+type LeagueAdminServiceServer interface {
+	// SetLeaguePaused pauses a league (its workers start no new deal; the deals being played
+	// finish and the bots stay connected) or resumes it, as tapp league pause|resume does.
+	SetLeaguePaused(context.Context, *SetLeaguePausedRequest) (*SetLeaguePausedResponse, error)
+	mustEmbedUnimplementedLeagueAdminServiceServer()
+}
+
+// UnimplementedLeagueAdminServiceServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedLeagueAdminServiceServer struct{}
+
+func (UnimplementedLeagueAdminServiceServer) SetLeaguePaused(context.Context, *SetLeaguePausedRequest) (*SetLeaguePausedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetLeaguePaused not implemented")
+}
+func (UnimplementedLeagueAdminServiceServer) mustEmbedUnimplementedLeagueAdminServiceServer() {}
+func (UnimplementedLeagueAdminServiceServer) testEmbeddedByValue()                            {}
+
+// UnsafeLeagueAdminServiceServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to LeagueAdminServiceServer will
+// result in compilation errors.
+type UnsafeLeagueAdminServiceServer interface {
+	mustEmbedUnimplementedLeagueAdminServiceServer()
+}
+
+func RegisterLeagueAdminServiceServer(s grpc.ServiceRegistrar, srv LeagueAdminServiceServer) {
+	// If the following call panics, it indicates UnimplementedLeagueAdminServiceServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&LeagueAdminService_ServiceDesc, srv)
+}
+
+func _LeagueAdminService_SetLeaguePaused_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetLeaguePausedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(LeagueAdminServiceServer).SetLeaguePaused(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: LeagueAdminService_SetLeaguePaused_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(LeagueAdminServiceServer).SetLeaguePaused(ctx, req.(*SetLeaguePausedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// LeagueAdminService_ServiceDesc is the grpc.ServiceDesc for LeagueAdminService service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var LeagueAdminService_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "tapp.view.v1.LeagueAdminService",
+	HandlerType: (*LeagueAdminServiceServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "SetLeaguePaused",
+			Handler:    _LeagueAdminService_SetLeaguePaused_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
