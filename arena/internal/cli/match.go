@@ -15,8 +15,8 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/notify"
 	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/notify"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"

@@ -58,9 +58,9 @@ type Runner struct {
 
 // Progress is how far a league is.
 type Progress struct {
-	Done    int // deals stored, by every worker (as far as this one knows)
-	Planned int // deals of all planned rounds; 0 when the league has no round limit
-	Rounds  int // rounds scheduled
+	Done    int  // deals stored, by every worker (as far as this one knows)
+	Planned int  // deals of all planned rounds; 0 when the league has no round limit
+	Rounds  int  // rounds scheduled
 	Running int  // jobs this worker is playing
 	Played  int  // deals this run has stored
 	Paused  bool // the league is paused (tapp league pause): no new work starts

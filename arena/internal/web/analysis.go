@@ -24,7 +24,9 @@ import (
 // for at most Timeout; a deal that takes longer (a long Ramsch on a busy host) is left to
 // `tapp analyze`, which the answer names.
 type Analyses struct {
-	store   interface{ DealAnalysis(context.Context, string, int, string) ([]byte, error) }
+	store interface {
+		DealAnalysis(context.Context, string, int, string) ([]byte, error)
+	}
 	opts    analysis.Options
 	Timeout time.Duration
 

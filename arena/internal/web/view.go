@@ -65,7 +65,7 @@ type View struct {
 	Pauser Pauser
 	// Analyses gives the double-dummy analysis of a deal (GetReplayAnalysis); nil: none.
 	Analyses *Analyses
-	now  func() time.Time
+	now      func() time.Time
 
 	mu     sync.Mutex
 	rates  map[string]*rateWindow  // by league: the deals stored at earlier calls (progress.go)
