@@ -104,7 +104,14 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // startWeb runs `tapp web` over db and returns the dashboard's URL.
 func startWeb(t *testing.T, db string) string {
 	t.Helper()
+	return startWebEnv(t, db)
+}
+
+// startWebEnv is startWeb with more environment (KEY=VALUE) for tapp web.
+func startWebEnv(t *testing.T, db string, env ...string) string {
+	t.Helper()
 	cmd := exec.Command(tappBin, "web", "--db", db, "--http", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -293,6 +300,19 @@ func TestWebLiveViewShowsOnlyPublicCards(t *testing.T) {
 	}
 	if len(snapshots) == 0 {
 		t.Fatal("the live page showed no deal of the running match")
+	}
+	// The match's head names its bots with their score so far, and its progress.
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#live-score tbody tr")].map(r => r.dataset.bot)`))
+	if err != nil || strings.Join(rows, ",") != "r1,r2,r3" {
+		t.Errorf("the live page's score lists %v (%v), want the match's bots r1, r2, r3", rows, err)
+	}
+	progress, err := chromedp.Run(ctx, chromedp.Text("#live-progress"))
+	if err != nil || !strings.Contains(progress, "of 20000 deals played") {
+		t.Errorf("the live page's progress says %q (%v), want N of 20000 deals played", progress, err)
+	}
+	bots, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-live-deal] li")].map(li => li.textContent.split(":")[0])`))
+	if err != nil || len(bots) == 0 || !strings.HasPrefix(bots[0], "r") {
+		t.Errorf("the live deals name %v (%v), want the bots", bots, err)
 	}
 	// The match plays on until the arena stops at the test's end; its unfinished deals are
 	// not stored and so not checked.

@@ -718,6 +718,8 @@ function liveDeal(n, d) {
       case "EVENT_KIND_CARD": if (trick.length === players) trick.length = 0; trick.push({ card: ev.card, seat: ev.seat }); break;
       case "EVENT_KIND_TRICK_WON": taken[ev.seat] = (taken[ev.seat] || 0) + 1; points[ev.seat] += ev.points || 0; break;
       case "EVENT_KIND_CONTRACT": contract = contractText(ev.contract, ev.trump) + (ev.seat >= 0 ? " by " + bot(ev.seat) : ""); break;
+      case "EVENT_KIND_CALL": contract += `, calls ${ev.card}`; break;
+      case "EVENT_KIND_CALLED_CARD": contract += ev.holder >= 0 ? ` (held by ${bot(ev.holder)})` : " (in the tapp)"; break;
       case "EVENT_KIND_DEAL_END": reveal = ev.hands || []; break;
       case "EVENT_KIND_SETTLED": payoff = ev.payoff || []; break;
     }
