@@ -9,7 +9,10 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
+	"github.com/tapparena/tapp/arena/internal/analysis"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/engine"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
@@ -146,5 +149,71 @@ func TestReplayOfASeatNamesNoCardTheSeatDidNotKnow(t *testing.T) {
 	}
 	if len(full.Steps[0].Hands) != m.Spec.Rules.Players || len(full.Steps[0].Hands[1].Cards) == 0 {
 		t.Fatalf("the full view shows no hands: %v", full.Steps[0].Hands)
+	}
+}
+
+// The analysis depends on every hand: a seat's or the public view gets it only with the end of
+// the deal (whose reveal shows every hand), the full view at every step, each step its own
+// decision's; and its numbers are the analysis package's.
+func TestReplayAnalysisOnlyWhereTheViewSeesEveryCard(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "analysis.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	matchID := fillRandomDeals(t, ctx, st, 3)
+	v := NewView(st, nil, nil)
+	v.Analyses = NewAnalyses(st)
+	for n := range 3 {
+		full, err := v.GetReplayAnalysis(ctx, &viewv1.GetReplayAnalysisRequest{MatchId: matchID, DealNumber: int32(n), View: "full"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		end := full.Steps[len(full.Steps)-1]
+		for k, sa := range full.Steps[:len(full.Steps)-1] {
+			for _, d := range sa.Decisions {
+				if int(d.Decision) != k {
+					t.Errorf("deal %d, full view: step %d carries decision %d's analysis", n, k, d.Decision)
+				}
+			}
+		}
+		for _, view := range []string{"0", "1", "2", "public"} {
+			resp, err := v.GetReplayAnalysis(ctx, &viewv1.GetReplayAnalysisRequest{MatchId: matchID, DealNumber: int32(n), View: view})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Contract != "" || len(resp.Steps) != len(full.Steps) {
+				t.Errorf("deal %d, view %s: contract %q and %d steps; want none and %d", n, view, resp.Contract, len(resp.Steps), len(full.Steps))
+			}
+			for k, sa := range resp.Steps[:len(resp.Steps)-1] {
+				if sa.Par != nil || len(sa.Decisions) > 0 {
+					t.Errorf("deal %d, view %s, step %d: analysis before the end: %v", n, view, k, sa)
+				}
+			}
+			if got := resp.Steps[len(resp.Steps)-1]; !proto.Equal(got, end) {
+				t.Errorf("deal %d, view %s: the end's analysis\n%v\nis not the full view's\n%v", n, view, got, end)
+			}
+		}
+		// The same numbers as the analysis package gives.
+		rec, err := st.Deal(ctx, matchID, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := st.GetMatch(ctx, matchID)
+		want, err := analysis.Run{Workers: 1}.Deals(ctx, m.Spec.Rules, []*domain.DealRecord{rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(end.Decisions) != len(want[0].Decisions) {
+			t.Fatalf("deal %d: %d decisions analysed, the analysis package has %d", n, len(end.Decisions), len(want[0].Decisions))
+		}
+		for i, x := range want[0].Decisions {
+			got := end.Decisions[i]
+			if int(got.Decision) != x.Index || got.Loss != x.Loss || got.ParBefore != x.ParBefore || got.ParAfter != x.ParAfter || got.Kind != x.Kind {
+				t.Errorf("deal %d: decision %+v, the analysis package says %+v", n, got, x)
+			}
+		}
 	}
 }

@@ -145,3 +145,63 @@ func TestLiveNumbersEachDealsEventsFromItsStart(t *testing.T) {
 		}
 	}
 }
+
+// The league admin service needs the admin token on every call, from anywhere.
+func TestLeagueAdminNeedsTheAdminToken(t *testing.T) {
+	t.Parallel()
+	info := &grpc.UnaryServerInfo{FullMethod: "/tapp.view.v1.LeagueAdminService/SetLeaguePaused"}
+	call := func(admin, bearer string) codes.Code {
+		ctx := peer.NewContext(context.Background(), &peer.Peer{Addr: addr("127.0.0.1:5000")})
+		if bearer != "" {
+			ctx = metadata.NewIncomingContext(ctx, metadata.Pairs("authorization", "Bearer "+bearer))
+		}
+		_, err := readAccess("", admin)(ctx, nil, info, func(context.Context, any) (any, error) { return "ok", nil })
+		return status.Code(err)
+	}
+	for _, tc := range []struct {
+		name, admin, bearer string
+		want                codes.Code
+	}{
+		{"no admin token configured", "", "", codes.Unauthenticated},
+		{"none sent, from loopback", "adm1n-token", "", codes.Unauthenticated},
+		{"a wrong one", "adm1n-token", "guess", codes.Unauthenticated},
+		{"the admin token", "adm1n-token", "adm1n-token", codes.OK},
+	} {
+		if got := call(tc.admin, tc.bearer); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The league's rate is measured over the last minute of polls, not between two of them: a
+// burst of deals stored in one commit does not make it jump.
+func TestLeagueRateIsSteady(t *testing.T) {
+	t.Parallel()
+	v := NewView(nil, nil, nil)
+	now := time.Unix(1_000_000, 0)
+	v.now = func() time.Time { return now }
+	deals := 0
+	var rates []float64
+	for i := range 120 { // two minutes of polls every second: 10 deals/s, stored in bursts of 50
+		if i%5 == 4 {
+			deals += 50
+		}
+		r, window := v.rate("L", deals)
+		if i < 5 && window != 0 {
+			t.Errorf("poll %d: a rate over %v; want none before 5 s", i, window)
+		}
+		if i >= 60 {
+			rates = append(rates, r)
+		}
+		now = now.Add(time.Second)
+	}
+	for i, r := range rates {
+		if r < 9 || r > 11 {
+			t.Errorf("second %d: %.1f deals/s, want about 10 over the last minute", 60+i, r)
+		}
+	}
+	// A league started afresh (fewer deals) starts a new window.
+	if r, window := v.rate("L", 3); r != 0 || window != 0 {
+		t.Errorf("after the deals went down: %v over %v, want a new window", r, window)
+	}
+}
