@@ -146,6 +146,13 @@ func TestIllegalAnswersFailWithTheRuleAndTheFix(t *testing.T) {
 	}) {
 		t.Errorf("contract item notes %q do not name the answer and the rule", it.Notes)
 	}
+	// The deadline that passed after the refused answers is the illegal answer's doing, not
+	// lateness.
+	for _, it := range r.Items {
+		if strings.Contains(it.Reason, "illegal") && (strings.Contains(it.Reason, "late") || strings.Contains(it.Fix, "deadline")) {
+			t.Errorf("item %q calls an illegal answer late: %s | fix: %s", it.Name, it.Reason, it.Fix)
+		}
+	}
 }
 
 func TestMalformedAnswersFail(t *testing.T) {
@@ -166,6 +173,11 @@ func TestSlowBotFailsAsLate(t *testing.T) {
 	if it.Pass || !strings.Contains(it.Reason, "late") || !strings.Contains(it.Fix, "deadline") {
 		t.Errorf("card item = %+v, want late with the fix", it)
 	}
+	for _, it := range r.Items { // late and forfeit share their advice: it is given once
+		if n := strings.Count(it.Fix, "answer before the request's deadline"); n > 1 {
+			t.Errorf("item %q gives the deadline advice %d times: %s", it.Name, n, it.Fix)
+		}
+	}
 }
 
 func TestCrashingBotFailsWithItsStderr(t *testing.T) {
@@ -180,6 +192,18 @@ func TestCrashingBotFailsWithItsStderr(t *testing.T) {
 	it := item(t, r, "stderr")
 	if it.Pass || !slices.Contains(it.Notes, "stderr: panic: crashed on purpose") {
 		t.Errorf("stderr item = %+v, want the panic line", it)
+	}
+	// The item it crashed in says crash, not late, and shows the bot's own last words.
+	for _, it := range r.Items {
+		if it.Pass || !strings.Contains(it.Reason, "crash") || it.Name == "stderr" {
+			continue
+		}
+		if strings.Contains(it.Reason, "late") {
+			t.Errorf("item %q calls the crash late: %s", it.Name, it.Reason)
+		}
+		if !slices.Contains(it.Notes, "stderr: panic: crashed on purpose") {
+			t.Errorf("item %q does not show the bot's stderr: %q", it.Name, it.Notes)
+		}
 	}
 }
 
@@ -274,6 +298,12 @@ func TestBrokenPythonBots(t *testing.T) {
 		if it.Pass || !strings.Contains(it.Reason, "the SDK answered for the bot") ||
 			!slices.ContainsFunc(it.Notes, func(n string) bool { return strings.Contains(n, "the bot raised") }) {
 			t.Errorf("stderr item = %+v, want the SDK's fallbacks named", it)
+		}
+		// "fix the code the lines below point at": the traceback is below.
+		for _, want := range []string{"Traceback (most recent call last)", `raise ValueError("no idea which card")`, "ValueError: no idea which card"} {
+			if !slices.ContainsFunc(it.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+				t.Errorf("stderr item notes %q lack %q", it.Notes, want)
+			}
 		}
 		if strings.Contains(it.Reason, "crash") {
 			t.Errorf("the traceback the SDK logged counts as a crash: %+v", it)

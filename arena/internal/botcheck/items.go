@@ -23,6 +23,7 @@ const (
 	fixMalformed = "answer with the game_id and request_id of the open request and an action in action notation (docs/protocol.md)"
 	fixCrash     = "the bot's program ended during the item: see its stderr below; it must keep running until the arena says it is going away"
 	fixEnded     = "after GameEnded (aborted or not) the bot must forget the game and keep its stream open for the next one"
+	fixForfeit   = "after GameStarted.time_control.max_strikes decisions without a legal answer in time the bot forfeits the match: the notes above say why each failed"
 )
 
 // problems collects what went wrong in an item, by kind, so that the report gives each fix once.
@@ -36,13 +37,25 @@ func (p *problems) add(kind, fix, note string) {
 	if len(p.notes) < 12 {
 		p.notes = append(p.notes, note)
 	}
-	for _, k := range p.kinds {
-		if k == kind {
+	if p.has(kind) {
+		return
+	}
+	p.kinds = append(p.kinds, kind)
+	for _, f := range p.fixes {
+		if f == fix { // two kinds with one fix (late, forfeit): said once
 			return
 		}
 	}
-	p.kinds = append(p.kinds, kind)
 	p.fixes = append(p.fixes, fix)
+}
+
+func (p *problems) has(kind string) bool {
+	for _, k := range p.kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *problems) item(name, summary string, notes ...string) Item {
@@ -56,25 +69,36 @@ func (p *problems) item(name, summary string, notes ...string) Item {
 	return Item{Name: name, Reason: reason, Fix: strings.Join(p.fixes, "; "), Notes: append(p.notes, notes...)}
 }
 
-// judge reads the bot's decisions in a deal record.
-func (c *checker) judge(p *problems, rec *domain.DealRecord, tc domain.TimeControl) (asked int) {
+// judge reads the bot's decisions in a deal record; crashed says the bot's program ended
+// during the deal. A fallback is put down to what caused it: the crash, the refused answers
+// before it (illegal or malformed), or else lateness.
+func (c *checker) judge(p *problems, rec *domain.DealRecord, tc domain.TimeControl, crashed bool) (asked int) {
 	for _, d := range rec.Decisions {
 		if d.Bot != c.cfg.Name {
 			continue
 		}
 		asked++
 		where := fmt.Sprintf("deal %d, decision %d (%s, seat %d)", rec.Number, d.Index, d.Decision, d.Seat)
+		refused := ""
 		for _, at := range d.Attempts {
 			if at.Rejected == "" {
 				continue
 			}
-			if ruleID.MatchString(at.Rejected) {
-				p.add("illegal", fixIllegal, fmt.Sprintf("%s: answered %q: refused: %s", where, at.Text, at.Rejected))
-			} else {
-				p.add("malformed", fixMalformed, fmt.Sprintf("%s: answered %q: refused: %s", where, at.Text, at.Rejected))
-			}
+			kind, fix := refusalKind(at.Rejected)
+			refused = kind
+			p.add(kind, fix, fmt.Sprintf("%s: answered %q: refused: %s", where, at.Text, at.Rejected))
 		}
 		switch {
+		case d.Fallback && crashed:
+			p.add("crash", fixCrash, fmt.Sprintf("%s: no answer: the bot's program had ended; the arena played %s", where, d.Action))
+		case d.Fallback && d.RequestID == "": // not asked: the bot had forfeited (or was gone)
+			p.add("forfeit", fixForfeit, fmt.Sprintf("%s: not asked, the bot had forfeited or was gone: the arena played %s", where, d.Action))
+		case d.Fallback && refused != "":
+			kind, fix := refused, fixIllegal
+			if kind == "malformed" {
+				fix = fixMalformed
+			}
+			p.add(kind, fix, fmt.Sprintf("%s: no legal answer after the refused one before the deadline: the arena played %s", where, d.Action))
 		case d.Fallback:
 			p.add("late", fixLate, fmt.Sprintf("%s: no legal answer within %s: the arena played %s", where, d.Latency.Round(time.Millisecond), d.Action))
 		case d.Latency > tc.PerDecision:
@@ -82,6 +106,14 @@ func (c *checker) judge(p *problems, rec *domain.DealRecord, tc domain.TimeContr
 		}
 	}
 	return asked
+}
+
+// refusalKind says what a refused answer was: illegal (a rule id) or malformed.
+func refusalKind(reason string) (kind, fix string) {
+	if ruleID.MatchString(reason) {
+		return "illegal", fixIllegal
+	}
+	return "malformed", fixMalformed
 }
 
 var ruleID = regexp.MustCompile(`^R-[A-Z0-9-]+`)
@@ -99,8 +131,9 @@ func (c *checker) checkPlay(ctx context.Context, r engine.RuleSet) {
 			p.add("crash", fixCrash, fmt.Sprintf("deal %d: %v", n, err))
 			break
 		}
-		decisions += c.judge(&p, rec, c.cfg.TimeControl)
-		if c.restarts() > restarts {
+		crashed := c.restarts() > restarts
+		decisions += c.judge(&p, rec, c.cfg.TimeControl, crashed)
+		if crashed {
 			p.add("crash", fixCrash, fmt.Sprintf("deal %d: the bot's program ended", n))
 			break
 		}
@@ -109,11 +142,20 @@ func (c *checker) checkPlay(ctx context.Context, r engine.RuleSet) {
 			break
 		}
 	}
-	if clock.Forfeited() {
-		p.add("forfeit", fixLate, fmt.Sprintf("the bot forfeited after %d strikes", clock.Strikes()))
+	if clock.Forfeited() && !p.has("crash") {
+		p.add("forfeit", fixForfeit, fmt.Sprintf("the bot forfeited after %d strikes", clock.Strikes()))
 	}
 	c.afterEnd(&p)
-	c.add(p.item(name, fmt.Sprintf("%d deals, %d decisions of the bot", c.cfg.Deals, decisions)))
+	c.add(p.item(name, fmt.Sprintf("%d deals, %d decisions of the bot", c.cfg.Deals, decisions), c.crashTail(&p)...))
+}
+
+// crashTail is the end of the bot's own stderr, for an item the bot crashed in: what it
+// printed as it died (a traceback, a panic) says where.
+func (c *checker) crashTail(p *problems) []string {
+	if !p.has("crash") {
+		return nil
+	}
+	return c.stderrTail(20)
 }
 
 func variantNote(r engine.RuleSet) string {
@@ -189,6 +231,7 @@ func (c *checker) checkKind(ctx context.Context, r engine.RuleSet, k engine.Deci
 			p.add("crash", fixCrash, where+": "+err.Error())
 			break
 		}
+		refused := ""
 		for j, at := range res.Attempts {
 			if at.Rejected == "" {
 				continue
@@ -197,22 +240,32 @@ func (c *checker) checkKind(ctx context.Context, r engine.RuleSet, k engine.Deci
 			if !strings.HasPrefix(res.Rules[min(j, len(res.Rules)-1)], "R-") {
 				kind, fix = "malformed", fixMalformed
 			}
+			refused = kind
 			p.add(kind, fix, fmt.Sprintf("%s: answered %q: refused: %s", where, at.Text, at.Rejected))
 		}
+		crashed := c.restarts() > restarts
 		switch {
+		case !res.Accepted && crashed:
+			p.add("crash", fixCrash, where+": no answer: the bot's program ended")
+		case !res.Accepted && refused != "":
+			kind, fix := refused, fixIllegal
+			if kind == "malformed" {
+				fix = fixMalformed
+			}
+			p.add(kind, fix, where+": no legal answer after the refused one before the deadline")
 		case !res.Accepted:
 			p.add("late", fixLate, fmt.Sprintf("%s: no legal answer within %s", where, res.Latency.Round(time.Millisecond)))
 		case res.Latency > c.cfg.TimeControl.PerDecision:
 			p.add("late", fixLate, fmt.Sprintf("%s: answered after %s, past the %s per decision", where, res.Latency.Round(time.Millisecond), c.cfg.TimeControl.PerDecision))
 		}
 		slowest = max(slowest, res.Latency)
-		if c.restarts() > restarts {
+		if crashed {
 			p.add("crash", fixCrash, where+": the bot's program ended")
 			break
 		}
 	}
 	c.afterEnd(&p)
-	c.add(p.item(name, fmt.Sprintf("%d positions asked, slowest answer %s", len(positions), slowest.Round(time.Millisecond))))
+	c.add(p.item(name, fmt.Sprintf("%d positions asked, slowest answer %s", len(positions), slowest.Round(time.Millisecond)), c.crashTail(&p)...))
 }
 
 func shortList(res *reask.Result) string {
@@ -393,7 +446,9 @@ var crashLine = regexp.MustCompile(`Traceback \(most recent call last\)|^panic: 
 var coveredLine = regexp.MustCompile(`answering a legal fallback|answering the first legal|was sent for it|bot raised`)
 
 // checkStderr reads what the launched bot wrote to stderr: a crash, or an answer the SDK had
-// to give for the bot, fails the check; everything else is shown for information.
+// to give for the bot, fails the check, and the item shows the first one whole — the SDK's
+// line and the traceback after it, or the crash's lines — so that "the lines below" are
+// there to read; everything else is shown for information.
 func (c *checker) checkStderr() {
 	if c.stderr == "" {
 		return
@@ -401,26 +456,59 @@ func (c *checker) checkStderr() {
 	const name = "stderr"
 	lines := c.stderrLines()
 	var p problems
-	covered := false // a traceback right after an SDK's line is the bot's error it covered
-	for _, l := range lines {
-		switch {
-		case coveredLine.MatchString(l):
-			covered = true
-			p.add("the SDK answered for the bot", "the bot's own code raised, answered something illegal or too late, and the SDK sent a legal move for it: fix the code the lines below point at",
-				"stderr: "+l)
-		case crashLine.MatchString(l) && !covered:
-			p.add("crash", "fix the error the bot printed (its stderr is below); on GoingAway and on a dropped stream a bot returns or reconnects, it does not crash",
-				"stderr: "+l)
-		default:
-			covered = covered && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "Traceback") || strings.Contains(l, "Error"))
+	var shown []string // the first problem's lines, traceback included
+	blocks := 0
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		covered := coveredLine.MatchString(l)
+		if !covered && !crashLine.MatchString(l) {
+			continue
 		}
+		// The block: this line and the traceback or panic report that follows it.
+		j := i + 1
+		for j < len(lines) && continuesReport(lines[j]) {
+			j++
+		}
+		if covered {
+			p.add("the SDK answered for the bot", "the bot's own code raised, answered something illegal or too late, and the SDK sent a legal move for it: fix the code the lines below point at", "")
+		} else {
+			p.add("crash", "fix the error the bot printed (its stderr is below); on GoingAway and on a dropped stream a bot returns or reconnects, it does not crash", "")
+		}
+		blocks++
+		if shown == nil {
+			for _, x := range lines[i:min(j, i+maxShownLines)] {
+				shown = append(shown, "stderr: "+x)
+			}
+			if j-i > maxShownLines {
+				shown = append(shown, fmt.Sprintf("stderr: … (%d more lines)", j-i-maxShownLines))
+			}
+		}
+		i = j - 1
 	}
 	if len(p.kinds) > 0 {
-		c.add(p.item(name, fmt.Sprintf("%d lines", len(lines))))
+		p.notes = nil // the lines themselves say it
+		if blocks > 1 {
+			shown = append(shown, fmt.Sprintf("(%d more such reports in the bot's stderr)", blocks-1))
+		}
+		c.add(p.item(name, fmt.Sprintf("%d lines", len(lines)), shown...))
 		return
 	}
 	c.add(p.item(name, fmt.Sprintf("%d lines, no crash, no answer the SDK had to give for the bot", len(lines)), c.stderrTail(15)...))
 }
+
+// maxShownLines bounds the lines of one report the stderr item shows.
+const maxShownLines = 30
+
+// continuesReport says whether a line of stderr belongs to the traceback or panic report
+// above it: indented lines, Python's "Traceback"/"During handling" lines and its final
+// "SomeError: ..." line, Go's "goroutine N [running]:" and file lines.
+func continuesReport(l string) bool {
+	return strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") || strings.HasPrefix(l, "Traceback") ||
+		strings.HasPrefix(l, "During handling") || strings.HasPrefix(l, "The above exception") ||
+		pyErrorLine.MatchString(l) || strings.HasPrefix(l, "goroutine ") || strings.HasPrefix(l, "exit status")
+}
+
+var pyErrorLine = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*(Error|Exception|Interrupt|Exit)\b`)
 
 // afterEnd adds the bot's answers for games that had ended: it missed their GameEnded.
 func (c *checker) afterEnd(p *problems) {
