@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -44,7 +46,12 @@ func (a *Analyzer) ValueChange(r engine.RuleSet, rec *domain.DealRecord, k int, 
 	switch st.Decision() {
 	case engine.DecideCard:
 		vals, ok, err := a.CardValues(st)
-		if err != nil || !ok {
+		if err != nil {
+			return ch, err
+		}
+		if !ok { // an early trick of a Ramsch: only the two cards are searched, for a while
+			gain, valued, err := a.ramschPair(st, then.Card, now.Card, RamschChangeLimit)
+			ch.Gain, ch.Valued, ch.Unit = gain, valued, "card points"
 			return ch, err
 		}
 		var pNow, pThen float64
@@ -87,6 +94,40 @@ func (a *Analyzer) ValueChange(r engine.RuleSet, rec *domain.DealRecord, k int, 
 		}
 	}
 	return ch, nil
+}
+
+// RamschChangeLimit bounds the search of a change at an early trick of a Ramsch (the two
+// cards' paranoid values): a whole Ramsch takes from a second to minutes (docs/BENCHMARKS.md,
+// ramsch-exact); a change it cannot value in time is left unvalued.
+const RamschChangeLimit = 20 * time.Second
+
+// ramschPair is what playing now instead of then is worth in a Ramsch, in card points kept
+// out of the seat's tricks: each card's paranoid value (the seat's own final points, every
+// other seat playing against it, as CardValues values them), searched within limit.
+func (a *Analyzer) ramschPair(st *engine.State, then, now engine.Card, limit time.Duration) (gain float64, valued bool, err error) {
+	seat := st.ToMove()
+	a.solver.SetLimit(time.Now().Add(limit), nil)
+	defer a.solver.SetLimit(time.Time{}, nil)
+	value := func(c engine.Card) (int, error) {
+		next := st.Clone()
+		if err := next.Apply(engine.CardAction(c)); err != nil {
+			return 0, err
+		}
+		p, err := doubledummy.PositionOf(next, seat)
+		if err != nil {
+			return 0, err
+		}
+		return a.solver.Value(&p), nil
+	}
+	vThen, err := value(then)
+	if err != nil {
+		return 0, false, err
+	}
+	vNow, err := value(now)
+	if err != nil || a.solver.Aborted() {
+		return 0, false, err
+	}
+	return float64(vThen - vNow), true, nil
 }
 
 // bestSolo is a classic Solo's value with its best trump.

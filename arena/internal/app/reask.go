@@ -136,6 +136,11 @@ type DiffReport struct {
 	Changed  []DiffRow `json:"changed"`
 	NetGain  float64   `json:"net_gain"` // over the valued changes in the rule set's unit (Ramsch card points apart)
 	Unvalued int       `json:"unvalued"`
+	// RamschGain sums the valued changes in Ramsch, in card points kept out of the bot's
+	// tricks (a Ramsch scores points, not the unit: it is summed apart); RamschValued counts
+	// them.
+	RamschGain   float64 `json:"ramsch_gain"`
+	RamschValued int     `json:"ramsch_valued"`
 }
 
 // ReplayDiff re-asks every recorded decision of r.Bot of the new version and lists the
@@ -179,7 +184,11 @@ func ReplayDiff(ctx context.Context, r DiffRequest) (*DiffReport, error) {
 			}
 			row.Gain, row.Unit, row.Valued = ch.Gain, ch.Unit, ch.Valued
 		}
-		if row.Valued && row.Unit != "card points" {
+		switch {
+		case row.Valued && row.Unit == "card points":
+			rep.RamschGain += row.Gain
+			rep.RamschValued++
+		case row.Valued:
 			rep.NetGain += row.Gain
 		}
 		if !row.Valued {

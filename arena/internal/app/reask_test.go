@@ -54,17 +54,22 @@ func TestReplayDiff(t *testing.T) {
 	if other.Asked != mine || len(other.Changed) == 0 {
 		t.Fatalf("another bot: %+v, want some of the %d decisions changed", other, mine)
 	}
-	net := 0.0
+	net, ramsch, nRamsch := 0.0, 0.0, 0
 	for _, r := range other.Changed {
 		if r.Then == r.Now || r.Now == "" || r.Match != m.ID {
 			t.Errorf("change %+v: want what was played and what is played now", r)
 		}
-		if r.Valued && r.Unit != "card points" {
+		switch {
+		case r.Valued && r.Unit == "card points":
+			ramsch += r.Gain
+			nRamsch++
+		case r.Valued:
 			net += r.Gain
 		}
 	}
-	if net != other.NetGain {
-		t.Errorf("net gain %v, the valued changes sum to %v", other.NetGain, net)
+	if net != other.NetGain || ramsch != other.RamschGain || nRamsch != other.RamschValued {
+		t.Errorf("net gain %v and Ramsch %v over %d, the valued changes sum to %v and %v over %d",
+			other.NetGain, other.RamschGain, other.RamschValued, net, ramsch, nRamsch)
 	}
 	if _, err := ReplayDiff(ctx, DiffRequest{Bot: "nobody", Source: m.ID, Deals: deals, Asker: asker(t, "random")}); err == nil {
 		t.Error("a bot that made no decision: no error")

@@ -251,7 +251,7 @@ func (m *Main) stepThrough(wk *replay.Walk, k int, opts replay.RenderOptions) er
 		if k == last {
 			where = "end"
 		}
-		fmt.Fprintf(out, "\n[%s] enter next · b back · NUMBER jump · q quit > ", where)
+		fmt.Fprintf(out, "\n[%s] enter next · b back · NUMBER jump · e end · s sent %s · h help · q quit > ", where, onOff(!opts.Sent))
 		text, err := in.ReadString('\n')
 		cmd := strings.TrimSpace(text)
 		if err != nil && cmd == "" {
@@ -283,6 +283,14 @@ func (m *Main) stepThrough(wk *replay.Walk, k int, opts replay.RenderOptions) er
 			k = n
 		}
 	}
+}
+
+// onOff is what the s key turns the request's display to: "on" or "off".
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) error {

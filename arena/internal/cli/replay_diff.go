@@ -127,5 +127,22 @@ func (m *Main) printDiff(rep *app.DiffReport) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Match, r.Deal, r.Decision, r.Seat, r.Kind, r.Then, now, gain)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nnet against par over the valued changes: %+g (Ramsch card points apart); %d change(s) not valued\n", rep.NetGain, rep.Unvalued)
+	var parts []string
+	if valued := len(rep.Changed) - rep.Unvalued - rep.RamschValued; valued > 0 || rep.RamschValued == 0 {
+		parts = append(parts, fmt.Sprintf("%+g %s over %d valued change(s)", rep.NetGain, unitOfDiff(rep), valued))
+	}
+	if rep.RamschValued > 0 { // Ramsch scores card points, not the unit: summed apart
+		parts = append(parts, fmt.Sprintf("in Ramsch %+g card points kept out of the bot's tricks over %d valued change(s)", rep.RamschGain, rep.RamschValued))
+	}
+	fmt.Fprintf(w, "\nnet against par: %s; %d change(s) not valued\n", strings.Join(parts, "; "), rep.Unvalued)
+}
+
+// unitOfDiff is the unit of the valued changes outside Ramsch (the rule set's).
+func unitOfDiff(rep *app.DiffReport) string {
+	for _, r := range rep.Changed {
+		if r.Valued && r.Unit != "card points" {
+			return r.Unit
+		}
+	}
+	return "(unit of the rule set)"
 }

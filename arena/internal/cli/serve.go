@@ -140,7 +140,16 @@ func (m *Main) botsCmd(ctx context.Context, args []string) error {
 			"(tapp bots SUBCOMMAND -h lists its flags)")
 		return nil
 	}
-	fs := m.flags("bots "+args[0], "[flags]")
+	usage := map[string]string{
+		"add":    "NAME [flags]\n\nRegisters bot NAME and prints its token once (only a hash is stored).",
+		"rotate": "NAME [flags]\n\nGives bot NAME a new token (printed once); the old one stops working at once.",
+		"revoke": "NAME [flags]\n\nTakes bot NAME's token away; the bot keeps its name and results.",
+		"list":   "[flags]\n\nLists the registered bots.",
+	}[args[0]]
+	if usage == "" {
+		usage = "[flags]"
+	}
+	fs := m.flags("bots "+args[0], usage)
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
