@@ -16,8 +16,10 @@ observation alone.
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import random
+import threading
 from typing import Any
 
 import numpy as np
@@ -54,18 +56,32 @@ class ISMCTSTappBot(tapp_bot.Bot):
     def __init__(self, simulations: int = 100, uct_c: float = 20.0, seed: int = 0) -> None:
         self.simulations = simulations
         self.uct_c = uct_c
-        self.rng = random.Random(seed)
-        self.np_rng = np.random.RandomState(seed)
-        self._games: dict[tuple[str, int, bool], tuple[Any, ismcts.ISMCTSBot]] = {}
+        self.seed = seed
+        # The SDK decides for several tables at once, each on a thread of its own, and an
+        # ISMCTSBot keeps its search tree between calls: each thread has its own searchers
+        # and random numbers (seeded from the seed and the thread's number).
+        self._local = threading.local()
+        self._threads = itertools.count()
+
+    def _thread_state(self) -> Any:
+        local = self._local
+        if not hasattr(local, "games"):
+            n = next(self._threads)
+            local.rng = random.Random(self.seed * 1000 + n)
+            local.np_rng = np.random.RandomState(self.seed * 1000 + n)
+            local.games = {}
+        return local
 
     def _searcher(self, obs: Observation) -> tuple[Any, ismcts.ISMCTSBot]:
+        local = self._thread_state()
         key = (str(obs.rules), obs.pot, obs.forced_ramsch)
-        if key not in self._games:
+        if key not in local.games:
             game = pyspiel.load_game(tapp_bot.openspiel.GAME_NAME, game_params(obs.rules, obs.pot, obs.forced_ramsch))
-            evaluator = mcts.RandomRolloutEvaluator(1, self.np_rng)
-            bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng)
-            self._games[key] = (game, bot)
-        return self._games[key]
+            evaluator = mcts.RandomRolloutEvaluator(1, local.np_rng)
+            bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=local.np_rng)
+            local.games[key] = (game, bot)
+        found: tuple[Any, ismcts.ISMCTSBot] = local.games[key]
+        return found
 
     def decide(self, request: tapp_bot.Request) -> str:
         legal = request.legal
@@ -73,7 +89,7 @@ class ISMCTSTappBot(tapp_bot.Bot):
             return legal[0]
         obs = Observation.from_proto(request.observation, legal)
         game, bot = self._searcher(obs)
-        state = game.state_from(Sampler(obs, random.Random(self.rng.getrandbits(63))).sample())
+        state = game.state_from(Sampler(obs, random.Random(self._thread_state().rng.getrandbits(63))).sample())
         action = ACTION_NAMES[int(bot.step(state))]
         return action if action in legal else legal[0]
 

@@ -35,8 +35,18 @@ class FakeClock(Clock):
         self.mono += seconds
 
 
+class Manual:
+    """An executor that runs the bot's work only when run_bot says so: no threads."""
+
+    def __init__(self) -> None:
+        self.jobs: list = []
+
+    def submit(self, fn) -> None:
+        self.jobs.append(fn)
+
+
 def client_with(decide, clock: FakeClock, **options: object) -> tapp_bot.Client:
-    return tapp_bot.Client(tapp_bot.FunctionBot(decide), arena="unused:1", token="t", clock=clock, **options)
+    return tapp_bot.Client(tapp_bot.FunctionBot(decide), arena="unused:1", token="t", clock=clock, executor=Manual(), **options)
 
 
 def ask(client: tapp_bot.Client, clock: FakeClock, request_id: str, seconds: float) -> None:
@@ -55,14 +65,10 @@ def sent_now(client: tapp_bot.Client) -> bot_pb2.Answer:
 
 
 def run_bot(client: tapp_bot.Client) -> None:
-    """Run what the client handed the bot's thread."""
-    while True:
-        try:
-            job = client._work.get_nowait()
-        except queue.Empty:
-            return
-        if job is not None:
-            job()
+    """Run what the client handed the bot's threads."""
+    jobs = client._work._executor.jobs
+    while jobs:
+        jobs.pop(0)()
 
 
 @pytest.mark.parametrize(

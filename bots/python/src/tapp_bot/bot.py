@@ -155,7 +155,10 @@ class Bot:
     logged and replaced by a legal fallback so the arena never waits.
 
     Class attributes ``name``, ``version`` and ``capacity`` (how many games at once) are sent in
-    the Hello; ``run(..., name=...)`` overrides them. With ``stream_events = True`` the arena
+    the Hello; ``run(..., name=...)`` overrides them. The SDK calls the bot for several games at
+    once, each from a thread of its own (``concurrency`` of them, default the capacity): the
+    calls for one game never overlap and keep their order, so state kept in ``game.data`` needs
+    no lock; state shared between games does (or say ``concurrency = 1``). With ``stream_events = True`` the arena
     sends every event as it happens (:meth:`event` is called at once); by default events come
     batched with the next decision request or the game's end, which is cheaper.
     """
@@ -163,6 +166,7 @@ class Bot:
     name: str = "python-bot"
     version: str = "0.1.0"
     capacity: int = 1
+    concurrency: Optional[int] = None
     stream_events: bool = False
 
     # --- decisions ---------------------------------------------------------------------------

@@ -1,12 +1,15 @@
 """The connection to the arena: one gRPC stream, many games, answers always legal and on time.
 
-Threads: the caller's thread reads the stream and runs the bot; gRPC's own request-consumer
+Threads: the caller's thread reads the stream; the bot's code runs on a pool of threads, one
+game at a time per thread and each game's calls in the order its messages came (:class:`_Lanes`),
+so a bot thinking about one table does not hold up the others; gRPC's own request-consumer
 thread drains :class:`_Outbox`, which also answers, with a legal fallback, any request the bot
 has not answered shortly before its deadline (so a slow ``decide`` does not cost a strike).
 """
 
 from __future__ import annotations
 
+import collections
 import heapq
 import itertools
 import logging
@@ -15,7 +18,8 @@ import queue
 import random
 import threading
 import time
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterator, Optional, Protocol, Sequence, Union
 
 import grpc
 
@@ -194,6 +198,61 @@ def _answer_message(pending: _Pending, action: str, think_ns: Optional[int] = No
     return bot_pb2.ConnectRequest(answer=answer)
 
 
+class Executor(Protocol):
+    """Where :class:`_Lanes` runs work: ``concurrent.futures.ThreadPoolExecutor`` by default;
+    tests pass one that runs work only when told."""
+
+    def submit(self, fn: Callable[[], None]) -> object: ...
+
+
+class _Lanes:
+    """Runs the bot's code: the jobs of one game in the order they were put, the jobs of
+    different games at once on the executor's threads (at most one thread per game at a time).
+    """
+
+    def __init__(self, executor: Executor) -> None:
+        self._executor = executor
+        self._lock = threading.Lock()
+        self._queues: dict[str, collections.deque[Callable[[], None]]] = {}
+        self._idle = threading.Condition(self._lock)
+
+    def put(self, key: str, job: Callable[[], None]) -> None:
+        with self._lock:
+            lane = self._queues.get(key)
+            if lane is not None:  # the game's thread takes it after the jobs before it
+                lane.append(job)
+                return
+            self._queues[key] = collections.deque([job])
+        self._executor.submit(lambda: self._drain(key))
+
+    def _drain(self, key: str) -> None:
+        while True:
+            with self._lock:
+                lane = self._queues[key]
+                if not lane:
+                    del self._queues[key]
+                    self._idle.notify_all()
+                    return
+                job = lane[0]
+            try:
+                job()
+            except Exception:  # the hooks and decide catch the bot's own errors; this is ours
+                log.exception("the SDK failed while handing a message to the bot")
+            with self._lock:
+                lane.popleft()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no job is left (or timeout seconds); True when none is."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._queues:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+
 def _tls_credentials(tls: Optional[bool], ca: Optional[str]) -> Optional[grpc.ChannelCredentials]:
     """TLS credentials from the tls/ca arguments or $TAPP_TLS/$TAPP_CA; None for plain text."""
     ca = ca or os.environ.get("TAPP_CA") or None
@@ -278,6 +337,13 @@ class Client:
             stream before hanging up.
         clock: where deadlines are read and guards timed (default the system's clocks; tests
             pass a fake :class:`Clock`).
+        concurrency: how many games the bot's code works on at once, each on a thread of its
+            own (default the bot's ``concurrency`` attribute, else the capacity): a bot playing
+            several tables thinks about all of them instead of one after the other. Calls for
+            one game never overlap and keep their order; a bot whose state is shared between
+            games (not in ``game.data``) must lock it, or say ``concurrency = 1``.
+        executor: where that work runs (default a thread pool of ``concurrency`` threads;
+            tests pass one that runs it only when told).
         credentials: TLS channel credentials; None for a plain-text connection unless tls or ca.
         tls: connect with TLS, checking the arena's certificate against the system's roots;
             default $TAPP_TLS (1 or 0).
@@ -305,6 +371,8 @@ class Client:
         tls: Optional[bool] = None,
         ca: Optional[str] = None,
         clock: Optional[Clock] = None,
+        concurrency: int | None = None,
+        executor: Executor | None = None,
     ) -> None:
         if not isinstance(bot, Bot):
             bot = FunctionBot(bot)  # a decide(request) function, as run() takes
@@ -338,10 +406,19 @@ class Client:
         self._welcomed = False
         self._going_away = False
         self._stop = threading.Event()
-        # The bot's code (decide and the hooks) runs on one worker thread, in the order the
-        # messages came, while the stream's thread reads on: a request that comes while the
-        # bot still thinks about another has its guard armed at once, not when decide is free.
-        self._work: "queue.SimpleQueue[Optional[Callable[[], None]]]" = queue.SimpleQueue()
+        # The bot's code (decide and the hooks) runs on the lanes' threads, each game's in the
+        # order its messages came, while the stream's thread reads on: a request that comes
+        # while the bot thinks about another game is decided at once, and its guard is armed
+        # at once in any case.
+        self.concurrency = concurrency or getattr(bot, "concurrency", None) or self.capacity
+        if self.concurrency < 1:
+            raise ValueError(f"concurrency is {self.concurrency}: it must be at least 1")
+        self._pool: ThreadPoolExecutor | None = None
+        if executor is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="tapp-bot")
+            executor = self._pool
+        self._work = _Lanes(executor)
+        self._games_lock = threading.Lock()
         # ConnectResponse oneof name -> handler of that message
         self._handlers: dict[str, Callable[[Any], None]] = {
             "game_started": self._on_game_started,
@@ -369,8 +446,6 @@ class Client:
         stub = bot_pb2_grpc.BotServiceStub(channel)
         backoff = 0.1
         lost_since: Optional[float] = None
-        worker = threading.Thread(target=self._work_loop, name="tapp-bot", daemon=True)
-        worker.start()
         try:
             while not self._stop.is_set():
                 resuming = bool(self._resume_token)
@@ -410,8 +485,9 @@ class Client:
         finally:
             channel.close()
             # What the bot was handed still runs (game_ended hooks, say), unless decide hangs.
-            self._work.put(None)
-            worker.join(self.going_away_timeout)
+            self._work.wait_idle(self.going_away_timeout)
+            if self._pool is not None:
+                self._pool.shutdown(wait=False)
 
     def close(self) -> None:
         """Stop playing: ends the stream; run() returns. Safe from any thread."""
@@ -464,19 +540,10 @@ class Client:
             call.cancel()
             self._call = None
 
-    def _later(self, fn: Callable[..., None], *args: object) -> None:
-        """Run fn(*args) on the bot's thread, after everything handed to it before."""
-        self._work.put(lambda: fn(*args))
-
-    def _work_loop(self) -> None:
-        while True:
-            job = self._work.get()
-            if job is None:
-                return
-            try:
-                job()
-            except Exception:  # the hooks and decide catch the bot's own errors; this is ours
-                log.exception("the SDK failed while handing a message to the bot")
+    def _later(self, game_id: str, fn: Callable[..., None], *args: object) -> None:
+        """Run fn(*args) for a game on the bot's threads, after everything handed to them for
+        that game before."""
+        self._work.put(game_id, lambda: fn(*args))
 
     def _dispatch(self, message: bot_pb2.ConnectResponse) -> None:
         kind = message.WhichOneof("message")
@@ -501,12 +568,16 @@ class Client:
         self._last_seq = 0
         self._grace = None
         self._open.clear()
-        self._later(self._drop_games)
+        with self._games_lock:
+            games = list(self.games)
+        if games:
+            log.warning("dropping %d running game(s) of the lost session", len(games))
+        for game_id in games:  # on each game's lane: after what it was handed before
+            self._later(game_id, self._drop_game, game_id)
 
-    def _drop_games(self) -> None:
-        if self.games:
-            log.warning("dropping %d running game(s) of the lost session", len(self.games))
-        self.games.clear()
+    def _drop_game(self, game_id: str) -> None:
+        with self._games_lock:
+            self.games.pop(game_id, None)
 
     # --- messages ----------------------------------------------------------------------------
 
@@ -532,16 +603,18 @@ class Client:
         self._grace = welcome.grace.seconds + welcome.grace.nanos * 1e-9 if welcome.HasField("grace") else None
 
     def _game(self, game_id: str) -> Game:
-        game = self.games.get(game_id)
-        if game is None:
-            game = self.games[game_id] = Game(game_id)
-        return game
+        with self._games_lock:
+            game = self.games.get(game_id)
+            if game is None:
+                game = self.games[game_id] = Game(game_id)
+            return game
 
-    # Game state (self.games) and the bot's hooks belong to the bot's thread: the handlers
-    # below pass them there with _later; the stream's thread keeps only the open requests.
+    # Game state (self.games) and the bot's hooks belong to the bot's threads: the handlers
+    # below pass them to the game's lane with _later; the stream's thread keeps only the open
+    # requests.
 
     def _on_game_started(self, started: bot_pb2.GameStarted) -> None:
-        self._later(self._game_started, started)
+        self._later(started.game_id, self._game_started, started)
 
     def _game_started(self, started: bot_pb2.GameStarted) -> None:
         game = self._game(started.game_id)
@@ -550,7 +623,7 @@ class Client:
         self._hook(self.bot.game_started, game)
 
     def _on_events(self, notice: bot_pb2.EventNotice) -> None:
-        self._later(lambda: self._add_events(self._game(notice.game_id), notice.events))
+        self._later(notice.game_id, lambda: self._add_events(self._game(notice.game_id), notice.events))
 
     def _add_events(self, game: Game, events: Sequence[game_pb2.GameEvent]) -> None:
         log_ = game.events
@@ -572,7 +645,7 @@ class Client:
             self._outbox.answer(pending, previous.action)  # type: ignore[arg-type]
             return
         self._outbox.watch(pending)
-        self._later(self._decide, proto, pending)
+        self._later(proto.game_id, self._decide, proto, pending)
 
     def _decide(self, proto: bot_pb2.DecisionRequest, pending: _Pending) -> None:
         game = self._game(proto.game_id)
@@ -651,16 +724,17 @@ class Client:
         pending = self._open.get(fallback.game_id)
         if pending is not None and pending.request_id == fallback.request_id:
             self._outbox.settle(pending)
-        self._later(lambda: self._hook(self.bot.fallback, self._game(fallback.game_id), fallback))
+        self._later(fallback.game_id, lambda: self._hook(self.bot.fallback, self._game(fallback.game_id), fallback))
 
     def _on_game_ended(self, ended: bot_pb2.GameEnded) -> None:
         pending = self._open.pop(ended.game_id, None)
         if pending is not None:
             self._outbox.settle(pending)
-        self._later(self._game_ended, ended)
+        self._later(ended.game_id, self._game_ended, ended)
 
     def _game_ended(self, ended: bot_pb2.GameEnded) -> None:
-        game = self.games.pop(ended.game_id, None) or Game(ended.game_id)
+        with self._games_lock:
+            game = self.games.pop(ended.game_id, None) or Game(ended.game_id)
         if ended.events:
             self._add_events(game, ended.events)
         game.ended = ended
@@ -679,23 +753,24 @@ class Client:
         for game_id in [g for g in self._open if g not in running]:
             del self._open[game_id]
         log.info("snapshot: %d running game(s), %d waiting for an answer", len(running), len(pending))
-        self._later(self._resume_games, snapshot, running)
+        for entry in snapshot.games:
+            game_id = entry.started.game_id or entry.pending.game_id
+            if game_id:
+                self._later(game_id, self._resume_game, game_id, entry)
+        with self._games_lock:
+            gone = [g for g in self.games if g not in running]
+        for game_id in gone:
+            log.info("game %s is no longer running after the resume; dropping it", game_id)
+            self._later(game_id, self._drop_game, game_id)
         for request in pending:
             self._on_decision(request)
 
-    def _resume_games(self, snapshot: bot_pb2.Snapshot, running: set[str]) -> None:
-        for entry in snapshot.games:
-            game_id = entry.started.game_id or entry.pending.game_id
-            if not game_id:
-                continue
-            game = self._game(game_id)
-            if entry.HasField("started"):
-                game.started = entry.started
-            if entry.HasField("observation"):
-                game.observation = entry.observation
-        for game_id in [g for g in self.games if g not in running]:
-            log.info("game %s is no longer running after the resume; dropping it", game_id)
-            del self.games[game_id]
+    def _resume_game(self, game_id: str, entry: bot_pb2.Snapshot.Game) -> None:
+        game = self._game(game_id)
+        if entry.HasField("started"):
+            game.started = entry.started
+        if entry.HasField("observation"):
+            game.observation = entry.observation
 
     def _on_going_away(self, going_away: bot_pb2.GoingAway) -> None:
         log.info("the arena is going away: %s", going_away.reason or "(no reason given)")
