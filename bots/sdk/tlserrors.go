@@ -81,8 +81,10 @@ func ConnectProblemOf(err error) ConnectProblem {
 	case strings.Contains(text, "x509: certificate has expired or is not yet valid"):
 		return ExpiredCertificate
 	// A plain-text client's HTTP/2 preface is not a TLS handshake: the arena's TLS listener
-	// answers with an alert and closes before any HTTP/2 frame.
-	case strings.Contains(text, "error reading server preface"),
+	// answers it with an HTTP/1.1 error (as TLS-terminating proxies do); other TLS servers
+	// close before any HTTP/2 frame.
+	case strings.Contains(text, "looked like an HTTP/1.1 header"),
+		strings.Contains(text, "error reading server preface"),
 		strings.Contains(text, "connection closed before server preface received"):
 		return PlainToTLS
 	}

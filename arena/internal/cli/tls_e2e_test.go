@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -108,4 +110,80 @@ func TestPythonBotOverTLS(t *testing.T) {
 	a := startServeCreds(t, creds, "--tls-cert", cert.Cert, "--tls-key", cert.Key)
 	a.startBot("py-tls", nil, py, "-m", "tapp_bot.examples.random", "--name", "py-tls", "--ca", cert.Cert)
 	a.waitConnected("py-tls")
+}
+
+// A client whose TLS does not fit the arena's gives up after a stated number of tries with a
+// non-zero exit and an error that names the flag that fixes it: tapp bot, tapp match --arena
+// and a Python SDK bot; the arena logs the refused handshakes.
+func TestTLSMismatchesAreNamedAndGivenUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: runs tapp serve and bot processes")
+	}
+	t.Parallel()
+	cert := testcert.MustWrite(t)
+	other := testcert.MustWrite(t) // a CA that did not sign the arena's certificate
+	creds, err := sdk.TransportCredentials(true, cert.Cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tlsArena := startServeCreds(t, creds, "--tls-cert", cert.Cert, "--tls-key", cert.Key)
+	plainArena := startServe(t)
+	token := tlsArena.register("b")
+	py, _ := filepath.Abs("../../../.venv/bin/python")
+	_, pyErr := os.Stat(py)
+	for _, tc := range []struct {
+		name string
+		cmd  []string
+		env  []string
+		want []string
+	}{
+		{"tapp bot in plain text at a TLS arena", []string{tappBin, "bot", "random", "--arena", tlsArena.addr, "--token", token},
+			nil, []string{"serves TLS", "--tls", "--ca FILE", "gave up after 3 tries"}},
+		{"tapp bot with --tls at a plain arena", []string{tappBin, "bot", "random", "--arena", plainArena.addr, "--token", token, "--tls"},
+			nil, []string{"serves plain text", "leave them out", "gave up after 3 tries"}},
+		{"tapp bot with another CA", []string{tappBin, "bot", "random", "--arena", tlsArena.addr, "--token", token, "--ca", other.Cert},
+			nil, []string{"does not trust", "--ca FILE", "gave up after 3 tries"}},
+		{"tapp match --arena in plain text at a TLS arena", []string{tappBin, "match", "--arena", tlsArena.addr, "--bots", "b,b,b", "--deals", "1"},
+			[]string{"TAPP_ADMIN_TOKEN=" + e2eAdmin}, []string{"serves TLS", "--tls", "gave up after 3 tries"}},
+		{"a Python bot in plain text at a TLS arena", []string{py, "-m", "tapp_bot.examples.random", "--arena", tlsArena.addr, "--token", token},
+			nil, []string{"serves TLS", "tls=True", "TAPP_CA", "gave up after 3 tries"}},
+		{"a Python bot with another CA", []string{py, "-m", "tapp_bot.examples.random", "--arena", tlsArena.addr, "--token", token, "--ca", other.Cert},
+			nil, []string{"does not trust", "ca=FILE", "gave up after 3 tries"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasSuffix(tc.cmd[0], "python") && pyErr != nil {
+				t.Skipf("no Python venv (make venv): %v", pyErr)
+			}
+			cmd := exec.Command(tc.cmd[0], tc.cmd[1:]...)
+			cmd.Env = append(os.Environ(), tc.env...)
+			done := make(chan struct{})
+			var out []byte
+			go func() { out, err = cmd.CombinedOutput(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(90 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatalf("still trying after 90 s:\n%s", out)
+			}
+			if err == nil {
+				t.Fatalf("exit status 0, want a failure:\n%s", out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("the output does not say %q:\n%s", w, lastLines(string(out), 8))
+				}
+			}
+		})
+	}
+	for _, a := range []*arenaProc{tlsArena, plainArena} {
+		if !strings.Contains(a.logs.String(), "refused a connection: its handshake failed") {
+			t.Errorf("the arena logged no refused handshake:\n%s", lastLines(a.logs.String(), 10))
+		}
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

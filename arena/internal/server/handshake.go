@@ -26,8 +26,8 @@ type handshakeLog struct {
 	log *zap.Logger
 
 	mu      sync.Mutex
-	last    time.Time
-	skipped int
+	last    map[string]time.Time // by fix: the same mistake is logged once per handshakeLogEvery
+	skipped map[string]int
 }
 
 const handshakeLogEvery = 10 * time.Second
@@ -40,28 +40,49 @@ func loggedCredentials(creds credentials.TransportCredentials, log *zap.Logger) 
 	return &handshakeLog{TransportCredentials: creds, tls: true, log: log}
 }
 
-// ServerHandshake logs a failed TLS handshake; on a plain-text arena it looks at the first
-// byte: a TLS client starts with a handshake record (0x16), an HTTP/2 client with "PRI".
+// ServerHandshake looks at the client's first byte: a TLS client starts with a handshake
+// record (0x16), a plain-text HTTP/2 client with "PRI". One that does not fit the arena is
+// logged and told in terms its library reports; a TLS handshake that fails is logged.
 func (h *handshakeLog) ServerHandshake(raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
-	if !h.tls {
-		br := bufio.NewReaderSize(raw, 64)
-		first, err := br.Peek(1)
-		if err == nil && first[0] == 0x16 {
-			h.refused(raw, errors.New("the client began a TLS handshake"),
-				"this arena serves plain text: connect without --tls/--ca (TAPP_TLS, TAPP_CA), or serve the arena with --tls-cert and --tls-key")
-			// A line of text where the client expects the server's TLS hello: its TLS library
-			// then says that the server does not speak TLS, instead of a bare EOF.
-			_ = raw.SetWriteDeadline(time.Now().Add(time.Second))
-			_, _ = io.WriteString(raw, "this Tapp arena serves plain text, not TLS\r\n")
-			return nil, nil, errors.New("a TLS handshake at a plain-text arena")
-		}
-		return h.TransportCredentials.ServerHandshake(&peekedConn{Conn: raw, r: br})
+	br := bufio.NewReaderSize(raw, 64)
+	first, err := br.Peek(1)
+	peeked := &peekedConn{Conn: raw, r: br}
+	switch {
+	case err != nil:
+		return h.TransportCredentials.ServerHandshake(peeked) // it reports the read error
+	case h.tls && first[0] == http2Preface[0]:
+		h.refused(raw, errors.New("the client spoke plain-text HTTP/2"), handshakeFix(errors.New("first record does not look like a TLS handshake")))
+		tellPlainClient(raw)
+		return nil, nil, errors.New("a plain-text client at a TLS arena")
+	case !h.tls && first[0] == 0x16:
+		h.refused(raw, errors.New("the client began a TLS handshake"),
+			"this arena serves plain text: connect without --tls/--ca (TAPP_TLS, TAPP_CA), or serve the arena with --tls-cert and --tls-key")
+		// A line of text where the client expects the server's TLS hello: its TLS library
+		// then says that the server does not speak TLS, instead of a bare EOF.
+		_ = raw.SetWriteDeadline(time.Now().Add(time.Second))
+		_, _ = io.WriteString(raw, "this Tapp arena serves plain text, not TLS\r\n")
+		return nil, nil, errors.New("a TLS handshake at a plain-text arena")
 	}
-	conn, info, err := h.TransportCredentials.ServerHandshake(raw)
-	if err != nil {
+	conn, info, err := h.TransportCredentials.ServerHandshake(peeked)
+	if err != nil && h.tls {
 		h.refused(raw, err, handshakeFix(err))
 	}
 	return conn, info, err
+}
+
+// http2Preface is what a plain-text gRPC client sends first.
+const http2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+// plainClientNotice is what a plain-text client at a TLS arena is answered: an HTTP/1.1 error
+// where its HTTP/2 library expects the server's first frame, which gRPC libraries report as
+// such ("an http1.x server", "looked like an HTTP/1.1 header") instead of a closed socket.
+const plainClientNotice = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n" +
+	"this Tapp arena serves TLS: connect with TLS (tapp: --tls, or --ca FILE for a private CA; SDKs: TAPP_TLS=1 or TAPP_CA=FILE)\n"
+
+// tellPlainClient answers a plain-text client at a TLS arena.
+func tellPlainClient(conn net.Conn) {
+	_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = io.WriteString(conn, plainClientNotice)
 }
 
 // handshakeFix says what a client whose TLS handshake failed with err should change.
@@ -82,13 +103,16 @@ func (h *handshakeLog) refused(raw net.Conn, err error, fix string) {
 		return
 	}
 	h.mu.Lock()
-	if time.Since(h.last) < handshakeLogEvery {
-		h.skipped++
+	if h.last == nil {
+		h.last, h.skipped = map[string]time.Time{}, map[string]int{}
+	}
+	if time.Since(h.last[fix]) < handshakeLogEvery {
+		h.skipped[fix]++
 		h.mu.Unlock()
 		return
 	}
-	skipped := h.skipped
-	h.last, h.skipped = time.Now(), 0
+	skipped := h.skipped[fix]
+	h.last[fix], h.skipped[fix] = time.Now(), 0
 	h.mu.Unlock()
 	fields := []zap.Field{zap.String("from", raw.RemoteAddr().String()), zap.Error(err), zap.String("fix", fix)}
 	if skipped > 0 {

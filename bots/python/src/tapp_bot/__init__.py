@@ -14,7 +14,7 @@
 from . import cards
 from .bot import DECISION_NAMES, Bot, FunctionBot, Game, Request
 from .cards import Card, parse_card, points, trick_winner
-from .client import AuthError, Client, ConnectionLost, run
+from .client import AuthError, Client, ConnectError, ConnectionLost, run
 
 __version__ = "0.1.0"
 
@@ -24,6 +24,7 @@ __all__ = [
     "Bot",
     "Card",
     "Client",
+    "ConnectError",
     "ConnectionLost",
     "FunctionBot",
     "Game",

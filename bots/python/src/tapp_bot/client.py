@@ -63,6 +63,41 @@ class ConnectionLost(Exception):
     """The stream dropped and reconnecting is disabled or gave up."""
 
 
+class ConnectError(ConnectionLost):
+    """The connection cannot work as configured: TLS on one side and not the other, or an
+    arena certificate this client does not trust. Retrying cannot mend it; the message says
+    what to change."""
+
+
+# How often a connection that fails with a ConnectError's cause is tried before giving up:
+# it will not mend, but one failure may be an arena that was starting up.
+CONNECT_PROBLEM_TRIES = 3
+
+# (what gRPC's message says, what to change): the mistakes ConnectError names.
+_CONNECT_PROBLEMS = (
+    (("http1.x server", "looked like an HTTP/1.1 header"),
+     "the arena serves TLS but this bot connects in plain text: connect with tls=True (or $TAPP_TLS=1), "
+     "or ca=FILE ($TAPP_CA) when the arena's certificate comes from a private CA"),
+    (("WRONG_VERSION_NUMBER", "first record does not look like a TLS handshake"),
+     "this bot connects with TLS (tls=/ca=, $TAPP_TLS/$TAPP_CA) but the arena serves plain text: "
+     "leave them out, or serve the arena with --tls-cert and --tls-key"),
+    (("CERTIFICATE_VERIFY_FAILED", "certificate signed by unknown authority"),
+     "the arena's certificate is signed by a CA this bot does not trust: give the CA's certificate "
+     "with ca=FILE ($TAPP_CA)"),
+    (("is not in peer certificate", "certificate is valid for"),
+     "the arena's certificate is for another name than the address dialled: connect with a host "
+     "name the certificate names"),
+)
+
+
+def connect_problem(details: str) -> str | None:
+    """What to change, for a connection error that retrying cannot mend; None otherwise."""
+    for needles, fix in _CONNECT_PROBLEMS:
+        if any(n in details for n in needles):
+            return fix
+    return None
+
+
 class _Pending:
     """One decision request and what was answered to it."""
 
@@ -446,6 +481,7 @@ class Client:
         stub = bot_pb2_grpc.BotServiceStub(channel)
         backoff = 0.1
         lost_since: Optional[float] = None
+        problems = 0  # connections in a row that failed with a ConnectError's cause
         try:
             while not self._stop.is_set():
                 resuming = bool(self._resume_token)
@@ -460,6 +496,11 @@ class Client:
                     if code in _FATAL_CODES:
                         raise AuthError(f"arena {self.arena} refused the bot: {code.name}: {err.details()}") from None
                     reason = f"{code.name}: {err.details()}"
+                    fix = connect_problem(err.details() or "")
+                    problems = problems + 1 if fix else 0
+                    if fix and problems >= CONNECT_PROBLEM_TRIES:
+                        raise ConnectError(f"cannot connect to the arena at {self.arena}: {fix} "
+                                           f"(gave up after {problems} tries: {reason})") from None
                     if resuming and not self._welcomed and code in _RESUME_REFUSED_CODES:
                         log.warning("arena refused to resume the session (%s); starting a new one", reason)
                         self._forget_session()
@@ -808,4 +849,4 @@ def run(
     client.run()
 
 
-__all__ = ["AuthError", "Client", "ConnectionLost", "run"]
+__all__ = ["AuthError", "Client", "ConnectError", "ConnectionLost", "connect_problem", "run"]
