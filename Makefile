@@ -60,7 +60,7 @@ $(VENV_STAMP): $(PY_SDK)/pyproject.toml
 	@touch $@
 
 test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
-	$(VENV_PY) -m pytest $(PY_SDK)
+	$(VENV_PY) -m pytest -rs $(PY_SDK)
 
 test-game-full: $(VENV_STAMP) ## The Python game model against the Go engine in full: 100,000 random deals each way (long).
 	TAPP_GAME_DIFF=full $(VENV_PY) -m pytest $(PY_SDK)/tests/test_game_differential.py $(PY_SDK)/tests/test_game_sample.py
@@ -70,7 +70,8 @@ test: ## Run every check: proto-check, go vet, layering lint, cross builds, go t
 	$(GO) vet ./...
 	$(MAKE) lint
 	$(MAKE) cross-build
-	$(GO) test ./...
+	@# go test's lines, then the skipped tests grouped by the reason they give (how to enable them)
+	$(GO) test -json ./... | $(GO) run ./scripts/testsummary
 	$(MAKE) test-python
 
 lint: ## Check the layering rules of .golangci.yml (engine stays pure, generated code in adapters, processes in arena/internal/launch).
