@@ -84,3 +84,67 @@ func TestE2EArenaKilledMidMatchResumesIt(t *testing.T) {
 		t.Fatalf("tapp replay verify after the crash: %v\n%s", err, out)
 	}
 }
+
+// `tapp match --arena` follows its match across a restart of the arena (kill -9, then the
+// arena started again on the same database resumes the match), and ends with the result and
+// how to replay it.
+func TestMatchArenaFollowsAcrossARestart(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "arena.db")
+	addr := freeAddr(t)
+	a := startServeOn(t, db, addr)
+	bots := []string{"f1", "f2", "f3"}
+	for _, n := range bots {
+		a.goBot(n, "random")
+	}
+	a.waitConnected(bots...)
+	follow := exec.Command(tappBin, "match", "--arena", addr, "--bots", strings.Join(bots, ","), "--deals", "300", "--seed", "9",
+		"--time", "1s", "--overage", "2s")
+	follow.Env = append(follow.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
+	out := &lockedBuffer{}
+	follow.Stdout, follow.Stderr = out, out
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- follow.Wait() }()
+	t.Cleanup(func() { _ = follow.Process.Kill() })
+	var id string
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		list, err := a.admin.ListMatches(a.ctx(), &tappv1.ListMatchesRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ms := list.GetMatches(); len(ms) == 1 && ms[0].GetDealsPlayed() >= 20 {
+			if ms[0].GetStatus() != "running" {
+				t.Fatalf("the match ended (%s) before the arena could be killed: make it longer", ms[0].GetStatus())
+			}
+			id = ms[0].GetMatchId()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the match did not get 20 deals in a minute:\n%s", out.String())
+		}
+	}
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.cmd.Wait()
+	time.Sleep(time.Second) // the follower finds the arena gone
+	b := startServeOn(t, db, addr)
+	b.waitConnected(bots...)
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Fatalf("tapp match --arena across the restart: %v\n%s", err, out.String())
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("tapp match --arena did not end within 3 minutes of the restart:\n%s", out.String())
+	}
+	text := out.String()
+	for _, want := range []string{"match " + id, "finished, 300 deals", "does not answer", "replay a deal", "tapp replay " + id} {
+		if !strings.Contains(text, want) {
+			t.Errorf("tapp match --arena's output does not say %q:\n%s", want, text)
+		}
+	}
+}
