@@ -80,6 +80,10 @@ func playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, r Leagu
 	}
 	if waited := (*host.WaitedTooLongError)(nil); errors.As(err, &waited) {
 		r.Log.Info("time limit reached while waiting for bots: nothing played", zap.String("league", p.League), zap.Strings("missing", waited.Missing))
+		// Stored (stopped) if it was not, so that its status and board can be asked for.
+		if _, err := st.EnsureLeague(ctx, &domain.League{ID: p.League, Plan: p.Fingerprint(), Status: domain.LeagueStopped}); err != nil {
+			return nil, 0, err
+		}
 		return &league.Outcome{Stopped: "time limit reached while waiting for bots " + strings.Join(waited.Missing, ", ")}, 0, nil
 	}
 	if err != nil {
