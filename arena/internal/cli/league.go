@@ -99,12 +99,8 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("tapp league run FILE [flags]: give one league file (see docs/league.md)")
 	}
-	cfg, err := leaguefile.Load(pos[0], builtinParseOptions)
+	cfg, err := loadLeagueFile(pos[0])
 	if err != nil {
-		var ce *leaguefile.Error
-		if errors.As(err, &ce) {
-			return usageError{ce.Error()}
-		}
 		return err
 	}
 	if *concurrency > 0 {
@@ -192,6 +188,20 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, "\n"+warning)
 	}
 	return nil
+}
+
+// loadLeagueFile reads a league file; its mistakes are usage errors (exit status 2) that
+// point at their line.
+func loadLeagueFile(path string) (*leaguefile.Config, error) {
+	cfg, err := leaguefile.Load(path, builtinParseOptions)
+	if err != nil {
+		var ce *leaguefile.Error
+		if errors.As(err, &ce) {
+			return nil, usageError{ce.Error()}
+		}
+		return nil, err
+	}
+	return cfg, nil
 }
 
 // redactDSN hides a password in a connection string for logs.
@@ -420,12 +430,8 @@ func (m *Main) leaguePause(ctx context.Context, args []string, pause bool) error
 	}
 	name, db := pos[0], *dsn
 	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
-		cfg, err := leaguefile.Load(name, builtinParseOptions)
+		cfg, err := loadLeagueFile(name)
 		if err != nil {
-			var ce *leaguefile.Error
-			if errors.As(err, &ce) {
-				return usageError{ce.Error()}
-			}
 			return err
 		}
 		name = cfg.Name
