@@ -87,7 +87,7 @@ func commands() []command {
 		{"matches", "[--bot NAME] [--league ID]", "list stored matches and how to open each", (*Main).matches},
 		{"web", "[--db DSN] [--http ADDR]", "serve the web dashboard (leaderboard, history, matches, replays) over a database", (*Main).web},
 		{"deals", "gen --count N --seed S [--variant V]", "write deals in card notation (a deal file)", (*Main).deals},
-		{"league", "run FILE [--for 8h] | status NAME | list", "run a league from a league file (resumable), show its state", (*Main).league},
+		{"league", "run FILE [--for 8h] | status NAME | pause NAME | resume NAME | list", "run a league from a league file (resumable), show its state, pause it", (*Main).league},
 		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
 		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},

@@ -50,8 +50,12 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, a *host.Host
 		return "", nil, usagef("the dashboard on %s would be open to others: give --viewer-token (or listen on 127.0.0.1)", addr)
 	}
 	// With the admin token the admin may pause and resume leagues from the page.
+	adminToken := m.Getenv("TAPP_ADMIN_TOKEN")
+	if err := server.CheckToken("TAPP_ADMIN_TOKEN", adminToken); err != nil {
+		return "", nil, usagef("%v", err)
+	}
 	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: addr, ViewerToken: viewerToken, Log: m.Log,
-		Pauser: st, AdminToken: m.Getenv("TAPP_ADMIN_TOKEN")}
+		Pauser: st, AdminToken: adminToken}
 	if a != nil {
 		d.Live, d.Admin = server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin
 	}
