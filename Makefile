@@ -65,7 +65,7 @@ test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
 test-game-full: $(VENV_STAMP) ## The Python game model against the Go engine in full: 100,000 random deals each way (long).
 	TAPP_GAME_DIFF=full $(VENV_PY) -m pytest $(PY_SDK)/tests/test_game_differential.py $(PY_SDK)/tests/test_game_sample.py
 
-test: ## Run every check: proto-check, go vet, layering lint, cross builds, go test, Python tests.
+test: ## Run every check: proto-check, go vet, lint, cross builds, go test, Python tests.
 	$(MAKE) proto-check
 	$(GO) vet ./...
 	$(MAKE) lint
@@ -73,7 +73,9 @@ test: ## Run every check: proto-check, go vet, layering lint, cross builds, go t
 	$(GO) test ./...
 	$(MAKE) test-python
 
-lint: ## Check the layering rules of .golangci.yml (engine stays pure, generated code in adapters, processes in arena/internal/launch).
+lint: ## Architecture rules on the whole dependency graph (scripts/archlint, and the forbidden changes it must catch), then staticcheck, unused and errorlint.
+	$(GO) run ./scripts/archlint
+	$(GO) test -count=1 ./scripts/archlint
 	@# Another lint at the same time (a second checkout, a second make test) waits for it
 	@# instead of failing with "parallel golangci-lint is running".
 	$(LINT) run --allow-serial-runners ./...

@@ -128,7 +128,7 @@ func strengthen(d engine.Deal, decl engine.Seat, trump engine.Suit) engine.Deal 
 			continue
 		}
 		// a card of decl's that is not wanted goes where c was
-		var give engine.Card = engine.NoCard
+		give := engine.NoCard
 		for _, g := range d.Hands[decl].Cards(nil) {
 			keep := false
 			for _, w := range want {

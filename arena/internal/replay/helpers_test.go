@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 		}
 		err := sdk.Run(context.Background(), sdk.Config{Arena: os.Getenv("TAPP_ARENA"), Token: os.Getenv("TAPP_TOKEN"),
 			Name: "test-" + kind, Version: "test/" + kind, Log: zap.NewNop()}, b)
-		if err != nil && err != sdk.ErrGoingAway {
+		if err != nil && !errors.Is(err, sdk.ErrGoingAway) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
