@@ -18,15 +18,18 @@ VENV_STAMP := $(VENV)/.installed
 PY_SDK     := bots/python
 
 # Everything `make generate` writes: checked by proto-check for staleness.
-GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp_bot/proto
+GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp_bot/proto \
+  bots/starter/gosdk.txt bots/starter/templates/go/go.mod.tmpl bots/starter/templates/go/go.sum.tmpl \
+  bots/starter/templates/go/third_party
 
 .PHONY: help generate proto-check venv test-python test-game-full test demo build cross-build lint
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-generate: $(VENV_STAMP) ## Regenerate Go (proto/tapp/...) and Python (bots/python/src/tapp_bot/proto) code from the protos.
+generate: $(VENV_STAMP) ## Regenerate Go (proto/tapp/...) and Python (bots/python/src/tapp_bot/proto) code from the protos, and the Go starter's module files.
 	$(BUF) generate
+	bash scripts/starter-go-module.sh
 
 proto-check: $(VENV_STAMP) ## buf lint, buf breaking against the previous commit, and fail if generated code is stale.
 	$(BUF) lint
@@ -38,7 +41,7 @@ proto-check: $(VENV_STAMP) ## buf lint, buf breaking against the previous commit
 	  echo "$(BUF) breaking --against '.git#ref=HEAD~1,subdir=proto'"; \
 	  $(BUF) breaking --against '.git#ref=HEAD~1,subdir=proto'; \
 	fi
-	$(BUF) generate
+	$(MAKE) generate
 	@git diff --exit-code --stat -- $(GENERATED) || { \
 	  echo "proto-check: generated code is stale: run 'make generate' and commit the result"; exit 1; }
 	@untracked=$$(git ls-files --others --exclude-standard -- $(GENERATED)); \
