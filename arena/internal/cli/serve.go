@@ -220,4 +220,3 @@ func splitList(s string) []string {
 	return out
 }
 
-func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
