@@ -5,7 +5,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/wire/grpccodec"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -36,7 +36,7 @@ func TestRawResponseDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, req, msg, err := decodeResponse(&wire.Raw{B: b}, true)
+		seq, req, msg, err := decodeResponse(&grpccodec.Raw{B: b}, true)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -55,7 +55,7 @@ func TestRawResponseDecode(t *testing.T) {
 			t.Errorf("%s: decoded %v, want %v", tc.name, msg, tc.msg)
 		}
 	}
-	if _, _, _, err := decodeResponse(&wire.Raw{B: []byte{0x2A, 0x05, 0x0A}}, true); err == nil {
+	if _, _, _, err := decodeResponse(&grpccodec.Raw{B: []byte{0x2A, 0x05, 0x0A}}, true); err == nil {
 		t.Error("a truncated message decoded")
 	}
 }
@@ -70,18 +70,18 @@ func TestRawResponseGlance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq, req, msg, err := decodeResponse(&wire.Raw{B: b}, false)
+	seq, req, msg, err := decodeResponse(&grpccodec.Raw{B: b}, false)
 	if err != nil || req != nil || seq != 9 || msg.GetGameEnded().GetGameId() != "m/3" {
 		t.Fatalf("decode(false) = %d, %v, %v, %v", seq, req, msg, err)
 	}
-	if _, _, msg, _ := decodeResponse(&wire.Raw{B: b}, true); !proto.Equal(msg, ended) {
+	if _, _, msg, _ := decodeResponse(&grpccodec.Raw{B: b}, true); !proto.Equal(msg, ended) {
 		t.Fatalf("decode(true) = %v, want all of %v", msg, ended)
 	}
 	started, err := proto.Marshal(&tappv1.ConnectResponse{Seq: 10, Message: &tappv1.ConnectResponse_GameStarted{GameStarted: &tappv1.GameStarted{GameId: "m/4"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seq, _, msg, err := decodeResponse(&wire.Raw{B: started}, false); err != nil || seq != 10 || msg.GetMessage() != nil {
+	if seq, _, msg, err := decodeResponse(&grpccodec.Raw{B: started}, false); err != nil || seq != 10 || msg.GetMessage() != nil {
 		t.Fatalf("decode(false) of a start = %d, %v, %v", seq, msg, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
 	"sort"
@@ -15,13 +16,14 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/inproc"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -67,7 +69,7 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 		logName = kind
 	}
 	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
-		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
+		Capacity: *capacity, Log: slog.New(zapslog.NewHandler(m.Log.With(zap.String("bot", logName)).Core())), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
 	if err == sdk.ErrGoingAway {
 		return nil
 	}

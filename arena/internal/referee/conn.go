@@ -56,7 +56,9 @@ type Start struct {
 	Commitment  string // the match's commitment to its deals
 }
 
-// Request is one decision asked of a seat.
+// Request is one decision asked of a seat. The referee builds every request it asks with
+// Build; the adapters encode it as it is (arena/internal/encode), and the store rebuilds a
+// stored deal's requests with Build too, so what a request holds is decided in one place.
 type Request struct {
 	GameID      string
 	RequestID   string
@@ -69,6 +71,27 @@ type Request struct {
 	// streams events); FirstEvent is the log index of the first.
 	Events     []engine.Event
 	FirstEvent int
+
+	obs     engine.Observation // what Observation points to, when Build filled it
+	rulesOf engine.RuleSet     // the rule set Rules spells
+}
+
+// Build makes r the request for the decision st waits for, as the referee asks it of the
+// seat to move: that seat's observation, its legal actions, and its redacted events from
+// log index firstEvent on (those it has not been sent), named gameID and requestID, with
+// the deadline and the overage left on the seat's clock. r's storage is reused: a request
+// built into r before is overwritten, observation and legal actions included.
+func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
+	seat := st.ToMove()
+	rules := st.Rules()
+	if r.Rules == "" || r.rulesOf != rules {
+		r.Rules, r.rulesOf = rules.String(), rules
+	}
+	r.obs = st.Observe(seat)
+	r.GameID, r.RequestID, r.Observation = gameID, requestID, &r.obs
+	r.Legal = st.LegalActions(r.Legal[:0])
+	r.Deadline, r.OverageLeft = deadline, overageLeft
+	r.Events, r.FirstEvent = st.EventsFor(seat, firstEvent), firstEvent
 }
 
 // Refusal is an answer the referee refused, with the rule it broke.

@@ -135,7 +135,7 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players)), rules: t.Rules.String()}
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players))}
 	return g.play(ctx)
 }
 
@@ -148,9 +148,7 @@ type game struct {
 	id   string
 	sent []int // per seat: events sent so far
 
-	rules string // the rule set's text, for every request
-	req   Request
-	obs   engine.Observation
+	req Request // the request being asked, built afresh for each decision
 
 	mu      sync.Mutex                  // guards pending for resumes, which come from the adapters' goroutines
 	pending [engine.MaxPlayers]*Request // the open request of each seat
@@ -248,15 +246,14 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	rec.RequestID = "r" + strconv.Itoa(g.requests)
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
-	// One request and one observation per game, filled afresh for each decision: the Conn
-	// uses them only during Ask (and a resume while the request is open). The deadline goes
-	// out in whole µs (a bot cannot use less), which keeps a compact deal record's clock
-	// fields a byte each (arena/internal/store/record.go).
-	g.obs = g.st.Observe(seat)
+	// One request per game, built afresh for each decision: the Conn uses it only during Ask
+	// (and a resume while the request is open). The deadline goes out in whole µs (a bot
+	// cannot use less), which keeps a compact deal record's clock fields a byte each
+	// (arena/internal/store/record.go). The request carries the seat's events since its last
+	// message, which count as sent from now on.
 	req := &g.req
-	*req = Request{GameID: g.id, RequestID: rec.RequestID, Observation: &g.obs, Legal: legal,
-		Deadline: start.Add(tc.PerDecision).Truncate(time.Microsecond), OverageLeft: bank, Rules: g.rules}
-	req.Events, req.FirstEvent = g.newEvents(seat)
+	req.Build(g.st, g.id, rec.RequestID, start.Add(tc.PerDecision).Truncate(time.Microsecond), bank, g.sent[seat])
+	g.sent[seat] += len(req.Events)
 	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
 
@@ -266,7 +263,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	allowed := tc.PerDecision + bank
 	clockStart := start
 	sent, handed, err := p.Conn.Ask(req)
-	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with wire.AppendRequest
+	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with encode.AppendRequest
 	if err != nil {
 		return g.late(rec, legal, start, allowed), nil
 	}

@@ -4,15 +4,16 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"os"
 	"sync"
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/encode"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 			}
 		}
 		err := sdk.Run(context.Background(), sdk.Config{Arena: os.Getenv("TAPP_ARENA"), Token: os.Getenv("TAPP_TOKEN"),
-			Name: "test-" + kind, Version: "test/" + kind, Log: zap.NewNop()}, b)
+			Name: "test-" + kind, Version: "test/" + kind, Log: slog.New(slog.DiscardHandler)}, b)
 		if err != nil && err != sdk.ErrGoingAway {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -106,9 +107,7 @@ func newLocalConn(answer func(req *tappv1.DecisionRequest) []string) *localConn 
 
 // Ask encodes the request as the gRPC session does (the record keeps it) and answers it.
 func (c *localConn) Ask(r *referee.Request) ([]byte, <-chan time.Time, error) {
-	sent := wire.AppendRequest(nil, &wire.Request{GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal,
-		Deadline: r.Deadline, OverageLeft: r.OverageLeft, Observation: r.Observation, Rules: r.Rules,
-		Events: r.Events, FirstEvent: r.FirstEvent})
+	sent := encode.AppendRequest(nil, r)
 	req := &tappv1.DecisionRequest{}
 	if err := proto.Unmarshal(sent, req); err != nil {
 		return sent, nil, err

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/encode"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -180,7 +180,7 @@ func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchIn
 	steps := make([]step, len(ds))
 	var misses [engine.MaxPlayers][2]int
 	gameID := referee.GameID(d.MatchID, d.Number)
-	rulesText := info.rulesText()
+	var req referee.Request // each request in turn, built as the referee built it
 	var (
 		legal     []engine.Action
 		sinceReq  [engine.MaxPlayers]int // events sent to the seat up to its last request
@@ -252,11 +252,8 @@ func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchIn
 				ask := deadline.Add(-info.perDecision)
 				first := n - events
 				if !trust || !x.SentFromState || k == sample {
-					buf = wire.AppendRequest(buf[:0], &wire.Request{
-						GameID: gameID, RequestID: x.RequestID, Legal: legal, Deadline: ask.Add(info.perDecision),
-						OverageLeft: overage, Observation: new(st.Observe(seat)), Rules: rulesText,
-						Events: st.EventsFor(seat, first), FirstEvent: first,
-					})
+					req.Build(st, gameID, x.RequestID, deadline, overage, first)
+					buf = encode.AppendRequest(buf[:0], &req)
 					verbatim = !bytes.Equal(buf, x.Sent)
 					if verbatim && k == sample {
 						return encodeRecordTrusting(d, started, info, false)
@@ -397,7 +394,7 @@ func decodeRecordCounting(d *domain.DealRecord, blob []byte, info *matchInfo, wi
 		return verbatim, fmt.Errorf("compact record: %w", err)
 	}
 	gameID := referee.GameID(d.MatchID, d.Number)
-	rulesText := info.rulesText()
+	var req referee.Request // each request in turn, built as the referee built it
 	var (
 		legal     []engine.Action
 		sinceReq  [engine.MaxPlayers]int
@@ -494,11 +491,8 @@ func decodeRecordCounting(d *domain.DealRecord, blob []byte, info *matchInfo, wi
 			}
 			if withSent {
 				first := ne - events
-				x.Sent = wire.AppendRequest(nil, &wire.Request{
-					GameID: gameID, RequestID: x.RequestID, Legal: legal, Deadline: ask.Add(info.perDecision),
-					OverageLeft: bank[seat], Observation: new(st.Observe(seat)), Rules: rulesText,
-					Events: st.EventsFor(seat, first), FirstEvent: first,
-				})
+				req.Build(st, gameID, x.RequestID, ask.Add(info.perDecision), bank[seat], first)
+				x.Sent = encode.AppendRequest(nil, &req)
 			}
 			sinceReq[seat], sinceMove[seat] = ne, ne
 		}

@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/encode"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -74,12 +75,8 @@ func (b *scriptedBot) StreamEvents() bool {
 
 // Ask encodes the request as the arena's gRPC session does, and plays the script's move.
 func (b *scriptedBot) Ask(r *referee.Request) ([]byte, <-chan time.Time, error) {
-	body := wire.AppendRequest(nil, &wire.Request{
-		GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal, Deadline: r.Deadline,
-		OverageLeft: r.OverageLeft, Observation: r.Observation, Rules: r.Rules,
-		Events: r.Events, FirstEvent: r.FirstEvent,
-	})
-	req, err := wire.DecodeSent(body)
+	body := encode.AppendRequest(nil, r)
+	req, err := protoconv.DecodeSent(body)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,7 +245,7 @@ func TestCompactRecordsRebuildEveryRequest(t *testing.T) {
 						unasked++
 					}
 					if len(x.Sent) > 0 {
-						req, _ := wire.DecodeSent(x.Sent)
+						req, _ := protoconv.DecodeSent(x.Sent)
 						if req.GetOverageLeft().AsDuration() != tc.Overage {
 							banks++
 						}
