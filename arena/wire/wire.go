@@ -1,9 +1,9 @@
 // Package wire is the Go SDK's wire decoder: it reads what the arena sends a bot (tapp.v1,
 // proto/tapp/v1) into the engine's types — a decision request straight from its wire form
 // into the seat's observation, a game's settlement and reveal — and writes the bot's answer.
-// It is all a Go bot needs of the protocol besides the engine; the arena's side, which
-// writes those messages, lives under arena/internal (encode, protoconv). It links no gRPC:
-// arena/wire/grpccodec carries its bytes through a gRPC stream.
+// It is all a Go bot needs of the protocol besides the engine and the generated messages; the
+// arena's side, which writes them, lives under arena/internal (encode, protoconv), and
+// arena/wire/grpccodec carries the bytes through the gRPC stream.
 package wire
 
 import (

@@ -1,8 +1,8 @@
 // Package grpccodec is the bot stream's gRPC codec, used by both of its ends (the arena's
 // server and the Go SDK): gRPC's protobuf codec, except that a message encoded by hand
 // (Encoded) is sent as it is and a message received into a Raw is handed over undecoded, for
-// arena/wire (the bot's side) or the arena to read by hand. It is apart from arena/wire so
-// that decoding and encoding link no gRPC.
+// arena/wire (the bot's side) or the arena to read by hand. It is the one piece of the
+// hand-written codecs that knows gRPC.
 package grpccodec
 
 import (
