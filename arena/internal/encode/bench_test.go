@@ -37,10 +37,24 @@ func BenchmarkEncodeRequest(b *testing.B) {
 	b.ReportMetric(float64(size)/float64(b.N), "bytes/request")
 }
 
-// BenchmarkAppendRequest is the arena's part of a decision request: the request built from
-// the state as the referee builds it (the seat's observation, its legal actions) and encoded
-// in wire form, the same bytes as BenchmarkEncodeRequest's.
+// BenchmarkAppendRequest is the encoder alone, as a bot's request costs it: the seat's
+// observation made and encoded in wire form, the same bytes as BenchmarkEncodeRequest's.
 func BenchmarkAppendRequest(b *testing.B) {
+	states := encodetest.States(b, 200)
+	b.ReportAllocs()
+	var buf []byte
+	for i := 0; b.Loop(); i++ {
+		st := states[i%len(states)]
+		obs := st.Observe(st.ToMove())
+		buf = AppendRequest(buf[:0], &referee.Request{GameID: "m-0123456789/17", RequestID: "r12", Legal: obs.Legal,
+			Deadline: time.Unix(1e9, 0), OverageLeft: time.Second, Observation: &obs})
+	}
+}
+
+// BenchmarkBuildAndAppendRequest is the arena's whole part of a decision request: the
+// request built from the state as the referee builds it (referee.Request.Build: the seat's
+// observation, legal actions and events) and encoded.
+func BenchmarkBuildAndAppendRequest(b *testing.B) {
 	states := encodetest.States(b, 200)
 	b.ReportAllocs()
 	var buf []byte
