@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/encode/encodetest"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -66,5 +67,47 @@ func TestMalformedObservationsAreErrorsNotPanics(t *testing.T) {
 	}
 	if _, err := ObservationFromProto(&tappv1.Observation{Rules: "modern"}, []string{"nonsense"}); err == nil {
 		t.Error("bad legal action: no error")
+	}
+}
+
+// What a Go bot reads of a game's end is the engine's outcome and deal the arena settled,
+// for random deals of every variant (Frage lay-aways among them).
+func TestSettlementAndRevealRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, text := range encodetest.RuleSets {
+		rules, err := engine.ParseRuleSet(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(4, 0)
+		for n := range 100 {
+			deal := engine.DealFromSeed(rules, 2, uint64(n))
+			st, err := engine.NewState(rules, deal, engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			encodetest.PlayOut(t, st, rng)
+			want := st.Outcome()
+			got, err := OutcomeFromProto(protoconv.SettlementForPlayers(protoconv.OutcomeToProto(want), rules.Players))
+			if err != nil || got != want {
+				t.Fatalf("%s deal %d: outcome %+v, %v; want %+v", text, n, got, err, want)
+			}
+			var discarded engine.CardSet
+			for _, e := range st.Events() {
+				if e.Kind == engine.EvDealEnd {
+					discarded = e.Discards
+				}
+			}
+			gotDeal, gotDiscarded, err := RevealFromProto(protoconv.RevealToProto(rules, deal, st))
+			if err != nil || gotDeal != deal || gotDiscarded != discarded {
+				t.Fatalf("%s deal %d: reveal %v, %s, %v; want %v, %s", text, n, gotDeal, gotDiscarded, err, deal, discarded)
+			}
+		}
+	}
+	if _, err := OutcomeFromProto(&tappv1.Settlement{Contract: "grand"}); err == nil {
+		t.Error("a settlement with an unknown contract read without error")
+	}
+	if _, _, err := RevealFromProto(&tappv1.Reveal{Tapp: []string{"HA", "HA"}}); err == nil {
+		t.Error("a reveal with a card twice read without error")
 	}
 }

@@ -85,3 +85,26 @@ func TestRawResponseGlance(t *testing.T) {
 		t.Fatalf("decode(false) of a start = %d, %v, %v", seq, msg, err)
 	}
 }
+
+// A game's end reaches Config.GameEnded in engine types; an aborted game has nothing else,
+// and an end the SDK cannot read is an error (the SDK logs it), not a zero settlement.
+func TestGameEndFromProto(t *testing.T) {
+	t.Parallel()
+	end, err := gameEndFromProto(&tappv1.GameEnded{GameId: "m/1", Reveal: &tappv1.Reveal{
+		Hands: []*tappv1.Hand{{Cards: []string{"HA"}}, {Cards: []string{"HK"}}, {Cards: []string{"HQ"}}}, Tapp: []string{"HJ"}},
+		Settlement: &tappv1.Settlement{Declarer: 1, Contract: "solo", Trump: "C", DeclarerWon: true, Payoff: []int32{-20, 40, -20}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk, _ := engine.ParseCard("HK")
+	if end.GameID != "m/1" || end.Aborted || end.Players != 3 || end.Outcome.Declarer != 1 || end.Outcome.Contract != engine.Solo ||
+		end.Outcome.Trump != engine.Clubs || end.Outcome.Payoff != [engine.MaxPlayers]int{-20, 40, -20, 0} || !end.Deal.Hands[1].Has(hk) {
+		t.Errorf("end = %+v", end)
+	}
+	if end, err := gameEndFromProto(&tappv1.GameEnded{GameId: "m/2", Aborted: true}); err != nil || !end.Aborted || end.Players != 0 {
+		t.Errorf("aborted end = %+v, %v", end, err)
+	}
+	if _, err := gameEndFromProto(&tappv1.GameEnded{GameId: "m/3", Settlement: &tappv1.Settlement{Contract: "grand"}}); err == nil {
+		t.Error("an unknown contract read without error")
+	}
+}

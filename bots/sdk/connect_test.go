@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,7 +30,7 @@ func closedAddr(t *testing.T) string {
 func TestFirstFailureSaysCannotReach(t *testing.T) {
 	t.Parallel()
 	addr := closedAddr(t)
-	var logs lockedBuffer
+	var logs bytes.Buffer // written by Run's own goroutine only, and read once it has returned
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	err := sdk.Run(context.Background(), sdk.Config{Arena: addr, Token: "t", Log: log, MaxReconnect: 300 * time.Millisecond}, random.New(1))
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the arena at "+addr) {
@@ -70,22 +69,4 @@ func TestConfigFromEnvDefaultsArenaAndReadsTLS(t *testing.T) {
 	if _, err := sdk.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), "TAPP_TLS") {
 		t.Errorf("ConfigFromEnv with TAPP_TLS=%q: %v, want an error naming it", "yes please", err)
 	}
-}
-
-// lockedBuffer is a log's output, written by the SDK's goroutines and read by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
