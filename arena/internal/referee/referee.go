@@ -182,15 +182,13 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 	}
 	g.watch(0)
 
-	var legal []engine.Action
 	for !g.st.Terminal() {
 		if err := ctx.Err(); err != nil {
 			g.abort()
 			return nil, fmt.Errorf("%w: %v", ErrAborted, err)
 		}
 		seat := g.st.ToMove()
-		legal = g.st.LegalActions(legal[:0])
-		d, err := g.decide(ctx, seat, legal, answers[seat])
+		d, err := g.decide(ctx, seat, answers[seat])
 		if err != nil {
 			g.abort()
 			return nil, err
@@ -224,17 +222,17 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 }
 
 // decide asks the seat's bot for one decision and returns what was decided and how.
-func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Action, answers <-chan Answer) (domain.DecisionRecord, error) {
+func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answer) (domain.DecisionRecord, error) {
 	p := g.t.Players[seat]
 	rec := domain.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
 	if p.Clock.Forfeited() {
-		rec.Action, rec.Fallback = Fallback(legal), true
+		rec.Action, rec.Fallback = g.fallbackUnasked(), true
 		return rec, nil
 	}
 	select {
 	case <-p.Conn.Gone():
 		p.Clock.forfeit()
-		rec.Action, rec.Fallback = Fallback(legal), true
+		rec.Action, rec.Fallback = g.fallbackUnasked(), true
 		return rec, nil
 	default:
 	}
@@ -254,6 +252,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	req := &g.req
 	req.Build(g.st, g.id, rec.RequestID, start.Add(tc.PerDecision).Truncate(time.Microsecond), bank, g.sent[seat])
 	g.sent[seat] += len(req.Events)
+	legal := req.Legal
 	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
 
@@ -298,6 +297,13 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 			return rec, fmt.Errorf("%w: %v", ErrAborted, ctx.Err())
 		}
 	}
+}
+
+// fallbackUnasked is the fallback of a decision the referee does not ask (the bot forfeited
+// or left): the request's storage holds the legal actions, as no request is open.
+func (g *game) fallbackUnasked() engine.Action {
+	g.req.Legal = g.st.LegalActions(g.req.Legal[:0])
+	return Fallback(g.req.Legal)
 }
 
 // check validates one answer; a refused answer is recorded, and the bot is told why.
