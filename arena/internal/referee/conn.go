@@ -2,6 +2,7 @@ package referee
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -72,8 +73,7 @@ type Request struct {
 	Events     []engine.Event
 	FirstEvent int
 
-	obs     engine.Observation // what Observation points to, when Build filled it
-	rulesOf engine.RuleSet     // the rule set Rules spells
+	obs engine.Observation // what Observation points to, when Build filled it
 }
 
 // Build makes r the request for the decision st waits for, as the referee asks it of the
@@ -83,15 +83,31 @@ type Request struct {
 // built into r before is overwritten, observation and legal actions included.
 func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
 	seat := st.ToMove()
-	rules := st.Rules()
-	if r.Rules == "" || r.rulesOf != rules {
-		r.Rules, r.rulesOf = rules.String(), rules
-	}
+	r.Rules = rulesText(st.Rules())
 	r.obs = st.Observe(seat)
 	r.GameID, r.RequestID, r.Observation = gameID, requestID, &r.obs
 	r.Legal = st.LegalActions(r.Legal[:0])
 	r.Deadline, r.OverageLeft = deadline, overageLeft
 	r.Events, r.FirstEvent = st.EventsFor(seat, firstEvent), firstEvent
+}
+
+// lastRules is the last rule set rulesText spelled: a process mostly plays one, and spelling
+// it for every request would cost more than the rest of building it.
+var lastRules atomic.Pointer[spelledRules]
+
+type spelledRules struct {
+	rules engine.RuleSet
+	text  string
+}
+
+// rulesText is rules.String(), remembered for the last rule set.
+func rulesText(rules engine.RuleSet) string {
+	if last := lastRules.Load(); last != nil && last.rules == rules {
+		return last.text
+	}
+	spelled := &spelledRules{rules: rules, text: rules.String()}
+	lastRules.Store(spelled)
+	return spelled.text
 }
 
 // Refusal is an answer the referee refused, with the rule it broke.

@@ -80,17 +80,20 @@ import (
 // rebuilds them on saving, to compare, and on reading with them (Deal, Deals), not for
 // listings (DealSummaries).
 
-// recordFormat is one format of compact records: its first byte, and the request encoder
-// its records' requests are rebuilt with. A record names its format, so that a later format
-// (a changed encoder, a new field) can come beside this one while the records written in it
+// recordFormat is one format of compact records, named by a record's first byte. A format
+// says how its records' requests are rebuilt (appendRequest), so that a later format (a
+// changed encoder, a new field) can come beside this one while the records written in it
 // still read with the encoder they were written with.
-type recordFormat struct {
-	id            byte
-	appendRequest func(b []byte, r *referee.Request) []byte
-}
+type recordFormat struct{ id byte }
 
 // recordFormat1 is the format compact records are written in, and so far the only one.
-var recordFormat1 = &recordFormat{id: 1, appendRequest: encode.AppendRequest}
+var recordFormat1 = &recordFormat{id: 1}
+
+// appendRequest encodes a request rebuilt for a record of format f, as the referee's
+// encoder encoded it when the record was written: for format 1, today's encoder.
+func (f *recordFormat) appendRequest(b []byte, r *referee.Request) []byte {
+	return encode.AppendRequest(b, r)
+}
 
 // recordFormats are the formats this build reads, by their first byte.
 var recordFormats = map[byte]*recordFormat{recordFormat1.id: recordFormat1}
@@ -190,8 +193,8 @@ func decodeRecordCounting(d *domain.DealRecord, blob []byte, info *matchInfo, wi
 	if n > uint64(len(blob)) {
 		return 0, fmt.Errorf("compact record: %d moves in %d bytes", n, len(blob))
 	}
-	rp, err := newReplay(f, d, info, d.Started)
-	if err != nil {
+	var rp replay
+	if err := rp.init(f, d, info, d.Started); err != nil {
 		return 0, fmt.Errorf("compact record: %w", err)
 	}
 	if n > 0 {

@@ -253,23 +253,27 @@ func (m *requestModel) moved(n int) {
 // the engine's state before each decision, the request the referee built there, and the
 // record's model of the requests.
 type replay struct {
-	f           *recordFormat
-	st          *engine.State
-	legal       []engine.Action // the legal actions of the decision st waits for
-	model       requestModel
+	f     *recordFormat
+	st    *engine.State
+	model requestModel
+	// req is the request of the decision st waits for, rebuilt as the referee built it; its
+	// Legal, the decision's legal actions, is filled before the rest (Build fills it again
+	// alike, in the same storage).
 	req         referee.Request
 	gameID      string
 	perDecision time.Duration
 	seating     []string
 }
 
-func newReplay(f *recordFormat, d *domain.DealRecord, info *matchInfo, started time.Time) (*replay, error) {
+// init starts the replay of deal d, a deal of the match info describes that started then.
+func (rp *replay) init(f *recordFormat, d *domain.DealRecord, info *matchInfo, started time.Time) error {
 	st, err := engine.NewState(info.rules, d.Deal, d.Options)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return &replay{f: f, st: st, model: newRequestModel(started, info.overage), gameID: referee.GameID(d.MatchID, d.Number),
-		perDecision: info.perDecision, seating: d.Seating}, nil
+	rp.f, rp.st, rp.model, rp.gameID = f, st, newRequestModel(started, info.overage), referee.GameID(d.MatchID, d.Number)
+	rp.perDecision, rp.seating = info.perDecision, d.Seating
+	return nil
 }
 
 // request appends the request of the decision the replay waits for, built and encoded as the
@@ -277,6 +281,13 @@ func newReplay(f *recordFormat, d *domain.DealRecord, info *matchInfo, started t
 func (rp *replay) request(b []byte, requestID string, deadline time.Time, overage time.Duration, events int) []byte {
 	rp.req.Build(rp.st, rp.gameID, requestID, deadline, overage, rp.st.NumEvents()-events)
 	return rp.f.appendRequest(b, &rp.req)
+}
+
+// legalActions returns the legal actions of the decision the replay waits for, in the
+// request's storage.
+func (rp *replay) legalActions() []engine.Action {
+	rp.req.Legal = rp.st.LegalActions(rp.req.Legal[:0])
+	return rp.req.Legal
 }
 
 // apply plays a decision's move.
@@ -296,15 +307,15 @@ func (rp *replay) readDecision(rd *recordReader, k int, x *domain.DecisionRecord
 		return false, fmt.Errorf("compact record: decision %d after the end of the deal", k)
 	}
 	seat := st.ToMove()
-	rp.legal = st.LegalActions(rp.legal[:0])
+	legal := rp.legalActions()
 	f := readDecisionFields(rd)
 	if rd.err != nil {
 		return false, rd.fail()
 	}
-	if f.move >= uint64(len(rp.legal)) {
-		return false, fmt.Errorf("compact record: decision %d: move %d of %d legal actions", k, f.move, len(rp.legal))
+	if f.move >= uint64(len(legal)) {
+		return false, fmt.Errorf("compact record: decision %d: move %d of %d legal actions", k, f.move, len(legal))
 	}
-	action := rp.legal[f.move]
+	action := legal[f.move]
 	*x = domain.DecisionRecord{Index: k, Seat: seat, Bot: rp.seating[seat], Decision: st.Decision(), Action: action,
 		Latency: fromUS(f.latency), Think: fromUS(f.think), ArenaShare: fromUS(f.share),
 		Strike: f.flags&recStrike != 0, Fallback: f.flags&recFallback != 0, Attempts: f.attempts}
@@ -386,10 +397,10 @@ type step struct {
 // when the sample differs. The events each request carried are compared with both models of
 // a seat's event stream, and the seats are then written as streaming or not, whichever
 // expects more of their requests right.
-func planDecisions(f *recordFormat, d *domain.DealRecord, ds []domain.DecisionRecord, started time.Time, info *matchInfo, trust bool) (*decisionPlan, error) {
-	rp, err := newReplay(f, d, info, started)
-	if err != nil {
-		return nil, errNotCompact
+func planDecisions(f *recordFormat, d *domain.DealRecord, ds []domain.DecisionRecord, started time.Time, info *matchInfo, trust bool) (decisionPlan, error) {
+	var rp replay
+	if err := rp.init(f, d, info, started); err != nil {
+		return decisionPlan{}, errNotCompact
 	}
 	sample := -1 // the request built from the state that is compared
 	size := 0    // one buffer for the rebuilt requests, as large as the largest
@@ -400,18 +411,18 @@ func planDecisions(f *recordFormat, d *domain.DealRecord, ds []domain.DecisionRe
 		size = max(size, len(ds[k].Sent))
 	}
 	buf := make([]byte, 0, size)
-	plan := &decisionPlan{steps: make([]step, len(ds))}
+	plan := decisionPlan{steps: make([]step, len(ds))}
 	for k := range ds {
 		x := &ds[k]
 		compare := !trust || !x.SentFromState || k == sample
 		s, err := rp.planDecision(k, x, d.Moves[k], compare, k == sample, &buf)
 		if err != nil {
-			return nil, err
+			return decisionPlan{}, err
 		}
 		plan.steps[k] = s
 	}
 	if !rp.st.Terminal() || rp.st.Outcome() != d.Outcome {
-		return nil, errNotCompact
+		return decisionPlan{}, errNotCompact
 	}
 	plan.chooseStreaming(info.rules.Players)
 	return plan, nil
@@ -452,8 +463,7 @@ func (rp *replay) planDecision(k int, x *domain.DecisionRecord, mv engine.Move, 
 		x.Decision != st.Decision() || x.Action != mv.Action {
 		return step{}, errNotCompact
 	}
-	rp.legal = st.LegalActions(rp.legal[:0])
-	move := slices.Index(rp.legal, mv.Action)
+	move := slices.Index(rp.legalActions(), mv.Action)
 	if move < 0 {
 		return step{}, errNotCompact
 	}
