@@ -144,7 +144,8 @@ func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchIn
 	b = appendUvarint(b, plan.streaming)
 	b = appendUvarint(b, uint64(len(plan.steps)))
 	for k := range plan.steps {
-		b = plan.steps[k].append(b)
+		f := plan.steps[k].fields()
+		b = f.append(b)
 	}
 	return b, nil
 }

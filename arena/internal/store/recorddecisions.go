@@ -137,27 +137,26 @@ func readDecisionFields(rd *recordReader) decisionFields {
 	return f
 }
 
-// recordedFields are the fields of a decision that its record gives as they are: its timings,
+// recordedFlags are the flags of what a decision's record gives as it is: its timings,
 // strike, fallback and unusual attempts.
-func recordedFields(x *domain.DecisionRecord, move int) decisionFields {
-	f := decisionFields{move: uint64(move), latency: us(x.Latency), think: us(x.Think), share: us(x.ArenaShare)}
-	if f.think != 0 {
-		f.flags |= recThink
+func recordedFlags(x *domain.DecisionRecord) uint64 {
+	var flags uint64
+	if us(x.Think) != 0 {
+		flags |= recThink
 	}
-	if f.share != 0 {
-		f.flags |= recShare
+	if us(x.ArenaShare) != 0 {
+		flags |= recShare
 	}
 	if x.Strike {
-		f.flags |= recStrike
+		flags |= recStrike
 	}
 	if x.Fallback {
-		f.flags |= recFallback
+		flags |= recFallback
 	}
 	if !standardAttempts(x) {
-		f.flags |= recAttempts
-		f.attempts = x.Attempts
+		flags |= recAttempts
 	}
-	return f
+	return flags
 }
 
 // standardAttempts reports whether a decision's attempts are the usual ones, which a compact
@@ -383,12 +382,25 @@ type decisionPlan struct {
 	streaming uint64
 }
 
-// step is one decision's entry with what the choice of streaming seats needs: the events its
-// request carried, and those each model of its seat's event stream expected.
+// step is one decision's entry as planned: its decision, and what the record keeps beside
+// what the decision gives as it is (fields), with what the choice of streaming seats needs:
+// the events its request carried, and those each model of its seat's event stream expected.
 type step struct {
-	decisionFields
+	x         *domain.DecisionRecord
+	move      uint64
+	flags     uint64
+	askDelta  uint64
+	bank      time.Duration
+	events    int
 	seat      engine.Seat
 	predicted [2]int // the events expected if the seat does not stream, if it does
+}
+
+// fields are the step's entry, to write.
+func (s *step) fields() decisionFields {
+	x := s.x
+	return decisionFields{move: s.move, flags: s.flags, latency: us(x.Latency), think: us(x.Think), share: us(x.ArenaShare),
+		attempts: x.Attempts, requestID: x.RequestID, sent: x.Sent, askDelta: s.askDelta, bank: s.bank, events: s.events}
 }
 
 // planDecisions replays the deal, checks each decision against it and plans its entry,
@@ -467,7 +479,7 @@ func (rp *replay) planDecision(k int, x *domain.DecisionRecord, mv engine.Move, 
 	if move < 0 {
 		return step{}, errNotCompact
 	}
-	s := step{decisionFields: recordedFields(x, move), seat: seat}
+	s := step{x: x, move: uint64(move), flags: recordedFlags(x), seat: seat}
 	wantID := ""
 	if len(x.Sent) > 0 {
 		s.flags |= recSent
@@ -475,7 +487,6 @@ func (rp *replay) planDecision(k int, x *domain.DecisionRecord, mv engine.Move, 
 	}
 	if x.RequestID != wantID {
 		s.flags |= recRequestID
-		s.requestID = x.RequestID
 	}
 	rp.model.named(x.RequestID)
 	if len(x.Sent) > 0 {
@@ -508,7 +519,6 @@ func (rp *replay) planRequest(s *step, x *domain.DecisionRecord, compare, sample
 	}
 	if !parsed || events > n {
 		s.flags |= recVerbatim
-		s.sent = x.Sent
 		return nil
 	}
 	ask := deadline.Add(-rp.perDecision)
@@ -517,7 +527,7 @@ func (rp *replay) planRequest(s *step, x *domain.DecisionRecord, compare, sample
 		s.flags |= recBank
 		s.bank = overage
 	}
-	rp.model.clocked(s.seat, ask, fromUS(s.share), fromUS(s.latency), overage)
+	rp.model.clocked(s.seat, ask, fromUS(us(x.ArenaShare)), fromUS(us(x.Latency)), overage)
 	s.events = events
 	s.predicted = [2]int{rp.model.events(s.seat, false, n), rp.model.events(s.seat, true, n)}
 	return nil
