@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/launch/confine"
@@ -23,6 +24,8 @@ type bwrap struct {
 }
 
 func (*bwrap) Name() string { return Bwrap }
+
+func (b *bwrap) User() *launch.Credential { return b.o.User }
 
 func (b *bwrap) Launch(s Spec) (launch.Spec, error) {
 	args := []string{b.bin,
@@ -75,10 +78,20 @@ func (b *bwrap) Launch(s Spec) (launch.Spec, error) {
 	}
 	l := s.Limits
 	rules := confine.Rules{RO: ro, RW: rw, Sockets: sockets, Limits: confine.Limits{
-		Memory: l.Memory, CPU: int64((l.CPU + 999_999_999) / 1_000_000_000), Processes: int64(l.Processes),
+		Memory: l.Memory, CPU: cpuSeconds(l.CPU), Processes: int64(l.Processes),
 		FileSize: l.FileSize, OpenFiles: int64(l.OpenFiles)}}
 	args = append(args, "--", confinePath, confine.Command)
 	args = append(args, confine.Args(rules, s.Command)...)
 	return launch.Spec{Command: args, CleanEnv: true, Group: true, Credential: b.o.User, Limits: limitsOf(l),
 		Env: []string{"PATH=/usr/bin:/bin"}, Dir: "/"}, nil
+}
+
+// cpuSeconds is the RLIMIT_CPU of a CPU limit: a little above it, so that the launcher's
+// watch (which stops the whole tree and says why in the bot's log) comes first, and the
+// kernel's limit only catches a process that hides from the watch.
+func cpuSeconds(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return int64((d+time.Second-1)/time.Second) + 2
 }

@@ -25,6 +25,8 @@ type runsc struct {
 
 func (*runsc) Name() string { return Runsc }
 
+func (b *runsc) User() *launch.Credential { return b.o.User }
+
 func (r *runsc) Launch(s Spec) (launch.Spec, error) {
 	state := filepath.Join(r.o.Work, "runsc-state")
 	if err := r.ownedDir(state); err != nil {

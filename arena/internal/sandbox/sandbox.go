@@ -100,6 +100,9 @@ type Sandbox interface {
 	// Launch returns the launcher's spec that runs s confined; the caller adds the name,
 	// the log file and supervision.
 	Launch(s Spec) (launch.Spec, error)
+	// User is who the confined program runs as on the host (nil: the arena's own user):
+	// the folders it writes must be its own.
+	User() *launch.Credential
 }
 
 // ErrNotAvailable says a back end is missing on this host.
@@ -218,6 +221,8 @@ func limitsOf(l Limits) launch.Limits {
 type none struct{ o Options }
 
 func (none) Name() string { return None }
+
+func (none) User() *launch.Credential { return nil }
 
 func (n none) Launch(s Spec) (launch.Spec, error) {
 	outside := func(p string) string {
