@@ -34,7 +34,11 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("TAPP_HOSTILE"); mode != "" {
 		os.Exit(hostileMain(mode))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if pyDir != "" {
+		_ = os.RemoveAll(pyDir)
+	}
+	os.Exit(code)
 }
 
 // sandboxes returns every sandbox this host has (none excluded: it confines nothing), each
@@ -235,7 +239,8 @@ func escapeSuite(t *testing.T, sb sandbox.Sandbox) {
 	if suid {
 		env = append(env, "HOSTILE_SUID=/bot/suid")
 	}
-	if _, err := seats.Start(ctx, a, 4, 1, env...); err != nil {
+	proc, err := seats.Start(ctx, a, 4, 1, env...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	// Two ordinary bots, in this process, over TCP.
@@ -256,6 +261,19 @@ func escapeSuite(t *testing.T, sb sandbox.Sandbox) {
 	bots := []string{a.Sub.Name(), "random-1", "random-2"}
 	if err := h.WaitConnected(ctx, bots, 90*time.Second); err != nil {
 		t.Fatalf("%v\n%s", err, readLog(t, seats, a))
+	}
+	// On the host, nothing of the sandbox runs as root: the launcher started it as the
+	// sandbox's unprivileged user (gVisor's root inside is that user outside).
+	if os.Geteuid() == 0 {
+		uids := treeUIDs(proc.Pid())
+		if len(uids) == 0 {
+			t.Errorf("found no process of the sandbox on the host")
+		}
+		for pid, ids := range uids {
+			if strings.Contains(" "+ids+" ", " 0 ") {
+				t.Errorf("%s: process %d of the sandbox runs as root on the host (Uid: %s)", sb.Name(), pid, ids)
+			}
+		}
 	}
 	// The bot listens inside its sandbox, if it may: the host cannot reach it there.
 	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(listenPort), time.Second); err == nil {
@@ -435,4 +453,40 @@ func TestTheEscapeAttemptsSucceedWithoutASandbox(t *testing.T) {
 	if l.hits.Load() == 0 {
 		t.Errorf("the host's listeners heard nothing from an unconfined program")
 	}
+}
+
+// treeUIDs returns the real, effective, saved and file-system user ids ("Uid:" of
+// /proc/PID/status) of root and every process below it.
+func treeUIDs(root int) map[int]string {
+	parent := map[int]int{}
+	uids := map[int]string{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "PPid:"); ok {
+				parent[pid], _ = strconv.Atoi(strings.TrimSpace(v))
+			}
+			if v, ok := strings.CutPrefix(line, "Uid:"); ok {
+				uids[pid] = strings.Join(strings.Fields(v), " ")
+			}
+		}
+	}
+	out := map[int]string{}
+	for pid := range uids {
+		for q, hops := pid, 0; q > 0 && hops < 64; q, hops = parent[q], hops+1 {
+			if q == root {
+				out[pid] = uids[pid]
+				break
+			}
+		}
+	}
+	return out
 }

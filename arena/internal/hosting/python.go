@@ -90,3 +90,14 @@ func (r *PythonRuntime) mounts() []sandbox.Mount {
 	}
 	return out
 }
+
+// Reachable checks that the sandbox's unprivileged user can reach every folder of the
+// runtime: a Python under /root (pyenv's, say) cannot serve hosted bots.
+func (r *PythonRuntime) Reachable() error {
+	for _, p := range r.Paths {
+		if err := sandbox.Reachable(p); err != nil {
+			return fmt.Errorf("the Python runtime %s: %w", r.Executable, err)
+		}
+	}
+	return nil
+}

@@ -53,8 +53,11 @@ func (r *runsc) Launch(s Spec) (launch.Spec, error) {
 		if err := r.ownedDir(filepath.Join(bundle, "rootfs")); err != nil {
 			return launch.Prepared{}, err
 		}
-		cmd := []string{r.bin, "--rootless", "--network=none", "--host-uds=open", "--ignore-cgroups",
-			"--root", state, "run", "--bundle", bundle, id}
+		cmd := []string{r.bin, "--rootless", "--network=none", "--host-uds=open", "--ignore-cgroups", "--root", state}
+		if dir := os.Getenv("TAPP_RUNSC_DEBUG"); dir != "" { // runsc's own logs, for an organiser chasing a failure
+			cmd = append(cmd, "--debug", "--debug-log="+dir+"/")
+		}
+		cmd = append(cmd, "run", "--bundle", bundle, id)
 		cleanup := func() {
 			_ = os.RemoveAll(bundle)
 			// A run that was killed leaves its container's state behind.
@@ -136,10 +139,10 @@ type (
 )
 
 func (r *runsc) config(s Spec) ociSpec {
-	uid, gid := uint32(65534), uint32(65534)
-	if r.o.User != nil {
-		uid, gid = r.o.User.UID, r.o.User.GID
-	}
+	// Rootless, runsc maps the container's root to the unprivileged user it runs as: the
+	// program is "root" only in gVisor's kernel, without a single capability, and owns the
+	// folders it may write (the host's nobody owns them). Another id inside would own nothing.
+	uid, gid := uint32(0), uint32(0)
 	dir := s.Dir
 	if dir == "" {
 		dir = Scratch
