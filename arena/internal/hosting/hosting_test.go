@@ -80,8 +80,12 @@ func makePython(repo string) (*hosting.PythonRuntime, error) {
 	for _, pkg := range []string{"grpc", "google", "pip"} {
 		copies[filepath.Join(venvSite[0], pkg)] = filepath.Join(site[0], pkg)
 	}
+	copies[filepath.Join(venvSite[0], "typing_extensions.py")] = filepath.Join(site[0], "typing_extensions.py")
 	for from, to := range copies {
-		if out, err := exec.Command("cp", "-a", from+"/.", to).CombinedOutput(); err != nil {
+		if fi, err := os.Stat(from); err == nil && fi.IsDir() {
+			from += "/."
+		}
+		if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("cp %s: %v: %s", from, err, out)
 		}
 	}
