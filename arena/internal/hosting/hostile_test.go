@@ -33,6 +33,8 @@ func hostileMain(mode string) int {
 		return play()
 	case "play":
 		return play()
+	case "think": // a bot that computes for TAPP_THINK per decision, as a searching bot does
+		return play()
 	case "probe-light": // without the bombs: what an unconfined program would do to the host
 		probeNetworkAndFiles()
 		return 0
@@ -308,7 +310,13 @@ func play() int {
 	}
 	cfg.Capacity = max(cfg.Capacity, 1)
 	cfg.MaxReconnect = 30 * time.Second
-	first := bots.Func(func(_ context.Context, obs *engine.Observation) (engine.Action, error) { return obs.Legal[0], nil })
+	think, _ := time.ParseDuration(os.Getenv("TAPP_THINK"))
+	first := bots.Func(func(_ context.Context, obs *engine.Observation) (engine.Action, error) {
+		for start, x := time.Now(), 0; time.Since(start) < think; x++ { // CPU, not sleep: a search
+			_ = x * x
+		}
+		return obs.Legal[0], nil
+	})
 	err = sdk.Run(context.Background(), cfg, first)
 	if err != nil && !errors.Is(err, sdk.ErrGoingAway) {
 		fmt.Fprintln(os.Stderr, "play:", err)
