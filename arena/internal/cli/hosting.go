@@ -3,13 +3,16 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/hosting"
+	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/sandbox"
 )
 
@@ -88,3 +91,35 @@ func (m *Main) hosting(ctx context.Context, f *hostingFlags, dsn string) (*hosti
 	return p, nil
 }
 
+
+// hostedCheck prepares `tapp bot check --submission`: the version built (here, if this host
+// has not yet) and a starter of it in its sandbox; done closes its socket.
+func (m *Main) hostedCheck(ctx context.Context, version, dsn string, hf *hostingFlags) (
+	start func(ctx context.Context, arena string, env []string, stderr string) (*launch.Process, error), done func(), err error) {
+	bot, v, ok := domain.ParseVersionName(version)
+	if !ok {
+		return nil, nil, usagef("--submission %q: name a version as NAME@V or NAME@latest", version)
+	}
+	st, err := m.openExistingStore(ctx, dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	sub, err := st.Submission(ctx, bot, v)
+	if err != nil {
+		return nil, nil, err
+	}
+	parts, err := m.hosting(ctx, hf, dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := parts.builder.Build(ctx, st, sub)
+	if err != nil {
+		return nil, nil, err
+	}
+	seats := &hosting.Seats{Sandbox: parts.sandbox, Python: parts.python, Dir: parts.dir}
+	fmt.Fprintf(m.Stdout, "checking %s in the %s sandbox\n", sub.Name(), parts.sandbox.Name())
+	return func(ctx context.Context, arena string, env []string, stderr string) (*launch.Process, error) {
+		return seats.StartChecked(ctx, a, arena, env, stderr)
+	}, seats.Close, nil
+}

@@ -12,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/botcheck"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/hosting"
+	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/sandbox"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -352,5 +354,28 @@ func TestSubmitChecksTheTokenAndTheSource(t *testing.T) {
 	}
 	if subs, _ := st.Submissions(ctx, ""); len(subs) != 0 {
 		t.Errorf("refused submissions were stored: %v", subs)
+	}
+}
+
+// `tapp bot check --submission`: the conformance check runs the version in its sandbox,
+// connected through its Unix socket to the check's arena (whose proxy cuts a stream to test
+// the resume), and every item passes.
+func TestABotCheckRunsTheVersionInItsSandbox(t *testing.T) {
+	t.Parallel()
+	sb := strongest(t)
+	dir := openDir(t)
+	a, _ := hostileArtifact(t, filepath.Join(dir, "bot"))
+	seats := &hosting.Seats{Sandbox: sb, Dir: dir}
+	defer seats.Close()
+	report, err := botcheck.Run(context.Background(), botcheck.Config{Name: a.Sub.Name(), Deals: 1, Questions: 1,
+		Rules: []engine.RuleSet{engine.DefaultRules(engine.Modern)},
+		Start: func(ctx context.Context, arena string, env []string, stderr string) (*launch.Process, error) {
+			return seats.StartChecked(ctx, a, arena, append(env, "TAPP_HOSTILE=play"), stderr)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !report.Passed() {
+		t.Fatalf("the check failed in the %s sandbox: %+v", sb.Name(), report.Failed())
 	}
 }

@@ -153,3 +153,16 @@ func (s *Seats) Close() {
 	}
 	s.listeners, s.dirs = nil, nil
 }
+
+// chownSocket gives a listener's socket to the sandbox's user, open to all (see
+// host.ServeUnix for why).
+func chownSocket(lis net.Listener, sb sandbox.Sandbox) error {
+	path := lis.Addr().String()
+	if err := os.Chmod(path, 0o666); err != nil {
+		return err
+	}
+	if u := sb.User(); u != nil {
+		return os.Chown(path, int(u.UID), int(u.GID))
+	}
+	return nil
+}
