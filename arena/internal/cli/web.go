@@ -53,7 +53,8 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, a *host.Host
 	boards := func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
 		return leaderboard(ctx, st, f, board.LoadOptions{History: true}, board.Options{Families: leagueFamilies(ctx, st, f.LeagueID)})
 	}
-	d := web.Dashboard{Store: st, Leaderboards: boards, Addr: addr, ViewerToken: viewerToken, Log: m.Log}
+	d := web.Dashboard{Store: st, Leaderboards: boards, Addr: addr, ViewerToken: viewerToken, Log: m.Log,
+		Upload: web.Upload(st, m.Log)} // hosted bots' versions, for their token holders (upload.html)
 	if a != nil {
 		d.Live, d.Admin = server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin
 	}
