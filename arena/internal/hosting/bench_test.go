@@ -32,65 +32,27 @@ func splitEnv(s string) []string {
 	return strings.Split(s, ",")
 }
 
-// noneP50 is the unsandboxed bot's p50 of this run: the yardstick of the sandboxes' ratio.
-var noneP50 = map[int]float64{}
-
 // BenchmarkHostedDecisionLatency measures what a sandbox adds to a hosted bot's decisions:
-// the same Go bot (this test binary's "play" mode: the SDK, first legal action) runs
-// unconfined (none: the yardstick, measured first in the same run), under bubblewrap and
-// under gVisor, and plays b.N deals of one table against two in-process random bots. The
-// latency is the referee's, from the request's hand-off to the accepted answer; p50 and p90
-// are reported, and each sandbox's p50 as a ratio to none's. TAPP_BENCH_BUSY=8 runs eight
-// CPU-bound processes beside it, as on a user's busy host; TAPP_THINK=20ms has the bot
-// compute for that long per decision (a searching bot) instead of answering at once;
-// TAPP_BENCH_ENV=K=V,… adds to the bot's environment.
+// the same Go bot (this test binary's "play" mode: the SDK, the first legal action) runs
+// unconfined (none: the yardstick), under bubblewrap and under gVisor, each a hosted version
+// of its own on one arena, with two in-process random bots. Each of the b.N rounds plays one
+// match of two deals for each back end in turn, so that the machine's load falls on all
+// alike. The latency is the referee's, from the request's hand-off to the accepted answer;
+// every back end's p50 and p90 are reported, and the sandboxes' p50 as a ratio to none's.
+// TAPP_BENCH_BUSY=8 runs eight CPU-bound processes beside it, as on a user's busy host;
+// TAPP_THINK=20ms has the bot compute for that long per decision (a searching bot) instead
+// of answering at once; TAPP_BENCH_ENV=K=V,… adds to the bot's environment.
 //
-//	go test -run '^$' -bench HostedDecisionLatency -benchtime 200x -count 3 ./arena/internal/hosting
+//	go test -run '^$' -bench HostedDecisionLatency -benchtime 20x ./arena/internal/hosting
 func BenchmarkHostedDecisionLatency(b *testing.B) {
 	if n, _ := strconv.Atoi(os.Getenv("TAPP_BENCH_BUSY")); n > 0 {
 		stop := burnCPU(b, n)
 		defer stop()
 	}
-	exe, _ := os.Executable()
-	for _, name := range []string{sandbox.None, sandbox.Bwrap, sandbox.Runsc} {
-		b.Run(name, func(b *testing.B) {
-			work := benchDir(b)
-			sb, err := sandbox.New(name, sandbox.Options{Work: work, Confine: exe})
-			if err != nil {
-				b.Skip(err)
-			}
-			latencies := playDeals(b, sb, work, b.N)
-			slices.Sort(latencies)
-			p50 := float64(latencies[len(latencies)/2].Microseconds())
-			p90 := float64(latencies[len(latencies)*9/10].Microseconds())
-			b.ReportMetric(p50, "p50-µs")
-			b.ReportMetric(p90, "p90-µs")
-			b.ReportMetric(0, "ns/op")
-			if name == sandbox.None {
-				noneP50[b.N] = p50
-			} else if base := noneP50[b.N]; base > 0 {
-				b.ReportMetric(p50/base, "p50-vs-none")
-			}
-		})
-	}
-}
-
-func benchDir(b *testing.B) string {
-	dir, err := os.MkdirTemp("", "tapp-hosting-bench-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	_ = os.Chmod(dir, 0o755)
-	b.Cleanup(func() { _ = os.RemoveAll(dir) })
-	return dir
-}
-
-// playDeals plays deals deals of the hosted bot with two random bots and returns the hosted
-// bot's decision latencies.
-func playDeals(b *testing.B, sb sandbox.Sandbox, dir string, deals int) []time.Duration {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	st, err := store.Open(ctx, filepath.Join(dir, "bench.db")) // memstore keeps no decision records
+	work := benchDir(b)
+	st, err := store.Open(ctx, filepath.Join(work, "bench.db")) // memstore keeps no decision records
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,27 +61,32 @@ func playDeals(b *testing.B, sb sandbox.Sandbox, dir string, deals int) []time.D
 	if err != nil {
 		b.Fatal(err)
 	}
-	seats := &hosting.Seats{Host: h, Sandbox: sb, Dir: dir, LogDir: filepath.Join(dir, "logs")}
 	var wg sync.WaitGroup
+	var all []*hosting.Seats
 	defer func() {
 		h.StopWithin(time.Second)
-		seats.Close()
+		for _, s := range all {
+			s.Close()
+		}
 		cancel()
 		wg.Wait()
 	}()
 	exe, _ := os.Executable()
-	bin, _ := os.ReadFile(exe)
-	a := &hosting.Artifact{Sub: domain.Submission{Bot: "bench", Version: 1, Lang: hosting.Go}, Src: filepath.Join(dir, "src"), Out: filepath.Join(dir, "out")}
-	for _, d := range []string{a.Src, a.Out} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+	var names, backends []string
+	for _, name := range []string{sandbox.None, sandbox.Bwrap, sandbox.Runsc} {
+		dir := benchDir(b)
+		sb, err := sandbox.New(name, sandbox.Options{Work: dir, Confine: exe})
+		if err != nil {
+			b.Logf("%s: %v", name, err)
+			continue
+		}
+		seats := &hosting.Seats{Host: h, Sandbox: sb, Dir: dir, LogDir: filepath.Join(dir, "logs")}
+		all = append(all, seats)
+		a := benchArtifact(b, dir, "bench-"+name)
+		if _, err := seats.Start(ctx, a, 1, 1, append([]string{"TAPP_HOSTILE=play", "TAPP_THINK=" + os.Getenv("TAPP_THINK")}, benchEnv...)...); err != nil {
 			b.Fatal(err)
 		}
-	}
-	if err := os.WriteFile(filepath.Join(a.Out, "bot"), bin, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := seats.Start(ctx, a, 1, 1, append([]string{"TAPP_HOSTILE=play", "TAPP_THINK=" + os.Getenv("TAPP_THINK")}, benchEnv...)...); err != nil {
-		b.Fatal(err)
+		names, backends = append(names, a.Sub.Name()), append(backends, name)
 	}
 	for i, name := range []string{"random-1", "random-2"} {
 		token := h.OneTimeToken(name)
@@ -130,36 +97,79 @@ func playDeals(b *testing.B, sb sandbox.Sandbox, dir string, deals int) []time.D
 			_ = sdk.Run(ctx, sdk.Config{Arena: h.Addr, Token: token, Name: name, Capacity: 1, MaxReconnect: time.Second}, random.New(uint64(i+1)))
 		}()
 	}
-	bots := []string{a.Sub.Name(), "random-1", "random-2"}
-	if err := h.WaitConnected(ctx, bots, time.Minute); err != nil {
+	if err := h.WaitConnected(ctx, append(slices.Clone(names), "random-1", "random-2"), time.Minute); err != nil {
 		b.Fatal(err)
 	}
-	m, err := h.Runner.Create(ctx, domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: bots, Deals: deals, Seed: 11,
-		TimeControl: domain.TimeControl{PerDecision: 5 * time.Second, Overage: time.Minute, MaxStrikes: 100}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	latencies := make([][]time.Duration, len(names))
 	b.ResetTimer()
-	if _, err := h.Runner.Run(ctx, m); err != nil {
-		b.Fatal(err)
-	}
-	b.StopTimer()
-	records, err := st.Deals(ctx, m.ID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var out []time.Duration
-	for _, d := range records {
-		for _, x := range d.Decisions {
-			if x.Bot == a.Sub.Name() && !x.Fallback {
-				out = append(out, x.Latency)
+	for round := range b.N {
+		for k, name := range names {
+			bots := []string{name, "random-1", "random-2"}
+			m, err := h.Runner.Create(ctx, domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: bots, Deals: 2, Seed: uint64(round),
+				TimeControl: domain.TimeControl{PerDecision: 5 * time.Second, Overage: time.Minute, MaxStrikes: 100}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := h.Runner.Run(ctx, m); err != nil {
+				b.Fatal(err)
+			}
+			records, err := st.Deals(ctx, m.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, d := range records {
+				for _, x := range d.Decisions {
+					if x.Bot == name && !x.Fallback {
+						latencies[k] = append(latencies[k], x.Latency)
+					}
+				}
 			}
 		}
 	}
-	if len(out) == 0 {
-		b.Fatal("the hosted bot made no decision")
+	b.StopTimer()
+	var base float64
+	for k, backend := range backends {
+		l := latencies[k]
+		if len(l) == 0 {
+			b.Fatalf("%s made no decision", names[k])
+		}
+		slices.Sort(l)
+		p50 := float64(l[len(l)/2].Microseconds())
+		b.ReportMetric(p50, backend+"-p50-µs")
+		b.ReportMetric(float64(l[len(l)*9/10].Microseconds()), backend+"-p90-µs")
+		if backend == sandbox.None {
+			base = p50
+		} else if base > 0 {
+			b.ReportMetric(p50/base, backend+"-p50-vs-none")
+		}
 	}
-	return out
+	b.ReportMetric(0, "ns/op")
+}
+
+// benchArtifact is a "built" Go version whose program is this test binary.
+func benchArtifact(b *testing.B, dir, bot string) *hosting.Artifact {
+	exe, _ := os.Executable()
+	bin, _ := os.ReadFile(exe)
+	a := &hosting.Artifact{Sub: domain.Submission{Bot: bot, Version: 1, Lang: hosting.Go}, Src: filepath.Join(dir, "src"), Out: filepath.Join(dir, "out")}
+	for _, d := range []string{a.Src, a.Out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(a.Out, "bot"), bin, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
+
+func benchDir(b *testing.B) string {
+	dir, err := os.MkdirTemp("", "tapp-hosting-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_ = os.Chmod(dir, 0o755)
+	b.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
 }
 
 // burnCPU runs n CPU-bound processes (this binary spinning) until stop.
