@@ -29,7 +29,7 @@ func (b *bwrap) User() *launch.Credential { return b.o.User }
 
 func (b *bwrap) Launch(s Spec) (launch.Spec, error) {
 	args := []string{b.bin,
-		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
 		"--hostname", "tapp-sandbox", "--cap-drop", "ALL", "--clearenv"}
 	if b.o.User != nil {
 		uid, gid := strconv.Itoa(int(b.o.User.UID)), strconv.Itoa(int(b.o.User.GID))

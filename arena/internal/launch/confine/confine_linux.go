@@ -115,6 +115,14 @@ func filterSyscalls() error {
 				{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{{
 					Name:       "socket",
 					Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX}},
+				}, {
+					// Typing into the arena's terminal (the sandbox shares its session, so that
+					// the scheduler does not treat it as a desktop session of its own).
+					Name:       "ioctl",
+					Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.TIOCSTI}},
+				}, {
+					Name:       "ioctl",
+					Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.TIOCLINUX}},
 				}}},
 			},
 		},
