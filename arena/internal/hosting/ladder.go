@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,6 +88,19 @@ func (l *Ladder) Run(ctx context.Context, until time.Time) (*Epoch, error) {
 		if err != nil {
 			return last, err
 		}
+		if ctx.Err() != nil || (!until.IsZero() && time.Now().After(until)) {
+			return last, nil
+		}
+		if missing, err := l.seat(ctx, hostedOf(members)); err != nil {
+			return last, err
+		} else {
+			for slot, v := range members {
+				if slices.Contains(missing, v) { // it crashes at start, say: the ladder goes on without it
+					l.Log.Warn("a hosted version did not connect: left out of this epoch", zap.String("version", v))
+					members[slot] = ""
+				}
+			}
+		}
 		p, err := l.epochPlan(members)
 		if err != nil {
 			if !l.Continuous {
@@ -97,9 +111,6 @@ func (l *Ladder) Run(ctx context.Context, until time.Time) (*Epoch, error) {
 				return last, err
 			}
 			continue
-		}
-		if err := l.seat(ctx, p.Bots); err != nil {
-			return last, err
 		}
 		l.Log.Info("ladder epoch", zap.String("league", p.League), zap.Strings("bots", p.Bots))
 		r := l.Runner
@@ -243,8 +254,11 @@ func (l *Ladder) gauntlet(ctx context.Context, cand, prev *domain.Submission, fi
 		l.Log.Warn("no gauntlet: the ladder has too few other bots", zap.String("version", cand.Name()), zap.Error(err))
 		return domain.GauntletUndecided, nil
 	}
-	if err := l.seat(ctx, p.Bots); err != nil {
+	if missing, err := l.seat(ctx, p.Bots); err != nil {
 		return "", err
+	} else if len(missing) > 0 {
+		l.Log.Warn("no gauntlet: bots did not connect", zap.String("version", cand.Name()), zap.Strings("missing", missing))
+		return domain.GauntletUndecided, nil
 	}
 	l.Log.Info("gauntlet", zap.String("candidate", cand.Name()), zap.String("baseline", prev.Name()), zap.Strings("field", field))
 	r := l.Runner
@@ -303,9 +317,24 @@ func (l *Ladder) epochPlan(members map[string]string) (*plan.Plan, error) {
 	return p, nil
 }
 
-// seat starts the hosted versions among names that are not running yet and waits until
-// every named bot is connected.
-func (l *Ladder) seat(ctx context.Context, names []string) error {
+// hostedOf lists the versions of members.
+func hostedOf(members map[string]string) []string {
+	var out []string
+	for _, v := range members {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// connectWait is how long a hosted version gets to connect after its start.
+const connectWait = time.Minute
+
+// seat starts the hosted versions among names that are not running yet and waits (up to
+// connectWait) until every named bot is connected; it returns those that did not connect.
+func (l *Ladder) seat(ctx context.Context, names []string) ([]string, error) {
 	for i, name := range names {
 		bot, v, ok := domain.ParseVersionName(name)
 		if !ok || l.running[name] != nil {
@@ -313,11 +342,11 @@ func (l *Ladder) seat(ctx context.Context, names []string) error {
 		}
 		sub, err := l.Store.Submission(ctx, bot, v)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		a, err := l.Builder.Build(ctx, l.Store, sub)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		capacity := l.Config.Concurrency
 		for _, b := range l.Config.Bots {
@@ -327,11 +356,20 @@ func (l *Ladder) seat(ctx context.Context, names []string) error {
 		}
 		proc, err := l.Seats.Start(ctx, a, max(capacity, 1), l.Config.Seed+uint64(i)+1)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l.running[name] = proc
 	}
-	return l.Host.WaitConnected(ctx, names, 2*time.Minute)
+	if err := l.Host.WaitConnected(ctx, names, connectWait); err == nil || ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var missing []string
+	for _, n := range names {
+		if l.Host.WaitConnected(ctx, []string{n}, 0) != nil {
+			missing = append(missing, n)
+		}
+	}
+	return missing, nil
 }
 
 // versionWaiting is the goal of an epoch: a hosted slot has a version to build or to
