@@ -49,7 +49,8 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, a *host.Host
 	if viewerToken == "" && web.RequiresViewerToken(addr) {
 		return "", nil, usagef("the dashboard on %s would be open to others: give --viewer-token (or listen on 127.0.0.1)", addr)
 	}
-	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: addr, ViewerToken: viewerToken, Log: m.Log}
+	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: addr, ViewerToken: viewerToken, Log: m.Log,
+		Upload: web.Upload(st, m.Log)} // hosted bots' versions, for their token holders (upload.html)
 	if a != nil {
 		d.Live, d.Admin = server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin
 	}
