@@ -30,7 +30,7 @@ import (
 // surroundings and returns the exit status.
 func Execute(args []string) int {
 	if len(args) > 0 && args[0] == confine.Command { // inside a bwrap sandbox, before a hosted bot
-		return confine.Main(args[1:])
+		return confine.Main(args[1:], os.Stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

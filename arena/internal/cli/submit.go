@@ -55,7 +55,7 @@ func (m *Main) submit(ctx context.Context, args []string) error {
 	defer st.Close()
 	sub, err := hosting.Submit(ctx, st, hosting.Request{Bot: *bot, Token: *token, Lang: *lang, Entry: *entry, Source: source})
 	if err != nil {
-		if errors.Is(err, hosting.ErrInvalid) || errors.Is(err, hosting.ErrForbidden) {
+		if errors.Is(err, domain.ErrInvalid) || errors.Is(err, domain.ErrForbidden) {
 			return usagef("%v", err)
 		}
 		return err

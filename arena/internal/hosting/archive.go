@@ -106,22 +106,40 @@ func readArchive(name string) ([]file, error) {
 		return nil, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return unpack(f, fi.Size(), name)
+}
+
+// PackArchive is Pack of an archive in memory; format is its kind, as a file's name or
+// extension would give it ("tar.gz", "tgz", "tar", "zip").
+func PackArchive(archive []byte, format string) ([]byte, error) {
+	if int64(len(archive)) > MaxArchive {
+		return nil, fmt.Errorf("the archive is over %d MiB", MaxArchive>>20)
+	}
+	files, err := unpack(bytes.NewReader(archive), int64(len(archive)), "upload."+strings.TrimPrefix(format, "."))
+	if err != nil {
+		return nil, err
+	}
+	return canonical(files)
+}
+
+// unpack reads the files of an archive of size bytes, of the kind its name's extension says.
+func unpack(r io.ReaderAt, size int64, name string) ([]file, error) {
 	lower := strings.ToLower(name)
 	switch {
 	case strings.HasSuffix(lower, ".zip"):
-		fi, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		return readZip(f, fi.Size())
+		return readZip(r, size)
 	case strings.HasSuffix(lower, ".tar.gz"), strings.HasSuffix(lower, ".tgz"):
-		gz, err := gzip.NewReader(f)
+		gz, err := gzip.NewReader(io.NewSectionReader(r, 0, size))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		return readTar(gz)
 	case strings.HasSuffix(lower, ".tar"):
-		return readTar(f)
+		return readTar(io.NewSectionReader(r, 0, size))
 	}
 	return nil, fmt.Errorf("%s: submit a folder or a .tar.gz, .tgz, .tar or .zip archive", name)
 }

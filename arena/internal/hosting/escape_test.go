@@ -29,7 +29,7 @@ import (
 // bot (hostile_test.go).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == confine.Command {
-		os.Exit(confine.Main(os.Args[2:]))
+		os.Exit(confine.Main(os.Args[2:], os.Stderr))
 	}
 	if mode := os.Getenv("TAPP_HOSTILE"); mode != "" {
 		os.Exit(hostileMain(mode))

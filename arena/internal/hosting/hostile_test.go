@@ -25,6 +25,9 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
+// hoard is what the memory bomb keeps.
+var hoard [][]byte
+
 // hostileMain runs the hostile bot in one of its modes and returns its exit status.
 func hostileMain(mode string) int {
 	switch mode {
@@ -47,13 +50,12 @@ func hostileMain(mode string) int {
 		time.Sleep(20 * time.Second)
 		return 0
 	case "child-membomb":
-		var keep [][]byte
 		for total := 0; total < 8<<30; total += 32 << 20 {
 			b := make([]byte, 32<<20)
 			for i := range b {
 				b[i] = 1
 			}
-			keep = append(keep, b)
+			hoard = append(hoard, b) // kept, so that the memory stays taken
 			fmt.Printf("%d\n", (total+32<<20)>>20)
 		}
 		return 0

@@ -72,7 +72,7 @@ func makePython(repo string) (*hosting.PythonRuntime, error) {
 	_ = os.Chmod(pyDir, 0o755)
 	env := filepath.Join(pyDir, "env")
 	if out, err := exec.Command(system, "-m", "venv", "--without-pip", env).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("python3 -m venv: %v: %s", err, out)
+		return nil, fmt.Errorf("python3 -m venv: %w: %s", err, out)
 	}
 	site, err := filepath.Glob(filepath.Join(env, "lib", "python3*", "site-packages"))
 	if err != nil || len(site) != 1 || filepath.Base(filepath.Dir(site[0])) != filepath.Base(filepath.Dir(venvSite[0])) {
@@ -88,11 +88,11 @@ func makePython(repo string) (*hosting.PythonRuntime, error) {
 			from += "/."
 		}
 		if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("cp %s: %v: %s", from, err, out)
+			return nil, fmt.Errorf("cp %s: %w: %s", from, err, out)
 		}
 	}
 	if out, err := exec.Command("chmod", "-R", "a+rX", pyDir).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("chmod: %v: %s", err, out)
+		return nil, fmt.Errorf("chmod: %w: %s", err, out)
 	}
 	return hosting.FindPython(context.Background(), filepath.Join(env, "bin", "python"))
 }
@@ -341,11 +341,11 @@ func TestSubmitChecksTheTokenAndTheSource(t *testing.T) {
 		want                   error
 		says                   string
 	}{
-		{"no token", "mine", "", hosting.Go, hosting.ErrForbidden, "give the bot's token"},
-		{"another bot's token", "mine", other, hosting.Go, hosting.ErrForbidden, "not bot mine's"},
-		{"no vendor folder", "mine", token, hosting.Go, hosting.ErrInvalid, "go mod vendor"},
-		{"no entry file", "mine", token, hosting.Python, hosting.ErrInvalid, "bot.py is not in the source"},
-		{"unknown language", "mine", token, "rust", hosting.ErrInvalid, "unknown language"},
+		{"no token", "mine", "", hosting.Go, domain.ErrForbidden, "give the bot's token"},
+		{"another bot's token", "mine", other, hosting.Go, domain.ErrForbidden, "not bot mine's"},
+		{"no vendor folder", "mine", token, hosting.Go, domain.ErrInvalid, "go mod vendor"},
+		{"no entry file", "mine", token, hosting.Python, domain.ErrInvalid, "bot.py is not in the source"},
+		{"unknown language", "mine", token, "rust", domain.ErrInvalid, "unknown language"},
 	} {
 		_, err := hosting.Submit(ctx, st, hosting.Request{Bot: tc.bot, Token: tc.token, Lang: tc.lang, Source: source})
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {

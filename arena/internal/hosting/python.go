@@ -54,12 +54,12 @@ func FindPython(ctx context.Context, python string) (*PythonRuntime, error) {
 		p.Stop()
 	}
 	if err := p.Err(); err != nil {
-		return nil, fmt.Errorf("%s cannot import tapp_bot (install the SDK into it: pip install bots/python): %v\n%s", python, err, out.String())
+		return nil, fmt.Errorf("%s cannot import tapp_bot (install the SDK into it: pip install bots/python): %w\n%s", python, err, out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	var rt PythonRuntime
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &rt); err != nil {
-		return nil, fmt.Errorf("python %s: %v", python, err)
+		return nil, fmt.Errorf("python %s: %w", python, err)
 	}
 	rt.Paths = slices.DeleteFunc(rt.Paths, func(p string) bool {
 		// Under /usr is bound already; the root or the probe's folder would show too much.

@@ -37,13 +37,6 @@ type Store interface {
 // starter's).
 const DefaultPythonEntry = "bot.py"
 
-// Submission errors that a front end shows as the caller's mistake (invalid_argument,
-// permission_denied), not as a failure of the arena.
-var (
-	ErrInvalid   = errors.New("invalid submission")
-	ErrForbidden = errors.New("not allowed")
-)
-
 // Request is one version an author submits.
 type Request struct {
 	Bot    string // the registered bot's name
@@ -54,22 +47,23 @@ type Request struct {
 }
 
 // Submit checks the request and stores the new version, queued for its build. The token
-// must be the bot's own; the source must be a project of its language (a Go module with
-// its dependencies vendored, a Python entry file).
+// must be the bot's own (domain.ErrForbidden otherwise); the source must be a project of its
+// language, a Go module with its dependencies vendored or a Python entry file
+// (domain.ErrInvalid otherwise).
 func Submit(ctx context.Context, st Store, r Request) (*domain.Submission, error) {
 	if r.Token == "" {
-		return nil, fmt.Errorf("%w: give the bot's token (--token or TAPP_TOKEN, as `tapp bots add %s` printed it)", ErrForbidden, r.Bot)
+		return nil, fmt.Errorf("%w: give the bot's token (--token or TAPP_TOKEN, as `tapp bots add %s` printed it)", domain.ErrForbidden, r.Bot)
 	}
 	holder, err := st.BotByTokenHash(ctx, server.HashToken(r.Token))
 	if errors.Is(err, domain.ErrNotFound) || (err == nil && holder.Name != r.Bot) {
-		return nil, fmt.Errorf("%w: that token is not bot %s's: only its token holder submits versions of it", ErrForbidden, r.Bot)
+		return nil, fmt.Errorf("%w: that token is not bot %s's: only its token holder submits versions of it", domain.ErrForbidden, r.Bot)
 	}
 	if err != nil {
 		return nil, err
 	}
 	entry, err := checkSource(r.Lang, r.Entry, r.Source)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, fmt.Errorf("%w submission: %w", domain.ErrInvalid, err)
 	}
 	sub := &domain.Submission{Bot: r.Bot, Lang: r.Lang, Entry: entry, Digest: Digest(r.Source)}
 	if err := st.AddSubmission(ctx, sub, r.Source); err != nil {
@@ -82,7 +76,7 @@ func Submit(ctx context.Context, st Store, r Request) (*domain.Submission, error
 func checkSource(lang, entry string, archive []byte) (string, error) {
 	files, err := filesOf(archive)
 	if err != nil {
-		return "", fmt.Errorf("the source is not an archive of the arena's format: %v", err)
+		return "", fmt.Errorf("the source is not an archive of the arena's format: %w", err)
 	}
 	has := map[string][]byte{}
 	for _, f := range files {
@@ -119,4 +113,16 @@ func checkSource(lang, entry string, archive []byte) (string, error) {
 		return entry, nil
 	}
 	return "", fmt.Errorf("unknown language %q (one of %s)", lang, strings.Join(Langs, ", "))
+}
+
+// SubmitArchive is Submit of a source uploaded as an archive in memory (a .tar.gz, .tgz,
+// .tar or .zip: format names which, as a file's extension would), packed anew as Pack packs
+// a file; an archive that is not one is the caller's mistake (domain.ErrInvalid).
+func SubmitArchive(ctx context.Context, st Store, r Request, archive []byte, format string) (*domain.Submission, error) {
+	source, err := PackArchive(archive, format)
+	if err != nil {
+		return nil, fmt.Errorf("%w upload: %w", domain.ErrInvalid, err)
+	}
+	r.Source = source
+	return Submit(ctx, st, r)
 }

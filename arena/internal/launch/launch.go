@@ -360,10 +360,10 @@ func (p *Process) runOnce(ctx context.Context) error {
 	err := cmd.Wait()
 	overCPU := stopWatch()
 	if cause := context.Cause(ctx); err != nil && ctx.Err() != nil && cause != nil && !errors.Is(cause, context.Canceled) {
-		err = fmt.Errorf("%w (%v)", cause, err)
+		err = fmt.Errorf("%w (%w)", cause, err)
 	}
 	if overCPU != nil {
-		err = fmt.Errorf("%w (%v)", overCPU, err)
+		err = fmt.Errorf("%w (%w)", overCPU, err)
 	}
 	p.note(file, capped, err)
 	return err

@@ -25,7 +25,7 @@ type runsc struct {
 
 func (*runsc) Name() string { return Runsc }
 
-func (b *runsc) User() *launch.Credential { return b.o.User }
+func (r *runsc) User() *launch.Credential { return r.o.User }
 
 func (r *runsc) Launch(s Spec) (launch.Spec, error) {
 	state := filepath.Join(r.o.Work, "runsc-state")

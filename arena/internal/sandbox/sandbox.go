@@ -244,10 +244,10 @@ func (n none) Launch(s Spec) (launch.Spec, error) {
 	env := make([]string, 0, len(s.Env))
 	for _, kv := range s.Env {
 		k, v, _ := strings.Cut(kv, "=")
-		switch {
-		case v == ArenaAddress:
+		switch v {
+		case ArenaAddress:
 			v = "unix://" + filepath.Join(s.Socket, SocketName)
-		case v == Scratch:
+		case Scratch:
 			v = scratch
 		default:
 			v = outside(v)

@@ -19,7 +19,7 @@ import (
 // program confined: `TEST __confine …` and `TEST probe`.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == confine.Command {
-		os.Exit(confine.Main(os.Args[2:]))
+		os.Exit(confine.Main(os.Args[2:], os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "probe" {
 		os.Exit(probe())

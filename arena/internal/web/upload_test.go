@@ -39,7 +39,14 @@ func TestTheUploadStoresAVersionForTheTokenHolderOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := web.Upload(st, nil)
+	// The port wired as the command wires it: the hosting use case over the store.
+	submit := func(ctx context.Context, u web.Upload) (*domain.Submission, error) {
+		return hosting.SubmitArchive(ctx, st, hosting.Request{Bot: u.Bot, Token: u.Token, Lang: u.Lang, Entry: u.Entry}, u.Archive, u.Format)
+	}
+	h, err := web.Handler(web.Config{View: web.NewView(st, nil, nil), Submissions: submit})
+	if err != nil {
+		t.Fatal(err)
+	}
 	post := func(remote, tok, query string) (int, map[string]string) {
 		req := httptest.NewRequest(http.MethodPost, "/api/submissions?"+query, strings.NewReader(string(archive)))
 		req.RemoteAddr = remote
@@ -61,6 +68,7 @@ func TestTheUploadStoresAVersionForTheTokenHolderOnly(t *testing.T) {
 		{"another token", "127.0.0.1:5000", server.NewToken("bot_"), "bot=pybot&lang=python", 403, "permission_denied"},
 		{"plain HTTP from afar", "203.0.113.7:5000", token, "bot=pybot&lang=python", 403, "permission_denied"},
 		{"unknown language", "127.0.0.1:5000", token, "bot=pybot&lang=cobol", 400, "invalid_argument"},
+		{"not a zip", "127.0.0.1:5000", token, "bot=pybot&lang=python&format=zip", 400, "invalid_argument"},
 	} {
 		if status, body := post(tc.remote, tc.token, tc.query); status != tc.status || body["code"] != tc.code {
 			t.Errorf("%s: %d %v, want %d %s", tc.name, status, body, tc.status, tc.code)

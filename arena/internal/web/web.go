@@ -59,8 +59,8 @@ type Config struct {
 	// which the page then sends itself). Without it the pages are open to loopback clients only.
 	ViewerToken string
 	Log         *zap.Logger
-	// Upload, when set, takes hosted bots' versions at /api/submissions (upload.go).
-	Upload http.Handler
+	// Submissions, when set, takes hosted bots' versions at /api/submissions (upload.go).
+	Submissions Submissions
 }
 
 // Handler is the dashboard: the page at /, its assets, and the services under their gRPC
@@ -96,8 +96,8 @@ func Handler(cfg Config) (http.Handler, error) {
 	for name := range g.GetServiceInfo() {
 		mux.Handle("/"+name+"/", rpc)
 	}
-	if cfg.Upload != nil {
-		mux.Handle("/api/submissions", cfg.Upload)
+	if cfg.Submissions != nil {
+		mux.Handle("/api/submissions", uploadHandler(cfg.Submissions, cfg.Log))
 	}
 	mux.Handle("/", noStore(static))
 	return mux, nil

@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -94,12 +93,12 @@ func parse(args []string, stderr io.Writer) (Rules, []string, error) {
 }
 
 // Main confines this process and replaces it with the command; it returns only when that
-// fails (exit status 126, the reason on stderr).
-func Main(args []string) int {
-	r, argv, err := parse(args, os.Stderr)
+// fails (exit status 126, the reason on stderr: the bot's log, as the command gives it).
+func Main(args []string, stderr io.Writer) int {
+	r, argv, err := parse(args, stderr)
 	if err == nil {
 		err = confineAndExec(r, argv)
 	}
-	fmt.Fprintf(os.Stderr, "tapp sandbox: %v\n", err)
+	fmt.Fprintf(stderr, "tapp sandbox: %v\n", err)
 	return 126
 }

@@ -75,18 +75,18 @@ type Gauntlet struct {
 // sandboxed by the arena). Builtin "*" stands for every built-in bot this build of tapp has, each named
 // after its kind (those already listed by name are not added twice).
 type Bot struct {
-	Name     string            `yaml:"name"`
-	Builtin  string            `yaml:"builtin"`
-	Args     []string          `yaml:"args"`
-	Command  Command           `yaml:"command"`
-	Dir      string            `yaml:"dir"`
-	Env      map[string]string `yaml:"env"`
-	Token    bool              `yaml:"token"`
+	Name    string            `yaml:"name"`
+	Builtin string            `yaml:"builtin"`
+	Args    []string          `yaml:"args"`
+	Command Command           `yaml:"command"`
+	Dir     string            `yaml:"dir"`
+	Env     map[string]string `yaml:"env"`
+	Token   bool              `yaml:"token"`
 	// Submission names a hosted bot's version, NAME@V or NAME@latest (its newest version
 	// that has played its gauntlet): it plays under its version's name, NAME@V.
-	Submission string `yaml:"submission"`
-	Capacity int               `yaml:"capacity"`
-	Seed     *uint64           `yaml:"seed"`
+	Submission string  `yaml:"submission"`
+	Capacity   int     `yaml:"capacity"`
+	Seed       *uint64 `yaml:"seed"`
 	// Family names the bot's family: versions of one bot, whose results the leaderboard splits
 	// with and without the family at the table (and which family_cap keeps apart).
 	Family string `yaml:"family"`
