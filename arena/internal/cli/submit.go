@@ -144,7 +144,7 @@ const submissionsUsage = `tapp submissions list [--bot NAME] | show NAME@V | log
 // submissions lists, shows and builds the stored versions of hosted bots.
 func (m *Main) submissions(ctx context.Context, args []string) error {
 	if len(args) == 0 || helpFlag(args[0]) {
-		fmt.Fprintln(m.Stdout, submissionsUsage)
+		fmt.Fprintf(m.Stdout, "%s\n(tapp submissions SUBCOMMAND -h lists its flags)\n", submissionsUsage)
 		return nil
 	}
 	sub, rest := args[0], args[1:]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -292,7 +293,9 @@ func requirements(src string) (string, error) {
 		switch {
 		case t == "":
 		case strings.HasPrefix(name, "tapp_bot"), strings.HasPrefix(name, "tapp-bot"),
-			strings.HasSuffix(strings.TrimRight(name, "/"), "bots/python"):
+			strings.HasSuffix(strings.TrimRight(name, "/"), "bots/python"),
+			// tapp new bot copies the SDK into third_party/tapp-bot; the arena installs its own.
+			path.Base(strings.TrimRight(name, "/")) == "tapp-bot", path.Base(strings.TrimRight(name, "/")) == "tapp_bot":
 		default:
 			keep = append(keep, t)
 		}
