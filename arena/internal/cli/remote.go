@@ -15,8 +15,8 @@ import (
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/notify"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/server"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots/sdk"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -54,7 +54,7 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, tlsFlags *clientTLS
 	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
 	req := &tappv1.StartMatchRequest{
 		Bots: spec.Bots, Rules: spec.Rules.String(), Deals: int32(spec.Deals), Seed: spec.Seed,
-		Duplicate: spec.Duplicate, DealsText: spec.DealsText, TimeControl: wire.TimeControlToProto(spec.TimeControl),
+		Duplicate: spec.Duplicate, DealsText: spec.DealsText, TimeControl: protoconv.TimeControlToProto(spec.TimeControl),
 		Format: spec.Format, Rounds: int32(spec.Rounds),
 	}
 	var start *tappv1.StartMatchResponse

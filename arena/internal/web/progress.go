@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
@@ -31,7 +31,7 @@ func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgr
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: wire.Timestamp(l.Updated),
+	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: protoconv.Timestamp(l.Updated),
 		MatchesScheduled: int32(l.Matches), MatchesFinished: int32(l.MatchesFinished), MatchesRunning: int32(max(l.Matches-l.MatchesFinished, 0)),
 		Paused: l.Paused, Pausable: v.Pauser != nil}
 	planned := 0

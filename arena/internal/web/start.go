@@ -25,6 +25,8 @@ type Dashboard struct {
 	Pauser     Pauser
 	AdminToken string
 	Log        *zap.Logger
+	// Submissions takes hosted bots' versions (nil: none; see Config.Submissions).
+	Submissions Submissions
 }
 
 // Start listens on d.Addr and serves the dashboard until ctx ends. It returns the
@@ -40,7 +42,7 @@ func Start(ctx context.Context, d Dashboard) (url string, served <-chan error, e
 	}
 	view := NewView(d.Store, d.Leaderboards, lv)
 	view.Pauser, view.Analyses = d.Pauser, NewAnalyses(d.Store)
-	h, err := Handler(Config{View: view, Admin: d.Admin, ViewerToken: d.ViewerToken, AdminToken: d.AdminToken, Log: d.Log})
+	h, err := Handler(Config{View: view, Admin: d.Admin, ViewerToken: d.ViewerToken, AdminToken: d.AdminToken, Log: d.Log, Submissions: d.Submissions})
 	if err != nil {
 		return "", nil, err
 	}

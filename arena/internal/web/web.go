@@ -62,6 +62,8 @@ type Config struct {
 	// leagues) to the callers that send it.
 	AdminToken string
 	Log        *zap.Logger
+	// Submissions, when set, takes hosted bots' versions at /api/submissions (upload.go).
+	Submissions Submissions
 }
 
 // Handler is the dashboard: the page at /, its assets, and the services under their gRPC
@@ -102,6 +104,9 @@ func Handler(cfg Config) (http.Handler, error) {
 	mux := http.NewServeMux()
 	for name := range g.GetServiceInfo() {
 		mux.Handle("/"+name+"/", rpc)
+	}
+	if cfg.Submissions != nil {
+		mux.Handle("/api/submissions", uploadHandler(cfg.Submissions, cfg.Log))
 	}
 	mux.Handle("/", noStore(static))
 	return mux, nil
