@@ -58,6 +58,7 @@ var layers = []layer{
 			m("arena/internal/dataset/..."),
 			m("arena/internal/web/..."),
 			m("arena/internal/league/leaguefile/..."),
+			m("arena/internal/notify/..."), // an organiser told that a league, match or SPRT ended
 			m("bots/sdk/..."),
 			m("bots/starter/..."),
 		},
@@ -243,6 +244,10 @@ var exceptions = []exception{
 		why: "the dashboard shows recorded deals through the replay viewer"},
 	{rule: "ADAPTERS_APART", from: m("arena/internal/league/leaguefile"), to: []string{m("arena/internal/launch")},
 		why: "a league file's bot commands are split as the launcher will run them (launch.Split)"},
+	{rule: "ADAPTERS_APART", from: m("arena/internal/league/leaguefile"), to: []string{m("arena/internal/notify")},
+		why: "a league file's notify: targets are checked as they will be sent (notify.Check)"},
+	{rule: "ADAPTERS_APART", from: m("arena/internal/notify"), to: []string{m("arena/internal/launch")},
+		why: "a notification command runs through the launcher, which alone starts processes (launch.RunOnce)"},
 	{rule: "ADAPTERS_APART", from: m("arena/internal/sandbox"), to: []string{m("arena/internal/launch"), m("arena/internal/launch/confine")},
 		why: "a sandbox is a way of launching: its back ends return the launcher's spec, and bwrap's starts the confinement the launcher holds (confine)"},
 	{rule: "LIBRARIES_DO_NOT_PRINT", from: m("arena/internal/testbot"), to: []string{"os.Stderr"},

@@ -37,7 +37,7 @@ func main() {
 }
 
 func summarize(in io.Reader, out io.Writer) (failed bool, err error) {
-	outputs := map[key][]string{} // a running test's output, kept until it ends
+	outputs := map[key][]string{}  // a running test's output, kept until it ends
 	skips := map[string][]string{} // reason → "pkg TestName"
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)

@@ -14,6 +14,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/notify"
 )
 
 // ladderRun is tapp league run for a league with hosted bots (submission:), or with
@@ -26,6 +27,7 @@ type ladderRun struct {
 	until            time.Time
 	continuous       bool
 	hf               *hostingFlags
+	notify           []string // the file's notify: and --notify: told when the run ends
 }
 
 func (m *Main) runStandingLadder(ctx context.Context, lr ladderRun) error {
@@ -61,9 +63,24 @@ func (m *Main) runStandingLadder(ctx context.Context, lr ladderRun) error {
 		Runner: league.Runner{Log: m.Log, Concurrency: lr.cfg.Concurrency, Lease: time.Duration(lr.cfg.Lease)}}
 	started := time.Now()
 	ep, err := lad.Run(ctx, lr.until)
+	summary := notify.Summary{Kind: notify.League, Name: lr.cfg.Name, DB: redactDSN(lr.db), Status: "stopped",
+		Next: []string{"tapp submissions list" + m.suggestDB(lr.db)}}
 	if err != nil {
+		summary.Status, summary.Reason = "failed", err.Error()
+		m.notify(ctx, lr.notify, summary)
 		return err
 	}
+	if ep != nil {
+		summary.Name = ep.League // the epoch played last: its leaderboard and replays
+		summary.Next = append([]string{"tapp ratings --league " + ep.League + m.suggestDB(lr.db)}, summary.Next...)
+		if ep.Outcome != nil {
+			summary.Deals, summary.Reason = ep.Outcome.Played, ep.Outcome.Stopped
+			if ep.Outcome.Finished {
+				summary.Status = "finished"
+			}
+		}
+	}
+	m.notify(ctx, lr.notify, summary)
 	if ep == nil {
 		fmt.Fprintln(m.Stdout, "the ladder played nothing")
 		return nil

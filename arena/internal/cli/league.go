@@ -139,8 +139,10 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
+	targets := append(append([]string(nil), cfg.Notify...), *notifyTo...)
 	if cfg.HasSubmissions() || *continuous {
-		return m.runStandingLadder(ctx, ladderRun{cfg: cfg, st: st, db: db, listen: *listen, logs: logDir, until: until, continuous: *continuous, hf: &hf})
+		return m.runStandingLadder(ctx, ladderRun{cfg: cfg, st: st, db: db, listen: *listen, logs: logDir, until: until, continuous: *continuous, hf: &hf,
+			notify: targets})
 	}
 	bar := m.newLeagueProgress(until)
 	runLog := m.Log
@@ -150,7 +152,6 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, BotLogs: logDir, Until: until,
 		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update})
 	bar.finish()
-	targets := append(append([]string(nil), cfg.Notify...), *notifyTo...)
 	summary := notify.Summary{Kind: notify.League, Name: cfg.Name, DB: redactDSN(db),
 		Next: []string{"tapp ratings --league " + cfg.Name + m.suggestDB(db), "tapp web" + m.suggestDB(db)}}
 	if err != nil {

@@ -75,12 +75,15 @@ type rateWindow struct {
 // in batches, so a rate between two polls a few seconds apart jumps with each commit; over a
 // minute it is steady.
 func (v *View) rate(league string, deals int) (float64, time.Duration) {
-	now := v.now()
+	now := v.clock()
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	w := v.rates[league]
 	if w == nil || (len(w.deals) > 0 && deals < w.deals[len(w.deals)-1]) { // new, or the league was started afresh
 		w = &rateWindow{}
+		if v.rates == nil {
+			v.rates = make(map[string]*rateWindow)
+		}
 		v.rates[league] = w
 	}
 	if len(w.at) == 0 || now.Sub(w.at[len(w.at)-1]) >= rateSampleEvery {

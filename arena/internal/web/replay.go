@@ -101,8 +101,8 @@ func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number 
 			}
 		}
 		v.mu.Lock()
-		if len(v.scores) > 64 {
-			clear(v.scores)
+		if v.scores == nil || len(v.scores) > 64 { // a View made without NewView keeps them too
+			v.scores = make(map[string]*matchScores)
 		}
 		v.scores[m.ID] = sc
 		v.mu.Unlock()

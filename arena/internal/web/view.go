@@ -80,6 +80,14 @@ func NewView(st Store, boards Leaderboards, live *Live) *View {
 		plans: make(map[string][][]string), scores: make(map[string]*matchScores), live: make(map[string]*liveTotal)}
 }
 
+// clock is the time now (tests set now; a View made without NewView reads the wall clock).
+func (v *View) clock() time.Time {
+	if v.now == nil {
+		return time.Now()
+	}
+	return v.now()
+}
+
 // grpcError turns a store error into a status the page can show.
 func grpcError(err error) error {
 	switch {
@@ -304,7 +312,7 @@ func (v *View) liveScore(ctx context.Context, m *domain.Match, seatings [][]stri
 	v.mu.Lock()
 	lt := v.live[m.ID]
 	v.mu.Unlock()
-	now := v.now()
+	now := v.clock()
 	if lt == nil {
 		deals, err := v.Store.DealSummaries(ctx, m.ID)
 		if err != nil {
@@ -317,8 +325,8 @@ func (v *View) liveScore(ctx context.Context, m *domain.Match, seatings [][]stri
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if len(v.live) > 64 {
-		clear(v.live)
+	if v.live == nil || len(v.live) > 64 {
+		v.live = make(map[string]*liveTotal)
 	}
 	v.live[m.ID] = lt
 	for n, pay := range settled {
@@ -386,8 +394,8 @@ func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error)
 		}
 	}
 	v.mu.Lock()
-	if len(v.plans) > 64 {
-		clear(v.plans)
+	if v.plans == nil || len(v.plans) > 64 {
+		v.plans = make(map[string][][]string)
 	}
 	v.plans[matchID] = s
 	v.mu.Unlock()
