@@ -15,7 +15,7 @@ from conftest import decision
 from test_guard_clock import FakeClock
 
 import tapp_bot
-from tapp.v1 import bot_pb2
+from tapp_bot.proto.tapp.v1 import bot_pb2
 
 WAIT = 30.0  # seconds a failing test waits before it says so
 

@@ -7,6 +7,7 @@ read what its outbox would send, without a stream or threads, so nothing waits f
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -39,9 +40,9 @@ class Manual:
     """An executor that runs the bot's work only when run_bot says so: no threads."""
 
     def __init__(self) -> None:
-        self.jobs: list = []
+        self.jobs: list[Callable[[], None]] = []
 
-    def submit(self, fn) -> None:
+    def submit(self, fn: Callable[[], None]) -> None:
         self.jobs.append(fn)
 
 
@@ -66,7 +67,9 @@ def sent_now(client: tapp_bot.Client) -> bot_pb2.Answer:
 
 def run_bot(client: tapp_bot.Client) -> None:
     """Run what the client handed the bot's threads."""
-    jobs = client._work._executor.jobs
+    executor = client._work._executor
+    assert isinstance(executor, Manual)
+    jobs = executor.jobs
     while jobs:
         jobs.pop(0)()
 

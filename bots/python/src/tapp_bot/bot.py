@@ -166,7 +166,7 @@ class Bot:
     name: str = "python-bot"
     version: str = "0.1.0"
     capacity: int = 1
-    concurrency: Optional[int] = None
+    concurrency: int | None = None
     stream_events: bool = False
 
     # --- decisions ---------------------------------------------------------------------------
