@@ -7,6 +7,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,9 +68,10 @@ type analyzed struct {
 func TestWebReplayShowsTheWholeDeal(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "deal.db")
-	// Heuristic bots bid and declare: contracts, Frage lay-aways and Rufer calls happen.
+	// Heuristic bots bid and declare; with this seed the first deal is a Frage, whose tapp and
+	// lay-away only its declarer sees before the end.
 	if out, err := exec.Command(tappBin, "match", "--in-process", "--bots", "heuristic,heuristic,random", "--rules", "modern frage=on",
-		"--deals", "4", "--seed", "3", "--db", db).CombinedOutput(); err != nil {
+		"--deals", "4", "--seed", "6", "--db", db).CombinedOutput(); err != nil {
 		t.Fatalf("tapp match: %v\n%s", err, out)
 	}
 	st, err := store.Open(context.Background(), db)
@@ -184,41 +186,91 @@ func TestWebReplayShowsTheWholeDeal(t *testing.T) {
 		}
 	}
 
-	// A seat's view: no card it did not know, anywhere on the page, at any step; no analysis
-	// before the end; at the end the reveal and the analysis (now the stored one).
-	const seat = engine.Seat(1)
-	known := seatKnowledge(t, &m, rec, seat)
-	for k := 0; k <= len(rec.Moves); k += 4 {
-		if k > len(rec.Moves)-4 {
-			k = len(rec.Moves)
-		}
-		open(t, ctx, base, fmt.Sprintf("#/replay/%s/%d?view=%d&step=%d", m.ID, number, seat, k))
-		waitAnalysis(t, ctx)
-		for _, c := range visibleCards(t, ctx, "#main .card") {
-			card, err := engine.ParseCard(c)
-			if err != nil || !known[k].Has(card) {
-				t.Errorf("deal %d step %d: seat %d's view shows %s, which that seat did not know", number, k, seat, c)
-			}
-		}
-		losses := evalJS[int](t, ctx, `document.querySelectorAll("[data-loss], [data-par]").length`)
-		if k < len(rec.Moves) && losses > 0 {
-			t.Errorf("deal %d step %d: seat %d's view shows %d analysis figures before the end (they depend on every hand)", number, k, seat, losses)
-		}
-		if k == 8 {
-			screenshot(t, ctx, "seat-view")
-		}
+	// A seat's view, the declarer's (who alone sees the tapp he takes up in a Frage) and the
+	// public one: no card the view did not know, anywhere on the page, at any step; no
+	// analysis before the end; at the end the reveal and the analysis (now the stored one).
+	views := []struct {
+		name, param string
+		seat        engine.Seat
+	}{{"seat", "1", 1}, {"public", "public", engine.NoSeat}}
+	if d := rec.Outcome.Declarer; d != engine.NoSeat && d != 1 {
+		views = append(views, struct {
+			name, param string
+			seat        engine.Seat
+		}{"declarer", strconv.Itoa(int(d)), d})
 	}
-	seatTricks, seatBids := evalJS[[]shownTrick](t, ctx, jsTricks), evalJS[[]shownEntry](t, ctx, jsBidding)
-	revealed := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#felt [data-hand] .card")].map(c => c.dataset.card)`)
-	checkLosses("seat view, the end", seatTricks, seatBids)
 	var dealt []string
 	for s := range m.Spec.Rules.Players {
 		dealt = append(dealt, cardTexts(rec.Deal.Hands[s])...)
 	}
-	if strings.Join(revealed, " ") != strings.Join(dealt, " ") {
-		t.Errorf("the end of seat %d's view shows hands %v; the rules reveal every hand as dealt: %v", seat, revealed, dealt)
+	laidAway, afterLayAway := engine.CardSet(0), 0
+	for k, mv := range rec.Moves {
+		if mv.Action.Kind == engine.ActDiscard {
+			laidAway, afterLayAway = laidAway.With(mv.Action.Card), k+1
+		}
 	}
-	screenshot(t, ctx, "seat-end")
+	if rec.Outcome.Contract != engine.Frage || laidAway.Empty() {
+		t.Errorf("deal %d is a %v without a lay-away: choose a seed whose first declared deal is a Frage", number, rec.Outcome.Contract)
+	}
+	for _, v := range views {
+		known := seatKnowledge(t, &m, rec, v.seat)
+		for k := 0; k <= len(rec.Moves); k++ {
+			if k > afterLayAway && k%4 != 0 && k != len(rec.Moves) { // every step of the bidding, then every fourth
+				continue
+			}
+			open(t, ctx, base, fmt.Sprintf("#/replay/%s/%d?view=%s&step=%d", m.ID, number, v.param, k))
+			waitAnalysis(t, ctx)
+			for _, c := range visibleCards(t, ctx, "#main .card") {
+				card, err := engine.ParseCard(c)
+				if err != nil || !known[k].Has(card) {
+					t.Errorf("deal %d step %d: the %s view shows %s, which it did not know", number, k, v.name, c)
+				}
+			}
+			// Nor in the page's text (the decision panel names the step's answer, which the
+			// move makes known: a card played, not a card laid away).
+			next := known[min(k+1, len(rec.Moves))]
+			for _, word := range strings.FieldsFunc(evalJS[string](t, ctx, `document.querySelector("#main").innerText`), func(r rune) bool {
+				return !('A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+			}) {
+				if card, err := engine.ParseCard(word); err == nil && !next.Has(card) {
+					t.Errorf("deal %d step %d: the %s view's text names %s, which it did not know", number, k, v.name, word)
+				}
+			}
+			losses := evalJS[int](t, ctx, `document.querySelectorAll("[data-loss], [data-par]").length`)
+			if k < len(rec.Moves) && losses > 0 {
+				t.Errorf("deal %d step %d: the %s view shows %d analysis figures before the end (they depend on every hand)", number, k, v.name, losses)
+			}
+			if k == 8 {
+				screenshot(t, ctx, v.name+"-view")
+			}
+		}
+		if laidAway.Empty() {
+			continue
+		}
+		// Right after the lay-away: the declarer sees what he laid away, the others that he did.
+		open(t, ctx, base, fmt.Sprintf("#/replay/%s/%d?view=%s&step=%d", m.ID, number, v.param, afterLayAway))
+		shown := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#laidaway .card")].map(c => c.dataset.card)`)
+		slices.Sort(shown)
+		want := strings.Repeat("hidden ", laidAway.Len())
+		if v.seat == rec.Outcome.Declarer {
+			want = strings.Join(slices.Sorted(slices.Values(cardTexts(laidAway))), " ") + " "
+		}
+		if got := strings.Join(shown, " ") + " "; got != want {
+			t.Errorf("step %d: the %s view's lay-away shows %q, want %q", afterLayAway, v.name, got, want)
+		}
+		open(t, ctx, base, fmt.Sprintf("#/replay/%s/%d?view=%s&step=%d", m.ID, number, v.param, len(rec.Moves)))
+		waitAnalysis(t, ctx)
+		seatTricks, seatBids := evalJS[[]shownTrick](t, ctx, jsTricks), evalJS[[]shownEntry](t, ctx, jsBidding)
+		revealed := evalJS[[]string](t, ctx, `[...document.querySelectorAll("#felt [data-hand] .card")].map(c => c.dataset.card)`)
+		checkLosses(v.name+" view, the end", seatTricks, seatBids)
+		if got, want := tricksText(seatTricks), tricksText(wantTricks); got != want {
+			t.Errorf("the end of the %s view shows the tricks\n%s\nthe stored deal has\n%s", v.name, got, want)
+		}
+		if strings.Join(revealed, " ") != strings.Join(dealt, " ") {
+			t.Errorf("the end of the %s view shows hands %v; the rules reveal every hand as dealt: %v", v.name, revealed, dealt)
+		}
+		screenshot(t, ctx, v.name+"-end")
+	}
 }
 
 // evalJS evaluates a script on the page.
