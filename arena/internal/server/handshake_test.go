@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"errors"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +11,6 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/tapparena/tapp/arena/internal/server"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/testcert"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -40,25 +37,14 @@ func TestTLSMismatchIsNamedOnBothSides(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			core, logs := observer.New(zapcore.WarnLevel)
-			cfg := server.Config{Store: memstore.New(), Grace: time.Second, Log: zap.New(core)}
+			var served *testcert.Files
 			if tc.arenaTLS {
-				tlsCfg, err := server.LoadTLS(cert.Cert, cert.Key)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg.TLS = tlsCfg
+				served = &cert
 			}
-			srv := server.New(cfg)
-			srv.AddLaunchToken("token-b", "b")
-			lis, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			go func() { _ = srv.Serve(lis) }()
-			defer srv.Shutdown(context.Background())
+			_, addr := startArenaLogging(t, served, zap.New(core))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			err = sdk.Run(ctx, sdk.Config{Arena: lis.Addr().String(), Token: "token-b", TLS: tc.useTLS, CA: tc.ca, MaxReconnect: time.Minute}, random.New(1))
+			err := sdk.Run(ctx, sdk.Config{Arena: addr, Token: "token-b", TLS: tc.useTLS, CA: tc.ca, MaxReconnect: time.Minute}, random.New(1))
 			var ce *sdk.ConnectError
 			if !errors.As(err, &ce) || ce.Problem != tc.want {
 				t.Fatalf("Run = %v; want a ConnectError %v", err, tc.want)

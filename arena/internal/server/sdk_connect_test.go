@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -22,7 +23,13 @@ import (
 // bot "b".
 func startArena(t *testing.T, cert *testcert.Files) (*server.Server, string) {
 	t.Helper()
-	cfg := server.Config{Store: memstore.New(), Grace: time.Second}
+	return startArenaLogging(t, cert, nil)
+}
+
+// startArenaLogging is startArena with the arena's log (nil: none).
+func startArenaLogging(t *testing.T, cert *testcert.Files, log *zap.Logger) (*server.Server, string) {
+	t.Helper()
+	cfg := server.Config{Store: memstore.New(), Grace: time.Second, Log: log}
 	if cert != nil {
 		tlsCfg, err := server.LoadTLS(cert.Cert, cert.Key)
 		if err != nil {
