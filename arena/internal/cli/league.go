@@ -456,6 +456,15 @@ func (m *Main) leaguePause(ctx context.Context, args []string, pause bool) error
 	defer st.Close()
 	if err := st.SetLeaguePaused(ctx, name, pause); err != nil {
 		if errors.Is(err, domain.ErrNotFound) {
+			// A standing ladder plays its epochs as leagues NAME.HASH: name the running one.
+			if ls, lerr := st.ListLeagues(ctx); lerr == nil {
+				for _, l := range ls {
+					if strings.HasPrefix(l.ID, name+".") && l.Status == domain.LeagueRunning {
+						return usagef("%s is a standing ladder: its epochs are leagues of their own; %s the one playing with `tapp league %s %s` (tapp league list shows them)",
+							name, verb, verb, l.ID)
+					}
+				}
+			}
 			return usagef("no league %q in %s (tapp league list shows them)", name, redactDSN(db))
 		}
 		return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -624,5 +625,20 @@ func TestLeagueWithATokenBot(t *testing.T) {
 	// 5 bots, tables of 3: 10 tables × 1 group × 6 seatings.
 	if n, _ := openDB(t, db).LeagueDeals(context.Background(), "token"); n != 60 {
 		t.Errorf("%d deals, want 60", n)
+	}
+}
+
+// A standing ladder plays its epochs as leagues NAME.HASH: pausing it by its name says which
+// league to pause instead of "no league".
+func TestLeaguePauseOfALadderNamesItsEpoch(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	st := openDB(t, db)
+	if _, err := st.EnsureLeague(context.Background(), &domain.League{ID: "ladder.0a1b2c3d", Plan: "{}"}); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err := runTapp(t, "league", "pause", "ladder", "--db", db)
+	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(errOut, "tapp league pause ladder.0a1b2c3d") {
+		t.Errorf("tapp league pause ladder: %v\n%s", err, errOut)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -81,6 +82,21 @@ bots:
 		return 0
 	}
 	waitDeals(6) // a match finished at least
+	// holds waits until a paused league stores no deal for 3 s (the deals in flight finish)
+	// and returns how many it has.
+	holds := func() int {
+		t.Helper()
+		held, still := -1, time.Now()
+		for deadline := time.Now().Add(time.Minute); time.Since(still) < 3*time.Second; time.Sleep(100 * time.Millisecond) {
+			if n, _ := st.LeagueDeals(context.Background(), "phone"); n != held {
+				held, still = n, time.Now()
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the paused league still stores deals after a minute")
+			}
+		}
+		return held
+	}
 
 	const admin = "phone-admin-token-0123456789"
 	base := startWebEnv(t, db, "TAPP_ADMIN_TOKEN="+admin)
@@ -129,15 +145,7 @@ bots:
 			t.Fatal("the league is not paused a minute after the page's Pause")
 		}
 	}
-	held, still := -1, time.Now()
-	for deadline := time.Now().Add(time.Minute); time.Since(still) < 3*time.Second; time.Sleep(100 * time.Millisecond) {
-		if n, _ := st.LeagueDeals(context.Background(), "phone"); n != held {
-			held, still = n, time.Now()
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the paused league still stores deals after a minute")
-		}
-	}
+	held := holds()
 	out, err := exec.Command(tappBin, "league", "status", "phone", "--db", db).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "paused") {
 		t.Errorf("tapp league status of the paused league: %v\n%s", err, out)
@@ -151,6 +159,24 @@ bots:
 		t.Fatal(err)
 	}
 	waitDeals(held + 1)
+
+	// The same from the command line: paused by its file, resumed by its name.
+	if out, errOut, err := runTapp(t, "league", "pause", file, "--db", db); err != nil || !strings.Contains(out, "league phone paused") {
+		t.Fatalf("tapp league pause FILE: %v\n%s%s", err, out, errOut)
+	}
+	if l, err := st.GetLeague(context.Background(), "phone"); err != nil || !l.Paused {
+		t.Fatalf("after tapp league pause the store says paused=%v (%v)", l != nil && l.Paused, err)
+	}
+	held = holds()
+	if out, _, err := runTapp(t, "league", "resume", "phone", "--db", db); err != nil || !strings.Contains(out, "league phone resumed") {
+		t.Fatalf("tapp league resume NAME: %v\n%s", err, out)
+	}
+	waitDeals(held + 1)
+	// A name the store does not have is a usage error (exit status 2) that says so.
+	_, errOut, err := runTapp(t, "league", "pause", "nosuch", "--db", db)
+	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(errOut, `no league "nosuch"`) {
+		t.Errorf("tapp league pause nosuch: %v\n%s", err, errOut)
+	}
 
 	// Every other page fits too.
 	ms, err := st.ListMatches(context.Background(), domain.MatchFilter{LeagueID: "phone"})
