@@ -69,6 +69,8 @@ func summarize(in io.Reader, out io.Writer) (failed bool, err error) {
 				fmt.Fprint(out, l)
 			}
 			delete(outputs, k)
+		case e.Test == "" && e.Action == "skip":
+			// A package without test files ("?  pkg [no test files]"): nothing was skipped.
 		case e.Action == "skip":
 			reason := skipReason(outputs[k])
 			skips[reason] = append(skips[reason], e.Package+" "+e.Test)

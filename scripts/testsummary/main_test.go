@@ -24,6 +24,8 @@ func TestSummaryGroupsSkipsByReasonAndReportsFailures(t *testing.T) {
 		`{"Action":"output","Package":"p/b","Output":"FAIL\tp/b\t0.1s\n"}`,
 		`{"Action":"fail","Package":"p/b"}`,
 		`{"Action":"output","Package":"p/a","Output":"ok  \tp/a\t0.2s\n"}`,
+		`{"Action":"output","Package":"p/c","Output":"?   \tp/c\t[no test files]\n"}`,
+		`{"Action":"skip","Package":"p/c"}`,
 	}, "\n")
 	var out strings.Builder
 	failed, err := summarize(strings.NewReader(in), &out)
@@ -36,6 +38,9 @@ func TestSummaryGroupsSkipsByReasonAndReportsFailures(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "no reason given") || strings.Contains(got, "(p/c") {
+		t.Errorf("summary counts a package without tests as a skipped test:\n%s", got)
 	}
 	if strings.Contains(got, "noise of a passing test") {
 		t.Errorf("summary shows a passing test's output:\n%s", got)
