@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -41,8 +40,10 @@ func rawbot(*testing.T) string { return rawbotPath }
 // venvPython is the repository's .venv Python (make venv), or a skip.
 func venvPython(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	py := filepath.Join(filepath.Dir(file), "..", "..", ".venv", "bin", "python")
+	py, err := filepath.Abs(filepath.Join("..", "..", "..", ".venv", "bin", "python")) // tests run in the package's folder
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(py); err != nil {
 		t.Skipf("no .venv in the repository (run `make venv`; `make test` does): %v", err)
 	}

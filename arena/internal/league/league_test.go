@@ -471,9 +471,11 @@ func TestPauseHoldsTheLeagueUntilResumed(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond) // 15 more polls
-	if now, _ := st.LeagueDeals(ctx, "paused"); now != held || held >= 72 {
-		t.Errorf("paused with %d deals stored, then %d: want fewer than 72, and no more while paused", held, now)
+	// A deal that was being played when the pause came may still be stored late on a busy
+	// host, one per table at the most; no deal starts, so the league does not get further.
+	time.Sleep(time.Second) // 50 more polls
+	if now, _ := st.LeagueDeals(ctx, "paused"); now > held+r.Concurrency || now >= 72 {
+		t.Errorf("paused with %d deals stored, then %d: want fewer than 72, and at most one more per table (%d) while paused", held, now, r.Concurrency)
 	}
 	if running(t, st, "paused") == 0 {
 		t.Error("the paused league gave its jobs back; it holds them until resumed")
