@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -242,18 +241,9 @@ func (c *checker) checkPublic(g *graph, p *pkg) {
 	for _, f := range p.files {
 		internal := map[string]string{} // the name a file gives an internal import → its path
 		for _, spec := range f.Imports {
-			path, err := strconv.Unquote(spec.Path.Value)
-			if err != nil || !isInternal(path) {
-				continue
+			if path, name, ok := g.importName(spec); ok && isInternal(path) {
+				internal[name] = path
 			}
-			name := ""
-			if ip := g.pkgs[path]; ip != nil {
-				name = ip.Name
-			}
-			if spec.Name != nil {
-				name = spec.Name.Name
-			}
-			internal[name] = path
 		}
 		for _, id := range exportedDecls(f) {
 			if pub.exports != nil && !slices.Contains(pub.exports, id.name.Name) && id.topLevel {
@@ -466,16 +456,9 @@ func (c *checker) checkUses(g *graph, p *pkg, r useRule) {
 	for _, f := range p.files {
 		names := map[string]string{} // the name a file gives an import → its path
 		for _, spec := range f.Imports {
-			path, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
+			path, name, ok := g.importName(spec)
+			if !ok {
 				continue
-			}
-			name := ""
-			if ip := g.pkgs[path]; ip != nil {
-				name = ip.Name
-			}
-			if spec.Name != nil {
-				name = spec.Name.Name
 			}
 			if name == "." && slices.ContainsFunc(r.deny, func(d string) bool { return strings.HasPrefix(d, path+".") }) {
 				c.report(finding{g.fset.Position(spec.Pos()), r.id, fmt.Sprintf(
