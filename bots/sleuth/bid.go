@@ -9,10 +9,11 @@ import (
 // played on every world: the other seats bid and declare as the opponent model says (the
 // heuristic bot's choice on their hands in that world), the bot as the plan says; the deal
 // that results is valued (value.go): the bot's contract or an opponent's by the calibrated
-// double-dummy verdict, a Ramsch by play-outs, a thrown-in deal at 0. The plan with the best
-// weighted mean wins, less a caution for the noise of its estimate (see choosePlan). So
-// passing is not worth 0: it is worth defending whatever the others then play, or the
-// Ramsch; and a contract the others would outbid is worth what their contract is.
+// double-dummy verdict, a Ramsch by play-outs, a thrown-in deal at 0. So passing is not worth
+// 0: it is worth defending whatever the others then play, or the Ramsch; and a contract the
+// others would outbid is worth what their contract is. The plans race: all of them on a first
+// batch of worlds, the ones still in the running on more; the best weighted mean wins, less a
+// caution for the noise of its estimate (see choosePlan).
 //
 // The plans:
 //   - modern round one: pass, or play and name contract X in round two (X among the
@@ -167,44 +168,85 @@ func (d *decision) bid() (engine.Action, bool) {
 		return plans[0].action, true
 	}
 	var sim *engine.State
-	ev := d.evaluate(len(plans), maxBidBatches, func(w *world, out []float64) bool {
-		cache := map[outcomeKey]float64{}
-		for j, p := range plans {
-			if sim == nil {
-				sim = w.st.Clone()
-			} else {
-				sim.CopyFrom(w.st)
-			}
-			if !d.simulateBidding(sim, p) {
-				return false
-			}
-			key := keyOf(sim)
-			v, ok := cache[key]
-			if !ok {
-				if v, ok = d.valueAtLead(sim); !ok {
+	solve := func(plans []plan) func(w *world, out []float64) bool {
+		return func(w *world, out []float64) bool {
+			cache := map[outcomeKey]float64{}
+			for j, p := range plans {
+				if sim == nil {
+					sim = w.st.Clone()
+				} else {
+					sim.CopyFrom(w.st)
+				}
+				if !d.simulateBidding(sim, p) {
 					return false
 				}
-				cache[key] = v
+				key := keyOf(sim)
+				v, ok := cache[key]
+				if !ok {
+					if v, ok = d.valueAtLead(sim); !ok {
+						return false
+					}
+					cache[key] = v
+				}
+				out[j] = v
 			}
-			out[j] = v
+			return true
 		}
-		return true
-	})
-	m := ev.means()
-	if traceOn {
-		for j, p := range plans {
-			v := 0.0
-			if m != nil {
-				v = m[j]
-			}
-			tracef("  plan %v/%v: %.2f", p.action, p.name, v)
-		}
-		tracef("  worlds %d", ev.worlds())
 	}
+	// A race: every plan on the first batch of worlds, then only the plans still in the
+	// running (raceMargin standard errors from the best, and the passive one) on fresh
+	// batches; the choice is made on the worlds of both.
+	ev := d.evaluate(len(plans), 1, solve(plans))
+	m := ev.means()
 	if m == nil {
 		return engine.Action{}, false
 	}
+	best := 0
+	for j := range m {
+		if m[j] > m[best] {
+			best = j
+		}
+	}
+	var keep []int
+	for j := range plans {
+		gap, se := ev.gap(best, j)
+		if j == best || d.passive(plans[j]) || gap <= raceMargin*se {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) > 1 && !d.exhausted() {
+		kept := make([]plan, len(keep))
+		for i, j := range keep {
+			kept[i] = plans[j]
+		}
+		ev2 := d.evaluateFrom(1, len(kept), maxBidBatches-1, solve(kept))
+		merged := &evaluation{alts: len(kept)}
+		for i := range ev.values {
+			vals := make([]float64, len(kept))
+			for a, j := range keep {
+				vals[a] = ev.values[i][j]
+			}
+			merged.add(ev.weight[i], vals)
+		}
+		for i := range ev2.values {
+			merged.add(ev2.weight[i], ev2.values[i])
+		}
+		ev, plans = merged, kept
+		m = ev.means()
+	} else if len(keep) == 1 {
+		return plans[keep[0]].action, true
+	}
 	return plans[d.choosePlan(ev, m, plans)].action, true
+}
+
+// raceMargin is how many standard errors behind the best a plan may be after the first batch
+// and still be weighed on more worlds.
+const raceMargin = 2
+
+// passive reports whether plan p gives up the bidding: a pass, or a contract in modern round
+// two that cannot win.
+func (d *decision) passive(p plan) bool {
+	return p.action.Kind == engine.ActPass || (p.action.Kind == engine.ActBid && d.obs.Decision == engine.DecideContract && !d.canWin(p.action))
 }
 
 // choosePlan picks the plan with the best mean less a caution: a plan that bids must beat
@@ -214,7 +256,7 @@ func (d *decision) bid() (engine.Action, bool) {
 func (d *decision) choosePlan(ev *evaluation, m []float64, plans []plan) int {
 	passive := -1
 	for j, p := range plans {
-		if p.action.Kind == engine.ActPass || (p.action.Kind == engine.ActBid && d.obs.Decision == engine.DecideContract && !d.canWin(p.action)) {
+		if d.passive(p) {
 			passive = j
 		}
 	}

@@ -20,8 +20,8 @@ const Name = "sleuth"
 // Defaults of Config.
 const (
 	DefaultSamples = 24
-	DefaultEffort  = 1_500_000
-	DefaultMaxTime = 240 * time.Millisecond
+	DefaultEffort  = 1_200_000
+	DefaultMaxTime = 900 * time.Millisecond
 )
 
 // Config sets the bot's effort. The zero value is the default bot.
@@ -38,6 +38,9 @@ type Config struct {
 	Seed uint64
 	// NoInference draws the worlds uniformly, without the opponent model (for comparison).
 	NoInference bool
+	// NoModelReplies values every card by the solver alone, even where the seats still to play
+	// to the trick are, by the evidence, rule-of-thumb players whose replies the model knows.
+	NoModelReplies bool
 	// Model is the opponent model (nil: the trained one, model.json).
 	Model *Model
 	// Calibrations turn double-dummy verdicts into chances, by Family (nil: the trained ones).
@@ -140,9 +143,6 @@ func (b *Bot) Decide(ctx context.Context, obs *engine.Observation) (engine.Actio
 		a, ok = d.give()
 	case engine.DecideTout:
 		a, ok = d.tout()
-	}
-	if traceOn {
-		tracef("%s %s: %v ok=%v work=%d/%d (solver %d) timeUp=%v", obs.Decision, obs.Contract, a, ok, d.used(), d.budget, s.Nodes()-d.nodes0, d.timeUp())
 	}
 	if ok {
 		if l, legal := findLegal(obs.Legal, a); legal {

@@ -14,8 +14,8 @@ import (
 // observation and seed give the same worlds, the same solves and the same action.
 //
 // Each decision gets a budget of work by what is at stake (importance): an ordinary card
-// Config.Effort, a card in a contract of high stakes up to twice that, a bid four times, a
-// declaration (lay-away, trump, call, give, Tout) twice. The budget is a ceiling, not a
+// Config.Effort, a card in a contract of high stakes up to twice that, a bid or a declaration
+// (lay-away, trump, call, give, Tout) twice. The budget is a ceiling, not a
 // target: worlds are solved batch by batch, and the bot stops as soon as another batch could
 // not change its choice (the best alternative leads the second by more than twice the
 // standard error of the difference, or every alternative is worth the same in every world).
@@ -23,8 +23,10 @@ import (
 // draw further batches up to their budget.
 //
 // The clock is the safety net: a decision also stops at Config.MaxTime or shortly before the
-// request's deadline (the context's), whichever comes first, on the work done by then. On a
-// machine loaded far beyond the calibration only then do decisions depend on timing.
+// request's deadline (the context's), whichever comes first, on the work done by then. The
+// budgets are set so that on one core of the reference machine 95% of decisions take at most
+// 250 ms (docs/STRENGTH.md), far inside the arena's default second per decision; only on a
+// machine loaded far beyond that do decisions run into the clock and depend on timing.
 
 // The prices of work outside the solver, in solver nodes of about the same time.
 const (
@@ -59,7 +61,7 @@ func (d *decision) importance() float64 {
 	o := d.obs
 	switch o.Decision {
 	case engine.DecideBid, engine.DecideContract:
-		return 4
+		return 2
 	case engine.DecideCard:
 		if o.Contract == engine.Ramsch || o.Declarer < 0 {
 			return 1

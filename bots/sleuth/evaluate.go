@@ -97,14 +97,19 @@ func (ev *evaluation) settled() bool {
 // clock runs out (a solve cut short does not count), when the choice is settled after a
 // batch, or after maxBatches.
 func (d *decision) evaluate(alts, maxBatches int, solve func(w *world, out []float64) bool) *evaluation {
+	return d.evaluateFrom(0, alts, maxBatches, solve)
+}
+
+// evaluateFrom is evaluate on batches first, first+1, …: fresh worlds for a second look.
+func (d *decision) evaluateFrom(first, alts, maxBatches int, solve func(w *world, out []float64) bool) *evaluation {
 	ev := &evaluation{alts: alts}
 	k := d.b.cfg.Samples
 	n := k
 	if !d.b.cfg.NoInference {
 		n = candidatesPerWorld * k
 	}
-	for bi := 0; bi < maxBatches; bi++ {
-		if bi > 0 && (d.exhausted() || ev.settled()) {
+	for bi := first; bi < first+maxBatches; bi++ {
+		if bi > first && (d.exhausted() || ev.settled()) {
 			break
 		}
 		bt := d.drawBatch(bi*n, n, k)

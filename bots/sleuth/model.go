@@ -171,3 +171,17 @@ func (m *Model) score(hist []agreement, players int) float64 {
 	}
 	return total
 }
+
+// ruleOfThumb returns, for every seat, the posterior probability that it is a rule-of-thumb
+// player given its readable decisions (hist); the prior for a seat that made none.
+func (m *Model) ruleOfThumb(hist []agreement, players int) [engine.MaxPlayers]float64 {
+	var ev [engine.MaxPlayers]seatEvidence
+	for _, a := range hist {
+		m.add(&ev[a.seat], a.kind, a.nLegal, a.agree)
+	}
+	var out [engine.MaxPlayers]float64
+	for s := 0; s < players; s++ {
+		out[s] = math.Exp(math.Log(m.Prior) + ev[s].sharp - m.logLikelihood(ev[s]))
+	}
+	return out
+}

@@ -19,10 +19,11 @@ import (
 //
 // Two kinds of deals, for every table family:
 //   - forced deals: the bot declares one of the contracts its bidding would weigh
-//     (bidCandidates, one at random), the others pass; the double-dummy verdict of the
-//     contract as the bidding values it (doubledummy.DeclaredPosition on the real deal) and
-//     whether the bot then won it give the calibration of the bot's own contracts (RoleBot).
-//     Forcing samples every hand the bidding weighs, not only the ones it chose to play.
+//     (bidCandidates; at random, four times in five among those not lost double-dummy), the
+//     others pass; the double-dummy verdict of the contract as the bidding values it
+//     (doubledummy.DeclaredPosition on the real deal) and whether the bot then won it give the
+//     calibration of the bot's own contracts (RoleBot). Forcing samples every kind of hand the
+//     bidding weighs, not only the ones it chose to play.
 //   - natural deals: the bot and two (or three) heuristic bots play as in a match; each
 //     contract a heuristic bot declares gives the calibration of the others' contracts
 //     (RoleOther), and every decision of every seat with a choice gives the opponent model
@@ -48,9 +49,9 @@ type TrainConfig struct {
 
 // trainSizes are the deals per family at Scale 1: forced, natural.
 var trainSizes = map[string][2]int{
-	"modern-3": {3000, 1500},
-	"modern-4": {1200, 600},
-	"older":    {1600, 800},
+	"modern-3": {1200, 600},
+	"modern-4": {480, 240},
+	"older":    {640, 320},
 }
 
 // familyRules is the rule set of a family's i-th training deal (the older family alternates
@@ -80,6 +81,9 @@ type verdictSample struct {
 	older        bool // an older variant's point contract: ddPoints and points count
 	ddPoints     int
 	actualPoints int
+	ramsch       bool // a Ramsch: the bot's payoff, and what the play-out predicted
+	playedOut    float64
+	payoff       float64
 }
 
 // seatRecord is one seat's decisions in one deal, for the model.
@@ -214,8 +218,24 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 	if len(cands) == 0 {
 		return res, nil
 	}
+	// Most candidates are hopeless (lost double-dummy) and say little: four times in five the
+	// contract is drawn from those with another verdict, when there are any.
+	cal := startParams().Calibrations[f]
+	levels := make([]int, len(cands))
+	var open []int
+	for j, c := range cands {
+		p := doubledummy.DeclaredPosition(r, deal.Hands, deal.Tapp, int(me), c.name.Contract, c.trump)
+		levels[j] = verdictOn(s, &p, r, &cal)
+		if levels[j] != LevelLost || (r.Variant != engine.Modern && p.Goal == doubledummy.GoalPoints) {
+			open = append(open, j)
+		}
+	}
 	rng := engine.NewRand(seed, uint64(i))
-	c := cands[rng.IntN(len(cands))]
+	pick := rng.IntN(len(cands))
+	if len(open) > 0 && rng.IntN(5) != 0 {
+		pick = open[rng.IntN(len(open))]
+	}
+	c, level := cands[pick], levels[pick]
 	st, err := engine.NewState(r, deal, engine.Options{})
 	if err != nil {
 		return res, err
@@ -234,9 +254,7 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 	}
 	contract := st.Contract()
 	trump := c.trump
-	p := doubledummy.DeclaredPosition(r, deal.Hands, deal.Tapp, int(me), contract, trump)
-	cal := startParams().Calibrations[f]
-	level := verdictOn(s, &p, r, &cal)
+	goal, _ := doubledummy.GoalOf(contract, false)
 	h := heuristic.New()
 	out, err := playRest(ctx, st, func(seat engine.Seat) bots.Bot {
 		if seat == me {
@@ -252,7 +270,7 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 	if err != nil {
 		return res, err
 	}
-	res.samples = append(res.samples, sampleOf(r, out, contract, RoleBot, level, p.Goal))
+	res.samples = append(res.samples, sampleOf(r, out, contract, RoleBot, level, goal))
 	return res, nil
 }
 
@@ -273,10 +291,19 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 		seats[k].heuristic = engine.Seat(k) != me
 	}
 	level, goal, leadSeen := 0, doubledummy.GoalPoints, false
+	predicted := 0.0
 	cal := startParams().Calibrations[f]
 	for !st.Terminal() {
 		if !leadSeen && st.Decision() == engine.DecideCard {
 			leadSeen = true
+			if st.Contract() == engine.Ramsch {
+				d := &decision{b: bot, ctx: ctx}
+				o, ok := d.playOut(st)
+				if !ok {
+					return res, fmt.Errorf("natural deal %s/%d: the Ramsch play-out failed", f, i)
+				}
+				predicted = float64(o.Payoff[me])
+			}
 			if d := st.Declarer(); d >= 0 && d != me {
 				p, err := doubledummy.PositionOf(st, d)
 				if err != nil {
@@ -311,6 +338,9 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 	out := st.Outcome()
 	if leadSeen && out.Declarer >= 0 && out.Declarer != me {
 		res.samples = append(res.samples, sampleOf(r, out, out.Contract, RoleOther, level, goal))
+	}
+	if leadSeen && out.Contract == engine.Ramsch {
+		res.samples = append(res.samples, verdictSample{ramsch: true, playedOut: predicted, payoff: float64(out.Payoff[me])})
 	}
 	return res, nil
 }
@@ -357,6 +387,7 @@ const (
 func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
 	p := &Params{Calibrations: map[string]Calibration{}}
 	counts := map[string]any{}
+	levels := map[string]any{}
 	for _, f := range families {
 		var samples []verdictSample
 		for _, r := range results {
@@ -367,6 +398,17 @@ func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
 		cal := fitCalibration(samples)
 		p.Calibrations[f] = cal
 		counts[f] = len(samples)
+		// deals and wins by role and level (all classes), for the record
+		var tally [numRoles][numLevels][2]int
+		for _, s := range samples {
+			if !s.ramsch && !s.older {
+				tally[s.role][s.level][0]++
+				if s.won {
+					tally[s.role][s.level][1]++
+				}
+			}
+		}
+		levels[f] = tally
 	}
 	var seats []seatRecord
 	for _, r := range results {
@@ -386,15 +428,16 @@ func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
 		}
 	}
 	p.Provenance = map[string]any{
-		"command":             "go run ./bots/sleuth/internal/train",
-		"version":             version,
-		"seed":                cfg.Seed,
-		"scale":               cfg.Scale,
-		"effort":              cfg.Effort,
-		"deals_per_family":    trainSizes,
-		"calibration_samples": counts,
-		"model_seats":         len(seats),
-		"model_log_lik":       ll,
+		"command":                 "go run ./bots/sleuth/internal/train",
+		"version":                 version,
+		"seed":                    cfg.Seed,
+		"scale":                   cfg.Scale,
+		"effort":                  cfg.Effort,
+		"deals_per_family":        trainSizes,
+		"calibration_samples":     counts,
+		"deals_won_by_role_level": levels,
+		"model_seats":             len(seats),
+		"model_log_lik":           ll,
 	}
 	return p, nil
 }
@@ -406,7 +449,13 @@ func fitCalibration(samples []verdictSample) Calibration {
 	var won, all [NumClasses][numRoles][numLevels]float64
 	var roleWon, roleAll [numRoles][numLevels]float64
 	var shift, shiftN [numRoles]float64
+	var ramsch, ramschN float64
 	for _, s := range samples {
+		if s.ramsch {
+			ramsch += s.payoff - s.playedOut
+			ramschN++
+			continue
+		}
 		if s.older {
 			shift[s.role] += float64(s.actualPoints - s.ddPoints)
 			shiftN[s.role]++
@@ -418,6 +467,9 @@ func fitCalibration(samples []verdictSample) Calibration {
 			won[s.class][s.role][s.level]++
 			roleWon[s.role][s.level]++
 		}
+	}
+	if ramschN > 0 {
+		cal.RamschShift = ramsch / ramschN
 	}
 	for r := range numRoles {
 		if shiftN[r] > 0 {

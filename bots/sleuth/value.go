@@ -81,6 +81,9 @@ type Calibration struct {
 	// Shift[role] is added to the double-dummy card points of an older variant's point
 	// contract.
 	Shift [numRoles]float64 `json:"shift"`
+	// RamschShift is added to the bot's payoff in a Ramsch played out by the heuristic at
+	// every seat: the bot plays its Ramsch better than that.
+	RamschShift float64 `json:"ramsch_shift"`
 }
 
 // olderTol is the tolerance, in card points, of the double-dummy points of an older
@@ -96,7 +99,7 @@ func (d *decision) valueAtLead(st *engine.State) (float64, bool) {
 	c := st.Contract()
 	if c == engine.Ramsch {
 		o, ok := d.playOut(st)
-		return float64(o.Payoff[me]), ok
+		return float64(o.Payoff[me]) + d.cal.RamschShift, ok
 	}
 	p, err := doubledummy.PositionOf(st, me)
 	if err != nil {
@@ -147,6 +150,9 @@ func (d *decision) verdict(p *doubledummy.Position, r engine.RuleSet) (int, bool
 	cal := d.cal
 	capped := false
 	solve := func(f func()) bool {
+		// a cold table for every verdict: whether solveCap suffices must not depend on what
+		// was solved before, here or in the training the calibration comes from
+		s.ClearTable()
 		limit := min(d.left(), solveCap)
 		s.SetLimit(d.deadline, d.stop)
 		s.SetNodeLimit(s.Nodes() + limit)

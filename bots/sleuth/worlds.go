@@ -22,6 +22,9 @@ import (
 type world struct {
 	st     *engine.State
 	weight float64
+	// thumb is, per seat, the probability that it plays by the rule of thumb, given what it
+	// did in this world (see Model.ruleOfThumb)
+	thumb [engine.MaxPlayers]float64
 }
 
 // batch is one batch of candidates, weighted.
@@ -33,8 +36,9 @@ type batch struct {
 // candidate is a drawn world and the log-likelihood of the other seats' actions in it (up to
 // a constant shared by the decision's candidates).
 type candidate struct {
-	st *engine.State
-	ll float64
+	st    *engine.State
+	ll    float64
+	thumb [engine.MaxPlayers]float64
 }
 
 // Candidates are drawn in two stages, because the bidding is read cheaply and the cards
@@ -54,7 +58,7 @@ func (d *decision) candidates(from, n int) []candidate {
 		for i := from; i < from+n; i++ {
 			d.spend(sampleCost)
 			if st, err := d.obs.Sample(engine.NewRand(d.seed, uint64(i))); err == nil {
-				out = append(out, candidate{st: st})
+				out = append(out, candidate{st: st, thumb: d.b.model.ruleOfThumb(nil, d.obs.Rules.Players)})
 			}
 		}
 		return out
@@ -93,7 +97,7 @@ func (d *decision) candidates(from, n int) []candidate {
 	if firstCard == len(history) { // nothing but the bidding to read
 		out := make([]candidate, len(stage1))
 		for i, c := range stage1 {
-			out[i] = candidate{c.st, c.ll}
+			out[i] = candidate{c.st, c.ll, d.b.model.ruleOfThumb(c.bids, players)}
 		}
 		return out
 	}
@@ -117,7 +121,8 @@ func (d *decision) candidates(from, n int) []candidate {
 			continue
 		}
 		// the weight of the whole history over that of the bidding, which the resampling gave
-		out = append(out, candidate{c.st, math.Log(float64(copies)) + d.b.model.score(all, players) - c.ll})
+		out = append(out, candidate{c.st, math.Log(float64(copies)) + d.b.model.score(all, players) - c.ll,
+			d.b.model.ruleOfThumb(all, players)})
 	}
 	return out
 }
@@ -177,13 +182,13 @@ func (d *decision) drawBatch(from, n, k int) batch {
 	out := batch{ess: ess}
 	if d.b.cfg.NoInference {
 		for _, c := range cands[:min(k, len(cands))] {
-			out.worlds = append(out.worlds, world{st: c.st, weight: 1})
+			out.worlds = append(out.worlds, world{st: c.st, weight: 1, thumb: c.thumb})
 		}
 		return out
 	}
 	for i, copies := range systematic(w, k, engine.NewRand(d.seed, resampleStream+1+uint64(from))) {
 		if copies > 0 {
-			out.worlds = append(out.worlds, world{st: cands[i].st, weight: float64(copies)})
+			out.worlds = append(out.worlds, world{st: cands[i].st, weight: float64(copies), thumb: cands[i].thumb})
 		}
 	}
 	// most weight first: when the budget runs out, the likeliest worlds have been solved
