@@ -22,12 +22,16 @@ import (
 	"go.uber.org/zap/zapcore"
 	"golang.org/x/term"
 
+	"github.com/tapparena/tapp/arena/internal/launch/confine"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
 // Execute runs the command line args (without the program's name) in this process's real
 // surroundings and returns the exit status.
 func Execute(args []string) int {
+	if len(args) > 0 && args[0] == confine.Command { // inside a bwrap sandbox, before a hosted bot
+		return confine.Main(args[1:], os.Stderr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if os.Getenv("GOGC") == "" {
@@ -40,9 +44,7 @@ func Execute(args []string) int {
 	}
 	m := NewMain()
 	if err := m.Run(ctx, args); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(m.Stderr, "tapp:", err)
-		}
+		fmt.Fprintln(m.Stderr, "tapp:", err)
 		return exitCode(err)
 	}
 	return 0
@@ -94,6 +96,10 @@ func commands() []command {
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
 		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},
 		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
+		{"version", "", "this build (version, commit, Go) and the versions of the formats it writes", (*Main).version},
+		{"dataset", "export --league NAME [--out DIR] [--anonymise]", "write a league's deals, observations and decisions as Parquet (docs/dataset.md)", (*Main).datasetCmd},
+		{"submit", "--bot NAME --lang go|python DIR|ARCHIVE", "submit a version of a hosted bot: built and run by the arena in a sandbox", (*Main).submit},
+		{"submissions", "list | show NAME@V | logs NAME@V | build NAME@V", "the hosted bots' versions: status, gauntlet, build and run logs", (*Main).submissions},
 	}
 }
 
@@ -106,6 +112,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		m.usage(m.Stdout)
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	if path := m.Getenv("TAPP_CPUPROFILE"); path != "" {
 		stop, err := startCPUProfile(path)
@@ -127,7 +136,10 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(m, ctx, args[1:])
+			if err := c.run(m, ctx, args[1:]); !errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return nil // the help was asked for, and printed
 		}
 	}
 	m.usage(m.Stderr)
@@ -159,15 +171,36 @@ func (m *Main) newLogger(debug bool) *zap.Logger {
 	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(m.Stderr), level))
 }
 
-// flags makes a flag set that writes its help to Stderr and returns errors instead of exiting.
+// flags makes a flag set that returns errors instead of exiting. Its help goes to Stdout when
+// asked for (-h, --help: the command then succeeds), and to Stderr after a mistake on the
+// command line (with the mistake).
 func (m *Main) flags(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("tapp "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	mistakes := &mistakeWriter{w: m.Stderr}
+	fs.SetOutput(mistakes)
 	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "Usage: tapp %s %s\n\nFlags:\n", name, usage)
+		w := m.Stdout
+		if mistakes.wrote {
+			w = m.Stderr
+		}
+		fmt.Fprintf(w, "Usage: tapp %s %s\n\nFlags:\n", name, usage)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(mistakes)
 	}
 	return fs
+}
+
+// mistakeWriter is a flag set's output before its help: the flag package writes there only
+// to report a mistake (an unknown flag, a bad value), never before the help that -h asks for.
+type mistakeWriter struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (e *mistakeWriter) Write(p []byte) (int, error) {
+	e.wrote = true
+	return e.w.Write(p)
 }
 
 // parse parses flags that may stand before, between or after the positional arguments
@@ -199,9 +232,6 @@ func (m *Main) env(key, def string) string {
 }
 
 func exitCode(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 2
-	}
 	var u usageError
 	if errors.As(err, &u) {
 		return 2

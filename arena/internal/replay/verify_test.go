@@ -15,19 +15,10 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/store"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
-
-// clone deep-copies a record's slices, so a test can corrupt it alone.
-func clone(rec domain.DealRecord) domain.DealRecord {
-	rec.Moves = append([]engine.Move(nil), rec.Moves...)
-	rec.Decisions = append([]domain.DecisionRecord(nil), rec.Decisions...)
-	rec.Results = append([]domain.SeatResult(nil), rec.Results...)
-	rec.Seating = append([]string(nil), rec.Seating...)
-	return rec
-}
 
 // find returns the problem with the rule, failing the test when there is none.
 func find(t *testing.T, ps []Problem, rule string) Problem {
@@ -150,7 +141,7 @@ func TestVerifyFindsBrokenRecords(t *testing.T) {
 		{"results", RecResult, func(t *testing.T, r *domain.DealRecord) { r.Results[0].Bot = "someone" }},
 		{"seating", RecSeating, func(t *testing.T, r *domain.DealRecord) { r.Seating[0], r.Seating[1] = r.Seating[1], r.Seating[0] }},
 		{"sent", RecSent, func(t *testing.T, r *domain.DealRecord) {
-			req, err := wire.DecodeSent(r.Decisions[0].Sent)
+			req, err := protoconv.DecodeSent(r.Decisions[0].Sent)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 // Package store implements domain.Store over database/sql, for SQLite (the default: one file,
 // the pure-Go driver modernc.org/sqlite, no cgo) and for PostgreSQL (pgx through its
-// database/sql adapter), with the same tables, the same behaviour and one shared test suite.
+// database/sql adapter), with the same tables and the same behaviour: both pass the stores'
+// suite (arena/internal/store/storetest), as the memory store does.
 //
 // Open picks the backend from the DSN:
 //
@@ -166,14 +167,14 @@ func parseDSN(dsn string) (d dialect, target string, busy time.Duration, err err
 		target = path
 		params, perr := url.ParseQuery(query)
 		if perr != nil {
-			return 0, "", 0, fmt.Errorf("store: DSN %q: %v", dsn, perr)
+			return 0, "", 0, fmt.Errorf("store: DSN %q: %w", dsn, perr)
 		}
 		for k, v := range params {
 			switch k {
 			case "busy_timeout":
 				busy, err = parseTimeout(v[len(v)-1])
 				if err != nil {
-					return 0, "", 0, fmt.Errorf("store: DSN %q: busy_timeout: %v", dsn, err)
+					return 0, "", 0, fmt.Errorf("store: DSN %q: busy_timeout: %w", dsn, err)
 				}
 			default:
 				return 0, "", 0, fmt.Errorf("store: DSN %q: unknown parameter %q (SQLite knows busy_timeout)", dsn, k)

@@ -11,10 +11,10 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
@@ -26,7 +26,7 @@ const (
 	defaultListed    = 50
 )
 
-// Store is what the dashboard reads; arena/store.Store has all of it. Every method reads a
+// Store is what the dashboard reads; the SQL store (arena/internal/store) has all of it. Every method reads a
 // bounded number of rows (one match, one deal, one league's counters), never all results.
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
@@ -103,14 +103,18 @@ func (v *View) ListLeagues(ctx context.Context, _ *viewv1.ListLeaguesRequest) (*
 	}
 	resp := &viewv1.ListLeaguesResponse{}
 	for _, l := range ls {
-		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: wire.Timestamp(l.Created), Updated: wire.Timestamp(l.Updated)}
-		if n, err := v.Store.LeagueDeals(ctx, l.ID); err == nil {
-			info.Deals = int32(n)
+		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: protoconv.Timestamp(l.Created), Updated: protoconv.Timestamp(l.Updated)}
+		n, err := v.Store.LeagueDeals(ctx, l.ID)
+		if err != nil {
+			return nil, grpcError(err)
 		}
-		if counts, err := v.Store.RoundCounts(ctx, l.ID); err == nil {
-			for _, c := range counts {
-				info.Matches += int32(c.Done)
-			}
+		info.Deals = int32(n)
+		counts, err := v.Store.RoundCounts(ctx, l.ID)
+		if err != nil {
+			return nil, grpcError(err)
+		}
+		for _, c := range counts {
+			info.Matches += int32(c.Done)
 		}
 		resp.Leagues = append(resp.Leagues, info)
 	}
@@ -146,11 +150,13 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	finished := map[string]time.Time{}
-	if ms, err := v.Store.ListMatches(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules}); err == nil {
-		for _, m := range ms {
-			finished[m.ID] = m.Finished
-		}
+	ms, err := v.Store.ListMatches(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	finished := make(map[string]time.Time, len(ms))
+	for _, m := range ms {
+		finished[m.ID] = m.Finished
 	}
 	return historyToProto(lb, finished), nil
 }
@@ -170,7 +176,7 @@ func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgr
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: wire.Timestamp(l.Updated)}
+	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: protoconv.Timestamp(l.Updated)}
 	planned := 0
 	for _, c := range counts {
 		planned += c.DealsPlanned
@@ -209,14 +215,14 @@ func (v *View) rate(league string, deals int) float64 {
 func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
 	info := &viewv1.MatchInfo{
 		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
-		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited, LeagueId: m.Spec.LeagueID,
+		Started: protoconv.Timestamp(m.Started), Forfeited: m.Forfeited, LeagueId: m.Spec.LeagueID,
 		Duplicate: m.Spec.Duplicate, Format: m.Spec.Format, DealsPlayed: int32(played),
 	}
 	if info.Format == "" {
 		info.Format = domain.FormatDeals
 	}
 	if !m.Finished.IsZero() {
-		info.Finished = wire.Timestamp(m.Finished)
+		info.Finished = protoconv.Timestamp(m.Finished)
 	}
 	if tables, err := match.Plan(m.Spec); err == nil {
 		info.DealsPlanned = int32(len(tables))
@@ -244,11 +250,11 @@ func (v *View) ListMatches(ctx context.Context, req *viewv1.ListMatchesRequest) 
 	}
 	resp := &viewv1.ListMatchesResponse{}
 	for i := range ms {
-		played := 0
-		if nums, err := v.Store.DealNumbers(ctx, ms[i].ID); err == nil {
-			played = len(nums)
+		nums, err := v.Store.DealNumbers(ctx, ms[i].ID)
+		if err != nil {
+			return nil, grpcError(err)
 		}
-		resp.Matches = append(resp.Matches, matchInfo(&ms[i], played))
+		resp.Matches = append(resp.Matches, matchInfo(&ms[i], len(nums)))
 	}
 	return resp, nil
 }
@@ -270,7 +276,7 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 		d := &deals[i]
 		resp.Deals = append(resp.Deals, &viewv1.DealLine{
 			DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating,
-			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
+			Settlement: protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
 		})
 		for _, r := range d.Results {
 			net[r.Bot] += int64(r.Payoff)

@@ -5,11 +5,8 @@ import (
 	"testing"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/engine"
 )
-
-func sourcesOf(m *domain.Match) ([]engine.Deal, error) { return match.Sources(m.Spec) }
 
 func plan(t *testing.T, format string, bots ...string) *Plan {
 	t.Helper()
@@ -82,6 +79,24 @@ func TestFingerprint(t *testing.T) {
 	b.Seed = 2
 	if d := DiffFingerprints(a.Fingerprint(), b.Fingerprint()); d != "seed was 1, is now 2" {
 		t.Errorf("diff %q", d)
+	}
+}
+
+// A league's stored fingerprint reads back as the plan that made it: the families its
+// leaderboard splits by, its bots and its rules; a text that is no plan is an error.
+func TestParseStored(t *testing.T) {
+	t.Parallel()
+	p := plan(t, Ladder, "a1", "a2", "b")
+	p.Families, p.FamilyCap = map[string]string{"a1": "a", "a2": "a"}, 1
+	s, err := ParseStored(p.Fingerprint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.Families, p.Families) || s.FamilyCap != 1 || !reflect.DeepEqual(s.Bots, p.Bots) || s.Rules != p.Rules.String() || s.Seed != 1 {
+		t.Errorf("ParseStored = %+v, want the plan's families, bots, rules and seed", s)
+	}
+	if _, err := ParseStored("not json"); err == nil {
+		t.Error("ParseStored(not json): no error")
 	}
 }
 
