@@ -31,8 +31,10 @@ type Config struct {
 	// Effort is the work of an ordinary decision, in solver nodes (0: DefaultEffort); see
 	// effort.go for how decisions that matter get more.
 	Effort uint64
-	// MaxTime caps a decision's wall-clock time (0: DefaultMaxTime; negative: only the
-	// request's deadline). The bot decides on the work done when it runs out.
+	// MaxTime caps a decision's wall-clock time (0: the request's deadline, or DefaultMaxTime
+	// when the context has none; negative: only the request's deadline). The bot decides on
+	// the work done when it runs out. Leaving it 0 keeps a match deterministic on a busy host
+	// as long as a decision's work fits in the clock (tapp match --time 30s).
 	MaxTime time.Duration
 	// Seed makes the sampling reproducible.
 	Seed uint64
@@ -67,9 +69,6 @@ func New(cfg Config) *Bot {
 	}
 	if cfg.Effort == 0 {
 		cfg.Effort = DefaultEffort
-	}
-	if cfg.MaxTime == 0 {
-		cfg.MaxTime = DefaultMaxTime
 	}
 	b := &Bot{cfg: cfg, model: cfg.Model, cals: cfg.Calibrations}
 	if b.model == nil {

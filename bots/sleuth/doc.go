@@ -12,7 +12,13 @@
 //     stake and stopped as soon as the choice is settled (effort.go), so the same seed gives
 //     the same decisions and the time goes where decisions matter.
 //
-// The opponent model and the calibration are trained from self-play records by
-// `go run ./bots/sleuth/cmd/train` (train.go); the result, params.json, is embedded with its
-// provenance.
+// Cards are played as kibitz plays them, by the solver over the worlds (play.go) — but where
+// the seats still to play to the trick are, by the evidence, rule-of-thumb players, their
+// replies come from the model and the solver takes over at the next trick; a Ramsch card is
+// chosen by play-outs with the real scoring (rollout.go).
+//
+// The opponent model and the calibrations are fitted to deals the bot plays against heuristic
+// bots by `go run ./scripts/sleuthtrain` (train.go); the result, params.json, is
+// embedded with its provenance. Config.NoInference and Config.NoModelReplies switch the
+// inference off for comparison. docs/STRENGTH.md has the measurements.
 package sleuth

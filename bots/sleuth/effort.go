@@ -22,8 +22,9 @@ import (
 // Easy decisions so stay cheap and the time saved goes to the close ones that matter, which
 // draw further batches up to their budget.
 //
-// The clock is the safety net: a decision also stops at Config.MaxTime or shortly before the
-// request's deadline (the context's), whichever comes first, on the work done by then. The
+// The clock is the safety net: a decision also stops shortly before the request's deadline
+// (the context's; DefaultMaxTime after it starts when there is none) or at Config.MaxTime if
+// set, whichever comes first, on the work done by then. The
 // budgets are set so that on one core of the reference machine 95% of decisions take at most
 // 250 ms (docs/STRENGTH.md), far inside the arena's default second per decision; only on a
 // machine loaded far beyond that do decisions run into the clock and depend on timing.
@@ -41,10 +42,14 @@ const deadlineMargin = 30 * time.Millisecond
 // start sets the decision's deadline and budget.
 func (d *decision) start(ctx context.Context) {
 	now := time.Now()
-	if d.b.cfg.MaxTime > 0 {
+	dl, hasDeadline := ctx.Deadline()
+	switch {
+	case d.b.cfg.MaxTime > 0:
 		d.deadline = now.Add(d.b.cfg.MaxTime)
+	case d.b.cfg.MaxTime == 0 && !hasDeadline:
+		d.deadline = now.Add(DefaultMaxTime)
 	}
-	if dl, ok := ctx.Deadline(); ok {
+	if hasDeadline {
 		dl = dl.Add(-deadlineMargin)
 		if dl.Before(now.Add(5 * time.Millisecond)) {
 			dl = now.Add(5 * time.Millisecond)

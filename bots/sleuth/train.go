@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -416,20 +415,8 @@ func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
 	}
 	m, ll := fitModel(seats)
 	p.Model = m
-	version := "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				version = s.Value
-			}
-			if s.Key == "vcs.modified" && s.Value == "true" {
-				version += "+modified"
-			}
-		}
-	}
 	p.Provenance = map[string]any{
-		"command":                 "go run ./bots/sleuth/internal/train",
-		"version":                 version,
+		"command":                 "go run ./scripts/sleuthtrain",
 		"seed":                    cfg.Seed,
 		"scale":                   cfg.Scale,
 		"effort":                  cfg.Effort,

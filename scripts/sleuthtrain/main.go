@@ -1,7 +1,7 @@
 // Command train fits the sleuth bot's opponent model and calibrations to deals it plays
 // against heuristic bots, and writes them with their provenance to bots/sleuth/params.json:
 //
-//	go run ./bots/sleuth/internal/train [-seed 1] [-workers 2] [-scale 1] [-out bots/sleuth/params.json]
+//	go run ./scripts/sleuthtrain [-seed 1] [-workers 2] [-scale 1] [-out bots/sleuth/params.json]
 //
 // The same seed and scale give the same parameters (the provenance records the version, date
 // and time taken). At scale 1, 3,480 deals, it takes about 15 minutes on two idle cores of the
