@@ -114,42 +114,46 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// A cancelled context or a short clock still yields a legal action, quickly.
+// A cancelled context or a short clock still yields a legal action, quickly, in the bidding
+// and in the play, however much work the bot is allowed.
 func TestClock(t *testing.T) {
 	t.Parallel()
 	r := engine.DefaultRules(engine.Modern)
 	st, _ := engine.NewState(r, engine.DealFromSeed(r, 3, 0), engine.Options{})
+	bid := st.Observe(st.ToMove()) // the first bid
 	for _, a := range []engine.Action{engine.PlayAction(), engine.PassAction(), engine.PassAction(), engine.BidAction(engine.Solo, engine.Clubs)} {
 		if err := st.Apply(a); err != nil {
 			t.Fatal(err)
 		}
 	}
-	obs := st.Observe(st.ToMove())
+	card := st.Observe(st.ToMove())
 	huge := Config{Samples: 1000, Effort: 1 << 40}
-	for name, ctx := range map[string]func() (context.Context, context.CancelFunc){
-		"cancelled": func() (context.Context, context.CancelFunc) {
-			ctx, cancel := context.WithCancel(context.Background())
+	for _, obs := range []engine.Observation{bid, card} {
+		for name, ctx := range map[string]func() (context.Context, context.CancelFunc){
+			"cancelled": func() (context.Context, context.CancelFunc) {
+				ctx, cancel := context.WithCancel(context.Background())
+				cancel()
+				return ctx, cancel
+			},
+			"deadline": func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(context.Background(), 100*time.Millisecond)
+			},
+		} {
+			ctx, cancel := ctx()
+			t0 := time.Now()
+			a, err := New(huge).Decide(ctx, &obs)
 			cancel()
-			return ctx, cancel
-		},
-		"deadline": func() (context.Context, context.CancelFunc) {
-			return context.WithTimeout(context.Background(), 100*time.Millisecond)
-		},
-	} {
-		ctx, cancel := ctx()
-		t0 := time.Now()
-		a, err := New(huge).Decide(ctx, &obs)
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		// unbounded, this decision takes hours: 10 s tells a kept clock from an ignored one on
-		// however busy a machine
-		if d := time.Since(t0); d > 10*time.Second {
-			t.Errorf("%s: decision took %v", name, d)
-		}
-		if _, ok := findLegal(obs.Legal, a); !ok {
-			t.Fatalf("%s: illegal %v", name, a)
+			if err != nil {
+				t.Fatalf("%s %s: %v", obs.Decision, name, err)
+			}
+			// unbounded, this decision takes hours: 10 s tells a kept clock from an ignored one on
+			// however busy a machine
+			if d := time.Since(t0); d > 10*time.Second {
+				t.Errorf("%s %s: decision took %v", obs.Decision, name, d)
+			}
+			if _, ok := findLegal(obs.Legal, a); !ok {
+				t.Fatalf("%s: illegal %v", name, a)
+			}
 		}
 	}
 }

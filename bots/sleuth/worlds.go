@@ -52,10 +52,13 @@ const bidStageFactor = 3
 // candidates draws n candidates from streams from.. and weighs them by the model (every
 // log-likelihood 0 with inference off). Fewer come back when draws fail; a candidate drawn
 // twice by the resampling comes back once, its weight counting both.
+// Fewer come back, too, when the clock runs out (at least one, if any can be drawn): reading
+// a world's history costs more the further the deal is, and a host busy enough makes even a
+// small batch slow.
 func (d *decision) candidates(from, n int) []candidate {
 	if d.b.cfg.NoInference {
 		out := make([]candidate, 0, n)
-		for i := from; i < from+n; i++ {
+		for i := from; i < from+n && !(len(out) > 0 && d.timeUp()); i++ {
 			d.spend(sampleCost)
 			if st, err := d.obs.Sample(engine.NewRand(d.seed, uint64(i))); err == nil {
 				out = append(out, candidate{st: st, thumb: d.b.model.ruleOfThumb(nil, d.obs.Rules.Players)})
@@ -78,7 +81,7 @@ func (d *decision) candidates(from, n int) []candidate {
 	}
 	players := d.obs.Rules.Players
 	var stage1 []drawn
-	for i := from; i < from+bidStageFactor*n; i++ {
+	for i := from; i < from+bidStageFactor*n && !(len(stage1) > 0 && d.timeUp()); i++ {
 		d.spend(sampleCost)
 		st, err := d.obs.Sample(engine.NewRand(d.seed, uint64(i)))
 		if err != nil {
@@ -113,6 +116,9 @@ func (d *decision) candidates(from, n int) []candidate {
 	for i, copies := range systematic(w, n, engine.NewRand(d.seed, resampleStream+uint64(from))) {
 		if copies == 0 {
 			continue
+		}
+		if len(out) > 0 && d.timeUp() {
+			break
 		}
 		c := stage1[i]
 		all, err := d.reader.readWorld(c.st, d.obs.Seat, firstCard, len(history), c.bids)
