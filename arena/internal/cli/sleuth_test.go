@@ -2,12 +2,17 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"go.uber.org/zap"
 )
 
 // The strongest built-in bot, sleuth, plays a match end to end under its name — as its own
@@ -63,5 +68,25 @@ func TestSleuthPlaysTheSameMatchOverGRPCAndInProcess(t *testing.T) {
 	grpc, inproc := moves("grpc"), moves("inproc", "--in-process")
 	if len(grpc) != 1 || !slices.EqualFunc(grpc, inproc, slices.Equal) {
 		t.Fatalf("the same seed gave different matches:\nover gRPC   %v\nin process %v", grpc, inproc)
+	}
+}
+
+// `tapp bot` runs the simple bots on one thread, and the search bots, which think for tens of
+// milliseconds a decision, on every core: a sleuth serving three tables on one thread would
+// take three times as long over each decision and miss the clock on a busy host.
+func TestBotThreadsByKind(t *testing.T) {
+	t.Parallel()
+	for kind, want := range map[string]int{"random": 1, "heuristic": 1, "kibitz": 0, "sleuth": 0} {
+		var got int
+		var errb bytes.Buffer
+		m := &Main{Stdout: io.Discard, Stderr: &errb, Getenv: func(string) string { return "" }, Log: zap.NewNop(),
+			SetMaxProcs: func(n int) { got = n }}
+		// no token: the command stops with a usage error after choosing its threads
+		if err := m.Run(context.Background(), []string{"bot", kind}); err == nil {
+			t.Fatalf("tapp bot %s without a token: no error", kind)
+		}
+		if got != want {
+			t.Errorf("tapp bot %s: GOMAXPROCS set to %d, want %d (0: left alone)", kind, got, want)
+		}
 	}
 }
