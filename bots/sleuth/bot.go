@@ -169,7 +169,6 @@ type decision struct {
 	seed   uint64
 	solver *doubledummy.Solver
 	reader reader
-	hist   []agreement
 	cal    *Calibration
 	// scratch is the state play-outs run on
 	scratch *engine.State

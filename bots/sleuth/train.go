@@ -248,7 +248,7 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 			}
 		}
 		if err := st.Apply(a); err != nil {
-			return res, fmt.Errorf("forced deal %s/%d: %v", f, i, err)
+			return res, fmt.Errorf("forced deal %s/%d: %w", f, i, err)
 		}
 	}
 	contract := st.Contract()
@@ -313,7 +313,7 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 		}
 		seat := st.ToMove()
 		obs := st.Observe(seat)
-		var b bots.Bot = h
+		b := bots.Bot(h)
 		if seat == me {
 			b = bot
 		}
