@@ -1,6 +1,6 @@
-// Package sleuth is Tapp Arena's strongest built-in bot, "sleuth": determinized search over
-// the double-dummy solver (package bots/doubledummy), like kibitz (package bots/search), with
-// three things kibitz lacks:
+// Package sleuth is the built-in bot "sleuth", meant to be Tapp Arena's strongest:
+// determinized search over the double-dummy solver (package bots/doubledummy), like kibitz
+// (package bots/search), with three things kibitz lacks:
 //   - inference: the imagined deals are weighted by how likely every bid, pass and card the
 //     other seats chose is under a model of them (worlds.go, model.go), so that a pass, a
 //     contract named or a card ducked tells where the cards lie;
