@@ -60,11 +60,11 @@ type Limits struct {
 	// of a process fail with an error) while its threads start as usual: a hosted bot
 	// that tries to fork keeps its threads, and plays on.
 	OneProcess bool
-	FileSize  int64         // bytes of any one file written (RLIMIT_FSIZE)
-	OpenFiles int           // open file descriptors (RLIMIT_NOFILE)
-	Scratch   int64         // bytes of the scratch directory (a tmpfs of this size)
-	Wall      time.Duration // wall time per run
-	Output    int64         // bytes of stdout and stderr kept per run
+	FileSize   int64         // bytes of any one file written (RLIMIT_FSIZE)
+	OpenFiles  int           // open file descriptors (RLIMIT_NOFILE)
+	Scratch    int64         // bytes of the scratch directory (a tmpfs of this size)
+	Wall       time.Duration // wall time per run
+	Output     int64         // bytes of stdout and stderr kept per run
 }
 
 // Mount makes a host path visible inside the sandbox.
