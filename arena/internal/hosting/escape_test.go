@@ -552,3 +552,54 @@ func treeUIDs(root int) map[int]string {
 	}
 	return out
 }
+
+// A hostile Python bot (testdata/hostile-python), submitted, built and run in each sandbox
+// present, tries at every decision to fork, to start a program, to connect to the arena's TCP
+// port and to read the arena's database: it plays its match to the end deciding every time
+// itself, and its log names each attempt as blocked, with the reason.
+func TestAHostilePythonBotPlaysOnWhileEveryAttemptFails(t *testing.T) {
+	t.Parallel()
+	rt := python(t)
+	for name, sb := range sandboxes(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dir := openDir(t)
+			st, token := registered(t, dir, "hostile-py")
+			src, err := os.ReadFile(filepath.Join("testdata", "hostile-python", "bot.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcDir := filepath.Join(dir, "src")
+			if err := os.MkdirAll(srcDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(srcDir, "bot.py"), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sub, err := hosting.Submit(ctx, st, hosting.Request{Bot: "hostile-py", Token: token, Lang: hosting.Python, Source: pack(t, srcDir)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := (&hosting.Builder{Sandbox: sb, Dir: dir, Python: rt}).Build(ctx, st, sub)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, sub.BuildLog)
+			}
+			log := playsAMatch(t, st, sb, rt, a, dir, func(h *host.Host) []string {
+				_, port, _ := net.SplitHostPort(h.Addr)
+				return []string{"HOSTILE_ARENA_PORT=" + port, "HOSTILE_DATABASE=" + filepath.Join(dir, "arena.db")}
+			})
+			for _, line := range strings.Split(log, "\n") {
+				if strings.Contains(line, "ESCAPED") {
+					t.Errorf("%s: %s", name, line)
+				}
+			}
+			for _, attempt := range []string{"fork", "spawn", "connect-tcp-arena", "read-database"} {
+				re := regexp.MustCompile(`(?m)^escape ` + attempt + `: blocked: \S.*$`)
+				if n := len(re.FindAllString(log, -1)); n < 3 {
+					t.Errorf("%s: %d lines \"escape %s: blocked: REASON\" in the log, want one per decision (at least 3):\n%.3000s", name, n, attempt, log)
+				}
+			}
+		})
+	}
+}
