@@ -1,8 +1,8 @@
 // Package storetest is the contract every store of the arena keeps, as one test suite: bots,
 // matches, deals with their decision records, results, the readers' views (deal summaries,
-// analyses, leagues), the league's job queue with its running totals, and hosted bots' submissions. The memory store
-// and the SQL store on SQLite and PostgreSQL run it from their own tests, and a new store
-// must pass it:
+// analyses, leagues), the league's job queue with its running totals, and hosted bots'
+// submissions. The memory store and the SQL store on SQLite and PostgreSQL run it from their
+// own tests, and a new store must pass it:
 //
 //	storetest.Run(t, func(t *testing.T) storetest.Store { return openMyStore(t) })
 //
