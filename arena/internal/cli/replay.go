@@ -283,7 +283,7 @@ func (m *Main) stepThrough(wk *replay.Walk, k int, opts replay.RenderOptions) er
 }
 
 func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) error {
-	mt, deals, err := src.Summaries(ctx)
+	mt, deals, withheld, err := src.Summaries(ctx)
 	if err != nil {
 		return err
 	}
@@ -291,8 +291,12 @@ func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) err
 	if src.Store != nil {
 		db = m.suggestDB(dsn)
 	}
-	fmt.Fprintf(m.Stdout, "match %s · %s · bots %s · %d deal(s) stored\n\n", mt.ID, mt.Rules, strings.Join(mt.Bots, ", "), len(deals))
+	fmt.Fprintf(m.Stdout, "match %s · %s · bots %s · %d deal(s) stored\n\n", mt.ID, mt.Rules, strings.Join(mt.Bots, ", "), len(deals)+len(withheld))
 	replay.WriteDealList(m.Stdout, mt, deals)
+	if len(withheld) > 0 {
+		fmt.Fprintf(m.Stdout, "\n%d deal(s) withheld: %s, stored, but their cards are still in play at another table "+
+			"(their duplicate group, or their league round, is not finished)\n", len(withheld), replay.NumberRanges(withheld))
+	}
 	if len(deals) > 0 {
 		fmt.Fprintf(m.Stdout, "\nstep through a deal: tapp replay %s --deal %d [--seat S | --bot NAME | --full]%s\n", src.Name, deals[0].Number, db)
 		fmt.Fprintf(m.Stdout, "re-ask a decision:   tapp replay ask %s --deal %d --decision K (--bot NAME | --bot-cmd CMD)%s\n", src.Name, deals[0].Number, db)
@@ -339,12 +343,16 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	if *deal >= 0 {
 		only = deal
 	}
-	n, err := replay.ExportStored(ctx, st, pos[0], only, bw, replay.ExportOptions{NoSent: *noSent})
+	n, withheld, err := replay.ExportStored(ctx, st, pos[0], only, bw, replay.ExportOptions{NoSent: *noSent})
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return fmt.Errorf("export of match %s: %w", pos[0], err)
+	}
+	if withheld > 0 {
+		fmt.Fprintf(m.Stderr, "%d stored deal(s) of match %s left out: their cards are still in play at another table "+
+			"(export again once the match, or its league round, is finished)\n", withheld, pos[0])
 	}
 	if f != nil {
 		if err := f.Close(); err != nil {

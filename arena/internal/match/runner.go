@@ -34,6 +34,8 @@ type Runner struct {
 	Watch func(matchID string, number int, ev engine.Event, public []engine.Event)
 	// Watching, when set, says whether Watch has anyone to tell (see referee.Table.Watching).
 	Watching func() bool
+	// Stored, when set, is told each deal as soon as it is stored.
+	Stored func(matchID string, number int)
 }
 
 // Result sums up a played match.
@@ -228,6 +230,9 @@ func (p *matchPlay) stored(ctx context.Context, t Table, rec *domain.DealRecord,
 	p.pot = rec.Outcome.PotAfter
 	p.count++
 	p.decisions, p.fallbacks = p.decisions+len(rec.Decisions), p.fallbacks+countFallbacks(rec)
+	if p.r.Stored != nil {
+		p.r.Stored(p.m.ID, t.Number)
+	}
 	if p.r.Progress != nil {
 		p.r.Progress(p.count, len(p.tables))
 	}

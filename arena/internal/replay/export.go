@@ -394,34 +394,47 @@ func WriteLine(w io.Writer, e *DealExport) error {
 }
 
 // ExportStored writes every stored deal of a match (or only deal *only) as JSON Lines and
-// returns how many deals it wrote. Deals are read one at a time, so a long match does not
-// have to fit in memory.
-func ExportStored(ctx context.Context, st Store, matchID string, only *int, w io.Writer, o ExportOptions) (int, error) {
+// returns how many deals it wrote, and how many it left out because their cards are still in
+// play (Gate; asked for alone, such a deal is an error wrapping ErrInPlay). Deals are read one
+// at a time, so a long match does not have to fit in memory.
+func ExportStored(ctx context.Context, st Store, matchID string, only *int, w io.Writer, o ExportOptions) (written, withheld int, err error) {
 	am, err := st.GetMatch(ctx, matchID)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	m := MatchOf(am)
+	gate, err := NewGate(ctx, st, am)
+	if err != nil {
+		return 0, 0, err
+	}
 	nums := []int{}
 	if only != nil {
+		if err := gate.Check(*only); err != nil {
+			return 0, 0, err
+		}
 		nums = append(nums, *only)
 	} else if nums, err = st.DealNumbers(ctx, matchID); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	for i, n := range nums {
+	for _, n := range nums {
+		if gate.Check(n) != nil {
+			withheld++
+			continue
+		}
 		rec, err := st.Deal(ctx, matchID, n)
 		if err != nil {
-			return i, err
+			return written, withheld, err
 		}
 		e, err := NewDealExport(m, rec, o)
 		if err != nil {
-			return i, err
+			return written, withheld, err
 		}
 		if err := WriteLine(w, e); err != nil {
-			return i, err
+			return written, withheld, err
 		}
+		written++
 	}
-	return len(nums), nil
+	return written, withheld, nil
 }
 
 // maxLine bounds one export line (a deal with every request as sent is far smaller).

@@ -89,20 +89,34 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
-	DealNumbers(ctx context.Context, matchID string) ([]int, error)
+	GateStore
 }
 
-// LoadDeal reads one stored deal with its match.
+// LoadDeal reads one stored deal with its match; a deal whose cards are still in play (Gate)
+// is an error wrapping ErrInPlay.
 func LoadDeal(ctx context.Context, st Store, matchID string, number int) (Match, *domain.DealRecord, error) {
 	m, err := st.GetMatch(ctx, matchID)
 	if err != nil {
 		return Match{}, nil, err
 	}
-	rec, err := ReadDeal(ctx, st, m.ID, number)
+	rec, err := ReadOpenDeal(ctx, st, m, number)
 	if err != nil {
 		return Match{}, nil, err
 	}
 	return MatchOf(m), rec, nil
+}
+
+// ReadOpenDeal is ReadDeal for a deal that may be shown now: one whose cards are still in
+// play is an error wrapping ErrInPlay, and is not read.
+func ReadOpenDeal(ctx context.Context, st Store, m *domain.Match, number int) (*domain.DealRecord, error) {
+	gate, err := NewGate(ctx, st, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := gate.Check(number); err != nil {
+		return nil, err
+	}
+	return ReadDeal(ctx, st, m.ID, number)
 }
 
 // ReadDeal reads deal number of a match already read; a deal that is not stored is an error
@@ -119,11 +133,11 @@ func ReadDeal(ctx context.Context, st Store, matchID string, number int) (*domai
 	case len(nums) == 0:
 		return nil, fmt.Errorf("match %s has no finished deal yet: %w", matchID, err)
 	}
-	return nil, fmt.Errorf("%w (finished deals: %s)", err, numberRanges(nums))
+	return nil, fmt.Errorf("%w (finished deals: %s)", err, NumberRanges(nums))
 }
 
-// numberRanges writes ascending numbers compactly: "0-17, 19, 21-30".
-func numberRanges(ns []int) string {
+// NumberRanges writes ascending numbers compactly: "0-17, 19, 21-30".
+func NumberRanges(ns []int) string {
 	out := ""
 	for i := 0; i < len(ns); {
 		j := i

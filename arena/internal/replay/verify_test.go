@@ -248,6 +248,8 @@ func (s *memStore) DealNumbers(context.Context, string) ([]int, error) {
 	return ns, nil
 }
 
+func (s *memStore) RoundJobs(context.Context, string) ([]domain.Job, error) { return nil, nil }
+
 func storeOf(m Match, recs []domain.DealRecord) *memStore {
 	return &memStore{m: &domain.Match{ID: m.ID, Spec: domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs),
 		Seed: m.Seed, TimeControl: m.TimeControl}}, deals: recs}

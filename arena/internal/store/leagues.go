@@ -486,6 +486,24 @@ func (s *Store) Jobs(ctx context.Context, league string) ([]domain.Job, error) {
 	return jobs, s.wrap("list the jobs of league "+league, err)
 }
 
+// RoundJobs returns the jobs of the league round a match belongs to, by id: every match of
+// a round deals the same deal sources, so a deal's cards are in play until every job of its
+// group in the round is done (what the replays and the dashboard ask before they show a deal).
+// A stand-alone match has none. One index range of league_jobs_round.
+func (s *Store) RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) {
+	what := "list the jobs of the round of match " + matchID
+	// Without Stored (0): counting each job's deals would read the whole round's.
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT j.id, j.league_id, j.round, j.match_id, j.first_group,
+	j.n_groups, j.deals, j.state, j.owner, j.lease_until, j.attempts, j.last_error, 0 FROM league_matches lm
+JOIN league_jobs j ON j.league_id = lm.league_id AND j.round = lm.round
+WHERE lm.match_id = ? ORDER BY j.id`), matchID)
+	if err != nil {
+		return nil, s.wrap(what, err)
+	}
+	jobs, err := scanJobs(rows)
+	return jobs, s.wrap(what, err)
+}
+
 // JobsIn returns the league's jobs in the given states, by id (two index ranges per state:
 // what `tapp league status` lists, without reading the done jobs of a long league).
 func (s *Store) JobsIn(ctx context.Context, league string, states ...domain.JobState) ([]domain.Job, error) {

@@ -29,6 +29,9 @@ type Store interface {
 	leaguestore.Store
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
+	// RoundJobs lists the jobs of the league round a match belongs to, by id (none for a
+	// stand-alone match), without Stored.
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	// DealSummaries is Deals without each decision's Sent.
@@ -65,6 +68,7 @@ var tests = []test{
 	{"Queue/ClaimCountsStoredDeals", testClaimCountsStoredDeals},
 	{"Queue/ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
 	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
+	{"Queue/RoundJobsAreTheRoundsOfEveryMatch", testRoundJobs},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
 }
