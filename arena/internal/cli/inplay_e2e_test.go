@@ -74,8 +74,8 @@ func TestE2ENoViewShowsACardStillInPlay(t *testing.T) {
 		lives    []*viewv1.LiveEvent // every live event, judged at the end
 		checked  = 0                 // things shown and checked
 		refused  = 0                 // replays refused while in play
-		served   = 0         // replays served
-		inPlay   = 0         // match lines withheld
+		served   = 0                 // replays served
+		inPlay   = 0                 // match lines withheld
 		liveSeq  int64
 		finished bool
 		cliDone  bool
