@@ -54,12 +54,10 @@ func (r *Runner) Create(ctx context.Context, spec domain.MatchSpec) (*domain.Mat
 	if _, err := Plan(spec); err != nil {
 		return nil, err
 	}
-	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
-	commitment, err := Commitment(spec, m.Nonce)
-	if err != nil {
+	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now()}
+	if err := Commit(m); err != nil {
 		return nil, err
 	}
-	m.Commitment = commitment
 	if err := r.Store.CreateMatch(ctx, m); err != nil {
 		return nil, fmt.Errorf("storing match: %w", err)
 	}

@@ -18,13 +18,19 @@ var (
 	ErrDiskFull = errors.New("disk full")
 	// ErrSchemaTooNew: the database was migrated by a newer build of tapp.
 	ErrSchemaTooNew = errors.New("database schema is newer than this build of tapp")
+	// ErrCorrupt: the database is damaged: SQLite met a malformed page (or PostgreSQL corrupt
+	// data), or a row contradicts what the store wrote. Nothing read from it is trusted: the
+	// error names the way back (tapp db check, tapp db restore).
+	ErrCorrupt = errors.New("the database is damaged")
 )
 
 // SQLite primary result codes (https://sqlite.org/rescode.html) and the extended codes of
 // the constraint violations that mean "this row already exists".
 const (
 	sqliteBusy                 = 5
+	sqliteCorrupt              = 11
 	sqliteFull                 = 13
+	sqliteNotADB               = 26
 	sqliteConstraintPrimaryKey = 1555
 	sqliteConstraintUnique     = 2067
 )
@@ -35,6 +41,8 @@ const (
 	pgDiskFull        = "53100"
 	pgDeadlock        = "40P01"
 	pgSerialization   = "40001"
+	pgDataCorrupted   = "XX001"
+	pgIndexCorrupted  = "XX002"
 )
 
 func sqliteCode(err error) (int, bool) {
@@ -70,6 +78,25 @@ func isDiskFull(err error) bool {
 	return pgCode(err) == pgDiskFull
 }
 
+// isCorrupt reports a damaged database: SQLite's SQLITE_CORRUPT or SQLITE_NOTADB (a page, or
+// the file's header, is not what SQLite wrote), PostgreSQL's data or index corruption.
+func isCorrupt(err error) bool {
+	if code, ok := sqliteCode(err); ok {
+		return code&0xff == sqliteCorrupt || code&0xff == sqliteNotADB
+	}
+	c := pgCode(err)
+	return c == pgDataCorrupted || c == pgIndexCorrupted
+}
+
+// corruptHelp is the way back from a damaged database, for its error.
+func (s *Store) corruptHelp() string {
+	if s.dialect == postgresDialect {
+		return "check it with `tapp db check`, and restore PostgreSQL's last backup (pg_restore) or repair it (the PostgreSQL manual, \"Corruption\")"
+	}
+	return fmt.Sprintf("nothing read from it is trusted: see what is damaged with `tapp db check --db %s`, "+
+		"and restore the last backup with `tapp db restore BACKUP --db %s` (backups: `tapp db backup`)", s.where, s.where)
+}
+
 // isUniqueViolation reports an insert that hit a primary key or unique constraint.
 func isUniqueViolation(err error) bool {
 	if code, ok := sqliteCode(err); ok {
@@ -88,6 +115,8 @@ func (s *Store) wrap(op string, err error) error {
 		return fmt.Errorf("%w: %s: %s: %w", ErrLocked, s.where, op, err)
 	case isDiskFull(err):
 		return fmt.Errorf("%w while %s (%s): %w", ErrDiskFull, op, s.where, err)
+	case isCorrupt(err):
+		return fmt.Errorf("%w: %s: %s: %v; %s", ErrCorrupt, s.where, op, err, s.corruptHelp())
 	}
 	return fmt.Errorf("store: %s (%s): %w", op, s.where, err)
 }
@@ -97,8 +126,10 @@ func (s *Store) wrapSave(matchID string, number int, err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, ErrLocked), errors.Is(err, ErrDiskFull):
+	case errors.Is(err, ErrLocked), errors.Is(err, ErrDiskFull), errors.Is(err, ErrCorrupt):
 		return err
+	case isCorrupt(err):
+		return fmt.Errorf("%w: %s: saving deal %d of match %s: nothing was stored: %v; %s", ErrCorrupt, s.where, number, matchID, err, s.corruptHelp())
 	case isBusy(err):
 		return fmt.Errorf("%w: %s: saving deal %d of match %s: nothing was stored: %w",
 			ErrLocked, s.where, number, matchID, err)

@@ -551,11 +551,13 @@ func (s *Store) SaveJobDeal(ctx context.Context, d *domain.DealRecord, jobID int
 		return false, s.wrapSave(d.MatchID, d.Number, err)
 	}
 	var done bool
-	err := s.saveDeal(ctx, d, func(tx *sql.Tx) error {
-		var err error
-		done, err = s.completeJob(ctx, tx, jobID)
-		return err
-	})
+	err := s.saveDeal(ctx, d, saveHooks{
+		before: func(tx *sql.Tx) error { return s.lockJobs(ctx, tx, []int64{jobID}) },
+		then: func(tx *sql.Tx) error {
+			var err error
+			done, err = s.completeJob(ctx, tx, jobID)
+			return err
+		}})
 	return done, err
 }
 
@@ -587,47 +589,43 @@ func (s *Store) saveJobDeals(ctx context.Context, items []domain.JobDeal) error 
 	if err := s.readyQueries(ctx, s.completeJobQueries()); err != nil {
 		return s.wrapSave(first.MatchID, first.Number, err)
 	}
-	return s.saveBatch(ctx, deals, func(tx *sql.Tx) error {
-		// Jobs, then matches, each in ascending order: every transaction that completes jobs
-		// takes its locks in this order, so two of them never wait for each other in a circle.
-		var jobs []int64
-		seen := map[int64]bool{}
-		for _, it := range items {
-			if !seen[it.JobID] {
-				seen[it.JobID] = true
-				jobs = append(jobs, it.JobID)
-			}
+	var jobs []int64
+	seen := map[int64]bool{}
+	for _, it := range items {
+		if !seen[it.JobID] {
+			seen[it.JobID] = true
+			jobs = append(jobs, it.JobID)
 		}
-		sort.Slice(jobs, func(a, b int) bool { return jobs[a] < jobs[b] })
-		if s.dialect == postgresDialect {
-			args := make([]any, len(jobs))
-			for i, id := range jobs {
-				args[i] = id
-			}
-			if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE id IN (`+placeholders(len(jobs))+
-				`) ORDER BY id FOR NO KEY UPDATE`), args...); err != nil {
-				return s.wrapSave(first.MatchID, first.Number, err)
-			}
-			matchSet := map[string]bool{}
-			var margs []any
-			for _, it := range items {
-				if !matchSet[it.Deal.MatchID] {
-					matchSet[it.Deal.MatchID] = true
-					margs = append(margs, it.Deal.MatchID)
+	}
+	sort.Slice(jobs, func(a, b int) bool { return jobs[a] < jobs[b] })
+	return s.saveBatch(ctx, deals, saveHooks{
+		// Jobs, then matches (chainDeals locks those), each in ascending order: every
+		// transaction that stores deals or completes jobs takes its locks in this order, so two
+		// of them never wait for each other in a circle.
+		before: func(tx *sql.Tx) error { return s.lockJobs(ctx, tx, jobs) },
+		then: func(tx *sql.Tx) error {
+			for _, id := range jobs {
+				if _, err := s.completeJob(ctx, tx, id); err != nil {
+					return s.wrapSave(first.MatchID, first.Number, err)
 				}
 			}
-			if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM matches WHERE id IN (`+placeholders(len(margs))+
-				`) ORDER BY id FOR NO KEY UPDATE`), margs...); err != nil {
-				return s.wrapSave(first.MatchID, first.Number, err)
-			}
-		}
-		for _, id := range jobs {
-			if _, err := s.completeJob(ctx, tx, id); err != nil {
-				return s.wrapSave(first.MatchID, first.Number, err)
-			}
-		}
+			return nil
+		}})
+}
+
+// lockJobs locks the rows of jobs (ascending ids) on PostgreSQL, FOR NO KEY UPDATE, as the
+// first locks of a transaction that stores their deals; SQLite's one writer needs none.
+func (s *Store) lockJobs(ctx context.Context, tx *sql.Tx, jobs []int64) error {
+	if s.dialect != postgresDialect || len(jobs) == 0 {
 		return nil
-	})
+	}
+	args := make([]any, len(jobs))
+	for i, id := range jobs {
+		args[i] = id
+	}
+	_, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE id IN (`+placeholders(len(jobs))+
+		`) ORDER BY id FOR NO KEY UPDATE`), args...)
+	return err
 }
 
 // CompleteJob marks job jobID done if all its deals are stored (for a job found complete when

@@ -90,6 +90,10 @@ type Store struct {
 	ratingInfoCount atomic.Int64
 
 	progress func(what string, done, total int) // Options.Progress
+
+	// chained says the schema keeps deal chains (version 15 on): false only for a store that
+	// tests open at an older version, to write rows as that version did.
+	chained bool
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -137,6 +141,7 @@ func openWith(ctx context.Context, dsn string, version int, o Options) (*Store, 
 		s.Close()
 		return nil, err
 	}
+	s.chained = version == 0 || version >= chainSchema
 	if version == 0 {
 		if err := s.rebuildRatingSums(ctx); err != nil { // once, for deals stored before the sums were kept
 			s.Close()

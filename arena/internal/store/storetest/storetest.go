@@ -29,6 +29,8 @@ type Store interface {
 	leaguestore.Store
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
+	// Chain returns a match's chain as the store keeps it (dealchain).
+	Chain(ctx context.Context, matchID string) (*domain.Chain, error)
 	// RoundJobs lists the jobs of the league round a match belongs to, by id (none for a
 	// stand-alone match), without Stored.
 	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error)
@@ -58,6 +60,7 @@ var tests = []test{
 	{"BadDealsAreRefusedWhole", testBadDealsAreRefusedWhole},
 	{"SaveDealsStoresABatchWholeOrNotAtAll", testSaveDealsBatch},
 	{"PlayedDealsReadBackExactly", testPlayedDeals},
+	{"DealsAreChainedInTheOrderStored", testChain},
 	{"Results", testResults},
 	{"ConcurrentWriters", testConcurrentWriters},
 	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
