@@ -149,7 +149,7 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 const (
 	insertDeal = `INSERT INTO deals (match_id, number, deal_group, seating, deal, options, moves, outcome,
 	started, duration_us, decision_log, record, chain_seq, chain_link) VALUES `
-	dealCols     = 14
+	dealCols = 14
 	// chainCols are the places of chain_seq and chain_link in a deal's values, which the
 	// transaction fills in (chainDeals).
 	chainSeqCol, chainLinkCol = 12, 13
