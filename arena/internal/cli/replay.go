@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -399,10 +400,10 @@ func (m *Main) replayVerify(ctx context.Context, args []string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(m.Stdout, p)
 	}
-	for _, c := range append(rep.Commitments, rep.Unchecked...) {
+	for _, c := range slices.Concat(rep.Commitments, rep.Chains, rep.Complete, rep.Unchecked) {
 		fmt.Fprintln(m.Stdout, c)
 	}
-	if rep.Deals == 0 {
+	if rep.Deals == 0 && rep.OK() {
 		fmt.Fprintf(m.Stdout, "%s: no finished deal to verify\n", what)
 		return nil
 	}

@@ -44,8 +44,9 @@ type Match struct {
 	Deals  int
 	// Commitment is the match's commitment to its deals (match.Commitment); Nonce its secret,
 	// revealed once the match is over (empty before, and for matches that made none).
-	Commitment string
-	Nonce      string
+	Commitment        string
+	Nonce             string
+	CommitmentVersion int
 }
 
 // MatchOf is the replay context of a stored match.
@@ -55,6 +56,7 @@ func MatchOf(m *domain.Match) Match {
 		TimeControl: m.Spec.TimeControl, Duplicate: m.Spec.Duplicate,
 		Seeded: m.Spec.DealsText == "", Seed: m.Spec.Seed,
 		Format: m.Spec.Format, Rounds: m.Spec.Rounds, Deals: m.Spec.Deals, Commitment: m.Commitment,
+		CommitmentVersion: m.CommitmentVersion,
 	}
 	if out.Format == "" {
 		out.Format = domain.FormatDeals
@@ -89,6 +91,14 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
+	// Chain is what the store keeps of the match's chain of stored deals (dealchain).
+	Chain(ctx context.Context, matchID string) (*domain.Chain, error)
+	GateStore
+}
+
+// DealReader is what reading one deal that may be shown needs.
+type DealReader interface {
+	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
 	GateStore
 }
 
@@ -108,7 +118,7 @@ func LoadDeal(ctx context.Context, st Store, matchID string, number int) (Match,
 
 // ReadOpenDeal is ReadDeal for a deal that may be shown now: one whose cards are still in
 // play is an error wrapping ErrInPlay, and is not read.
-func ReadOpenDeal(ctx context.Context, st Store, m *domain.Match, number int) (*domain.DealRecord, error) {
+func ReadOpenDeal(ctx context.Context, st DealReader, m *domain.Match, number int) (*domain.DealRecord, error) {
 	gate, err := NewGate(ctx, st, m)
 	if err != nil {
 		return nil, err
@@ -121,7 +131,7 @@ func ReadOpenDeal(ctx context.Context, st Store, m *domain.Match, number int) (*
 
 // ReadDeal reads deal number of a match already read; a deal that is not stored is an error
 // that says which deals are.
-func ReadDeal(ctx context.Context, st Store, matchID string, number int) (*domain.DealRecord, error) {
+func ReadDeal(ctx context.Context, st DealReader, matchID string, number int) (*domain.DealRecord, error) {
 	rec, err := st.Deal(ctx, matchID, number)
 	if err == nil {
 		return rec, nil

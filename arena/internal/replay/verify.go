@@ -2,10 +2,8 @@ package replay
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -72,6 +70,11 @@ type Report struct {
 	// checked (none made, nonce not revealed yet, a deal file) is in Unchecked with why.
 	Commitments []string
 	Unchecked   []string
+	// Chains lists the chains found whole, one per match, with their last link (what a third
+	// party compares with the head `tapp match` printed); Complete the matches shown to hold
+	// every deal of their manifest.
+	Chains   []string
+	Complete []string
 }
 
 // checkCommitment checks m's commitment, if it can be checked, into the report.
@@ -502,44 +505,6 @@ func (v *verifier) checkOutcome(want engine.Outcome) {
 	}
 }
 
-// VerifyStored verifies every stored deal of a match, reading one deal at a time, and checks
-// that the pot carries from each deal to the next (R-POT).
-func VerifyStored(ctx context.Context, st Store, matchID string) (*Report, error) {
-	am, err := st.GetMatch(ctx, matchID)
-	if err != nil {
-		return nil, err
-	}
-	m := MatchOf(am)
-	nums, err := st.DealNumbers(ctx, matchID)
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{}
-	rep.checkCommitment(am, 0)
-	var prev *domain.DealRecord
-	for _, n := range nums {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-		rec, err := st.Deal(ctx, matchID, n)
-		rep.Deals++
-		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return rep, err
-			}
-			rep.Problems = append(rep.Problems, Problem{Match: matchID, Deal: n, Decision: -1, Rule: ruleOf(err, RecUnreadable),
-				Msg: fmt.Sprintf("the stored deal cannot be read: %v", err)})
-			prev = nil
-			continue
-		}
-		rep.Decisions += len(rec.Moves)
-		rep.Problems = append(rep.Problems, VerifyDeal(m, rec)...)
-		rep.Problems = append(rep.Problems, potCarry(m, prev, rec)...)
-		prev = rec
-	}
-	return rep, nil
-}
-
 // potCarry checks that a deal starts with the pot the deal before it left (R-POT): deals of a
 // match with a pot are played one after the other.
 func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
@@ -558,54 +523,4 @@ func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
 	}
 	return []Problem{{Match: m.ID, Deal: rec.Number, Decision: -1, Rule: "R-POT",
 		Msg: fmt.Sprintf("the deal starts with a pot of %d, but the deal before it left %d", rec.Options.Pot, want)}}
-}
-
-// VerifyExport verifies every deal of a JSON Lines export.
-func VerifyExport(r io.Reader) (*Report, error) {
-	rep := &Report{}
-	var prev *domain.DealRecord
-	prevMatch := ""
-	err := ReadExport(r, func(line int, e *DealExport, err error) error {
-		rep.Deals++
-		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{Line: line, Deal: -1, Decision: -1, Rule: RecUnreadable, Msg: err.Error()})
-			return nil
-		}
-		m, rec, err := e.Record()
-		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{Match: e.Match, Line: line, Deal: e.Deal, Decision: -1,
-				Rule: ruleOf(err, RecUnreadable), Msg: err.Error()})
-			prev = nil
-			return nil
-		}
-		rep.Decisions += len(rec.Moves)
-		ps := VerifyDeal(m, rec)
-		if prevMatch != m.ID {
-			prev = nil
-			rep.checkExportCommitment(m, e, line)
-		}
-		ps = append(ps, potCarry(m, prev, rec)...)
-		for i := range ps {
-			ps[i].Line = line
-		}
-		rep.Problems = append(rep.Problems, ps...)
-		prev, prevMatch = rec, m.ID
-		return nil
-	})
-	return rep, err
-}
-
-// checkExportCommitment checks the commitment of an export's match at its first line. Only a
-// seeded match can be checked from its export: a deal file's text is not in it.
-func (r *Report) checkExportCommitment(m Match, e *DealExport, line int) {
-	if m.Commitment != "" && !m.Seeded {
-		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
-		return
-	}
-	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: m.Deals, Seed: m.Seed, Duplicate: m.Duplicate,
-		TimeControl: m.TimeControl, LeagueID: m.LeagueID, Format: m.Format, Rounds: m.Rounds}
-	if spec.Format == domain.FormatDeals {
-		spec.Format = ""
-	}
-	r.checkCommitment(&domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce}, line)
 }
