@@ -169,11 +169,11 @@ type DecisionJSON struct {
 	// ArenaShareUS is the arena's own share of the decision, never charged to the bot.
 	ArenaShareUS int64 `json:"arena_share_us,omitempty"`
 	// ThinkUS is the bot's own thinking time for its accepted answer, as it reported it.
-	ThinkUS      int64           `json:"think_us,omitempty"`
-	Strike       bool            `json:"strike"`
-	Fallback     bool            `json:"fallback"`
-	Attempts     []AttemptJSON   `json:"attempts,omitempty"`
-	Sent         json.RawMessage `json:"sent,omitempty"`
+	ThinkUS  int64           `json:"think_us,omitempty"`
+	Strike   bool            `json:"strike"`
+	Fallback bool            `json:"fallback"`
+	Attempts []AttemptJSON   `json:"attempts,omitempty"`
+	Sent     json.RawMessage `json:"sent,omitempty"`
 }
 
 // AttemptJSON is one answer the bot sent, accepted or refused.
