@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
 
@@ -215,7 +216,8 @@ func TestVersionPrintsTheBuildAndTheFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"tapp ", runtime.Version(), "protocol tapp.v1", fmt.Sprintf("store    schema %d", schema), "export   tapp-replay/1"} {
+	for _, want := range []string{"tapp ", runtime.Version(), "protocol tapp.v1", fmt.Sprintf("store    schema %d", schema), "export   " + replay.FormatVersion,
+		`commitment "tapp deal commitment 2", chain 1`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tapp version does not say %q:\n%s", want, out)
 		}

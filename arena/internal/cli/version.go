@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/tapparena/tapp/arena/internal/analysis"
+	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/server"
@@ -32,7 +33,7 @@ func (m *Main) version(_ context.Context, args []string) error {
 	info, _ := debug.ReadBuildInfo()
 	writeVersion(m.Stdout, info, formats{
 		Protocol: string(tappv1.File_tapp_v1_bot_proto.Package()), Arena: server.Version, Schema: schema,
-		Export: replay.FormatVersion, Commitment: match.CommitmentVersion, Analysis: analysis.Version,
+		Export: replay.FormatVersion, Commitment: match.CommitmentVersion, Chain: dealchain.Version, Analysis: analysis.Version,
 	})
 	return nil
 }
@@ -44,6 +45,7 @@ type formats struct {
 	Schema     int    // the newest store schema
 	Export     string // the replay export's format field
 	Commitment string // the deal commitment's
+	Chain      int    // the chain of stored deals' (and of its canonical deal text)
 	Analysis   int    // the stored double-dummy analyses'
 }
 
@@ -81,5 +83,5 @@ func writeVersion(w io.Writer, info *debug.BuildInfo, f formats) {
 	fmt.Fprintf(w, "  protocol %s (%s)\n", f.Protocol, f.Arena)
 	fmt.Fprintf(w, "  store    schema %d\n", f.Schema)
 	fmt.Fprintf(w, "  export   %s\n", f.Export)
-	fmt.Fprintf(w, "  deals    commitment %q, analysis %d\n", f.Commitment, f.Analysis)
+	fmt.Fprintf(w, "  deals    commitment %q, chain %d, analysis %d\n", f.Commitment, f.Chain, f.Analysis)
 }
