@@ -55,8 +55,14 @@ type replaySource struct {
 	st *store.Store // nil for a file
 }
 
-// openSource opens arg as an export file if such a file exists, else as a match in the store.
+// openSource opens arg as an export file if such a file exists, else as a match in the store
+// (read-only).
 func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, error) {
+	return m.openSourceFor(ctx, arg, dsn, m.openExistingStore)
+}
+
+// openSourceFor is openSource opening the store with open.
+func (m *Main) openSourceFor(ctx context.Context, arg, dsn string, open func(context.Context, string) (*store.Store, error)) (*replaySource, error) {
 	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
 		f, err := os.Open(arg)
 		if err != nil {
@@ -72,7 +78,7 @@ func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, 
 	if strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) {
 		return nil, fmt.Errorf("%s: no such file", arg)
 	}
-	st, err := m.openExistingStore(ctx, dsn)
+	st, err := open(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}

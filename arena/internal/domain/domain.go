@@ -212,6 +212,13 @@ type Chain struct {
 	Unchained       []int       // deal numbers in no chain (stored before schema version 15), ascending
 }
 
+// Integrity is what a database engine's own check says of its pages (tapp db check).
+type Integrity struct {
+	Method   string   // what was run ("PRAGMA integrity_check")
+	Problems []string // what it found wrong
+	Notes    []string // what could not be checked, and why
+}
+
 // ResultRow is a SeatResult with the match and deal it belongs to. Store.Results lists them
 // by match (in the order the matches started, then by id), deal and seat.
 type ResultRow struct {

@@ -53,6 +53,31 @@ func (r *Report) problem(matchID string, line, deal int, rule, format string, ar
 // match is finished). Deals are read one at a time. The problems of a deal whose cards are
 // still in play (Gate) name their rule but not the cards.
 func VerifyStored(ctx context.Context, st Store, matchID string) (*Report, error) {
+	return verifyStored(ctx, st, matchID, nil)
+}
+
+// SummaryStore is a Store that lists a match's deals without their requests (the SQL store).
+type SummaryStore interface {
+	Store
+	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
+}
+
+// CheckComplete is VerifyStored without re-simulating the deals: the commitment, the chain
+// and the manifest, from the deals' summaries (a deal's requests are read only when its
+// record does not keep their digest) — what tapp db check runs on every match. each, when
+// set, is given every deal read.
+func CheckComplete(ctx context.Context, st SummaryStore, matchID string, each func(*domain.DealRecord)) (*Report, error) {
+	return verifyStored(ctx, st, matchID, &lightRead{st: st, each: each})
+}
+
+// lightRead is how CheckComplete reads: a match's summaries at once, no re-simulation.
+type lightRead struct {
+	st    SummaryStore
+	each  func(*domain.DealRecord)
+	deals map[int]*domain.DealRecord
+}
+
+func verifyStored(ctx context.Context, st Store, matchID string, light *lightRead) (*Report, error) {
 	am, err := st.GetMatch(ctx, matchID)
 	if err != nil {
 		return nil, err
@@ -76,7 +101,17 @@ func VerifyStored(ctx context.Context, st Store, matchID string) (*Report, error
 	if err != nil {
 		rep.problem(matchID, 0, -1, RecForeign, "the match's plan cannot be made: %v", err)
 	}
-	v := &storedCheck{ctx: ctx, st: st, m: m, gate: gate, rep: rep, pots: map[int][2]int{}}
+	v := &storedCheck{ctx: ctx, st: st, m: m, gate: gate, rep: rep, pots: map[int][2]int{}, light: light}
+	if light != nil {
+		ds, err := light.st.DealSummaries(ctx, matchID)
+		if err != nil {
+			return nil, err
+		}
+		light.deals = make(map[int]*domain.DealRecord, len(ds))
+		for i := range ds {
+			light.deals[ds[i].Number] = &ds[i]
+		}
+	}
 	for _, n := range chain.Unchained {
 		if _, err := v.deal(n); err != nil {
 			return rep, err
@@ -110,6 +145,7 @@ type storedCheck struct {
 	rep     *Report
 	pots    map[int][2]int // deal → its pot before and after (R-POT)
 	chainOK bool
+	light   *lightRead // CheckComplete's reading, nil for VerifyStored's
 }
 
 // deal reads and verifies deal n and returns it (nil when it cannot be read: a problem).
@@ -117,7 +153,16 @@ func (v *storedCheck) deal(n int) (*domain.DealRecord, error) {
 	if err := v.ctx.Err(); err != nil {
 		return nil, err
 	}
-	rec, err := v.st.Deal(v.ctx, v.m.ID, n)
+	var rec *domain.DealRecord
+	var err error
+	if v.light != nil {
+		rec = v.light.deals[n]
+		if rec == nil || rec.SentDigest == nil { // a record that keeps its requests, not their digest
+			rec, err = v.st.Deal(v.ctx, v.m.ID, n)
+		}
+	} else {
+		rec, err = v.st.Deal(v.ctx, v.m.ID, n)
+	}
 	v.rep.Deals++
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -127,6 +172,13 @@ func (v *storedCheck) deal(n int) (*domain.DealRecord, error) {
 		return nil, nil
 	}
 	v.rep.Decisions += len(rec.Moves)
+	v.pots[n] = [2]int{rec.Options.Pot, rec.Outcome.PotAfter}
+	if v.light != nil {
+		if v.light.each != nil {
+			v.light.each(rec)
+		}
+		return rec, nil
+	}
 	ps := VerifyDeal(v.m, rec)
 	if v.gate.Check(n) != nil {
 		for i := range ps { // what is wrong, not with which cards
@@ -134,7 +186,6 @@ func (v *storedCheck) deal(n int) (*domain.DealRecord, error) {
 		}
 	}
 	v.rep.Problems = append(v.rep.Problems, ps...)
-	v.pots[n] = [2]int{rec.Options.Pot, rec.Outcome.PotAfter}
 	return rec, nil
 }
 

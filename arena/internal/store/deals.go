@@ -596,7 +596,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 		d, log, err := scanDeal(rows, info, withSent)
 		if err != nil {
 			rows.Close()
-			return nil, s.wrap(op, err)
+			return nil, s.damaged(op, err)
 		}
 		at[d.Number] = len(deals)
 		withRows = withRows || d.SentDigest == nil
@@ -606,7 +606,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 			inRows[d.Number] = true
 		} else if d.Decisions, err = decodeDecisionLog(log, withSent); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("store: deal %d of match %s: the stored decisions do not decode: %w", d.Number, matchID, err)
+			return nil, s.damaged(op, fmt.Errorf("deal %d of match %s: the stored decisions do not decode: %w", d.Number, matchID, err))
 		}
 		deals = append(deals, *d)
 	}
@@ -813,7 +813,7 @@ FROM deals d JOIN matches m ON m.id = d.match_id`+cond+resultOrder+`, d.number`+
 		}
 		d := domain.DealRecord{MatchID: x.row.MatchID, Number: x.row.Deal, Group: x.row.Group, Started: x.start.T}
 		if err := decodeRecord(&d, x.record, info, false); err != nil {
-			return nil, fmt.Errorf("store: deal %d of match %s: %w", d.Number, d.MatchID, err)
+			return nil, s.damaged("read results", fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, err))
 		}
 		for _, r := range domain.ResultsOf(d.Seating, d.Outcome) {
 			row := x.row

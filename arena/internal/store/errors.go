@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"syscall"
@@ -28,6 +29,7 @@ var (
 // the constraint violations that mean "this row already exists".
 const (
 	sqliteBusy                 = 5
+	sqliteReadOnly             = 8
 	sqliteCorrupt              = 11
 	sqliteFull                 = 13
 	sqliteNotADB               = 26
@@ -37,12 +39,13 @@ const (
 
 // PostgreSQL SQLSTATE codes.
 const (
-	pgUniqueViolation = "23505"
-	pgDiskFull        = "53100"
-	pgDeadlock        = "40P01"
-	pgSerialization   = "40001"
-	pgDataCorrupted   = "XX001"
-	pgIndexCorrupted  = "XX002"
+	pgUniqueViolation     = "23505"
+	pgDiskFull            = "53100"
+	pgDeadlock            = "40P01"
+	pgSerialization       = "40001"
+	pgDataCorrupted       = "XX001"
+	pgReadOnlyTransaction = "25006"
+	pgIndexCorrupted      = "XX002"
 )
 
 func sqliteCode(err error) (int, bool) {
@@ -88,6 +91,31 @@ func isCorrupt(err error) bool {
 	return c == pgDataCorrupted || c == pgIndexCorrupted
 }
 
+// damaged wraps an error from reading what the store wrote — a stored value that does not
+// parse, a record that does not decode — as ErrCorrupt: the database changed under the
+// store (a damaged page SQLite read without noticing, a hand edit). A driver's own error
+// (a lock, a cancelled read) is wrapped as wrap does.
+func (s *Store) damaged(op string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrCorrupt), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	if _, ok := sqliteCode(err); ok || pgCode(err) != "" {
+		return s.wrap(op, err)
+	}
+	return fmt.Errorf("%w: %s: %s: %v; %s", ErrCorrupt, s.where, op, err, s.corruptHelp())
+}
+
+// isReadOnly reports a write refused because the connection or the database is read-only.
+func isReadOnly(err error) bool {
+	if code, ok := sqliteCode(err); ok {
+		return code&0xff == sqliteReadOnly
+	}
+	return pgCode(err) == pgReadOnlyTransaction
+}
+
 // corruptHelp is the way back from a damaged database, for its error.
 func (s *Store) corruptHelp() string {
 	if s.dialect == postgresDialect {
@@ -117,6 +145,8 @@ func (s *Store) wrap(op string, err error) error {
 		return fmt.Errorf("%w while %s (%s): %w", ErrDiskFull, op, s.where, err)
 	case isCorrupt(err):
 		return fmt.Errorf("%w: %s: %s: %v; %s", ErrCorrupt, s.where, op, err, s.corruptHelp())
+	case s.readOnly && isReadOnly(err):
+		return fmt.Errorf("store: %s (%s): this command opened the store read-only: %w", op, s.where, err)
 	}
 	return fmt.Errorf("store: %s (%s): %w", op, s.where, err)
 }

@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 )
@@ -60,7 +62,19 @@ func (s *Store) GetLeague(ctx context.Context, id string) (*domain.League, error
 		return nil, s.wrap("read league "+id, err)
 	}
 	l.Status, l.Created, l.Updated = domain.LeagueStatus(status), created.T, updated.T
+	if err := checkPlan(l.Plan); err != nil {
+		return nil, s.damaged("read league "+id, err)
+	}
 	return &l, nil
+}
+
+// checkPlan refuses a stored league plan that is not the JSON the store wrote (a damaged
+// page read without an error): compared with a league file's, it would read as another plan.
+func checkPlan(plan string) error {
+	if !utf8.ValidString(plan) || !json.Valid([]byte(plan)) {
+		return fmt.Errorf("the stored plan %q is not valid JSON text", plan)
+	}
+	return nil
 }
 
 // ListLeagues returns every league, newest first.

@@ -186,7 +186,7 @@ func (s *Store) GetMatch(ctx context.Context, id string) (*domain.Match, error) 
 		return nil, fmt.Errorf("match %s: %w", id, domain.ErrNotFound)
 	}
 	if err != nil {
-		return nil, s.wrap("read match "+id, err)
+		return nil, s.damaged("read match "+id, err)
 	}
 	return m, nil
 }
@@ -243,7 +243,7 @@ func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {
-			return nil, s.wrap("list matches", err)
+			return nil, s.damaged("list matches", err)
 		}
 		ms = append(ms, *m)
 	}
