@@ -39,7 +39,9 @@ type StoreCheck struct {
 }
 
 // OK reports whether nothing is wrong.
-func (c *StoreCheck) OK() bool { return len(c.Problems) == 0 && (c.Integrity == nil || len(c.Integrity.Problems) == 0) }
+func (c *StoreCheck) OK() bool {
+	return len(c.Problems) == 0 && (c.Integrity == nil || len(c.Integrity.Problems) == 0)
+}
 
 // CheckStore checks a whole store: the database engine's check of its pages, every match
 // against its commitment, its manifest and the chain of its deals (replay.CheckComplete,
