@@ -23,11 +23,23 @@ import (
 const defaultDB = "tapp.db"
 
 func (m *Main) openStore(ctx context.Context, dsn string) (*store.Store, error) {
+	if err := refuseBareMemory(dsn); err != nil {
+		return nil, err
+	}
 	st, err := store.OpenWith(ctx, dsn, store.Options{Progress: m.migrationProgress()})
 	if err != nil {
 		return nil, fmt.Errorf("opening store %s: %w", dsn, err)
 	}
 	return st, nil
+}
+
+// refuseBareMemory refuses --db memory: it would be a new SQLite file named memory beside the
+// command, where memory: (the in-memory store) was almost surely meant.
+func refuseBareMemory(dsn string) error {
+	if dsn == "memory" {
+		return usagef("--db memory: the in-memory store is memory: (with a colon); a SQLite file named memory is ./memory")
+	}
+	return nil
 }
 
 // migrationProgress shows how far a migration that converts every stored deal has come (a
@@ -73,8 +85,12 @@ func (m *Main) openExistingStoreToWrite(ctx context.Context, dsn string) (*store
 	return m.openStore(ctx, dsn)
 }
 
-// mustExist is an error when dsn names a SQLite file that does not exist.
+// mustExist is an error when dsn names a SQLite file that does not exist (or is memory,
+// refuseBareMemory).
 func mustExist(dsn string) error {
+	if err := refuseBareMemory(dsn); err != nil {
+		return err
+	}
 	if !strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "sqlite:") {
 		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
 		path, _, _ = strings.Cut(path, "?")
@@ -227,4 +243,3 @@ func splitList(s string) []string {
 	return out
 }
 
-func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }

@@ -121,7 +121,9 @@ func Commit(m *domain.Match) error {
 
 // VerifyCommitment checks a stored match against its commitment: nil when the spec, the
 // revealed nonce and the plan they give hash to the commitment, in the construction the match
-// says it used (version 1 for a match stored before versions were; 0 is read as 1).
+// says it used. Version 0 is a commitment whose construction was not recorded (a match stored
+// before versions were, one imported from a record that does not say): it holds if either
+// construction gives it.
 func VerifyCommitment(m *domain.Match) error {
 	switch {
 	case m.Commitment == "":
@@ -129,13 +131,19 @@ func VerifyCommitment(m *domain.Match) error {
 	case m.Nonce == "":
 		return fmt.Errorf("match %s: its nonce is not revealed", m.ID)
 	}
-	version := max(m.CommitmentVersion, 1)
-	got, err := commitment(m.Spec, m.Nonce, version)
-	if err != nil {
-		return fmt.Errorf("match %s: %w", m.ID, err)
+	versions := []int{m.CommitmentVersion}
+	if m.CommitmentVersion == 0 {
+		versions = []int{1, 2}
 	}
-	if got != m.Commitment {
-		return fmt.Errorf("match %s: its seed, rules, manifest and seating hash to %s, but it committed to %s", m.ID, got, m.Commitment)
+	var got string
+	for _, v := range versions {
+		var err error
+		if got, err = commitment(m.Spec, m.Nonce, v); err != nil {
+			return fmt.Errorf("match %s: %w", m.ID, err)
+		}
+		if got == m.Commitment {
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("match %s: its seed, rules, manifest and seating hash to %s, but it committed to %s", m.ID, got, m.Commitment)
 }

@@ -46,6 +46,9 @@ func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 	if err := VerifyCommitment(m); err == nil {
 		t.Error("VerifyCommitment passed a match whose seed was changed after it committed")
 	}
+	if err := VerifyCommitment(&domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}); err != nil {
+		t.Errorf("a version-2 commitment of unrecorded version: %v", err)
+	}
 	// The text binds the manifest; a match stored before version 2 is checked in version 1.
 	text, err := CommitmentText(base, nonce)
 	if err != nil || !strings.HasPrefix(text, "tapp deal commitment 2\n") || !strings.Contains(text, "\nmanifest deals 6 groups 6 seatings 1\n") {
@@ -55,7 +58,7 @@ func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 	if err != nil || old == want {
 		t.Fatalf("version 1: %q, %v; want another hash than version 2's", old, err)
 	}
-	for _, version := range []int{0, 1} { // 0: stored before matches kept the version
+	for _, version := range []int{0, 1} { // 0: the version not recorded
 		m := &domain.Match{ID: "m", Spec: base, Commitment: old, Nonce: nonce, CommitmentVersion: version}
 		if err := VerifyCommitment(m); err != nil {
 			t.Errorf("a version-1 commitment stored as version %d: %v", version, err)

@@ -85,9 +85,9 @@ func verifyStored(ctx context.Context, st Store, matchID string, light *lightRea
 	m := MatchOf(am)
 	rep := &Report{}
 	rep.checkCommitment(am, 0)
-	if am.Commitment == "" && (am.CommitmentVersion >= 2 || am.ChainVersion >= 1) {
+	if am.Commitment == "" && am.CommitmentVersion >= 2 {
 		rep.problem(matchID, 0, -1, RecCommitment, "the match was recorded by an arena that commits to every match's deals "+
-			"(commitment version %d, chained deals), but it has no commitment: it was removed", am.CommitmentVersion)
+			"(commitment version %d), but it has no commitment: it was removed (and the chain's anchor with it)", am.CommitmentVersion)
 	}
 	gate, err := NewGate(ctx, st, am)
 	if err != nil {

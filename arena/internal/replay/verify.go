@@ -14,6 +14,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -322,7 +323,7 @@ func (v *verifier) checkSentDigest() {
 
 // checkSent compares the request as sent with what the engine shows the seat at that moment.
 func (v *verifier) checkSent(st *engine.State, x *domain.DecisionRecord, legal []engine.Action) string {
-	req, err := wire.DecodeSent(x.Sent)
+	req, err := protoconv.DecodeSent(x.Sent)
 	if err != nil {
 		return fmt.Sprintf("the recorded request is not a DecisionRequest: %v", err)
 	}
@@ -335,16 +336,16 @@ func (v *verifier) checkSent(st *engine.State, x *domain.DecisionRecord, legal [
 	if d := wire.DecisionFromProto(req.GetDecision()); d != st.Decision() {
 		return fmt.Sprintf("asked for %s, but the engine asks for %s", d, st.Decision())
 	}
-	if want := wire.ActionsToProto(legal); !slices.Equal(req.GetLegal(), want) {
+	if want := protoconv.ActionsToProto(legal); !slices.Equal(req.GetLegal(), want) {
 		return fmt.Sprintf("legal actions [%s], but the engine gives [%s]", strings.Join(req.GetLegal(), " "), strings.Join(want, " "))
 	}
 	obs := st.Observe(x.Seat)
-	if want := wire.ObservationToProto(&obs); !proto.Equal(req.GetObservation(), want) {
+	if want := protoconv.ObservationToProto(&obs); !proto.Equal(req.GetObservation(), want) {
 		return "observation " + firstDiff(req.GetObservation().ProtoReflect(), want.ProtoReflect())
 	}
 	if evs := req.GetEvents(); len(evs) > 0 {
 		first := int(evs[0].GetIndex())
-		want := wire.EventsToProto(st.EventsFor(x.Seat, first), first)
+		want := protoconv.EventsToProto(st.EventsFor(x.Seat, first), first)
 		if len(want) != len(evs) {
 			return fmt.Sprintf("%d events from index %d, but the engine has %d for this seat", len(evs), first, len(want))
 		}
@@ -523,4 +524,51 @@ func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
 	}
 	return []Problem{{Match: m.ID, Deal: rec.Number, Decision: -1, Rule: "R-POT",
 		Msg: fmt.Sprintf("the deal starts with a pot of %d, but the deal before it left %d", rec.Options.Pot, want)}}
+}
+
+// fileCheck verifies the deals of a file one at a time, in file order: each deal, the pot
+// carried from the deal before it, and each match's commitment at its first line.
+type fileCheck struct {
+	rep       *Report
+	prev      *domain.DealRecord
+	prevMatch string
+}
+
+func (c *fileCheck) unreadable(line int, matchID string, deal int, err error) {
+	c.rep.Deals++
+	c.rep.Problems = append(c.rep.Problems, Problem{Match: matchID, Line: line, Deal: deal, Decision: -1,
+		Rule: ruleOf(err, RecUnreadable), Msg: err.Error()})
+	c.prev = nil
+}
+
+func (c *fileCheck) deal(line int, m Match, rec *domain.DealRecord) {
+	c.rep.Deals++
+	c.rep.Decisions += len(rec.Moves)
+	ps := VerifyDeal(m, rec)
+	if c.prevMatch != m.ID {
+		c.prev = nil
+		c.rep.checkExportCommitment(m, line)
+	}
+	ps = append(ps, potCarry(m, c.prev, rec)...)
+	for i := range ps {
+		ps[i].Line = line
+	}
+	c.rep.Problems = append(c.rep.Problems, ps...)
+	c.prev, c.prevMatch = rec, m.ID
+}
+
+// checkExportCommitment checks the commitment of a file's match at its first line. Only a
+// seeded match can be checked from its export: a deal file's text is not in it.
+func (r *Report) checkExportCommitment(m Match, line int) {
+	if m.Commitment != "" && !m.Seeded {
+		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
+		return
+	}
+	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: m.Deals, Seed: m.Seed, Duplicate: m.Duplicate,
+		TimeControl: m.TimeControl, LeagueID: m.LeagueID, Format: m.Format, Rounds: m.Rounds}
+	if spec.Format == domain.FormatDeals {
+		spec.Format = ""
+	}
+	r.checkCommitment(&domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce,
+		CommitmentVersion: m.CommitmentVersion}, line)
 }

@@ -42,7 +42,7 @@ func VerifyExport(r io.Reader) (*Report, error) {
 				pots: map[int][2]int{}, link: dealchain.Anchor(m.ID, m.Commitment)}
 			matches[m.ID] = c
 			order = append(order, m.ID)
-			rep.checkExportCommitment(m, e, line)
+			rep.checkExportCommitment(m, line)
 		}
 		c.line(line, e, m, rec)
 		return nil
@@ -111,9 +111,9 @@ func (c *exportCheck) line(line int, e *DealExport, m Match, rec *domain.DealRec
 func (c *exportCheck) chainLine(line int, e *DealExport, rec *domain.DealRecord) {
 	rep, id, ch := c.rep, c.m.ID, e.Chain
 	c.chained++
-	if e.Commitment == "" {
-		rep.problem(id, line, rec.Number, RecCommitment, "the deal is chained, as this version records deals, but its match has no "+
-			"commitment: it was removed")
+	if e.Commitment == "" && e.CommitmentVersion >= 2 {
+		rep.problem(id, line, rec.Number, RecCommitment, "the line says its match committed to its deals (version %d), but it has no "+
+			"commitment: it was removed", e.CommitmentVersion)
 	}
 	prev, err1 := dealchain.ParseLink(ch.Prev)
 	link, err2 := dealchain.ParseLink(ch.Link)
@@ -268,15 +268,4 @@ func (m Match) spec() domain.MatchSpec {
 		spec.Format = ""
 	}
 	return spec
-}
-
-// checkExportCommitment checks the commitment of an export's match at its first line. Only a
-// seeded match can be checked from its export: a deal file's text is not in it.
-func (r *Report) checkExportCommitment(m Match, e *DealExport, line int) {
-	if m.Commitment != "" && !m.Seeded {
-		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
-		return
-	}
-	r.checkCommitment(&domain.Match{ID: m.ID, Spec: m.spec(), Commitment: m.Commitment, Nonce: m.Nonce,
-		CommitmentVersion: m.CommitmentVersion}, line)
 }
