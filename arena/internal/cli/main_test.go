@@ -162,7 +162,7 @@ func TestMatchPlaysASession_R_SESSION(t *testing.T) {
 // taking -h for an unknown subcommand.
 func TestSubcommandGroupsAnswerHelp(t *testing.T) {
 	t.Parallel()
-	for _, group := range []string{"league", "bots"} {
+	for _, group := range []string{"league", "bots", "db"} {
 		out, err := cli(t, group, "-h")
 		if err != nil || !strings.Contains(out, "tapp "+group+" ") || !strings.Contains(out, "-h lists its flags") {
 			t.Errorf("tapp %s -h: %v\n%s", group, err, out)
@@ -180,6 +180,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		{"deals"}, {"deals", "gen"}, {"league"}, {"league", "run"}, {"league", "status"}, {"league", "list"},
 		{"ratings"}, {"sprt"}, {"replay"}, {"replay", "export"}, {"replay", "ask"}, {"replay", "verify"},
 		{"replay", "diff"}, {"replay", "import"}, {"analyze"}, {"version"}, {"dataset"}, {"dataset", "export"},
+		{"db"}, {"db", "check"}, {"db", "backup"}, {"db", "restore"}, {"db", "migrate"},
 	}
 	for _, c := range commands() { // a new command is in the list above
 		found := false
