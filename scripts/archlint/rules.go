@@ -38,7 +38,7 @@ var layers = []layer{
 			m("proto/..."),
 			m("arena/wire/..."),
 			m("arena/internal/protoappend/..."),
-			m("arena/internal/encode"), // requests in wire form, without generated code
+			m("arena/internal/encode"),          // requests in wire form, without generated code
 			m("arena/internal/encode/encodev1"), // request encoding 1, frozen: what compact records of format 1 rebuild
 			m("arena/internal/protoconv/..."),
 			m("arena/internal/wireform/..."),
