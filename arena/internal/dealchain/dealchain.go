@@ -87,7 +87,8 @@ func Digest(rec *domain.DealRecord, sentDigest []byte, players int) [sha256.Size
 //	tapp HA,S7
 //	options pot 0 forced_ramsch 0
 //	moves 31 0:play 1:pass …
-//	decision 0 seat 0 bot 2:r1 kind bid request 2:r0 action play latency_us 812 arena_share_us 40 think_us 300 strike 0 fallback 0 attempts 1
+//	decision 0 seat 0 bot 2:r1 kind bid request 2:r1 action play latency_us 812 arena_share_us 40 think_us 300 strike 0 fallback 0 attempts 1
+//	                         (then " flooded N" when N answers were refused, counted, not listed: PROTO-FLOOD)
 //	attempt 4:play after_us 812 rejected 0:   (one line per answer, after its decision)
 //	outcome thrown_in 0 declarer 0 contract 4:solo trump 1:C tout 0 declarer_won 1 draw 0 pot_before 0 pot_after 0
 //	seat 0 points 75 tricks 7 payoff 10      (one line per seat)
@@ -126,9 +127,13 @@ func Text(rec *domain.DealRecord, sentDigest []byte, players int) string {
 		str(&b, x.Bot)
 		fmt.Fprintf(&b, " kind %s request ", x.Decision)
 		str(&b, x.RequestID)
-		fmt.Fprintf(&b, " action %s latency_us %d arena_share_us %d think_us %d strike %d fallback %d attempts %d\n",
+		fmt.Fprintf(&b, " action %s latency_us %d arena_share_us %d think_us %d strike %d fallback %d attempts %d",
 			x.Action, x.Latency.Microseconds(), x.ArenaShare.Microseconds(), x.Think.Microseconds(),
 			flag(x.Strike), flag(x.Fallback), len(x.Attempts))
+		if x.Flooded != 0 { // added with the field: written only when not zero
+			fmt.Fprintf(&b, " flooded %d", x.Flooded)
+		}
+		b.WriteByte('\n')
 		for _, a := range x.Attempts {
 			b.WriteString("attempt ")
 			str(&b, a.Text)

@@ -170,7 +170,11 @@ type DecisionJSON struct {
 	// ArenaShareUS is the arena's own share of the decision, never charged to the bot.
 	ArenaShareUS int64 `json:"arena_share_us,omitempty"`
 	// ThinkUS is the bot's own thinking time for its accepted answer, as it reported it.
-	ThinkUS  int64           `json:"think_us,omitempty"`
+	ThinkUS int64 `json:"think_us,omitempty"`
+	// Flooded counts the answers naming the request that were refused without being listed
+	// in attempts (PROTO-FLOOD): past the attempts a decision keeps, or refused by the
+	// bot's connection for a full buffer.
+	Flooded  int             `json:"flooded,omitempty"`
 	Strike   bool            `json:"strike"`
 	Fallback bool            `json:"fallback"`
 	Attempts []AttemptJSON   `json:"attempts,omitempty"`
@@ -272,7 +276,7 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 	for i, x := range rec.Decisions {
 		d := DecisionJSON{Index: x.Index, Seat: int(x.Seat), Bot: x.Bot, Decision: x.Decision.String(),
 			RequestID: x.RequestID, Action: x.Action.String(), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback,
-			ArenaShareUS: us(x.ArenaShare), ThinkUS: us(x.Think)}
+			ArenaShareUS: us(x.ArenaShare), ThinkUS: us(x.Think), Flooded: x.Flooded}
 		for _, a := range x.Attempts {
 			d.Attempts = append(d.Attempts, AttemptJSON{Text: a.Text, AfterUS: us(a.After), Rejected: a.Rejected})
 		}
@@ -353,7 +357,7 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	for i, d := range e.Decisions {
 		x := domain.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
 			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback, ArenaShare: fromUS(d.ArenaShareUS),
-			Think: fromUS(d.ThinkUS)}
+			Think: fromUS(d.ThinkUS), Flooded: d.Flooded}
 		if x.Decision, err = parseDecision(d.Decision); err != nil {
 			return m, nil, fmt.Errorf("decisions[%d].decision: %w", i, err)
 		}

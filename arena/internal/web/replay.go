@@ -101,6 +101,7 @@ func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {
 			p.Attempts = append(p.Attempts, &viewv1.Attempt{Text: a.Text, After: protoconv.Duration(a.After), Rejected: a.Rejected})
 		}
 		p.Think = protoconv.Duration(s.Record.Think)
+		p.Flooded = int32(s.Record.Flooded)
 	}
 	if s.HasRecord {
 		p.Latency = protoconv.Duration(s.Record.Latency)

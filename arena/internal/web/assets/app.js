@@ -429,6 +429,7 @@ function stepPanel(s, r, o) {
       out.push(el("h3", {}, "answers"), el("ul", { class: "log" }, s.attempts.map((a) =>
         el("li", { class: a.rejected ? "error" : "" }, `${a.text} after ${ms(a.after)}`, a.rejected ? ` — refused: ${a.rejected}` : " — accepted"))));
     }
+    if (s.flooded) out.push(el("p", { class: "error", "data-flooded": s.flooded }, `and ${s.flooded} more answers, refused and counted, not listed (PROTO-FLOOD)`));
     if (s.request) out.push(el("details", {}, el("summary", {}, "the request as sent"), el("pre", { class: "sent" }, JSON.stringify(s.request, null, 1))));
   } else {
     out.push(el("p", { class: "muted" }, "Another seat's request and answers are not part of this view."));
