@@ -242,4 +242,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-

@@ -143,13 +143,13 @@ type DecisionRecord struct {
 	// waiting in the session's outbox behind other work).
 	ArenaShare time.Duration
 	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
+	Strike     bool          // late or missing: the fallback was played and a strike given
+	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
 	// Flooded counts the answers naming this decision's request that were refused without
 	// being recorded one by one (PROTO-FLOOD): those past the attempts a decision keeps, and
 	// those the bot's connection refused because too many of its answers for the game were
 	// waiting. Attempts holds every other answer.
 	Flooded int
-	Strike     bool          // late or missing: the fallback was played and a strike given
-	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
 	// SentFromState says Sent was built by the referee from the engine's state at this
 	// decision (referee.Request.Build, encoded by encode.AppendRequest, with the game id,
 	// request id, clock and events it carries), so that a store may keep only what rebuilds
