@@ -162,7 +162,7 @@ func TestMatchPlaysASession_R_SESSION(t *testing.T) {
 // taking -h for an unknown subcommand.
 func TestSubcommandGroupsAnswerHelp(t *testing.T) {
 	t.Parallel()
-	for _, group := range []string{"league", "bots", "db"} {
+	for _, group := range []string{"league", "bots", "db", "submissions"} {
 		out, err := cli(t, group, "-h")
 		if err != nil || !strings.Contains(out, "tapp "+group+" ") || !strings.Contains(out, "-h lists its flags") {
 			t.Errorf("tapp %s -h: %v\n%s", group, err, out)
@@ -181,6 +181,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		{"ratings"}, {"sprt"}, {"replay"}, {"replay", "export"}, {"replay", "ask"}, {"replay", "verify"},
 		{"replay", "diff"}, {"replay", "import"}, {"analyze"}, {"version"}, {"dataset"}, {"dataset", "export"},
 		{"db"}, {"db", "check"}, {"db", "backup"}, {"db", "restore"}, {"db", "migrate"},
+		{"submit"}, {"submissions"}, {"submissions", "list"}, {"submissions", "show"}, {"submissions", "logs"}, {"submissions", "build"},
 	}
 	for _, c := range commands() { // a new command is in the list above
 		found := false

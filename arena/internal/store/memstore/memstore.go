@@ -39,6 +39,7 @@ type Memory struct {
 	rounds   map[string]int                // match id → round, for the matches of leagues' schedules
 	links    map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
 	totals   map[string]*memoryTotals      // league id → running totals (totals.go)
+	subs     submissions                   // hosted bots' versions (submissions.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)
