@@ -108,7 +108,9 @@ func TestEveryKindOfMatchIsCommittedAndProvenComplete(t *testing.T) {
 // The auditor's tries of the issue: 3 of a finished match's deals deleted from the database,
 // then an export of it with lines doubled, out of order and cut short, or with its
 // commitment and nonce stripped: tapp replay verify fails every one of them (exit 1), and
-// says what is wrong.
+// says what is wrong. An export made to look older (the first format: no chain, no
+// manifest, no commitment) checks out deal by deal, as old exports do, and --complete
+// refuses it, as it does an excerpt; the export as written passes --complete.
 func TestReplayVerifyFailsALossOrAnEdit(t *testing.T) {
 	t.Parallel()
 	pm := playMatch(t, "modern", 10, "heuristic", "random", "random")
@@ -121,6 +123,10 @@ func TestReplayVerifyFailsALossOrAnEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	excerpt, errs, err := run(t, "", "replay", "export", pm.id, "--deal", "3", "--no-sent", "--db", pm.dsn)
+	if err != nil {
+		t.Fatalf("export --deal 3: %v\n%s", err, errs)
+	}
 
 	db, err := sql.Open("sqlite", pm.dsn)
 	if err != nil {
@@ -146,9 +152,19 @@ func TestReplayVerifyFailsALossOrAnEdit(t *testing.T) {
 		b, _ := json.Marshal(v)
 		return string(b)
 	}
-	var stripped []string
+	var stripped, older []string
 	for _, l := range lines {
 		stripped = append(stripped, strip(l))
+		var v map[string]any
+		if err := json.Unmarshal([]byte(strip(l)), &v); err != nil {
+			t.Fatal(err)
+		}
+		v["format"] = "tapp-replay/1"
+		for _, k := range []string{"chain", "manifest", "commitment_version", "sent_digest"} {
+			delete(v, k)
+		}
+		b, _ := json.Marshal(v)
+		older = append(older, string(b))
 	}
 	for _, c := range []struct {
 		name  string
@@ -167,6 +183,24 @@ func TestReplayVerifyFailsALossOrAnEdit(t *testing.T) {
 		out, _, err := run(t, "", "replay", "verify", bad)
 		if err == nil || exitCode(err) != 1 || !strings.Contains(out, c.want) {
 			t.Errorf("verify of an export with %s: %v\n%s; want a failure naming %s", c.name, err, out, c.want)
+		}
+	}
+
+	for _, c := range []struct {
+		name   string
+		lines  []string
+		proven bool
+	}{{"as written", lines, true}, {"made to look older", older, false}, {"of one deal (--deal)", []string{strings.TrimSpace(excerpt)}, false}} {
+		f := filepath.Join(t.TempDir(), "c.jsonl")
+		if err := os.WriteFile(f, []byte(strings.Join(c.lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, _, err := run(t, "", "replay", "verify", f); err != nil {
+			t.Errorf("verify of the export %s: %v\n%s; want every deal to check out", c.name, err, out)
+		}
+		out, errs, err := run(t, "", "replay", "verify", "--complete", f)
+		if c.proven != (err == nil) || !c.proven && (exitCode(err) != 1 || !strings.Contains(err.Error(), "not proven complete")) {
+			t.Errorf("verify --complete of the export %s: %v\n%s%s; want proven %t", c.name, err, out, errs, c.proven)
 		}
 	}
 }

@@ -389,6 +389,7 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 
 func (m *Main) replayVerify(ctx context.Context, args []string) error {
 	fs := m.flags("replay verify", "MATCH|FILE.jsonl|FILE.tpn [flags]")
+	complete := fs.Bool("complete", false, "also fail (exit 1) unless every match is proven complete: its commitment holds and every deal of its manifest is there, chained")
 	dsn := m.dbFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -426,17 +427,20 @@ func (m *Main) replayVerify(ctx context.Context, args []string) error {
 	for _, c := range slices.Concat(rep.Commitments, rep.Chains, rep.Complete, rep.Unchecked) {
 		fmt.Fprintln(m.Stdout, c)
 	}
-	if rep.Deals == 0 && rep.OK() {
+	switch {
+	case !rep.OK():
+		fmt.Fprintf(m.Stdout, "%s: %d deal(s), %d decision(s) re-simulated: %d problem(s)\n", what, rep.Deals, rep.Decisions, len(rep.Problems))
+		return rep.Err()
+	case rep.Deals == 0:
 		fmt.Fprintf(m.Stdout, "%s: no finished deal to verify\n", what)
-		return nil
-	}
-	if rep.OK() {
+	default:
 		fmt.Fprintf(m.Stdout, "%s: %d deal(s), %d decision(s) re-simulated with the engine: every action and settlement checks out\n",
 			what, rep.Deals, rep.Decisions)
-		return nil
 	}
-	fmt.Fprintf(m.Stdout, "%s: %d deal(s), %d decision(s) re-simulated: %d problem(s)\n", what, rep.Deals, rep.Decisions, len(rep.Problems))
-	return rep.Err()
+	if *complete && !rep.Proven() {
+		return fmt.Errorf("verify --complete: %s is not proven complete (the lines above say what could not be checked)", what)
+	}
+	return nil
 }
 
 func (m *Main) replayAsk(ctx context.Context, args []string) error {

@@ -98,6 +98,15 @@ func (r *Report) checkCommitment(m *domain.Match, line int) {
 // OK reports whether nothing was wrong.
 func (r *Report) OK() bool { return len(r.Problems) == 0 }
 
+// Proven reports whether the report shows every match in it complete: no problem, nothing
+// left unchecked (a commitment that cannot be checked, deals or lines from before chains, an
+// excerpt, a running match), and each match's commitment holding and its manifest's deals all
+// there. An export downgraded to the first format, or stripped of what proves it, checks out
+// deal by deal but is not proven.
+func (r *Report) Proven() bool {
+	return r.OK() && len(r.Unchecked) == 0 && len(r.Complete) > 0 && len(r.Complete) == len(r.Commitments)
+}
+
 // Err is nil when the report is OK, else an error counting the problems.
 func (r *Report) Err() error {
 	if r.OK() {
