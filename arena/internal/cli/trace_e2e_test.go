@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,15 @@ func TestE2EEveryAnswerIsTraced(t *testing.T) {
 	}
 	if exported < flooded || thinks == 0 {
 		t.Errorf("the export counts %d flooded answers (the store %d at least) and %d think times; want them all", exported, flooded, thinks)
+	}
+	// The counts are in what the chain covers: the third party's check (docs/replay.md) of
+	// the export holds.
+	file := filepath.Join(t.TempDir(), "flood.jsonl")
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := checkExportByScript(t, file); err != nil || !strings.Contains(out, "holds") {
+		t.Errorf("the script of docs/replay.md on the export: %v\n%s", err, out)
 	}
 }
 
