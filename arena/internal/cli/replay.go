@@ -28,7 +28,7 @@ import (
 const replayUsage = `tapp replay MATCH|FILE.jsonl [--deal N] [--seat S | --bot NAME | --full | --public] [--decision K]
 tapp replay export MATCH [--format jsonl|tpn|tpn-jsonl] [--seat S | --bot NAME] [--deal N] [--out FILE] [--no-sent]
 tapp replay ask MATCH|FILE.jsonl --deal N --decision K[,K…] | --seat S  (--bot NAME | --bot-cmd CMD | --listen ADDR)
-tapp replay verify MATCH|FILE.jsonl|FILE.tpn
+tapp replay verify MATCH|FILE.jsonl|FILE.tpn [--complete]
 tapp replay import FILE.tpn|FILE.jsonl [--match ID]
 tapp replay diff MATCH|LEAGUE|FILE.jsonl --bot NAME (--bot-cmd CMD | --builtin KIND)`
 
@@ -396,7 +396,7 @@ func (m *Main) replayVerify(ctx context.Context, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: tapp replay verify MATCH|FILE.jsonl|FILE.tpn")
+		return usagef("usage: tapp replay verify MATCH|FILE.jsonl|FILE.tpn [--complete]")
 	}
 	var rep *replay.Report
 	what := pos[0]

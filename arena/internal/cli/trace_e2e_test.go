@@ -42,7 +42,10 @@ func TestE2EEveryAnswerIsTraced(t *testing.T) {
 	a.goBot("q1", "random")
 	a.goBot("q2", "random")
 	a.waitConnected("flood", "q1", "q2")
-	got := a.playMatch(&tappv1.StartMatchRequest{Bots: []string{"flood", "q1", "q2"}, Rules: "modern", Deals: 4, Seed: 8, TimeControl: quick})
+	got := a.playMatch(&tappv1.StartMatchRequest{Bots: []string{"flood", "q1", "q2"}, Rules: "modern", Deals: 4, Seed: 8,
+		// A clock no busy host runs out: a late answer here is an extra the bot sent, never its
+		// own answer after a fallback.
+		TimeControl: &tappv1.TimeControl{PerDecision: durationpb.New(10 * time.Second), Overage: durationpb.New(20 * time.Second), MaxStrikes: 3}})
 	checkComplete(t, got, 4)
 	id := got.GetMatch().GetMatchId()
 	st := openDB(t, a.db)
