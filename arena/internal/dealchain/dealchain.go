@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
@@ -70,7 +69,7 @@ func Next(prev Link, digest [sha256.Size]byte) Link {
 
 // Digest is the SHA-256 of the record's canonical text.
 func Digest(rec *domain.DealRecord, sentDigest []byte, players int) [sha256.Size]byte {
-	return sha256.Sum256([]byte(Text(rec, sentDigest, players)))
+	return sha256.Sum256(AppendText(make([]byte, 0, 512+192*len(rec.Decisions)), rec, sentDigest, players))
 }
 
 // Text is the canonical text of a deal record, version 1: what its digest covers — every
@@ -99,47 +98,40 @@ func Digest(rec *domain.DealRecord, sentDigest []byte, players int) [sha256.Size
 // A field added to records later is written only when it is not zero, as " name value" at the
 // end of its line, so that the records stored before it keep their digests.
 func Text(rec *domain.DealRecord, sentDigest []byte, players int) string {
-	var b strings.Builder
-	b.Grow(256 + 160*len(rec.Decisions))
-	b.WriteString("tapp deal record 1\nmatch ")
-	str(&b, rec.MatchID)
-	fmt.Fprintf(&b, "\ndeal %d group %d\nseating %d", rec.Number, rec.Group, len(rec.Seating))
-	for _, s := range rec.Seating {
-		b.WriteByte(' ')
-		str(&b, s)
+	return string(AppendText(make([]byte, 0, 512+192*len(rec.Decisions)), rec, sentDigest, players))
+}
+
+// AppendText appends Text to b. It is written without fmt: the store makes it for every deal
+// it stores.
+func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int) []byte {
+	t := text{b}
+	t.s("tapp deal record 1\nmatch ").str(rec.MatchID).s("\ndeal ").n(rec.Number).s(" group ").n(rec.Group).
+		s("\nseating ").n(len(rec.Seating))
+	for _, name := range rec.Seating {
+		t.s(" ").str(name)
 	}
-	b.WriteByte('\n')
+	t.s("\n")
 	for s := 0; s < players; s++ {
-		fmt.Fprintf(&b, "hand %d ", s)
-		cards(&b, rec.Deal.Hands[s])
-		b.WriteByte('\n')
+		t.s("hand ").n(s).s(" ").cards(rec.Deal.Hands[s]).s("\n")
 	}
-	b.WriteString("tapp ")
-	cards(&b, rec.Deal.Tapp)
-	fmt.Fprintf(&b, "\noptions pot %d forced_ramsch %d\nmoves %d", rec.Options.Pot, flag(rec.Options.ForcedRamsch), len(rec.Moves))
+	t.s("tapp ").cards(rec.Deal.Tapp).s("\noptions pot ").n(rec.Options.Pot).s(" forced_ramsch ").flag(rec.Options.ForcedRamsch).
+		s("\nmoves ").n(len(rec.Moves))
 	for _, m := range rec.Moves {
-		b.WriteByte(' ')
-		b.WriteString(m.String())
+		t.s(" ").s(m.String())
 	}
-	b.WriteByte('\n')
+	t.s("\n")
 	for _, x := range byIndex(rec.Decisions) {
-		fmt.Fprintf(&b, "decision %d seat %d bot ", x.Index, x.Seat)
-		str(&b, x.Bot)
-		fmt.Fprintf(&b, " kind %s request ", x.Decision)
-		str(&b, x.RequestID)
-		fmt.Fprintf(&b, " action %s latency_us %d arena_share_us %d think_us %d strike %d fallback %d attempts %d",
-			x.Action, x.Latency.Microseconds(), x.ArenaShare.Microseconds(), x.Think.Microseconds(),
-			flag(x.Strike), flag(x.Fallback), len(x.Attempts))
+		t.s("decision ").n(x.Index).s(" seat ").n(int(x.Seat)).s(" bot ").str(x.Bot).s(" kind ").s(x.Decision.String()).
+			s(" request ").str(x.RequestID).s(" action ").s(x.Action.String()).
+			s(" latency_us ").i64(x.Latency.Microseconds()).s(" arena_share_us ").i64(x.ArenaShare.Microseconds()).
+			s(" think_us ").i64(x.Think.Microseconds()).s(" strike ").flag(x.Strike).s(" fallback ").flag(x.Fallback).
+			s(" attempts ").n(len(x.Attempts))
 		if x.Flooded != 0 { // added with the field: written only when not zero
-			fmt.Fprintf(&b, " flooded %d", x.Flooded)
+			t.s(" flooded ").n(x.Flooded)
 		}
-		b.WriteByte('\n')
+		t.s("\n")
 		for _, a := range x.Attempts {
-			b.WriteString("attempt ")
-			str(&b, a.Text)
-			fmt.Fprintf(&b, " after_us %d rejected ", a.After.Microseconds())
-			str(&b, a.Rejected)
-			b.WriteByte('\n')
+			t.s("attempt ").str(a.Text).s(" after_us ").i64(a.After.Microseconds()).s(" rejected ").str(a.Rejected).s("\n")
 		}
 	}
 	o := &rec.Outcome
@@ -150,25 +142,40 @@ func Text(rec *domain.DealRecord, sentDigest []byte, players int) string {
 	if o.Trump < engine.NumSuits {
 		trump = o.Trump.String()
 	}
-	fmt.Fprintf(&b, "outcome thrown_in %d declarer %d contract ", flag(o.ThrownIn), o.Declarer)
-	str(&b, contract)
-	b.WriteString(" trump ")
-	str(&b, trump)
-	fmt.Fprintf(&b, " tout %d declarer_won %d draw %d pot_before %d pot_after %d\n", flag(o.Tout), flag(o.DeclarerWon),
-		flag(o.Draw), o.PotBefore, o.PotAfter)
+	t.s("outcome thrown_in ").flag(o.ThrownIn).s(" declarer ").n(int(o.Declarer)).s(" contract ").str(contract).
+		s(" trump ").str(trump).s(" tout ").flag(o.Tout).s(" declarer_won ").flag(o.DeclarerWon).s(" draw ").flag(o.Draw).
+		s(" pot_before ").n(o.PotBefore).s(" pot_after ").n(o.PotAfter).s("\n")
 	for s := 0; s < players; s++ {
-		fmt.Fprintf(&b, "seat %d points %d tricks %d payoff %d\n", s, o.Points[s], o.Tricks[s], o.Payoff[s])
+		t.s("seat ").n(s).s(" points ").n(o.Points[s]).s(" tricks ").n(o.Tricks[s]).s(" payoff ").n(o.Payoff[s]).s("\n")
 	}
 	results := slices.Clone(rec.Results)
 	slices.SortStableFunc(results, func(a, b domain.SeatResult) int { return cmp.Compare(a.Seat, b.Seat) })
 	for _, r := range results {
-		fmt.Fprintf(&b, "result %d bot ", r.Seat)
-		str(&b, r.Bot)
-		fmt.Fprintf(&b, " payoff %d points %d tricks %d declarer %d\n", r.Payoff, r.Points, r.Tricks, flag(r.Declarer))
+		t.s("result ").n(int(r.Seat)).s(" bot ").str(r.Bot).s(" payoff ").n(r.Payoff).s(" points ").n(r.Points).
+			s(" tricks ").n(r.Tricks).s(" declarer ").flag(r.Declarer).s("\n")
 	}
-	fmt.Fprintf(&b, "started_us %d duration_us %d\nsent %s\n", rec.Started.UnixMicro(), rec.Duration.Microseconds(),
-		hex.EncodeToString(sentDigest))
-	return b.String()
+	t.s("started_us ").i64(rec.Started.UnixMicro()).s(" duration_us ").i64(rec.Duration.Microseconds()).s("\nsent ")
+	t.b = hex.AppendEncode(t.b, sentDigest)
+	return append(t.b, '\n')
+}
+
+// text builds a canonical text.
+type text struct{ b []byte }
+
+func (t *text) s(v string) *text   { t.b = append(t.b, v...); return t }
+func (t *text) n(v int) *text      { t.b = strconv.AppendInt(t.b, int64(v), 10); return t }
+func (t *text) i64(v int64) *text  { t.b = strconv.AppendInt(t.b, v, 10); return t }
+func (t *text) flag(v bool) *text  { return t.n(flag(v)) }
+func (t *text) str(v string) *text { return t.n(len(v)).s(":").s(v) } // its byte length, a colon and its bytes
+func (t *text) cards(set engine.CardSet) *text { // in the pack's order, comma-separated
+	var buf [engine.NumCards]engine.Card
+	for i, c := range set.Cards(buf[:0]) {
+		if i > 0 {
+			t.b = append(t.b, ',')
+		}
+		t.b = append(t.b, c.String()...)
+	}
+	return t
 }
 
 // byIndex is the decisions in index order, as stores return them.
@@ -179,24 +186,6 @@ func byIndex(ds []domain.DecisionRecord) []*domain.DecisionRecord {
 	}
 	slices.SortStableFunc(out, func(a, b *domain.DecisionRecord) int { return cmp.Compare(a.Index, b.Index) })
 	return out
-}
-
-// str writes a text as its byte length, a colon and its bytes.
-func str(b *strings.Builder, s string) {
-	b.WriteString(strconv.Itoa(len(s)))
-	b.WriteByte(':')
-	b.WriteString(s)
-}
-
-// cards writes a card set in the pack's order, comma-separated.
-func cards(b *strings.Builder, set engine.CardSet) {
-	var buf [engine.NumCards]engine.Card
-	for i, c := range set.Cards(buf[:0]) {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(c.String())
-	}
 }
 
 func flag(v bool) int {

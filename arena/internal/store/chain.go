@@ -24,11 +24,11 @@ import (
 const chainSchema = 15
 
 // chainDigest is the digest of d as it reads back from the store: its start in whole µs (as
-// stored), its requests' digest as the record keeps it.
-func chainDigest(d *domain.DealRecord, started time.Time, players int) [32]byte {
+// stored), sent its requests' digest as the record keeps it.
+func chainDigest(d *domain.DealRecord, started time.Time, players int, sent []byte) [32]byte {
 	c := *d
 	c.Started = started
-	return dealchain.RecordDigest(&c, players)
+	return dealchain.Digest(&c, sent, players)
 }
 
 // chainQueries are the statements of chainDeals, prepared before its transaction.

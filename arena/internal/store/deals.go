@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
@@ -302,15 +303,18 @@ func (s *Store) prepareDeal(ctx context.Context, d *domain.DealRecord) (*prepare
 	}
 	// The start as it reads back: the record's clock fields are kept relative to it.
 	started = time.UnixMicro(started.UnixMicro()).UTC()
-	digest := chainDigest(d, started, rules.Players)
 	// A compact record keeps no results: they are rebuilt from its seating and outcome, and so
 	// it is only for a deal whose results are those (all but one given results by hand).
 	if slices.Equal(d.Results, domain.ResultsOf(d.Seating, d.Outcome)) {
 		if rec, err := encodeRecord(d, started, info); err == nil {
+			// The chain covers the digest of the requests the record keeps (its header), as
+			// the deal reads back.
+			digest := chainDigest(d, started, rules.Players, rec[1:1+domain.SentDigestSize])
 			return &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, "", "", "", "", "", s.timeArg(started),
 				us(d.Duration), nil, rec, nil, nil}, digest: digest}, nil
 		}
 	}
+	digest := chainDigest(d, started, rules.Players, dealchain.SentDigestOf(d))
 	text, err := textColumns(d, rules)
 	if err != nil {
 		return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
