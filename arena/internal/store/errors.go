@@ -105,7 +105,7 @@ func (s *Store) damaged(op string, err error) error {
 	if _, ok := sqliteCode(err); ok || pgCode(err) != "" {
 		return s.wrap(op, err)
 	}
-	return fmt.Errorf("%w: %s: %s: %v; %s", ErrCorrupt, s.where, op, err, s.corruptHelp())
+	return fmt.Errorf("%w: %s: %s: %w; %s", ErrCorrupt, s.where, op, err, s.corruptHelp())
 }
 
 // isReadOnly reports a write refused because the connection or the database is read-only.
@@ -144,7 +144,7 @@ func (s *Store) wrap(op string, err error) error {
 	case isDiskFull(err):
 		return fmt.Errorf("%w while %s (%s): %w", ErrDiskFull, op, s.where, err)
 	case isCorrupt(err):
-		return fmt.Errorf("%w: %s: %s: %v; %s", ErrCorrupt, s.where, op, err, s.corruptHelp())
+		return fmt.Errorf("%w: %s: %s: %w; %s", ErrCorrupt, s.where, op, err, s.corruptHelp())
 	case s.readOnly && isReadOnly(err):
 		return fmt.Errorf("store: %s (%s): this command opened the store read-only: %w", op, s.where, err)
 	}
@@ -159,7 +159,7 @@ func (s *Store) wrapSave(matchID string, number int, err error) error {
 	case errors.Is(err, ErrLocked), errors.Is(err, ErrDiskFull), errors.Is(err, ErrCorrupt):
 		return err
 	case isCorrupt(err):
-		return fmt.Errorf("%w: %s: saving deal %d of match %s: nothing was stored: %v; %s", ErrCorrupt, s.where, number, matchID, err, s.corruptHelp())
+		return fmt.Errorf("%w: %s: saving deal %d of match %s: nothing was stored: %w; %s", ErrCorrupt, s.where, number, matchID, err, s.corruptHelp())
 	case isBusy(err):
 		return fmt.Errorf("%w: %s: saving deal %d of match %s: nothing was stored: %w",
 			ErrLocked, s.where, number, matchID, err)

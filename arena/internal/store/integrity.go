@@ -124,7 +124,7 @@ func (s *Store) Backup(ctx context.Context, path string, progress func(done, tot
 	}
 	if err := checkCopy(ctx, tmp); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("store: the backup of %s does not check out (%v): nothing was kept", s.where, err)
+		return fmt.Errorf("store: the backup of %s does not check out (%w): nothing was kept", s.where, err)
 	}
 	return os.Rename(tmp, path)
 }
