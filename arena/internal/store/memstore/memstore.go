@@ -36,9 +36,10 @@ type Memory struct {
 	jobs     []*domain.Job
 	jobByKey map[string]*domain.Job
 	nextID   int
-	rounds   map[string]int           // match id → round, for the matches of leagues' schedules
-	totals   map[string]*memoryTotals // league id → running totals (totals.go)
-	subs     submissions              // hosted bots' versions (submissions.go)
+	rounds   map[string]int                // match id → round, for the matches of leagues' schedules
+	links    map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
+	totals   map[string]*memoryTotals      // league id → running totals (totals.go)
+	subs     submissions                   // hosted bots' versions (submissions.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)
@@ -136,7 +137,7 @@ func (s *Memory) ListBots(context.Context) ([]domain.Bot, error) {
 // matchCopy is a copy of a match that shares nothing with it.
 func matchCopy(m *domain.Match) *domain.Match {
 	c := *m
-	c.Spec.Bots, c.Forfeited = slices.Clone(m.Spec.Bots), slices.Clone(m.Forfeited)
+	c.Spec.Bots, c.Forfeited, c.ChainHead = slices.Clone(m.Spec.Bots), slices.Clone(m.Forfeited), bytes.Clone(m.ChainHead)
 	return &c
 }
 
