@@ -63,11 +63,11 @@ func PlayMatch(ctx context.Context, st domain.Store, p MatchPlay) (*PlayedMatch,
 	p.Log.Info("match started", zap.String("match", mt.ID), zap.String("rules", p.Spec.Rules.String()),
 		zap.Strings("bots", p.Spec.Bots), zap.String("addr", where))
 	if p.Progress != nil {
-		tables, err := match.Plan(p.Spec)
+		tables, err := match.NewSchedule(p.Spec)
 		if err != nil {
 			return nil, err
 		}
-		p.Progress(0, len(tables))
+		p.Progress(0, tables.Len())
 		runner.Progress = p.Progress
 	}
 	res, err := runner.Run(ctx, mt)

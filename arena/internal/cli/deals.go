@@ -88,8 +88,8 @@ func (m *Main) matches(ctx context.Context, args []string) error {
 		}
 		played := len(nums)
 		planned := 0
-		if tables, err := match.Plan(mt.Spec); err == nil {
-			planned = len(tables)
+		if tables, err := match.NewSchedule(mt.Spec); err == nil {
+			planned = tables.Len()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%v\ttapp replay %s%s\n", mt.ID, mt.Started.Format("2006-01-02 15:04"),
 			mt.Status, played, planned, mt.Spec.Rules.Variant, mt.Spec.Bots, mt.ID, m.suggestDB(*dsn))

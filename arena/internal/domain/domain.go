@@ -7,6 +7,7 @@ package domain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tapparena/tapp/engine"
@@ -35,6 +36,44 @@ type TimeControl struct {
 
 // DefaultTimeControl is 1 s per decision, a 10 s bank and 3 strikes.
 var DefaultTimeControl = TimeControl{PerDecision: time.Second, Overage: 10 * time.Second, MaxStrikes: 3}
+
+// The bounds of a time control, the same for every way a match is asked for (the command
+// line, a league file, the admin API).
+const (
+	MinPerDecision = 10 * time.Millisecond // less cannot be answered over a network
+	MaxPerDecision = time.Hour
+	MaxOverage     = 24 * time.Hour
+	MaxStrikes     = 1_000_000
+)
+
+// TimeControlError is a time control out of its bounds; Field names the setting as a league
+// file does (per_decision, overage, strikes).
+type TimeControlError struct {
+	Field, Msg string
+}
+
+func (e *TimeControlError) Error() string { return e.Field + ": " + e.Msg }
+
+// Check reports a time control out of bounds (a *TimeControlError): a decision's time from
+// MinPerDecision to MaxPerDecision, a bank from 0 to MaxOverage, 0 (never forfeit) to
+// MaxStrikes strikes.
+func (tc TimeControl) Check() error {
+	switch {
+	case tc.PerDecision < MinPerDecision:
+		return &TimeControlError{"per_decision", fmt.Sprintf("%v is too short to answer over the network (at least %v)", tc.PerDecision, MinPerDecision)}
+	case tc.PerDecision > MaxPerDecision:
+		return &TimeControlError{"per_decision", fmt.Sprintf("%v is longer than the most a decision may take (%v)", tc.PerDecision, MaxPerDecision)}
+	case tc.Overage < 0:
+		return &TimeControlError{"overage", fmt.Sprintf("%v: the bank must not be negative", tc.Overage)}
+	case tc.Overage > MaxOverage:
+		return &TimeControlError{"overage", fmt.Sprintf("%v is more than the largest bank (%v)", tc.Overage, MaxOverage)}
+	case tc.MaxStrikes < 0:
+		return &TimeControlError{"strikes", fmt.Sprintf("%d: must not be negative (0: a bot never forfeits)", tc.MaxStrikes)}
+	case tc.MaxStrikes > MaxStrikes:
+		return &TimeControlError{"strikes", fmt.Sprintf("%d is more than %d (0: a bot never forfeits)", tc.MaxStrikes, MaxStrikes)}
+	}
+	return nil
+}
 
 // MatchStatus is where a match stands.
 type MatchStatus string
@@ -294,6 +333,9 @@ type RoundCounts struct {
 
 // Complete reports that no job of the round is waiting or running.
 func (c RoundCounts) Complete() bool { return c.Available == 0 && c.Running == 0 }
+
+// Jobs is the number of the round's jobs stored.
+func (c RoundCounts) Jobs() int { return c.Available + c.Running + c.Done + c.Failed }
 
 // LeagueUnit is a league's running total of one unit of its schedule (a match's deal source:
 // one deal, or a duplicate group under every seating): the deals stored so far and each

@@ -18,7 +18,7 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	tables, err := match.Plan(m.Spec)
+	tables, err := match.NewSchedule(m.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("match %s: %w", id, err)
 	}
@@ -57,21 +57,12 @@ func (ru *run) play(ctx context.Context, j domain.Job) error {
 
 // missingTables returns the tables of job j that have no stored deal yet (all of them unless
 // the job was started before).
-func (ru *run) missingTables(ctx context.Context, j domain.Job, tables []match.Table) ([]match.Table, error) {
-	var mine []match.Table
-	first, last := -1, -1
-	for _, t := range tables {
-		if t.Group >= j.FirstGroup && t.Group < j.FirstGroup+j.Groups {
-			mine = append(mine, t)
-			if first < 0 || t.Number < first {
-				first = t.Number
-			}
-			last = max(last, t.Number)
-		}
-	}
-	if j.Stored == 0 {
+func (ru *run) missingTables(ctx context.Context, j domain.Job, tables *match.Schedule) ([]match.Table, error) {
+	mine := tables.GroupTables(j.FirstGroup, j.Groups)
+	if j.Stored == 0 || len(mine) == 0 {
 		return mine, nil
 	}
+	first, last := mine[0].Number, mine[len(mine)-1].Number
 	numbers, err := ru.r.Store.DealNumbersBetween(ctx, j.MatchID, first, last)
 	if err != nil {
 		return nil, storeErr(err)

@@ -77,10 +77,10 @@ type Outcome struct {
 	Fallbacks int `json:"fallbacks"`
 }
 
-// matchInfo is a match of a job in hand, with its tables (match.Plan), read once.
+// matchInfo is a match of a job in hand, with its schedule, read once.
 type matchInfo struct {
 	m      *domain.Match
-	tables []match.Table
+	tables *match.Schedule
 }
 
 // activeJob is a job in hand: claimed, playing or waiting for its deals to be stored.
@@ -129,6 +129,11 @@ type run struct {
 	pairs      []rating.PairResult
 	seatsTo    int
 	seats      map[string]int
+
+	// Of the plan, counted once (a deal file is read to count them): the jobs of a round
+	// scheduled whole, and the deals of every round (0 without a round limit).
+	jobsPerRound int
+	planned      int
 }
 
 // Run plays the league p until every planned round is played, until the time limit until
@@ -207,14 +212,18 @@ func (r *Runner) openLeague(ctx context.Context, p *plan.Plan) error {
 
 // newRun returns the state of one run of league p.
 func (r *Runner) newRun(p *plan.Plan) *run {
-	return &run{r: r, p: p, log: r.Log.With(zap.String("league", p.League)), owner: r.Owner,
+	ru := &run{r: r, p: p, log: r.Log.With(zap.String("league", p.League)), owner: r.Owner,
 		sem: make(chan struct{}, r.Concurrency), saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)),
-		saves: make(chan saveReq), playedJobs: make(chan int64)}
+		saves: make(chan saveReq), playedJobs: make(chan int64), jobsPerRound: p.JobsPerRound()}
+	if !p.Unbounded() {
+		ru.planned = p.Rounds * p.DealsPerRound()
+	}
+	return ru
 }
 
 // resume reads how far the league is: the rounds scheduled and the deals stored.
 func (ru *run) resume(ctx context.Context) error {
-	scheduled, err := scheduledRounds(ctx, ru.r.Store, ru.p.League)
+	scheduled, err := scheduledRounds(ctx, ru.r.Store, ru.p)
 	if err != nil {
 		return err
 	}
@@ -265,7 +274,7 @@ func (ru *run) progress() {
 	pr := Progress{Done: ru.done, Rounds: ru.scheduled, Running: ru.running, Played: ru.played}
 	ru.mu.Unlock()
 	if !ru.p.Unbounded() {
-		pr.Planned = ru.p.Rounds * ru.p.DealsPerRound()
+		pr.Planned = ru.planned
 	}
 	ru.r.Progress(pr)
 }

@@ -1,10 +1,12 @@
 package match
 
 import (
+	"bufio"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -27,18 +29,28 @@ func NewNonce() string {
 // CommitmentText is what a match's commitment hashes: one line for the construction, the
 // nonce, the rule set, the format and the deal source, then one line per planned table with
 // its deal number, deal source and seating (bot names by seat, seat 0 forehand). Lines end in
-// "\n"; docs/replay.md documents it for anyone who checks a commitment by hand.
+// "\n"; docs/replay.md documents it for anyone who checks a commitment by hand. It holds a
+// line per table: Commitment hashes the same text as it is written.
 func CommitmentText(spec domain.MatchSpec, nonce string) (string, error) {
-	tables, err := Plan(spec)
-	if err != nil {
+	var b strings.Builder
+	if err := writeCommitment(&b, spec, nonce); err != nil {
 		return "", err
 	}
-	var b strings.Builder
+	return b.String(), nil
+}
+
+// writeCommitment writes CommitmentText to w, a table at a time.
+func writeCommitment(w io.Writer, spec domain.MatchSpec, nonce string) error {
+	s, err := NewSchedule(spec)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
 	format := spec.Format
 	if format == "" {
 		format = domain.FormatDeals
 	}
-	fmt.Fprintf(&b, "%s\nnonce %s\nrules %s\nformat %s rounds %d duplicate %t\n",
+	fmt.Fprintf(bw, "%s\nnonce %s\nrules %s\nformat %s rounds %d duplicate %t\n",
 		CommitmentVersion, nonce, spec.Rules.String(), format, spec.Rounds, spec.Duplicate)
 	count := spec.Deals
 	if format == domain.FormatSession {
@@ -46,24 +58,29 @@ func CommitmentText(spec domain.MatchSpec, nonce string) (string, error) {
 	}
 	if spec.DealsText != "" {
 		sum := sha256.Sum256([]byte(spec.DealsText))
-		fmt.Fprintf(&b, "deals file sha256 %s count %d\n", hex.EncodeToString(sum[:]), count)
+		fmt.Fprintf(bw, "deals file sha256 %s count %d\n", hex.EncodeToString(sum[:]), count)
 	} else {
-		fmt.Fprintf(&b, "deals seed %s count %d\n", strconv.FormatUint(spec.Seed, 10), count)
+		fmt.Fprintf(bw, "deals seed %s count %d\n", strconv.FormatUint(spec.Seed, 10), count)
 	}
-	for _, t := range tables {
-		fmt.Fprintf(&b, "table %d group %d seating %s\n", t.Number, t.Group, strings.Join(t.Seating, ","))
+	for t := range s.All() {
+		bw.WriteString("table ")
+		bw.WriteString(strconv.Itoa(t.Number))
+		bw.WriteString(" group ")
+		bw.WriteString(strconv.Itoa(t.Group))
+		bw.WriteString(" seating ")
+		bw.WriteString(strings.Join(t.Seating, ","))
+		bw.WriteByte('\n')
 	}
-	return b.String(), nil
+	return bw.Flush()
 }
 
 // Commitment is the lowercase hex SHA-256 of CommitmentText.
 func Commitment(spec domain.MatchSpec, nonce string) (string, error) {
-	text, err := CommitmentText(spec, nonce)
-	if err != nil {
+	h := sha256.New()
+	if err := writeCommitment(h, spec, nonce); err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // VerifyCommitment checks a stored match against its commitment: nil when the spec, the

@@ -49,7 +49,7 @@ func (r *Runner) Create(ctx context.Context, spec domain.MatchSpec) (*domain.Mat
 	if err := spec.Rules.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := Plan(spec); err != nil {
+	if _, err := NewSchedule(spec); err != nil {
 		return nil, err
 	}
 	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
@@ -73,7 +73,7 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 		log = zap.NewNop()
 	}
 	log = log.With(zap.String("match", m.ID))
-	tables, err := Plan(m.Spec)
+	tables, err := NewSchedule(m.Spec) // each table is made as it is played
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 	// from the store on a resume (the match's counts may be older than its deals after a crash).
 	decisions, fallbacks := 0, 0
 	if len(done) > 0 {
-		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", len(tables)))
+		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", tables.Len()))
 		stored, err := r.Store.Deals(ctx, m.ID)
 		if err != nil {
 			return nil, fmt.Errorf("reading finished deals: %w", err)
@@ -141,7 +141,7 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 		unsaved = make(chan struct{}, parallel)
 	}
 	var wg sync.WaitGroup
-	for _, t := range tables {
+	for t := range tables.All() {
 		if finished[t.Number] {
 			continue
 		}
@@ -187,7 +187,7 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 			count++
 			decisions, fallbacks = decisions+len(rec.Decisions), fallbacks+countFallbacks(rec)
 			if r.Progress != nil {
-				r.Progress(count, len(tables))
+				r.Progress(count, tables.Len())
 			}
 		}(t)
 	}

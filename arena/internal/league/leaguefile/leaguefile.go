@@ -86,6 +86,8 @@ const (
 	DefaultConcurrency = league.DefaultConcurrency
 	DefaultLease       = league.DefaultLease
 	DefaultGrace       = 30 * time.Second
+	MaxLease           = time.Hour
+	MaxGrace           = time.Hour
 )
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -158,8 +160,7 @@ func (c *Config) Plan() *plan.Plan {
 		League: c.Name, Rules: c.RuleSet, Format: c.Format, Candidate: c.Candidate,
 		Rounds: c.Rounds, MatchesPerRound: c.MatchesPerRound, Deals: c.Deals, Duplicate: *c.Duplicate,
 		DealsText: c.DealsText, Seed: c.Seed,
-		TimeControl: domain.TimeControl{PerDecision: time.Duration(c.TimeControl.PerDecision), Overage: time.Duration(c.TimeControl.Overage),
-			MaxStrikes: *c.TimeControl.Strikes},
+		TimeControl: c.timeControl(),
 	}
 	for _, b := range c.Bots {
 		p.Bots = append(p.Bots, b.Name)
@@ -172,6 +173,15 @@ func (c *Config) Plan() *plan.Plan {
 	}
 	p.FamilyCap = c.FamilyCap
 	return p
+}
+
+// timeControl is the league's clock (its defaults filled in by the check).
+func (c *Config) timeControl() domain.TimeControl {
+	tc := domain.TimeControl{PerDecision: time.Duration(c.TimeControl.PerDecision), Overage: time.Duration(c.TimeControl.Overage)}
+	if c.TimeControl.Strikes != nil {
+		tc.MaxStrikes = *c.TimeControl.Strikes
+	}
+	return tc
 }
 
 // NamedBots returns the bots named, in order: each as the league file c defines it (c nil:
