@@ -53,7 +53,7 @@ type View struct {
 	now  func() time.Time
 
 	mu    sync.Mutex
-	rates map[string]rateSample // by league: the deals stored at an earlier call
+	rates map[string]rateSample      // by league: the deals stored at an earlier call
 	plans map[string]*match.Schedule // by running match
 }
 
