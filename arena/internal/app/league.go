@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"time"
 
 	"go.uber.org/zap"
@@ -20,6 +21,7 @@ import (
 type LeagueRun struct {
 	Config     *leaguefile.Config // the league file, read (with the command line's overrides)
 	Listen     string             // where bots with a token connect ("127.0.0.1:0": a free port)
+	TLS        *tls.Config        // serve TLS on Listen (nil: plain text; launched bots connect on loopback either way)
 	BotLogs    string             // folder for the launched bots' stderr
 	Until      time.Time          // stop cleanly then (zero: play until the league is finished)
 	Executable string             // the tapp binary the launched built-in bots run
@@ -72,7 +74,7 @@ func RunLeague(ctx context.Context, st leaguestore.Store, r LeagueRun) (*LeagueR
 // playLeague starts the league's bots and plays it until it is finished, stopped or r.Until.
 func playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, r LeagueRun) (*league.Outcome, time.Duration, error) {
 	cfg := r.Config
-	a, err := host.StartLeague(ctx, host.Config{Listen: r.Listen, Log: r.Log, Executable: r.Executable}, st, cfg.Bots, cfg, r.BotLogs)
+	a, err := host.StartLeague(ctx, host.Config{Listen: r.Listen, Log: r.Log, Executable: r.Executable, TLS: r.TLS}, st, cfg.Bots, cfg, r.BotLogs)
 	if a != nil {
 		defer a.Stop()
 	}

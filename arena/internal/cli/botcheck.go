@@ -70,6 +70,11 @@ func (m *Main) botCheck(ctx context.Context, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := checkBounds(fs).count("deals", *deals, 0, 1000).count("questions", *questions, 0, 1000).
+		timeControl(domain.TimeControl{PerDecision: *perDecision, Overage: *overage}, "time", "overage", "").
+		duration("connect-timeout", *connect, time.Millisecond, time.Hour).err(); err != nil {
+		return err
+	}
 	if *cmd == "" && (*addr == "" || *token == "") {
 		return usagef("tapp bot check --cmd \"CMD\", or --arena ADDR --token T for a bot you start yourself")
 	}

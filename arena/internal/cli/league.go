@@ -20,11 +20,16 @@ import (
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
-const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR] [--logs DIR] [--json]
+// maxFor bounds --for (a year: beyond it, leave it out and stop with Ctrl-C).
+const maxFor = 365 * 24 * time.Hour
+
+const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR [--tls-cert F --tls-key F | --insecure]] [--logs DIR] [--json]
 tapp league status NAME [--db DSN]
 tapp league list [--db DSN]`
 
@@ -83,6 +88,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	concurrency := fs.Int("concurrency", 0, "tables played at once on this host (default: the file's concurrency)")
 	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
 	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
+	certFile := fs.String("tls-cert", "", "serve TLS on the listen address with this certificate (PEM; default: the file's tls_cert)")
+	keyFile := fs.String("tls-key", "", "the certificate's private key (PEM; default: the file's tls_key)")
+	plain := fs.Bool("insecure", false, "allow plain text on a listen address beyond loopback (default: the file's insecure)")
 	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -90,6 +98,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 {
 		return usagef("tapp league run FILE [flags]: give one league file (see docs/league.md)")
+	}
+	if err := checkBounds(fs).duration("for", *forDur, 0, maxFor).count("concurrency", *concurrency, 0, match.MaxTables).err(); err != nil {
+		return err
 	}
 	cfg, err := leaguefile.Load(pos[0], builtinParseOptions)
 	if err != nil {
@@ -115,6 +126,16 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if *listen == "" {
 		*listen = "127.0.0.1:0"
 	}
+	if *certFile == "" && *keyFile == "" {
+		*certFile, *keyFile = cfg.TLSCert, cfg.TLSKey
+	}
+	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain || cfg.Insecure); err != nil {
+		return usagef("%v", err)
+	}
 	logDir := *logs
 	if logDir == "" {
 		logDir = resolve(cfg.Dir, cfg.Logs)
@@ -137,7 +158,7 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
 		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
 	}
-	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, BotLogs: logDir, Until: until,
+	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, TLS: tlsCfg, BotLogs: logDir, Until: until,
 		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update})
 	bar.finish()
 	if err != nil {

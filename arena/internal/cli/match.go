@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -39,6 +41,10 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	threads := fs.Int("threads", 1, search.Name+": goroutines solving samples of one decision")
 	tlsFlags := m.clientTLSFlags(fs)
 	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if err := checkBounds(fs).count("capacity", *capacity, 1, match.MaxTables).count("samples", *samples, 1, 1_000_000).
+		duration("budget", *budget, time.Millisecond, domain.MaxPerDecision).count("threads", *threads, 1, 1024).err(); err != nil {
 		return err
 	}
 	b, err := builtin.New(kind, *seed)
@@ -78,19 +84,15 @@ type matchFlags struct {
 	strikes                   int
 	format                    string
 	rounds                    int
+	fs                        *flag.FlagSet
 }
 
-func (f *matchFlags) register(fs interface {
-	StringVar(*string, string, string, string)
-	IntVar(*int, string, int, string)
-	Uint64Var(*uint64, string, uint64, string)
-	BoolVar(*bool, string, bool, string)
-	DurationVar(*time.Duration, string, time.Duration, string)
-}) {
+func (f *matchFlags) register(fs *flag.FlagSet) {
+	f.fs = fs
 	fs.StringVar(&f.variant, "variant", "modern", "rule variant: modern, classic or wuerttemberg")
 	fs.StringVar(&f.rules, "rules", "", "full rule set in canonical form (overrides --variant and --players)")
 	fs.IntVar(&f.players, "players", 3, "players at the table (4 only in modern)")
-	fs.IntVar(&f.deals, "deals", 100, "deals to play (deal sources in duplicate mode)")
+	fs.IntVar(&f.deals, "deals", 100, fmt.Sprintf("deals to play (deal sources in duplicate mode), at most %d; with --deals-file: the whole file unless given, and no more than it holds", match.MaxDeals))
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the deals")
 	fs.BoolVar(&f.duplicate, "duplicate", false, "play every deal under every seating")
 	fs.StringVar(&f.dealsFile, "deals-file", "", "play the deals of this file instead of seeded ones")
@@ -113,14 +115,35 @@ func (f *matchFlags) ruleSet() (engine.RuleSet, error) {
 	return r, nil
 }
 
+// check checks the match's counts and clock as a league file's are checked.
+func (f *matchFlags) check() error {
+	b := checkBounds(f.fs)
+	if f.dealsFile == "" || isSet(f.fs, "deals") {
+		b.count("deals", f.deals, 1, match.MaxDeals)
+	}
+	return b.count("rounds", f.rounds, 0, maxSessionRounds).
+		timeControl(f.timeControl(), "time", "overage", "strikes").err()
+}
+
+// maxSessionRounds bounds --rounds of a session (a session of modern Tapp ends within its
+// rounds plus two: the ace-of-hearts round and the forced Ramsch round).
+const maxSessionRounds = 1000
+
+func (f *matchFlags) timeControl() domain.TimeControl {
+	return domain.TimeControl{PerDecision: f.perDecision, Overage: f.overage, MaxStrikes: f.strikes}
+}
+
 func (f *matchFlags) spec(bots []string) (domain.MatchSpec, error) {
+	if err := f.check(); err != nil {
+		return domain.MatchSpec{}, err
+	}
 	rules, err := f.ruleSet()
 	if err != nil {
 		return domain.MatchSpec{}, err
 	}
 	spec := domain.MatchSpec{
 		Rules: rules, Bots: bots, Deals: f.deals, Seed: f.seed, Duplicate: f.duplicate,
-		TimeControl: domain.TimeControl{PerDecision: f.perDecision, Overage: f.overage, MaxStrikes: f.strikes},
+		TimeControl: f.timeControl(),
 	}
 	if f.format == domain.FormatSession {
 		spec.Format, spec.Rounds = domain.FormatSession, f.rounds
@@ -132,9 +155,21 @@ func (f *matchFlags) spec(bots []string) (domain.MatchSpec, error) {
 		if err != nil {
 			return spec, err
 		}
+		if deals, err := engine.ParseDeals(rules, string(text)); err != nil || len(deals) == 0 {
+			if err == nil {
+				err = errors.New("no deals in it")
+			}
+			return spec, usagef("--deals-file %s: %v", f.dealsFile, err)
+		}
 		spec.DealsText = string(text)
+		if !isSet(f.fs, "deals") {
+			spec.Deals = 0 // the whole file
+		}
 	}
-	if _, err := match.Plan(spec); err != nil {
+	if _, err := match.NewSchedule(spec); err != nil {
+		if f.dealsFile != "" {
+			return spec, usagef("--deals-file %s: %v", f.dealsFile, err)
+		}
 		return spec, usagef("%v", err)
 	}
 	return spec, nil
@@ -153,6 +188,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	inProcess := fs.Bool("in-process", false, "call the built-in bots in this process, without gRPC (the same deals, stored alike; faster)")
 	remoteTLS := m.clientTLSFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := checkBounds(fs).count("parallel", *parallel, 1, match.MaxTables).err(); err != nil {
 		return err
 	}
 	if *remote != "" && *inProcess {
@@ -184,6 +222,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	played, err := app.PlayMatch(ctx, st, app.MatchPlay{Spec: spec, Kinds: kinds, InProcess: *inProcess, Parallel: *parallel,
 		BotLogs: *logDir, Executable: m.Executable, Log: m.Log, Progress: progress})
 	endProgress()
+	if err != nil && ctx.Err() != nil {
+		return errors.New("interrupted: the match stopped; the deals it finished are stored")
+	}
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -188,6 +189,9 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage:\n%s", replayUsage)
 	}
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).countIfSet("decision", *decision, 0, math.MaxInt32).err(); err != nil {
+		return err
+	}
 	src, err := m.openSource(ctx, pos[0], *dsn)
 	if err != nil {
 		return err
@@ -314,6 +318,9 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: tapp replay export MATCH [--format jsonl] [--deal N] [--out FILE] [--no-sent]")
 	}
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).err(); err != nil {
+		return err
+	}
 	if *format != "jsonl" {
 		return usagef("--format %s: the one export format is jsonl", *format)
 	}
@@ -427,6 +434,10 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 || *deal < 0 {
 		return usagef("usage: tapp replay ask MATCH|FILE.jsonl --deal N --decision K (--bot NAME | --bot-cmd CMD | --listen ADDR)")
+	}
+	if err := checkBounds(fs).duration("wait", *wait, time.Millisecond, time.Hour).
+		durationOrZero("time", *perDecision, domain.MinPerDecision, domain.MaxPerDecision).err(); err != nil {
+		return err
 	}
 	if (*bot != "" && *botCmd != "") || (*bot == "" && *botCmd == "" && *listen == "") {
 		return usagef("say which bot to ask: one of --bot NAME (built-in), --bot-cmd CMD (your program) or --listen ADDR (a bot you start)")

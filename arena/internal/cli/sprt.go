@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/app"
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/engine"
 )
@@ -104,6 +104,13 @@ func (m *Main) parseSPRTFlags(args []string) (*sprtFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, usagef("tapp sprt %s", sprtUsage)
 	}
+	if err := checkBounds(fs).count("max-pairs", f.maxPairs, 0, math.MaxInt32).duration("for", f.forDur, 0, maxFor).
+		count("concurrency", f.concurrency, 1, match.MaxTables).err(); err != nil {
+		return nil, err
+	}
+	if err := f.match.check(); err != nil {
+		return nil, err
+	}
 	// The test plays its own kind of match: these match flags would be ignored.
 	var ignored []string
 	fs.Visit(func(fl *flag.Flag) {
@@ -146,9 +153,12 @@ func (f *sprtFlags) plan() (*plan.Plan, sprt.Settings, error) {
 		dealsText = string(text)
 	}
 	base := plan.Plan{Rules: rules, Deals: mf.deals, Seed: mf.seed, DealsText: dealsText,
-		TimeControl: domain.TimeControl{PerDecision: mf.perDecision, Overage: mf.overage, MaxStrikes: mf.strikes}}
+		TimeControl: mf.timeControl()}
 	p, err := sprt.NewPlan(f.name, base, f.candidate, f.baseline, splitList(f.field), settings)
 	if err != nil {
+		return nil, settings, usagef("%v", err)
+	}
+	if err := p.Check(); err != nil {
 		return nil, settings, usagef("%v", err)
 	}
 	return p, settings, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/loopback"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/engine"
 )
@@ -17,7 +18,7 @@ import (
 // check checks a league file's settings, one group at a time, and fills in the defaults.
 func (p *fileChecker) check(c *Config, opts Options) error {
 	for _, step := range []func(*Config, Options) error{
-		p.checkName, p.checkRules, p.checkFormat, p.checkRunning, p.checkTimeControl, p.checkDeals,
+		p.checkName, p.checkRules, p.checkFormat, p.checkRunning, p.checkListen, p.checkTimeControl, p.checkDeals,
 		p.expandBuiltins, p.checkBots, p.checkFamilyCap, p.checkTables, p.checkLimits,
 	} {
 		if err := step(c, opts); err != nil {
@@ -108,6 +109,35 @@ func (p *fileChecker) checkRunning(c *Config, _ Options) error {
 	}
 	if c.Grace == 0 {
 		c.Grace = Duration(DefaultGrace)
+	}
+	return nil
+}
+
+// checkListen checks where bots with a token connect: plain text is refused beyond loopback,
+// where tokens would cross the network in clear, unless TLS is set up or insecure: true says
+// that something else encrypts the traffic. The TLS files are relative to the league file.
+func (p *fileChecker) checkListen(c *Config, _ Options) error {
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return p.errf(map[bool]string{true: "tls_key", false: "tls_cert"}[c.TLSCert == ""],
+			"TLS needs both tls_cert (the certificate, PEM) and tls_key (its private key)")
+	}
+	for _, f := range []struct {
+		key  string
+		path *string
+	}{{"tls_cert", &c.TLSCert}, {"tls_key", &c.TLSKey}} {
+		if *f.path == "" {
+			continue
+		}
+		if !filepath.IsAbs(*f.path) {
+			*f.path = filepath.Join(filepath.Dir(p.file), *f.path)
+		}
+		if _, err := os.Stat(*f.path); err != nil {
+			return p.errf(f.key, "%v", err)
+		}
+	}
+	if c.Listen != "" && c.TLSCert == "" && !c.Insecure && !loopback.Listen(c.Listen) {
+		return p.errf("listen", "%s is reachable beyond this machine: bot tokens would cross the network in clear text; "+
+			"give tls_cert and tls_key, listen on 127.0.0.1, or say insecure: true if something else encrypts the traffic", c.Listen)
 	}
 	return nil
 }

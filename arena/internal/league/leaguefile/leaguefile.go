@@ -37,6 +37,11 @@ type Config struct {
 	Concurrency     int         `yaml:"concurrency"`
 	TimeControl     TimeControl `yaml:"time_control"`
 	Listen          string      `yaml:"listen"`
+	// TLSCert and TLSKey make the league's arena serve TLS on Listen (paths relative to the
+	// file); Insecure allows plain text beyond loopback (behind a TLS-terminating proxy).
+	TLSCert  string `yaml:"tls_cert"`
+	TLSKey   string `yaml:"tls_key"`
+	Insecure bool   `yaml:"insecure"`
 	DB              string      `yaml:"db"`
 	Logs            string      `yaml:"logs"`
 	Lease           Duration    `yaml:"lease"`
