@@ -3,8 +3,8 @@ package cli
 import (
 	"bufio"
 	"crypto/tls"
-	"errors"
 	"crypto/x509"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"

@@ -57,9 +57,9 @@ type Config struct {
 // Server serves bots and admins.
 type Server struct {
 	tappv1.UnimplementedBotServiceServer
-	cfg    Config
-	log    *zap.Logger
-	grpc   *grpc.Server
+	cfg  Config
+	log  *zap.Logger
+	grpc *grpc.Server
 	// local serves plain text on a loopback listener beside a TLS server (ServeLocal): for
 	// the bots this arena launches itself, whose tokens never leave the machine.
 	local  *grpc.Server

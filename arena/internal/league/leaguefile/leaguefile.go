@@ -39,14 +39,14 @@ type Config struct {
 	Listen          string      `yaml:"listen"`
 	// TLSCert and TLSKey make the league's arena serve TLS on Listen (paths relative to the
 	// file); Insecure allows plain text beyond loopback (behind a TLS-terminating proxy).
-	TLSCert  string `yaml:"tls_cert"`
-	TLSKey   string `yaml:"tls_key"`
-	Insecure bool   `yaml:"insecure"`
-	DB              string      `yaml:"db"`
-	Logs            string      `yaml:"logs"`
-	Lease           Duration    `yaml:"lease"`
-	Grace           Duration    `yaml:"grace"`
-	Bots            []Bot       `yaml:"bots"`
+	TLSCert  string   `yaml:"tls_cert"`
+	TLSKey   string   `yaml:"tls_key"`
+	Insecure bool     `yaml:"insecure"`
+	DB       string   `yaml:"db"`
+	Logs     string   `yaml:"logs"`
+	Lease    Duration `yaml:"lease"`
+	Grace    Duration `yaml:"grace"`
+	Bots     []Bot    `yaml:"bots"`
 	// FamilyCap caps the bots of one family (see Bot.Family) at a ladder table; 0: no cap.
 	FamilyCap int `yaml:"family_cap"`
 
