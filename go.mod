@@ -17,12 +17,20 @@ require (
 
 require (
 	connectrpc.com/connect v1.19.1
+	github.com/andybalholm/brotli v1.1.1 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/parquet-go/bitpack v1.0.0 // indirect
+	github.com/parquet-go/jsonlite v1.0.0 // indirect
+	github.com/pierrec/lz4/v4 v4.1.21 // indirect
+	github.com/twpayne/go-geom v1.6.1 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260817212433-ac3dfec99bb1 // indirect
 )
 
-require mvdan.cc/sh/v3 v3.14.1
+require (
+	github.com/parquet-go/parquet-go v0.32.0
+	mvdan.cc/sh/v3 v3.14.1
+)
 
 require (
 	github.com/dustin/go-humanize v1.1.0 // indirect

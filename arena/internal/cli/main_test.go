@@ -178,7 +178,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		{"bot"}, {"bot", "random"}, {"bot", "check"}, {"new"}, {"new", "bot"}, {"match"}, {"matches"}, {"web"},
 		{"deals"}, {"deals", "gen"}, {"league"}, {"league", "run"}, {"league", "status"}, {"league", "list"},
 		{"ratings"}, {"sprt"}, {"replay"}, {"replay", "export"}, {"replay", "ask"}, {"replay", "verify"},
-		{"replay", "diff"}, {"analyze"}, {"version"},
+		{"replay", "diff"}, {"replay", "import"}, {"analyze"}, {"version"}, {"dataset"}, {"dataset", "export"},
 	}
 	for _, c := range commands() { // a new command is in the list above
 		found := false

@@ -562,42 +562,57 @@ func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
 
 // VerifyExport verifies every deal of a JSON Lines export.
 func VerifyExport(r io.Reader) (*Report, error) {
-	rep := &Report{}
-	var prev *domain.DealRecord
-	prevMatch := ""
+	c := &fileCheck{rep: &Report{}}
 	err := ReadExport(r, func(line int, e *DealExport, err error) error {
-		rep.Deals++
 		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{Line: line, Deal: -1, Decision: -1, Rule: RecUnreadable, Msg: err.Error()})
+			c.unreadable(line, "", -1, err)
 			return nil
 		}
 		m, rec, err := e.Record()
 		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{Match: e.Match, Line: line, Deal: e.Deal, Decision: -1,
-				Rule: ruleOf(err, RecUnreadable), Msg: err.Error()})
-			prev = nil
+			c.unreadable(line, e.Match, e.Deal, err)
 			return nil
 		}
-		rep.Decisions += len(rec.Moves)
-		ps := VerifyDeal(m, rec)
-		if prevMatch != m.ID {
-			prev = nil
-			rep.checkExportCommitment(m, e, line)
-		}
-		ps = append(ps, potCarry(m, prev, rec)...)
-		for i := range ps {
-			ps[i].Line = line
-		}
-		rep.Problems = append(rep.Problems, ps...)
-		prev, prevMatch = rec, m.ID
+		c.deal(line, m, rec)
 		return nil
 	})
-	return rep, err
+	return c.rep, err
 }
 
-// checkExportCommitment checks the commitment of an export's match at its first line. Only a
+// fileCheck verifies the deals of a file one at a time, in file order: each deal, the pot
+// carried from the deal before it, and each match's commitment at its first line.
+type fileCheck struct {
+	rep       *Report
+	prev      *domain.DealRecord
+	prevMatch string
+}
+
+func (c *fileCheck) unreadable(line int, matchID string, deal int, err error) {
+	c.rep.Deals++
+	c.rep.Problems = append(c.rep.Problems, Problem{Match: matchID, Line: line, Deal: deal, Decision: -1,
+		Rule: ruleOf(err, RecUnreadable), Msg: err.Error()})
+	c.prev = nil
+}
+
+func (c *fileCheck) deal(line int, m Match, rec *domain.DealRecord) {
+	c.rep.Deals++
+	c.rep.Decisions += len(rec.Moves)
+	ps := VerifyDeal(m, rec)
+	if c.prevMatch != m.ID {
+		c.prev = nil
+		c.rep.checkExportCommitment(m, line)
+	}
+	ps = append(ps, potCarry(m, c.prev, rec)...)
+	for i := range ps {
+		ps[i].Line = line
+	}
+	c.rep.Problems = append(c.rep.Problems, ps...)
+	c.prev, c.prevMatch = rec, m.ID
+}
+
+// checkExportCommitment checks the commitment of a file's match at its first line. Only a
 // seeded match can be checked from its export: a deal file's text is not in it.
-func (r *Report) checkExportCommitment(m Match, e *DealExport, line int) {
+func (r *Report) checkExportCommitment(m Match, line int) {
 	if m.Commitment != "" && !m.Seeded {
 		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
 		return

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
@@ -766,7 +766,9 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 		}
 	}
 	// The matches finished so far enter the Elo ledgers in the order they finished.
-	slices.SortFunc(ms, func(a, b domain.Match) int { return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID)) })
+	slices.SortFunc(ms, func(a, b domain.Match) int {
+		return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID))
+	})
 	for _, m := range ms {
 		if m.Status == domain.MatchFinished {
 			if err := s.rateFinished(ctx, tx, m.ID); err != nil {

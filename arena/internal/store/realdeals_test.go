@@ -40,16 +40,16 @@ type realMatch struct {
 }
 
 type realDeal struct {
-	Number     int                `json:"number"`
-	Group      int                `json:"group"`
-	Seating    string             `json:"seating"`
-	Deal       string             `json:"deal"`
-	Options    string             `json:"options"`
-	Moves      string             `json:"moves"`
-	Outcome    string             `json:"outcome"`
-	StartedUS  int64              `json:"started_us"`
-	DurationUS int64              `json:"duration_us"`
-	Decisions  []realDecision     `json:"decisions"`
+	Number     int                 `json:"number"`
+	Group      int                 `json:"group"`
+	Seating    string              `json:"seating"`
+	Deal       string              `json:"deal"`
+	Options    string              `json:"options"`
+	Moves      string              `json:"moves"`
+	Outcome    string              `json:"outcome"`
+	StartedUS  int64               `json:"started_us"`
+	DurationUS int64               `json:"duration_us"`
+	Decisions  []realDecision      `json:"decisions"`
 	Results    []domain.SeatResult `json:"results"`
 }
 

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -61,7 +61,7 @@ func dealsOf(t *testing.T, st *memstore.Memory, p *plan.Plan, r int, rng *rand.R
 			t.Fatal(err)
 		}
 		for _, tb := range tables {
-			d := &domain.DealRecord{MatchID: m.ID, Number: tb.Number, Group: tb.Group, Seating: tb.Seating}
+			d := &domain.DealRecord{MatchID: m.ID, Number: tb.Number, Group: tb.Group, Seating: tb.Seating, Deal: tb.Deal}
 			for seat, bot := range tb.Seating {
 				pay := rng.IntN(41) - 20
 				if bot == p.Candidate {
