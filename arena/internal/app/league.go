@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
@@ -29,6 +30,7 @@ type LeagueRun struct {
 	Log        *zap.Logger        // the arena's log
 	RunLog     *zap.Logger        // the league runner's log (nil: Log)
 	Progress   func(league.Progress)
+	Admitted   func(admission.Change) // told every change of the tables the admission control allows
 }
 
 // LeagueResult is what a run of a league did, and the league's leaderboard after it.
@@ -85,7 +87,7 @@ func playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, r Leagu
 		zap.String("rules", p.Rules.String()), zap.Strings("bots", p.Bots), zap.String("db", r.StoreName),
 		zap.String("arena", a.Addr), zap.String("bot_logs", r.BotLogs))
 	runner := &league.Runner{Store: st, Seats: a.Server, Log: r.RunLog, Concurrency: cfg.Concurrency,
-		Lease: time.Duration(cfg.Lease), Progress: r.Progress}
+		Lease: time.Duration(cfg.Lease), Progress: r.Progress, Admitted: r.Admitted}
 	started := time.Now()
 	out, err := runner.Run(ctx, p, r.Until)
 	return out, time.Since(started), err

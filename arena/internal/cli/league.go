@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -159,7 +160,7 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
 	}
 	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, TLS: tlsCfg, BotLogs: logDir, Until: until,
-		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update})
+		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update, Admitted: bar.admitted})
 	bar.finish()
 	if err != nil {
 		return err
@@ -182,6 +183,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	} else {
 		fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
 			out.Played, res.Elapsed.Round(100*time.Millisecond), float64(out.Played)/max(res.Elapsed.Seconds(), 1e-3))
+	}
+	if line := tablesLine(out.Admission); line != "" && !res.AlreadyFinished {
+		fmt.Fprintln(m.Stdout, line+"\n")
 	}
 	m.printLeaderboard(lb, shortRules(p.Rules), false)
 	if err := m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db); err != nil {
@@ -221,7 +225,19 @@ type leagueProgress struct {
 	start   time.Time
 	last    time.Time
 	bar     *progressbar.ProgressBar
+	desc    string
 	latest  league.Progress
+	note    string // the admission control's latest change
+}
+
+// admitted shows the admission control's latest change beside the progress.
+func (b *leagueProgress) admitted(ch admission.Change) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.note = ch.String()
+	if b.bar != nil {
+		b.bar.Describe(b.desc + " · " + b.note)
+	}
 }
 
 func (m *Main) newLeagueProgress(until time.Time) *leagueProgress {
@@ -246,6 +262,10 @@ func (b *leagueProgress) update(pr league.Progress) {
 			if !b.until.IsZero() {
 				desc += " until " + b.until.Format("15:04")
 			}
+			b.desc = desc
+			if b.note != "" {
+				desc += " · " + b.note
+			}
 			b.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(b.m.Stderr),
 				progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
 				progressbar.OptionShowIts(), progressbar.OptionSetItsString("deals"), progressbar.OptionThrottle(100*time.Millisecond),
@@ -268,6 +288,9 @@ func (b *leagueProgress) log(pr league.Progress) {
 	rate := float64(played) / max(time.Since(b.start).Seconds(), 1e-3)
 	fields := []zap.Field{zap.Int("deals_stored", pr.Done), zap.Int("deals_this_run", played),
 		zap.Float64("deals_per_second", rate), zap.Int("rounds_scheduled", pr.Rounds), zap.Int("jobs_running", pr.Running)}
+	if b.note != "" {
+		fields = append(fields, zap.String("tables", b.note))
+	}
 	var eta time.Duration = -1
 	if pr.Planned > 0 {
 		fields = append(fields, zap.Int("deals_planned", pr.Planned))

@@ -9,12 +9,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
@@ -218,9 +220,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	progress, endProgress := m.progressFrom("deals")
+	progress, endProgress, admitted := m.progressFrom("deals")
 	played, err := app.PlayMatch(ctx, st, app.MatchPlay{Spec: spec, Kinds: kinds, InProcess: *inProcess, Parallel: *parallel,
-		BotLogs: *logDir, Executable: m.Executable, Log: m.Log, Progress: progress})
+		BotLogs: *logDir, Executable: m.Executable, Log: m.Log, Progress: progress, Admitted: admitted})
 	endProgress()
 	if err != nil && ctx.Err() != nil {
 		return errors.New("interrupted: the match stopped; the deals it finished are stored")
@@ -240,10 +242,13 @@ func (m *Main) printMatch(played *app.PlayedMatch, spec domain.MatchSpec, asJSON
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
 			"forfeited": res.Forfeited, "bots": table, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
-			"tainted": mt.FallbackShare() > domain.TaintedShare})
+			"tainted": mt.FallbackShare() > domain.TaintedShare, "tables": mt.Admission})
 	}
 	fmt.Fprintf(m.Stdout, "match %s — %s, %d deals, seed %d\n\n", mt.ID, spec.Rules, res.Deals, spec.Seed)
 	printResultTable(m.Stdout, table, unit(spec.Rules))
+	if line := tablesLine(mt.Admission); line != "" {
+		fmt.Fprintln(m.Stdout, "\n"+line)
+	}
 	if len(res.Forfeited) > 0 {
 		fmt.Fprintf(m.Stdout, "\nforfeited by strikes: %s\n", strings.Join(res.Forfeited, ", "))
 	}
@@ -283,48 +288,121 @@ func printResultTable(w io.Writer, lines []app.BotLine, unit string) {
 }
 
 // progress shows a bar on a terminal and a log line every 5 s otherwise; call with -1 to end.
-func (m *Main) progress(total int, what string) func(done int) {
+func (m *Main) progress(total int, what string) func(done int) { return m.newProgress(total, what).show }
+
+// progressLine is a bar on a terminal, a log line every 5 s otherwise, with a note (the
+// admission control's latest change) in its description or its fields.
+type progressLine struct {
+	m     *Main
+	total int
+	what  string
+	bar   *progressbar.ProgressBar
+
+	mu          sync.Mutex
+	start, last time.Time
+	note        string
+}
+
+func (m *Main) newProgress(total int, what string) *progressLine {
+	p := &progressLine{m: m, total: total, what: what, start: time.Now(), last: time.Now()}
 	if m.Terminal {
-		bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(m.Stderr),
+		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(m.Stderr),
 			progressbar.OptionSetDescription(what), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
 			progressbar.OptionShowIts(), progressbar.OptionSetItsString(what), progressbar.OptionThrottle(100*time.Millisecond))
-		return func(done int) {
-			if done < 0 {
-				_ = bar.Finish()
-				fmt.Fprintln(m.Stderr)
-				return
-			}
-			_ = bar.Set(done)
-		}
 	}
-	start, last := time.Now(), time.Now()
-	return func(done int) {
-		if done < 0 || time.Since(last) < 5*time.Second {
+	return p
+}
+
+// show shows done of the total; -1 ends the line.
+func (p *progressLine) show(done int) {
+	if p.bar != nil {
+		if done < 0 {
+			_ = p.bar.Finish()
+			fmt.Fprintln(p.m.Stderr)
 			return
 		}
-		last = time.Now()
-		rate := float64(done) / time.Since(start).Seconds()
-		eta := time.Duration(float64(total-done)/rate) * time.Second
-		m.Log.Info("progress", zap.Int("done", done), zap.Int("total", total), zap.Float64("per_second", rate), zap.Duration("eta", eta))
+		_ = p.bar.Set(done)
+		return
+	}
+	p.mu.Lock()
+	if done < 0 || time.Since(p.last) < 5*time.Second {
+		p.mu.Unlock()
+		return
+	}
+	p.last = time.Now()
+	note := p.note
+	p.mu.Unlock()
+	rate := float64(done) / time.Since(p.start).Seconds()
+	eta := time.Duration(float64(p.total-done)/rate) * time.Second
+	fields := []zap.Field{zap.Int("done", done), zap.Int("total", p.total), zap.Float64("per_second", rate), zap.Duration("eta", eta)}
+	if note != "" {
+		fields = append(fields, zap.String("tables", note))
+	}
+	p.m.Log.Info("progress", fields...)
+}
+
+// setNote puts a note beside the progress: in the bar's description, or in the log lines.
+func (p *progressLine) setNote(note string) {
+	p.mu.Lock()
+	p.note = note
+	p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Describe(p.what + " · " + note)
 	}
 }
 
 // progressFrom is progress for a use case that tells the total with its first report: the
-// bar (or the log lines) starts then; end finishes it, if it started.
-func (m *Main) progressFrom(what string) (report func(done, total int), end func()) {
-	var show func(int)
+// bar (or the log lines) starts then; end finishes it, if it started. admitted shows the
+// admission control's changes beside it ("host overloaded: 200 → 48 tables").
+func (m *Main) progressFrom(what string) (report func(done, total int), end func(), admitted func(admission.Change)) {
+	var mu sync.Mutex
+	var line *progressLine
+	var note string
 	report = func(done, total int) {
-		if show == nil {
-			show = m.progress(total, what)
+		mu.Lock()
+		if line == nil {
+			line = m.newProgress(total, what)
+			if note != "" {
+				line.setNote(note)
+			}
 		}
-		show(done)
+		l := line
+		mu.Unlock()
+		l.show(done)
 	}
 	end = func() {
-		if show != nil {
-			show(-1)
+		mu.Lock()
+		defer mu.Unlock()
+		if line != nil {
+			line.show(-1)
 		}
 	}
-	return report, end
+	admitted = func(ch admission.Change) {
+		mu.Lock()
+		defer mu.Unlock()
+		note = ch.String()
+		if line != nil {
+			line.setNote(note)
+		}
+	}
+	return report, end, admitted
+}
+
+// tablesLine says how many tables the arena ran at once, and what an overloaded host made it
+// hold back ("" without a record of it).
+func tablesLine(a *domain.Admission) string {
+	if a == nil || a.Most == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("tables: %d asked, %d at most at once, %.1f on average", a.Asked, a.Most, a.Mean)
+	if a.Overloaded() {
+		line += fmt.Sprintf("; the host was overloaded: the arena lowered them %d times (to %d at the fewest)", a.Lowered, a.Fewest)
+		if a.Pauses > 0 {
+			line += fmt.Sprintf(" and paused new deals %d times for %v", a.Pauses, a.Paused.Round(time.Millisecond))
+		}
+		line += ", so that no bot lost time"
+	}
+	return line
 }
 
 // fallbackWarning says that results are not to be trusted when more than domain.TaintedShare

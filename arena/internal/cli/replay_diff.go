@@ -62,7 +62,7 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	if src.st != nil {
 		asker.Store = src.st
 	}
-	progress, endProgress := m.progressFrom("decisions")
+	progress, endProgress, _ := m.progressFrom("decisions")
 	rep, err := app.ReplayDiff(ctx, app.DiffRequest{Bot: *botName, Source: pos[0], Deals: deals, PerDecision: *perDecision,
 		Asker: asker, Progress: progress})
 	endProgress()

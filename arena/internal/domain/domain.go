@@ -126,7 +126,27 @@ type Match struct {
 	// them the arena played (strikes, forfeits, bots gone), as of the match's last update:
 	// results with many fallbacks say little about the bots (FallbackShare).
 	Decisions, Fallbacks int
+	// Admission is how the arena's admission control ran the match's last run (nil for a
+	// match stored before it, or not run yet).
+	Admission *Admission
 }
+
+// Admission is how the arena's admission control ran a match: the tables asked for, the
+// most and the mean it had in flight, the fewest it allowed when the host was overloaded,
+// how often it lowered them and paused new deals, and how long new deals were paused. An
+// overloaded host slows a match down; it never costs a bot a strike.
+type Admission struct {
+	Asked   int           `json:"asked"`
+	Most    int           `json:"most"`
+	Mean    float64       `json:"mean"`
+	Fewest  int           `json:"fewest"`
+	Lowered int           `json:"lowered"`
+	Pauses  int           `json:"pauses"`
+	Paused  time.Duration `json:"paused_ns"`
+}
+
+// Overloaded reports whether the arena held deals back at all.
+func (a *Admission) Overloaded() bool { return a != nil && (a.Lowered > 0 || a.Pauses > 0) }
 
 // TaintedShare is the share of fallbacks above which a match's results are flagged: they
 // measure the clock, the machine or a missing bot more than the bots' play.

@@ -94,7 +94,8 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 		toPlay   = len(todo)
 	)
 	for _, t := range todo {
-		if !ru.takeTableSlot(ctx) {
+		tableFree, ok := ru.takeTableSlot(ctx)
+		if !ok {
 			break
 		}
 		wg.Add(1)
@@ -103,7 +104,10 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 			rec, err := ru.playTable(ctx, m, t, clocks)
 			// The table's slot is free as soon as the deal is over: the next deal starts while
 			// this one is being stored (at most max(8×Concurrency, 3 × maxCommit) deals wait for the store).
-			<-ru.sem
+			tableFree()
+			if err == nil {
+				ru.admit.ObserveDecisions(rec.Decisions)
+			}
 			mu.Lock()
 			toPlay--
 			last := toPlay == 0
@@ -128,18 +132,18 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 	return firstErr
 }
 
-// takeTableSlot waits for a free table; it reports false (holding none) when ctx ends first.
-func (ru *run) takeTableSlot(ctx context.Context) bool {
-	select {
-	case ru.sem <- struct{}{}:
-		if ctx.Err() != nil { // ended meanwhile: give the slot back for the other jobs
-			<-ru.sem
-			return false
-		}
-		return true
-	case <-ctx.Done():
-		return false
+// takeTableSlot waits for a free table (as the admission control allows) and returns what
+// frees it; it reports false (holding none) when ctx ends first.
+func (ru *run) takeTableSlot(ctx context.Context) (func(), bool) {
+	release, err := ru.admit.Acquire(ctx)
+	if err != nil {
+		return nil, false
 	}
+	if ctx.Err() != nil { // ended meanwhile: give the slot back for the other jobs
+		release()
+		return nil, false
+	}
+	return release, true
 }
 
 // tellPlayed tells the main loop that job id has played all its deals.

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/league/liveness"
@@ -52,6 +53,9 @@ type Runner struct {
 	// Goal, when set, is asked (at most once a second, after finished jobs) whether the
 	// league has reached its goal, such as an SPRT decision; the league then stops.
 	Goal func(ctx context.Context) (bool, error)
+	// Admitted, when set, is told every change of the tables the admission control lets
+	// this host play at once (for the progress line: "host overloaded: 200 → 48 tables").
+	Admitted func(admission.Change)
 
 	heldPlans func(held int) // tests: the match plans held after each job (export_test.go)
 }
@@ -75,6 +79,8 @@ type Outcome struct {
 	// arena played for late, forfeited or absent bots.
 	Decisions int `json:"decisions"`
 	Fallbacks int `json:"fallbacks"`
+	// Admission is how the admission control ran this host's tables (package admission).
+	Admission *domain.Admission `json:"admission,omitempty"`
 }
 
 // matchInfo is a match of a job in hand, with its schedule, read once.
@@ -104,7 +110,9 @@ type run struct {
 	p      *plan.Plan
 	log    *zap.Logger
 	owner  string
-	sem    chan struct{} // a slot per table in play
+	// admit hands out the tables in play: up to Concurrency, fewer while the host is
+	// overloaded (package admission).
+	admit *admission.Controller
 	saving chan struct{} // a slot per finished deal waiting for the store
 	saves  chan saveReq  // to the committer
 	// playedJobs tells the main loop that a job has played all its deals: it needs no table
@@ -213,7 +221,9 @@ func (r *Runner) openLeague(ctx context.Context, p *plan.Plan) error {
 // newRun returns the state of one run of league p.
 func (r *Runner) newRun(p *plan.Plan) *run {
 	ru := &run{r: r, p: p, log: r.Log.With(zap.String("league", p.League)), owner: r.Owner,
-		sem: make(chan struct{}, r.Concurrency), saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)),
+		admit: admission.New(admission.Config{Tables: r.Concurrency, PerDecision: p.TimeControl.PerDecision, Log: r.Log.With(zap.String("league", p.League)),
+			Changed: r.Admitted}),
+		saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)),
 		saves: make(chan saveReq), playedJobs: make(chan int64), jobsPerRound: p.JobsPerRound()}
 	if !p.Unbounded() {
 		ru.planned = p.Rounds * p.DealsPerRound()

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
@@ -34,6 +35,9 @@ type Runner struct {
 	Watch func(matchID string, number int, ev engine.Event, public []engine.Event)
 	// Watching, when set, says whether Watch has anyone to tell (see referee.Table.Watching).
 	Watching func() bool
+	// Admitted, when set, is told every change of the tables the admission control lets a
+	// match play at once (for the progress line: "host overloaded: 200 → 48 tables").
+	Admitted func(admission.Change)
 }
 
 // Result sums up a played match.
@@ -81,7 +85,7 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.playAll(ctx)
+	p.playAll(ctx, log)
 	return r.finish(ctx, p, log)
 }
 
@@ -94,6 +98,8 @@ type matchPlay struct {
 	finished map[int]bool // deal numbers stored before this run
 	clocks   map[string]*referee.Clock
 	parallel int // tables played at once
+	// admission is how the admission control ran this run (playAll).
+	admission domain.Admission
 
 	mu       sync.Mutex
 	firstErr error
@@ -144,11 +150,16 @@ func (r *Runner) resume(ctx context.Context, m *domain.Match, tables *Schedule, 
 	return p, nil
 }
 
-// playAll plays every deal not stored yet, p.parallel tables at once, and stores each as it
-// finishes; the first error (or the end of ctx) stops it, and the deals in flight are dropped.
-func (p *matchPlay) playAll(ctx context.Context) {
+// playAll plays every deal not stored yet, up to p.parallel tables at once as the admission
+// control allows (package admission: fewer while the host is overloaded), and stores each as
+// it finishes; the first error (or the end of ctx) stops it, and the deals in flight are
+// dropped.
+func (p *matchPlay) playAll(ctx context.Context, log *zap.Logger) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	adm := admission.New(admission.Config{Tables: p.parallel, PerDecision: p.m.Spec.TimeControl.PerDecision, Log: log, Changed: p.r.Admitted})
+	go adm.Run(ctx)
+	defer func() { p.admission = adm.Summary() }()
 	// Deals wait up to linger to be stored together, unless the next deal waits for this one.
 	linger := 50 * time.Millisecond
 	if p.parallel == 1 {
@@ -157,8 +168,7 @@ func (p *matchPlay) playAll(ctx context.Context) {
 	// A table is free for the next deal as soon as its deal is over; the deal is stored while
 	// the next one plays, and at most parallel more deals wait for the store. With a pot the
 	// next deal needs this one's result, so it waits for the store too.
-	tablesFree := make(chan struct{}, p.parallel)
-	save, stopSaving := p.r.saver(ctx, linger, func() bool { return len(tablesFree) == 0 })
+	save, stopSaving := p.r.saver(ctx, linger, func() bool { return adm.InFlight() == 0 })
 	defer stopSaving()
 	unsaved := make(chan struct{}, 2*p.parallel)
 	if p.m.Spec.Rules.Pot {
@@ -169,14 +179,16 @@ func (p *matchPlay) playAll(ctx context.Context) {
 		if p.finished[t.Number] {
 			continue
 		}
-		if !waitForTable(ctx, unsaved, tablesFree) {
+		tableFree, ok := waitForTable(ctx, unsaved, adm)
+		if !ok {
 			break
 		}
 		wg.Go(func() {
 			defer func() { <-unsaved }()
 			rec, err := p.r.playTable(ctx, p.m, t, p.options(t), p.clocks)
-			<-tablesFree
+			tableFree()
 			if err == nil {
+				adm.ObserveDecisions(rec.Decisions)
 				err = save(ctx, rec)
 			}
 			p.stored(ctx, t, rec, err, cancel)
@@ -185,21 +197,21 @@ func (p *matchPlay) playAll(ctx context.Context) {
 	wg.Wait()
 }
 
-// waitForTable waits until fewer deals than allowed wait for the store and a table is free,
-// and takes a place of each; false when ctx ends first.
-func waitForTable(ctx context.Context, unsaved, tablesFree chan struct{}) bool {
+// waitForTable waits until fewer deals than allowed wait for the store and the admission
+// control lets another table play, takes a place of each, and returns what frees the table;
+// false when ctx ends first.
+func waitForTable(ctx context.Context, unsaved chan struct{}, adm *admission.Controller) (func(), bool) {
 	select {
 	case unsaved <- struct{}{}:
 	case <-ctx.Done():
+		return nil, false
 	}
-	if ctx.Err() == nil {
-		select {
-		case tablesFree <- struct{}{}:
-		case <-ctx.Done():
-			<-unsaved
-		}
+	release, err := adm.Acquire(ctx)
+	if err != nil {
+		<-unsaved
+		return nil, false
 	}
-	return ctx.Err() == nil
+	return release, true
 }
 
 // options are the engine's options of a table's deal: its forced Ramsch, and the pot the
@@ -243,6 +255,12 @@ func (r *Runner) finish(ctx context.Context, p *matchPlay, log *zap.Logger) (*Re
 		}
 	}
 	m.Decisions, m.Fallbacks = p.decisions, p.fallbacks
+	m.Admission = &p.admission
+	if p.admission.Overloaded() {
+		log.Warn("the host was overloaded: the arena held deals back so that no bot lost time",
+			zap.Int("tables_asked", p.admission.Asked), zap.Int("fewest", p.admission.Fewest),
+			zap.Float64("mean_in_flight", p.admission.Mean), zap.Duration("paused", p.admission.Paused))
+	}
 	if share := m.FallbackShare(); share > domain.TaintedShare {
 		log.Warn("the arena played many decisions for the bots: the results say little about their play",
 			zap.Int("fallbacks", p.fallbacks), zap.Int("decisions", p.decisions), zap.Float64("share", share))
