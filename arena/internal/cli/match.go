@@ -288,7 +288,9 @@ func printResultTable(w io.Writer, lines []app.BotLine, unit string) {
 }
 
 // progress shows a bar on a terminal and a log line every 5 s otherwise; call with -1 to end.
-func (m *Main) progress(total int, what string) func(done int) { return m.newProgress(total, what).show }
+func (m *Main) progress(total int, what string) func(done int) {
+	return m.newProgress(total, what).show
+}
 
 // progressLine is a bar on a terminal, a log line every 5 s otherwise, with a note (the
 // admission control's latest change) in its description or its fields.

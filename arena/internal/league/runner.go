@@ -106,13 +106,13 @@ type jobResult struct {
 // run is one run of a league by a Runner: its channels to the tables and the committer, and
 // what it counts.
 type run struct {
-	r      *Runner
-	p      *plan.Plan
-	log    *zap.Logger
-	owner  string
+	r     *Runner
+	p     *plan.Plan
+	log   *zap.Logger
+	owner string
 	// admit hands out the tables in play: up to Concurrency, fewer while the host is
 	// overloaded (package admission).
-	admit *admission.Controller
+	admit  *admission.Controller
 	saving chan struct{} // a slot per finished deal waiting for the store
 	saves  chan saveReq  // to the committer
 	// playedJobs tells the main loop that a job has played all its deals: it needs no table
@@ -224,7 +224,7 @@ func (r *Runner) newRun(p *plan.Plan) *run {
 		admit: admission.New(admission.Config{Tables: r.Concurrency, PerDecision: p.TimeControl.PerDecision, Log: r.Log.With(zap.String("league", p.League)),
 			Changed: r.Admitted}),
 		saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)),
-		saves: make(chan saveReq), playedJobs: make(chan int64), jobsPerRound: p.JobsPerRound()}
+		saves:  make(chan saveReq), playedJobs: make(chan int64), jobsPerRound: p.JobsPerRound()}
 	if !p.Unbounded() {
 		ru.planned = p.Rounds * p.DealsPerRound()
 	}
