@@ -76,7 +76,7 @@ var builtinParseOptions = leaguefile.Options{
 
 // resolve makes a path from a league file relative to the file's folder.
 func resolve(dir, path string) string {
-	if path == "" || filepath.IsAbs(path) || path == memoryDSN || strings.Contains(path, "://") || strings.HasPrefix(path, "sqlite:") {
+	if path == "" || filepath.IsAbs(path) || path == memoryDSN || path == "memory" || strings.Contains(path, "://") || strings.HasPrefix(path, "sqlite:") {
 		return path
 	}
 	return filepath.Join(dir, path)

@@ -70,7 +70,7 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	}
 	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
 		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
-	if err == sdk.ErrGoingAway {
+	if errors.Is(err, sdk.ErrGoingAway) {
 		return nil
 	}
 	return err

@@ -262,21 +262,21 @@ func (m *Main) stepThrough(wk *replay.Walk, k int, opts replay.RenderOptions) er
 			fmt.Fprintln(out)
 			return nil // end of input
 		}
-		switch {
-		case cmd == "":
+		switch cmd {
+		case "":
 			if k == last {
 				return nil
 			}
 			k++
-		case cmd == "b" || cmd == "back":
+		case "b", "back":
 			k = max(k-1, 0)
-		case cmd == "e" || cmd == "end":
+		case "e", "end":
 			k = last
-		case cmd == "q" || cmd == "quit":
+		case "q", "quit":
 			return nil
-		case cmd == "s":
+		case "s":
 			opts.Sent = !opts.Sent
-		case cmd == "h" || cmd == "?" || cmd == "help":
+		case "h", "?", "help":
 			fmt.Fprintln(out, help)
 		default:
 			n, err := strconv.Atoi(cmd)

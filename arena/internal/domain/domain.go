@@ -1,7 +1,7 @@
-// Package arena holds the domain types of Tapp Arena: bots, matches, the record of every deal
+// Package domain holds the domain types of Tapp Arena: bots, matches, the record of every deal
 // and decision, and the interfaces (Store) that adapters implement. Everything that makes
-// matches happen lives in its subpackages: server (gRPC), referee, match, league, rating,
-// store, replay.
+// matches happen lives in the packages beside it under arena/internal: server (gRPC), referee,
+// match, league, rating, store, replay.
 package domain
 
 import (

@@ -175,7 +175,7 @@ func (p *Process) supervise(ctx context.Context) {
 		}
 		last := p.stderr.String()
 		if quick >= MaxQuickExits {
-			gaveUp := fmt.Errorf("bot %s exited %d times in a row within %s of its start (last: %v); not restarted again; the last lines of its stderr:\n%s",
+			gaveUp := fmt.Errorf("bot %s exited %d times in a row within %s of its start (last: %w); not restarted again; the last lines of its stderr:\n%s",
 				p.spec.Name, quick, QuickExit, err, indent(last))
 			p.mu.Lock()
 			p.exitErr = gaveUp // what Err reports once Done is closed

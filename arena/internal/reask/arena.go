@@ -154,9 +154,9 @@ func (a *LocalArena) WaitBot(ctx context.Context, timeout time.Duration) error {
 		}
 		select {
 		case <-exited:
-			return fmt.Errorf("the bot command %q ended before it connected to %s: %v%s", proc.command, a.addr, proc.exit(), proc.tail())
+			return fmt.Errorf("the bot command %q ended before it connected to %s: %w%s", proc.command, a.addr, proc.exit(), proc.tail())
 		case err := <-sdkDone:
-			return fmt.Errorf("the bot stopped before it connected to %s: %v", a.addr, err)
+			return fmt.Errorf("the bot stopped before it connected to %s: %w", a.addr, err)
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return fmt.Errorf("no bot connected to the replay arena at %s within %s", a.addr, timeout)
@@ -181,7 +181,7 @@ func (a *LocalArena) Ask(ctx context.Context, q *Question) (*Answer, error) {
 	}
 	ans, err := q.ask(ctx, a.conn, exited)
 	if errors.Is(err, ErrExited) {
-		err = fmt.Errorf("%w: %v%s", err, a.proc.exit(), a.proc.tail())
+		err = fmt.Errorf("%w: %w%s", err, a.proc.exit(), a.proc.tail())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("asking %s: %w", a.bot, err)

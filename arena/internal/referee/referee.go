@@ -188,7 +188,7 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 	for !g.st.Terminal() {
 		if err := ctx.Err(); err != nil {
 			g.abort()
-			return nil, fmt.Errorf("%w: %v", ErrAborted, err)
+			return nil, fmt.Errorf("%w: %w", ErrAborted, err)
 		}
 		seat := g.st.ToMove()
 		legal = g.st.LegalActions(legal[:0])
@@ -298,7 +298,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(clockStart)
 			return rec, nil
 		case <-ctx.Done():
-			return rec, fmt.Errorf("%w: %v", ErrAborted, ctx.Err())
+			return rec, fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
 		}
 	}
 }

@@ -240,7 +240,7 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 		if len(x.Sent) > 0 && !o.NoSent {
 			sent, err := wire.SentJSON(x.Sent)
 			if err != nil || !json.Valid(sent) {
-				return nil, fmt.Errorf("deal %d, decision %d: the recorded request is unreadable: %v", rec.Number, x.Index, err)
+				return nil, fmt.Errorf("deal %d, decision %d: the recorded request is unreadable: %w", rec.Number, x.Index, err)
 			}
 			var b bytes.Buffer
 			if err := json.Compact(&b, sent); err != nil {

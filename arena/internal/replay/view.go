@@ -45,7 +45,7 @@ type Walk struct {
 }
 
 // Decisions returns the number of decisions (the end step is Steps[Decisions()]).
-func (w *Walk) Decisions() int { return len(w.Steps) - 1 }
+func (wk *Walk) Decisions() int { return len(wk.Steps) - 1 }
 
 // Step is one decision of a deal as a view shows it, or the end of the deal. Everything in it
 // is limited to what the view may know: in a seat's view, another seat's request, answers and

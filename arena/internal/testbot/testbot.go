@@ -5,6 +5,7 @@ package testbot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -45,7 +46,7 @@ func RunIfAsked(env string, custom func(kind string) (bots.Bot, bool)) {
 	capacity, _ := strconv.Atoi(os.Getenv("TAPP_CAPACITY"))
 	err := sdk.Run(context.Background(), sdk.Config{Arena: os.Getenv("TAPP_ARENA"), Token: os.Getenv("TAPP_TOKEN"),
 		Name: name, Version: "test/" + kind, Capacity: max(capacity, 1), Log: zap.NewNop()}, b)
-	if err != nil && err != sdk.ErrGoingAway {
+	if err != nil && !errors.Is(err, sdk.ErrGoingAway) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

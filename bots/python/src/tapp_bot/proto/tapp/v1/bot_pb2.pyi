@@ -2,7 +2,7 @@ import datetime
 
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
-from tapp.v1 import game_pb2 as _game_pb2
+from tapp_bot.proto.tapp.v1 import game_pb2 as _game_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
