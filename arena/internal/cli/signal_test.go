@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,7 +89,8 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			select {
 			case err := <-done:
-				if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 130 {
+				var ee *exec.ExitError
+				if errors.As(err, &ee) && ee.ExitCode() == 130 {
 					t.Errorf("tapp %s was stopped by the 15 s backstop, not by itself", c.name)
 				}
 				if strings.Contains(logs.String(), "goroutine ") || strings.Contains(logs.String(), "panic:") {
