@@ -84,6 +84,7 @@ type matchFlags struct {
 	duplicate                 bool
 	perDecision, overage      time.Duration
 	strikes                   int
+	bank                      string
 	format                    string
 	rounds                    int
 	fs                        *flag.FlagSet
@@ -99,8 +100,9 @@ func (f *matchFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.duplicate, "duplicate", false, "play every deal under every seating")
 	fs.StringVar(&f.dealsFile, "deals-file", "", "play the deals of this file instead of seeded ones")
 	fs.DurationVar(&f.perDecision, "time", domain.DefaultTimeControl.PerDecision, "time per decision")
-	fs.DurationVar(&f.overage, "overage", domain.DefaultTimeControl.Overage, "overage bank per bot and match")
-	fs.IntVar(&f.strikes, "strikes", domain.DefaultTimeControl.MaxStrikes, "strikes before a bot forfeits")
+	fs.DurationVar(&f.overage, "overage", domain.DefaultTimeControl.Overage, "overage bank per bot and game (per match with --bank match)")
+	fs.IntVar(&f.strikes, "strikes", domain.DefaultTimeControl.MaxStrikes, "strikes in a game before a bot forfeits the game (the match with --bank match; 0: never)")
+	fs.StringVar(&f.bank, "bank", string(domain.ClockPerGame), "whose bank and strikes: game (each deal's, a session's) or match (one per bot for the whole match, shared by its tables)")
 	fs.StringVar(&f.format, "format", domain.FormatDeals, "deals, or session (modern: --rounds rounds, then the ace-of-hearts ending and the forced Ramsch round)")
 	fs.IntVar(&f.rounds, "rounds", 1, "session format: the agreed rounds (every player deals once per round)")
 }
@@ -123,6 +125,9 @@ func (f *matchFlags) check() error {
 	if f.dealsFile == "" || isSet(f.fs, "deals") {
 		b.count("deals", f.deals, 1, match.MaxDeals)
 	}
+	if _, err := domain.ParseClockScope(f.bank); err != nil {
+		b.errs = append(b.errs, "--bank "+strings.TrimPrefix(err.Error(), "bank: "))
+	}
 	return b.count("rounds", f.rounds, 0, maxSessionRounds).
 		timeControl(f.timeControl(), "time", "overage", "strikes").err()
 }
@@ -132,7 +137,8 @@ func (f *matchFlags) check() error {
 const maxSessionRounds = 1000
 
 func (f *matchFlags) timeControl() domain.TimeControl {
-	return domain.TimeControl{PerDecision: f.perDecision, Overage: f.overage, MaxStrikes: f.strikes}
+	scope, _ := domain.ParseClockScope(f.bank) // check says what is wrong with it
+	return domain.TimeControl{PerDecision: f.perDecision, Overage: f.overage, MaxStrikes: f.strikes, Scope: scope}
 }
 
 func (f *matchFlags) spec(bots []string) (domain.MatchSpec, error) {

@@ -30,12 +30,53 @@ type Bot struct {
 // TimeControl is the clock a match is played under.
 type TimeControl struct {
 	PerDecision time.Duration // time for one decision
-	Overage     time.Duration // a bank for overruns, per bot and match
-	MaxStrikes  int           // late or missing answers allowed before forfeit
+	Overage     time.Duration // a bank for overruns, per bot and game (or match: Scope)
+	MaxStrikes  int           // late or missing answers allowed before forfeit (0: never)
+	Scope       ClockScope    // whose bank and strikes they are: "" (a game's, ClockPerGame) or ClockPerMatch
 }
 
-// DefaultTimeControl is 1 s per decision, a 10 s bank and 3 strikes.
+// ClockScope is whose overage bank and strikes a time control's are, as chess and game
+// tournaments keep a clock per game.
+type ClockScope string
+
+// The clock scopes.
+const (
+	// ClockPerGame gives a bot a bank and a strike count of its own at each table's game: a
+	// deal, or in the session format the whole session (its deals follow one another). A bot
+	// that answers many tables at once is never punished for answering them at the same time;
+	// MaxStrikes strikes in a game forfeit that game (its remaining decisions are fallbacks).
+	ClockPerGame ClockScope = "game"
+	// ClockPerMatch gives a bot one bank and strike count for the whole match, shared by its
+	// tables: MaxStrikes strikes forfeit the rest of the match (every match stored before
+	// clocks per game was played so).
+	ClockPerMatch ClockScope = "match"
+)
+
+// PerMatch reports whether the bank and strikes are the match's (see ClockScope).
+func (tc TimeControl) PerMatch() bool { return tc.Scope == ClockPerMatch }
+
+// DefaultTimeControl is 1 s per decision, a 10 s bank and 3 strikes, per game.
 var DefaultTimeControl = TimeControl{PerDecision: time.Second, Overage: 10 * time.Second, MaxStrikes: 3}
+
+// ParseClockScope reads a clock scope as the command line and a league file write it: game
+// (or nothing) or match.
+func ParseClockScope(s string) (ClockScope, error) {
+	switch ClockScope(s) {
+	case "", ClockPerGame:
+		return "", nil // the zero value is a game's clock
+	case ClockPerMatch:
+		return ClockPerMatch, nil
+	}
+	return "", &TimeControlError{"bank", fmt.Sprintf("%q: the bank and strikes are a game's (game) or the match's (match)", s)}
+}
+
+// String is the scope as ParseClockScope reads it.
+func (s ClockScope) String() string {
+	if s == "" {
+		return string(ClockPerGame)
+	}
+	return string(s)
+}
 
 // The bounds of a time control, the same for every way a match is asked for (the command
 // line, a league file, the admin API).
@@ -71,6 +112,8 @@ func (tc TimeControl) Check() error {
 		return &TimeControlError{"strikes", fmt.Sprintf("%d: must not be negative (0: a bot never forfeits)", tc.MaxStrikes)}
 	case tc.MaxStrikes > MaxStrikes:
 		return &TimeControlError{"strikes", fmt.Sprintf("%d is more than %d (0: a bot never forfeits)", tc.MaxStrikes, MaxStrikes)}
+	case tc.Scope != "" && tc.Scope != ClockPerGame && tc.Scope != ClockPerMatch:
+		return &TimeControlError{"bank", fmt.Sprintf("%q: the bank and strikes are a game's (game) or the match's (match)", tc.Scope)}
 	}
 	return nil
 }

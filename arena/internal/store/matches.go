@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"context"
 	"database/sql"
 	"errors"
@@ -58,6 +59,14 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHIN
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return false, err
 	}
+	// A separate statement, so that a match with the default clock is stored by the
+	// statement every schema version knows (the tests of old schemas store such matches).
+	if sp.TimeControl.Scope == domain.ClockPerMatch && s.schema >= clockScopeSchema {
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET clock_scope = ? WHERE id = ?`),
+			string(domain.ClockPerMatch), m.ID); err != nil {
+			return false, err
+		}
+	}
 	// A separate statement, so that a match without a commitment is stored by the statement
 	// every schema version knows (the tests of old schemas store such matches).
 	if m.Commitment != "" || m.Nonce != "" {
@@ -102,6 +111,15 @@ func (s *Store) UpdateMatch(ctx context.Context, m *domain.Match) error {
 	if err != nil {
 		return s.wrap(op, err)
 	}
+	if m.Admission != nil && s.schema >= clockScopeSchema {
+		text, err := json.Marshal(m.Admission)
+		if err != nil {
+			return s.wrap(op, err)
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET admission = ? WHERE id = ?`), string(text), m.ID); err != nil {
+			return s.wrap(op, err)
+		}
+	}
 	n, err := res.RowsAffected()
 	if err != nil {
 		return s.wrap(op, err)
@@ -119,21 +137,48 @@ func (s *Store) UpdateMatch(ctx context.Context, m *domain.Match) error {
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
 	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
-	m.commitment, m.nonce, m.decisions, m.fallbacks`
+	m.commitment, m.nonce, m.decisions, m.fallbacks, m.clock_scope, m.admission`
+
+// oldMatchColumns are matchColumns of a schema before clockScopeSchema (tests of old schemas
+// read matches before they migrate): the clock is then the match's, as it was played.
+const oldMatchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
+	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
+	m.commitment, m.nonce, m.decisions, m.fallbacks, 'match', ''`
+
+// matchCols is what a SELECT of matches reads at the store's schema.
+func (s *Store) matchCols() string {
+	if s.schema < clockScopeSchema {
+		return oldMatchColumns
+	}
+	return matchColumns
+}
+
+// clockScopeSchema is the schema version that keeps a match's clock scope and admission
+// (migrations/*/0014_clock_scope.sql).
+const clockScopeSchema = 14
 
 func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	var (
 		m                         domain.Match
 		rules, bots, seed, status string
-		forfeited                 string
+		forfeited, scope, admit   string
 		perDecision, overage      int64
 		started, finished         dbTime
 	)
 	sp := &m.Spec
 	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
 		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited,
-		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks); err != nil {
+		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks, &scope, &admit); err != nil {
 		return nil, err
+	}
+	if scope == string(domain.ClockPerMatch) {
+		sp.TimeControl.Scope = domain.ClockPerMatch // the zero value is a game's clock
+	}
+	if admit != "" {
+		m.Admission = &domain.Admission{}
+		if err := json.Unmarshal([]byte(admit), m.Admission); err != nil {
+			return nil, fmt.Errorf("stored admission %q: %w", admit, err)
+		}
 	}
 	var err error
 	if sp.Rules, err = parseRules(rules); err != nil {
@@ -160,7 +205,7 @@ func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 
 // GetMatch returns the match, or domain.ErrNotFound.
 func (s *Store) GetMatch(ctx context.Context, id string) (*domain.Match, error) {
-	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m WHERE m.id = ?`), id)
+	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+s.matchCols()+` FROM matches m WHERE m.id = ?`), id)
 	m, err := scanMatch(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("match %s: %w", id, domain.ErrNotFound)
@@ -213,7 +258,7 @@ func limit(f domain.MatchFilter) string {
 // f.Limit of them when it is positive.
 func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error) {
 	where, args := filterWhere(f, s, "m.league_id")
-	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m`+where+
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+s.matchCols()+` FROM matches m`+where+
 		` ORDER BY m.started DESC, m.id DESC`+limit(f)), args...)
 	if err != nil {
 		return nil, s.wrap("list matches", err)

@@ -116,6 +116,7 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 		return err
 	}
 	if err := s.checkVersion(v, latest); err != nil || v == latest {
+		s.schema = v
 		return err
 	}
 
@@ -170,6 +171,7 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 	if err := tx.Commit(); err != nil {
 		return s.wrap("migrate the schema", err)
 	}
+	s.schema = latest
 	return nil
 }
 

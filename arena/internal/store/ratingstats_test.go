@@ -278,7 +278,8 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 		ctx := context.Background()
 		for _, q := range []string{"DROP INDEX rating_matches_fallbacks", "DROP INDEX matches_forfeited",
 			"ALTER TABLE rating_matches DROP COLUMN tainted_by_fallbacks",
-			"DROP TABLE rating_compositions", "DELETE FROM schema_migrations WHERE version >= 12"} {
+			"DROP TABLE rating_compositions", "ALTER TABLE matches DROP COLUMN clock_scope", "ALTER TABLE matches DROP COLUMN admission",
+			"DELETE FROM schema_migrations WHERE version >= 12"} {
 			if _, err := s.w.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}

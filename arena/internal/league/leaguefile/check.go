@@ -159,6 +159,13 @@ func (p *fileChecker) checkTimeControl(c *Config, _ Options) error {
 		s := domain.DefaultTimeControl.MaxStrikes
 		tc.Strikes = &s
 	}
+	if _, err := domain.ParseClockScope(tc.Bank); err != nil {
+		var te *domain.TimeControlError
+		if errors.As(err, &te) {
+			return p.errf("time_control.bank", "%s", te.Msg)
+		}
+		return p.errf("time_control.bank", "%v", err)
+	}
 	if err := c.timeControl().Check(); err != nil {
 		var te *domain.TimeControlError
 		if errors.As(err, &te) {

@@ -61,6 +61,8 @@ type TimeControl struct {
 	PerDecision Duration `yaml:"per_decision"`
 	Overage     Duration `yaml:"overage"`
 	Strikes     *int     `yaml:"strikes"`
+	// Bank says whose bank and strikes: game (each deal's, the default) or match.
+	Bank string `yaml:"bank"`
 }
 
 // Bot is one bot of a league and how it is reached: exactly one of Builtin (a built-in
@@ -183,6 +185,7 @@ func (c *Config) Plan() *plan.Plan {
 // timeControl is the league's clock (its defaults filled in by the check).
 func (c *Config) timeControl() domain.TimeControl {
 	tc := domain.TimeControl{PerDecision: time.Duration(c.TimeControl.PerDecision), Overage: time.Duration(c.TimeControl.Overage)}
+	tc.Scope, _ = domain.ParseClockScope(c.TimeControl.Bank) // the check refuses another
 	if c.TimeControl.Strikes != nil {
 		tc.MaxStrikes = *c.TimeControl.Strikes
 	}

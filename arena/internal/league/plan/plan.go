@@ -62,8 +62,17 @@ func (p *Plan) Fingerprint() string {
 	}
 	b, _ := json.Marshal(Stored{p.Rules.String(), p.Format, p.Bots, p.Candidate, p.Baseline, p.Field, p.matchesPerRound(), p.Deals, p.Duplicate,
 		deals, p.Seed, p.TimeControl.PerDecision.Milliseconds(), p.TimeControl.Overage.Milliseconds(), p.TimeControl.MaxStrikes,
-		p.Families, p.FamilyCap})
+		p.Families, p.FamilyCap, bankOf(p.TimeControl)})
 	return string(b)
+}
+
+// bankOf is the clock scope as the fingerprint keeps it: "match", or nothing for a game's
+// (the default), so that the fingerprints of leagues stored before keep their text.
+func bankOf(tc domain.TimeControl) string {
+	if tc.PerMatch() {
+		return string(domain.ClockPerMatch)
+	}
+	return ""
 }
 
 // Stored is a plan as its fingerprint keeps it with the league (domain.League.Plan): what a
@@ -87,6 +96,7 @@ type Stored struct {
 	// Left out when not set, so that a league file without families keeps its fingerprint.
 	Families  map[string]string `json:"families,omitempty"`
 	FamilyCap int               `json:"family_cap,omitempty"`
+	Bank      string            `json:"bank,omitempty"` // "match" for one clock per match; left out for a game's
 }
 
 // ParseStored reads a league's stored fingerprint (Plan.Fingerprint).
