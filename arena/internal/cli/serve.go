@@ -232,4 +232,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-

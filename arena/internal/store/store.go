@@ -90,7 +90,7 @@ type Store struct {
 	ratingInfoCount atomic.Int64
 
 	progress func(what string, done, total int) // Options.Progress
-	schema   int                                 // the schema version it was opened at (migrateTo)
+	schema   int                                // the schema version it was opened at (migrateTo)
 }
 
 var _ domain.Store = (*Store)(nil)
