@@ -290,12 +290,12 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 	per := float64(c.cfg.PerDecision)
 	ch := Change{From: c.limit, Lag: c.lag}
 	ch.Delay, ch.Bot, ch.Headroom = c.worst()
-	decided := len(c.samples) > 0
+	decided, enough := len(c.samples) > 0, len(c.samples) >= floorSamples
 	floor := 0.0 // none known yet: the thresholds alone judge
 	if len(c.floors) > 0 {
 		floor = float64(slices.Min(c.floors)) / per
 	}
-	if len(c.samples) >= floorSamples {
+	if enough {
 		if len(c.floors) == floorWindows {
 			c.floors = c.floors[1:]
 		}
@@ -305,7 +305,9 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 	c.lag, c.samples = 0, c.samples[:0]
 	// Until a window has shown the floor, only a delay that threatens the bots lowers the
 	// tables: the first windows play the few tables a start has, and their delay is the floor.
-	overloaded := delay > delayOverloaded && delay > loadedFloor*floor && (floor > 0 || delay > delaySevere)
+	// A window of few decisions judges on a threatening delay only: one slow answer (a
+	// collection, a hiccup of the host) is not a load.
+	overloaded := delay > delayOverloaded && delay > loadedFloor*floor && ((floor > 0 && enough) || delay > delaySevere)
 
 	switch {
 	case lag > lagPause && (!decided || overloaded):
