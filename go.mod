@@ -29,6 +29,7 @@ require (
 
 require (
 	github.com/parquet-go/parquet-go v0.32.0
+	go.uber.org/zap/exp v0.3.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

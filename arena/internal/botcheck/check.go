@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
@@ -228,7 +230,7 @@ func (c *checker) start(ctx context.Context) error {
 		}
 		go func() {
 			_ = sdk.Run(pctx, sdk.Config{Arena: h.Addr, Token: token, Name: name, Capacity: 8,
-				Log: c.log.Named(name), MaxReconnect: time.Second}, b)
+				Log: slog.New(zapslog.NewHandler(c.log.Core(), zapslog.WithName(name))), MaxReconnect: time.Second}, b)
 		}()
 	}
 	if c.cfg.Command != "" {

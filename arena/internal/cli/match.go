@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/app"
@@ -69,7 +71,7 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 		logName = kind
 	}
 	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
-		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
+		Capacity: *capacity, Log: slog.New(zapslog.NewHandler(m.Log.With(zap.String("bot", logName)).Core())), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
 	if errors.Is(err, sdk.ErrGoingAway) {
 		return nil
 	}

@@ -228,7 +228,7 @@ type DecisionRecord struct {
 	Bot       string
 	Decision  engine.Decision
 	RequestID string
-	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see wire.DecodeSent
+	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see protoconv.DecodeSent
 	Attempts  []AnswerAttempt
 	Action    engine.Action // the action applied
 	Latency   time.Duration // from the request's hand-off to the bot's connection to the accepted answer (or the deadline)
@@ -240,9 +240,9 @@ type DecisionRecord struct {
 	Strike     bool          // late or missing: the fallback was played and a strike given
 	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
 	// SentFromState says Sent was built by the referee from the engine's state at this
-	// decision (wire.AppendRequest with the game id, request id, clock and events it
-	// carries), so that a store may keep only what rebuilds it. Not stored: a record read
-	// back has it false.
+	// decision (referee.Request.Build, encoded by encode.AppendRequest, with the game id,
+	// request id, clock and events it carries), so that a store may keep only what rebuilds
+	// it. Not stored: a record read back has it false.
 	SentFromState bool
 }
 

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
@@ -97,7 +99,7 @@ func (a *LocalArena) RunBuiltin(ctx context.Context, version string, b bots.Bot)
 	a.mu.Unlock()
 	go func() {
 		done <- sdk.Run(ctx, sdk.Config{Arena: a.addr, Token: a.token, Name: a.name, Version: version, Capacity: 1,
-			Log: a.log.With(zap.String("bot", a.name)), MaxReconnect: 2 * time.Second}, b)
+			Log: slog.New(zapslog.NewHandler(a.log.With(zap.String("bot", a.name)).Core())), MaxReconnect: 2 * time.Second}, b)
 	}()
 }
 

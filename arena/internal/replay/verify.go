@@ -16,6 +16,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -319,7 +320,7 @@ func (v *verifier) checkSentDigest() {
 
 // checkSent compares the request as sent with what the engine shows the seat at that moment.
 func (v *verifier) checkSent(st *engine.State, x *domain.DecisionRecord, legal []engine.Action) string {
-	req, err := wire.DecodeSent(x.Sent)
+	req, err := protoconv.DecodeSent(x.Sent)
 	if err != nil {
 		return fmt.Sprintf("the recorded request is not a DecisionRequest: %v", err)
 	}
@@ -332,16 +333,16 @@ func (v *verifier) checkSent(st *engine.State, x *domain.DecisionRecord, legal [
 	if d := wire.DecisionFromProto(req.GetDecision()); d != st.Decision() {
 		return fmt.Sprintf("asked for %s, but the engine asks for %s", d, st.Decision())
 	}
-	if want := wire.ActionsToProto(legal); !slices.Equal(req.GetLegal(), want) {
+	if want := protoconv.ActionsToProto(legal); !slices.Equal(req.GetLegal(), want) {
 		return fmt.Sprintf("legal actions [%s], but the engine gives [%s]", strings.Join(req.GetLegal(), " "), strings.Join(want, " "))
 	}
 	obs := st.Observe(x.Seat)
-	if want := wire.ObservationToProto(&obs); !proto.Equal(req.GetObservation(), want) {
+	if want := protoconv.ObservationToProto(&obs); !proto.Equal(req.GetObservation(), want) {
 		return "observation " + firstDiff(req.GetObservation().ProtoReflect(), want.ProtoReflect())
 	}
 	if evs := req.GetEvents(); len(evs) > 0 {
 		first := int(evs[0].GetIndex())
-		want := wire.EventsToProto(st.EventsFor(x.Seat, first), first)
+		want := protoconv.EventsToProto(st.EventsFor(x.Seat, first), first)
 		if len(want) != len(evs) {
 			return fmt.Sprintf("%d events from index %d, but the engine has %d for this seat", len(evs), first, len(want))
 		}

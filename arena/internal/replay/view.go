@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -130,7 +130,7 @@ func NewWalk(m Match, rec *domain.DealRecord, v View) (*Walk, error) {
 			if s.Own {
 				s.Record = *d
 				if len(d.Sent) > 0 {
-					if req, err := wire.DecodeSent(d.Sent); err == nil {
+					if req, err := protoconv.DecodeSent(d.Sent); err == nil {
 						s.Request = req
 					}
 				}

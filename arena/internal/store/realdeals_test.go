@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -152,7 +152,7 @@ func realDeals(t testing.TB, s *Store) (*domain.Match, []*domain.DealRecord) {
 	rules := mustRules(t, rm.Rules)
 	m := &domain.Match{Spec: domain.MatchSpec{Rules: rules, Bots: rm.Bots, Deals: len(rm.Deals), Seed: 3,
 		TimeControl: domain.DefaultTimeControl}}
-	if req, err := wire.DecodeSent(rm.Deals[0].Decisions[0].Sent); err == nil {
+	if req, err := protoconv.DecodeSent(rm.Deals[0].Decisions[0].Sent); err == nil {
 		id, _, _ := strings.Cut(req.GetGameId(), "/")
 		if _, err := s.GetMatch(context.Background(), id); errors.Is(err, domain.ErrNotFound) {
 			m.ID = id

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/board"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
@@ -62,7 +62,7 @@ func historyToProto(lb *board.Leaderboard, finished map[string]time.Time) *viewv
 		for i, p := range b.History {
 			pt := &viewv1.RatingPoint{MatchId: p.Match, MatchNumber: int32(i + 1), Rating: p.Rating}
 			if t, ok := finished[p.Match]; ok && !t.IsZero() {
-				pt.Finished = wire.Timestamp(t)
+				pt.Finished = protoconv.Timestamp(t)
 			}
 			h.Points = append(h.Points, pt)
 		}

@@ -25,7 +25,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import tapp_bot
-import tapp_bot.openspiel  # noqa: F401  (registers python_tapp)
+import tapp_bot.openspiel
 from tapp_bot.game import Observation, RuleSet, Sampler
 from tapp_bot.game.actions import ACTION_NAMES
 from tapp_bot.game.rules import MODERN, VARIANT_NAMES

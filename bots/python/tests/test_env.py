@@ -21,13 +21,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from gamedata import RULE_SETS, TIMEOUT, build_go  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gamedata import RULE_SETS, TIMEOUT, build_go
+from pettingzoo.test import api_test, seed_test
 
-from tapp_bot.encoding import encode_observation, observation_size  # noqa: E402
-from tapp_bot.env import TappEnv, env  # noqa: E402
-from tapp_bot.game import Observation, RuleError, RuleSet, State, deal_from_seed  # noqa: E402
-from tapp_bot.game.export import deal_record, dumps  # noqa: E402
+from tapp_bot.encoding import encode_observation, observation_size
+from tapp_bot.env import TappEnv, env
+from tapp_bot.game import Observation, RuleError, RuleSet, State, deal_from_seed
+from tapp_bot.game.export import deal_record, dumps
 
 
 # A Dict space of observation and action mask is PettingZoo's own convention for masked
@@ -87,7 +87,7 @@ def test_episodes_are_the_engines_deals_and_verify(tapp: Path, tmp_path: Path, r
             assert st.terminal and st.outcome is not None
             bots = [f"seat_{s}" for s in range(rules.players)]
             f.write(dumps(deal_record(st, match=f"env-{k}", deal=0, bots=bots)) + "\n")
-    res = subprocess.run([str(tapp), "replay", "verify", str(out)], capture_output=True, text=True)
+    res = subprocess.run([str(tapp), "replay", "verify", str(out)], capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stdout[-3000:]
     assert "12 deal(s)" in res.stdout and "every action and settlement checks out" in res.stdout
 
@@ -99,7 +99,7 @@ def test_rewards_are_the_payoffs_in_the_rule_sets_unit() -> None:
         rng = random.Random(1)
         totals = {a: 0.0 for a in e.possible_agents}
         for agent in e.agent_iter():
-            obs, reward, terminated, truncated, info = e.last()
+            obs, reward, terminated, _truncated, info = e.last()
             totals[agent] += 0 if terminated else reward
             if terminated:
                 assert reward == info["outcome"]["payoff"][e.possible_agents.index(agent)]
@@ -154,6 +154,6 @@ def test_render() -> None:
 def test_the_example_evaluates_an_agent() -> None:
     example = Path(__file__).resolve().parents[1] / "examples" / "pettingzoo_eval.py"
     res = subprocess.run([sys.executable, str(example), "--rules", "modern players=4", "--deals", "10"],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=120, check=False)
     assert res.returncode == 0, res.stderr
     assert "simple agent vs random, 10 deals x 4 seats" in res.stdout and "cents per deal" in res.stdout

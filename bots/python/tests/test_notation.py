@@ -92,7 +92,7 @@ def tapp(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(*args: object, cwd: Path | None = None) -> str:
-    res = subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=cwd)
+    res = subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=cwd, check=False)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return res.stdout
 

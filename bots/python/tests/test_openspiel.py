@@ -107,7 +107,7 @@ def test_games_played_through_pyspiel_verify_with_the_engine(tapp: Path, tmp_pat
                 bots = [f"p{s}" for s in range(game.num_players())]
                 f.write(dumps(deal_record(st, match=f"spiel-{count}", deal=0, bots=bots)) + "\n")
                 count += 1
-    res = subprocess.run([str(tapp), "replay", "verify", str(out)], capture_output=True, text=True)
+    res = subprocess.run([str(tapp), "replay", "verify", str(out)], capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stdout[-3000:]
     assert f"{count} deal(s)" in res.stdout and "every action and settlement checks out" in res.stdout
 
@@ -167,7 +167,7 @@ bots:
   - {{name: random, builtin: random}}
 """)
     cmd = [str(tapp), "league", "run", str(league), "--db", str(tmp_path / "l.db"), "--logs", str(tmp_path / "logs")]
-    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, check=False)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     assert "6 deals played" in res.stdout, res.stdout
     log = (tmp_path / "logs" / "ismcts.stderr.log").read_text()

@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from collections.abc import MutableSequence
 
-from .game.actions import ACTION_ARG, ACTION_KINDS, HIDDEN_DISCARD, K_BID, K_PASS, K_PLAY, NUM_CODES
+from .game.actions import (
+    ACTION_ARG,
+    ACTION_KINDS,
+    HIDDEN_DISCARD,
+    K_BID,
+    K_PASS,
+    K_PLAY,
+    NUM_CODES,
+)
 from .game.cards import NUM_CARDS, cards_of
 from .game.observation import Observation
 from .game.rules import MODERN, NUM_CONTRACTS, RuleSet

@@ -31,7 +31,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -51,7 +51,7 @@ _RENDER_MODES = ("human", "ansi")
 class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     """One deal of Tapp per episode, for every variant and table size (see the module doc)."""
 
-    metadata = {"render_modes": list(_RENDER_MODES), "name": "tapp_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(_RENDER_MODES), "name": "tapp_v0", "is_parallelizable": False}
 
     def __init__(self, rules: str | RuleSet = "modern players=3", render_mode: str | None = None) -> None:
         super().__init__()
@@ -74,10 +74,10 @@ class TappEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         self._number = 0
         self.state_: State | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # --- the episode -------------------------------------------------------------------

@@ -22,7 +22,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .actions import ACTION_KINDS, ACTION_NAMES, CALL_BASE, HIDDEN_DISCARD, HIDDEN_GIVE, K_BID, K_CALL, K_CARD, K_PASS, K_PLAY
+from .actions import (
+    ACTION_KINDS,
+    ACTION_NAMES,
+    CALL_BASE,
+    HIDDEN_DISCARD,
+    HIDDEN_GIVE,
+    K_BID,
+    K_CALL,
+    K_CARD,
+    K_PASS,
+    K_PLAY,
+)
 from .cards import CARD_NAMES, SUIT_LETTERS, names_of, parse_card, parse_suit
 from .deal import Deal
 from .rules import CONTRACT_NAMES, OUVERT, RuleSet, parse_contract
@@ -550,7 +561,7 @@ def _validate(r: Record) -> None:
     if r.outcome is not None:
         raise NotationError("Result: a redacted record carries no result (it depends on cards the seat did not see)")
     seen = 0
-    for i, part in enumerate(list(r.hands) + [r.tapp]):
+    for i, part in enumerate([*list(r.hands), r.tapp]):
         if part is None:
             continue
         what, want = ("the tapp", r.rules.tapp_size) if i == n else (f"seat {i}", r.rules.hand_size)

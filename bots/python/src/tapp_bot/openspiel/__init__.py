@@ -296,7 +296,7 @@ class TappObserver:
 
     def string_from(self, state: TappState, player: int) -> str:
         if state.tapp is None:
-            mine = state._dealt[player * state._rules.hand_size:(player + 1) * state._rules.hand_size]  # noqa: SLF001
+            mine = state._dealt[player * state._rules.hand_size:(player + 1) * state._rules.hand_size]
             return f"p{player} dealing {' '.join(CARD_NAMES[c] for c in mine)}"
         o = state.tapp.observe(player)
         return _info_string(o) if self.perfect_recall else _obs_string(o)

@@ -1,4 +1,4 @@
-package wire
+package protoconv
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 )
 
 // A decision's record keeps the request exactly as it went to the bot
-// (arena.DecisionRecord.Sent): its protobuf wire form, the very bytes the referee encoded
+// (domain.DecisionRecord.Sent): its protobuf wire form, the very bytes the referee encoded
 // once for the bot and for the record. Records stored before schema version 4 hold the same
 // bytes in base64, and replay exports hold protobuf JSON; DecodeSent reads all three.
 
