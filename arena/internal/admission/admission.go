@@ -231,12 +231,11 @@ func (c *Controller) Observe(bot string, arenaShare, latency, think time.Duratio
 	c.mu.Unlock()
 }
 
-// ObserveDecisions is Observe for every decision the bot was asked in a deal's record.
-func (c *Controller) ObserveDecisions(ds []domain.DecisionRecord) {
-	for i := range ds {
-		if d := &ds[i]; d.RequestID != "" {
-			c.Observe(d.Bot, d.ArenaShare, d.Latency, d.Think)
-		}
+// ObserveDecision is Observe for a decision as the referee records it (referee.Table's
+// Decided): those the bot was asked and answered, in time or not.
+func (c *Controller) ObserveDecision(d *domain.DecisionRecord) {
+	if d.RequestID != "" && (!d.Fallback || d.Strike) {
+		c.Observe(d.Bot, d.ArenaShare, d.Latency, d.Think)
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -250,7 +252,7 @@ func (m *Main) printMatch(played *app.PlayedMatch, spec domain.MatchSpec, asJSON
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
 			"forfeited": res.Forfeited, "bots": table, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
-			"tainted": mt.FallbackShare() > domain.TaintedShare, "tables": mt.Admission})
+			"tainted": mt.FallbackShare() > domain.TaintedShare, "tables": mt.Admission, "games_forfeited": res.ForfeitedGames})
 	}
 	fmt.Fprintf(m.Stdout, "match %s — %s, %d deals, seed %d\n\n", mt.ID, spec.Rules, res.Deals, spec.Seed)
 	printResultTable(m.Stdout, table, unit(spec.Rules))
@@ -258,7 +260,14 @@ func (m *Main) printMatch(played *app.PlayedMatch, spec domain.MatchSpec, asJSON
 		fmt.Fprintln(m.Stdout, "\n"+line)
 	}
 	if len(res.Forfeited) > 0 {
-		fmt.Fprintf(m.Stdout, "\nforfeited by strikes: %s\n", strings.Join(res.Forfeited, ", "))
+		fmt.Fprintf(m.Stdout, "\nforfeited the match: %s\n", strings.Join(res.Forfeited, ", "))
+	}
+	if len(res.ForfeitedGames) > 0 {
+		var games []string
+		for _, b := range slices.Sorted(maps.Keys(res.ForfeitedGames)) {
+			games = append(games, fmt.Sprintf("%s %d", b, res.ForfeitedGames[b]))
+		}
+		fmt.Fprintf(m.Stdout, "\ngames forfeited by strikes: %s\n", strings.Join(games, ", "))
 	}
 	if warning := fallbackWarning(mt.Fallbacks, mt.Decisions); warning != "" {
 		fmt.Fprintln(m.Stdout, "\n"+warning)

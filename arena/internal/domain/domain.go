@@ -159,7 +159,7 @@ type Match struct {
 	Status    MatchStatus
 	Started   time.Time
 	Finished  time.Time // zero while running
-	Forfeited []string  // bots that forfeited by strikes
+	Forfeited []string  // bots that forfeited the match: by strikes with a per-match clock, or gone for good
 	// Commitment is the match's commitment to its deals, made before the first deal and sent
 	// in every GameStarted (match.Commitment); Nonce is the secret in it, revealed with the
 	// seed once the match is over. Both are empty for matches stored before commitments.
@@ -236,14 +236,59 @@ type DecisionRecord struct {
 	// engine asking to the request's hand-off to the bot's connection (building, encoding and
 	// waiting in the session's outbox behind other work).
 	ArenaShare time.Duration
-	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
-	Strike     bool          // late or missing: the fallback was played and a strike given
-	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
+	// Think is the bot's own thinking time for the accepted answer, as it reported it (0 if
+	// it did not); for a fallback, that of its first late answer, when one came while the
+	// deal was played.
+	Think    time.Duration
+	Strike   bool // late or missing: the fallback was played and a strike given
+	Fallback bool // the arena chose the action (strike, forfeit, gone, or never handed over)
+	// Asked is when the referee asked, for the decisions of a deal being played (the
+	// admission control and Attribution read it). Not stored, as the request gives it (its
+	// deadline less the time per decision, in whole µs): a record read back has it zero, and
+	// AskedAt gives it. The request was handed over ArenaShare later (Handed).
+	Asked time.Time
+	// Retimed counts how often the request had not reached the bot's connection when its
+	// time was up and got its time again: the wait was the arena's, never a strike. A
+	// request never handed over in all its retimes gets the fallback, without a strike.
+	Retimed int
 	// SentFromState says Sent was built by the referee from the engine's state at this
 	// decision (referee.Request.Build, encoded by encode.AppendRequest, with the game id,
 	// request id, clock and events it carries), so that a store may keep only what rebuilds
 	// it. Not stored: a record read back has it false.
 	SentFromState bool
+}
+
+// Handed is when the request was handed to the bot's connection, when its clock started
+// (zero when the record does not say).
+func (d *DecisionRecord) Handed() time.Time {
+	if d.Asked.IsZero() {
+		return time.Time{}
+	}
+	return d.Asked.Add(d.ArenaShare)
+}
+
+// Attribution says where a decision's time went, so that a strike can be laid at the door it
+// belongs to: Arena is the arena's share (before the hand-off, never charged); Think is what
+// the bot says it spent; Transport is the rest of the time the bot was charged for — the
+// wire, and both processes waiting for a CPU — from the hand-off to the answer (for a
+// strike, to its first late answer). Answered says an answer (in time or late) was seen;
+// without one Think and Transport are unknown (0).
+type Attribution struct {
+	Handed                  time.Time
+	Arena, Think, Transport time.Duration
+	Answered                bool
+}
+
+// Attribution returns the decision's attribution (see the type).
+func (d *DecisionRecord) Attribution() Attribution {
+	a := Attribution{Handed: d.Handed(), Arena: d.ArenaShare, Think: d.Think}
+	switch {
+	case !d.Fallback:
+		a.Answered, a.Transport = true, max(d.Latency-d.Think, 0)
+	case len(d.Attempts) > 0: // the first late answer
+		a.Answered, a.Transport = true, max(d.Attempts[0].After-d.Think, 0)
+	}
+	return a
 }
 
 // SeatResult is one seat's raw result in one deal: ratings are derived from these.

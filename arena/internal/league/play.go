@@ -25,9 +25,9 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	return &matchInfo{m: m, tables: tables}, nil
 }
 
-// play plays the missing deals of a job, each stored as it finishes. The clocks (overage
-// bank and strikes) run per job: a job is the unit a worker holds, and a bot that dies loses
-// no more than the jobs it was playing.
+// play plays the missing deals of a job, each stored as it finishes. The bank and strikes are
+// each game's (the referee's), or with a per-match clock the job's: a job is the unit a
+// worker holds, and a bot that dies loses no more than the jobs it was playing.
 func (ru *run) play(ctx context.Context, j domain.Job) error {
 	mi, err := ru.plans.acquire(j.MatchID, func() (*matchInfo, error) { return ru.matchInfo(ctx, j.MatchID) })
 	if err != nil {
@@ -105,9 +105,6 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 			// The table's slot is free as soon as the deal is over: the next deal starts while
 			// this one is being stored (at most max(8×Concurrency, 3 × maxCommit) deals wait for the store).
 			tableFree()
-			if err == nil {
-				ru.admit.ObserveDecisions(rec.Decisions)
-			}
 			mu.Lock()
 			toPlay--
 			last := toPlay == 0
@@ -182,6 +179,6 @@ func (ru *run) playTable(ctx context.Context, m *domain.Match, t match.Table, cl
 	defer release()
 	return referee.Play(ctx, &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
-		Options: engine.Options{}, Players: players, TimeControl: m.Spec.TimeControl,
+		Options: engine.Options{}, Players: players, TimeControl: match.TableClock(m.Spec), Decided: ru.admit.ObserveDecision,
 	})
 }

@@ -45,7 +45,10 @@ type Result struct {
 	Match     *domain.Match
 	Deals     int            // deals stored (including earlier runs)
 	Net       map[string]int // payoff per bot over all stored deals
-	Forfeited []string
+	Forfeited []string       // bots that forfeited the match (by strikes with a per-match clock, or gone)
+	// ForfeitedGames counts, per bot, the games of this run it forfeited by strikes with a
+	// clock per game (nil when none).
+	ForfeitedGames map[string]int
 }
 
 // Create stores a new match for spec and returns it.
@@ -100,6 +103,8 @@ type matchPlay struct {
 	parallel int // tables played at once
 	// admission is how the admission control ran this run (playAll).
 	admission domain.Admission
+	// forfeitedGames counts the games each bot forfeited by strikes (a clock per game).
+	forfeitedGames map[string]int
 
 	mu       sync.Mutex
 	firstErr error
@@ -185,10 +190,9 @@ func (p *matchPlay) playAll(ctx context.Context, log *zap.Logger) {
 		}
 		wg.Go(func() {
 			defer func() { <-unsaved }()
-			rec, err := p.r.playTable(ctx, p.m, t, p.options(t), p.clocks)
+			rec, err := p.r.playTable(ctx, p.m, t, p.options(t), p.clocks, adm)
 			tableFree()
 			if err == nil {
-				adm.ObserveDecisions(rec.Decisions)
 				err = save(ctx, rec)
 			}
 			p.stored(ctx, t, rec, err, cancel)
@@ -239,6 +243,16 @@ func (p *matchPlay) stored(ctx context.Context, t Table, rec *domain.DealRecord,
 	}
 	p.pot = rec.Outcome.PotAfter
 	p.count++
+	if tc := TableClock(p.m.Spec); !tc.PerMatch() && tc.MaxStrikes > 0 {
+		for bot, n := range strikesOf(rec) {
+			if n >= tc.MaxStrikes {
+				if p.forfeitedGames == nil {
+					p.forfeitedGames = map[string]int{}
+				}
+				p.forfeitedGames[bot]++
+			}
+		}
+	}
 	p.decisions, p.fallbacks = p.decisions+len(rec.Decisions), p.fallbacks+countFallbacks(rec)
 	if p.r.Progress != nil {
 		p.r.Progress(p.count, p.tables.Len())
@@ -284,9 +298,25 @@ func (r *Runner) finish(ctx context.Context, p *matchPlay, log *zap.Logger) (*Re
 	}
 	res, err := Summarize(context.WithoutCancel(ctx), r.Store, m)
 	if err == nil {
-		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited))
+		res.ForfeitedGames = p.forfeitedGames
+		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited),
+			zap.Any("games_forfeited", p.forfeitedGames))
 	}
 	return res, err
+}
+
+// strikesOf counts each bot's strikes in a deal.
+func strikesOf(d *domain.DealRecord) map[string]int {
+	var n map[string]int
+	for i := range d.Decisions {
+		if x := &d.Decisions[i]; x.Strike {
+			if n == nil {
+				n = map[string]int{}
+			}
+			n[x.Bot]++
+		}
+	}
+	return n
 }
 
 // countFallbacks counts the decisions of a deal that the arena played for a bot.
@@ -354,7 +384,7 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bo
 	return save, func() { close(reqs); <-finished }
 }
 
-func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*domain.DealRecord, error) {
+func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock, adm *admission.Controller) (*domain.DealRecord, error) {
 	players, release, err := SeatPlayers(ctx, r.Seats, t.Seating, clocks)
 	if err != nil {
 		return nil, err
@@ -362,13 +392,25 @@ func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts e
 	defer release()
 	table := &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
-		Options: opts, Players: players, TimeControl: m.Spec.TimeControl, Commitment: m.Commitment,
+		Options: opts, Players: players, TimeControl: TableClock(m.Spec), Commitment: m.Commitment,
+		Decided: adm.ObserveDecision,
 	}
 	if r.Watch != nil {
 		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }
 		table.Watching = r.Watching
 	}
 	return referee.Play(ctx, table)
+}
+
+// TableClock is the time control a table of the match is played under: the match's, whose
+// bank and strikes are each game's — but in the session format, where the deals follow one
+// another as one game, the whole session's.
+func TableClock(spec domain.MatchSpec) domain.TimeControl {
+	tc := spec.TimeControl
+	if spec.Format == domain.FormatSession {
+		tc.Scope = domain.ClockPerMatch
+	}
+	return tc
 }
 
 // Summarize totals a match's stored results.

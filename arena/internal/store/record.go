@@ -60,6 +60,8 @@ import (
 //	            or none for a fallback
 //	  string    the request id (recRequestID); without it "r<k>" for the k-th decision with a
 //	            request, "" for one without
+//	  varint    (recRetimed) how often the request got its time again, not yet handed over
+//	            to the bot's connection (DecisionRecord.Retimed); without the flag 0
 //	  request   (recSent) with recVerbatim: the bytes as sent; else, to rebuild it, what
 //	            requestModel does not predict:
 //	    varint  the ask time (the deadline less the match's time per decision) less the

@@ -30,6 +30,7 @@ const (
 	recEvents                // the number of events differs from the expected one
 	recRequestID             // the request id is not the expected one
 	recVerbatim              // the request is kept as sent
+	recRetimed               // DecisionRecord.Retimed follows
 )
 
 // recUsual are the flags of a decision a bot answered in time, which a compact record writes
@@ -48,6 +49,7 @@ type decisionFields struct {
 	askDelta              uint64 // packAskDelta
 	bank                  time.Duration
 	events                int
+	retimed               uint64 // recRetimed
 }
 
 // append writes the entry.
@@ -75,6 +77,9 @@ func (f *decisionFields) append(b []byte) []byte {
 	}
 	if f.flags&recRequestID != 0 {
 		b = appendString(b, f.requestID)
+	}
+	if f.flags&recRetimed != 0 {
+		b = appendUvarint(b, f.retimed)
 	}
 	switch {
 	case f.flags&recVerbatim != 0:
@@ -122,6 +127,9 @@ func readDecisionFields(rd *recordReader) decisionFields {
 	if f.flags&recRequestID != 0 {
 		f.requestID = rd.string()
 	}
+	if f.flags&recRetimed != 0 {
+		f.retimed = rd.uvarint()
+	}
 	switch {
 	case f.flags&recSent != 0 && f.flags&recVerbatim != 0:
 		f.sent = rd.bytes(int(rd.uvarint()))
@@ -155,6 +163,9 @@ func recordedFlags(x *domain.DecisionRecord) uint64 {
 	}
 	if !standardAttempts(x) {
 		flags |= recAttempts
+	}
+	if x.Retimed != 0 {
+		flags |= recRetimed
 	}
 	return flags
 }
@@ -317,7 +328,7 @@ func (rp *replay) readDecision(rd *recordReader, k int, x *domain.DecisionRecord
 	action := legal[f.move]
 	*x = domain.DecisionRecord{Index: k, Seat: seat, Bot: rp.seating[seat], Decision: st.Decision(), Action: action,
 		Latency: fromUS(f.latency), Think: fromUS(f.think), ArenaShare: fromUS(f.share),
-		Strike: f.flags&recStrike != 0, Fallback: f.flags&recFallback != 0, Attempts: f.attempts}
+		Strike: f.flags&recStrike != 0, Fallback: f.flags&recFallback != 0, Attempts: f.attempts, Retimed: int(f.retimed)}
 	if f.flags&recAttempts == 0 && !x.Fallback {
 		x.Attempts = []domain.AnswerAttempt{{Text: action.String(), After: x.Latency}}
 	}
@@ -400,7 +411,8 @@ type step struct {
 func (s *step) fields() decisionFields {
 	x := s.x
 	return decisionFields{move: s.move, flags: s.flags, latency: us(x.Latency), think: us(x.Think), share: us(x.ArenaShare),
-		attempts: x.Attempts, requestID: x.RequestID, sent: x.Sent, askDelta: s.askDelta, bank: s.bank, events: s.events}
+		attempts: x.Attempts, requestID: x.RequestID, sent: x.Sent, askDelta: s.askDelta, bank: s.bank, events: s.events,
+		retimed: uint64(x.Retimed)}
 }
 
 // planDecisions replays the deal, checks each decision against it and plans its entry,
