@@ -40,8 +40,9 @@ func normalized(t *testing.T, rec domain.DealRecord) domain.DealRecord {
 	for i, d := range rec.Decisions {
 		d.Latency = d.Latency.Truncate(time.Microsecond)
 		d.ArenaShare = d.ArenaShare.Truncate(time.Microsecond)
-		d.Think = 0             // not exported
+		d.Think = d.Think.Truncate(time.Microsecond)
 		d.SentFromState = false // an export's request is JSON, not the referee's wire bytes
+		d.Asked = time.Time{}   // exported as the hand-off, checked below
 		as := make([]domain.AnswerAttempt, len(d.Attempts))
 		for j, a := range d.Attempts {
 			a.After = a.After.Truncate(time.Microsecond)
@@ -104,6 +105,9 @@ func TestExportThenVerifyRoundTrips(t *testing.T) {
 				gm, rec, err := e.Record()
 				if err != nil {
 					t.Fatalf("line %d: %v", line, err)
+				}
+				for k := range rec.Decisions {
+					rec.Decisions[k].Asked = time.Time{} // from the export's hand-off, to the µs
 				}
 				if want := normalized(t, recs[i]); !reflect.DeepEqual(*rec, want) {
 					t.Fatalf("line %d reads back as\n%+v\nwant\n%+v", line, *rec, want)
