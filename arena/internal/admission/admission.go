@@ -44,8 +44,9 @@ const (
 // for healthyWindows windows, they are raised. The arena's own scheduling lag alone lowers
 // nothing — a host busy with other work delays the arena's timers whatever it plays, and
 // only the delay says whether that costs the bots time — but a lag beyond a whole decision
-// (lagPause) with the decisions late too, or none to judge, holds every new deal back; while
-// paused or starting, with no decisions to judge, a lag below lagHealthy counts as healthy.
+// (lagPause) with the decisions threatened too (delaySevere) holds every new deal back, for
+// at most maxPause or until the lag is below lagHealthy; while starting, with no decisions to
+// judge, a lag below lagHealthy counts as healthy.
 const (
 	lagPause        = 1.0
 	lagHealthy      = 0.5
@@ -55,6 +56,7 @@ const (
 	loadedFloor     = 1.5
 	healthyFloor    = 1.2
 	healthyWindows  = 4
+	maxPause        = 2 * time.Second
 	floorWindows    = 120 // 30 s of windows
 	floorSamples    = 20  // decisions a window needs to count for the floor
 	// cooldown is how long after lowering the tables the controller waits before it lowers
@@ -309,11 +311,18 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 	overloaded := delay > delayOverloaded && delay > loadedFloor*floor && ((floor > 0 && enough) || delay > delaySevere)
 
 	switch {
-	case lag > lagPause && (!decided || overloaded):
-		c.healthy = 0
-		if c.limit == 0 {
+	case c.limit == 0:
+		// Paused: no decision to judge. The pause ends when the arena's timers keep time
+		// again, and never lasts longer than maxPause: a lag the host's other work causes does
+		// not go away by waiting, and one table more tells whether the bots are losing time.
+		if lag >= lagHealthy && now.Sub(c.pausedSince) < maxPause {
 			return ch, false
 		}
+		c.sum.Paused += now.Sub(c.pausedSince)
+		c.pausedSince = time.Time{}
+		c.limit, ch.Reason, c.healthy = 1, Recovered, 0
+	case lag > lagPause && decided && delay > delaySevere:
+		c.healthy = 0
 		c.ramping, c.limit, ch.Reason = false, 0, Paused
 		c.pausedSince = now
 		c.sum.Pauses++
@@ -328,17 +337,13 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		c.limit = max(1, int(float64(c.limit)*factor))
 		c.sum.Lowered++
 	case (decided && (delay < delayHealthy || delay < healthyFloor*floor) && lag < lagPause) ||
-		(!decided && lag < lagHealthy && (c.limit == 0 || c.ramping)):
+		(!decided && lag < lagHealthy && c.ramping):
 		c.healthy++
 		if c.limit >= c.cfg.Tables || (!c.ramping && c.healthy < healthyWindows) {
 			if c.limit >= c.cfg.Tables {
 				c.ramping = false
 			}
 			return ch, false
-		}
-		if c.limit == 0 {
-			c.sum.Paused += now.Sub(c.pausedSince)
-			c.pausedSince = time.Time{}
 		}
 		ch.Reason = Recovered
 		if c.ramping {

@@ -113,47 +113,58 @@ func TestHighFloorIsNotOverload(t *testing.T) {
 	}
 }
 
-// A starved arena (its own timers more than a decision late) pauses new deals: Acquire waits, and
-// goes on once the lag is gone. Tested in fake time.
+// A starved arena (its own timers more than a decision late, the bots' answers late too)
+// pauses new deals: Acquire waits, and goes on once the lag is gone — or, however long the
+// lag lasts, after maxPause, with one table. Tested in fake time.
 func TestStarvedArenaPausesNewDeals(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		var changes []Change
-		c := New(Config{Tables: 8, PerDecision: per, Changed: func(ch Change) { changes = append(changes, ch) }})
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		windows(c, 1, 120*time.Millisecond, nil)
-		if c.Limit() != 0 || len(changes) != 1 || changes[0].Reason != Paused {
-			t.Fatalf("limit %d, changes %+v: want new deals paused", c.Limit(), changes)
-		}
-		got := make(chan func(), 1)
-		go func() {
-			release, err := c.Acquire(ctx)
-			if err != nil {
-				t.Error(err)
-				return
+	for _, lagAfter := range []time.Duration{0, 120 * time.Millisecond} {
+		synctest.Test(t, func(t *testing.T) {
+			var changes []Change
+			c := New(Config{Tables: 8, PerDecision: per, Changed: func(ch Change) { changes = append(changes, ch) }})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			windows(c, 1, 120*time.Millisecond, map[string]time.Duration{"a": 70 * time.Millisecond})
+			if c.Limit() != 0 || len(changes) != 1 || changes[0].Reason != Paused {
+				t.Fatalf("limit %d, changes %+v: want new deals paused", c.Limit(), changes)
 			}
-			got <- release
-		}()
-		synctest.Wait()
-		select {
-		case <-got:
-			t.Fatal("a table was handed out while paused")
-		default:
-		}
-		time.Sleep(3 * time.Second)
-		windows(c, healthyWindows, 0, nil)
-		synctest.Wait()
-		select {
-		case release := <-got:
-			release()
-		default:
-			t.Fatalf("no table after the lag went away (limit %d)", c.Limit())
-		}
-		if s := c.Summary(); s.Pauses != 1 || s.Paused != 3*time.Second || s.Fewest != 0 {
-			t.Errorf("summary %+v, want one pause of 3s", s)
-		}
-	})
+			got := make(chan func(), 1)
+			go func() {
+				release, err := c.Acquire(ctx)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got <- release
+			}()
+			synctest.Wait()
+			select {
+			case <-got:
+				t.Fatal("a table was handed out while paused")
+			default:
+			}
+			wait := time.Second
+			if lagAfter > 0 {
+				wait = maxPause // the lag stays: the pause ends by itself
+				windows(c, 1, lagAfter, nil)
+				if c.Limit() != 0 {
+					t.Fatalf("lag %v: the pause ended at once", lagAfter)
+				}
+			}
+			time.Sleep(wait)
+			windows(c, 1, lagAfter, nil)
+			synctest.Wait()
+			select {
+			case release := <-got:
+				release()
+			default:
+				t.Fatalf("lag %v: no table after %v of pause (limit %d)", lagAfter, wait, c.Limit())
+			}
+			if s := c.Summary(); s.Pauses != 1 || s.Paused != wait || s.Fewest != 0 || c.Limit() != 1 {
+				t.Errorf("lag %v: summary %+v, limit %d; want one pause of %v, then one table", lagAfter, s, c.Limit(), wait)
+			}
+		})
+	}
 }
 
 // Run measures the lag itself: on a host that keeps up (fake time has none) it ramps up to
