@@ -93,6 +93,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	keyFile := fs.String("tls-key", "", "the certificate's private key (PEM; default: the file's tls_key)")
 	plain := fs.Bool("insecure", false, "allow plain text on a listen address beyond loopback (default: the file's insecure)")
 	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
+	continuous := fs.Bool("continuous", false, "a standing ladder: keep it going as hosted bots' versions arrive (docs/hosting.md)")
+	var hf hostingFlags
+	hf.register(fs, m)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -154,6 +157,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
+	if cfg.HasSubmissions() || *continuous {
+		return m.runStandingLadder(ctx, ladderRun{cfg: cfg, st: st, db: db, listen: *listen, logs: logDir, until: until, continuous: *continuous, hf: &hf})
+	}
 	bar := m.newLeagueProgress(until)
 	runLog := m.Log
 	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings

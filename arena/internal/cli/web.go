@@ -6,7 +6,9 @@ import (
 	"fmt"
 
 	"github.com/tapparena/tapp/arena/internal/app"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/hosting"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/internal/web"
@@ -53,6 +55,14 @@ func (m *Main) web(ctx context.Context, args []string) error {
 	}
 }
 
+// submissions is the hosting use case as the dashboard's port: an uploaded version stored
+// for its bot's token holder.
+func submissions(st hosting.Store) web.Submissions {
+	return func(ctx context.Context, u web.Upload) (*domain.Submission, error) {
+		return hosting.SubmitArchive(ctx, st, hosting.Request{Bot: u.Bot, Token: u.Token, Lang: u.Lang, Entry: u.Entry}, u.Archive, u.Format)
+	}
+}
+
 // dashboardAt is where and how the dashboard listens.
 type dashboardAt struct {
 	addr, viewerToken string
@@ -72,7 +82,8 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, a *host.Host
 	if err := server.CheckPlainText(at.addr, at.tls != nil, at.insecure); err != nil {
 		return "", nil, usagef("dashboard: %v", err)
 	}
-	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: at.addr, ViewerToken: at.viewerToken, TLS: at.tls, Log: m.Log}
+	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: at.addr, ViewerToken: at.viewerToken, TLS: at.tls, Log: m.Log,
+		Submissions: submissions(st)} // hosted bots' versions, for their token holders (upload.html)
 	if a != nil {
 		d.Live, d.Admin = server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // A match keeps whose clock it was played under and how the admission control ran it; a
-// match stored before schema version 14 reads back as played: one clock per match.
+// match stored before schema version 19 reads back as played: one clock per match.
 func TestMatchKeepsItsClockScopeAndAdmission(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {

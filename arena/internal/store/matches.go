@@ -154,8 +154,8 @@ func (s *Store) matchCols() string {
 }
 
 // clockScopeSchema is the schema version that keeps a match's clock scope and admission
-// (migrations/*/0014_clock_scope.sql).
-const clockScopeSchema = 14
+// (migrations/*/0019_clock_scope.sql).
+const clockScopeSchema = 19
 
 func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	var (

@@ -26,6 +26,8 @@ type Dashboard struct {
 	// token and the bot tokens the admin API returns never cross a network in clear text.
 	TLS *tls.Config
 	Log *zap.Logger
+	// Submissions takes hosted bots' versions (nil: none; see Config.Submissions).
+	Submissions Submissions
 }
 
 // Start listens on d.Addr and serves the dashboard until ctx ends. It returns the
@@ -40,7 +42,7 @@ func Start(ctx context.Context, d Dashboard) (url string, served <-chan error, e
 		lv = NewLive(ctx, d.Live)
 	}
 	h, err := Handler(Config{View: NewView(d.Store, d.Leaderboards, lv), Admin: d.Admin, ViewerToken: d.ViewerToken,
-		Secure: d.TLS != nil, Log: d.Log})
+		Secure: d.TLS != nil, Log: d.Log, Submissions: d.Submissions})
 	if err != nil {
 		return "", nil, err
 	}

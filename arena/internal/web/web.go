@@ -76,6 +76,8 @@ type Config struct {
 	// Secure marks the viewer cookie for HTTPS only (the dashboard serves TLS).
 	Secure bool
 	Log    *zap.Logger
+	// Submissions, when set, takes hosted bots' versions at /api/submissions (upload.go).
+	Submissions Submissions
 }
 
 // Handler is the dashboard: the page at /, its assets, and the services under their gRPC
@@ -110,6 +112,9 @@ func Handler(cfg Config) (http.Handler, error) {
 	mux := http.NewServeMux()
 	for name := range g.GetServiceInfo() {
 		mux.Handle("/"+name+"/", rpc)
+	}
+	if cfg.Submissions != nil {
+		mux.Handle("/api/submissions", uploadHandler(cfg.Submissions, cfg.Log))
 	}
 	mux.Handle("/", noStore(static))
 	return guard(mux, cfg), nil

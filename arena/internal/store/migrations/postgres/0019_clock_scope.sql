@@ -1,4 +1,4 @@
--- Tapp Arena schema, version 14: whose bank and strikes a match's clock is — a game's (each
+-- Tapp Arena schema, version 19: whose bank and strikes a match's clock is — a game's (each
 -- deal's, or the session's), the default from now on, or the whole match's, as every match
 -- stored before this version was played — and how the arena's admission control ran the
 -- match (JSON of domain.Admission; '' before this version, or not run yet).
