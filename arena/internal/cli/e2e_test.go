@@ -354,9 +354,11 @@ func TestE2EMisbehavingBots(t *testing.T) {
 	}
 	a.waitConnected("steady1", "steady2", "hang", "crash", "garbage")
 
-	// A second per decision and a 2 s bank: the steady bots never come near them however busy
-	// the machine; the bad ones cost 2 s + 3 × 1 s a match.
-	fast := &tappv1.TimeControl{PerDecision: durationpb.New(time.Second), Overage: durationpb.New(2 * time.Second), MaxStrikes: 3}
+	// A second per decision and a 2 s bank for the whole match (its documented option; a
+	// game's clock forfeits only the game): the steady bots never come near them however busy
+	// the machine; the bad ones cost 2 s + 3 × 1 s a match, and forfeit it.
+	fast := &tappv1.TimeControl{PerDecision: durationpb.New(time.Second), Overage: durationpb.New(2 * time.Second), MaxStrikes: 3,
+		Scope: tappv1.ClockScope_CLOCK_SCOPE_MATCH}
 	for _, mode := range []string{"hang", "crash", "garbage"} {
 		got := a.playMatch(&tappv1.StartMatchRequest{Bots: []string{"steady1", "steady2", mode}, Rules: "modern", Deals: 10, Seed: 21, TimeControl: fast})
 		checkComplete(t, got, 10)
