@@ -333,7 +333,10 @@ func TestFinishedLeagueNeedsNoBots(t *testing.T) {
 		t.Errorf("second run did not say it played nothing:\n%s", out.String())
 	}
 	// The leaderboard is what follows the summary (and, after a run, the tables it ran).
-	board := func(s string) string { i := strings.Index(s, " bots, "); return s[strings.LastIndex(s[:max(i, 0)], "\n")+1:] }
+	board := func(s string) string {
+		i := strings.Index(s, " bots, ")
+		return s[strings.LastIndex(s[:max(i, 0)], "\n")+1:]
+	}
 	if board(out.String()) != board(first) {
 		t.Errorf("leaderboard changed:\n%s\nwant\n%s", out.String(), first)
 	}

@@ -209,6 +209,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return usagef("--in-process plays built-in bots in this process; --arena plays bots connected to a running arena: choose one")
 	}
 	if *remote != "" {
+		if isSet(fs, "parallel") {
+			return usagef("--parallel: a running arena plays each match at the tables its tapp serve --parallel allows")
+		}
 		spec, err := mf.spec(splitList(*botList))
 		if err != nil {
 			return err

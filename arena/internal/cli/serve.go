@@ -15,6 +15,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
@@ -97,10 +98,11 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	plain := fs.Bool("insecure", false, "allow plain text on an address beyond loopback (tokens in clear: only behind a TLS proxy or on a trusted network)")
 	httpAddr := fs.String("http", "", "also serve the web dashboard (and the admin API) on this address, e.g. "+defaultHTTP+", with the same TLS as --listen")
 	viewer := fs.String("viewer-token", m.env("TAPP_VIEWER_TOKEN", ""), "token the dashboard's pages need (required beyond loopback; env TAPP_VIEWER_TOKEN)")
+	parallel := fs.Int("parallel", 8, "tables each match plays at once (fewer while the host is overloaded)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := checkBounds(fs).duration("grace", *grace, 0, maxGrace).err(); err != nil {
+	if err := checkBounds(fs).duration("grace", *grace, 0, maxGrace).count("parallel", *parallel, 1, match.MaxTables).err(); err != nil {
 		return err
 	}
 	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
@@ -132,6 +134,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.Runner.Parallel = *parallel // before any match runs
 	if _, err := a.Service.ResumeRunning(ctx); err != nil {
 		return fmt.Errorf("resuming the matches left running: %w", err)
 	}
