@@ -55,7 +55,7 @@ const e2eAdmin = "e2e-admin-token"
 
 // arenaProc is a running `tapp serve`.
 type arenaProc struct {
-	t     *testing.T
+	t     testing.TB
 	addr  string
 	admin tappv1.AdminServiceClient
 	cmd   *exec.Cmd
@@ -128,7 +128,7 @@ func startServeOn(t *testing.T, db, listen string) *arenaProc {
 }
 
 // startServeAt is startServeCreds on the given database and address.
-func startServeAt(t *testing.T, creds credentials.TransportCredentials, db, listen string, extra ...string) *arenaProc {
+func startServeAt(t testing.TB, creds credentials.TransportCredentials, db, listen string, extra ...string) *arenaProc {
 	t.Helper()
 	cmd := exec.Command(tappBin, append([]string{"serve", "--listen", listen, "--db", db, "--grace", "2s"}, extra...)...)
 	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)

@@ -214,6 +214,7 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 			"wins": s.W, "draws": s.D, "losses": s.L, "score": s.Elo.Score,
 			"elo": finite(s.Elo.Elo), "elo_margin": finite(s.Elo.Margin), "nelo": s.Elo.NElo, "nelo_margin": s.Elo.NEloMargin,
 			"diff_per_deal": s.Diff.Mean, "diff_lo": s.Diff.Lo, "diff_hi": s.Diff.Hi, "stopped": out.Stopped,
+			"tables": out.Admission, "decisions": out.Decisions, "fallbacks": out.Fallbacks,
 		})
 	}
 	w := m.Stdout
@@ -225,6 +226,9 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 	fmt.Fprintf(w, "pairs won / drawn / lost by %s: %d / %d / %d, score %.3f\n", p.Candidate, s.W, s.D, s.L, s.Elo.Score)
 	fmt.Fprintf(w, "normalized Elo %+.1f ± %.1f; Elo %s\n", s.Elo.NElo, s.Elo.NEloMargin, eloText(s.Elo))
 	fmt.Fprintf(w, "%s − %s per deal: %+.2f ± %.2f (95%%, n = %d)\n", p.Candidate, p.Baseline, s.Diff.Mean, s.Diff.Half, s.Diff.N)
+	if line := tablesLine(out.Admission); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	switch {
 	case rep.Status != rating.SPRTContinue:
 	case out.Finished:
