@@ -265,10 +265,21 @@ type DecisionRecord struct {
 	SentFromState bool
 }
 
+// MaxRetimes bounds how often a request that has not reached the bot's connection when its
+// time is up gets its time again (never a strike: the bot's clock has not started); past it
+// the fallback is played, without a strike either.
+const MaxRetimes = 8
+
+// NeverHanded reports a request that never reached the bot's connection in all its retimes:
+// the arena played its fallback, without a strike.
+func (d *DecisionRecord) NeverHanded() bool {
+	return d.Fallback && !d.Strike && d.Retimed >= MaxRetimes
+}
+
 // Handed is when the request was handed to the bot's connection, when its clock started
-// (zero when the record does not say).
+// (zero when the record does not say, or it never was: NeverHanded).
 func (d *DecisionRecord) Handed() time.Time {
-	if d.Asked.IsZero() {
+	if d.Asked.IsZero() || d.NeverHanded() {
 		return time.Time{}
 	}
 	return d.Asked.Add(d.ArenaShare)

@@ -108,9 +108,8 @@ type Player struct {
 }
 
 // maxRetimes bounds how often a request that has not reached the bot's connection when its
-// time is up gets its time again (never a strike: the bot's clock has not started); past it
-// the fallback is played, without a strike either.
-const maxRetimes = 8
+// time is up gets its time again (domain.MaxRetimes).
+const maxRetimes = domain.MaxRetimes
 
 // Table is one deal to play.
 type Table struct {

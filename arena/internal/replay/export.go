@@ -296,6 +296,9 @@ func Attribute(x *domain.DecisionRecord, perDecision time.Duration) domain.Attri
 			a.Handed = req.GetDeadline().AsTime().Add(-perDecision).Add(x.ArenaShare)
 		}
 	}
+	if x.NeverHanded() {
+		a.Handed = time.Time{}
+	}
 	if !a.Handed.IsZero() {
 		a.Handed = a.Handed.UTC().Truncate(time.Microsecond)
 	}

@@ -190,3 +190,36 @@ func TestReadExportRefusesBrokenLines(t *testing.T) {
 		}
 	}
 }
+
+// A strike's export says whose time it was: when the request was handed over (its deadline
+// less the time per decision, plus the arena's share), what the bot says it thought with its
+// late answer, and the transport's share of the rest; a request never handed over says how
+// often it was retimed, and neither a hand-off nor a transport.
+func TestExportAttributesAStrike(t *testing.T) {
+	t.Parallel()
+	m, recs := play(t, "modern", 1)
+	rec := clone(recs[0])
+	late, never := &rec.Decisions[0], &rec.Decisions[1]
+	late.Strike, late.Fallback, late.ArenaShare, late.Think = true, true, 200*time.Millisecond, 3100*time.Millisecond
+	late.Attempts = []domain.AnswerAttempt{{Text: late.Action.String(), After: 3500 * time.Millisecond, Rejected: "late"}}
+	never.Fallback, never.Retimed, never.ArenaShare, never.Think, never.Attempts = true, domain.MaxRetimes, 2700*time.Millisecond, 0, nil
+	e, err := NewDealExport(m, &rec, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := protoconv.DecodeSent(late.Sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHanded := req.GetDeadline().AsTime().Add(-m.TimeControl.PerDecision).Add(200 * time.Millisecond).UTC()
+	d := e.Decisions[0]
+	if d.Handed == nil || !d.Handed.Equal(wantHanded) || d.ThinkUS != 3_100_000 || d.TransportUS == nil || *d.TransportUS != 400_000 ||
+		d.ArenaShareUS != 200_000 || !d.Strike {
+		t.Errorf("the strike exports handed %v, think %d µs, transport %v µs, arena %d µs; want %v, 3100000, 400000, 200000",
+			d.Handed, d.ThinkUS, d.TransportUS, d.ArenaShareUS, wantHanded)
+	}
+	if d := e.Decisions[1]; d.Retimed != domain.MaxRetimes || d.Strike || d.TransportUS != nil || d.Handed != nil {
+		t.Errorf("the request never handed over exports retimed %d, strike %v, transport %v, handed %v; want 8, no strike, no transport, no hand-off",
+			d.Retimed, d.Strike, d.TransportUS, d.Handed)
+	}
+}
