@@ -190,7 +190,14 @@ func TestClockStartsAtTheHandOff(t *testing.T) {
 					t.Errorf("north's first decision: arena share %v, latency %v, fallback %v, strike %v, retimed %d; want %v, %v, %v, %v, %d",
 						d.ArenaShare, d.Latency, d.Fallback, d.Strike, d.Retimed, tc.share, tc.want, tc.fallback, tc.strike, tc.retimed)
 				}
-				if got := d.Handed().Sub(d.Asked); !d.Asked.IsZero() && got != tc.share {
+				if want := tc.name == "never handed over"; d.NeverHanded() != want {
+					t.Errorf("NeverHanded = %v, want %v", d.NeverHanded(), want)
+				}
+				if d.NeverHanded() {
+					if !d.Handed().IsZero() {
+						t.Errorf("never handed over, but the record says it was at %v", d.Handed())
+					}
+				} else if got := d.Handed().Sub(d.Asked); !d.Asked.IsZero() && got != tc.share {
 					t.Errorf("handed over %v after it was asked, want the arena share %v", got, tc.share)
 				}
 				asked := north.Seen().Asked
