@@ -46,7 +46,9 @@ const (
 // only the delay says whether that costs the bots time — but a lag beyond a whole decision
 // (lagPause) with the decisions threatened too (delaySevere) holds every new deal back, for
 // at most maxPause or until the lag is below lagHealthy; while starting, with no decisions to
-// judge, a lag below lagHealthy counts as healthy.
+// judge, a lag below lagHealthy counts as healthy. A lowering or a pause after which the
+// delay does not fall (undoneShare) was the host's doing, not the arena's load: it is undone
+// and that delay is the floor from then on; at one table nothing pauses.
 const (
 	lagPause        = 1.0
 	lagHealthy      = 0.5
@@ -59,6 +61,9 @@ const (
 	maxPause        = 2 * time.Second
 	floorWindows    = 120 // 30 s of windows
 	floorSamples    = 20  // decisions a window needs to count for the floor
+	// undoneShare: a lowering after which the delay stays above this share of what it was
+	// did not help, and is undone (the delay is the host's).
+	undoneShare = 0.8
 	// cooldown is how long after lowering the tables the controller waits before it lowers
 	// them again while the deals in flight still exceed the new limit: their measurements
 	// are those of the old load.
@@ -128,6 +133,8 @@ type Controller struct {
 	healthy     int             // consecutive healthy windows
 	floors      []time.Duration // the 99th percentiles of the last windows (floorWindows at most)
 	lowered     time.Time       // when the tables were last lowered
+	loweredFrom int             // the tables before that
+	loweredAt   time.Duration   // and the delay that lowered them
 	pausedSince time.Time       // when new deals were paused (zero: not paused)
 
 	sum     domain.Admission
@@ -303,7 +310,23 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		c.floors = append(c.floors, ch.Delay)
 	}
 	lag, delay := float64(c.lag)/per, float64(ch.Delay)/per
-	c.lag, c.samples = 0, c.samples[:0]
+	// A window of few decisions (few tables) keeps them for the next, until there are enough
+	// to show the floor: at one table on a busy host that floor may exceed a decision.
+	c.lag = 0
+	if enough || !decided {
+		c.samples = c.samples[:0]
+	}
+	// A lowering that did not lower the delay was the host's, not the arena's load: the host
+	// gives that delay however few tables play. Its floor is that delay from now on, and the
+	// tables lowered for it come back.
+	if enough && c.loweredFrom > c.limit && c.limit > 0 && c.inFlight <= c.limit && now.Sub(c.lowered) >= cooldown &&
+		ch.Delay >= time.Duration(float64(c.loweredAt)*undoneShare) {
+		c.floors = append(c.floors[:0], ch.Delay)
+		c.limit, ch.Reason, c.healthy, c.loweredFrom = c.loweredFrom, Recovered, 0, 0
+		ch.To = c.limit
+		c.wakeLocked()
+		return ch, true
+	}
 	// Until a window has shown the floor, only a delay that threatens the bots lowers the
 	// tables: the first windows play the few tables a start has, and their delay is the floor.
 	// A window of few decisions judges on a threatening delay only: one slow answer (a
@@ -321,9 +344,13 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		c.sum.Paused += now.Sub(c.pausedSince)
 		c.pausedSince = time.Time{}
 		c.limit, ch.Reason, c.healthy = 1, Recovered, 0
-	case lag > lagPause && decided && delay > delaySevere:
+	case lag > lagPause && decided && delay > delaySevere && delay > loadedFloor*floor && c.limit > 1:
+		// At one table the lag and the delay are the host's: pausing would not lower them.
 		c.healthy = 0
-		c.ramping, c.limit, ch.Reason = false, 0, Paused
+		if c.loweredFrom <= c.limit { // what undoing restores (see above)
+			c.loweredFrom, c.loweredAt = c.limit, ch.Delay
+		}
+		c.ramping, c.limit, ch.Reason, c.lowered = false, 0, Paused, now
 		c.pausedSince = now
 		c.sum.Pauses++
 	case overloaded:
@@ -334,9 +361,12 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		// The delay of a queue grows with its load: aim at the healthy band, or the floor.
 		factor := min(max(max(delayHealthy, healthyFloor*floor)/delay, 0.25), 0.75)
 		c.ramping, c.lowered, ch.Reason = false, now, Overloaded
+		if c.loweredFrom <= c.limit { // the first of a run of lowerings: what undoing restores
+			c.loweredFrom, c.loweredAt = c.limit, ch.Delay
+		}
 		c.limit = max(1, int(float64(c.limit)*factor))
 		c.sum.Lowered++
-	case (decided && (delay < delayHealthy || delay < healthyFloor*floor) && lag < lagPause) ||
+	case (decided && ((delay < delayHealthy && lag < lagPause) || delay < healthyFloor*floor)) ||
 		(!decided && lag < lagHealthy && c.ramping):
 		c.healthy++
 		if c.limit >= c.cfg.Tables || (!c.ramping && c.healthy < healthyWindows) {
@@ -357,6 +387,7 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		c.healthy = 0
 		return ch, false
 	}
+	c.samples = c.samples[:0] // a change: the next judgement is of the new tables
 	if c.limit < c.sum.Fewest && ch.Reason != Ramp {
 		c.sum.Fewest = c.limit
 	}
