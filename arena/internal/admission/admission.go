@@ -48,7 +48,8 @@ const (
 // at most maxPause or until the lag is below lagHealthy; while starting, with no decisions to
 // judge, a lag below lagHealthy counts as healthy. A lowering or a pause after which the
 // delay does not fall (undoneShare) was the host's doing, not the arena's load: it is undone
-// and that delay is the floor from then on; at one table nothing pauses.
+// and that delay is the floor from then on (after an undone pause, for noPauseAfterUndo
+// only lowering holds deals back); at one table nothing pauses.
 const (
 	lagPause        = 1.0
 	lagHealthy      = 0.5
@@ -64,6 +65,8 @@ const (
 	// undoneShare: a lowering after which the delay stays above this share of what it was
 	// did not help, and is undone (the delay is the host's).
 	undoneShare = 0.8
+	// noPauseAfterUndo is how long after an undone pause the controller only lowers.
+	noPauseAfterUndo = 30 * time.Second
 	// cooldown is how long after lowering the tables the controller waits before it lowers
 	// them again while the deals in flight still exceed the new limit: their measurements
 	// are those of the old load.
@@ -135,6 +138,8 @@ type Controller struct {
 	lowered     time.Time       // when the tables were last lowered
 	loweredFrom int             // the tables before that
 	loweredAt   time.Duration   // and the delay that lowered them
+	pausedLast  bool            // the last hold-back was a pause
+	noPause     time.Time       // no pause before this: the last one did not help
 	pausedSince time.Time       // when new deals were paused (zero: not paused)
 
 	sum     domain.Admission
@@ -323,6 +328,9 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		ch.Delay >= time.Duration(float64(c.loweredAt)*undoneShare) {
 		c.floors = append(c.floors[:0], ch.Delay)
 		c.limit, ch.Reason, c.healthy, c.loweredFrom = c.loweredFrom, Recovered, 0, 0
+		if c.pausedLast { // pausing did not help either: lowering judges for a while
+			c.noPause = now.Add(noPauseAfterUndo)
+		}
 		ch.To = c.limit
 		c.wakeLocked()
 		return ch, true
@@ -344,13 +352,13 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		c.sum.Paused += now.Sub(c.pausedSince)
 		c.pausedSince = time.Time{}
 		c.limit, ch.Reason, c.healthy = 1, Recovered, 0
-	case lag > lagPause && decided && delay > delaySevere && delay > loadedFloor*floor && c.limit > 1:
+	case lag > lagPause && decided && delay > delaySevere && delay > loadedFloor*floor && c.limit > 1 && !now.Before(c.noPause):
 		// At one table the lag and the delay are the host's: pausing would not lower them.
 		c.healthy = 0
 		if c.loweredFrom <= c.limit { // what undoing restores (see above)
 			c.loweredFrom, c.loweredAt = c.limit, ch.Delay
 		}
-		c.ramping, c.limit, ch.Reason, c.lowered = false, 0, Paused, now
+		c.ramping, c.limit, ch.Reason, c.lowered, c.pausedLast = false, 0, Paused, now, true
 		c.pausedSince = now
 		c.sum.Pauses++
 	case overloaded:
@@ -364,6 +372,7 @@ func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 		if c.loweredFrom <= c.limit { // the first of a run of lowerings: what undoing restores
 			c.loweredFrom, c.loweredAt = c.limit, ch.Delay
 		}
+		c.pausedLast = false
 		c.limit = max(1, int(float64(c.limit)*factor))
 		c.sum.Lowered++
 	case (decided && ((delay < delayHealthy && lag < lagPause) || delay < healthyFloor*floor)) ||

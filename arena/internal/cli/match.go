@@ -418,11 +418,14 @@ func tablesLine(a *domain.Admission) string {
 	}
 	line := fmt.Sprintf("tables: %d asked, %d at most at once, %.1f on average", a.Asked, a.Most, a.Mean)
 	if a.Overloaded() {
-		line += fmt.Sprintf("; the host was overloaded: the arena lowered them %d times (to %d at the fewest)", a.Lowered, a.Fewest)
-		if a.Pauses > 0 {
-			line += fmt.Sprintf(" and paused new deals %d times for %v", a.Pauses, a.Paused.Round(time.Millisecond))
+		var held []string
+		if a.Lowered > 0 {
+			held = append(held, fmt.Sprintf("lowered them %d times (to %d at the fewest)", a.Lowered, a.Fewest))
 		}
-		line += ", so that no bot lost time"
+		if a.Pauses > 0 {
+			held = append(held, fmt.Sprintf("paused new deals %d times for %v", a.Pauses, a.Paused.Round(time.Millisecond)))
+		}
+		line += "; the host was overloaded: the arena " + strings.Join(held, " and ") + ", so that no bot lost time"
 	}
 	return line
 }
