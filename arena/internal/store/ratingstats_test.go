@@ -284,6 +284,7 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 			"ALTER TABLE matches DROP COLUMN commitment_version", "ALTER TABLE matches DROP COLUMN chain_version",
 			"ALTER TABLE matches DROP COLUMN chain_len", "ALTER TABLE matches DROP COLUMN chain_head",
 			"ALTER TABLE deals DROP COLUMN chain_seq", "ALTER TABLE deals DROP COLUMN chain_link",
+			"ALTER TABLE matches DROP COLUMN clock_scope", "ALTER TABLE matches DROP COLUMN admission",
 			"DELETE FROM schema_migrations WHERE version >= 12"} {
 			if _, err := s.w.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)

@@ -97,6 +97,7 @@ type Store struct {
 	// chained says the schema keeps deal chains (version 15 on): false only for a store that
 	// tests open at an older version, to write rows as that version did.
 	chained bool
+	schema  int // the schema version it was opened at (migrateTo)
 }
 
 var _ domain.Store = (*Store)(nil)

@@ -135,6 +135,7 @@ func AtMicros(d *domain.DealRecord) *domain.DealRecord {
 	c.Decisions = make([]domain.DecisionRecord, len(d.Decisions))
 	for i, x := range d.Decisions {
 		x.Latency, x.Think, x.ArenaShare = x.Latency.Truncate(time.Microsecond), x.Think.Truncate(time.Microsecond), x.ArenaShare.Truncate(time.Microsecond)
+		x.Asked = time.Time{} // not stored: the request's deadline gives it
 		x.SentFromState = false
 		if x.Attempts != nil {
 			as := slices.Clone(x.Attempts)
