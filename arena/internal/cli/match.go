@@ -312,23 +312,18 @@ type botLine struct {
 	AvgPoints   float64 `json:"avg_points"`
 	// Units are deals, or duplicate groups in duplicate play (the statistical unit: one deal
 	// source under every seating); the interval and LOS are per unit.
-	Units int     `json:"units"`
-	LOS   float64 `json:"los"` // likelihood that the bot's true mean result per deal is above 0
+	Units int      `json:"units"`
+	LOS   *float64 `json:"los,omitempty"` // likelihood that the bot's true mean result per deal is above 0; none without an interval
 }
 
-// losAboveZero is the likelihood that a bot's true mean per deal is above zero, from its
-// units' interval. Units that all came out the same (no spread) leave no doubt about the sign
-// of their mean; a single unit says nothing about it.
+// losAboveZero is the likelihood that a bot's true mean per deal is above zero, from the
+// same Student t distribution as its interval (rating.Interval.LOS); NaN where there is no
+// interval (one unit, or units without spread), printed as "—" and left out of --json.
 func losAboveZero(iv rating.Interval) float64 {
-	switch {
-	case iv.SE > 0:
-		return 0.5 * (1 + math.Erf(iv.Mean/iv.SE/math.Sqrt2))
-	case iv.N < 2 || iv.Mean == 0:
-		return 0.5
-	case iv.Mean > 0:
-		return 1
+	if p, ok := iv.LOS(); ok {
+		return p
 	}
-	return 0
+	return math.NaN()
 }
 
 func resultTable(spec domain.MatchSpec, rows []domain.ResultRow) []botLine {
@@ -373,7 +368,9 @@ func resultTable(spec domain.MatchSpec, rows []domain.ResultRow) []botLine {
 		sort.Float64s(per[b]) // a stable order, so the sums are reproducible
 		iv := rating.CentsPerDeal(per[b])
 		l.PerDeal, l.PerDealLo, l.PerDealHi, l.Units = iv.Mean, iv.Lo, iv.Hi, iv.N
-		l.LOS = losAboveZero(iv)
+		if p := losAboveZero(iv); !math.IsNaN(p) {
+			l.LOS = &p
+		}
 		if l.Deals > 0 {
 			l.AvgPoints /= float64(l.Deals)
 		}
@@ -396,8 +393,12 @@ func printResultTable(w io.Writer, lines []botLine, unit string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "bot\tdeals\tnet %s\tper deal\t95%% interval\tLOS(>0)\tdeclared\twon\tavg card points\t\n", unit)
 	for _, l := range lines {
-		fmt.Fprintf(tw, "%s\t%d\t%+d\t%+.2f\t[%+.2f, %+.2f]\t%.1f%%\t%d\t%d\t%.1f\t\n", l.Bot, l.Deals, l.Net, l.PerDeal,
-			l.PerDealLo, l.PerDealHi, 100*l.LOS, l.Declared, l.DeclaredWon, l.AvgPoints)
+		iv, los := "—", "—"
+		if l.LOS != nil {
+			iv, los = fmt.Sprintf("[%+.2f, %+.2f]", l.PerDealLo, l.PerDealHi), fmt.Sprintf("%.1f%%", 100**l.LOS)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%+d\t%+.2f\t%s\t%s\t%d\t%d\t%.1f\t\n", l.Bot, l.Deals, l.Net, l.PerDeal,
+			iv, los, l.Declared, l.DeclaredWon, l.AvgPoints)
 	}
 	tw.Flush()
 }
