@@ -2,6 +2,7 @@ package board
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -17,9 +18,11 @@ type Leaderboard struct {
 	Unit            string   `json:"unit"`
 	RuleSets        []string `json:"rule_sets"`       // the rule sets of the results, canonical, sorted
 	Matches         int      `json:"matches"`         // finished matches, rated by multiplayer Elo
-	Units           int      `json:"units"`           // complete units (duplicate groups, or deals)
+	Units           int      `json:"units"`           // cells rated: the deal sources each composition played
+	Sources         int      `json:"sources"`         // deal sources rated (every table and seating of one deal)
 	PartialUnits    int      `json:"partial_units"`   // duplicate groups not yet stored under every seating: left out
-	Deals           int      `json:"deals"`           // deals stored
+	Deals           int      `json:"deals"`           // deals rated (of complete units, tainted matches left out unless included)
+	StoredDeals     int      `json:"stored_deals"`    // deals stored, rated or not
 	Duplicate       bool     `json:"duplicate"`       // some results come from duplicate play
 	Regularized     bool     `json:"bt_regularized"`  // Bradley–Terry needed its prior
 	TaintedMatches  int      `json:"tainted_matches"` // matches with a forfeit or more than 1% fallbacks
@@ -33,19 +36,32 @@ type Leaderboard struct {
 	EloOrder []string `json:"elo_order,omitempty"`
 	// Warnings are things the organiser should know before believing the board.
 	Warnings []string `json:"warnings,omitempty"`
+	// Clustering is the unit the covariance is clustered by: "deal source", or "table unit"
+	// for sums kept before deal sources (a warning says so).
+	Clustering string `json:"clustering"`
+	// Model is the headline's model ("table effect") and TableEffect its coefficient β per
+	// rule set; Fit the test of the model against the compositions' means.
+	Model       string             `json:"model"`
+	TableEffect map[string]float64 `json:"table_effect,omitempty"`
+	Fit         rating.FitTest     `json:"fit"`
 }
 
 // Standing is one bot's line of the leaderboard.
 type Standing struct {
 	Bot string `json:"bot"`
-	// The headline: expected result per deal against a field of average bots of these results,
-	// in Unit, from the least-squares skill model (rating.Skill), with its cluster-robust 95%
-	// interval.
+	// The headline: expected result per deal, in Unit, at a table whose other seats are taken
+	// by bots drawn at random from the others rated (rating.Skill), with its 95% interval
+	// (cluster-robust by deal source, Student's t with RatingDF degrees of freedom). Where
+	// Interval is false (fewer than rating.MinSourcesForInterval sources) there is no
+	// interval (RatingLo = RatingHi = Rating) and no LOS.
 	Rating      float64 `json:"rating"`
 	RatingLo    float64 `json:"rating_lo"`
 	RatingHi    float64 `json:"rating_hi"`
 	RatingSE    float64 `json:"rating_se"`
-	Provisional bool    `json:"provisional"` // fewer than MinUnits units
+	RatingDF    float64 `json:"rating_df"`
+	Interval    bool    `json:"interval"`
+	Provisional bool    `json:"provisional"` // fewer than MinUnits deal sources
+	Sources     int     `json:"sources"`     // deal sources the bot sat in
 	// Bradley–Terry rating (Elo scale, centred on 0) with its 95% interval: in each unit, the
 	// higher total beats the lower.
 	BT   float64 `json:"bt_elo"`
@@ -91,7 +107,7 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	var scopes []Scope
 	for _, sc := range slices.SortedFunc(scopeKeys(s.Tables), compareScopes) {
 		t := s.Tables[sc]
-		if o.Bot != "" && !slices.Contains(t.Bots, o.Bot) {
+		if t.Units == 0 || o.Bot != "" && !slices.Contains(t.Bots, o.Bot) {
 			continue
 		}
 		tables = append(tables, t)
@@ -104,7 +120,7 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 		if o.Bot != "" && !slices.Contains(strings.Split(sc.Bots, ","), o.Bot) {
 			continue
 		}
-		lb.Deals += int(g.Deals)
+		lb.StoredDeals += int(g.Deals)
 		lb.Duplicate = lb.Duplicate || g.Duplicate
 		if !slices.Contains(lb.RuleSets, sc.Rules) {
 			lb.RuleSets = append(lb.RuleSets, sc.Rules)
@@ -131,9 +147,25 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 		lb.Unit = "cents"
 	}
 
-	skill, err := rating.Skill(tables, nil)
+	in := skillInput(s, tables, scopes)
+	lb.Sources = int(in.Sources)
+	for _, t := range tables {
+		lb.Deals += int(t.Deals)
+	}
+	skill, err := rating.Skill(in, nil)
 	if err != nil {
 		return nil, err
+	}
+	lb.Model, lb.Fit, lb.TableEffect = "table effect", skill.Fit, skill.Coef
+	lb.Clustering = "deal source"
+	if !s.BySource {
+		lb.Clustering = "table unit"
+		lb.Warnings = append(lb.Warnings, "these sums were kept before deal sources: the intervals are clustered by table unit "+
+			"and too narrow where tables share deals; `tapp ratings --recompute` clusters them by deal source")
+	}
+	if skill.Fit.Rejected() {
+		lb.Warnings = append(lb.Warnings, fmt.Sprintf("the results depart from the model at the compositions (fit test p = %.2g, "+
+			"χ² %.1f on %.1f df): the headline may be bent by the schedule; a round robin measures it without the model", skill.Fit.P, skill.Fit.Q, skill.Fit.DF))
 	}
 	lines := map[string]*Standing{}
 	line := func(b string) *Standing {
@@ -145,16 +177,13 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	for i, b := range skill.Bots {
 		l := line(b)
 		l.Rating, l.RatingLo, l.RatingHi, l.RatingSE = skill.Rating[i], skill.Lo[i], skill.Hi[i], skill.SE[i]
-		l.Units, l.Deals, l.Provisional = int(skill.Units[i]), int(skill.Deals[i]), skill.Provisional(i)
+		l.RatingDF, l.Interval = skill.DF[i], skill.HasInterval[i]
+		l.Units, l.Deals, l.Provisional, l.Sources = int(skill.Units[i]), int(skill.Deals[i]), skill.Provisional(i), int(skill.Sources[i])
 		iv := rating.RawPerDeal(tables, b)
 		l.PerDeal, l.PerDealLo, l.PerDealHi = iv.Mean, iv.Lo, iv.Hi
 	}
 
-	var pairs []rating.PairResult
-	for _, t := range tables {
-		pairs = append(pairs, t.Pairs()...)
-	}
-	bt, err := rating.BradleyTerry(pairs, nil)
+	bt, err := rating.BradleyTerrySources(in, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +221,52 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 		}
 	}
 	return lb, nil
+}
+
+// skillInput is what the models fit: the chosen compositions (each with its rule set), the
+// pairs among them, and the deal sources of their leagues and rule sets.
+func skillInput(s *Sums, tables []*rating.TableSums, scopes []Scope) *rating.SkillInput {
+	in := &rating.SkillInput{Tables: tables}
+	chosen := map[Scope]bool{}
+	lrs := map[LeagueRules]bool{}
+	for _, sc := range scopes {
+		in.Kinds = append(in.Kinds, sc.Rules)
+		chosen[sc] = true
+		lrs[LeagueRules{sc.League, sc.Rules}] = true
+	}
+	if !s.BySource {
+		for _, t := range tables {
+			in.Sources += t.Units
+		}
+		return in
+	}
+	for _, ps := range slices.SortedFunc(pairKeys(s.Pairs), comparePairScopes) {
+		if chosen[Scope{League: ps.League, Rules: ps.Rules, Bots: ps.A}] && chosen[Scope{League: ps.League, Rules: ps.Rules, Bots: ps.B}] {
+			in.Pairs = append(in.Pairs, s.Pairs[ps])
+		}
+	}
+	in.BotSources = map[string]int64{}
+	for lr := range lrs {
+		in.Sources += s.SourceCounts[lr]
+		for b, n := range s.BotSources[lr] {
+			in.BotSources[b] += n
+		}
+	}
+	return in
+}
+
+func pairKeys[V any](m map[PairScope]V) func(func(PairScope) bool) {
+	return func(yield func(PairScope) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func comparePairScopes(a, b PairScope) int {
+	return cmp.Or(strings.Compare(a.League, b.League), strings.Compare(a.Rules, b.Rules), strings.Compare(a.A, b.A), strings.Compare(a.B, b.B))
 }
 
 // multiElo puts the ledger's ratings (and history) on the board, for the bots of the filter.

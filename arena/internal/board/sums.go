@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -126,6 +127,25 @@ type Sums struct {
 	OpenGroups int
 	// Elo is the multiplayer-Elo ledger the board shows (see BoardEloKey).
 	Elo *EloLedger
+	// BySource says that Tables hold one cell per deal source, and Pairs, SourceCounts and
+	// BotSources the rest of the deal-source sums (rating.SourceSums): the variance is then
+	// clustered by deal source. Without it every complete unit is a cell of its own (sums
+	// kept by a store from before deal sources): clustered by table unit.
+	BySource     bool
+	Pairs        map[PairScope]*rating.PairSums
+	SourceCounts map[LeagueRules]int64
+	BotSources   map[LeagueRules]map[string]int64
+}
+
+// LeagueRules names the deal sources of one league (or of the stand-alone matches) under one
+// rule set: sources never span two.
+type LeagueRules struct{ League, Rules string }
+
+// PairScope names the pair sums of two compositions of one league and rule set
+// (rating.PairKey order).
+type PairScope struct {
+	League, Rules string
+	A, B          string
 }
 
 // MatchGroup counts the matches of one composition and their deals.
@@ -137,7 +157,8 @@ type MatchGroup struct {
 // NewSums returns empty sums.
 func NewSums() *Sums {
 	return &Sums{Tables: map[Scope]*rating.TableSums{}, Roles: map[RoleKey]*RoleSums{}, Groups: map[Scope]*MatchGroup{},
-		Matches: map[string]*MatchSums{}, Elo: NewEloLedger(false)}
+		Matches: map[string]*MatchSums{}, Elo: NewEloLedger(false), Pairs: map[PairScope]*rating.PairSums{},
+		SourceCounts: map[LeagueRules]int64{}, BotSources: map[LeagueRules]map[string]int64{}}
 }
 
 // AddTable adds a composition's sums under its scope.
@@ -155,10 +176,11 @@ func (s *Sums) AddRole(k RoleKey, r RoleSums) {
 }
 
 // Exclude takes the units and roles of part (the sums of some of s's matches) out of s and
-// marks those matches excluded.
+// marks those matches excluded. Sums by deal source take their units out when they are built
+// (Accumulator.Finish); then only the roles are taken out here.
 func (s *Sums) Exclude(part *Sums) {
 	for sc, t := range part.Tables {
-		if cur := s.Tables[sc]; cur != nil {
+		if cur := s.Tables[sc]; cur != nil && !s.BySource {
 			cur.Sub(t)
 		}
 	}
@@ -206,6 +228,7 @@ func (m MatchInfo) UnitDeals() int {
 // DealDelta is what one stored deal adds to the sums, before its unit is complete.
 type DealDelta struct {
 	Scope     Scope
+	Source    string   // the deal source (rating.SourceKey of the deal)
 	Comp      []string // the composition, sorted
 	Net       []int64  // the deal's payoff by composition index
 	Roles     []RoleDelta
@@ -231,7 +254,8 @@ func Delta(m MatchInfo, d *domain.DealRecord) (*DealDelta, error) {
 		return nil, fmt.Errorf("board: deal %d of match %s: results for %v, want 2 to %d distinct bots", d.Number, d.MatchID, comp, rating.MaxSeats)
 	}
 	sc := Scope{League: m.League, Rules: m.Rules, Bots: rating.CompositionKey(comp)}
-	dd := &DealDelta{Scope: sc, Comp: comp, Net: make([]int64, len(comp)), Decisions: int64(len(d.Decisions))}
+	dd := &DealDelta{Scope: sc, Comp: comp, Net: make([]int64, len(comp)), Decisions: int64(len(d.Decisions)),
+		Source: sourceOf(m, d)}
 	for _, x := range d.Decisions {
 		if x.Fallback {
 			dd.Fallbacks++
@@ -273,10 +297,17 @@ func Delta(m MatchInfo, d *domain.DealRecord) (*DealDelta, error) {
 }
 
 // Accumulator adds deals to sums in memory, keeping the duplicate groups that are not yet
-// complete aside: [Recompute] uses it, and so do tests.
+// complete aside and every complete unit by its deal source: [Recompute] uses it, and so do
+// tests. Its Sums have the units' tables and pairs once [Accumulator.Finish] has built them.
 type Accumulator struct {
 	Sums *Sums
 	open map[groupKey]*openGroup
+	// units holds the complete units of each deal source, in the order they completed.
+	units   map[sourceKey][]sourceUnit
+	sources []sourceKey
+	// Unit keys the deal sources by (match, group) instead: every unit its own source, as the
+	// variance was clustered before deal sources (the calibration's comparison).
+	UnitSources bool
 }
 
 type groupKey struct {
@@ -285,13 +316,24 @@ type groupKey struct {
 }
 
 type openGroup struct {
-	deals int64
-	net   []int64
+	deals  int64
+	net    []int64
+	source string
+}
+
+type sourceKey struct {
+	LeagueRules
+	source string
+}
+
+type sourceUnit struct {
+	match string
+	cell  rating.Cell
 }
 
 // NewAccumulator returns an Accumulator with empty sums.
 func NewAccumulator() *Accumulator {
-	return &Accumulator{Sums: NewSums(), open: map[groupKey]*openGroup{}}
+	return &Accumulator{Sums: NewSums(), open: map[groupKey]*openGroup{}, units: map[sourceKey][]sourceUnit{}}
 }
 
 // AddDeal adds one stored deal of the match.
@@ -322,13 +364,21 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *domain.DealRecord) error {
 	ms.AddDeal(dd)
 	AddRoles(s.Roles, dd.Roles)
 	want := int64(m.UnitDeals())
+	source := dd.Source
+	if a.UnitSources {
+		source = fmt.Sprintf("%s\x00%d", m.ID, d.Group)
+	}
 	if want == 1 {
-		return a.addUnit(dd.Scope, dd.Comp, 1, dd.Net)
+		if a.UnitSources {
+			source = fmt.Sprintf("%s\x00%d", m.ID, d.Number)
+		}
+		a.addUnit(dd.Scope, source, m.ID, dd.Comp, 1, dd.Net)
+		return nil
 	}
 	k := groupKey{m.ID, d.Group}
 	og := a.open[k]
 	if og == nil {
-		og = &openGroup{net: make([]int64, len(dd.Comp))}
+		og = &openGroup{net: make([]int64, len(dd.Comp)), source: source}
 		a.open[k] = og
 		s.OpenGroups++
 	}
@@ -341,20 +391,76 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *domain.DealRecord) error {
 	}
 	delete(a.open, k)
 	s.OpenGroups--
-	return a.addUnit(dd.Scope, dd.Comp, og.deals, og.net)
+	a.addUnit(dd.Scope, og.source, m.ID, dd.Comp, og.deals, og.net)
+	return nil
 }
 
-func (a *Accumulator) addUnit(sc Scope, comp []string, deals int64, net []int64) error {
-	t := a.Sums.Tables[sc]
-	if t == nil {
-		var err error
-		if t, err = rating.NewTableSums(comp); err != nil {
-			return err
-		}
-		a.Sums.Tables[sc] = t
+func (a *Accumulator) addUnit(sc Scope, source, match string, comp []string, deals int64, net []int64) {
+	k := sourceKey{LeagueRules{sc.League, sc.Rules}, source}
+	if _, ok := a.units[k]; !ok {
+		a.sources = append(a.sources, k)
 	}
-	t.AddUnit(deals, net)
-	return nil
+	a.units[k] = append(a.units[k], sourceUnit{match: match, cell: rating.Cell{Bots: comp, Deals: deals, Net: slices.Clone(net)}})
+}
+
+// Finish builds the Sums' tables and pairs from the complete units by deal source, leaving
+// out the units of the matches for which skip is true (nil: none). It may be called again
+// (with another skip); each call replaces the tables and pairs.
+func (a *Accumulator) Finish(skip func(match string) bool) *Sums {
+	s := a.Sums
+	s.BySource = true
+	s.Tables, s.Pairs = map[Scope]*rating.TableSums{}, map[PairScope]*rating.PairSums{}
+	s.SourceCounts, s.BotSources = map[LeagueRules]int64{}, map[LeagueRules]map[string]int64{}
+	by := map[LeagueRules]*rating.SourceSums{}
+	for _, k := range a.sources {
+		var cells []rating.Cell
+		for _, u := range a.units[k] {
+			if skip == nil || !skip(u.match) {
+				cells = append(cells, u.cell)
+			}
+		}
+		ss := by[k.LeagueRules]
+		if ss == nil {
+			ss = rating.NewSourceSums()
+			by[k.LeagueRules] = ss
+		}
+		ss.AddSource(cells, 1)
+	}
+	s.BySource = !a.UnitSources
+	for lr, ss := range by {
+		for key, t := range ss.Tables {
+			if a.UnitSources { // as a store keeps sums by table unit: without the points
+				t.Points, t.PointsCross = nil, nil
+			}
+			s.Tables[Scope{League: lr.League, Rules: lr.Rules, Bots: key}] = t
+		}
+		for key, p := range ss.Pairs {
+			s.Pairs[PairScope{League: lr.League, Rules: lr.Rules, A: key[0], B: key[1]}] = p
+		}
+		s.SourceCounts[lr] = ss.Sources
+		s.BotSources[lr] = ss.BotSources
+	}
+	return s
+}
+
+// parsedRules caches the rule sets sourceOf formats deals with, by their canonical text.
+var parsedRules sync.Map
+
+// sourceOf is the deal source of a stored deal: its cards in the engine's notation (every
+// table and seating of one source plays the same deal).
+func sourceOf(m MatchInfo, d *domain.DealRecord) string {
+	if d.Deal == (engine.Deal{}) {
+		return fmt.Sprintf("%s\x00%d", m.ID, d.Group) // no cards recorded: the match's own group
+	}
+	r, ok := parsedRules.Load(m.Rules)
+	if !ok {
+		rs, err := engine.ParseRuleSet(m.Rules)
+		if err != nil {
+			return fmt.Sprintf("%s\x00%d", m.ID, d.Group)
+		}
+		r, _ = parsedRules.LoadOrStore(m.Rules, rs)
+	}
+	return rating.SourceKey(d.Deal.Format(r.(engine.RuleSet)))
 }
 
 // Recompute derives the sums of the matches the filter selects from their raw stored deals
@@ -370,7 +476,7 @@ func Recompute(ctx context.Context, st domain.Store, f domain.MatchFilter, progr
 	if err != nil {
 		return nil, err
 	}
-	return a.Sums, nil
+	return a.Finish(nil), nil
 }
 
 // summaryLister is a store that lists a match's deals without the requests sent (the SQL
@@ -382,7 +488,24 @@ type summaryLister interface {
 
 // Replay adds every stored deal of the given matches to a new Accumulator.
 func Replay(ctx context.Context, st domain.Store, ms []domain.Match, progress func(done, total int)) (*Accumulator, error) {
+	return replay(ctx, st, ms, progress, false)
+}
+
+// ReplayByUnit is Replay with every complete unit a deal source of its own, finished: the
+// sums by table unit that a store kept before deal sources (its rebuild uses them).
+func ReplayByUnit(ctx context.Context, st domain.Store, ms []domain.Match, progress func(done, total int)) (*Accumulator, error) {
+	a, err := replay(ctx, st, ms, progress, true)
+	if err != nil {
+		return nil, err
+	}
+	a.Finish(nil)
+	return a, nil
+}
+
+// replay is Replay, by table unit with unitSources (as a store keeps its sums).
+func replay(ctx context.Context, st domain.Store, ms []domain.Match, progress func(done, total int), unitSources bool) (*Accumulator, error) {
 	a := NewAccumulator()
+	a.UnitSources = unitSources
 	load := st.Deals
 	if sl, ok := st.(summaryLister); ok {
 		load = sl.DealSummaries
@@ -443,7 +566,10 @@ type Source interface {
 
 // LoadOptions says how Load reads the sums.
 type LoadOptions struct {
-	Recompute      bool // from raw results even when the store keeps the sums
+	Recompute bool // from raw results even when the store keeps the sums (the same sums: by table unit where it keeps those)
+	// BySource recomputes from raw results clustered by deal source even where the store
+	// keeps sums by table unit (its sums from before deal sources).
+	BySource       bool
 	IncludeTainted bool // keep tainted matches in the ratings
 	History        bool // the multiplayer Elo after every match, not only the last
 	Progress       func(done, total int)
@@ -458,14 +584,18 @@ func Load(ctx context.Context, st domain.Store, f domain.MatchFilter, o LoadOpti
 	f.Bot, f.Limit = "", 0
 	key := BoardEloKey(f, o.IncludeTainted)
 	var sums *Sums
+	var acc *Accumulator
 	var err error
 	src, ok := st.(Source)
-	if ok && !o.Recompute && f.MatchID == "" && f.Since.IsZero() { // the sums are kept per league and rules
+	if ok && !o.Recompute && !o.BySource && f.MatchID == "" && f.Since.IsZero() { // the sums are kept per league and rules
 		sums, err = src.RatingSums(ctx, f, key, o.History)
 	} else {
-		sums, err = Recompute(ctx, st, f, o.Progress)
-		if err == nil {
-			sums.Elo, err = replayElo(ctx, st, sums, key, o.History)
+		var ms []domain.Match
+		if ms, err = st.ListMatches(ctx, domain.MatchFilter{MatchID: f.MatchID, LeagueID: f.LeagueID, Rules: f.Rules, Since: f.Since}); err == nil {
+			if acc, err = replay(ctx, st, ms, o.Progress, ok && !o.BySource); err == nil {
+				sums = acc.Finish(nil)
+				sums.Elo, err = replayElo(ctx, st, sums, key, o.History)
+			}
 		}
 	}
 	if err != nil || o.IncludeTainted {
@@ -484,11 +614,14 @@ func Load(ctx context.Context, st domain.Store, f domain.MatchFilter, o LoadOpti
 	if len(tainted) == 0 {
 		return sums, nil
 	}
-	part, err := Replay(ctx, st, tainted, nil)
+	part, err := replay(ctx, st, tainted, nil, true)
 	if err != nil {
 		return nil, err
 	}
-	sums.Exclude(part.Sums)
+	sums.Exclude(part.Finish(nil))
+	if acc != nil {
+		acc.Finish(func(match string) bool { m := sums.Matches[match]; return m != nil && m.Excluded })
+	}
 	return sums, nil
 }
 

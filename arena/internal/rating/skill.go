@@ -253,8 +253,8 @@ func newSkillModel(in *SkillInput, o SkillOptions) (*skillModel, error) {
 	m.n = len(m.bots)
 	m.p = m.n
 	if o.Model == TableEffect {
-		for k, seats := range m.kindSeats {
-			if seats >= 3 {
+		for _, k := range slices.Sorted(mapKeys(m.kindSeats)) {
+			if m.kindSeats[k] >= 3 {
 				m.kinds = append(m.kinds, k)
 			}
 		}
@@ -288,7 +288,7 @@ func newSkillModel(in *SkillInput, o SkillOptions) (*skillModel, error) {
 		if p.Sources == 0 {
 			continue
 		}
-		for kind := range m.kindDeals {
+		for _, kind := range slices.Sorted(mapKeys(m.kindDeals)) {
 			a, okA := byKey[kind+"\x00"+CompositionKey(p.A)]
 			b, okB := byKey[kind+"\x00"+CompositionKey(p.B)]
 			if okA && okB {
@@ -634,12 +634,13 @@ func (m *skillModel) headlineOf(theta []float64) []float64 {
 		copy(out, theta[:n])
 		return out
 	}
+	kinds := slices.Sorted(mapKeys(m.kindDeals)) // a fixed order: the sums must not depend on a map's
 	var total float64
-	for _, d := range m.kindDeals {
-		total += d
+	for _, kind := range kinds {
+		total += m.kindDeals[kind]
 	}
-	for kind, d := range m.kindDeals {
-		w := d / total
+	for _, kind := range kinds {
+		w := m.kindDeals[kind] / total
 		k := m.kindSeats[kind]
 		beta := 0.0
 		if bi := slices.Index(m.kinds, kind); bi >= 0 {

@@ -84,6 +84,7 @@ func tableFromValues(bots []string, v []int64) (*rating.TableSums, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.Points, t.PointsCross = nil, nil // not kept (sums by table unit)
 	k, n := len(t.Bots), rating.MaxSeats
 	t.Units, t.Deals, t.DealsSq = v[0], v[1], v[2]
 	at := 3
@@ -726,7 +727,7 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	acc, err := board.Replay(ctx, s, ms, nil)
+	acc, err := board.ReplayByUnit(ctx, s, ms, nil) // the sums as kept: by table unit
 	if err != nil {
 		return err
 	}

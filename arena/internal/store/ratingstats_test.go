@@ -259,6 +259,7 @@ func TestTableValuesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ts.Points, ts.PointsCross = nil, nil // not kept: the store's sums are by table unit
 		if fmt.Sprint(back) != fmt.Sprint(ts) {
 			t.Errorf("%v: round trip gave %v, want %v", bots, back, ts)
 		}
