@@ -98,6 +98,9 @@ type Options struct {
 	Families map[string]string
 	// TaintedIncluded records that Load kept tainted matches.
 	TaintedIncluded bool
+	// Skill overrides the headline's options (nil: the defaults); with Legacy, Bradley–Terry
+	// keeps its covariance of independent games too (the calibration's comparison).
+	Skill *rating.SkillOptions
 }
 
 // Compute derives the leaderboard from the sums.
@@ -152,7 +155,7 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	for _, t := range tables {
 		lb.Deals += int(t.Deals)
 	}
-	skill, err := rating.Skill(in, nil)
+	skill, err := rating.Skill(in, o.Skill)
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +187,13 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	}
 
 	bt, err := rating.BradleyTerrySources(in, nil)
+	if o.Skill != nil && o.Skill.Legacy {
+		var pairs []rating.PairResult
+		for _, t := range tables {
+			pairs = append(pairs, t.Pairs()...)
+		}
+		bt, err = rating.BradleyTerry(pairs, nil)
+	}
 	if err != nil {
 		return nil, err
 	}

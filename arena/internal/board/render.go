@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
 // RenderOptions says what Render prints besides the standings.
@@ -53,13 +55,22 @@ func unitName(lb *Leaderboard) string {
 }
 
 func renderHeader(w io.Writer, lb *Leaderboard, rules string) {
-	fmt.Fprintf(w, "%d bots, %d %s (%d deals), %d finished matches", len(lb.Bots), lb.Units, unitName(lb), lb.Deals, lb.Matches)
+	fmt.Fprintf(w, "%d bots, %d deal sources, %d %s rated (%d deals), %d finished matches", len(lb.Bots), lb.Sources, lb.Units,
+		unitName(lb), lb.Deals, lb.Matches)
 	if rules != "" {
 		fmt.Fprintf(w, " — %s", rules)
 	}
 	fmt.Fprintln(w)
 	if lb.PartialUnits > 0 {
 		fmt.Fprintf(w, "(%d duplicate groups not yet played under every seating are left out)\n", lb.PartialUnits)
+	}
+	if left := lb.StoredDeals - lb.Deals; left > 0 {
+		fmt.Fprintf(w, "(%d stored deals are not rated: tainted matches and incomplete groups)\n", left)
+	}
+	for _, warn := range lb.Warnings {
+		if strings.HasPrefix(warn, "the results depart") || strings.HasPrefix(warn, "these sums were kept") {
+			fmt.Fprintf(w, "warning: %s\n", warn)
+		}
 	}
 	if lb.TaintedMatches > 0 {
 		if lb.TaintedIncluded {
@@ -79,8 +90,8 @@ func renderStandings(w io.Writer, lb *Leaderboard) {
 		next := ""
 		switch {
 		case i == len(lb.Bots)-1:
-		case b.Provisional || lb.Bots[i+1].Provisional:
-			next = "prov."
+		case !b.Interval || !lb.Bots[i+1].Interval:
+			next = "—"
 		default:
 			next = fmt.Sprintf("%.1f%%", 100*lb.LOS[i][i+1])
 		}
@@ -88,23 +99,29 @@ func renderStandings(w io.Writer, lb *Leaderboard) {
 		if b.Provisional {
 			mark = " (prov.)"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%+.2f%s\t[%+.2f, %+.2f]\t%s\t%+.0f\t[%+.0f, %+.0f]\t%.0f\t%d\t%+.2f\t%d\t\n", i+1, b.Bot,
-			b.Rating, mark, b.RatingLo, b.RatingHi, next, b.BT, b.BTLo, b.BTHi, b.Elo, b.EloMatches, b.PerDeal, b.Units)
+		iv := "—"
+		if b.Interval {
+			iv = fmt.Sprintf("[%+.2f, %+.2f]", b.RatingLo, b.RatingHi)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%+.2f%s\t%s\t%s\t%+.0f\t[%+.0f, %+.0f]\t%.0f\t%d\t%+.2f\t%d\t\n", i+1, b.Bot,
+			b.Rating, mark, iv, next, b.BT, b.BTLo, b.BTHi, b.Elo, b.EloMatches, b.PerDeal, b.Sources)
 	}
 	tw.Flush()
 }
 
 func renderLegend(w io.Writer, lb *Leaderboard) {
 	unit := map[bool]string{true: "duplicate groups", false: "deals"}[lb.Duplicate]
-	fmt.Fprintf(w, "\n%s/deal (the rating): what the bot wins per deal against a table of average bots of these results,\n", lb.Unit)
-	fmt.Fprintf(w, "  adjusted for the opponents it met (least squares over %s; 95%% interval robust to their clustering).\n", unit)
-	fmt.Fprintln(w, "LOS next: likelihood that the bot is stronger than the next one, from the same model as the interval.")
+	fmt.Fprintf(w, "\n%s/deal (the rating): what the bot wins per deal at a table whose other seats are taken by bots drawn at\n", lb.Unit)
+	fmt.Fprintf(w, "  random from the others — what a complete round robin of them would show — from a model of the table's composition\n")
+	fmt.Fprintf(w, "  fitted over %s; 95%% interval clustered by %s, Student's t on the bot's deal sources − 1.\n", unit, lb.Clustering)
+	fmt.Fprintln(w, "LOS next: likelihood that the bot is stronger than the next one, from the same t as the interval; — without one.")
 	fmt.Fprintln(w, "BT Elo: Bradley–Terry over all results (in each unit the higher total beats the lower), centred on 0.")
 	fmt.Fprintln(w, "multi-Elo: updated after every finished match from its final ranking, from 1500.")
 	fmt.Fprintln(w, "raw/deal: the plain payoff per deal, not adjusted for the opponents it met.")
 	for _, b := range lb.Bots {
 		if b.Provisional {
-			fmt.Fprintf(w, "(prov.): fewer than %d %s, too few to trust the interval: no likelihood of superiority.\n", lb.MinUnits, unit)
+			fmt.Fprintf(w, "(prov.): fewer than %d deal sources: the figures will still move; below %d no interval and no LOS (—).\n",
+				lb.MinUnits, rating.MinSourcesForInterval)
 			break
 		}
 	}
@@ -131,8 +148,8 @@ func renderLOS(w io.Writer, lb *Leaderboard) {
 			switch {
 			case i == j:
 				fmt.Fprint(tw, "—\t")
-			case a.Provisional || b.Provisional:
-				fmt.Fprint(tw, "prov.\t")
+			case !a.Interval || !b.Interval:
+				fmt.Fprint(tw, "—\t")
 			default:
 				fmt.Fprintf(tw, "%.1f%%\t", 100*lb.LOS[i][j])
 			}
