@@ -309,3 +309,28 @@ func calTable(c calCase, now, legacy calTally) string {
 	}
 	return fmt.Sprintf("| %s | %d | %s | %s | %.1f%% | %.1f%% |", c.name, c.leagues, cov(now), cov(legacy), 100*now.flagRate(), 100*legacy.flagRate())
 }
+
+// BenchmarkCalibration is the long calibration: the quick cases with ten times the leagues,
+// and fields of copies at 4 seats, reported per case as metrics (coverage and flagged share
+// of the current estimator and of the one before). Run it under nice, as docs/ratings.md says:
+//
+//	nice -n 10 go test ./arena/internal/board -run '^$' -bench Calibration -benchtime 1x -timeout 2h
+func BenchmarkCalibration(b *testing.B) {
+	cases := slices.Clone(quickCases)
+	cases = append(cases,
+		calCase{name: "2 heuristic copies + 3 random, 4 seats, round robin, duplicate", field: copiesField(3), players: 4,
+			format: plan.RoundRobin, duplicate: true, rounds: 4, deals: 10},
+		calCase{name: "2 heuristic copies + 2 random, 3 seats, round robin, no duplicate", field: copiesField(2), players: 3,
+			format: plan.RoundRobin, rounds: 4, deals: 24})
+	for range b.N {
+		for i, c := range cases {
+			c.leagues = 10 * max(c.leagues, 30)
+			now, legacy := calibrate(b, c)
+			b.Log(calTable(c, now, legacy))
+			b.ReportMetric(100*now.flagRate(), fmt.Sprintf("flagged%%/case%d", i))
+			if c.field.zero {
+				b.ReportMetric(100*now.coverage(), fmt.Sprintf("coverage%%/case%d", i))
+			}
+		}
+	}
+}
