@@ -113,7 +113,7 @@ func TestRandomCardsErrFarMoreThanKibitz(t *testing.T) {
 		if kk.N < 5 || xx.N < 5 {
 			t.Fatalf("%s: too few deals", iv.what)
 		}
-		if !(xx.Lo > kk.Mean && xx.Mean > 2*kk.Mean) {
+		if !(xx.Mean > kk.Hi && xx.Mean > 2*kk.Mean) { // t intervals on 8 deals are wide: compare the means
 			t.Errorf("%s: random's card error %.1f [%.1f, %.1f] is not far above kibitz's %.1f", iv.what, xx.Mean, xx.Lo, xx.Hi, kk.Mean)
 		}
 	}
