@@ -82,7 +82,7 @@ func PairKey(a, b string) [2]string {
 // function of these, and they are sums of integers, so that sums kept as deals are stored
 // equal a recomputation exactly and the contributions of sources simply add.
 type SourceSums struct {
-	Tables     map[string]*TableSums  // by CompositionKey
+	Tables     map[string]*TableSums   // by CompositionKey
 	Pairs      map[[2]string]*PairSums // by PairKey
 	Sources    int64
 	BotSources map[string]int64
