@@ -1,3 +1,33 @@
+// Package search is Tapp Arena's strong built-in bot, "Kibitz": determinized search (PIMC,
+// perfect-information Monte Carlo, as in Skat programs) over a fast double-dummy solver.
+//
+// The solver is package bots/doubledummy: an exact alpha-beta search over bitmask hands for
+// every contract goal (61 or not, exact points, every trick, no trick, paranoid Ramsch).
+//
+// # Bot
+//
+// At every decision the bot draws deals consistent with its observation
+// (engine.Observation.Sample, filtered so that an opponent declarer's hand fits his
+// contract), solves each and takes the action with the best mean payoff (the engine's
+// settlement: modern stakes, the older variants' game points and pot):
+//   - cards: every legal card on every sampled deal. In modern point contracts only 61 counts,
+//     so the solver answers "61 or not" (exact points, as a tie-break, in the last five
+//     tricks); in the older variants the margin above 60 scores, so points within 8 (exact
+//     in the last six tricks); every-trick and no-trick contracts are won or lost (in a
+//     Bettel the tricks the declarer is forced to take break ties); in Ramsch the bot
+//     minimises its own paranoid points, leaving the first three tricks to the heuristic
+//     bot, for which the paranoid search is too slow and too pessimistic;
+//   - bidding: every contract it could name (with enough trumps to be worth solving) is
+//     played out double-dummy on the sampled deals with the bot as declarer; it plays (or
+//     bids, in the auction) when the best beats passing (0). Double-dummy defenders see every
+//     card and are stronger than real ones, so point contracts are credited bidOptimism card
+//     points; Tout is announced only when every trick is taken in ToutThreshold of the deals;
+//   - Frage lay-away, classic Solo trump, Rufer call and give: every alternative (for the
+//     lay-away and the call, a short list from a rule of thumb) over the sampled deals.
+//
+// Settings (Config): samples per decision, a time budget per decision and threads. With a
+// sample budget only (Budget < 0) the bot is deterministic for a seed, whatever the threads.
+// Should no sample finish in time, the heuristic bot (package heuristic) decides.
 package search
 
 import (
@@ -8,6 +38,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/bots"
+	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/bots/heuristic"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/engine"
@@ -52,7 +83,7 @@ type Bot struct {
 	fallback bots.Bot
 
 	mu   sync.Mutex
-	free []*Solver
+	free []*doubledummy.Solver
 }
 
 var _ bots.Bot = (*Bot)(nil)
@@ -74,7 +105,7 @@ func New(cfg Config) *Bot {
 // Config returns the bot's settings with the defaults filled in.
 func (b *Bot) Config() Config { return b.cfg }
 
-func (b *Bot) getSolver() *Solver {
+func (b *Bot) getSolver() *doubledummy.Solver {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if n := len(b.free); n > 0 {
@@ -82,10 +113,10 @@ func (b *Bot) getSolver() *Solver {
 		b.free = b.free[:n-1]
 		return s
 	}
-	return NewSolver(SolverOptions{})
+	return doubledummy.NewSolver(doubledummy.SolverOptions{})
 }
 
-func (b *Bot) putSolver(s *Solver) {
+func (b *Bot) putSolver(s *doubledummy.Solver) {
 	s.SetLimit(time.Time{}, nil)
 	b.mu.Lock()
 	b.free = append(b.free, s)
@@ -168,7 +199,7 @@ func (d *decision) expired() bool {
 // result does not depend on the threads) until the budget is spent. fn solves one sampled
 // deal, writing one utility per alternative to out, and reports success. evaluate returns the
 // mean utility of every alternative over the samples that completed, and their number.
-func (d *decision) evaluate(nAlt int, fn func(st *engine.State, s *Solver, out []float64) bool) ([]float64, int) {
+func (d *decision) evaluate(nAlt int, fn func(st *engine.State, s *doubledummy.Solver, out []float64) bool) ([]float64, int) {
 	n := d.b.cfg.Samples
 	results := make([]float64, n*nAlt)
 	ok := make([]bool, n)
@@ -301,140 +332,4 @@ func (d *decision) best(mean []float64, actions []engine.Action) int {
 		}
 	}
 	return bi
-}
-
-// scorer turns a deal's result into payoffs (R-MOD-SETTLE-1, R-CL-SCORE-*, R-WT-*, R-POT).
-type scorer struct {
-	rules    engine.RuleSet
-	contract engine.Contract
-	tout     bool
-	decl     int
-	pot      int // the pot after the ante, for a Solo's pot payments
-}
-
-func newScorer(r engine.RuleSet, o engine.Options, c engine.Contract, tout bool, decl int) scorer {
-	sc := scorer{rules: r, contract: c, tout: tout, decl: decl}
-	if r.Pot {
-		sc.pot = o.Pot + 2
-	}
-	return sc
-}
-
-// baseValue is the older variants' game value for s points above 60.
-func (sc *scorer) baseValue(s int) int {
-	if sc.rules.Variant == engine.Classic {
-		switch sc.contract {
-		case engine.Frage:
-			return (s + 3) / 4
-		case engine.Solo:
-			return (s + 1) / 2
-		}
-		return s
-	}
-	if sc.contract == engine.Solo {
-		return 2 * s
-	}
-	return s
-}
-
-// payoff is what seat gets when the declarer ends with value v: his card points in a point
-// contract without Tout, else his number of tricks.
-func (sc *scorer) payoff(seat, v int) float64 {
-	r := &sc.rules
-	hand := r.HandSize()
-	var won bool
-	var value int
-	switch {
-	case r.Variant == engine.Modern:
-		switch sc.contract {
-		case engine.Frage, engine.Solo, engine.HeartSolo:
-			won = v >= 61
-		case engine.Bettel, engine.Ouvert:
-			won = v == 0
-		default:
-			won = v == hand
-		}
-		value = r.Stakes[sc.contract]
-	case sc.tout:
-		won = v == hand
-		value = sc.baseValue(60) * r.ToutFactor
-	default:
-		if v == 60 {
-			return 0
-		}
-		won = v > 60
-		if won {
-			value = sc.baseValue(v - 60)
-		} else {
-			value = sc.baseValue(60 - v)
-		}
-	}
-	sign := 1
-	if !won {
-		sign = -1
-	}
-	if seat != sc.decl {
-		return float64(-sign * value)
-	}
-	pay := sign * value * (r.Players - 1)
-	if r.Pot && r.Variant != engine.Modern {
-		switch {
-		case sc.contract == engine.Frage && !won:
-			pay -= value
-		case sc.contract != engine.Frage:
-			pay += sign * sc.pot
-		}
-	}
-	return float64(pay)
-}
-
-// goalOf maps a contract to the solver's goal and tapp rule.
-func goalOf(c engine.Contract, tout bool) (Goal, TappRule) {
-	switch c {
-	case engine.Frage, engine.Solo, engine.HeartSolo:
-		if tout {
-			return GoalAllTricks, TappNobody
-		}
-		return GoalPoints, TappDeclarer
-	case engine.Bettel, engine.Ouvert:
-		return GoalNoTrick, TappNobody
-	case engine.Ramsch:
-		return GoalRamsch, TappLastTrick
-	}
-	return GoalAllTricks, TappNobody
-}
-
-// playPosition is the perfect-information position of a sampled deal during trick play, from
-// the viewpoint of seat me (who is the value's seat in Ramsch).
-func playPosition(st *engine.State, obs *engine.Observation) (Position, error) {
-	n := obs.Rules.Players
-	p := Position{Players: n, Trump: st.Trump()}
-	for i := 0; i < n; i++ {
-		p.Hands[i] = st.Hand(engine.Seat(i))
-	}
-	cur := obs.Current
-	p.Leader = int(cur.Leader)
-	for i := 0; i < n && cur.Cards[i] != engine.NoCard; i++ {
-		p.Trick[i] = cur.Cards[i]
-		p.NTrick++
-	}
-	for _, t := range obs.Tricks {
-		p.Taken[t.Winner] += t.Points
-		p.Tricks[t.Winner]++
-	}
-	c := st.Contract()
-	p.Goal, p.TappRule = goalOf(c, st.Tout())
-	p.Declarer = int(st.Declarer())
-	deal := st.Deal()
-	switch c {
-	case engine.Frage:
-		d := st.Declarer()
-		p.Tapp = ((deal.Hands[d] | deal.Tapp) &^ (st.Hand(d) | obs.Played[d])).Points()
-	case engine.Solo, engine.HeartSolo, engine.Ramsch:
-		p.Tapp = deal.Tapp.Points()
-	}
-	if c == engine.Ramsch {
-		p.Declarer = int(obs.Seat)
-	}
-	return p, p.Validate()
 }

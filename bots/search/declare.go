@@ -1,8 +1,7 @@
 package search
 
 import (
-	"sort"
-
+	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -14,43 +13,25 @@ import (
 // above 60 scores (classic, wuerttemberg) and a whole deal must be solved.
 const approxTol = 30
 
-// handPosition is the position at the first lead of a deal that me declares: contract c with
-// trump trump, hands as given, tappPts counting for him in point contracts.
-func handPosition(r *engine.RuleSet, hands [engine.MaxPlayers]engine.CardSet, me int, c engine.Contract, trump engine.Suit, tappPts int, tout bool) Position {
-	p := Position{Players: r.Players, Trump: trump, Declarer: me}
-	copy(p.Hands[:], hands[:])
-	p.Goal, p.TappRule = goalOf(c, tout)
-	if p.TappRule == TappDeclarer {
-		p.Tapp = tappPts
-	}
-	if c == engine.Bettel || c == engine.Ouvert {
-		p.Trump = engine.NoSuit
-	}
-	if c == engine.Ouvert {
-		p.Leader = me // R-MOD-OUVERT
-	}
-	return p
-}
-
 // declarerValue solves p for the declarer and returns his payoff: for point contracts in the
 // older variants from an estimate of his points within approxTol, else from won or lost.
-func declarerValue(s *Solver, p *Position, sc *scorer) float64 {
+func declarerValue(s *doubledummy.Solver, p *doubledummy.Position, sc *doubledummy.Scorer) float64 {
 	hand := p.RemainingTricks()
 	var v int
 	switch {
-	case p.Goal == GoalPoints && sc.rules.Variant != engine.Modern:
+	case p.Goal == doubledummy.GoalPoints && sc.Rules().Variant != engine.Modern:
 		// the first probe settles 61 or not; then the margin within approxTol
 		lo, hi := s.Approx(p, approxTol, 61-bidOptimism)
 		v = (lo+hi+1)/2 + bidOptimism
 		if hi <= 60 && v == 60 && lo < 60 {
 			v = 59 // a draw only when the bounds say exactly 60
 		}
-	case p.Goal == GoalPoints:
+	case p.Goal == doubledummy.GoalPoints:
 		v = 60
 		if s.AtLeast(p, 61-bidOptimism) {
 			v = 61
 		}
-	case p.Goal == GoalAllTricks:
+	case p.Goal == doubledummy.GoalAllTricks:
 		v = hand - 1
 		if s.DeclarerWins(p) {
 			v = hand
@@ -61,7 +42,7 @@ func declarerValue(s *Solver, p *Position, sc *scorer) float64 {
 			v = 0
 		}
 	}
-	return sc.payoff(p.Declarer, v)
+	return sc.Payoff(p.Declarer, v)
 }
 
 // bidOptimism corrects the double-dummy verdict of a whole deal for the defenders' perfect
@@ -94,7 +75,7 @@ func bidCandidates(r *engine.RuleSet, hand engine.CardSet) []bidCand {
 	add := func(a engine.Action, c engine.Contract, t engine.Suit) {
 		bc := bidCand{action: a, contract: c, trump: t, call: engine.NoCard}
 		if c == engine.Rufer || c == engine.HeartRufer {
-			bc.call = ruferCall(r.Pack(), hand, t)
+			bc.call = doubledummy.RuferCall(r.Pack(), hand, t)
 		}
 		out = append(out, bc)
 	}
@@ -163,7 +144,7 @@ func (d *decision) bid() (engine.Action, bool) {
 	var ev []float64
 	var n int
 	if len(cands) > 0 {
-		ev, n = d.evaluate(len(cands), func(st *engine.State, s *Solver, out []float64) bool {
+		ev, n = d.evaluate(len(cands), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
 			hands := handsOf(st, r.Players)
 			tapp := st.Deal().Tapp
 			for j, c := range cands {
@@ -272,135 +253,21 @@ func (d *decision) swing(a engine.Action) float64 {
 }
 
 // contractValue is the declarer's payoff for candidate c on one sampled deal.
-func (d *decision) contractValue(s *Solver, hands [engine.MaxPlayers]engine.CardSet, tapp engine.CardSet, me int, c bidCand) float64 {
+func (d *decision) contractValue(s *doubledummy.Solver, hands [engine.MaxPlayers]engine.CardSet, tapp engine.CardSet, me int, c bidCand) float64 {
 	r := &d.obs.Rules
-	sc := newScorer(*r, d.obs.Options, c.contract, false, me)
+	sc := doubledummy.NewScorer(*r, d.obs.Options, c.contract, false, me)
 	tappPts := tapp.Points()
 	switch c.contract {
 	case engine.Frage:
 		full := hands[me] | tapp
-		ds := discardCandidates(full, engine.Hearts, tapp.Len(), 1)
+		ds := doubledummy.FrageDiscards(full, engine.Hearts, tapp.Len(), 1)
 		hands[me] = full &^ ds[0]
 		tappPts = ds[0].Points()
 	case engine.Rufer, engine.HeartRufer:
-		hands = exchange(r, hands, me, c.call, ruferGive(hands[me].With(c.call), c.trump, c.call))
+		hands = doubledummy.Exchange(r, hands, me, c.call, doubledummy.RuferGive(hands[me].With(c.call), c.trump, c.call))
 	}
-	p := handPosition(r, hands, me, c.contract, c.trump, tappPts, false)
+	p := doubledummy.HandPosition(r, hands, me, c.contract, c.trump, tappPts, false)
 	return declarerValue(s, &p, &sc)
-}
-
-// exchange performs the Rufer exchange on a deal: the holder of call (if any) hands it to the
-// declarer me and gets give.
-func exchange(r *engine.RuleSet, hands [engine.MaxPlayers]engine.CardSet, me int, call, give engine.Card) [engine.MaxPlayers]engine.CardSet {
-	for h := 0; h < r.Players; h++ {
-		if h != me && hands[h].Has(call) {
-			hands[h] = hands[h].Without(call).With(give)
-			hands[me] = hands[me].With(call).Without(give)
-		}
-	}
-	return hands
-}
-
-// ruferCall is the card a Rufer declarer calls: the highest trump he lacks, else the highest
-// missing card of the side suit where he stands weakest.
-func ruferCall(pack, hand engine.CardSet, trump engine.Suit) engine.Card {
-	if m := pack.OfSuit(trump) &^ hand; m != 0 {
-		return m.Highest()
-	}
-	best, bestGap := engine.NoCard, -1
-	for su := engine.Suit(0); su < engine.NumSuits; su++ {
-		m := pack.OfSuit(su) &^ hand
-		if m == 0 {
-			continue
-		}
-		gap := int(m.Highest()) - int(hand.OfSuit(su).Highest())
-		if hand.OfSuit(su) == 0 {
-			gap = -1 // void: no trick to lose there while trumps last
-		}
-		if gap > bestGap {
-			best, bestGap = m.Highest(), gap
-		}
-	}
-	return best
-}
-
-// ruferGive is the card the declarer gives back: the lowest card of his shortest side suit,
-// else his lowest trump other than the called card.
-func ruferGive(hand engine.CardSet, trump engine.Suit, call engine.Card) engine.Card {
-	h := hand.Without(call)
-	best := engine.NoCard
-	bestLen := 100
-	for su := engine.Suit(0); su < engine.NumSuits; su++ {
-		if su == trump {
-			continue
-		}
-		if cs := h.OfSuit(su); cs != 0 && cs.Len() < bestLen {
-			best, bestLen = cs.Lowest(), cs.Len()
-		}
-	}
-	if best == engine.NoCard {
-		best = h.Lowest()
-	}
-	return best
-}
-
-// discardCandidates returns up to max sets of k cards to lay away from hand in a Frage, best
-// first by a rule of thumb: points laid away count for the declarer, voids let him ruff; aces
-// and guarded tens win tricks by themselves and are kept, and so are trumps.
-func discardCandidates(hand engine.CardSet, trump engine.Suit, k, max int) []engine.CardSet {
-	pool := hand &^ hand.OfSuit(trump)
-	if pool.Len() < k {
-		pool = hand
-	}
-	cards := pool.Cards(nil)
-	type scored struct {
-		set   engine.CardSet
-		score int
-	}
-	var all []scored
-	var rec func(start int, set engine.CardSet, left int)
-	rec = func(start int, set engine.CardSet, left int) {
-		if left == 0 {
-			all = append(all, scored{set, discardScore(hand, set, trump)})
-			return
-		}
-		for i := start; i <= len(cards)-left; i++ {
-			rec(i+1, set.With(cards[i]), left-1)
-		}
-	}
-	rec(0, 0, k)
-	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
-	out := make([]engine.CardSet, 0, max)
-	for i := 0; i < len(all) && i < max; i++ {
-		out = append(out, all[i].set)
-	}
-	return out
-}
-
-func discardScore(hand, set engine.CardSet, trump engine.Suit) int {
-	rest := hand &^ set
-	score := 2 * set.Points()
-	for su := engine.Suit(0); su < engine.NumSuits; su++ {
-		if su == trump {
-			score -= 30 * set.OfSuit(su).Len()
-			continue
-		}
-		if hand.OfSuit(su) != 0 && rest.OfSuit(su) == 0 {
-			score += 12 // a new void
-		}
-		if rest.OfSuit(su).Len() == 1 && rest.OfSuit(su).Highest().Rank() < engine.Ace {
-			score -= 4 // a bare loser left behind
-		}
-		ace := engine.NewCard(su, engine.Ace)
-		ten := engine.NewCard(su, engine.Ten)
-		if set.Has(ace) {
-			score -= 20
-		}
-		if set.Has(ten) && rest.Has(ace) {
-			score -= 14
-		}
-	}
-	return score
 }
 
 // discard lays away one card of the Frage (R-MOD-FRAGE): the best of a few candidate sets for
@@ -413,13 +280,13 @@ func (d *decision) discard() (engine.Action, bool) {
 	if k <= 0 {
 		return engine.Action{}, false
 	}
-	sets := discardCandidates(obs.Hand, engine.Hearts, k, 4)
-	sc := newScorer(*r, obs.Options, engine.Frage, false, me)
-	mean, n := d.evaluate(len(sets), func(st *engine.State, s *Solver, out []float64) bool {
+	sets := doubledummy.FrageDiscards(obs.Hand, engine.Hearts, k, 4)
+	sc := doubledummy.NewScorer(*r, obs.Options, engine.Frage, false, me)
+	mean, n := d.evaluate(len(sets), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
 		hands := handsOf(st, r.Players)
 		for j, set := range sets {
 			hands[me] = obs.Hand &^ set
-			p := handPosition(r, hands, me, engine.Frage, engine.Hearts, (obs.Discarded | set).Points(), false)
+			p := doubledummy.HandPosition(r, hands, me, engine.Frage, engine.Hearts, (obs.Discarded | set).Points(), false)
 			out[j] = declarerValue(s, &p, &sc)
 			if s.Aborted() {
 				return false
@@ -451,12 +318,12 @@ func (d *decision) trump() (engine.Action, bool) {
 			actions = append(actions, a)
 		}
 	}
-	sc := newScorer(*r, obs.Options, obs.Contract, false, me)
-	mean, n := d.evaluate(len(actions), func(st *engine.State, s *Solver, out []float64) bool {
+	sc := doubledummy.NewScorer(*r, obs.Options, obs.Contract, false, me)
+	mean, n := d.evaluate(len(actions), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
 		hands := handsOf(st, r.Players)
 		tapp := st.Deal().Tapp.Points()
 		for j, a := range actions {
-			p := handPosition(r, hands, me, obs.Contract, a.Suit, tapp, false)
+			p := doubledummy.HandPosition(r, hands, me, obs.Contract, a.Suit, tapp, false)
 			out[j] = declarerValue(s, &p, &sc)
 			if s.Aborted() {
 				return false
@@ -495,8 +362,8 @@ func (d *decision) call() (engine.Action, bool) {
 	if len(actions) == 0 {
 		return engine.Action{}, false
 	}
-	sc := newScorer(*r, obs.Options, obs.Contract, false, me)
-	mean, n := d.evaluate(len(actions), func(st *engine.State, s *Solver, out []float64) bool {
+	sc := doubledummy.NewScorer(*r, obs.Options, obs.Contract, false, me)
+	mean, n := d.evaluate(len(actions), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
 		hands := handsOf(st, r.Players)
 		for j, a := range actions {
 			best := -1e9
@@ -511,9 +378,9 @@ func (d *decision) call() (engine.Action, bool) {
 			for _, g := range gives {
 				hs := hands
 				if g != engine.NoCard {
-					hs = exchange(r, hands, me, a.Card, g)
+					hs = doubledummy.Exchange(r, hands, me, a.Card, g)
 				}
-				p := handPosition(r, hs, me, obs.Contract, obs.Trump, 0, false)
+				p := doubledummy.HandPosition(r, hs, me, obs.Contract, obs.Trump, 0, false)
 				if v := declarerValue(s, &p, &sc); v > best {
 					best = v
 				}
@@ -544,14 +411,14 @@ func (d *decision) give() (engine.Action, bool) {
 			actions = append(actions, a)
 		}
 	}
-	sc := newScorer(*r, obs.Options, obs.Contract, false, me)
-	mean, n := d.evaluate(len(actions), func(st *engine.State, s *Solver, out []float64) bool {
+	sc := doubledummy.NewScorer(*r, obs.Options, obs.Contract, false, me)
+	mean, n := d.evaluate(len(actions), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
 		hands := handsOf(st, r.Players)
 		for j, a := range actions {
 			hs := hands
 			hs[me] = hs[me].Without(a.Card)
 			hs[holder] = hs[holder].With(a.Card)
-			p := handPosition(r, hs, me, obs.Contract, obs.Trump, 0, false)
+			p := doubledummy.HandPosition(r, hs, me, obs.Contract, obs.Trump, 0, false)
 			out[j] = declarerValue(s, &p, &sc)
 			if s.Aborted() {
 				return false
@@ -568,9 +435,9 @@ func (d *decision) tout() (engine.Action, bool) {
 	obs := d.obs
 	r := &obs.Rules
 	me := int(obs.Seat)
-	mean, n := d.evaluate(1, func(st *engine.State, s *Solver, out []float64) bool {
+	mean, n := d.evaluate(1, func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
 		hands := handsOf(st, r.Players)
-		p := handPosition(r, hands, me, obs.Contract, obs.Trump, 0, true)
+		p := doubledummy.HandPosition(r, hands, me, obs.Contract, obs.Trump, 0, true)
 		out[0] = 0
 		if s.DeclarerWins(&p) {
 			out[0] = 1

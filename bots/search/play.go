@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -13,7 +14,7 @@ import (
 //   - classic and wuerttemberg point contracts: the margin above 60 scores, so exact points;
 //   - every trick (Rufer, Durch, Tout): won or lost;
 //   - no trick (Bettel, Ouvert): won or lost, and the declarer's forced tricks as a tie-break;
-//   - Ramsch: the bot's own final points under the paranoid assumption (see GoalRamsch),
+//   - Ramsch: the bot's own final points under the paranoid assumption (see doubledummy.GoalRamsch),
 //     which it minimises; in the first ramschHeuristicTricks tricks the paranoid search is both
 //     too slow and too pessimistic, and the heuristic bot plays instead.
 //
@@ -43,11 +44,11 @@ func (d *decision) card() (engine.Action, bool) {
 	me := int(obs.Seat)
 	contract := obs.Contract
 	hand := obs.Rules.HandSize()
-	sc := newScorer(obs.Rules, obs.Options, contract, obs.Tout, int(obs.Declarer))
+	sc := doubledummy.NewScorer(obs.Rules, obs.Options, contract, obs.Tout, int(obs.Declarer))
 	remaining := hand - len(obs.Tricks)
-	mean, n := d.evaluate(len(actions), func(st *engine.State, s *Solver, out []float64) bool {
-		var mvBuf [16]MoveValue
-		p, err := playPosition(st, obs)
+	mean, n := d.evaluate(len(actions), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
+		var mvBuf [16]doubledummy.MoveValue
+		p, err := doubledummy.PlayPosition(st, obs)
 		if err != nil {
 			return false
 		}
@@ -55,7 +56,7 @@ func (d *decision) card() (engine.Action, bool) {
 		tol, anchor := 0, -1
 		tieBreak := false
 		switch p.Goal {
-		case GoalPoints:
+		case doubledummy.GoalPoints:
 			switch {
 			case obs.Rules.Variant != engine.Modern:
 				if remaining > exactTricks+1 {
@@ -66,18 +67,18 @@ func (d *decision) card() (engine.Action, bool) {
 			default:
 				tieBreak = true
 			}
-		case GoalAllTricks:
+		case doubledummy.GoalAllTricks:
 			lo, hi = hand-1, hand
-		case GoalNoTrick:
+		case doubledummy.GoalNoTrick:
 			// exact trick counts: besides won or lost, the number of tricks the declarer is
 			// forced to take measures how exposed he is (a tie-break for both sides)
 			tieBreak = true
-		case GoalRamsch:
+		case doubledummy.GoalRamsch:
 			if remaining > exactTricks {
 				tol = estimateTol
 			}
 		}
-		var buf []MoveValue
+		var buf []doubledummy.MoveValue
 		if tol > 0 {
 			buf = s.MoveEstimates(&p, tol, anchor, mvBuf[:0])
 		} else {
@@ -88,15 +89,15 @@ func (d *decision) card() (engine.Action, bool) {
 		}
 		for _, mv := range buf {
 			var u float64
-			if p.Goal == GoalRamsch {
+			if p.Goal == doubledummy.GoalRamsch {
 				u = -float64(mv.Value)
 			} else {
-				u = sc.payoff(me, mv.Value)
+				u = sc.Payoff(me, mv.Value)
 				if tieBreak {
 					// a point more for the declarer is worth a little to him, less to the
 					// others; in a Bettel a trick more is worth a little less to him
 					w := 0.001 * float64(mv.Value)
-					if p.Goal == GoalNoTrick {
+					if p.Goal == doubledummy.GoalNoTrick {
 						w = -0.01 * float64(mv.Value)
 					}
 					if me == p.Declarer {

@@ -4,7 +4,7 @@ import (
 	"hash/fnv"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/bots/search"
+	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -47,16 +47,16 @@ func Contenders(r engine.RuleSet) []Contender {
 }
 
 // ContractValue is the payoff of seat me declaring c on a deal with these hands and tapp,
-// every seat playing perfectly (see search.DeclaredPosition for the declaration): in modern
+// every seat playing perfectly (see doubledummy.DeclaredPosition for the declaration): in modern
 // point contracts and trick contracts from made or not, in the older variants' point
 // contracts from the exact card points.
 func (a *Analyzer) ContractValue(r engine.RuleSet, o engine.Options, hands [engine.MaxPlayers]engine.CardSet, tapp engine.CardSet, me int, c Contender) float64 {
-	p := search.DeclaredPosition(r, hands, tapp, me, c.Contract, c.Trump)
+	p := doubledummy.DeclaredPosition(r, hands, tapp, me, c.Contract, c.Trump)
 	s := a.solver
 	h := r.HandSize()
 	var v int
 	switch p.Goal {
-	case search.GoalPoints:
+	case doubledummy.GoalPoints:
 		if r.Variant == engine.Modern {
 			v = 60
 			if s.AtLeast(&p, 61) {
@@ -65,7 +65,7 @@ func (a *Analyzer) ContractValue(r engine.RuleSet, o engine.Options, hands [engi
 		} else {
 			v = s.Value(&p)
 		}
-	case search.GoalAllTricks:
+	case doubledummy.GoalAllTricks:
 		v = h - 1
 		if s.DeclarerWins(&p) {
 			v = h
@@ -76,7 +76,7 @@ func (a *Analyzer) ContractValue(r engine.RuleSet, o engine.Options, hands [engi
 			v = 0
 		}
 	}
-	return search.Payoff(r, o, c.Contract, false, me, me, v)
+	return doubledummy.Payoff(r, o, c.Contract, false, me, me, v)
 }
 
 // bidding collects what each seat did in the bidding while a deal is replayed.

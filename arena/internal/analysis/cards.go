@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/bots/search"
+	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -30,20 +30,20 @@ func (a *Analyzer) CardValues(st *engine.State) (vals []CardValue, ok bool, err 
 	if c == engine.Ramsch && r.HandSize()-st.TricksPlayed() > RamschTricks {
 		return nil, false, nil
 	}
-	p, err := search.PositionOf(st, seat)
+	p, err := doubledummy.PositionOf(st, seat)
 	if err != nil {
 		return nil, false, err
 	}
 	h := r.HandSize()
 	lo, hi := -1, 1000 // exact
 	switch p.Goal {
-	case search.GoalPoints:
+	case doubledummy.GoalPoints:
 		if r.Variant == engine.Modern {
 			lo, hi = 60, 61
 		}
-	case search.GoalAllTricks:
+	case doubledummy.GoalAllTricks:
 		lo, hi = h-1, h
-	case search.GoalNoTrick:
+	case doubledummy.GoalNoTrick:
 		lo, hi = 0, 1
 	}
 	a.buf = a.solver.MoveValues(&p, lo, hi, a.buf[:0])
@@ -51,10 +51,10 @@ func (a *Analyzer) CardValues(st *engine.State) (vals []CardValue, ok bool, err 
 	vals = make([]CardValue, 0, len(a.buf))
 	for _, mv := range a.buf {
 		cv := CardValue{Card: mv.Card, Value: mv.Value, Exact: exact}
-		if p.Goal == search.GoalRamsch {
+		if p.Goal == doubledummy.GoalRamsch {
 			cv.Payoff = -float64(mv.Value)
 		} else {
-			cv.Payoff = search.Payoff(r, st.Options(), c, st.Tout(), int(st.Declarer()), int(seat), mv.Value)
+			cv.Payoff = doubledummy.Payoff(r, st.Options(), c, st.Tout(), int(st.Declarer()), int(seat), mv.Value)
 		}
 		vals = append(vals, cv)
 	}

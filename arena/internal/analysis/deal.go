@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/bots/search"
+	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -98,8 +98,8 @@ type Bid struct {
 // goroutine). Its transposition table is kept from deal to deal.
 type Analyzer struct {
 	opts   Options
-	solver *search.Solver
-	buf    []search.MoveValue
+	solver *doubledummy.Solver
+	buf    []doubledummy.MoveValue
 	// Nodes counts the search nodes spent, by part, since the analyzer was made.
 	Nodes struct{ Par, Bidding, Cards uint64 }
 }
@@ -109,7 +109,7 @@ func (a *Analyzer) spent(start uint64, to *uint64) { *to += a.solver.Nodes() - s
 
 // NewAnalyzer returns an analyzer with its own solver (8 MiB of transposition table).
 func NewAnalyzer(o Options) *Analyzer {
-	return &Analyzer{opts: o, solver: search.NewSolver(search.SolverOptions{})}
+	return &Analyzer{opts: o, solver: doubledummy.NewSolver(doubledummy.SolverOptions{})}
 }
 
 // unitOf is the rule set's unit.
@@ -233,17 +233,17 @@ func (a *Analyzer) par(st *engine.State, out *Deal) error {
 	if c == engine.Ramsch {
 		return nil
 	}
-	p, err := search.PositionOf(st, st.Declarer())
+	p, err := doubledummy.PositionOf(st, st.Declarer())
 	if err != nil {
 		return err
 	}
 	r := st.Rules()
 	decl := int(st.Declarer())
-	pay := func(v int) float64 { return search.Payoff(r, st.Options(), c, st.Tout(), decl, decl, v) }
+	pay := func(v int) float64 { return doubledummy.Payoff(r, st.Options(), c, st.Tout(), decl, decl, v) }
 	par := &Par{Goal: p.Goal.String()}
 	s := a.solver
 	switch p.Goal {
-	case search.GoalPoints:
+	case doubledummy.GoalPoints:
 		if r.Variant == engine.Modern {
 			// only 61 scores: the card points within ParTolerance (61 itself settled exactly)
 			lo, hi := s.Approx(&p, ParTolerance, 61)
@@ -260,14 +260,14 @@ func (a *Analyzer) par(st *engine.State, out *Deal) error {
 		par.CardPoints, par.CardPointsLow, par.CardPointsHigh = &v, v, v
 		par.Made = v >= 61
 		par.Payoff = pay(v)
-	case search.GoalAllTricks:
+	case doubledummy.GoalAllTricks:
 		h := r.HandSize()
 		par.Made = s.DeclarerWins(&p)
 		par.Payoff = pay(h - 1)
 		if par.Made {
 			par.Payoff = pay(h)
 		}
-	case search.GoalNoTrick:
+	case doubledummy.GoalNoTrick:
 		par.Made = s.DeclarerWins(&p)
 		par.Payoff = pay(1)
 		if par.Made {

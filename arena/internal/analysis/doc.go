@@ -4,8 +4,8 @@
 // deal's result carries all the luck of the cards; its analysis does not, so two bots can be
 // told apart in a few hundred deals instead of thousands.
 //
-// Everything is computed by the search bot's exact perfect-information solver (package
-// bots/search), with the bot's own positions, goals and payoffs.
+// Everything is computed by the exact perfect-information solver of package bots/doubledummy
+// (the one the search bot uses), with its positions, goals and payoffs.
 //
 // # Par
 //
@@ -35,9 +35,9 @@
 // Each seat that bid is compared with the best contract it could have named: every contract
 // of the rule set (each trump suit where one is named), valued as if the seat had declared it
 // and the deal had been played perfectly by everyone, the Frage lay-away and the Rufer call
-// chosen by the search bot's rules of thumb and no Tout announced; passing is worth 0. What
-// the seat did is worth the par of its contract when it became the declarer, else 0 (it did
-// not declare). The regret is the best minus what it did, never negative. The other seats'
+// chosen by the solver package's rules of thumb (doubledummy.DeclaredPosition) and no Tout
+// announced; passing is worth 0. What the seat did is worth the par of its contract when it
+// became the declarer, else 0 (it did not declare). The regret is the best minus what it did, never negative. The other seats'
 // bids are not taken into account (a contract the seat could not have won is still counted).
 //
 // How the information a bidder could not have had is treated is an option:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/reask"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
 )
@@ -188,23 +189,23 @@ func (c *checker) checkKind(ctx context.Context, r engine.RuleSet, k engine.Deci
 			p.add("crash", fixCrash, where+": "+err.Error())
 			break
 		}
-		for j, at := range res.attempts {
+		for j, at := range res.Attempts {
 			if at.Rejected == "" {
 				continue
 			}
 			kind, fix := "illegal", fixIllegal
-			if !strings.HasPrefix(res.rules[min(j, len(res.rules)-1)], "R-") {
+			if !strings.HasPrefix(res.Rules[min(j, len(res.Rules)-1)], "R-") {
 				kind, fix = "malformed", fixMalformed
 			}
 			p.add(kind, fix, fmt.Sprintf("%s: answered %q: refused: %s", where, at.Text, at.Rejected))
 		}
 		switch {
-		case !res.accepted:
-			p.add("late", fixLate, fmt.Sprintf("%s: no legal answer within %s", where, res.latency.Round(time.Millisecond)))
-		case res.latency > c.cfg.TimeControl.PerDecision:
-			p.add("late", fixLate, fmt.Sprintf("%s: answered after %s, past the %s per decision", where, res.latency.Round(time.Millisecond), c.cfg.TimeControl.PerDecision))
+		case !res.Accepted:
+			p.add("late", fixLate, fmt.Sprintf("%s: no legal answer within %s", where, res.Latency.Round(time.Millisecond)))
+		case res.Latency > c.cfg.TimeControl.PerDecision:
+			p.add("late", fixLate, fmt.Sprintf("%s: answered after %s, past the %s per decision", where, res.Latency.Round(time.Millisecond), c.cfg.TimeControl.PerDecision))
 		}
-		slowest = max(slowest, res.latency)
+		slowest = max(slowest, res.Latency)
 		if c.restarts() > restarts {
 			p.add("crash", fixCrash, where+": the bot's program ended")
 			break
@@ -214,12 +215,12 @@ func (c *checker) checkKind(ctx context.Context, r engine.RuleSet, k engine.Deci
 	c.add(p.item(name, fmt.Sprintf("%d positions asked, slowest answer %s", len(positions), slowest.Round(time.Millisecond))))
 }
 
-func shortList(res *asked) string {
-	if res == nil || res.request == nil {
+func shortList(res *reask.Result) string {
+	if res == nil || res.Request == nil {
 		return "?"
 	}
-	legal := make([]string, len(res.request.Legal))
-	for i, a := range res.request.Legal {
+	legal := make([]string, len(res.Request.Legal))
+	for i, a := range res.Request.Legal {
 		legal[i] = a.String()
 	}
 	if len(legal) > 6 {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/analysis"
+	"github.com/tapparena/tapp/arena/internal/app"
 )
 
 const analyzeUsage = `MATCH|FILE.jsonl [--deal N] [--json] [--bid-samples K] [--workers N]
@@ -56,12 +56,7 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	if *deal >= 0 {
 		only = deal
 	}
-	var rep *analysis.Report
-	if src.st != nil {
-		rep, err = run.Stored(ctx, src.st, src.matchID, only)
-	} else {
-		rep, err = analyzeFile(ctx, run, src, only)
-	}
+	rep, err := app.Analyze(ctx, src.Source, run, only)
 	if progress != nil {
 		progress(-1)
 	}
@@ -85,25 +80,6 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "\n%d deal(s) analysed now, %d read from the store (%s)\n", rep.Computed, rep.Stored, rep.Method)
 	}
 	return nil
-}
-
-// analyzeFile analyses the deals of an export file (all of one match: the first line's).
-func analyzeFile(ctx context.Context, run analysis.Run, src *replaySource, only *int) (*analysis.Report, error) {
-	var recs []*domain.DealRecord
-	rules := src.lines[0].match.Rules
-	for _, d := range src.lines {
-		if d.match.Rules.String() != rules.String() {
-			return nil, fmt.Errorf("%s: line %d has rule set %s, line %d %s: analyse one rule set at a time", src.name, d.line, d.match.Rules, src.lines[0].line, rules)
-		}
-		if only == nil || d.rec.Number == *only {
-			recs = append(recs, d.rec)
-		}
-	}
-	if len(recs) == 0 {
-		_, _, err := src.deal(ctx, *only)
-		return nil, err
-	}
-	return run.Report(ctx, src.name, rules, recs)
 }
 
 func seatBot(d *analysis.Deal, seat int) string {
@@ -210,27 +186,6 @@ func writeBotAnalysis(w io.Writer, bots []analysis.BotSummary, unit string) {
 			r.Mean, g.Mean, g.Lo, g.Hi, b.CardsLosing, b.CardsAnalysed)
 	}
 	tw.Flush()
-}
-
-// analysisNotes are the stored analysis of one deal as notes for tapp replay (nil when the
-// deal has not been analysed: tapp analyze stores it).
-func analysisNotes(ctx context.Context, src *replaySource, number int) map[int]string {
-	if src.st == nil {
-		return nil
-	}
-	stored, err := src.st.Analyses(ctx, src.matchID, analysis.Options{}.Key())
-	if err != nil {
-		return nil
-	}
-	body, ok := stored[number]
-	if !ok {
-		return nil
-	}
-	var d analysis.Deal
-	if json.Unmarshal(body, &d) != nil {
-		return nil
-	}
-	return dealNotes(&d)
 }
 
 // dealNotes says, per decision, what the analysis found.

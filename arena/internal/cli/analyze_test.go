@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/tapparena/tapp/arena/internal/app"
 )
 
 // TestAnalyzeStoresItsWorkAndShowsItEverywhere: tapp analyze analyses a stored match, a
@@ -100,7 +102,7 @@ func TestReplayDiffListsChangedDecisionsAgainstPar(t *testing.T) {
 	t.Parallel()
 	pm := playMatch(t, "modern", 3, "heuristic", "random", "heuristic")
 	js := mustRun(t, "", "replay", "diff", pm.id, "--bot", "random", "--builtin", "heuristic", "--time", "30s", "--json", "--db", pm.dsn)
-	var rep diffReport
+	var rep app.DiffReport
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, js)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/botcheck"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
 )
@@ -19,8 +19,13 @@ func (m *Main) botOrCheck(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "check" {
 		return m.botCheck(ctx, args[1:])
 	}
+	usage := fmt.Sprintf("tapp bot KIND --arena ADDR --token T (KIND: %s) | tapp bot check --cmd \"CMD\"", strings.Join(builtin.Names(), ", "))
 	if len(args) == 0 {
-		return usagef("tapp bot KIND --arena ADDR --token T (KIND: %s) | tapp bot check --cmd \"CMD\"", strings.Join(builtin.Names(), ", "))
+		return usagef("%s", usage)
+	}
+	if helpFlag(args[0]) {
+		fmt.Fprintf(m.Stdout, "%s\n(tapp bot KIND -h and tapp bot check -h list their flags)\n", usage)
+		return nil
 	}
 	return m.bot(ctx, args)
 }

@@ -12,8 +12,13 @@ import (
 )
 
 func (m *Main) deals(ctx context.Context, args []string) error {
+	const usage = "tapp deals gen --count N --seed S [--variant V] [--players P]"
+	if len(args) > 0 && helpFlag(args[0]) {
+		fmt.Fprintf(m.Stdout, "%s\n(tapp deals gen -h lists its flags)\n", usage)
+		return nil
+	}
 	if len(args) == 0 || args[0] != "gen" {
-		return usagef("tapp deals gen --count N --seed S [--variant V] [--players P]")
+		return usagef("%s", usage)
 	}
 	fs := m.flags("deals gen", "[flags]")
 	count := fs.Int("count", 100, "number of deals")
@@ -77,10 +82,11 @@ func (m *Main) matches(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "match\tstarted\tstatus\tdeals\trules\tbots\topen with")
 	for _, mt := range ms {
-		played := 0
-		if nums, err := st.DealNumbers(ctx, mt.ID); err == nil {
-			played = len(nums)
+		nums, err := st.DealNumbers(ctx, mt.ID)
+		if err != nil {
+			return err
 		}
+		played := len(nums)
 		planned := 0
 		if tables, err := match.Plan(mt.Spec); err == nil {
 			planned = len(tables)

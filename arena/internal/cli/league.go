@@ -14,14 +14,13 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/board"
-	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
-	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
@@ -133,24 +132,18 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	p := cfg.Plan()
-	// A league that has played every planned round just prints its leaderboard: its bots
-	// are not started (one that no longer starts would hold it up for nothing).
-	done, err := league.Finished(ctx, st, p)
+	bar := m.newLeagueProgress(until)
+	runLog := m.Log
+	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
+		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
+	}
+	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, BotLogs: logDir, Until: until,
+		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update})
+	bar.finish()
 	if err != nil {
 		return err
 	}
-	out, elapsed := &league.Outcome{Finished: true}, time.Duration(0)
-	if !done {
-		if out, elapsed, err = m.playLeague(ctx, st, p, cfg, *listen, logDir, db, until); err != nil {
-			return err
-		}
-	}
-	lb, err := computeLeaderboard(context.WithoutCancel(ctx), st, domain.MatchFilter{LeagueID: p.League})
-	if err != nil {
-		return err
-	}
-	lb.League = p.League
+	p, out, lb := res.Plan, res.Outcome, res.Board
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
@@ -163,14 +156,16 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if !out.Finished {
 		status = "stopped (" + out.Stopped + "): run the same command to resume"
 	}
-	if done {
+	if res.AlreadyFinished {
 		fmt.Fprintf(m.Stdout, "league %s finished already: nothing to play\n\n", p.League)
 	} else {
 		fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
-			out.Played, elapsed.Round(100*time.Millisecond), float64(out.Played)/max(elapsed.Seconds(), 1e-3))
+			out.Played, res.Elapsed.Round(100*time.Millisecond), float64(out.Played)/max(res.Elapsed.Seconds(), 1e-3))
 	}
 	m.printLeaderboard(lb, shortRules(p.Rules), false)
-	m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db)
+	if err := m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db); err != nil {
+		return err
+	}
 	if out.Failed > 0 {
 		fmt.Fprintf(m.Stdout, "\n%d jobs failed repeatedly and were given up: see the log\n", out.Failed)
 	}
@@ -178,33 +173,6 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, "\n"+warning)
 	}
 	return nil
-}
-
-// playLeague starts the league's bots and plays it until it is finished, stopped or until.
-func (m *Main) playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, cfg *leaguefile.Config, listen, logDir, db string,
-	until time.Time) (*league.Outcome, time.Duration, error) {
-	a, err := host.StartLeague(ctx, host.Config{Listen: listen, Log: m.Log, Executable: m.Executable}, st, cfg.Bots, cfg, logDir)
-	if a != nil {
-		defer a.Stop()
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	m.Log.Info("league started", zap.String("league", p.League), zap.String("format", p.Format),
-		zap.String("rules", p.Rules.String()), zap.Strings("bots", p.Bots), zap.String("db", redactDSN(db)),
-		zap.String("arena", a.Addr), zap.String("bot_logs", logDir))
-	bar := m.newLeagueProgress(until)
-	runLog := m.Log
-	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
-		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
-	}
-	r := &league.Runner{Store: st, Seats: a.Server, Log: runLog, Concurrency: cfg.Concurrency,
-		Lease: time.Duration(cfg.Lease), Progress: bar.update}
-	started := time.Now()
-	out, err := r.Run(ctx, p, until)
-	elapsed := time.Since(started)
-	bar.finish()
-	return out, elapsed, err
 }
 
 // redactDSN hides a password in a connection string for logs.

@@ -40,9 +40,7 @@ func Execute(args []string) int {
 	}
 	m := NewMain()
 	if err := m.Run(ctx, args); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(m.Stderr, "tapp:", err)
-		}
+		fmt.Fprintln(m.Stderr, "tapp:", err)
 		return exitCode(err)
 	}
 	return 0
@@ -94,6 +92,7 @@ func commands() []command {
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
 		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},
 		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
+		{"version", "", "this build (version, commit, Go) and the versions of the formats it writes", (*Main).version},
 	}
 }
 
@@ -106,6 +105,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		m.usage(m.Stdout)
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	if path := m.Getenv("TAPP_CPUPROFILE"); path != "" {
 		stop, err := startCPUProfile(path)
@@ -127,7 +129,10 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(m, ctx, args[1:])
+			if err := c.run(m, ctx, args[1:]); !errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return nil // the help was asked for, and printed
 		}
 	}
 	m.usage(m.Stderr)
@@ -159,15 +164,36 @@ func (m *Main) newLogger(debug bool) *zap.Logger {
 	return zap.New(zapcore.NewCore(enc, zapcore.AddSync(m.Stderr), level))
 }
 
-// flags makes a flag set that writes its help to Stderr and returns errors instead of exiting.
+// flags makes a flag set that returns errors instead of exiting. Its help goes to Stdout when
+// asked for (-h, --help: the command then succeeds), and to Stderr after a mistake on the
+// command line (with the mistake).
 func (m *Main) flags(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("tapp "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	mistakes := &mistakeWriter{w: m.Stderr}
+	fs.SetOutput(mistakes)
 	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "Usage: tapp %s %s\n\nFlags:\n", name, usage)
+		w := m.Stdout
+		if mistakes.wrote {
+			w = m.Stderr
+		}
+		fmt.Fprintf(w, "Usage: tapp %s %s\n\nFlags:\n", name, usage)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(mistakes)
 	}
 	return fs
+}
+
+// mistakeWriter is a flag set's output before its help: the flag package writes there only
+// to report a mistake (an unknown flag, a bad value), never before the help that -h asks for.
+type mistakeWriter struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (e *mistakeWriter) Write(p []byte) (int, error) {
+	e.wrote = true
+	return e.w.Write(p)
 }
 
 // parse parses flags that may stand before, between or after the positional arguments
@@ -199,9 +225,6 @@ func (m *Main) env(key, def string) string {
 }
 
 func exitCode(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 2
-	}
 	var u usageError
 	if errors.As(err, &u) {
 		return 2

@@ -2,15 +2,17 @@ package cli
 
 import (
 	"encoding/json"
-	"math"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/arena/internal/store"
 )
 
 // cli runs one command line in-process (see run in replay_test.go) and returns stdout.
@@ -155,28 +157,6 @@ func TestMatchPlaysASession_R_SESSION(t *testing.T) {
 	}
 }
 
-// LOS(>0) in a match's result table: from the same t distribution as the interval; none
-// (NaN, printed "—") where there is no interval: one unit, or units without spread.
-func TestLikelihoodOfSuperiorityAboveZero(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		units []float64
-		want  float64
-	}{
-		{[]float64{60, 60, 60}, math.NaN()},
-		{[]float64{-5, -5}, math.NaN()},
-		{[]float64{0, 0}, math.NaN()},
-		{[]float64{60}, math.NaN()},
-		{[]float64{-1, 1}, 0.5},
-		{[]float64{-1.1, 37.1}, 0.7405650}, // t(1): the interval [−225, +261] straddles 0, far from 100%
-	} {
-		got := losAboveZero(rating.CentsPerDeal(c.units))
-		if math.IsNaN(c.want) != math.IsNaN(got) || !math.IsNaN(got) && math.Abs(got-c.want) > 1e-6 {
-			t.Errorf("units %v: LOS %v, want %v", c.units, got, c.want)
-		}
-	}
-}
-
 // A command with subcommands answers -h with its usage, as the others do, rather than
 // taking -h for an unknown subcommand.
 func TestSubcommandGroupsAnswerHelp(t *testing.T) {
@@ -185,6 +165,75 @@ func TestSubcommandGroupsAnswerHelp(t *testing.T) {
 		out, err := cli(t, group, "-h")
 		if err != nil || !strings.Contains(out, "tapp "+group+" ") || !strings.Contains(out, "-h lists its flags") {
 			t.Errorf("tapp %s -h: %v\n%s", group, err, out)
+		}
+	}
+}
+
+// Every command answers -h (and --help) with its usage on stdout and succeeds, as `tapp help`
+// does; a mistake on the command line still fails, with the usage on stderr.
+func TestEveryCommandAnswersHelp(t *testing.T) {
+	t.Parallel()
+	commandLines := [][]string{
+		{"serve"}, {"bots"}, {"bots", "add"}, {"bots", "list"}, {"bots", "rotate"}, {"bots", "revoke"},
+		{"bot"}, {"bot", "random"}, {"bot", "check"}, {"new"}, {"new", "bot"}, {"match"}, {"matches"}, {"web"},
+		{"deals"}, {"deals", "gen"}, {"league"}, {"league", "run"}, {"league", "status"}, {"league", "list"},
+		{"ratings"}, {"sprt"}, {"replay"}, {"replay", "export"}, {"replay", "ask"}, {"replay", "verify"},
+		{"replay", "diff"}, {"analyze"}, {"version"},
+	}
+	for _, c := range commands() { // a new command is in the list above
+		found := false
+		for _, line := range commandLines {
+			found = found || line[0] == c.name
+		}
+		if !found {
+			t.Errorf("command %s is not in this test", c.name)
+		}
+	}
+	for _, line := range commandLines {
+		for _, help := range []string{"-h", "--help"} {
+			args := append(append([]string(nil), line...), help)
+			out, errs, err := run(t, "", args...)
+			if err != nil || !strings.Contains(out, "tapp "+line[0]) || errs != "" {
+				t.Errorf("tapp %s: error %v, stdout %q, stderr %q; want the usage on stdout and success", strings.Join(args, " "), err, out, errs)
+			}
+		}
+	}
+	out, errs, err := run(t, "", "match", "--no-such-flag")
+	if err == nil || out != "" || !strings.Contains(errs, "no-such-flag") || !strings.Contains(errs, "Usage: tapp match") {
+		t.Errorf("a wrong flag: error %v, stdout %q, stderr %q; want a failure with the usage on stderr", err, out, errs)
+	}
+}
+
+// tapp version and tapp --version print the build and the formats it writes.
+func TestVersionPrintsTheBuildAndTheFormats(t *testing.T) {
+	t.Parallel()
+	out, err := cli(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := store.LatestSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"tapp ", runtime.Version(), "protocol tapp.v1", fmt.Sprintf("store    schema %d", schema), "export   tapp-replay/1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tapp version does not say %q:\n%s", want, out)
+		}
+	}
+	if again, err := cli(t, "--version"); err != nil || again != out {
+		t.Errorf("tapp --version = %q, %v; want what tapp version prints", again, err)
+	}
+	if _, err := cli(t, "version", "extra"); err == nil {
+		t.Error("tapp version extra: no error")
+	}
+
+	var b strings.Builder
+	info := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Path: "github.com/tapparena/tapp", Version: "v1.2.3"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.time", Value: "2030-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
+	writeVersion(&b, info, formats{Protocol: "tapp.v1", Schema: 13})
+	for _, want := range []string{"tapp v1.2.3\n", "commit   abc123 2030-01-02T03:04:05Z, with uncommitted changes (dirty)", "go       go1.99"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the version of a dirty build of v1.2.3 does not say %q:\n%s", want, b.String())
 		}
 	}
 }

@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -16,13 +13,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/host"
-	"github.com/tapparena/tapp/arena/internal/inproc"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/match"
-	"github.com/tapparena/tapp/arena/internal/rating"
-	"github.com/tapparena/tapp/bots"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"
 	"github.com/tapparena/tapp/bots/search"
@@ -172,7 +166,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return m.remoteMatch(ctx, *remote, remoteTLS, spec, *asJSON)
 	}
 	kinds := splitList(*botList)
-	spec, err := mf.spec(seatNames(kinds))
+	spec, err := mf.spec(app.SeatNames(kinds))
 	if err != nil {
 		return err
 	}
@@ -186,55 +180,21 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	var runner *match.Runner
-	where := zap.String("addr", "in-process")
-	if *inProcess {
-		if runner, err = inProcessRunner(ctx, st, spec, kinds); err != nil {
-			return err
-		}
-		runner.Log = m.Log
-	} else {
-		a, err := m.startHost(ctx, st, "127.0.0.1:0", "", 5*time.Second, nil)
-		if err != nil {
-			return err
-		}
-		defer a.Stop()
-		if *logDir != "" {
-			if err := mkdirAll(*logDir); err != nil {
-				return err
-			}
-		}
-		for i, k := range kinds {
-			if err := a.LaunchBuiltin(ctx, spec.Bots[i], k, *parallel, spec.Seed+uint64(i), *logDir); err != nil {
-				return err
-			}
-		}
-		if err := a.WaitConnected(ctx, spec.Bots, 30*time.Second); err != nil {
-			return err
-		}
-		runner, where = a.Runner, zap.String("addr", a.Addr)
-	}
-	runner.Parallel = *parallel
-	mt, err := runner.Create(ctx, spec)
+	progress, endProgress := m.progressFrom("deals")
+	played, err := app.PlayMatch(ctx, st, app.MatchPlay{Spec: spec, Kinds: kinds, InProcess: *inProcess, Parallel: *parallel,
+		BotLogs: *logDir, Executable: m.Executable, Log: m.Log, Progress: progress})
+	endProgress()
 	if err != nil {
 		return err
 	}
-	m.Log.Info("match started", zap.String("match", mt.ID), zap.String("rules", spec.Rules.String()),
-		zap.Strings("bots", spec.Bots), where)
-	tables, _ := match.Plan(spec)
-	progress := m.progress(len(tables), "deals")
-	runner.Progress = func(done, total int) { progress(done) }
-	res, err := runner.Run(ctx, mt)
-	progress(-1)
-	if err != nil {
-		return fmt.Errorf("match %s: %w", mt.ID, err)
-	}
-	rows, err := st.Results(ctx, domain.MatchFilter{MatchID: mt.ID})
-	if err != nil {
-		return err
-	}
-	table := resultTable(spec, rows)
-	if *asJSON {
+	return m.printMatch(played, spec, *asJSON, *dsn)
+}
+
+// printMatch prints a played match: its result table, forfeits, a warning when the arena
+// played too many of its decisions, and how to replay it (as JSON with asJSON).
+func (m *Main) printMatch(played *app.PlayedMatch, spec domain.MatchSpec, asJSON bool, dsn string) error {
+	mt, res, table := played.Match, played.Result, played.Lines
+	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
@@ -249,29 +209,10 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if warning := fallbackWarning(mt.Fallbacks, mt.Decisions); warning != "" {
 		fmt.Fprintln(m.Stdout, "\n"+warning)
 	}
-	if *dsn != memoryDSN {
-		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(*dsn))
+	if dsn != memoryDSN {
+		fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0 --full%s\n", mt.ID, m.suggestDB(dsn))
 	}
 	return nil
-}
-
-// inProcessRunner is a match runner that seats the built-in bots (kinds in table order, named
-// as in spec) in this process: the bot at table position i is seeded with the match's seed
-// plus i, as the launched `tapp bot` processes are, and every request is recorded as the gRPC
-// session would have sent it.
-func inProcessRunner(ctx context.Context, st domain.Store, spec domain.MatchSpec, kinds []string) (*match.Runner, error) {
-	seats := &inproc.Seats{Bots: make(map[string]bots.Bot, len(kinds)), Record: true}
-	for i, k := range kinds {
-		b, err := builtin.New(k, spec.Seed+uint64(i))
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		seats.Bots[spec.Bots[i]] = b
-		if err := host.EnsureBot(ctx, st, spec.Bots[i]); err != nil {
-			return nil, err
-		}
-	}
-	return &match.Runner{Store: st, Seats: seats}, nil
 }
 
 // openMatchStore opens the store a match plays into: memory: is the in-memory store (nothing
@@ -283,105 +224,6 @@ func (m *Main) openMatchStore(ctx context.Context, dsn string) (domain.Store, er
 	return m.openStore(ctx, dsn)
 }
 
-// seatNames names the bots at a table: a kind that appears more than once gets a suffix per
-// extra copy (random, heuristic, random → random, heuristic, random#2), so each copy is its own
-// process and no process ever sees two seats of one deal.
-func seatNames(kinds []string) []string {
-	seen := make(map[string]int)
-	out := make([]string, len(kinds))
-	for i, k := range kinds {
-		seen[k]++
-		out[i] = k
-		if seen[k] > 1 {
-			out[i] = k + "#" + strconv.Itoa(seen[k])
-		}
-	}
-	return out
-}
-
-// botLine is one bot's result in a match.
-type botLine struct {
-	Bot         string  `json:"bot"`
-	Deals       int     `json:"deals"`
-	Net         int     `json:"net"`
-	PerDeal     float64 `json:"per_deal"`
-	PerDealLo   float64 `json:"per_deal_lo"`
-	PerDealHi   float64 `json:"per_deal_hi"`
-	Declared    int     `json:"declared"`
-	DeclaredWon int     `json:"declared_won"`
-	AvgPoints   float64 `json:"avg_points"`
-	// Units are deals, or duplicate groups in duplicate play (the statistical unit: one deal
-	// source under every seating); the interval and LOS are per unit.
-	Units int      `json:"units"`
-	LOS   *float64 `json:"los,omitempty"` // likelihood that the bot's true mean result per deal is above 0; none without an interval
-}
-
-// losAboveZero is the likelihood that a bot's true mean per deal is above zero, from the
-// same Student t distribution as its interval (rating.Interval.LOS); NaN where there is no
-// interval (one unit, or units without spread), printed as "—" and left out of --json.
-func losAboveZero(iv rating.Interval) float64 {
-	if p, ok := iv.LOS(); ok {
-		return p
-	}
-	return math.NaN()
-}
-
-func resultTable(spec domain.MatchSpec, rows []domain.ResultRow) []botLine {
-	type unitKey struct {
-		bot  string
-		unit int
-	}
-	perUnit := make(map[unitKey]float64)
-	perUnitDeals := make(map[unitKey]int)
-	lines := make(map[string]*botLine)
-	for _, b := range spec.Bots {
-		lines[b] = &botLine{Bot: b}
-	}
-	for _, r := range rows {
-		l := lines[r.Bot]
-		if l == nil {
-			l = &botLine{Bot: r.Bot}
-			lines[r.Bot] = l
-		}
-		l.Deals++
-		l.Net += r.Payoff
-		l.AvgPoints += float64(r.Points)
-		unit := r.Deal
-		if spec.Duplicate {
-			unit = r.Group
-		}
-		perUnit[unitKey{r.Bot, unit}] += float64(r.Payoff)
-		perUnitDeals[unitKey{r.Bot, unit}]++
-		if r.Declarer {
-			l.Declared++
-			if r.Payoff > 0 {
-				l.DeclaredWon++
-			}
-		}
-	}
-	per := make(map[string][]float64)
-	for k, v := range perUnit {
-		per[k.bot] = append(per[k.bot], v/float64(perUnitDeals[k])) // mean per deal within the unit
-	}
-	out := make([]botLine, 0, len(lines))
-	for b, l := range lines {
-		sort.Float64s(per[b]) // a stable order, so the sums are reproducible
-		iv := rating.CentsPerDeal(per[b])
-		l.PerDeal, l.PerDealLo, l.PerDealHi, l.Units = iv.Mean, iv.Lo, iv.Hi, iv.N
-		if p := losAboveZero(iv); !math.IsNaN(p) {
-			l.LOS = &p
-		}
-		if l.Deals > 0 {
-			l.AvgPoints /= float64(l.Deals)
-		}
-		out = append(out, *l)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Net > out[j].Net || out[i].Net == out[j].Net && out[i].Bot < out[j].Bot
-	})
-	return out
-}
-
 func unit(r engine.RuleSet) string {
 	if r.Variant == engine.Modern {
 		return "cents"
@@ -389,7 +231,7 @@ func unit(r engine.RuleSet) string {
 	return "points"
 }
 
-func printResultTable(w io.Writer, lines []botLine, unit string) {
+func printResultTable(w io.Writer, lines []app.BotLine, unit string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "bot\tdeals\tnet %s\tper deal\t95%% interval\tLOS(>0)\tdeclared\twon\tavg card points\t\n", unit)
 	for _, l := range lines {
@@ -428,6 +270,24 @@ func (m *Main) progress(total int, what string) func(done int) {
 		eta := time.Duration(float64(total-done)/rate) * time.Second
 		m.Log.Info("progress", zap.Int("done", done), zap.Int("total", total), zap.Float64("per_second", rate), zap.Duration("eta", eta))
 	}
+}
+
+// progressFrom is progress for a use case that tells the total with its first report: the
+// bar (or the log lines) starts then; end finishes it, if it started.
+func (m *Main) progressFrom(what string) (report func(done, total int), end func()) {
+	var show func(int)
+	report = func(done, total int) {
+		if show == nil {
+			show = m.progress(total, what)
+		}
+		show(done)
+	}
+	end = func() {
+		if show != nil {
+			show(-1)
+		}
+	}
+	return report, end
 }
 
 // fallbackWarning says that results are not to be trusted when more than domain.TaintedShare

@@ -12,8 +12,13 @@ import (
 
 // newCmd is `tapp new bot --lang go|python DIR`: a starter project for a bot.
 func (m *Main) newCmd(_ context.Context, args []string) error {
+	const usage = "tapp new bot --lang go|python DIR [--name NAME] [--repo CHECKOUT]"
+	if len(args) > 0 && helpFlag(args[0]) {
+		fmt.Fprintf(m.Stdout, "%s\n(tapp new bot -h lists its flags)\n", usage)
+		return nil
+	}
 	if len(args) == 0 || args[0] != "bot" {
-		return usagef("tapp new bot --lang go|python DIR [--name NAME] [--repo CHECKOUT]")
+		return usagef("%s", usage)
 	}
 	fs := m.flags("new bot", "--lang go|python DIR")
 	lang := fs.String("lang", "", "the bot's language: "+strings.Join(starter.Langs, " or "))

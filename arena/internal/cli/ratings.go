@@ -9,48 +9,12 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/engine"
 )
-
-// computeLeaderboard derives the leaderboard of the results the filter selects from the
-// store's rating sums (tainted matches left out).
-func computeLeaderboard(ctx context.Context, st domain.Store, f domain.MatchFilter) (*board.Leaderboard, error) {
-	return leaderboard(ctx, st, f, board.LoadOptions{}, board.Options{Families: leagueFamilies(ctx, st, f.LeagueID)})
-}
-
-// leagueFamilies returns the families the league's file declared (family: on its bots), kept
-// in the league's stored plan; none when there is no such league.
-func leagueFamilies(ctx context.Context, st domain.Store, leagueID string) map[string]string {
-	ls, ok := st.(interface {
-		GetLeague(context.Context, string) (*domain.League, error)
-	})
-	if leagueID == "" || !ok {
-		return nil
-	}
-	l, err := ls.GetLeague(ctx, leagueID)
-	if err != nil {
-		return nil
-	}
-	var plan struct {
-		Families map[string]string `json:"families"`
-	}
-	if json.Unmarshal([]byte(l.Plan), &plan) != nil {
-		return nil
-	}
-	return plan.Families
-}
-
-// leaderboard loads the sums of the results the filter selects and derives the board.
-func leaderboard(ctx context.Context, st domain.Store, f domain.MatchFilter, lo board.LoadOptions, o board.Options) (*board.Leaderboard, error) {
-	sums, err := board.Load(ctx, st, f, lo)
-	if err != nil {
-		return nil, err
-	}
-	o.Bot, o.TaintedIncluded = f.Bot, lo.IncludeTainted
-	return board.Compute(sums, o)
-}
 
 // familyFlag collects --family NAME=BOT,BOT,... flags into a bot → family map.
 type familyFlag map[string]string
@@ -127,16 +91,10 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	for b, fam := range leagueFamilies(ctx, st, *leagueID) {
-		if _, given := families[b]; !given { // --family overrides the league file
-			families[b] = fam
-		}
-	}
-	lb, err := leaderboard(ctx, st, f, lo, board.Options{Families: families})
+	lb, err := app.Leaderboard(ctx, st, app.BoardQuery{Filter: f, Load: lo, Families: families}) // --family overrides the league file
 	if err != nil {
 		return err
 	}
-	lb.League = *leagueID
 	switch {
 	case *asJSON:
 		enc := json.NewEncoder(m.Stdout)
@@ -147,6 +105,13 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	case *asCSV:
 		return board.WriteCSV(m.Stdout, lb)
 	}
+	return m.printRatings(ctx, st, f, lb, rulesText, board.RenderOptions{Roles: *roles, History: *history}, *withAnalysis, *dsn)
+}
+
+// printRatings prints the board as text: its rule sets (rulesText, when the filter named
+// one), the standings, the stored analyses beside them (withAnalysis), and how to replay.
+func (m *Main) printRatings(ctx context.Context, st *store.Store, f domain.MatchFilter, lb *board.Leaderboard, rulesText string,
+	ro board.RenderOptions, withAnalysis bool, dsn string) error {
 	short := make([]string, len(lb.RuleSets)) // the rule sets of the results, short form
 	for i, text := range lb.RuleSets {
 		short[i] = text
@@ -163,8 +128,9 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	if lb.League != "" {
 		fmt.Fprintf(m.Stdout, "league %s\n", lb.League)
 	}
-	board.Render(m.Stdout, lb, board.RenderOptions{Rules: rulesText, Roles: *roles, History: *history})
-	if *withAnalysis {
+	ro.Rules = rulesText
+	board.Render(m.Stdout, lb, ro)
+	if withAnalysis {
 		if err := m.printAnalysisColumns(ctx, st, f, lb); err != nil {
 			return err
 		}
@@ -173,8 +139,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "\nthese results mix %d rule sets, whose scores do not compare: choose one with --rules (%s)\n",
 			len(short), strings.Join(short, "; "))
 	}
-	m.printReplayHint(ctx, st, *leagueID, *dsn)
-	return nil
+	return m.printReplayHint(ctx, st, f.LeagueID, dsn)
 }
 
 // shortRules is the rule set's canonical text without the stakes when they are the
@@ -206,13 +171,13 @@ func (m *Main) suggestDB(dsn string) string {
 }
 
 // printReplayHint says how to replay a deal of the league (or of the latest match).
-func (m *Main) printReplayHint(ctx context.Context, st domain.Store, leagueID, dsn string) {
+func (m *Main) printReplayHint(ctx context.Context, st domain.Store, leagueID, dsn string) error {
 	if dsn == memoryDSN {
-		return
+		return nil
 	}
 	ms, err := st.ListMatches(ctx, domain.MatchFilter{LeagueID: leagueID, Limit: 1})
 	if err != nil || len(ms) == 0 {
-		return
+		return err
 	}
 	db := m.suggestDB(dsn)
 	fmt.Fprintf(m.Stdout, "\nreplay a deal: tapp replay %s --deal 0%s\nevery match:   tapp matches%s", ms[0].ID, db, db)
@@ -220,4 +185,5 @@ func (m *Main) printReplayHint(ctx context.Context, st domain.Store, leagueID, d
 		fmt.Fprintf(m.Stdout, " --league %s", leagueID)
 	}
 	fmt.Fprintln(m.Stdout)
+	return nil
 }

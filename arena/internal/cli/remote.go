@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/wire"
@@ -82,7 +83,7 @@ func (m *Main) printRemote(spec domain.MatchSpec, got *tappv1.GetMatchResponse, 
 		}
 	}
 	sum := got.GetMatch()
-	table := resultTable(spec, rows)
+	table := app.ResultLines(spec, rows)
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")

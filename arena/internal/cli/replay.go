@@ -14,7 +14,9 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/reask"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/bots"
@@ -45,18 +47,11 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	return m.replayView(ctx, args)
 }
 
-// replaySource is where recorded deals come from: a store, or a JSON Lines export.
+// replaySource is where recorded deals come from (app.Source: a store or a JSON Lines
+// export), with the store it opened to close.
 type replaySource struct {
-	name    string // the match id, or the file name
-	st      *store.Store
-	matchID string
-	lines   []fileDeal // a file's deals, in file order
-}
-
-type fileDeal struct {
-	line  int
-	match replay.Match
-	rec   *domain.DealRecord
+	*app.Source
+	st *store.Store // nil for a file
 }
 
 // openSource opens arg as an export file if such a file exists, else as a match in the store.
@@ -67,25 +62,11 @@ func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, 
 			return nil, err
 		}
 		defer f.Close()
-		src := &replaySource{name: arg}
-		err = replay.ReadExport(f, func(line int, e *replay.DealExport, err error) error {
-			if err != nil {
-				return fmt.Errorf("%s: line %d: %w", arg, line, err)
-			}
-			mt, rec, err := e.Record()
-			if err != nil {
-				return fmt.Errorf("%s: line %d: %w", arg, line, err)
-			}
-			src.lines = append(src.lines, fileDeal{line, mt, rec})
-			return nil
-		})
+		src, err := app.ReadExport(arg, f)
 		if err != nil {
 			return nil, err
 		}
-		if len(src.lines) == 0 {
-			return nil, fmt.Errorf("%s: no deals in it", arg)
-		}
-		return src, nil
+		return &replaySource{Source: src}, nil
 	}
 	if strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) {
 		return nil, fmt.Errorf("%s: no such file", arg)
@@ -94,52 +75,26 @@ func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, 
 	if err != nil {
 		return nil, err
 	}
-	if _, err := st.GetMatch(ctx, arg); err != nil {
+	src, err := app.StoredMatch(ctx, st, arg)
+	if err != nil {
 		st.Close()
 		if errors.Is(err, domain.ErrNotFound) {
-			return nil, fmt.Errorf("no match %q in %s and no such file (list matches with: tapp matches --db %s)", arg, dsn, dsn)
+			return nil, noMatchError(arg, dsn)
 		}
 		return nil, err
 	}
-	return &replaySource{name: arg, st: st, matchID: arg}, nil
+	return &replaySource{Source: src, st: st}, nil
+}
+
+// noMatchError says that the store has no such match, and how to list its matches.
+func noMatchError(id, dsn string) error {
+	return fmt.Errorf("no match %q in %s and no such file (list matches with: tapp matches --db %s)", id, dsn, dsn)
 }
 
 func (s *replaySource) Close() {
 	if s.st != nil {
 		s.st.Close()
 	}
-}
-
-// deal returns deal n with its match.
-func (s *replaySource) deal(ctx context.Context, n int) (replay.Match, *domain.DealRecord, error) {
-	if s.st != nil {
-		return replay.LoadDeal(ctx, s.st, s.matchID, n)
-	}
-	var have []int
-	for _, d := range s.lines {
-		if d.rec.Number == n {
-			return d.match, d.rec, nil
-		}
-		have = append(have, d.rec.Number)
-	}
-	return replay.Match{}, nil, fmt.Errorf("%s has no deal %d (it has deals %v)", s.name, n, have)
-}
-
-// summaries returns every deal (without requests, from a store) for a listing.
-func (s *replaySource) summaries(ctx context.Context) (replay.Match, []domain.DealRecord, error) {
-	if s.st != nil {
-		am, err := s.st.GetMatch(ctx, s.matchID)
-		if err != nil {
-			return replay.Match{}, nil, err
-		}
-		deals, err := s.st.DealSummaries(ctx, s.matchID)
-		return replay.MatchOf(am), deals, err
-	}
-	out := make([]domain.DealRecord, len(s.lines))
-	for i, d := range s.lines {
-		out[i] = *d.rec
-	}
-	return s.lines[0].match, out, nil
 }
 
 // dbFlag registers --db.
@@ -241,7 +196,7 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	if *deal < 0 {
 		return m.listDeals(ctx, src, *dsn)
 	}
-	mt, rec, err := src.deal(ctx, *deal)
+	mt, rec, err := src.Deal(ctx, *deal)
 	if err != nil {
 		return err
 	}
@@ -256,7 +211,14 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	if *decision >= wk.Decisions() || *decision < -1 {
 		return usagef("--decision %d: deal %d has decisions 0-%d", *decision, rec.Number, wk.Decisions()-1)
 	}
-	opts := replay.RenderOptions{Sent: *sent, Notes: analysisNotes(ctx, src, rec.Number)}
+	stored, err := app.StoredAnalysis(ctx, src.Source, rec.Number)
+	if err != nil {
+		return err
+	}
+	opts := replay.RenderOptions{Sent: *sent}
+	if stored != nil {
+		opts.Notes = dealNotes(stored)
+	}
 	interactive := *step || (!*noStep && isTerminal(m.Stdin) && isTerminal(m.Stdout))
 	if interactive {
 		return m.stepThrough(wk, max(*decision, 0), opts)
@@ -321,19 +283,19 @@ func (m *Main) stepThrough(wk *replay.Walk, k int, opts replay.RenderOptions) er
 }
 
 func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) error {
-	mt, deals, err := src.summaries(ctx)
+	mt, deals, err := src.Summaries(ctx)
 	if err != nil {
 		return err
 	}
 	db := ""
-	if src.st != nil {
+	if src.Store != nil {
 		db = m.suggestDB(dsn)
 	}
 	fmt.Fprintf(m.Stdout, "match %s · %s · bots %s · %d deal(s) stored\n\n", mt.ID, mt.Rules, strings.Join(mt.Bots, ", "), len(deals))
 	replay.WriteDealList(m.Stdout, mt, deals)
 	if len(deals) > 0 {
-		fmt.Fprintf(m.Stdout, "\nstep through a deal: tapp replay %s --deal %d [--seat S | --bot NAME | --full]%s\n", src.name, deals[0].Number, db)
-		fmt.Fprintf(m.Stdout, "re-ask a decision:   tapp replay ask %s --deal %d --decision K (--bot NAME | --bot-cmd CMD)%s\n", src.name, deals[0].Number, db)
+		fmt.Fprintf(m.Stdout, "\nstep through a deal: tapp replay %s --deal %d [--seat S | --bot NAME | --full]%s\n", src.Name, deals[0].Number, db)
+		fmt.Fprintf(m.Stdout, "re-ask a decision:   tapp replay ask %s --deal %d --decision K (--bot NAME | --bot-cmd CMD)%s\n", src.Name, deals[0].Number, db)
 	}
 	return nil
 }
@@ -480,69 +442,62 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 		return err
 	}
 	defer src.Close()
-	mt, rec, err := src.deal(ctx, *deal)
+	mt, rec, err := src.Deal(ctx, *deal)
 	if err != nil {
 		return err
 	}
 	if *perDecision > 0 {
 		mt.TimeControl.PerDecision = *perDecision
 	}
-	ks, err := pickDecisions(*decisions, *seatText, mt.Rules, rec)
+	questions, err := pickQuestions(*decisions, *seatText, mt, rec)
 	if err != nil {
 		return err
 	}
-	var questions []*replay.Question
-	for _, k := range ks {
-		q, err := replay.NewQuestion(mt, rec, k)
-		if err != nil {
-			return err
-		}
-		questions = append(questions, q)
-	}
-
-	// The bot connecting with the arena's one-time token is named after the bot it stands in
-	// for (the recorded bot of the first decision asked), or after the built-in bot.
-	cfg := replay.ArenaConfig{Listen: *listen, Log: m.Log, Name: *name}
-	if cfg.Name == "" {
-		cfg.Name = questions[0].Recorded.Bot
-	}
-	if src.st != nil {
-		cfg.Store = src.st
-	}
-	if *bot != "" && *name == "" {
-		cfg.Name = strings.ToLower(*bot)
-	}
-	la, err := replay.StartArena(cfg)
-	if err != nil {
-		return err
-	}
-	defer la.Close()
+	// The bot connecting with the arena's one-time token is named after the built-in bot, or
+	// after the bot it stands in for (the recorded bot of the first decision asked).
+	askName := *name
 	switch {
-	case builtinBot != nil:
-		la.RunBuiltin(ctx, "builtin/"+strings.ToLower(*bot), builtinBot)
-	case *botCmd != "":
-		if err := la.RunCommand(*botCmd, m.Stderr); err != nil {
-			return err
-		}
+	case askName != "":
+	case *bot != "":
+		askName = strings.ToLower(*bot)
 	default:
-		fmt.Fprintf(m.Stderr, "replay arena listening on %s: start your bot with\n  TAPP_ARENA=%s TAPP_TOKEN=%s <your bot>\n"+
-			"(or with its registered token); waiting up to %s\n", la.Addr(), la.Addr(), la.Token(), *wait)
+		askName = questions[0].Recorded.Bot
 	}
-	if err := la.WaitBot(ctx, *wait); err != nil {
+	asker := app.Asker{Name: askName, Listen: *listen, Wait: *wait, Log: m.Log,
+		Builtin: builtinBot, BuiltinKind: *bot, Command: *botCmd, Output: m.Stderr,
+		Listening: func(addr, token string) {
+			fmt.Fprintf(m.Stderr, "replay arena listening on %s: start your bot with\n  TAPP_ARENA=%s TAPP_TOKEN=%s <your bot>\n"+
+				"(or with its registered token); waiting up to %s\n", addr, addr, token, *wait)
+		}}
+	if src.st != nil {
+		asker.Store = src.st
+	}
+	answers, err := app.Reask(ctx, asker, questions)
+	if err != nil {
 		return err
-	}
-	var answers []*replay.Answer
-	for _, q := range questions {
-		a, err := la.Ask(ctx, q)
-		if err != nil {
-			return err
-		}
-		answers = append(answers, a)
 	}
 	if len(questions) == 1 {
 		return m.printAnswer(mt, rec, questions[0], answers[0], *sent)
 	}
 	return m.printAnswers(rec, questions, answers)
+}
+
+// pickQuestions reads --decision (a list) or --seat (every decision of that seat) and makes
+// each decision picked a question.
+func pickQuestions(list, seatText string, mt replay.Match, rec *domain.DealRecord) ([]*reask.Question, error) {
+	ks, err := pickDecisions(list, seatText, mt.Rules, rec)
+	if err != nil {
+		return nil, err
+	}
+	questions := make([]*reask.Question, 0, len(ks))
+	for _, k := range ks {
+		q, err := reask.NewQuestion(mt, rec, k)
+		if err != nil {
+			return nil, err
+		}
+		questions = append(questions, q)
+	}
+	return questions, nil
 }
 
 // pickDecisions reads --decision (a list) or --seat (every decision of that seat).
@@ -577,14 +532,14 @@ func pickDecisions(list, seatText string, rules engine.RuleSet, rec *domain.Deal
 }
 
 // answerText is a re-asked bot's answer in one phrase.
-func answerText(a *replay.Answer) string {
+func answerText(a *reask.Answer) string {
 	if !a.Answered {
 		return fmt.Sprintf("no legal answer within %s (the arena would play the fallback %s and give a strike)", a.Latency.Round(time.Millisecond), a.Fallback)
 	}
 	return fmt.Sprintf("%s after %s", a.Action, a.Latency.Round(time.Microsecond))
 }
 
-func recordedText(q *replay.Question) string {
+func recordedText(q *reask.Question) string {
 	r := q.Recorded
 	switch {
 	case r.Strike:
@@ -595,7 +550,7 @@ func recordedText(q *replay.Question) string {
 	return fmt.Sprintf("%s after %s", r.Action, r.Latency.Round(time.Microsecond))
 }
 
-func (m *Main) printAnswer(mt replay.Match, rec *domain.DealRecord, q *replay.Question, a *replay.Answer, sent bool) error {
+func (m *Main) printAnswer(mt replay.Match, rec *domain.DealRecord, q *reask.Question, a *reask.Answer, sent bool) error {
 	wk, err := replay.NewWalk(mt, rec, replay.SeatView(q.Seat))
 	if err != nil {
 		return err
@@ -628,7 +583,7 @@ func (m *Main) printAnswer(mt replay.Match, rec *domain.DealRecord, q *replay.Qu
 	return nil
 }
 
-func (m *Main) printAnswers(rec *domain.DealRecord, qs []*replay.Question, as []*replay.Answer) error {
+func (m *Main) printAnswers(rec *domain.DealRecord, qs []*reask.Question, as []*reask.Answer) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "deal %d: %d decisions re-asked of %s (%s)\n\n", rec.Number, len(qs), as[0].Bot, as[0].Version)
 	fmt.Fprintln(tw, "decision\tseat\tkind\tthen\tnow\tverdict")

@@ -10,9 +10,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/analysis"
-	"github.com/tapparena/tapp/arena/internal/replay"
+	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
@@ -22,37 +22,7 @@ Re-asks every recorded decision of bot NAME of a new version of it and lists the
 that changed, each with what the change gains (+) or costs (-) against par, in the rule
 set's unit (see docs/analysis.md): a regression test of a bot over a stored corpus.`
 
-// diffRow is one re-asked decision that changed.
-type diffRow struct {
-	Match    string  `json:"match"`
-	Deal     int     `json:"deal"`
-	Decision int     `json:"decision"`
-	Seat     int     `json:"seat"`
-	Kind     string  `json:"kind"`
-	Then     string  `json:"then"`
-	Now      string  `json:"now"` // "" when no legal answer came in time
-	Gain     float64 `json:"gain"`
-	Unit     string  `json:"unit"`
-	Valued   bool    `json:"valued"`
-}
-
-// diffReport is the outcome of tapp replay diff.
-type diffReport struct {
-	Bot      string    `json:"bot"`
-	Version  string    `json:"version"` // what the new bot said in its hello
-	Asked    int       `json:"asked"`
-	Changed  []diffRow `json:"changed"`
-	NetGain  float64   `json:"net_gain"` // over the valued changes in the rule set's unit (Ramsch card points apart)
-	Unvalued int       `json:"unvalued"`
-}
-
-// diffDeal is one recorded deal with its match.
-type diffDeal struct {
-	match replay.Match
-	rec   *domain.DealRecord
-}
-
-// replayDiff is `tapp replay diff`.
+// replayDiff is `tapp replay diff` (app.ReplayDiff).
 func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	fs := m.flags("replay diff", replayDiffUsage)
 	botName := fs.String("bot", "", "the recorded bot whose decisions are asked again")
@@ -73,154 +43,70 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	if (*botCmd == "") == (*builtinKind == "") {
 		return usagef("say which new version to ask: --bot-cmd CMD or --builtin KIND")
 	}
-	deals, st, closeStore, err := m.diffDeals(ctx, pos[0], *dsn)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	var questions []*replay.Question
-	var owners []diffDeal
-	for _, d := range deals {
-		if *perDecision > 0 {
-			d.match.TimeControl.PerDecision = *perDecision
-		}
-		for k, mv := range d.rec.Moves {
-			if int(mv.Seat) >= len(d.rec.Seating) || d.rec.Seating[mv.Seat] != *botName {
-				continue
-			}
-			q, err := replay.NewQuestion(d.match, d.rec, k)
-			if err != nil {
-				return err
-			}
-			questions = append(questions, q)
-			owners = append(owners, d)
-		}
-	}
-	if len(questions) == 0 {
-		return fmt.Errorf("bot %q made no recorded decision in %s (%d deals)", *botName, pos[0], len(deals))
-	}
-
-	cfg := replay.ArenaConfig{Log: m.Log, Name: *botName}
-	if st != nil {
-		cfg.Store = st
-	}
-	la, err := replay.StartArena(cfg)
-	if err != nil {
-		return err
-	}
-	defer la.Close()
+	var b bots.Bot
 	if *builtinKind != "" {
-		b, err := builtin.New(*builtinKind, *seed)
-		if err != nil {
+		if b, err = builtin.New(*builtinKind, *seed); err != nil {
 			return usagef("%v", err)
 		}
-		la.RunBuiltin(ctx, "builtin/"+strings.ToLower(*builtinKind), b)
-	} else if err := la.RunCommand(*botCmd, m.Stderr); err != nil {
+	}
+	src, deals, err := m.diffDeals(ctx, pos[0], *dsn)
+	if err != nil {
 		return err
 	}
-	if err := la.WaitBot(ctx, *wait); err != nil {
+	defer src.Close()
+	asker := app.Asker{Name: *botName, Wait: *wait, Log: m.Log, Builtin: b, BuiltinKind: *builtinKind, Command: *botCmd, Output: m.Stderr}
+	if src.st != nil {
+		asker.Store = src.st
+	}
+	progress, endProgress := m.progressFrom("decisions")
+	rep, err := app.ReplayDiff(ctx, app.DiffRequest{Bot: *botName, Source: pos[0], Deals: deals, PerDecision: *perDecision,
+		Asker: asker, Progress: progress})
+	endProgress()
+	if err != nil {
 		return err
 	}
-	rep := diffReport{Bot: *botName, Asked: len(questions), Changed: []diffRow{}}
-	a := analysis.NewAnalyzer(analysis.Options{})
-	progress := m.progress(len(questions), "decisions")
-	for i, q := range questions {
-		ans, err := la.Ask(ctx, q)
-		if err != nil {
-			return err
-		}
-		progress(i + 1)
-		if rep.Version == "" {
-			_, rep.Version = la.Bot()
-		}
-		if ans.Same(q) {
-			continue
-		}
-		d := owners[i]
-		row := diffRow{Match: d.match.ID, Deal: d.rec.Number, Decision: q.Index, Seat: int(q.Seat), Kind: q.Decision.String(),
-			Then: q.Recorded.Action.String(), Unit: ""}
-		if ans.Answered {
-			row.Now = ans.Action.String()
-			ch, err := a.ValueChange(d.match.Rules, d.rec, q.Index, ans.Action)
-			if err != nil {
-				return err
-			}
-			row.Gain, row.Unit, row.Valued = ch.Gain, ch.Unit, ch.Valued
-		}
-		if row.Valued && row.Unit != "card points" {
-			rep.NetGain += row.Gain
-		}
-		if !row.Valued {
-			rep.Unvalued++
-		}
-		rep.Changed = append(rep.Changed, row)
-	}
-	progress(-1)
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	m.printDiff(&rep)
+	m.printDiff(rep)
 	return nil
 }
 
-// diffDeals reads the deals of a match, of every match of a league, or of an export file.
-func (m *Main) diffDeals(ctx context.Context, arg, dsn string) (deals []diffDeal, st domain.Store, closeFn func(), err error) {
-	if fi, statErr := os.Stat(arg); statErr != nil || !fi.Mode().IsRegular() {
-		s, err := m.openExistingStore(ctx, dsn)
+// diffDeals reads the deals of an export file, of a stored match, or of every match of a
+// stored league.
+func (m *Main) diffDeals(ctx context.Context, arg, dsn string) (*replaySource, []app.RecordedDeal, error) {
+	fi, statErr := os.Stat(arg)
+	isFile := statErr == nil && fi.Mode().IsRegular()
+	if isFile || strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) {
+		src, err := m.openSource(ctx, arg, dsn)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
-		if _, err := s.GetMatch(ctx, arg); errors.Is(err, domain.ErrNotFound) {
-			if _, lerr := s.GetLeague(ctx, arg); lerr == nil {
-				ms, err := s.ListMatches(ctx, domain.MatchFilter{LeagueID: arg})
-				if err != nil {
-					s.Close()
-					return nil, nil, nil, err
-				}
-				for _, mt := range ms {
-					recs, err := s.Deals(ctx, mt.ID)
-					if err != nil {
-						s.Close()
-						return nil, nil, nil, err
-					}
-					for i := range recs {
-						deals = append(deals, diffDeal{replay.MatchOf(&mt), &recs[i]})
-					}
-				}
-				return deals, s, func() { s.Close() }, nil
-			}
+		deals, err := src.Recorded(ctx)
+		if err != nil {
+			src.Close()
+			return nil, nil, err
 		}
-		s.Close()
+		return src, deals, nil
 	}
-	src, err := m.openSource(ctx, arg, dsn)
+	st, err := m.openExistingStore(ctx, dsn)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	if src.st == nil {
-		for _, d := range src.lines {
-			deals = append(deals, diffDeal{d.match, d.rec})
+	deals, err := app.MatchOrLeagueDeals(ctx, st, arg)
+	if err != nil {
+		st.Close()
+		if errors.Is(err, domain.ErrNotFound) {
+			return nil, nil, noMatchError(arg, dsn)
 		}
-		return deals, nil, src.Close, nil
+		return nil, nil, err
 	}
-	am, err := src.st.GetMatch(ctx, src.matchID)
-	if err != nil {
-		src.Close()
-		return nil, nil, nil, err
-	}
-	recs, err := src.st.Deals(ctx, src.matchID)
-	if err != nil {
-		src.Close()
-		return nil, nil, nil, err
-	}
-	for i := range recs {
-		deals = append(deals, diffDeal{replay.MatchOf(am), &recs[i]})
-	}
-	return deals, src.st, src.Close, nil
+	return &replaySource{Source: &app.Source{Name: arg}, st: st}, deals, nil
 }
 
-func (m *Main) printDiff(rep *diffReport) {
+func (m *Main) printDiff(rep *app.DiffReport) {
 	w := m.Stdout
 	fmt.Fprintf(w, "%d decisions of %s re-asked of %s: %d changed\n", rep.Asked, rep.Bot, rep.Version, len(rep.Changed))
 	if len(rep.Changed) == 0 {

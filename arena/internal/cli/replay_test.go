@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/inproc"
 	"github.com/tapparena/tapp/arena/internal/match"
@@ -45,7 +46,7 @@ func playMatch(t *testing.T, rules string, deals int, kinds ...string) playedMat
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := seatNames(kinds)
+	names := app.SeatNames(kinds)
 	const seed = 5
 	seats := &inproc.Seats{Bots: map[string]bots.Bot{}, Record: true}
 	for i, k := range kinds {

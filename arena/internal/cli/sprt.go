@@ -12,10 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"go.uber.org/zap"
-
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
@@ -64,22 +62,12 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	a, err := host.StartLeague(ctx, host.Config{Listen: "127.0.0.1:0", Log: m.Log, Executable: m.Executable}, st, bots, cfg, filepath.Clean(logDir))
-	if a != nil {
-		defer a.Stop()
-	}
-	if err != nil {
-		return err
-	}
-	m.Log.Info("sprt started", zap.String("name", p.League), zap.String("candidate", p.Candidate),
-		zap.String("baseline", p.Baseline), zap.Strings("field", p.Field), zap.Float64("elo0", f.elo0),
-		zap.Float64("elo1", f.elo1), zap.String("rules", p.Rules.String()))
 	var until time.Time
 	if f.forDur > 0 {
 		until = time.Now().Add(f.forDur)
 	}
-	r := &league.Runner{Store: st, Seats: a.Server, Log: m.Log, Concurrency: f.concurrency}
-	s, out, err := sprt.Run(ctx, r, p, settings, until)
+	s, out, err := app.RunSPRT(ctx, st, app.SPRTRun{Plan: p, Settings: settings, Config: cfg, Bots: bots,
+		BotLogs: filepath.Clean(logDir), Until: until, Concurrency: f.concurrency, Executable: m.Executable, Log: m.Log})
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -50,10 +49,7 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, a *host.Host
 	if viewerToken == "" && web.RequiresViewerToken(addr) {
 		return "", nil, usagef("the dashboard on %s would be open to others: give --viewer-token (or listen on 127.0.0.1)", addr)
 	}
-	boards := func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
-		return leaderboard(ctx, st, f, board.LoadOptions{History: true}, board.Options{Families: leagueFamilies(ctx, st, f.LeagueID)})
-	}
-	d := web.Dashboard{Store: st, Leaderboards: boards, Addr: addr, ViewerToken: viewerToken, Log: m.Log}
+	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: addr, ViewerToken: viewerToken, Log: m.Log}
 	if a != nil {
 		d.Live, d.Admin = server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin
 	}

@@ -1,8 +1,9 @@
 // Package host assembles an arena in this process: the store, the gRPC server with its match
 // runner and admin service, the launcher for the bots the arena starts itself (one-time
-// tokens, commands split like a shell's), and waiting for bots to connect. `tapp serve`,
-// `tapp match`, `tapp league run`, `tapp sprt`, `tapp replay ask` and `tapp bot check` start
-// their arena through it; a new front end does too.
+// tokens, commands split like a shell's), and waiting for bots to connect. The use cases of
+// arena/internal/app (a match, a league, an SPRT), the re-ask arena of arena/internal/reask
+// (tapp replay ask and diff), `tapp serve` and `tapp bot check` start their arena through it;
+// a new front end does too.
 package host
 
 import (
@@ -63,9 +64,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", cfg.Listen, err)
 	}
-	st := cfg.Store
-	if st == nil {
-		st = noBots{}
+	var st domain.Store = noBots{}
+	if cfg.Store != nil {
+		st = cfg.Store
 	}
 	srv := server.New(server.Config{Store: st, Log: cfg.Log, AdminToken: cfg.AdminToken, Grace: cfg.Grace, TLS: cfg.TLS})
 	h := &Host{Store: cfg.Store, Server: srv, Addr: lis.Addr().String(), exe: cfg.Executable,
@@ -77,14 +78,6 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	go func() { h.served <- srv.Serve(lis) }()
 	return h, nil
-}
-
-// noBots is the store of an ephemeral arena: no bot is registered, so only the tokens the
-// arena mints connect.
-type noBots struct{ domain.Store }
-
-func (noBots) BotByTokenHash(context.Context, []byte) (*domain.Bot, error) {
-	return nil, domain.ErrNotFound
 }
 
 // OneTimeToken mints a token that connects as bot name to this arena, for this process's

@@ -6,8 +6,8 @@
 //   - leaguefile: the league file (YAML), parsed and checked.
 //   - plan: the schedule (rounds, tables, deals, jobs, the ladder's matchmaking).
 //   - leaguestore: what a league needs from storage (the job queue and the running totals);
-//     memstore keeps it in memory, arena/internal/store in SQLite or PostgreSQL, and
-//     queuetest is the conformance suite all of them pass.
+//     arena/internal/store/memstore keeps it in memory, arena/internal/store in SQLite or
+//     PostgreSQL, and arena/internal/store/storetest is the conformance suite all of them pass.
 //   - liveness: worker names and the platform's check that a worker's process is gone.
 //   - sprt: the sequential test of a candidate against a baseline, played as a league.
 //

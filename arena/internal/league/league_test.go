@@ -19,6 +19,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/engine"
 )
 
 func TestRoundRobin(t *testing.T) {
@@ -395,7 +396,11 @@ func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 		t.Fatalf("Claim = %+v, %v; want one job with nothing stored", held, err)
 	}
 	j := held[0]
-	d := &domain.DealRecord{MatchID: j.MatchID, Number: 0, Group: j.FirstGroup}
+	m, err := st.GetMatch(ctx, j.MatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &domain.DealRecord{MatchID: j.MatchID, Number: 0, Group: j.FirstGroup, Deal: engine.DealFromSeed(m.Spec.Rules, m.Spec.Seed, 0)}
 	if _, err := st.SaveJobDeal(ctx, d, j.ID); err != nil {
 		t.Fatal(err)
 	}

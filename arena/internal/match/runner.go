@@ -77,17 +77,45 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, err := r.resume(ctx, m, tables, log)
+	if err != nil {
+		return nil, err
+	}
+	p.playAll(ctx)
+	return r.finish(ctx, p, log)
+}
+
+// matchPlay is a match being played by Run: what is stored of it, the bots' clocks, and the
+// counts of the deals stored so far.
+type matchPlay struct {
+	r        *Runner
+	m        *domain.Match
+	tables   []Table
+	finished map[int]bool // deal numbers stored before this run
+	clocks   map[string]*referee.Clock
+	parallel int // tables played at once
+
+	mu       sync.Mutex
+	firstErr error
+	count    int // deals stored, those of earlier runs included
+	pot      int // the pot the last stored deal left (with a pot)
+	// The fallback count covers every stored deal: those of earlier runs are counted again
+	// from the store on a resume (the match's counts may be older than its deals after a crash).
+	decisions, fallbacks int
+}
+
+// resume reads what is stored of m already — its finished deals, their decisions and
+// fallbacks, the pot the last one left — and starts the bots' clocks.
+func (r *Runner) resume(ctx context.Context, m *domain.Match, tables []Table, log *zap.Logger) (*matchPlay, error) {
 	done, err := r.Store.DealNumbers(ctx, m.ID)
 	if err != nil {
 		return nil, fmt.Errorf("reading finished deals: %w", err)
 	}
-	finished := make(map[int]bool, len(done))
+	p := &matchPlay{r: r, m: m, tables: tables, finished: make(map[int]bool, len(done)), count: len(done),
+		clocks: make(map[string]*referee.Clock), parallel: max(r.Parallel, 1)}
 	for _, n := range done {
-		finished[n] = true
+		p.finished[n] = true
 	}
-	// The fallback count covers every stored deal: those of earlier runs are counted again
-	// from the store on a resume (the match's counts may be older than its deals after a crash).
-	decisions, fallbacks := 0, 0
 	if len(done) > 0 {
 		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", len(tables)))
 		stored, err := r.Store.Deals(ctx, m.ID)
@@ -95,114 +123,131 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 			return nil, fmt.Errorf("reading finished deals: %w", err)
 		}
 		for _, d := range stored {
-			decisions, fallbacks = decisions+len(d.Decisions), fallbacks+countFallbacks(&d)
+			p.decisions, p.fallbacks = p.decisions+len(d.Decisions), p.fallbacks+countFallbacks(&d)
 		}
 	}
-
-	clocks := make(map[string]*referee.Clock)
 	for _, b := range m.Spec.Bots {
-		if clocks[b] == nil {
-			clocks[b] = referee.NewClock(m.Spec.TimeControl)
+		if p.clocks[b] == nil {
+			p.clocks[b] = referee.NewClock(m.Spec.TimeControl)
 		}
 	}
-	parallel := max(r.Parallel, 1)
 	if m.Spec.Rules.Pot {
-		parallel = 1 // the pot carries from deal to deal
+		p.parallel = 1 // the pot carries from deal to deal
+		if len(done) > 0 {
+			last, err := r.Store.Deal(ctx, m.ID, done[len(done)-1])
+			if err != nil {
+				return nil, fmt.Errorf("reading the pot from the last finished deal: %w", err)
+			}
+			p.pot = last.Outcome.PotAfter
+		}
 	}
+	return p, nil
+}
 
+// playAll plays every deal not stored yet, p.parallel tables at once, and stores each as it
+// finishes; the first error (or the end of ctx) stops it, and the deals in flight are dropped.
+func (p *matchPlay) playAll(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		count    = len(done)
-		pot      = 0
-	)
-	if m.Spec.Rules.Pot && len(done) > 0 {
-		last, err := r.Store.Deal(ctx, m.ID, done[len(done)-1])
-		if err != nil {
-			return nil, fmt.Errorf("reading the pot from the last finished deal: %w", err)
-		}
-		pot = last.Outcome.PotAfter
-	}
 	// Deals wait up to linger to be stored together, unless the next deal waits for this one.
 	linger := 50 * time.Millisecond
-	if parallel == 1 {
+	if p.parallel == 1 {
 		linger = 0
 	}
 	// A table is free for the next deal as soon as its deal is over; the deal is stored while
 	// the next one plays, and at most parallel more deals wait for the store. With a pot the
 	// next deal needs this one's result, so it waits for the store too.
-	tablesFree := make(chan struct{}, parallel)
-	save, stopSaving := r.saver(ctx, linger, func() bool { return len(tablesFree) == 0 })
+	tablesFree := make(chan struct{}, p.parallel)
+	save, stopSaving := p.r.saver(ctx, linger, func() bool { return len(tablesFree) == 0 })
 	defer stopSaving()
-	unsaved := make(chan struct{}, 2*parallel)
-	if m.Spec.Rules.Pot {
-		unsaved = make(chan struct{}, parallel)
+	unsaved := make(chan struct{}, 2*p.parallel)
+	if p.m.Spec.Rules.Pot {
+		unsaved = make(chan struct{}, p.parallel)
 	}
 	var wg sync.WaitGroup
-	for _, t := range tables {
-		if finished[t.Number] {
+	for _, t := range p.tables {
+		if p.finished[t.Number] {
 			continue
 		}
-		select {
-		case unsaved <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() == nil {
-			select {
-			case tablesFree <- struct{}{}:
-			case <-ctx.Done():
-				<-unsaved
-			}
-		}
-		if ctx.Err() != nil {
+		if !waitForTable(ctx, unsaved, tablesFree) {
 			break
 		}
-		wg.Add(1)
-		go func(t Table) {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { <-unsaved }()
-			opts := engine.Options{ForcedRamsch: t.ForcedRamsch}
-			if m.Spec.Rules.Pot {
-				mu.Lock()
-				opts.Pot = pot
-				mu.Unlock()
-			}
-			rec, err := r.playTable(ctx, m, t, opts, clocks)
+			rec, err := p.r.playTable(ctx, p.m, t, p.options(t), p.clocks)
 			<-tablesFree
 			if err == nil {
 				err = save(ctx, rec)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil && ctx.Err() == nil {
-					firstErr = fmt.Errorf("deal %d: %w", t.Number, err)
-					cancel()
-				}
-				return
-			}
-			pot = rec.Outcome.PotAfter
-			count++
-			decisions, fallbacks = decisions+len(rec.Decisions), fallbacks+countFallbacks(rec)
-			if r.Progress != nil {
-				r.Progress(count, len(tables))
-			}
-		}(t)
+			p.stored(ctx, t, rec, err, cancel)
+		})
 	}
 	wg.Wait()
+}
 
-	for _, b := range sortedKeys(clocks) {
-		if clocks[b].Forfeited() && !contains(m.Forfeited, b) {
+// waitForTable waits until fewer deals than allowed wait for the store and a table is free,
+// and takes a place of each; false when ctx ends first.
+func waitForTable(ctx context.Context, unsaved, tablesFree chan struct{}) bool {
+	select {
+	case unsaved <- struct{}{}:
+	case <-ctx.Done():
+	}
+	if ctx.Err() == nil {
+		select {
+		case tablesFree <- struct{}{}:
+		case <-ctx.Done():
+			<-unsaved
+		}
+	}
+	return ctx.Err() == nil
+}
+
+// options are the engine's options of a table's deal: its forced Ramsch, and the pot the
+// last stored deal left.
+func (p *matchPlay) options(t Table) engine.Options {
+	opts := engine.Options{ForcedRamsch: t.ForcedRamsch}
+	if p.m.Spec.Rules.Pot {
+		p.mu.Lock()
+		opts.Pot = p.pot
+		p.mu.Unlock()
+	}
+	return opts
+}
+
+// stored counts a table's deal stored, or keeps the first error and stops the match.
+func (p *matchPlay) stored(ctx context.Context, t Table, rec *domain.DealRecord, err error, stop func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		if p.firstErr == nil && ctx.Err() == nil {
+			p.firstErr = fmt.Errorf("deal %d: %w", t.Number, err)
+			stop()
+		}
+		return
+	}
+	p.pot = rec.Outcome.PotAfter
+	p.count++
+	p.decisions, p.fallbacks = p.decisions+len(rec.Decisions), p.fallbacks+countFallbacks(rec)
+	if p.r.Progress != nil {
+		p.r.Progress(p.count, len(p.tables))
+	}
+}
+
+// finish records how the match ended — forfeits, the counts, its status, even when ctx has
+// ended — and sums up its stored results.
+func (r *Runner) finish(ctx context.Context, p *matchPlay, log *zap.Logger) (*Result, error) {
+	m := p.m
+	for _, b := range sortedKeys(p.clocks) {
+		if p.clocks[b].Forfeited() && !contains(m.Forfeited, b) {
 			m.Forfeited = append(m.Forfeited, b)
 		}
 	}
-	m.Decisions, m.Fallbacks = decisions, fallbacks
+	m.Decisions, m.Fallbacks = p.decisions, p.fallbacks
 	if share := m.FallbackShare(); share > domain.TaintedShare {
 		log.Warn("the arena played many decisions for the bots: the results say little about their play",
-			zap.Int("fallbacks", fallbacks), zap.Int("decisions", decisions), zap.Float64("share", share))
+			zap.Int("fallbacks", p.fallbacks), zap.Int("decisions", p.decisions), zap.Float64("share", share))
 	}
+	firstErr := p.firstErr
 	switch {
 	case firstErr != nil || ctx.Err() != nil:
 		m.Status = domain.MatchAborted

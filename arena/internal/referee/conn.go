@@ -95,25 +95,24 @@ type End struct {
 	State   *engine.State // the final state, for the reveal
 	Outcome engine.Outcome
 
-	mu     sync.Mutex
-	shared map[any]any
+	encodeOnce sync.Once
+	encoded    EncodedEnd
 }
 
-// Shared returns what build makes of the end, built once for all the seats that ask with
-// the same key: an adapter encodes the reveal and the settlement once per game, not once per
-// seat.
-func (e *End) Shared(key any, build func() any) any {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if v, ok := e.shared[key]; ok {
-		return v
-	}
-	if e.shared == nil {
-		e.shared = make(map[any]any, 1)
-	}
-	v := build()
-	e.shared[key] = v
-	return v
+// EncodedEnd is the reveal and the settlement of a game in the wire form of the adapter that
+// encoded them (the protocol's messages).
+type EncodedEnd struct {
+	Reveal, Settlement []byte
+	Err                error // the encoding failed; nothing else is set
+}
+
+// Encoded returns encode(e), encoded once for all the seats of the game: the reveal and the
+// settlement are the same for every seat, so the first seat's adapter encodes them and the
+// other seats get the same bytes. The arena sends one wire form, so every adapter that asks
+// passes the same encoding.
+func (e *End) Encoded(encode func(*End) EncodedEnd) EncodedEnd {
+	e.encodeOnce.Do(func() { e.encoded = encode(e) })
+	return e.encoded
 }
 
 // Answer is one answer a bot sent for a game.

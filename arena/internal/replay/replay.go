@@ -1,7 +1,9 @@
 // Package replay makes recorded deals useful for debugging bots: it steps through a deal as
-// one seat saw it (or with every card), exports deals as JSON Lines in card notation,
-// re-simulates recorded deals with the engine to verify every action and settlement, and
-// re-asks a bot a recorded question to see whether it now decides differently.
+// one seat saw it (or with every card), exports deals as JSON Lines in card notation, and
+// re-simulates recorded deals with the engine to verify every action and settlement. It is a
+// pure viewer over records: it starts no arena, launches nothing and opens no connection
+// (re-asking a bot a recorded decision is arena/internal/reask), so the read-only dashboard
+// links it without the arena's machinery.
 //
 // A replay never trusts a record: the viewer and the verifier replay the recorded moves with
 // the engine, and a seat's view is computed by the engine's per-seat observation and event
@@ -10,8 +12,7 @@
 //
 // Files: replay.go (the match context and the store a replay reads), view.go (the viewer
 // model: a deal's steps from one view), render.go (the steps as text), export.go (the JSON
-// Lines schema), verify.go (re-simulation), ask.go (questions and answers) and arena.go (the
-// ephemeral in-process arena a re-asked bot connects to).
+// Lines schema), verify.go (re-simulation).
 package replay
 
 import (
@@ -83,7 +84,8 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 	return t, false
 }
 
-// Store is the part of a store that replays read; arena/store.Store has all of it.
+// Store is the part of a store that replays read; the SQL store (arena/internal/store) has
+// all of it.
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
@@ -96,18 +98,28 @@ func LoadDeal(ctx context.Context, st Store, matchID string, number int) (Match,
 	if err != nil {
 		return Match{}, nil, err
 	}
-	rec, err := st.Deal(ctx, matchID, number)
+	rec, err := ReadDeal(ctx, st, m.ID, number)
 	if err != nil {
-		nums, nerr := st.DealNumbers(ctx, matchID)
-		if nerr == nil && len(nums) == 0 {
-			return Match{}, nil, fmt.Errorf("match %s has no finished deal yet: %w", matchID, err)
-		}
-		if nerr == nil {
-			return Match{}, nil, fmt.Errorf("%w (finished deals: %s)", err, numberRanges(nums))
-		}
 		return Match{}, nil, err
 	}
 	return MatchOf(m), rec, nil
+}
+
+// ReadDeal reads deal number of a match already read; a deal that is not stored is an error
+// that says which deals are.
+func ReadDeal(ctx context.Context, st Store, matchID string, number int) (*domain.DealRecord, error) {
+	rec, err := st.Deal(ctx, matchID, number)
+	if err == nil {
+		return rec, nil
+	}
+	nums, nerr := st.DealNumbers(ctx, matchID)
+	switch {
+	case nerr != nil:
+		return nil, err
+	case len(nums) == 0:
+		return nil, fmt.Errorf("match %s has no finished deal yet: %w", matchID, err)
+	}
+	return nil, fmt.Errorf("%w (finished deals: %s)", err, numberRanges(nums))
 }
 
 // numberRanges writes ascending numbers compactly: "0-17, 19, 21-30".

@@ -20,15 +20,6 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// clone deep-copies a record's slices, so a test can corrupt it alone.
-func clone(rec domain.DealRecord) domain.DealRecord {
-	rec.Moves = append([]engine.Move(nil), rec.Moves...)
-	rec.Decisions = append([]domain.DecisionRecord(nil), rec.Decisions...)
-	rec.Results = append([]domain.SeatResult(nil), rec.Results...)
-	rec.Seating = append([]string(nil), rec.Seating...)
-	return rec
-}
-
 // find returns the problem with the rule, failing the test when there is none.
 func find(t *testing.T, ps []Problem, rule string) Problem {
 	t.Helper()

@@ -13,7 +13,7 @@ import (
 
 // knownCards is what seat may know after the first n moves of a deal (R-INFO-1..4), computed
 // from the true deal and the moves alone — independently of the engine's observation and
-// redaction code, as arena/server's leak test does: its own hand, every card played, called
+// redaction code, as arena/internal/server's leak test does: its own hand, every card played, called
 // cards, and its private facts (the Frage tapp, the Rufer give, an exposed Ouvert hand).
 func knownCards(rules engine.RuleSet, rec *domain.DealRecord, seat engine.Seat, n int) engine.CardSet {
 	if n >= len(rec.Moves) {

@@ -162,37 +162,32 @@ func (s *Session) Events(gameID string, evs []engine.Event, first int) {
 	}}})
 }
 
-// endKey names the encoded reveal and settlement among an end's shared values.
-type endKey struct{}
-
-// encodedEnd is a game's reveal and settlement in wire form, the same for every seat.
-type encodedEnd struct {
-	reveal, settlement []byte
-	err                error
-}
-
 // End implements referee.Conn: the reveal and the settlement are encoded once per game.
 func (s *Session) End(end *referee.End, evs []engine.Event, first int) {
 	if end.Aborted {
 		_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameEnded{GameEnded: &tappv1.GameEnded{GameId: end.GameID, Aborted: true}}})
 		return
 	}
-	enc := end.Shared(endKey{}, func() any { return encodeEnd(end) }).(*encodedEnd)
-	if enc.err != nil {
-		s.log.Error("encoding the end of a game", zap.String("game", end.GameID), zap.Error(enc.err))
+	enc := end.Encoded(encodeEnd)
+	if enc.Err != nil {
+		s.log.Error("encoding the end of a game", zap.String("game", end.GameID), zap.Error(enc.Err))
 		return
 	}
-	_ = s.sendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, end.GameID, enc.reveal, enc.settlement, evs, first))
+	_ = s.sendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, end.GameID, enc.Reveal, enc.Settlement, evs, first))
 }
 
-func encodeEnd(end *referee.End) *encodedEnd {
+// encodeEnd encodes a game's reveal and settlement, the same for every seat.
+func encodeEnd(end *referee.End) referee.EncodedEnd {
 	opts := proto.MarshalOptions{Deterministic: true}
 	reveal, err := opts.Marshal(wire.RevealToProto(end.Rules, end.Deal, end.State))
 	if err != nil {
-		return &encodedEnd{err: err}
+		return referee.EncodedEnd{Err: err}
 	}
 	settlement, err := opts.Marshal(wire.SettlementForPlayers(wire.OutcomeToProto(end.Outcome), end.Rules.Players))
-	return &encodedEnd{reveal: reveal, settlement: settlement, err: err}
+	if err != nil {
+		return referee.EncodedEnd{Err: err}
+	}
+	return referee.EncodedEnd{Reveal: reveal, Settlement: settlement}
 }
 
 // started is the GameStarted message of a seat.

@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -12,9 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/store/storetest"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -117,113 +115,28 @@ func openTest(t testing.TB, dsn string) *Store {
 // testRules is the rule set of the test matches: modern Tapp for 3 players.
 func testRules(t testing.TB) engine.RuleSet { return mustRules(t, "modern") }
 
-func mustRules(t testing.TB, text string) engine.RuleSet {
-	t.Helper()
-	r, err := engine.ParseRuleSet(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func mustRules(t testing.TB, text string) engine.RuleSet { t.Helper(); return storetest.Rules(t, text) }
 
+// newMatch, sampleDeal, diffDeal and checkedDigest are the shared suite's fixtures
+// (arena/internal/store/storetest), for the tests of what only the SQL store does.
 func newMatch(t testing.TB, s *Store, league string, bots ...string) *domain.Match {
 	t.Helper()
-	m := &domain.Match{Spec: domain.MatchSpec{
-		Rules: testRules(t), Bots: bots, Deals: 12, Seed: 1<<63 + 12345, Duplicate: true,
-		TimeControl: domain.DefaultTimeControl, LeagueID: league,
-	}}
-	if err := s.CreateMatch(context.Background(), m); err != nil {
-		t.Fatalf("CreateMatch: %v", err)
-	}
-	return m
+	return storetest.NewMatch(t, s, league, bots...)
 }
 
-func mustAction(t testing.TB, text string) engine.Action {
-	t.Helper()
-	a, err := engine.ParseAction(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
-// sentBytes is a stand-in for a recorded decision request of about size bytes: opaque binary,
-// as the protobuf wire form is, with NUL bytes, bytes that are not UTF-8, a part that repeats
-// (as observations do) and a part that does not compress (so that a deal of these stays
-// about size/2 bytes per decision when stored). The store must keep it exactly.
-func sentBytes(i, size int) []byte {
-	b := []byte{0x0a, 0x00, 0xff, 0xfe, 0xc3, 0x28, 0x80, byte(i), byte(i >> 8), 0x00}
-	rng := rand.New(rand.NewPCG(uint64(i), uint64(size)))
-	for len(b) < size/2 {
-		b = append(b, byte(rng.Uint32()))
-	}
-	for len(b) < size {
-		b = append(b, "\x12\x02HA\x12\x02CT\x1a\x00"...)
-	}
-	return b[:max(size, 10)]
-}
-
-// sampleDeal is a realistic deal record of match m: the deal from the match's seed, the
-// given number of decisions (a round of bids, a contract, then cards), each with about
-// sentSize bytes of request (binary, see sentBytes), a rejected answer, a strike, and one
-// result per seat.
 func sampleDeal(t testing.TB, m *domain.Match, number, decisions, sentSize int) *domain.DealRecord {
 	t.Helper()
-	rules := m.Spec.Rules
-	seats := rules.Players
-	deal := engine.DealFromSeed(rules, m.Spec.Seed, uint64(number))
-	d := &domain.DealRecord{
-		MatchID: m.ID, Number: number, Group: number / 6,
-		Seating: append([]string(nil), m.Spec.Bots...),
-		Deal:    deal,
-		Options: engine.Options{ForcedRamsch: number%2 == 1},
-		Outcome: engine.Outcome{
-			Declarer: 0, Contract: engine.Solo, Trump: engine.Clubs,
-			Points: [4]int{75, 30, 15}, Tricks: [4]int{7, 3, 1}, DeclarerWon: true, Payoff: [4]int{10, -5, -5},
-		},
-		Started:  time.Date(2026, 11, 29, 20, 0, number, 123456000, time.UTC),
-		Duration: 3*time.Second + 250*time.Microsecond,
-	}
-	var cards [engine.MaxPlayers][]engine.Card
-	for seat := range seats {
-		cards[seat] = deal.Hands[seat].Cards(nil)
-	}
-	for i := range decisions {
-		seat := engine.Seat(i % seats)
-		kind, act := engine.DecideCard, ""
-		switch {
-		case i < seats:
-			kind, act = engine.DecideBid, []string{"play", "pass", "pass", "pass"}[i]
-		case i == seats:
-			kind, act = engine.DecideContract, "solo:C"
-		default:
-			hand := cards[seat]
-			act = hand[(i/seats)%len(hand)].String()
-		}
-		action := mustAction(t, act)
-		d.Moves = append(d.Moves, engine.Move{Seat: seat, Action: action})
-		x := domain.DecisionRecord{
-			Index: i, Seat: seat, Bot: m.Spec.Bots[i%seats], Decision: kind,
-			RequestID: fmt.Sprintf("r-%d-%d", number, i), Sent: sentBytes(i, sentSize),
-			Attempts: []domain.AnswerAttempt{{Text: act, After: time.Duration(1000+i) * time.Microsecond}},
-			Action:   action, Latency: time.Duration(1000+i) * time.Microsecond,
-			Think: time.Duration(700+i)*time.Microsecond + time.Duration(i)*time.Nanosecond, // kept to the nanosecond
-		}
-		if i == 4 {
-			x.Attempts = append([]domain.AnswerAttempt{{Text: "ZZ", After: 500 * time.Microsecond, Rejected: "R-PLAY-1: not in hand"}}, x.Attempts...)
-		}
-		if i == 5 {
-			x.Attempts, x.Strike, x.Fallback, x.Latency = nil, true, true, time.Second
-		}
-		d.Decisions = append(d.Decisions, x)
-	}
-	for seat := range seats {
-		d.Results = append(d.Results, domain.SeatResult{
-			Bot: m.Spec.Bots[seat], Seat: engine.Seat(seat), Payoff: d.Outcome.Payoff[seat],
-			Points: d.Outcome.Points[seat], Tricks: d.Outcome.Tricks[seat], Declarer: seat == 0,
-		})
-	}
-	return d
+	return storetest.SampleDeal(t, m, number, decisions, sentSize)
+}
+
+func diffDeal(t *testing.T, got, want *domain.DealRecord) {
+	t.Helper()
+	storetest.DiffDeal(t, got, want)
+}
+
+func checkedDigest(t *testing.T, got, saved *domain.DealRecord) *domain.DealRecord {
+	t.Helper()
+	return storetest.CheckedDigest(t, got, saved)
 }
 
 // checkReadBack reads every deal of the match and checks that each is the one stored (with

@@ -60,6 +60,20 @@ func (s *Store) migrations() ([]migration, error) {
 	return loadMigrations(migrationFiles, "migrations/"+s.dialect.String())
 }
 
+// LatestSchema is the newest schema version this build knows: it migrates an older store to
+// it and refuses a newer one (tapp version prints it).
+func LatestSchema() (int, error) {
+	latest := 0
+	for _, d := range []dialect{sqliteDialect, postgresDialect} {
+		ms, err := loadMigrations(migrationFiles, "migrations/"+d.String())
+		if err != nil {
+			return 0, err
+		}
+		latest = max(latest, len(ms))
+	}
+	return latest, nil
+}
+
 // SchemaVersion returns the version the database's schema is at (0 for an empty database).
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var exists bool

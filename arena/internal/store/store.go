@@ -1,6 +1,7 @@
 // Package store implements domain.Store over database/sql, for SQLite (the default: one file,
 // the pure-Go driver modernc.org/sqlite, no cgo) and for PostgreSQL (pgx through its
-// database/sql adapter), with the same tables, the same behaviour and one shared test suite.
+// database/sql adapter), with the same tables and the same behaviour: both pass the stores'
+// suite (arena/internal/store/storetest), as the memory store does.
 //
 // Open picks the backend from the DSN:
 //

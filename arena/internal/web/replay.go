@@ -33,10 +33,15 @@ func parseView(text string, players int) (replay.View, error) {
 // replay.NewWalk, which leaves out what the view may not know when it builds them: this
 // conversion adds nothing of its own.
 func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*viewv1.GetReplayResponse, error) {
-	m, rec, err := replay.LoadDeal(ctx, v.Store, req.GetMatchId(), int(req.GetDealNumber()))
+	stored, err := v.Store.GetMatch(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, grpcError(err)
 	}
+	rec, err := replay.ReadDeal(ctx, v.Store, stored.ID, int(req.GetDealNumber()))
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	m := replay.MatchOf(stored)
 	players := m.Rules.Players
 	view, err := parseView(req.GetView(), players)
 	if err != nil {
@@ -45,10 +50,6 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 	walk, err := replay.NewWalk(m, rec, view)
 	if err != nil {
 		return nil, status.Error(codes.DataLoss, err.Error())
-	}
-	stored, err := v.Store.GetMatch(ctx, m.ID)
-	if err != nil {
-		return nil, grpcError(err)
 	}
 	nums, err := v.Store.DealNumbers(ctx, m.ID)
 	if err != nil {

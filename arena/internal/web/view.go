@@ -11,8 +11,8 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/board"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -26,7 +26,7 @@ const (
 	defaultListed    = 50
 )
 
-// Store is what the dashboard reads; arena/store.Store has all of it. Every method reads a
+// Store is what the dashboard reads; the SQL store (arena/internal/store) has all of it. Every method reads a
 // bounded number of rows (one match, one deal, one league's counters), never all results.
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
@@ -104,13 +104,17 @@ func (v *View) ListLeagues(ctx context.Context, _ *viewv1.ListLeaguesRequest) (*
 	resp := &viewv1.ListLeaguesResponse{}
 	for _, l := range ls {
 		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: wire.Timestamp(l.Created), Updated: wire.Timestamp(l.Updated)}
-		if n, err := v.Store.LeagueDeals(ctx, l.ID); err == nil {
-			info.Deals = int32(n)
+		n, err := v.Store.LeagueDeals(ctx, l.ID)
+		if err != nil {
+			return nil, grpcError(err)
 		}
-		if counts, err := v.Store.RoundCounts(ctx, l.ID); err == nil {
-			for _, c := range counts {
-				info.Matches += int32(c.Done)
-			}
+		info.Deals = int32(n)
+		counts, err := v.Store.RoundCounts(ctx, l.ID)
+		if err != nil {
+			return nil, grpcError(err)
+		}
+		for _, c := range counts {
+			info.Matches += int32(c.Done)
 		}
 		resp.Leagues = append(resp.Leagues, info)
 	}
@@ -146,11 +150,13 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	finished := map[string]time.Time{}
-	if ms, err := v.Store.ListMatches(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules}); err == nil {
-		for _, m := range ms {
-			finished[m.ID] = m.Finished
-		}
+	ms, err := v.Store.ListMatches(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	finished := make(map[string]time.Time, len(ms))
+	for _, m := range ms {
+		finished[m.ID] = m.Finished
 	}
 	return historyToProto(lb, finished), nil
 }
@@ -244,11 +250,11 @@ func (v *View) ListMatches(ctx context.Context, req *viewv1.ListMatchesRequest) 
 	}
 	resp := &viewv1.ListMatchesResponse{}
 	for i := range ms {
-		played := 0
-		if nums, err := v.Store.DealNumbers(ctx, ms[i].ID); err == nil {
-			played = len(nums)
+		nums, err := v.Store.DealNumbers(ctx, ms[i].ID)
+		if err != nil {
+			return nil, grpcError(err)
 		}
-		resp.Matches = append(resp.Matches, matchInfo(&ms[i], played))
+		resp.Matches = append(resp.Matches, matchInfo(&ms[i], len(nums)))
 	}
 	return resp, nil
 }

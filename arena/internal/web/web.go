@@ -28,7 +28,6 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
@@ -40,13 +39,14 @@ import (
 //go:embed assets
 var assets embed.FS
 
-func init() {
-	// JSON requests pass through the transcoder to the gRPC server without a second
-	// conversion; unknown fields from a newer page are ignored rather than refused.
-	encoding.RegisterCodec(vanguardgrpc.NewCodec(&vanguard.JSONCodec{
-		MarshalOptions:   protojson.MarshalOptions{EmitUnpopulated: true},
-		UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
-	}))
+// pageJSON is the JSON the page speaks: unset fields are sent (the page reads zeros rather
+// than missing keys) and unknown fields from a newer page are ignored rather than refused.
+// The resolver finds the types of Any fields (nil: the global registry).
+func pageJSON(res vanguard.TypeResolver) vanguard.Codec {
+	return &vanguard.JSONCodec{
+		MarshalOptions:   protojson.MarshalOptions{Resolver: res, EmitUnpopulated: true},
+		UnmarshalOptions: protojson.UnmarshalOptions{Resolver: res, DiscardUnknown: true},
+	}
 }
 
 // Config is what the dashboard serves and to whom.
@@ -67,12 +67,21 @@ func Handler(cfg Config) (http.Handler, error) {
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
-	g := grpc.NewServer(grpc.UnaryInterceptor(readAccess(cfg.ViewerToken)))
+	// The services' gRPC server is reached only through the transcoder, and speaks the page's
+	// JSON itself: a page's request passes through to it without a second conversion. The
+	// codec is this server's own, not one registered for the whole process.
+	g := grpc.NewServer(grpc.UnaryInterceptor(readAccess(cfg.ViewerToken)), grpc.ForceServerCodec(vanguardgrpc.NewCodec(pageJSON(nil))))
 	viewv1.RegisterViewServiceServer(g, cfg.View)
 	if cfg.Admin != nil {
 		cfg.Admin(g)
 	}
-	rpc, err := vanguardgrpc.NewTranscoder(g)
+	var services []*vanguard.Service
+	for name := range g.GetServiceInfo() {
+		services = append(services, vanguard.NewService(name, g))
+	}
+	rpc, err := vanguard.NewTranscoder(services,
+		vanguard.WithCodec(pageJSON),
+		vanguard.WithDefaultServiceOptions(vanguard.WithTargetCodecs(vanguard.CodecJSON), vanguard.WithTargetProtocols(vanguard.ProtocolGRPC)))
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
 	}

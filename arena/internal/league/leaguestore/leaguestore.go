@@ -1,7 +1,7 @@
 // Package leaguestore is the contract between a league's runner and its storage: the job
 // queue with leases (Queue) and the league's records and running totals (Store). Back ends:
 // arena/internal/store (SQLite and PostgreSQL) and arena/internal/store/memstore; all of
-// them pass the conformance suite arena/internal/league/queuetest.
+// them pass the stores' conformance suite, arena/internal/store/storetest.
 //
 // # Units of work and the queue
 //

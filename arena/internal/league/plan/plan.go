@@ -60,28 +60,42 @@ func (p *Plan) Fingerprint() string {
 		sum := sha256.Sum256([]byte(p.DealsText))
 		deals = hex.EncodeToString(sum[:8])
 	}
-	b, _ := json.Marshal(struct {
-		Rules           string   `json:"rules"`
-		Format          string   `json:"format"`
-		Bots            []string `json:"bots"`
-		Candidate       string   `json:"candidate,omitempty"`
-		Baseline        string   `json:"baseline,omitempty"`
-		Field           []string `json:"field,omitempty"`
-		MatchesPerRound int      `json:"matches_per_round,omitempty"`
-		Deals           int      `json:"deals"`
-		Duplicate       bool     `json:"duplicate"`
-		DealsFile       string   `json:"deals_file_sha256,omitempty"`
-		Seed            uint64   `json:"seed"`
-		PerDecisionMS   int64    `json:"per_decision_ms"`
-		OverageMS       int64    `json:"overage_ms"`
-		Strikes         int      `json:"strikes"`
-		// Left out when not set, so that a league file without families keeps its fingerprint.
-		Families  map[string]string `json:"families,omitempty"`
-		FamilyCap int               `json:"family_cap,omitempty"`
-	}{p.Rules.String(), p.Format, p.Bots, p.Candidate, p.Baseline, p.Field, p.matchesPerRound(), p.Deals, p.Duplicate,
+	b, _ := json.Marshal(Stored{p.Rules.String(), p.Format, p.Bots, p.Candidate, p.Baseline, p.Field, p.matchesPerRound(), p.Deals, p.Duplicate,
 		deals, p.Seed, p.TimeControl.PerDecision.Milliseconds(), p.TimeControl.Overage.Milliseconds(), p.TimeControl.MaxStrikes,
 		p.Families, p.FamilyCap})
 	return string(b)
+}
+
+// Stored is a plan as its fingerprint keeps it with the league (domain.League.Plan): what a
+// reader of a stored league (its leaderboard's families, its status) learns of its plan.
+// Its fields are the fingerprint's, in order: changing one changes every fingerprint.
+type Stored struct {
+	Rules           string   `json:"rules"`
+	Format          string   `json:"format"`
+	Bots            []string `json:"bots"`
+	Candidate       string   `json:"candidate,omitempty"`
+	Baseline        string   `json:"baseline,omitempty"`
+	Field           []string `json:"field,omitempty"`
+	MatchesPerRound int      `json:"matches_per_round,omitempty"`
+	Deals           int      `json:"deals"`
+	Duplicate       bool     `json:"duplicate"`
+	DealsFile       string   `json:"deals_file_sha256,omitempty"`
+	Seed            uint64   `json:"seed"`
+	PerDecisionMS   int64    `json:"per_decision_ms"`
+	OverageMS       int64    `json:"overage_ms"`
+	Strikes         int      `json:"strikes"`
+	// Left out when not set, so that a league file without families keeps its fingerprint.
+	Families  map[string]string `json:"families,omitempty"`
+	FamilyCap int               `json:"family_cap,omitempty"`
+}
+
+// ParseStored reads a league's stored fingerprint (Plan.Fingerprint).
+func ParseStored(fingerprint string) (*Stored, error) {
+	var s Stored
+	if err := json.Unmarshal([]byte(fingerprint), &s); err != nil {
+		return nil, fmt.Errorf("the stored plan cannot be read: %w", err)
+	}
+	return &s, nil
 }
 
 // DiffFingerprints says in words how two fingerprints differ (for the error that refuses to

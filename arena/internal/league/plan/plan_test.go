@@ -85,6 +85,24 @@ func TestFingerprint(t *testing.T) {
 	}
 }
 
+// A league's stored fingerprint reads back as the plan that made it: the families its
+// leaderboard splits by, its bots and its rules; a text that is no plan is an error.
+func TestParseStored(t *testing.T) {
+	t.Parallel()
+	p := plan(t, Ladder, "a1", "a2", "b")
+	p.Families, p.FamilyCap = map[string]string{"a1": "a", "a2": "a"}, 1
+	s, err := ParseStored(p.Fingerprint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.Families, p.Families) || s.FamilyCap != 1 || !reflect.DeepEqual(s.Bots, p.Bots) || s.Rules != p.Rules.String() || s.Seed != 1 {
+		t.Errorf("ParseStored = %+v, want the plan's families, bots, rules and seed", s)
+	}
+	if _, err := ParseStored("not json"); err == nil {
+		t.Error("ParseStored(not json): no error")
+	}
+}
+
 // The ladder seats the bots it knows least about first.
 func TestLadderFavoursUncertainRatings(t *testing.T) {
 	t.Parallel()

@@ -61,7 +61,7 @@ func dealsOf(t *testing.T, st *memstore.Memory, p *plan.Plan, r int, rng *rand.R
 			t.Fatal(err)
 		}
 		for _, tb := range tables {
-			d := &domain.DealRecord{MatchID: m.ID, Number: tb.Number, Group: tb.Group, Seating: tb.Seating}
+			d := &domain.DealRecord{MatchID: m.ID, Number: tb.Number, Group: tb.Group, Seating: tb.Seating, Deal: tb.Deal}
 			for seat, bot := range tb.Seating {
 				pay := rng.IntN(41) - 20
 				if bot == p.Candidate {

@@ -2,77 +2,91 @@ package memstore_test
 
 import (
 	"context"
-	"reflect"
 	"testing"
-	"time"
 
+	"github.com/tapparena/tapp/arena/internal/analysis"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/inproc"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
-	"github.com/tapparena/tapp/arena/internal/league/queuetest"
-	"github.com/tapparena/tapp/engine"
+	"github.com/tapparena/tapp/arena/internal/store/storetest"
+	"github.com/tapparena/tapp/arena/internal/web"
+	"github.com/tapparena/tapp/bots"
+	"github.com/tapparena/tapp/bots/builtin"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
-// The in-memory queue keeps the contract of the SQL ones (arena/store runs the same suite).
-func TestMemoryQueueConformance(t *testing.T) {
+// The memory store keeps the contract of the SQL one (arena/internal/store runs the same
+// suite on SQLite and PostgreSQL), decision records included.
+func TestMemoryKeepsTheStoresContract(t *testing.T) {
 	t.Parallel()
-	queuetest.Run(t, func(*testing.T) queuetest.Store { return memstore.New() })
+	storetest.Run(t, func(*testing.T) storetest.Store { return memstore.New() })
 }
 
-// Results lists by match (as they started), deal and seat, like the SQL store, whatever the
-// order the deals were stored in.
-func TestMemoryResultsOrder(t *testing.T) {
+// What the readers read of a store — replay, verify, analyze, the dashboard — works on a
+// match played into the memory store within the process.
+var (
+	_ replay.Store   = (*memstore.Memory)(nil)
+	_ analysis.Store = (*memstore.Memory)(nil)
+	_ web.Store      = (*memstore.Memory)(nil)
+)
+
+// A match played in this process on the memory store verifies (every request as the bots
+// got it), replays on the dashboard and is analysed, as it would on a database.
+func TestReadersWorkOnAMatchInMemory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := memstore.New()
-	rules, err := engine.ParseRuleSet("modern players=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
-	late := &domain.Match{ID: "a-late", Spec: domain.MatchSpec{Rules: rules, Bots: []string{"x", "y", "z"}}, Started: start.Add(time.Minute)}
-	early := &domain.Match{ID: "b-early", Spec: domain.MatchSpec{Rules: rules, Bots: []string{"x", "y", "z"}}, Started: start}
-	for _, m := range []*domain.Match{late, early} {
-		if err := s.CreateMatch(ctx, m); err != nil {
-			t.Fatal(err)
+	st := memstore.New()
+	spec := domain.MatchSpec{Rules: storetest.Rules(t, "modern"), Bots: []string{"random", "heuristic", "random#2"},
+		Deals: 2, Seed: 11, TimeControl: domain.DefaultTimeControl}
+	seats := &inproc.Seats{Bots: map[string]bots.Bot{}, Record: true}
+	for i, name := range spec.Bots {
+		kind := map[string]string{"random#2": "random"}[name]
+		if kind == "" {
+			kind = name
 		}
-	}
-	save := func(m *domain.Match, n int) {
-		t.Helper()
-		d := &domain.DealRecord{MatchID: m.ID, Number: n, Seating: m.Spec.Bots}
-		d.Results = domain.ResultsOf(d.Seating, engine.Outcome{Declarer: engine.NoSeat})
-		if err := s.SaveDeal(ctx, d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	save(late, 0)
-	save(early, 1)
-	save(early, 0)
-	type key struct {
-		match string
-		deal  int
-		seat  engine.Seat
-	}
-	var want []key
-	for _, k := range []key{{"b-early", 0, 0}, {"b-early", 1, 0}, {"a-late", 0, 0}} {
-		for seat := range engine.Seat(3) {
-			want = append(want, key{k.match, k.deal, seat})
-		}
-	}
-	for _, limit := range []int{0, 4} {
-		rows, err := s.Results(ctx, domain.MatchFilter{Limit: limit})
+		b, err := builtin.New(kind, spec.Seed+uint64(i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []key
-		for _, r := range rows {
-			got = append(got, key{r.MatchID, r.Deal, r.Seat})
+		seats.Bots[name] = b
+	}
+	runner := &match.Runner{Store: st, Seats: seats}
+	m, err := runner.Create(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Run(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+
+	rep, err := replay.VerifyStored(ctx, st, m.ID)
+	if err != nil || !rep.OK() || rep.Deals != 2 || rep.Decisions == 0 {
+		t.Fatalf("VerifyStored = %+v, %v; want 2 deals verified without a problem", rep, err)
+	}
+	d, err := st.Deal(ctx, m.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range d.Decisions {
+		if x.RequestID != "" && len(x.Sent) == 0 {
+			t.Errorf("decision %d: its request is not kept", x.Index)
 		}
-		w := want
-		if limit > 0 {
-			w = want[:limit]
-		}
-		if !reflect.DeepEqual(got, w) {
-			t.Errorf("Results(limit %d) = %v, want %v", limit, got, w)
+	}
+
+	view := &web.View{Store: st}
+	got, err := view.GetReplay(ctx, &viewv1.GetReplayRequest{MatchId: m.ID, DealNumber: 1, View: "0"})
+	if err != nil || len(got.GetSteps()) != len(d.Decisions)+1 || len(got.GetDealNumbers()) != 2 {
+		t.Errorf("the dashboard's replay: %d steps, %d deals, %v; want %d steps of 2 deals",
+			len(got.GetSteps()), len(got.GetDealNumbers()), err, len(d.Decisions)+1)
+	}
+
+	only := 0
+	for _, want := range []struct{ computed, stored int }{{1, 0}, {0, 1}} { // the second run reads the first's
+		a, err := analysis.Run{Workers: 1}.Stored(ctx, st, m.ID, &only)
+		if err != nil || len(a.Deals) != 1 || a.Computed != want.computed || a.Stored != want.stored {
+			t.Fatalf("analysis = %+v, %v; want deal 0, %d computed, %d stored", a, err, want.computed, want.stored)
 		}
 	}
 }

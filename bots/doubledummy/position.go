@@ -1,40 +1,4 @@
-// Package search is Tapp Arena's strong built-in bot, "Kibitz": determinized search (PIMC,
-// perfect-information Monte Carlo, as in Skat programs) over a fast double-dummy solver.
-//
-// # Solver
-//
-// The solver (Solver, Position) plays out a perfect-information Tapp position for every
-// contract goal: card points (exact, within a tolerance, or at least a target such as 61),
-// every trick (Rufer, Durch, Tout), no trick (Bettel, Ouvert) and Ramsch. It is an
-// alpha-beta search over bitmask hands with move ordering, equivalent-card pruning and a
-// transposition table; see Solver. Ramsch, which is not a two-sided game, is solved
-// paranoidly: the bot's seat minimises its own points against everybody else (GoalRamsch).
-//
-// # Bot
-//
-// At every decision the bot draws deals consistent with its observation
-// (engine.Observation.Sample, filtered so that an opponent declarer's hand fits his
-// contract), solves each and takes the action with the best mean payoff (the engine's
-// settlement: modern stakes, the older variants' game points and pot):
-//   - cards: every legal card on every sampled deal. In modern point contracts only 61 counts,
-//     so the solver answers "61 or not" (exact points, as a tie-break, in the last five
-//     tricks); in the older variants the margin above 60 scores, so points within 8 (exact
-//     in the last six tricks); every-trick and no-trick contracts are won or lost (in a
-//     Bettel the tricks the declarer is forced to take break ties); in Ramsch the bot
-//     minimises its own paranoid points, leaving the first three tricks to the heuristic
-//     bot, for which the paranoid search is too slow and too pessimistic;
-//   - bidding: every contract it could name (with enough trumps to be worth solving) is
-//     played out double-dummy on the sampled deals with the bot as declarer; it plays (or
-//     bids, in the auction) when the best beats passing (0). Double-dummy defenders see every
-//     card and are stronger than real ones, so point contracts are credited bidOptimism card
-//     points; Tout is announced only when every trick is taken in ToutThreshold of the deals;
-//   - Frage lay-away, classic Solo trump, Rufer call and give: every alternative (for the
-//     lay-away and the call, a short list from a rule of thumb) over the sampled deals.
-//
-// Settings (Config): samples per decision, a time budget per decision and threads. With a
-// sample budget only (Budget < 0) the bot is deterministic for a seed, whatever the threads.
-// Should no sample finish in time, the heuristic bot (package heuristic) decides.
-package search
+package doubledummy
 
 import (
 	"fmt"
@@ -124,29 +88,29 @@ func (p *Position) TrickCards() engine.CardSet {
 // trick in progress, a legal leader and declarer, trump a real suit or NoSuit.
 func (p *Position) Validate() error {
 	if p.Players != 3 && p.Players != 4 {
-		return fmt.Errorf("search: %d players (3 or 4)", p.Players)
+		return fmt.Errorf("doubledummy: %d players (3 or 4)", p.Players)
 	}
 	if p.Leader < 0 || p.Leader >= p.Players || p.Declarer < 0 || p.Declarer >= p.Players {
-		return fmt.Errorf("search: leader %d or declarer %d out of range", p.Leader, p.Declarer)
+		return fmt.Errorf("doubledummy: leader %d or declarer %d out of range", p.Leader, p.Declarer)
 	}
 	if p.NTrick < 0 || p.NTrick >= p.Players {
-		return fmt.Errorf("search: %d cards in the current trick", p.NTrick)
+		return fmt.Errorf("doubledummy: %d cards in the current trick", p.NTrick)
 	}
 	if p.Trump != engine.NoSuit && p.Trump >= engine.NumSuits {
-		return fmt.Errorf("search: trump %d", p.Trump)
+		return fmt.Errorf("doubledummy: trump %d", p.Trump)
 	}
 	var all engine.CardSet
 	for i := 0; i < p.NTrick; i++ {
 		c := p.Trick[i]
 		if !c.Valid() || all.Has(c) {
-			return fmt.Errorf("search: bad trick card %v", c)
+			return fmt.Errorf("doubledummy: bad trick card %v", c)
 		}
 		all = all.With(c)
 	}
 	base := -1
 	for s := 0; s < p.Players; s++ {
 		if all&p.Hands[s] != 0 {
-			return fmt.Errorf("search: card %v held twice", (all & p.Hands[s]).Lowest())
+			return fmt.Errorf("doubledummy: card %v held twice", (all & p.Hands[s]).Lowest())
 		}
 		all |= p.Hands[s]
 		n := p.Hands[s].Len()
@@ -156,14 +120,14 @@ func (p *Position) Validate() error {
 		if base < 0 {
 			base = n
 		} else if n != base {
-			return fmt.Errorf("search: hand sizes do not fit the trick (seat %d)", s)
+			return fmt.Errorf("doubledummy: hand sizes do not fit the trick (seat %d)", s)
 		}
 	}
 	if base == 0 && p.NTrick == 0 {
 		return nil
 	}
 	if base == 0 {
-		return fmt.Errorf("search: empty hands")
+		return fmt.Errorf("doubledummy: empty hands")
 	}
 	return nil
 }

@@ -1,9 +1,4 @@
-// Package queuetest is the conformance suite of the league's job queue (leaguestore.Queue): every
-// back end (the in-memory one, SQLite, PostgreSQL) runs the same tests of leases,
-// heartbeats, rescue, exactly-once completion and ordering, from its own tests:
-//
-//	queuetest.Run(t, func(t *testing.T) queuetest.Store { return openMyStore(t) })
-package queuetest
+package storetest
 
 import (
 	"context"
@@ -15,48 +10,14 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/engine"
 )
 
-// Store is a league store that also lists a league's jobs, as every back end does.
-type Store interface {
-	leaguestore.Store
-	Jobs(ctx context.Context, league string) ([]domain.Job, error)
-}
-
-// Run runs the suite; open returns a fresh, empty store for each test.
-func Run(t *testing.T, open func(t *testing.T) Store) {
-	t.Helper()
-	for _, tc := range []struct {
-		name string
-		test func(t *testing.T, s Store)
-	}{
-		{"LeasesHeartbeatsAndRescue", testLeases},
-		{"SaveJobDealCompletesJobAndMatchOnce", testCompletion},
-		{"ClaimCountsStoredDeals", testClaimCountsStoredDeals},
-		{"ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
-		{"LeagueUnitsAreRunningTotals", testLeagueUnits},
-		{"LeagueSeatsCountAPositionRange", testLeagueSeats},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.test(t, open(t))
-		})
-	}
-}
+// The league's job queue: leases, heartbeats, rescue, exactly-once completion and order
+// (leaguestore.Queue).
 
 // lease is the lease of jobs that must not expire during a test.
 const lease = time.Minute
-
-func rules(t *testing.T) engine.RuleSet {
-	t.Helper()
-	r, err := engine.ParseRuleSet("modern")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // Schedule stores league L with one round of two duplicate matches of 2 groups (6 deals
 // each), one job per group, and returns the matches: the fixture of the suite, also for a
@@ -72,7 +33,7 @@ func Schedule(t *testing.T, s Store) []*domain.Match {
 	var jobs []domain.Job
 	for i := range 2 {
 		m := &domain.Match{ID: fmt.Sprintf("L-r0-m%d", i), Spec: domain.MatchSpec{
-			Rules: rules(t), Bots: []string{"a", "b", "c"}, Deals: 2, Seed: 7, Duplicate: true,
+			Rules: Rules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 2, Seed: 7, Duplicate: true,
 			TimeControl: domain.DefaultTimeControl, LeagueID: "L",
 		}}
 		matches = append(matches, m)
@@ -87,8 +48,8 @@ func Schedule(t *testing.T, s Store) []*domain.Match {
 	return matches
 }
 
-// deal is a finished deal of m: its cards from the match's seed, a settled outcome.
-func deal(m *domain.Match, number int) *domain.DealRecord {
+// leagueDeal is a finished deal of m: its cards from the match's seed, a settled outcome.
+func leagueDeal(m *domain.Match, number int) *domain.DealRecord {
 	r := m.Spec.Rules
 	d := &domain.DealRecord{
 		MatchID: m.ID, Number: number, Group: number / 6,
@@ -204,7 +165,7 @@ func testCompletion(t *testing.T, s Store) {
 		t.Fatalf("Claim = %+v, %v", jobs, err)
 	}
 	for n := range 12 {
-		done, err := s.SaveJobDeal(ctx, deal(ms[0], n), jobs[n/6].ID)
+		done, err := s.SaveJobDeal(ctx, leagueDeal(ms[0], n), jobs[n/6].ID)
 		if err != nil {
 			t.Fatalf("SaveJobDeal(%d): %v", n, err)
 		}
@@ -226,10 +187,10 @@ func testCompletion(t *testing.T, s Store) {
 		t.Errorf("Extend of a done job = %v, %v; want nothing lost", lost, err)
 	}
 	// A deal stored twice is a conflict and changes nothing; a done job stays done.
-	if _, err := s.SaveJobDeal(ctx, deal(ms[0], 3), jobs[0].ID); !errors.Is(err, domain.ErrConflict) {
+	if _, err := s.SaveJobDeal(ctx, leagueDeal(ms[0], 3), jobs[0].ID); !errors.Is(err, domain.ErrConflict) {
 		t.Errorf("SaveJobDeal of a stored deal = %v, want ErrConflict", err)
 	}
-	if err := s.SaveJobDeals(ctx, []domain.JobDeal{{Deal: deal(ms[1], 0), JobID: 0}, {Deal: deal(ms[0], 4), JobID: jobs[0].ID}}); !errors.Is(err, domain.ErrConflict) {
+	if err := s.SaveJobDeals(ctx, []domain.JobDeal{{Deal: leagueDeal(ms[1], 0), JobID: 0}, {Deal: leagueDeal(ms[0], 4), JobID: jobs[0].ID}}); !errors.Is(err, domain.ErrConflict) {
 		t.Errorf("SaveJobDeals with a stored deal = %v, want ErrConflict", err)
 	}
 	if n, _ := s.DealNumbersBetween(ctx, ms[1].ID, 0, 11); len(n) != 0 {
@@ -256,7 +217,7 @@ func testClaimCountsStoredDeals(t *testing.T, s Store) {
 		t.Fatalf("Claim = %+v, %v; want two jobs with nothing stored", jobs, err)
 	}
 	for _, n := range []int{0, 4, 7} { // two deals of the first job, one of the second
-		if _, err := s.SaveJobDeal(ctx, deal(ms[0], n), jobs[n/6].ID); err != nil {
+		if _, err := s.SaveJobDeal(ctx, leagueDeal(ms[0], n), jobs[n/6].ID); err != nil {
 			t.Fatalf("SaveJobDeal(%d): %v", n, err)
 		}
 	}
@@ -285,7 +246,7 @@ func testConcurrentClaims(t *testing.T, s Store) {
 	if _, err := s.EnsureLeague(ctx, &domain.League{ID: "C", Plan: "{}"}); err != nil {
 		t.Fatal(err)
 	}
-	m := &domain.Match{ID: "C-m", Spec: domain.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "c"},
+	m := &domain.Match{ID: "C-m", Spec: domain.MatchSpec{Rules: Rules(t, "modern"), Bots: []string{"a", "b", "c"},
 		Deals: 60, Duplicate: true, LeagueID: "C"}}
 	var jobs []domain.Job
 	for g := range 60 {
@@ -326,70 +287,30 @@ func testConcurrentClaims(t *testing.T, s Store) {
 	}
 }
 
-// The league's units are running totals of the deals stored, per unit (here: duplicate
-// group), with each bot's net by its position in the match, read from a round on.
-func testLeagueUnits(t *testing.T, s Store) {
+// A batch of a league's deals with one that cannot be stored stores none of them and
+// completes no job.
+func testBadBatch(t *testing.T, s Store) {
 	ctx := context.Background()
 	ms := Schedule(t, s)
-	jobs, err := s.Claim(ctx, "L", "w", 4, lease)
-	if err != nil || len(jobs) != 4 {
+	jobs, err := s.Claim(ctx, "L", "w", 1, lease)
+	if err != nil || len(jobs) != 1 {
 		t.Fatalf("Claim = %+v, %v", jobs, err)
 	}
 	var items []domain.JobDeal
-	for n := range 8 { // group 0 of match 0 complete, group 1 two deals in
-		items = append(items, domain.JobDeal{Deal: deal(ms[0], n), JobID: jobs[n/6].ID})
+	for n := range 6 {
+		items = append(items, domain.JobDeal{Deal: leagueDeal(ms[0], n), JobID: jobs[0].ID})
 	}
-	if err := s.SaveJobDeals(ctx, items); err != nil {
-		t.Fatal(err)
+	items[5].Deal.Deal.Tapp = 0 // the cards no longer fit the rules
+	if err := s.SaveJobDeals(ctx, items); err == nil {
+		t.Fatal("SaveJobDeals with a deal that does not fit its rules succeeded")
 	}
-	for n := range 3 {
-		if _, err := s.SaveJobDeal(ctx, deal(ms[1], n), jobs[2].ID); err != nil {
-			t.Fatal(err)
-		}
+	if n, err := s.DealNumbersBetween(ctx, ms[0].ID, 0, 11); err != nil || len(n) != 0 {
+		t.Errorf("the refused batch stored deals %v, %v", n, err)
 	}
-	got, err := s.LeagueUnits(ctx, "L", 0)
-	if err != nil {
-		t.Fatal(err)
+	if n, err := s.LeagueDeals(ctx, "L"); err != nil || n != 0 {
+		t.Errorf("LeagueDeals = %d, %v after the refused batch; want 0", n, err)
 	}
-	want := []domain.LeagueUnit{
-		{Round: 0, MatchID: ms[0].ID, Group: 0, Deals: 6, Net: []int64{60, -30, -30}},
-		{Round: 0, MatchID: ms[0].ID, Group: 1, Deals: 2, Net: []int64{20, -10, -10}},
-		{Round: 0, MatchID: ms[1].ID, Group: 0, Deals: 3, Net: []int64{30, -15, -15}},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("LeagueUnits from round 0 = %+v, want %+v", got, want)
-	}
-	if later, err := s.LeagueUnits(ctx, "L", 1); err != nil || len(later) != 0 {
-		t.Errorf("LeagueUnits from round 1 = %+v, %v; want none", later, err)
-	}
-}
-
-// LeagueSeats counts each bot's seats in the matches of a range of schedule positions only.
-func testLeagueSeats(t *testing.T, s Store) {
-	ctx := context.Background()
-	Schedule(t, s)
-	m := &domain.Match{ID: "L-r1-m0", Spec: domain.MatchSpec{Rules: rules(t), Bots: []string{"a", "b", "d"}, Deals: 2, Seed: 7,
-		TimeControl: domain.DefaultTimeControl, LeagueID: "L"}}
-	places := []domain.LeagueMatch{{LeagueID: "L", Seq: 2, Round: 1, MatchID: m.ID}}
-	jobs := []domain.Job{{LeagueID: "L", Round: 1, MatchID: m.ID, FirstGroup: 0, Groups: 2, Deals: 2}}
-	if err := s.ScheduleRound(ctx, places, []*domain.Match{m}, jobs); err != nil {
-		t.Fatalf("ScheduleRound: %v", err)
-	}
-	for _, tc := range []struct {
-		from, to int
-		want     map[string]int
-	}{
-		{0, 2, map[string]int{"a": 2, "b": 2, "c": 2}},
-		{1, 3, map[string]int{"a": 2, "b": 2, "c": 1, "d": 1}},
-		{2, 3, map[string]int{"a": 1, "b": 1, "d": 1}},
-		{3, 9, map[string]int{}},
-	} {
-		got, err := s.LeagueSeats(ctx, "L", tc.from, tc.to)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("LeagueSeats(%d, %d) = %v, want %v", tc.from, tc.to, got, tc.want)
-		}
+	if all, _ := s.Jobs(ctx, "L"); all[0].State != domain.JobRunning {
+		t.Errorf("the job of the refused batch is %s, want still running", all[0].State)
 	}
 }

@@ -1,14 +1,14 @@
-package replay
+package reask
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -18,7 +18,7 @@ import (
 // sent, and what the bot had been told before it in that game, so that a stateful bot is in
 // the same position as in the match.
 type Question struct {
-	Match    Match
+	Match    replay.Match
 	Deal     *domain.DealRecord
 	Index    int
 	Seat     engine.Seat
@@ -40,7 +40,7 @@ type Question struct {
 }
 
 // NewQuestion prepares decision k of a recorded deal.
-func NewQuestion(m Match, rec *domain.DealRecord, k int) (*Question, error) {
+func NewQuestion(m replay.Match, rec *domain.DealRecord, k int) (*Question, error) {
 	if k < 0 || k >= len(rec.Moves) {
 		if len(rec.Moves) == 0 {
 			return nil, fmt.Errorf("deal %d has no decisions", rec.Number)
@@ -119,11 +119,11 @@ func (q *Question) PerDecision() time.Duration {
 
 // Answer is what a bot answered when asked again.
 type Answer struct {
-	Bot      string                // the name the answering bot connected as
-	Version  string                // the version it said in its hello
-	Action   engine.Action         // the accepted answer (zero when none came in time)
-	Answered bool                  // a legal answer came before the deadline (and its overage)
-	Latency  time.Duration         // from the request to the accepted answer
+	Bot      string                 // the name the answering bot connected as
+	Version  string                 // the version it said in its hello
+	Action   engine.Action          // the accepted answer (zero when none came in time)
+	Answered bool                   // a legal answer came before the deadline (and its overage)
+	Latency  time.Duration          // from the request to the accepted answer
 	Attempts []domain.AnswerAttempt // every answer, refused ones with the reason
 	// Fallback is what the arena would have played when no legal answer came in time.
 	Fallback engine.Action
@@ -134,93 +134,38 @@ func (a *Answer) Same(q *Question) bool {
 	return a.Answered && q.Recorded.Action == a.Action
 }
 
-// check validates one answer against the question, as the referee does.
-func (q *Question) check(requestID, text string) (engine.Action, string, string) {
-	if requestID != q.Request.GetRequestId() {
-		return engine.Action{}, referee.ReasonUnknownRequest, "no open request " + strconv.Quote(requestID) + " for this seat"
-	}
-	a, err := engine.ParseAction(text)
-	if err != nil {
-		return a, referee.ReasonMalformed, err.Error()
-	}
-	if err := q.state.Check(a); err != nil {
-		return a, ruleOf(err, referee.ReasonMalformed), err.Error()
-	}
-	return a.Canonical(), "", ""
-}
-
-// request returns the request to send now: the recorded one with its deadline moved to now
-// plus the time per decision (a deadline in the past would make every bot answer its
-// fallback at once). Everything else is as recorded: the engine rebuilds the observation,
-// the legal actions and the events from the deal, and encoding the same inputs gives the
-// same bytes.
-func (q *Question) request(now time.Time) *referee.Request {
+// Position is the question as a position to put to a bot: the recorded request with its
+// deadline moved to the moment it is sent plus the time per decision (a deadline in the past
+// would make every bot answer its fallback at once). Everything else is as recorded: the
+// engine rebuilds the observation, the legal actions and the events from the deal, and
+// encoding the same inputs gives the same bytes.
+func (q *Question) Position() Position {
 	obs := q.state.Observe(q.Seat)
-	return &referee.Request{
-		GameID: q.Request.GetGameId(), RequestID: q.Request.GetRequestId(), Observation: &obs,
-		Legal: q.Legal(), Deadline: now.Add(q.PerDecision()), OverageLeft: q.Request.GetOverageLeft().AsDuration(),
-		Rules: q.Match.Rules.String(), Events: q.events, FirstEvent: len(q.Earlier),
+	overage := q.Request.GetOverageLeft().AsDuration()
+	return Position{
+		Start: q.start, Earlier: q.Earlier, State: q.state, PerDecision: q.PerDecision(), Overage: overage,
+		Request: &referee.Request{
+			GameID: q.Request.GetGameId(), RequestID: q.Request.GetRequestId(), Observation: &obs,
+			Legal: q.Legal(), OverageLeft: overage, Rules: q.Match.Rules.String(), Events: q.events, FirstEvent: len(q.Earlier),
+		},
 	}
 }
 
-// wait is how long the arena waits for an answer: the time per decision and the overage the
-// request says is left, as the referee does.
-func (q *Question) wait() time.Duration {
-	w := q.PerDecision()
-	if ol := q.Request.GetOverageLeft(); ol != nil {
-		w += ol.AsDuration()
+// ask asks the question on a bot's line (see Ask). exited, when not nil, reports that the
+// bot's process has ended.
+func (q *Question) ask(ctx context.Context, conn referee.Conn, exited <-chan struct{}) (*Answer, error) {
+	res, err := Ask(ctx, conn, q.Position(), exited)
+	if err != nil {
+		return nil, err
 	}
-	return w
+	return &Answer{Action: res.Action, Answered: res.Accepted, Latency: res.Latency, Attempts: res.Attempts,
+		Fallback: referee.Fallback(q.Legal())}, nil
 }
 
-// ErrBotGone is returned when the bot left while it was being asked.
-var ErrBotGone = errors.New("the bot disconnected before it answered")
-
-// ask asks the question on a bot's line, as the referee would: GameStarted, the events the
-// seat had been told before, the request; refused answers are told their reason and may be
-// corrected until the deadline. The game is then ended as aborted. exited, when not nil,
-// reports that the bot's process has ended.
-func (q *Question) ask(ctx context.Context, conn referee.Conn, exited <-chan struct{}, exitErr func() error) (*Answer, error) {
-	gameID := q.start.GameID
-	start := time.Now()
-	req := q.request(start)
-	answers, closeFn := conn.Open(q.start, func(use func(*referee.Request)) { use(req) })
-	defer closeFn()
-	legal := q.Legal()
-	ans := &Answer{Fallback: referee.Fallback(legal)}
-	if len(q.Earlier) > 0 {
-		conn.Events(gameID, q.Earlier, 0)
+// botAt is the bot in seat s of a deal, "" when unknown.
+func botAt(rec *domain.DealRecord, s engine.Seat) string {
+	if s < 0 || int(s) >= len(rec.Seating) {
+		return ""
 	}
-	if _, _, err := conn.Ask(req); err != nil {
-		return nil, fmt.Errorf("sending to the bot: %w", err)
-	}
-	defer conn.End(&referee.End{GameID: gameID, Aborted: true}, nil, 0)
-	hard := time.NewTimer(q.wait())
-	defer hard.Stop()
-	for {
-		select {
-		case a := <-answers:
-			action, rule, reason := q.check(a.RequestID, a.Action)
-			at := domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(start)}
-			if rule == "" {
-				ans.Attempts = append(ans.Attempts, at)
-				ans.Action, ans.Answered, ans.Latency = action, true, at.After
-				return ans, nil
-			}
-			at.Rejected = reason
-			if a.RequestID == req.RequestID {
-				ans.Attempts = append(ans.Attempts, at)
-			}
-			conn.Refuse(referee.Refusal{GameID: gameID, RequestID: a.RequestID, Rule: rule, Reason: reason})
-		case <-hard.C:
-			ans.Latency = q.wait()
-			return ans, nil
-		case <-conn.Gone():
-			return nil, ErrBotGone
-		case <-exited:
-			return nil, fmt.Errorf("the bot's process ended before it answered: %w", exitErr())
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+	return rec.Seating[s]
 }

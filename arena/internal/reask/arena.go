@@ -1,4 +1,4 @@
-package replay
+package reask
 
 import (
 	"context"
@@ -176,13 +176,13 @@ func (a *LocalArena) Ask(ctx context.Context, q *Question) (*Answer, error) {
 		return nil, errors.New("no bot connected (call WaitBot first)")
 	}
 	var exited <-chan struct{}
-	var exitErr func() error
 	if a.proc != nil {
-		p := a.proc
-		exited = p.Done()
-		exitErr = func() error { return fmt.Errorf("%v%s", p.exit(), p.tail()) }
+		exited = a.proc.Done()
 	}
-	ans, err := q.ask(ctx, a.conn, exited, exitErr)
+	ans, err := q.ask(ctx, a.conn, exited)
+	if errors.Is(err, ErrExited) {
+		err = fmt.Errorf("%w: %v%s", err, a.proc.exit(), a.proc.tail())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("asking %s: %w", a.bot, err)
 	}

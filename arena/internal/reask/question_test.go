@@ -1,4 +1,4 @@
-package replay
+package reask
 
 import (
 	"context"
@@ -15,13 +15,13 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/replay"
+	"github.com/tapparena/tapp/arena/internal/replay/replaytest"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
-
-func firstLegal(req *tappv1.DecisionRequest) []string { return []string{req.Legal[0]} }
 
 func startArena(t *testing.T) *LocalArena {
 	t.Helper()
@@ -33,7 +33,7 @@ func startArena(t *testing.T) *LocalArena {
 	return a
 }
 
-func question(t *testing.T, m Match, rec *domain.DealRecord, k int) *Question {
+func question(t *testing.T, m replay.Match, rec *domain.DealRecord, k int) *Question {
 	t.Helper()
 	q, err := NewQuestion(m, rec, k)
 	if err != nil {
@@ -44,7 +44,7 @@ func question(t *testing.T, m Match, rec *domain.DealRecord, k int) *Question {
 
 // askable is question with time for a busy machine: the matches are recorded under the fast
 // testClock, but a bot re-asked here must not miss its answer because a core was taken.
-func askable(t *testing.T, m Match, rec *domain.DealRecord, k int) *Question {
+func askable(t *testing.T, m replay.Match, rec *domain.DealRecord, k int) *Question {
 	t.Helper()
 	m.TimeControl.PerDecision = 10 * time.Second
 	return question(t, m, rec, k)
@@ -60,7 +60,7 @@ func TestAskTheSameBotGetsTheSameAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hb := botChooser(h)
+	hb := replaytest.BotChooser(h)
 	for _, text := range []string{"modern frage=on", "classic", "modern players=4"} {
 		m, recs := play(t, text, 2, hb, hb, hb, hb)
 		a := startArena(t)
@@ -93,7 +93,7 @@ func TestAskTheSameBotGetsTheSameAnswers(t *testing.T) {
 func TestAskABotProgramThatNowDecidesDifferently(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m, recs := play(t, "modern", 1, firstLegal, firstLegal, firstLegal)
+	m, recs := play(t, "modern", 1, replaytest.FirstLegal, replaytest.FirstLegal, replaytest.FirstLegal)
 	a := startArena(t)
 	var out strings.Builder
 	if err := a.RunCommand(fmt.Sprintf("%s=last %s", botEnv, os.Args[0]), &lockedWriter{b: &out}); err != nil {
@@ -305,8 +305,7 @@ func TestAskABotThatIsNotReachable(t *testing.T) {
 // question is rebuilt from the engine as the referee would have sent it.
 func TestAskWhereTheArenaPlayedForTheBot(t *testing.T) {
 	t.Parallel()
-	silent := func(*tappv1.DecisionRequest) []string { return nil }
-	m, recs := play(t, "modern", 2, silent)
+	m, recs := play(t, "modern", 2, replaytest.Silent)
 	var rec *domain.DealRecord
 	k := -1
 	for i := range recs {
@@ -325,7 +324,7 @@ func TestAskWhereTheArenaPlayedForTheBot(t *testing.T) {
 		t.Fatalf("question %+v, want a request rebuilt for seat %d with every event", q, q.Seat)
 	}
 	a := startArena(t)
-	connectRaw(t, a, firstLegal)
+	connectRaw(t, a, replaytest.FirstLegal)
 	ans, err := a.Ask(context.Background(), q)
 	if err != nil || !ans.Answered || ans.Action != q.Legal()[0] {
 		t.Fatalf("Ask = %+v, %v; want the first legal action", ans, err)
@@ -339,7 +338,7 @@ func TestNewQuestionRefusesAMissingDecision(t *testing.T) {
 	if _, err := NewQuestion(m, rec, len(rec.Moves)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("decisions 0-%d", len(rec.Moves)-1)) {
 		t.Fatalf("NewQuestion(past the end) = %v, want an error naming the decisions", err)
 	}
-	bad := clone(*rec)
+	bad := replaytest.Clone(*rec)
 	bad.Moves[1].Action = engine.CardAction(bad.Deal.Tapp.Lowest())
 	if _, err := NewQuestion(m, &bad, 3); err == nil || !strings.Contains(err.Error(), "verify") {
 		t.Fatalf("NewQuestion(broken record) = %v, want an error pointing to verify", err)

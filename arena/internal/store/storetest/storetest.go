@@ -1,0 +1,82 @@
+// Package storetest is the contract every store of the arena keeps, as one test suite: bots,
+// matches, deals with their decision records, results, the readers' views (deal summaries,
+// analyses, leagues) and the league's job queue with its running totals. The memory store
+// and the SQL store on SQLite and PostgreSQL run it from their own tests, and a new store
+// must pass it:
+//
+//	storetest.Run(t, func(t *testing.T) storetest.Store { return openMyStore(t) })
+//
+// What a store may do differently is written down here, once: it keeps times to the
+// microsecond at least (the suite compares them at that), a record read back never says
+// that its requests were built from the state (DecisionRecord.SentFromState), and a store
+// that rebuilds the requests on reading says so with the digest of the requests as sent
+// (DealRecord.SentDigest). Everything else reads back as it was saved.
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+)
+
+// Store is everything the suite checks: the arena's store, the league's, and what the
+// readers read (replays and verification: Deal; analyses: DealSummaries and Analyses; the
+// dashboard: DealSummaries and ListLeagues). A store that also stores several deals in one
+// transaction (match.BatchSaver) is checked for that too.
+type Store interface {
+	leaguestore.Store
+	// Jobs lists a league's jobs by id, each with Stored set.
+	Jobs(ctx context.Context, league string) ([]domain.Job, error)
+	// ListLeagues lists every league, the newest first.
+	ListLeagues(ctx context.Context) ([]domain.League, error)
+	// DealSummaries is Deals without each decision's Sent.
+	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
+	// SaveAnalysis stores (or replaces) one stored deal's analysis under a method;
+	// Analyses returns a match's analyses under a method, by deal number.
+	SaveAnalysis(ctx context.Context, matchID string, number int, method string, body []byte) error
+	Analyses(ctx context.Context, matchID, method string) (map[int][]byte, error)
+}
+
+// test is one test of the suite, run on a fresh store.
+type test struct {
+	name string
+	run  func(t *testing.T, s Store)
+}
+
+// tests lists the suite, by concept: one file each.
+var tests = []test{
+	{"Bots", testBots},
+	{"Matches", testMatches},
+	{"ListMatches", testListMatches},
+	{"SaveDealRoundTrip", testSaveDealRoundTrip},
+	{"SaveDealTwiceIsConflict", testSaveDealTwiceIsConflict},
+	{"BadDealsAreRefusedWhole", testBadDealsAreRefusedWhole},
+	{"SaveDealsStoresABatchWholeOrNotAtAll", testSaveDealsBatch},
+	{"PlayedDealsReadBackExactly", testPlayedDeals},
+	{"Results", testResults},
+	{"ConcurrentWriters", testConcurrentWriters},
+	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
+	{"AnalysesRoundTripPerMethodAndReplace", testAnalyses},
+	{"LeagueScheduleIsIdempotent", testLeagueSchedule},
+	{"Queue/LeasesHeartbeatsAndRescue", testLeases},
+	{"Queue/SaveJobDealCompletesJobAndMatchOnce", testCompletion},
+	{"Queue/ClaimCountsStoredDeals", testClaimCountsStoredDeals},
+	{"Queue/ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
+	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
+	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
+	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
+}
+
+// Run runs the suite; open returns a fresh, empty store for each test (closed by the caller's
+// cleanup, if it needs closing).
+func Run(t *testing.T, open func(t *testing.T) Store) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, open(t))
+		})
+	}
+}
