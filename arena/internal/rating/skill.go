@@ -8,9 +8,15 @@ import (
 )
 
 // DefaultSkillRidge is the default ridge λ of [Skill], in deals: a prior that every bot is
-// average, worth one deal of evidence. It keeps the estimate defined for bots that never met
-// (separate groups) and changes a rating by less than 1/n of itself after n deals.
-const DefaultSkillRidge = 1.0
+// average, worth a millionth of a deal of evidence. It only keeps the estimate defined where
+// the data leave it open (bots that never met: separate groups, whose means it sets to 0);
+// any more would bias the comparisons it should not touch — a ridge of one deal shrinks a bot
+// with fewer deals more, and so set two copies of one program in a gauntlet 0.01 cents apart,
+// which their identical results at every shared table make a separation "beyond chance".
+const DefaultSkillRidge = 1e-6
+
+// legacySkillRidge is the ridge of earlier versions (SkillOptions.Legacy).
+const legacySkillRidge = 1.0
 
 // MinUnitsForLOS is the sample below which a bot's figures are marked provisional: fewer
 // deal sources than this and the cluster-robust variance rests on few clusters (its own
@@ -30,10 +36,10 @@ const (
 	// ClusterRobust is the sandwich estimator with one cluster per deal source (Liang & Zeger
 	// 1986), every table and seating of the source in one cluster.
 	ClusterRobust VarianceKind = iota
-	// SeatsIndependent is deliberately wrong: the same sandwich with the covariances between
-	// the seats of a cell dropped, as if every seat's result were an independent observation.
-	// It exists only so that the calibration can show that it detects a wrong variance.
-	SeatsIndependent
+	// MeansIgnored is deliberately wrong: the covariance of the model's part of the headline
+	// only, as if the compositions' means it is corrected by were known exactly. It exists
+	// only so that the calibration can show that it detects a wrong variance.
+	MeansIgnored
 )
 
 // SkillModel is the model [Skill] fits to the table compositions.
@@ -162,7 +168,10 @@ func Skill(in *SkillInput, opts *SkillOptions) (*SkillResult, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.Ridge == 0 {
+	switch {
+	case o.Ridge == 0 && o.Legacy:
+		o.Ridge = legacySkillRidge
+	case o.Ridge == 0:
 		o.Ridge = DefaultSkillRidge
 	}
 	if !(o.Ridge > 0) || math.IsInf(o.Ridge, 1) {
@@ -203,7 +212,7 @@ type skillModel struct {
 	ridge  []float64 // per parameter
 	a      [][]float64
 	ainv   [][]float64
-	v      [][]float64 // covariance of theta
+	b      [][]float64 // the meat Σ_g ψ_g ψ_gᵀ of theta
 	// per bot: deal sources, cells, deals
 	sources, units, deals []int64
 	totalSources          int64
@@ -522,7 +531,8 @@ func (m *skillModel) curvature(mt modelTable, a int, theta []float64, res float6
 	}
 }
 
-// covariance computes the sandwich covariance of theta.
+// covariance computes the bread A (the estimating equations' derivative, with the model's
+// curvature where it is positive definite) and the meat Σ_g ψ_g ψ_gᵀ of theta at the fit.
 func (m *skillModel) covariance() error {
 	_, a := m.normal(m.theta, true)
 	l, ok := cholesky(a)
@@ -535,91 +545,98 @@ func (m *skillModel) covariance() error {
 	}
 	m.a, m.ainv = a, l.inverse()
 	m.eval(m.theta)
-	meat := m.meat()
-	v := mul(mul(m.ainv, meat), m.ainv)
-	// Small-sample factors: G_i/(G_i − 1) for bot i's skill, G/(G − 1) for the β's (Legacy:
-	// G/(G − 1) for all).
-	f := make([]float64, m.p)
-	for q := range f {
-		g := float64(m.totalSources)
-		if q < m.n && !m.o.Legacy {
-			g = float64(m.sources[q])
-		}
-		f[q] = 1
-		if g > 1 {
-			f[q] = math.Sqrt(g / (g - 1))
-		}
-	}
-	for q := range v {
-		for r := range v {
-			v[q][r] *= f[q] * f[r]
-		}
-	}
-	m.v = v
+	m.b = m.meat()
 	return nil
 }
 
 // meat is Σ_g ψ_g ψ_gᵀ from the tables' and pairs' sums at the current μ.
 func (m *skillModel) meat() [][]float64 {
-	b := newMatrix(m.p)
-	for _, mt := range m.tables {
+	jac := func(t int) [][]float64 { return m.tables[t].j }
+	mu := func(t int) []float64 { return m.tables[t].mu }
+	return m.crossMeat(m.p, m.p, jac, mu, jac, mu, nil)
+}
+
+// crossMeat is Σ_g a_g b_gᵀ over the deal sources g, for the scores
+//
+//	a_g = Σ_T ja(T)ᵀ (Y_gT − d_gT·ca(T)),  b_g = Σ_T jb(T)ᵀ (Y_gT − d_gT·cb(T))
+//
+// (ja(T): k × qa, one row per seat of table T; ca(T): a centre per seat), from the tables'
+// sums (the terms of one table, T = T′) and the pairs' (T ≠ T′); fac, when set, scales the
+// terms of a's table T and b's table T′ (a leverage correction).
+func (m *skillModel) crossMeat(qa, qb int, ja func(int) [][]float64, ca func(int) []float64,
+	jb func(int) [][]float64, cb func(int) []float64, fac func(ta, tb int) float64) [][]float64 {
+	scale := func(ta, tb int, s [][]float64) [][]float64 {
+		if fac == nil {
+			return s
+		}
+		f := fac(ta, tb)
+		for _, row := range s {
+			for y := range row {
+				row[y] *= f
+			}
+		}
+		return s
+	}
+	out := newMatrixRect(qa, qb)
+	for ti, mt := range m.tables {
 		t, k := mt.t, len(mt.idx)
+		ma, mb := ca(ti), cb(ti)
 		s := newMatrix(k)
 		for x := range k {
 			for y := range k {
-				if m.o.Variance == SeatsIndependent && x != y {
-					continue
-				}
-				s[x][y] = float64(t.Cross[CrossIndex(x, y, k)]) - float64(t.DealNet[x])*mt.mu[y] -
-					mt.mu[x]*float64(t.DealNet[y]) + float64(t.DealsSq)*mt.mu[x]*mt.mu[y]
+				s[x][y] = float64(t.Cross[CrossIndex(x, y, k)]) - float64(t.DealNet[x])*mb[y] -
+					ma[x]*float64(t.DealNet[y]) + float64(t.DealsSq)*ma[x]*mb[y]
 			}
 		}
-		addSandwich(b, mt.j, s, mt.j, false)
-	}
-	if m.o.Variance == SeatsIndependent {
-		return b
+		addSandwich(out, ja(ti), scale(ti, ti, s), jb(ti))
 	}
 	for _, pr := range m.pairs {
-		ta, tb := m.tables[pr.a], m.tables[pr.b]
 		p := pr.p
-		ka, kb := len(ta.idx), len(tb.idx)
-		s := newMatrixRect(ka, kb)
+		ka, kb := len(m.tables[pr.a].idx), len(m.tables[pr.b].idx)
+		// Σ_g r_gA r_gBᵀ with A's seats centred as a's scores and B's as b's, and the other way
+		aa, bb := ca(pr.a), cb(pr.b)
+		ab, ba := ca(pr.b), cb(pr.a)
+		s1, s2 := newMatrixRect(ka, kb), newMatrixRect(kb, ka)
 		for x := range ka {
 			for y := range kb {
-				s[x][y] = float64(p.NN[x*kb+y]) - float64(p.ND[x])*tb.mu[y] - ta.mu[x]*float64(p.DN[y]) +
-					float64(p.DD)*ta.mu[x]*tb.mu[y]
+				nn, nd, dn, dd := float64(p.NN[x*kb+y]), float64(p.ND[x]), float64(p.DN[y]), float64(p.DD)
+				s1[x][y] = nn - nd*bb[y] - aa[x]*dn + dd*aa[x]*bb[y]
+				s2[y][x] = nn - ab[y]*nd - dn*ba[x] + dd*ab[y]*ba[x]
 			}
 		}
-		addSandwich(b, ta.j, s, tb.j, true)
+		addSandwich(out, ja(pr.a), scale(pr.a, pr.b, s1), jb(pr.b))
+		addSandwich(out, ja(pr.b), scale(pr.b, pr.a, s2), jb(pr.a))
 	}
-	return b
+	return out
 }
 
-// addSandwich adds Jaᵀ·S·Jb to b, and with both also its transpose.
-func addSandwich(b, ja, s, jb [][]float64, both bool) {
-	p := len(b)
-	// tmp = S·Jb (ka × p)
-	tmp := newMatrixRect(len(ja), p)
+// addSandwich adds Jaᵀ·S·Jb to b.
+func addSandwich(b, ja, s, jb [][]float64) {
+	if len(b) == 0 {
+		return
+	}
+	q := len(b[0])
+	// tmp = S·Jb (ka × q)
+	tmp := newMatrixRect(len(ja), q)
 	for x := range s {
 		for y, v := range s[x] {
 			if v == 0 {
 				continue
 			}
 			for r, w := range jb[y] {
-				tmp[x][r] += v * w
+				if w != 0 {
+					tmp[x][r] += v * w
+				}
 			}
 		}
 	}
 	for x, row := range ja {
-		for q, u := range row {
+		for qq, u := range row {
 			if u == 0 {
 				continue
 			}
 			for r, w := range tmp[x] {
-				b[q][r] += u * w
-				if both {
-					b[r][q] += u * w
-				}
+				b[qq][r] += u * w
 			}
 		}
 	}
@@ -691,11 +708,133 @@ func roundRobinResult(s []float64, i, k int, beta float64) float64 {
 	return lin + beta*quad
 }
 
-// headline fills the result's figures from theta and its covariance.
+// observedCell is one composition of one rule set that was played, pooled over the leagues
+// whose tables seated it: its deals and each seat's net.
+type observedCell struct {
+	kind  string
+	t     int     // a table of it (its μ and Jacobian; every table of the composition has the same)
+	deals float64 // Σ deals over its tables
+	units float64 // Σ cells over its tables: the deal sources it played
+	net   []float64
+}
+
+// minCellSources is the fewest deal sources a composition needs for its own mean to enter the
+// headline (with one, the spread of its results cannot be estimated at all): with fewer the
+// model's prediction stands for it, as for a composition never played.
+const minCellSources = 2
+
+// observed pools the tables by rule set and composition.
+func (m *skillModel) observed() (cells []*observedCell, of []int) {
+	at := map[string]int{}
+	of = make([]int, len(m.tables))
+	for ti, mt := range m.tables {
+		key := mt.kind + "\x00" + CompositionKey(mt.t.Bots)
+		c, ok := at[key]
+		if !ok {
+			c = len(cells)
+			at[key] = c
+			cells = append(cells, &observedCell{kind: mt.kind, t: ti, net: make([]float64, len(mt.idx))})
+		}
+		of[ti] = c
+		cells[c].deals += float64(mt.t.Deals)
+		cells[c].units += float64(mt.t.Units)
+		for a, v := range mt.t.Net {
+			cells[c].net[a] += float64(v)
+		}
+	}
+	return cells, of
+}
+
+// kindWeights is each rule set's weight in the headline (its share of the deals) and the
+// weight π = 1/C(n−1, k−1) of one composition among the round robin's that seat a bot.
+func (m *skillModel) kindWeights() (w, pi map[string]float64) {
+	w, pi = map[string]float64{}, map[string]float64{}
+	var total float64
+	for _, d := range m.kindDeals {
+		total += d
+	}
+	for kind, d := range m.kindDeals {
+		w[kind] = d / total
+		pi[kind] = 1 / binomial(m.n-1, m.kindSeats[kind]-1)
+	}
+	return w, pi
+}
+
+func binomial(n, k int) float64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	r := 1.0
+	for i := range k {
+		r = r * float64(n-i) / float64(i+1)
+	}
+	return r
+}
+
+// headline fills the result's figures from the fit. The headline is model-assisted:
+//
+//	R̂_i = Σ_rules w·[ RR_i(θ̂) + π·Σ_{T played, i ∈ T} (ȳ_i(T) − μ_i(T; θ̂)) ]
+//
+// the model's round robin (headlineOf) corrected, at every composition that was played (from
+// minCellSources deal sources), by what the bot actually won there beyond the model. In a
+// complete round robin this is the plain mean of the compositions' results, whatever the
+// model; the model only fills in the compositions a schedule left out (a gauntlet's, a
+// ladder's), so that its own estimation noise — β is barely identified among near-equal
+// bots — does not enter where the data speak for themselves.
+//
+// Its covariance is the sandwich of the joint estimating equations of θ and the
+// compositions' means, clustered by deal source: with Z = ∇_θR̂·A⁻¹ and v_g the scores of the
+// means (π·w·(Y_gT,i − d_gT·ȳ_i(T))/D_T),
+//
+//	Cov = Σ_g (Z ψ_g + v_g)(Z ψ_g + v_g)ᵀ = Z B Zᵀ + Z Σψvᵀ + Σvψᵀ Zᵀ + Σv vᵀ
+//
+// with a bias-reduced (CR2-type) meat: each composition's mean is a parameter of its own, and
+// its residuals, centred on it, are smaller than the errors by its leverage. With n_T the
+// sources of composition T and m its sources shared with T′, E[Σ_g r_gT r_gT′] is the sum of
+// the errors' products times 1 − 1/n_T − 1/n_T′ + m/(n_T·n_T′) (for T = T′: 1 − 1/n_T), and
+// 1 − 1/n_T′ for a model residual against a mean's; the meat's terms are divided by these.
+// The model's part Z B Zᵀ takes each bot's small-sample factor √(G_i/(G_i − 1)).
 func (m *skillModel) headline(res *SkillResult) {
 	n := m.n
-	r := m.headlineOf(m.theta)
-	// ∇R by central differences: R is a polynomial of degree 3 in θ, so the error is of the
+	w, pi := m.kindWeights()
+	var cells []*observedCell
+	of := make([]int, len(m.tables)) // the pooled composition of each table, or −1
+	for ti := range of {
+		of[ti] = -1
+	}
+	if !m.o.Legacy {
+		all, at := m.observed()
+		index := make([]int, len(all))
+		for c, oc := range all {
+			index[c] = -1
+			if oc.units >= minCellSources {
+				index[c] = len(cells)
+				cells = append(cells, oc)
+			}
+		}
+		for ti := range of {
+			of[ti] = index[at[ti]]
+		}
+	}
+	// f(θ): the part of R̂ that depends on θ.
+	f := func(theta []float64) []float64 {
+		out := m.headlineOf(theta)
+		for _, c := range cells {
+			mt := m.tables[c.t]
+			mu := m.muAt(theta, mt)
+			for a, i := range mt.idx {
+				out[i] -= w[c.kind] * pi[c.kind] * mu[a]
+			}
+		}
+		return out
+	}
+	r := f(m.theta)
+	for _, c := range cells {
+		for a, i := range m.tables[c.t].idx {
+			r[i] += w[c.kind] * pi[c.kind] * c.net[a] / c.deals
+		}
+	}
+	// ∇f by central differences: f is a polynomial of degree 3 in θ, so the error is of the
 	// order of h² (1e−8 of the scale).
 	grad := newMatrixRect(n, m.p)
 	for q := range m.p {
@@ -703,24 +842,36 @@ func (m *skillModel) headline(res *SkillResult) {
 		plus, minus := slices.Clone(m.theta), slices.Clone(m.theta)
 		plus[q] += h
 		minus[q] -= h
-		rp, rm := m.headlineOf(plus), m.headlineOf(minus)
+		rp, rm := f(plus), f(minus)
 		for i := range n {
 			grad[i][q] = (rp[i] - rm[i]) / (2 * h)
 		}
 	}
+	m.eval(m.theta)
+	z := mulRect(grad, m.ainv) // n × p
+	cov := mul(mul(z, m.b), transpose(z))
+	// The model's part: each bot's small-sample factor G_i/(G_i − 1) (Legacy: G/(G − 1)).
+	fac := make([]float64, n)
+	for i := range n {
+		g := float64(m.totalSources)
+		if !m.o.Legacy {
+			g = float64(m.sources[i])
+		}
+		fac[i] = 1
+		if g > 1 {
+			fac[i] = math.Sqrt(g / (g - 1))
+		}
+	}
 	for i := range n {
 		for j := range n {
-			var c float64
-			for q := range m.p {
-				if grad[i][q] == 0 {
-					continue
-				}
-				for u := range m.p {
-					c += grad[i][q] * m.v[q][u] * grad[j][u]
-				}
-			}
-			res.Cov[i][j] = c
+			cov[i][j] *= fac[i] * fac[j]
 		}
+	}
+	if len(cells) > 0 && m.o.Variance != MeansIgnored {
+		m.addMeansCovariance(cov, z, cells, of, w, pi)
+	}
+	for i := range n {
+		copy(res.Cov[i], cov[i])
 	}
 	for i := range n {
 		res.Rating[i] = r[i]
@@ -731,7 +882,8 @@ func (m *skillModel) headline(res *SkillResult) {
 			res.DF[i] = float64(m.sources[i] - 1)
 		}
 		res.Lo[i], res.Hi[i] = r[i], r[i]
-		res.HasInterval[i] = res.SE[i] > 0 && (m.o.Legacy && m.sources[i] >= 2 || m.sources[i] >= MinSourcesForInterval)
+		res.HasInterval[i] = res.SE[i] > noSpread*(1+math.Abs(r[i])) &&
+			(m.o.Legacy && m.sources[i] >= 2 || m.sources[i] >= MinSourcesForInterval)
 		if res.HasInterval[i] {
 			t := StudentTQuantile(0.975, res.DF[i])
 			res.Lo[i], res.Hi[i] = r[i]-t*res.SE[i], r[i]+t*res.SE[i]
@@ -750,6 +902,103 @@ func (m *skillModel) headline(res *SkillResult) {
 			res.LOS[i][j] = losT(r[i]-r[j], v, math.Min(res.DF[i], res.DF[j]))
 		}
 	}
+}
+
+// addMeansCovariance adds to cov the terms of the compositions' means, Z Σψvᵀ + Σvψᵀ Zᵀ +
+// Σv vᵀ, with their leverage corrections (see headline); of maps each table to its pooled
+// composition in cells (−1: none).
+func (m *skillModel) addMeansCovariance(cov, z [][]float64, cells []*observedCell, of []int, w, pi map[string]float64) {
+	n := m.n
+	// The means' scores: seat a of table t is bot i's, weighted π·w/D_T, centred on ȳ.
+	ev := make([][][]float64, len(m.tables))
+	ybar := make([][]float64, len(m.tables))
+	for ti, mt := range m.tables {
+		ev[ti] = newMatrixRect(len(mt.idx), n)
+		ybar[ti] = make([]float64, len(mt.idx))
+		if of[ti] < 0 {
+			continue
+		}
+		c := cells[of[ti]]
+		for a, i := range mt.idx {
+			ev[ti][a][i] = w[c.kind] * pi[c.kind] / c.deals
+			ybar[ti][a] = c.net[a] / c.deals
+		}
+	}
+	// Sources shared by two pooled compositions (sources never span leagues: only pairs).
+	shared := map[[2]int]float64{}
+	for _, pr := range m.pairs {
+		ca, cb := of[pr.a], of[pr.b]
+		if ca >= 0 && cb >= 0 {
+			shared[[2]int{ca, cb}] += float64(pr.p.Sources)
+			shared[[2]int{cb, ca}] += float64(pr.p.Sources)
+		}
+	}
+	meanMean := func(ta, tb int) float64 { // 1/E-factor of two means' residuals
+		ca, cb := of[ta], of[tb]
+		if ca < 0 || cb < 0 {
+			return 0
+		}
+		na, nb := cells[ca].units, cells[cb].units
+		var f float64
+		if ca == cb {
+			f = 1 - 1/na
+		} else {
+			f = 1 - 1/na - 1/nb + shared[[2]int{ca, cb}]/(na*nb)
+		}
+		if !(f > 0) {
+			return 0
+		}
+		return 1 / f
+	}
+	modelMean := func(_, tb int) float64 { // a model residual against a mean's
+		cb := of[tb]
+		if cb < 0 {
+			return 0
+		}
+		return 1 / (1 - 1/cells[cb].units)
+	}
+	jac := func(t int) [][]float64 { return m.tables[t].j }
+	mu := func(t int) []float64 { return m.tables[t].mu }
+	evOf := func(t int) [][]float64 { return ev[t] }
+	ybarOf := func(t int) []float64 { return ybar[t] }
+	zpv := mul(z, m.crossMeat(m.p, n, jac, mu, evOf, ybarOf, modelMean)) // Z Σ ψ vᵀ
+	vv := m.crossMeat(n, n, evOf, ybarOf, evOf, ybarOf, meanMean)
+	for i := range n {
+		for j := range n {
+			cov[i][j] += zpv[i][j] + zpv[j][i] + vv[i][j]
+		}
+	}
+}
+
+// noSpread is the relative standard error below which results have no spread (rounding
+// error of results without noise): no interval.
+const noSpread = 1e-9
+
+// muAt is the model's μ at the seats of table mt for parameters theta (without touching the
+// tables' state).
+func (m *skillModel) muAt(theta []float64, mt modelTable) []float64 {
+	k := len(mt.idx)
+	fk := float64(k)
+	var mean float64
+	for _, i := range mt.idx {
+		mean += theta[i]
+	}
+	mean /= fk
+	e := make([]float64, k)
+	var e2 float64
+	for a, i := range mt.idx {
+		e[a] = theta[i] - mean
+		e2 += e[a] * e[a]
+	}
+	beta := 0.0
+	if mt.beta >= 0 {
+		beta = theta[mt.beta]
+	}
+	out := make([]float64, k)
+	for a := range k {
+		out[a] = fk/(fk-1)*e[a] + beta*(e[a]*e[a]-e2/fk)
+	}
+	return out
 }
 
 // losT is F_t(diff/sd) with df degrees of freedom; ½ without variance and difference, and 1
