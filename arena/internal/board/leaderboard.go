@@ -36,8 +36,8 @@ type Leaderboard struct {
 	EloOrder []string `json:"elo_order,omitempty"`
 	// Warnings are things the organiser should know before believing the board.
 	Warnings []string `json:"warnings,omitempty"`
-	// Clustering is the unit the covariance is clustered by: "deal source", or "table unit"
-	// for sums kept before deal sources (a warning says so).
+	// Clustering is the unit the covariance is clustered by: "deal source" ("table unit" only
+	// for the calibration's estimator of earlier versions).
 	Clustering string `json:"clustering"`
 	// Model is the headline's model ("table effect") and TableEffect its coefficient β per
 	// rule set; Fit the test of the model against the compositions' means.
@@ -162,9 +162,7 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	lb.Model, lb.Fit, lb.TableEffect = "table effect", skill.Fit, skill.Coef
 	lb.Clustering = "deal source"
 	if !s.BySource {
-		lb.Clustering = "table unit"
-		lb.Warnings = append(lb.Warnings, "these sums were kept before deal sources: the intervals are clustered by table unit "+
-			"and too narrow where tables share deals; `tapp ratings --recompute` clusters them by deal source")
+		lb.Clustering = "table unit" // the calibration's estimator of earlier versions only
 	}
 	if skill.Fit.Rejected() {
 		lb.Warnings = append(lb.Warnings, fmt.Sprintf("the results depart from the model at the compositions (fit test p = %.2g, "+

@@ -68,7 +68,7 @@ func renderHeader(w io.Writer, lb *Leaderboard, rules string) {
 		fmt.Fprintf(w, "(%d stored deals are not rated: tainted matches and incomplete groups)\n", left)
 	}
 	for _, warn := range lb.Warnings {
-		if strings.HasPrefix(warn, "the results depart") || strings.HasPrefix(warn, "these sums were kept") {
+		if strings.HasPrefix(warn, "the results depart") {
 			fmt.Fprintf(w, "warning: %s\n", warn)
 		}
 	}

@@ -46,7 +46,6 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	asCSV := fs.Bool("csv", false, "print the standings (with --history: the Elo after every match) as CSV")
 	history := fs.Bool("history", false, "also print the multiplayer Elo over the matches, as a compact table")
 	recompute := fs.Bool("recompute", false, "derive everything from the raw results instead of the kept sums (slow; the same board)")
-	bySource := fs.Bool("by-source", false, "cluster the intervals by deal source, recomputed from the raw results (slow: until the store keeps deal-source sums it keeps them by table unit)")
 	tainted := fs.Bool("include-tainted", false, "count matches with a forfeit or more than 1% fallbacks in the ratings")
 	withAnalysis := fs.Bool("analysis", false, "add card-play error and bidding regret per deal from the stored analyses (tapp analyze)")
 	roles := fs.Bool("roles", true, "print each bot's roles: declarer, defender, contracts, seats")
@@ -81,8 +80,8 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 			return fmt.Errorf("%w (tapp league list shows the leagues)", err)
 		}
 	}
-	lo := board.LoadOptions{Recompute: *recompute, BySource: *bySource, IncludeTainted: *tainted, History: *history || *asJSON}
-	if (*recompute || *bySource) && m.Log != nil {
+	lo := board.LoadOptions{Recompute: *recompute, IncludeTainted: *tainted, History: *history || *asJSON}
+	if *recompute && m.Log != nil {
 		last := time.Now()
 		lo.Progress = func(done, total int) {
 			if time.Since(last) > 2*time.Second || done == total {

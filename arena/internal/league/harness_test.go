@@ -192,7 +192,7 @@ func cmpAll(less, more bool, rest ...int) int {
 func leaderboard(t *testing.T, st leaguestore.Store, leagueID string) *board.Leaderboard {
 	t.Helper()
 	f := domain.MatchFilter{LeagueID: leagueID}
-	sums, err := board.Load(context.Background(), st, f, board.LoadOptions{Recompute: true, BySource: true, History: true, IncludeTainted: true})
+	sums, err := board.Load(context.Background(), st, f, board.LoadOptions{Recompute: true, History: true, IncludeTainted: true})
 	if err != nil {
 		t.Fatal(err)
 	}

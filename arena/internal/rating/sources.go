@@ -1,6 +1,8 @@
 package rating
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"strings"
 )
@@ -123,34 +125,87 @@ func (s *SourceSums) AddSource(cells []Cell, sign int64) {
 	}
 	for i := range cs {
 		for j := i + 1; j < len(cs); j++ {
-			a, b, pa, pb := cs[i], cs[j], pts[i], pts[j]
-			ka, kb := CompositionKey(a.Bots), CompositionKey(b.Bots)
-			if kb < ka {
-				a, b, pa, pb = b, a, pb, pa
-				ka, kb = kb, ka
-			}
-			k := [2]string{ka, kb}
-			p := s.Pairs[k]
-			if p == nil {
-				p = newPairSums(slices.Clone(a.Bots), slices.Clone(b.Bots))
-				s.Pairs[k] = p
-			}
-			p.Sources += sign
-			p.DD += sign * a.Deals * b.Deals
-			nb := len(b.Bots)
-			for x := range a.Bots {
-				p.ND[x] += sign * a.Net[x] * b.Deals
-				p.PC[x] += sign * pa[x]
-				for y := range b.Bots {
-					p.NN[x*nb+y] += sign * a.Net[x] * b.Net[y]
-					p.PP[x*nb+y] += sign * pa[x] * pb[y]
+			s.addPair(cs[i], pts[i], cs[j], pts[j], sign)
+		}
+	}
+}
+
+// addPair adds (sign +1) or removes (−1) the products of two cells of one source (of different
+// compositions) to their pair's sums.
+func (s *SourceSums) addPair(a Cell, pa []int64, b Cell, pb []int64, sign int64) {
+	ka, kb := CompositionKey(a.Bots), CompositionKey(b.Bots)
+	if kb < ka {
+		a, b, pa, pb = b, a, pb, pa
+		ka, kb = kb, ka
+	}
+	k := [2]string{ka, kb}
+	p := s.Pairs[k]
+	if p == nil {
+		p = newPairSums(slices.Sorted(slices.Values(a.Bots)), slices.Sorted(slices.Values(b.Bots)))
+		s.Pairs[k] = p
+	}
+	p.DD += sign * a.Deals * b.Deals
+	nb := len(b.Bots)
+	for x := range a.Bots {
+		p.ND[x] += sign * a.Net[x] * b.Deals
+		p.PC[x] += sign * pa[x]
+		for y := range b.Bots {
+			p.NN[x*nb+y] += sign * a.Net[x] * b.Net[y]
+			p.PP[x*nb+y] += sign * pa[x] * pb[y]
+		}
+	}
+	for y := range b.Bots {
+		p.DN[y] += sign * a.Deals * b.Net[y]
+		p.CP[y] += sign * pb[y]
+	}
+	// Sources counts the sources both played: one per source, counted with the products'
+	// sign only when a cell appears or goes (see ChangeCell), so here with every AddSource.
+	p.Sources += sign
+}
+
+// ChangeCell keeps s up to date as one cell of a deal source changes: the cell of composition
+// cur.Bots goes from old (nil: the composition had not played the source) to cur, and others
+// are the source's cells of the other compositions (sorted names, nets in that order). It
+// changes exactly what AddSource(others + old, −1) then AddSource(others + cur, +1) would, at
+// the cost of the changed cell's pairs only: that is how sums kept as deals are stored (the
+// store and the accumulator) stay equal to a recomputation.
+func (s *SourceSums) ChangeCell(others []Cell, old *Cell, cur Cell) {
+	if old == nil {
+		if len(others) == 0 {
+			s.Sources++
+		}
+		for _, b := range cur.Bots {
+			seen := false
+			for _, o := range others {
+				if slices.Contains(o.Bots, b) {
+					seen = true
+					break
 				}
 			}
-			for y := range b.Bots {
-				p.DN[y] += sign * a.Deals * b.Net[y]
-				p.CP[y] += sign * pb[y]
+			if !seen {
+				s.BotSources[b]++
 			}
 		}
+	}
+	key := CompositionKey(cur.Bots)
+	t := s.Tables[key]
+	if t == nil {
+		t, _ = NewTableSums(cur.Bots)
+		s.Tables[key] = t
+	}
+	curPts := cellPoints(cur.Net)
+	var oldPts []int64
+	if old != nil {
+		oldPts = cellPoints(old.Net)
+		t.addCell(old.Deals, old.Net, oldPts, -1)
+	}
+	t.addCell(cur.Deals, cur.Net, curPts, 1)
+	for _, o := range others {
+		op := cellPoints(o.Net)
+		if old != nil {
+			s.addPair(*old, oldPts, o, op, -1)
+		}
+		s.addPair(cur, curPts, o, op, 1)
 	}
 }
 
@@ -174,6 +229,13 @@ func (s *SourceSums) Add(o *SourceSums) {
 			s.Pairs[k] = p.Clone()
 		}
 	}
+}
+
+// Clone returns a deep copy.
+func (s *SourceSums) Clone() *SourceSums {
+	c := NewSourceSums()
+	c.Add(s)
+	return c
 }
 
 // mergeCells merges the cells of one composition, in key order.
@@ -249,7 +311,12 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// SourceKey is the text that names a deal source in storage and in an accumulator: its deal
-// in the engine's notation (every table and seating of one source plays the same deal; two
-// sources with the same cards are one source).
-func SourceKey(deal string) string { return strings.TrimSpace(deal) }
+// SourceKey names a deal source in storage and in an accumulator: 16 hex digits of the
+// SHA-256 of its deal in the engine's notation (every table and seating of one source plays
+// the same deal; two sources with the same cards are one source). 64 bits keep the kept sums'
+// rows small; two of ten million sources share a key with a probability of 3·10⁻⁶, and then
+// count as one source (one cluster: a slightly wider interval, never a narrower one).
+func SourceKey(deal string) string {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(deal)))
+	return hex.EncodeToString(sum[:8])
+}

@@ -90,7 +90,14 @@ type Store struct {
 	ratingInfoCount atomic.Int64
 
 	progress func(what string, done, total int) // Options.Progress
+	// schema is the version a store opened short of the newest has (tests build databases as
+	// older versions left them so); 0 for the newest. Such a store writes only what its
+	// schema holds: no deal-source sums before version 16 (its migration builds them).
+	schema int
 }
+
+// keepsSourceSums reports whether the store's schema has the deal-source sums (migration 16).
+func (s *Store) keepsSourceSums() bool { return s.schema == 0 || s.schema >= 16 }
 
 var _ domain.Store = (*Store)(nil)
 
@@ -133,6 +140,9 @@ func openWith(ctx context.Context, dsn string, version int, o Options) (*Store, 
 		return nil, err
 	}
 	s.progress = o.Progress
+	if latest, err := LatestSchema(); err == nil && version > 0 && version < latest {
+		s.schema = version
+	}
 	if err := s.migrateTo(ctx, version); err != nil {
 		s.Close()
 		return nil, err

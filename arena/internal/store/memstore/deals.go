@@ -118,6 +118,7 @@ func (s *Memory) saveDeal(d *domain.DealRecord) {
 			Group: d.Group, Rules: m.Spec.Rules.String(), SeatResult: r})
 	}
 	s.addToTotals(m, d)
+	s.addToRatings(m, d)
 }
 
 // dealCopy is a copy of a stored deal that shares nothing with it; withSent false leaves out

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
@@ -38,6 +39,7 @@ type Memory struct {
 	nextID   int
 	rounds   map[string]int           // match id → round, for the matches of leagues' schedules
 	totals   map[string]*memoryTotals // league id → running totals (totals.go)
+	ratings  *board.Accumulator       // the leaderboard's sums (ratings.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)

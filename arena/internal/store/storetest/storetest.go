@@ -1,6 +1,7 @@
 // Package storetest is the contract every store of the arena keeps, as one test suite: bots,
 // matches, deals with their decision records, results, the readers' views (deal summaries,
-// analyses, leagues) and the league's job queue with its running totals. The memory store
+// analyses, leagues), the league's job queue with its running totals, and the leaderboard's
+// sums kept as deals are stored. The memory store
 // and the SQL store on SQLite and PostgreSQL run it from their own tests, and a new store
 // must pass it:
 //
@@ -17,16 +18,18 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
 
-// Store is everything the suite checks: the arena's store, the league's, and what the
-// readers read (replays and verification: Deal; analyses: DealSummaries and Analyses; the
-// dashboard: DealSummaries and ListLeagues). A store that also stores several deals in one
-// transaction (match.BatchSaver) is checked for that too.
+// Store is everything the suite checks: the arena's store, the league's, what the readers
+// read (replays and verification: Deal; analyses: DealSummaries and Analyses; the dashboard:
+// DealSummaries and ListLeagues), and the leaderboard's kept sums (board.Source). A store that
+// also stores several deals in one transaction (match.BatchSaver) is checked for that too.
 type Store interface {
 	leaguestore.Store
+	board.Source
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
@@ -67,6 +70,8 @@ var tests = []test{
 	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
+	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
+	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
 }
 
 // Run runs the suite; open returns a fresh, empty store for each test (closed by the caller's
