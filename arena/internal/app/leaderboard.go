@@ -51,7 +51,8 @@ type BoardQuery struct {
 
 // Leaderboard computes the leaderboard of the results the query selects: the sums are loaded
 // (board.Load) and the board derived from them (board.Compute), with the families of the
-// filter's league.
+// filter's league. A recomputation from the raw results (Load.Recompute) also checks the
+// store's kept sums against it (Leaderboard.Check).
 func Leaderboard(ctx context.Context, st BoardStore, q BoardQuery) (*board.Leaderboard, error) {
 	families, err := LeagueFamilies(ctx, st, q.Filter.LeagueID)
 	if err != nil {
@@ -64,15 +65,34 @@ func Leaderboard(ctx context.Context, st BoardStore, q BoardQuery) (*board.Leade
 		}
 		maps.Copy(families, q.Families)
 	}
-	sums, err := board.Load(ctx, st, q.Filter, q.Load)
+	compute := func(lo board.LoadOptions) (*board.Leaderboard, error) {
+		sums, err := board.Load(ctx, st, q.Filter, lo)
+		if err != nil {
+			return nil, err
+		}
+		lb, err := board.Compute(sums, board.Options{Families: families, Bot: q.Filter.Bot, TaintedIncluded: lo.IncludeTainted})
+		if err != nil {
+			return nil, err
+		}
+		lb.League = q.Filter.LeagueID
+		return lb, nil
+	}
+	lb, err := compute(q.Load)
 	if err != nil {
 		return nil, err
 	}
-	lb, err := board.Compute(sums, board.Options{Families: families, Bot: q.Filter.Bot, TaintedIncluded: q.Load.IncludeTainted})
-	if err != nil {
-		return nil, err
+	if _, keeps := st.(board.Source); keeps && q.Load.Recompute && q.Filter.MatchID == "" && q.Filter.Since.IsZero() {
+		// The recomputation checks the store's kept sums: their board must be this one.
+		lo := q.Load
+		lo.Recompute, lo.Progress = false, nil
+		kept, err := compute(lo)
+		if err != nil {
+			return nil, err
+		}
+		if lb.Check, err = board.CheckKept(kept, lb); err != nil {
+			return nil, err
+		}
 	}
-	lb.League = q.Filter.LeagueID
 	return lb, nil
 }
 

@@ -192,3 +192,20 @@ func TestHistoryTable(t *testing.T) {
 		t.Errorf("history CSV has %d lines, want a header and 30 rows", n)
 	}
 }
+
+// CheckKept finds every figure in which two boards differ, by its place in the JSON.
+func TestCheckKeptNamesTheDifferences(t *testing.T) {
+	t.Parallel()
+	a := &Leaderboard{Unit: "cents", Units: 10, Bots: []Standing{{Bot: "x", Rating: 1.5}, {Bot: "y", Rating: -1.5}}}
+	b := &Leaderboard{Unit: "cents", Units: 10, Bots: []Standing{{Bot: "x", Rating: 1.5}, {Bot: "y", Rating: -1.5}}}
+	c, err := CheckKept(a, b)
+	if err != nil || !c.Identical || len(c.Differences) != 0 {
+		t.Fatalf("identical boards: %+v, %v", c, err)
+	}
+	b.Units, b.Bots[1].Rating = 11, -1.25
+	c, err = CheckKept(a, b)
+	want := []string{".bots[1].rating: kept -1.5, raw -1.25", ".units: kept 10, raw 11"}
+	if err != nil || c.Identical || !slices.Equal(c.Differences, want) {
+		t.Errorf("boards apart: %+v, %v; want %q", c, err, want)
+	}
+}

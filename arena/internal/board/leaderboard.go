@@ -44,6 +44,9 @@ type Leaderboard struct {
 	Model       string             `json:"model"`
 	TableEffect map[string]float64 `json:"table_effect,omitempty"`
 	Fit         rating.FitTest     `json:"fit"`
+	// Check is what a recomputation found of the store's kept sums (tapp ratings
+	// --recompute); nil when none was made.
+	Check *KeptCheck `json:"kept_sums_check,omitempty"`
 }
 
 // Standing is one bot's line of the leaderboard.

@@ -72,6 +72,12 @@ func renderHeader(w io.Writer, lb *Leaderboard, rules string) {
 			fmt.Fprintf(w, "warning: %s\n", warn)
 		}
 	}
+	if c := lb.Check; c != nil && c.Identical {
+		fmt.Fprintln(w, "(recomputed from the raw results: the store's kept sums give the same board, figure for figure)")
+	} else if c != nil {
+		fmt.Fprintf(w, "warning: the store's kept sums differ from the raw results (this board is the raw results'): %s\n",
+			strings.Join(c.Differences, "; "))
+	}
 	if lb.TaintedMatches > 0 {
 		if lb.TaintedIncluded {
 			fmt.Fprintf(w, "(%d tainted matches — a forfeit or more than 1%% fallbacks — are counted, as --include-tainted asks)\n", lb.TaintedMatches)

@@ -45,7 +45,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the leaderboard as JSON (with every bot's Elo history)")
 	asCSV := fs.Bool("csv", false, "print the standings (with --history: the Elo after every match) as CSV")
 	history := fs.Bool("history", false, "also print the multiplayer Elo over the matches, as a compact table")
-	recompute := fs.Bool("recompute", false, "derive everything from the raw results instead of the kept sums (slow; the same board)")
+	recompute := fs.Bool("recompute", false, "derive everything from the raw results instead of the kept sums, and check the kept sums against them (slow: reads every deal)")
 	tainted := fs.Bool("include-tainted", false, "count matches with a forfeit or more than 1% fallbacks in the ratings")
 	withAnalysis := fs.Bool("analysis", false, "add card-play error and bidding regret per deal from the stored analyses (tapp analyze)")
 	roles := fs.Bool("roles", true, "print each bot's roles: declarer, defender, contracts, seats")
