@@ -47,6 +47,10 @@ type Leaderboard struct {
 	// Check is what a recomputation found of the store's kept sums (tapp ratings
 	// --recompute); nil when none was made.
 	Check *KeptCheck `json:"kept_sums_check,omitempty"`
+	// History is the headline over the league's time, as the store kept it (a league's board:
+	// its points, oldest first); HistoryNote says why there is none when there is none.
+	History     []HistoryPoint `json:"rating_history,omitempty"`
+	HistoryNote string         `json:"rating_history_note,omitempty"`
 }
 
 // Standing is one bot's line of the leaderboard.
@@ -83,8 +87,8 @@ type Standing struct {
 	Deals     int     `json:"deals"`
 	Roles     *Roles  `json:"roles,omitempty"`
 	Family    *Family `json:"family,omitempty"`
-	// History is the multiplayer Elo after each of the bot's matches.
-	History []EloPoint `json:"history,omitempty"`
+	// EloHistory is the multiplayer Elo after each of the bot's matches (LoadOptions.History).
+	EloHistory []EloPoint `json:"elo_history,omitempty"`
 }
 
 // EloPoint is a bot's multiplayer Elo after one match.
@@ -300,7 +304,7 @@ func multiElo(s *Sums, o Options, lb *Leaderboard, line func(string) *Standing) 
 		}
 		st := line(b)
 		st.Elo, st.EloMatches = l.Ratings[b], l.Matches[b]
-		st.History = l.History[b]
+		st.EloHistory = l.History[b]
 	}
 	lb.Matches = l.Rated
 	lb.EloOrder = l.Order

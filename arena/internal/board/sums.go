@@ -652,6 +652,14 @@ func (a *Accumulator) SumsOf(keep func(LeagueRules) bool) *Sums {
 	return out
 }
 
+// SourceCount is the deal sources of a league and rule set the accumulator holds.
+func (a *Accumulator) SourceCount(lr LeagueRules) int64 {
+	if ss := a.bySource[lr]; ss != nil {
+		return ss.Sources
+	}
+	return 0
+}
+
 // OpenIn counts the open groups of the compositions for which keep is true.
 func (a *Accumulator) OpenIn(keep func(Scope) bool) int {
 	n := 0

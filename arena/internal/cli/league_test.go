@@ -107,11 +107,13 @@ func ratingsJSON(t *testing.T, db, leagueID string, flags ...string) map[string]
 }
 
 // withoutMultiElo removes the figures of the multiplayer Elo (which depend on the order the
-// matches finished in) from a board's JSON.
+// matches finished in) and the rating over time (taken as the deals came, at times of their
+// own) from a board's JSON.
 func withoutMultiElo(v map[string]any) map[string]any {
 	delete(v, "elo_order")
+	delete(v, "rating_history")
 	for _, b := range v["bots"].([]any) {
-		for _, k := range []string{"multi_elo", "history"} {
+		for _, k := range []string{"multi_elo", "elo_history"} {
 			delete(b.(map[string]any), k)
 		}
 	}

@@ -173,6 +173,9 @@ type ratingBatch struct {
 	groups  []groupDelta
 	units   []completedUnit // units complete in themselves (no duplicate)
 	roles   []board.RoleDelta
+	// clocks are the deal sources of the leagues and rule sets the batch added sources to,
+	// after it (written by writeRatingSums): their rating histories' clocks.
+	clocks map[board.LeagueRules]int64
 }
 
 // groupDelta is what a batch adds to one duplicate group.
@@ -312,7 +315,8 @@ func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch)
 			source: g.source, cell: rating.Cell{Bots: g.comp, Deals: deals, Net: net[:len(g.comp)]}})
 	}
 	if s.keepsSourceSums() {
-		if err := s.writeSourceUnits(ctx, tx, units); err != nil {
+		var err error
+		if b.clocks, err = s.writeSourceUnits(ctx, tx, units); err != nil {
 			return err
 		}
 	}

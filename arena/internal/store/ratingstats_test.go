@@ -256,7 +256,7 @@ func withoutElo(t *testing.T, js string) string {
 // rebuild an older database from a new one.
 func undoMigration16() []string {
 	var qs []string
-	for _, t := range sourceTables[1:] {
+	for _, t := range append(sourceTables[1:], "rating_history") {
 		qs = append(qs, "DROP TABLE "+t)
 	}
 	for _, c := range pointColumns {

@@ -154,7 +154,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, rules, source, bots) 
 	net0 = excluded.net0, net1 = excluded.net1, net2 = excluded.net2, net3 = excluded.net3`
 	upsertRatingTable = upsert("rating_tables", []string{"league_id", "rules", "bots"}, 3, slices.Concat(tableColumns, pointColumns), "")
 	upsertRatingPair  = upsert("rating_pairs", []string{"league_id", "rules", "a", "b"}, 4, pairColumns, "")
-	upsertSourceCount = upsert("rating_source_counts", []string{"league_id", "rules"}, 2, []string{"sources"}, "")
+	upsertSourceCount = upsert("rating_source_counts", []string{"league_id", "rules"}, 2, []string{"sources"}, "sources")
 	upsertBotSources  = upsert("rating_bot_sources", []string{"league_id", "rules", "bot"}, 3, []string{"sources"}, "")
 )
 
@@ -179,9 +179,12 @@ func compareUnits(a, b completedUnit) int {
 // order, so that concurrent writers lock sources in one order), lock its row, read its cells,
 // change the cells the units fall in and write them; then add the sums' changes, each kind of
 // row in key order.
-func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []completedUnit) error {
+//
+// It returns the deal sources of each league and rule set to which the units added one: the
+// clocks of their rating histories.
+func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []completedUnit) (map[board.LeagueRules]int64, error) {
 	if len(units) == 0 {
-		return nil
+		return nil, nil
 	}
 	slices.SortFunc(units, compareUnits)
 	delta := map[board.LeagueRules]*rating.SourceSums{}
@@ -197,16 +200,21 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 			delta[u.lr] = d
 		}
 		if err := s.changeSource(ctx, tx, u.lr, u.source, units[start:end], d); err != nil {
-			return fmt.Errorf("rating sums of deal source %s: %w", u.source, err)
+			return nil, fmt.Errorf("rating sums of deal source %s: %w", u.source, err)
 		}
 		start = end
 	}
+	clocks := map[board.LeagueRules]int64{}
 	for _, lr := range slices.SortedFunc(maps.Keys(delta), compareLR) {
-		if err := s.addSourceSums(ctx, tx, lr, delta[lr]); err != nil {
-			return err
+		clock, err := s.addSourceSums(ctx, tx, lr, delta[lr])
+		if err != nil {
+			return nil, err
+		}
+		if clock > 0 {
+			clocks[lr] = clock
 		}
 	}
-	return nil
+	return clocks, nil
 }
 
 // changeSource adds units (all of one source) to the source's cells in tx and their change of
@@ -276,8 +284,9 @@ func (s *Store) readCells(ctx context.Context, q querier, lr board.LeagueRules, 
 }
 
 // addSourceSums adds the deal-source sums d of one league and rule set to the kept rows in
-// tx (additive upserts; rows whose change is zero are left alone).
-func (s *Store) addSourceSums(ctx context.Context, tx *sql.Tx, lr board.LeagueRules, d *rating.SourceSums) error {
+// tx (additive upserts; rows whose change is zero are left alone). It returns the league's
+// deal sources after them when d added some, else 0.
+func (s *Store) addSourceSums(ctx context.Context, tx *sql.Tx, lr board.LeagueRules, d *rating.SourceSums) (int64, error) {
 	for _, key := range slices.Sorted(maps.Keys(d.Tables)) {
 		t := d.Tables[key]
 		v := slices.Concat(tableInts(t), pointValues(t))
@@ -285,7 +294,7 @@ func (s *Store) addSourceSums(ctx context.Context, tx *sql.Tx, lr board.LeagueRu
 			continue
 		}
 		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingTable), append([]any{lr.League, lr.Rules, key}, anyInts(v)...)...); err != nil {
-			return fmt.Errorf("rating sums of table %s: %w", key, err)
+			return 0, fmt.Errorf("rating sums of table %s: %w", key, err)
 		}
 	}
 	for _, key := range slices.SortedFunc(maps.Keys(d.Pairs), comparePairKeys) {
@@ -294,22 +303,23 @@ func (s *Store) addSourceSums(ctx context.Context, tx *sql.Tx, lr board.LeagueRu
 			continue
 		}
 		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingPair), append([]any{lr.League, lr.Rules, key[0], key[1]}, anyInts(v)...)...); err != nil {
-			return fmt.Errorf("rating sums of tables %s and %s: %w", key[0], key[1], err)
+			return 0, fmt.Errorf("rating sums of tables %s and %s: %w", key[0], key[1], err)
 		}
 	}
+	var clock int64
 	if d.Sources != 0 {
-		if _, err := s.txExec(ctx, tx, s.rebind(upsertSourceCount), lr.League, lr.Rules, d.Sources); err != nil {
-			return fmt.Errorf("rating sums' deal sources: %w", err)
+		if err := s.txQueryRow(ctx, tx, s.rebind(upsertSourceCount), lr.League, lr.Rules, d.Sources).Scan(&clock); err != nil {
+			return 0, fmt.Errorf("rating sums' deal sources: %w", err)
 		}
 	}
 	for _, b := range slices.Sorted(maps.Keys(d.BotSources)) {
 		if n := d.BotSources[b]; n != 0 {
 			if _, err := s.txExec(ctx, tx, s.rebind(upsertBotSources), lr.League, lr.Rules, b, n); err != nil {
-				return fmt.Errorf("rating sums' deal sources of %s: %w", b, err)
+				return 0, fmt.Errorf("rating sums' deal sources of %s: %w", b, err)
 			}
 		}
 	}
-	return nil
+	return clock, nil
 }
 
 func tableInts(t *rating.TableSums) []int64 {
@@ -440,7 +450,7 @@ func (s *Store) writeAccumulatedSources(ctx context.Context, tx *sql.Tx, acc *bo
 		maps.Copy(get(lr).BotSources, bs)
 	}
 	for _, lr := range slices.SortedFunc(maps.Keys(byLR), compareLR) {
-		if err := s.addSourceSums(ctx, tx, lr, byLR[lr]); err != nil {
+		if _, err := s.addSourceSums(ctx, tx, lr, byLR[lr]); err != nil {
 			return err
 		}
 	}

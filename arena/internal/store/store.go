@@ -94,6 +94,8 @@ type Store struct {
 	// older versions left them so); 0 for the newest. Such a store writes only what its
 	// schema holds: no deal-source sums before version 16 (its migration builds them).
 	schema int
+	// history holds the state of each league's rating history in this process (history.go).
+	history sync.Map // board.LeagueRules → *historyState
 }
 
 // keepsSourceSums reports whether the store's schema has the deal-source sums (migration 16).

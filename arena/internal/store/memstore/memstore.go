@@ -40,6 +40,11 @@ type Memory struct {
 	rounds   map[string]int           // match id → round, for the matches of leagues' schedules
 	totals   map[string]*memoryTotals // league id → running totals (totals.go)
 	ratings  *board.Accumulator       // the leaderboard's sums (ratings.go)
+	// The rating history (ratings.go): its points by league and rule set, the clocks the deals
+	// stored since the last look made due, and the writer taking points.
+	history    map[board.LeagueRules][]board.HistoryPoint
+	historyDue map[board.LeagueRules]int64
+	historyMu  sync.Mutex
 }
 
 var _ leaguestore.Store = (*Memory)(nil)

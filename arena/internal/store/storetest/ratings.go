@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -240,4 +241,78 @@ func testRatingSumsReadNoDeals(t *testing.T, s Store) {
 	if got := c.reads.Load(); got < 9 {
 		t.Errorf("--recompute read the deals of %d matches, want all 9 (the test can tell)", got)
 	}
+}
+
+// The store keeps each league's rating over time as deals are stored: points of the board's
+// headline, with its interval, on the league's clock (the deal sources stored), oldest first,
+// evenly spaced and bounded, up to date by the rule that takes them (board.HistoryDue).
+func testRatingHistory(t *testing.T, s Store) {
+	ctx := context.Background()
+	hs, ok := s.(board.HistoryStore)
+	if !ok {
+		t.Fatal("the store keeps no rating history (board.HistoryStore)")
+	}
+	m := &domain.Match{Spec: domain.MatchSpec{Rules: Rules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 200, Seed: 5,
+		LeagueID: "H", TimeControl: domain.DefaultTimeControl}}
+	if err := s.CreateMatch(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	for n := range 200 {
+		if err := s.SaveDeal(ctx, RatedDeal(m, n, rng, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lr := board.LeagueRules{League: "H", Rules: m.Spec.Rules.String()}
+	ps, err := hs.RatingHistory(ctx, lr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) < board.MaxHistoryPoints/2 || len(ps) > board.MaxHistoryPoints+1 {
+		t.Fatalf("%d points after 200 deal sources, want %d to %d", len(ps), board.MaxHistoryPoints/2, board.MaxHistoryPoints+1)
+	}
+	if ps[0].Clock != 1 || board.HistoryDue(ps[len(ps)-1].Clock, 200) {
+		t.Errorf("points from clock %d to %d: want the first at 1 and none due at 200", ps[0].Clock, ps[len(ps)-1].Clock)
+	}
+	withIntervals := 0
+	for i, p := range ps {
+		if i > 0 && (p.Clock <= ps[i-1].Clock || p.Clock-ps[i-1].Clock > 2*board.HistoryStride(200)) {
+			t.Errorf("point %d at clock %d after %d: want increasing clocks, evenly spaced", i, p.Clock, ps[i-1].Clock)
+		}
+		if len(p.Bots) != 3 || p.Sources != int(p.Clock) || p.Deals != int(p.Clock) || p.At.IsZero() {
+			t.Errorf("point %d: %+v, want the 3 bots, %d sources and deals rated, a time", i, p, p.Clock)
+		}
+		for j, b := range p.Bots {
+			if j > 0 && b.Rating > p.Bots[j-1].Rating || b.Interval && !(b.Lo < b.Rating && b.Rating < b.Hi) ||
+				!b.Interval && (b.Lo != b.Rating || b.Hi != b.Rating) || b.Provisional != (p.Clock < 30) {
+				t.Errorf("point %d, bot %+v: want the board's order, its interval around it (or none), provisional below 30 sources", i, b)
+			}
+			if b.Interval {
+				withIntervals++
+			}
+		}
+	}
+	if withIntervals == 0 {
+		t.Error("no point has an interval")
+	}
+	// The last point is the board of the kept sums as they were then: here, when it was taken.
+	last := ps[len(ps)-1]
+	if last.Clock == 200 {
+		lb, err := board.Compute(mustLoad(t, s, domain.MatchFilter{LeagueID: "H"}), board.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := last.Bots, board.PointOf(lb, 200, last.At).Bots; !slices.Equal(got, want) {
+			t.Errorf("the last point %+v, the board %+v", got, want)
+		}
+	}
+}
+
+func mustLoad(t *testing.T, s Store, f domain.MatchFilter) *board.Sums {
+	t.Helper()
+	sums, err := board.Load(context.Background(), s, f, board.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sums
 }

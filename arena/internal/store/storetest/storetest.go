@@ -25,11 +25,12 @@ import (
 
 // Store is everything the suite checks: the arena's store, the league's, what the readers
 // read (replays and verification: Deal; analyses: DealSummaries and Analyses; the dashboard:
-// DealSummaries and ListLeagues), and the leaderboard's kept sums (board.Source). A store that
+// DealSummaries and ListLeagues), and the leaderboard's kept sums with the rating history
+// (board.HistoryStore). A store that
 // also stores several deals in one transaction (match.BatchSaver) is checked for that too.
 type Store interface {
 	leaguestore.Store
-	board.Source
+	board.HistoryStore
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
@@ -72,6 +73,7 @@ var tests = []test{
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
 	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
 	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
+	{"Ratings/HistoryOverTheLeaguesClock", testRatingHistory},
 }
 
 // Run runs the suite; open returns a fresh, empty store for each test (closed by the caller's

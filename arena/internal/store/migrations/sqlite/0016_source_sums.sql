@@ -125,3 +125,24 @@ CREATE TABLE rating_bot_sources (
 	sources   INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (league_id, rules, bot)
 );
+
+-- The rating over time (arena/internal/board/history.go): the headline of each league's board
+-- (one rule set) with its 95% interval, at moments of the league's clock (the deal sources
+-- its sums hold), taken as deals are stored and thinned to about 64 points, evenly spaced.
+-- One row per point and bot, in the board's order (place).
+CREATE TABLE rating_history (
+	league_id   TEXT NOT NULL,
+	rules       TEXT NOT NULL,
+	clock       INTEGER NOT NULL,
+	bot         TEXT NOT NULL,
+	taken       INTEGER NOT NULL, -- microseconds since the epoch
+	sources     INTEGER NOT NULL,
+	deals       INTEGER NOT NULL,
+	place       INTEGER NOT NULL,
+	rating      REAL NOT NULL,
+	lo          REAL NOT NULL,
+	hi          REAL NOT NULL,
+	has_interval INTEGER NOT NULL,
+	provisional  INTEGER NOT NULL,
+	PRIMARY KEY (league_id, rules, clock, bot)
+);
