@@ -3,6 +3,7 @@ package board
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -265,6 +266,24 @@ func skillInput(s *Sums, tables []*rating.TableSums, scopes []Scope) *rating.Ski
 		in.Sources += s.SourceCounts[lr]
 		for b, n := range s.BotSources[lr] {
 			in.BotSources[b] += n
+		}
+	}
+	tableOf := map[Scope]int{}
+	for i, sc := range scopes {
+		tableOf[sc] = i
+	}
+	for _, lr := range slices.SortedFunc(maps.Keys(lrs), compareLeagueRules) {
+		sample := s.Sample[lr]
+		for _, key := range slices.Sorted(maps.Keys(sample)) {
+			var cells []rating.SampleCell
+			for _, c := range sample[key] {
+				if t, ok := tableOf[Scope{League: lr.League, Rules: lr.Rules, Bots: rating.CompositionKey(c.Bots)}]; ok {
+					cells = append(cells, rating.SampleCell{Table: t, Deals: c.Deals, Net: c.Net})
+				}
+			}
+			if len(cells) > 0 {
+				in.Sample = append(in.Sample, cells)
+			}
 		}
 	}
 	return in

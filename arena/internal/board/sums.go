@@ -136,6 +136,10 @@ type Sums struct {
 	Pairs        map[PairScope]*rating.PairSums
 	SourceCounts map[LeagueRules]int64
 	BotSources   map[LeagueRules]map[string]int64
+	// Sample holds the cells of the first rating.SampleSources deal sources by key of each
+	// league and rule set (a uniform sample: the keys are hashes), by source: the skewness of
+	// the headlines' errors is estimated from them.
+	Sample map[LeagueRules]map[string][]rating.Cell
 }
 
 // LeagueRules names the deal sources of one league (or of the stand-alone matches) under one
@@ -159,7 +163,8 @@ type MatchGroup struct {
 func NewSums() *Sums {
 	return &Sums{Tables: map[Scope]*rating.TableSums{}, Roles: map[RoleKey]*RoleSums{}, Groups: map[Scope]*MatchGroup{},
 		Matches: map[string]*MatchSums{}, Elo: NewEloLedger(false), Pairs: map[PairScope]*rating.PairSums{},
-		SourceCounts: map[LeagueRules]int64{}, BotSources: map[LeagueRules]map[string]int64{}}
+		SourceCounts: map[LeagueRules]int64{}, BotSources: map[LeagueRules]map[string]int64{},
+		Sample: map[LeagueRules]map[string][]rating.Cell{}}
 }
 
 // AddTable adds a composition's sums under its scope.
@@ -239,8 +244,16 @@ func (s *Sums) ExcludeSources(ctx context.Context, st CellSource, part *Accumula
 		d := rating.NewSourceSums()
 		for _, key := range keys {
 			all := stored[key]
+			rest := subtractCells(all, part.sources[sourceKey{lr, key}].cells)
 			d.AddSource(all, -1)
-			d.AddSource(subtractCells(all, part.sources[sourceKey{lr, key}].cells), 1)
+			d.AddSource(rest, 1)
+			if _, sampled := s.Sample[lr][key]; sampled {
+				if len(rest) == 0 {
+					delete(s.Sample[lr], key)
+				} else {
+					s.Sample[lr][key] = rest
+				}
+			}
 		}
 		s.AddSourceSums(lr, d)
 	}
@@ -544,6 +557,7 @@ func (a *Accumulator) Finish(skip func(match string) bool) *Sums {
 	for _, lr := range slices.SortedFunc(maps.Keys(a.bySource), compareLeagueRules) {
 		s.AddSourceSums(lr, a.bySource[lr])
 	}
+	s.Sample = a.sample(func(LeagueRules) bool { return true }, skip)
 	if skip == nil {
 		return s
 	}
@@ -582,6 +596,67 @@ func (a *Accumulator) Finish(skip func(match string) bool) *Sums {
 		s.AddSourceSums(lr, delta[lr])
 	}
 	return s
+}
+
+// sample is the cells of the first rating.SampleSources deal sources by key of the leagues
+// and rule sets keep selects, the units of the matches skip selects left out (a source left
+// without cells is left out).
+func (a *Accumulator) sample(keep func(LeagueRules) bool, skip func(string) bool) map[LeagueRules]map[string][]rating.Cell {
+	keys := map[LeagueRules][]string{}
+	for _, k := range a.order {
+		if keep(k.LeagueRules) {
+			keys[k.LeagueRules] = append(keys[k.LeagueRules], k.source)
+		}
+	}
+	out := map[LeagueRules]map[string][]rating.Cell{}
+	for lr, ks := range keys {
+		slices.Sort(ks)
+		out[lr] = map[string][]rating.Cell{}
+		for _, key := range ks[:min(len(ks), rating.SampleSources)] {
+			st := a.sources[sourceKey{lr, key}]
+			var cells []rating.Cell
+			if skip == nil {
+				for _, ck := range slices.Sorted(maps.Keys(st.cells)) {
+					c := st.cells[ck]
+					cells = append(cells, rating.Cell{Bots: c.Bots, Deals: c.Deals, Net: slices.Clone(c.Net)})
+				}
+			} else {
+				var units []rating.Cell
+				for _, u := range st.units {
+					if !skip(u.match) {
+						units = append(units, u.cell)
+					}
+				}
+				cells = mergeCells(units)
+			}
+			if len(cells) > 0 {
+				out[lr][key] = cells
+			}
+		}
+	}
+	return out
+}
+
+// mergeCells merges cells of one composition (sorted bots, nets in that order), in key order.
+func mergeCells(cells []rating.Cell) []rating.Cell {
+	by := map[string]*rating.Cell{}
+	for _, c := range cells {
+		k := rating.CompositionKey(c.Bots)
+		m := by[k]
+		if m == nil {
+			m = &rating.Cell{Bots: c.Bots, Net: make([]int64, len(c.Net))}
+			by[k] = m
+		}
+		m.Deals += c.Deals
+		for i, v := range c.Net {
+			m.Net[i] += v
+		}
+	}
+	var out []rating.Cell
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		out = append(out, *by[k])
+	}
+	return out
 }
 
 // SourceCells returns the cells of the given deal sources of one league and rule set, as the
@@ -649,6 +724,7 @@ func (a *Accumulator) SumsOf(keep func(LeagueRules) bool) *Sums {
 		}
 	}
 	out.OpenGroups = a.OpenIn(in)
+	out.Sample = a.sample(keep, nil)
 	return out
 }
 

@@ -83,7 +83,30 @@ type SkillInput struct {
 	Pairs      []*PairSums
 	Sources    int64
 	BotSources map[string]int64
+	// Sample is the cells of a uniform sample of the deal sources (source keys are hashes: the
+	// first ones by key), each cell by the index of its table in Tables: the skewness of the
+	// headlines' sampling distribution is estimated from them (see Skill). Nil: none, and the
+	// intervals are symmetric.
+	Sample [][]SampleCell
 }
+
+// SampleCell is one cell of a sampled deal source: its table (an index in SkillInput.Tables),
+// its deals and each bot's net in the table's order.
+type SampleCell struct {
+	Table int
+	Deals int64
+	Net   []int64
+}
+
+// SampleSources is how many deal sources of each league and rule set the skewness of the
+// headline is estimated from: the first this many by key (a uniform sample, the keys being
+// hashes), read with their cells in proportion to it and to the compositions, never to the
+// deals.
+const SampleSources = 256
+
+// maxSkew bounds the estimated skewness of a headline's sampling distribution: beyond it the
+// expansion the correction rests on says nothing.
+const maxSkew = 0.5
 
 // SkillResult is the headline rating of every bot, in the game's unit (cents in modern):
 // its expected result per deal at a table whose other seats are taken by bots drawn at
@@ -111,6 +134,11 @@ type SkillResult struct {
 	LOS [][]float64
 	// Fit tests the model against the composition means it was fitted to.
 	Fit FitTest
+	// Skew is the skewness of each headline's sampling distribution, estimated from the sample
+	// of deal sources (SkillInput.Sample; 0 without one, and for a provisional bot): the
+	// interval is Hall's, R̂ − SE·g⁻¹(±t): with positive skewness (rare large wins) longer above
+	// the headline, as a headline that missed them has a small standard error too.
+	Skew []float64
 }
 
 // FitTest is the test of the model's fit: whether the mean result of each bot at each table
@@ -218,6 +246,7 @@ type skillModel struct {
 	totalSources          int64
 	kindDeals             map[string]float64
 	kindSeats             map[string]int
+	modelIndex            map[int]int // SkillInput.Tables index → tables index
 }
 
 type modelTable struct {
@@ -235,7 +264,7 @@ type modelPair struct {
 }
 
 func newSkillModel(in *SkillInput, o SkillOptions) (*skillModel, error) {
-	m := &skillModel{o: o, in: in, kindDeals: map[string]float64{}, kindSeats: map[string]int{}}
+	m := &skillModel{o: o, in: in, kindDeals: map[string]float64{}, kindSeats: map[string]int{}, modelIndex: map[int]int{}}
 	byKey := map[string]int{}
 	for i, t := range in.Tables {
 		if err := t.check(); err != nil {
@@ -254,6 +283,7 @@ func newSkillModel(in *SkillInput, o SkillOptions) (*skillModel, error) {
 			}
 		}
 		byKey[kind+"\x00"+CompositionKey(t.Bots)] = len(m.tables)
+		m.modelIndex[i] = len(m.tables)
 		m.tables = append(m.tables, modelTable{t: t, kind: kind, beta: -1})
 		m.kindDeals[kind] += float64(t.Deals)
 		m.kindSeats[kind] = len(t.Bots)
@@ -867,12 +897,32 @@ func (m *skillModel) headline(res *SkillResult) {
 			cov[i][j] *= fac[i] * fac[j]
 		}
 	}
+	ev, ybar := m.meansScores(cells, of, w, pi)
 	if len(cells) > 0 && m.o.Variance != MeansIgnored {
-		m.addMeansCovariance(cov, z, cells, of, w, pi)
+		m.addMeansCovariance(cov, z, cells, of, ev, ybar)
 	}
 	for i := range n {
 		copy(res.Cov[i], cov[i])
 	}
+	infl := m.sampleInfluence(z, of, ev, ybar)
+	skewOf := func(i int) float64 { // of bot i's headline
+		if len(infl) < MinUnitsForLOS || m.sources[i] < MinUnitsForLOS || m.o.Legacy {
+			return 0 // provisional: the sample's skewness would be mostly noise
+		}
+		var s2, s3 float64
+		for _, f := range infl {
+			s2 += f[i] * f[i]
+			s3 += f[i] * f[i] * f[i]
+		}
+		if !(s2 > 0) {
+			return 0
+		}
+		// The skewness of the sum over all G sources from the sample's K:
+		// (G/K)Σ f³ / ((G/K)Σ f²)^{3/2} = √(K/G)·Σ f³/(Σ f²)^{3/2}.
+		g := math.Sqrt(float64(len(infl))/float64(max(m.totalSources, int64(len(infl))))) * s3 / math.Pow(s2, 1.5)
+		return math.Max(-maxSkew, math.Min(maxSkew, g))
+	}
+	res.Skew = make([]float64, n)
 	for i := range n {
 		res.Rating[i] = r[i]
 		res.Skill[i] = m.theta[i]
@@ -885,8 +935,9 @@ func (m *skillModel) headline(res *SkillResult) {
 		res.HasInterval[i] = res.SE[i] > noSpread*(1+math.Abs(r[i])) &&
 			(m.o.Legacy && m.sources[i] >= 2 || m.sources[i] >= MinSourcesForInterval)
 		if res.HasInterval[i] {
+			res.Skew[i] = skewOf(i)
 			t := StudentTQuantile(0.975, res.DF[i])
-			res.Lo[i], res.Hi[i] = r[i]-t*res.SE[i], r[i]+t*res.SE[i]
+			res.Lo[i], res.Hi[i] = r[i]-res.SE[i]*hallInverse(t, res.Skew[i]), r[i]-res.SE[i]*hallInverse(-t, res.Skew[i])
 		}
 	}
 	for bi, kind := range m.kinds {
@@ -904,16 +955,35 @@ func (m *skillModel) headline(res *SkillResult) {
 	}
 }
 
-// addMeansCovariance adds to cov the terms of the compositions' means, Z Σψvᵀ + Σvψᵀ Zᵀ +
-// Σv vᵀ, with their leverage corrections (see headline); of maps each table to its pooled
-// composition in cells (−1: none).
-func (m *skillModel) addMeansCovariance(cov, z [][]float64, cells []*observedCell, of []int, w, pi map[string]float64) {
-	n := m.n
-	// The means' scores: seat a of table t is bot i's, weighted π·w/D_T, centred on ȳ.
-	ev := make([][][]float64, len(m.tables))
-	ybar := make([][]float64, len(m.tables))
+// hall is Hall's (1992) transformation of a studentized sum whose terms have skewness γ (of
+// the sum: γ_pop/√G), g(w) = w + γw²/3 + γ²w³/27 + γ/6 = ((1 + γw/3)³ − 1)/(γ/3) + γ/6: g(T) is
+// Student's t to a smaller error than T, the skewness of the sum removed. It is increasing.
+func hall(w, gamma float64) float64 {
+	if gamma == 0 {
+		return w
+	}
+	c := gamma / 3
+	u := 1 + c*w
+	return (u*u*u-1)/(3*c) + gamma/6
+}
+
+// hallInverse is the inverse of hall in w.
+func hallInverse(y, gamma float64) float64 {
+	if gamma == 0 {
+		return y
+	}
+	c := gamma / 3
+	return (math.Cbrt(1+3*c*(y-gamma/6)) - 1) / c
+}
+
+// meansScores are the weights of the compositions' means in the headlines: seat a of table t
+// is bot i's, weighted π·w/D_T, and centred on the composition's mean ȳ (of maps each table to
+// its pooled composition in cells, −1: none, whose weights are 0).
+func (m *skillModel) meansScores(cells []*observedCell, of []int, w, pi map[string]float64) (ev [][][]float64, ybar [][]float64) {
+	ev = make([][][]float64, len(m.tables))
+	ybar = make([][]float64, len(m.tables))
 	for ti, mt := range m.tables {
-		ev[ti] = newMatrixRect(len(mt.idx), n)
+		ev[ti] = newMatrixRect(len(mt.idx), m.n)
 		ybar[ti] = make([]float64, len(mt.idx))
 		if of[ti] < 0 {
 			continue
@@ -924,6 +994,55 @@ func (m *skillModel) addMeansCovariance(cov, z [][]float64, cells []*observedCel
 			ybar[ti][a] = c.net[a] / c.deals
 		}
 	}
+	return ev, ybar
+}
+
+// sampleInfluence is each sampled deal source's influence on the headlines (SkillInput.Sample):
+// Z·ψ_g + v_g, the terms whose sum over all sources is R̂ − R to first order.
+func (m *skillModel) sampleInfluence(z [][]float64, of []int, ev [][][]float64, ybar [][]float64) [][]float64 {
+	var out [][]float64
+	for _, src := range m.in.Sample {
+		psi := make([]float64, m.p)
+		v := make([]float64, m.n)
+		any := false
+		for _, c := range src {
+			ti, ok := m.modelIndex[c.Table]
+			if !ok || len(c.Net) != len(m.tables[ti].idx) {
+				continue
+			}
+			any = true
+			mt := m.tables[ti]
+			for a, i := range mt.idx {
+				d := float64(c.Deals)
+				res := float64(c.Net[a]) - d*mt.mu[a]
+				for q, x := range mt.j[a] {
+					psi[q] += x * res
+				}
+				if of[ti] >= 0 {
+					v[i] += ev[ti][a][i] * (float64(c.Net[a]) - d*ybar[ti][a])
+				}
+			}
+		}
+		if !any {
+			continue
+		}
+		f := make([]float64, m.n)
+		for i := range m.n {
+			f[i] = v[i]
+			for q, x := range psi {
+				f[i] += z[i][q] * x
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// addMeansCovariance adds to cov the terms of the compositions' means, Z Σψvᵀ + Σvψᵀ Zᵀ +
+// Σv vᵀ, with their leverage corrections (see headline); of maps each table to its pooled
+// composition in cells (−1: none), ev and ybar are meansScores'.
+func (m *skillModel) addMeansCovariance(cov, z [][]float64, cells []*observedCell, of []int, ev [][][]float64, ybar [][]float64) {
+	n := m.n
 	// Sources shared by two pooled compositions (sources never span leagues: only pairs).
 	shared := map[[2]int]float64{}
 	for _, pr := range m.pairs {
@@ -1002,7 +1121,9 @@ func (m *skillModel) muAt(theta []float64, mt modelTable) []float64 {
 }
 
 // losT is F_t(diff/sd) with df degrees of freedom; ½ without variance and difference, and 1
-// or 0 for a difference without variance.
+// or 0 for a difference without variance. The difference of two headlines is taken as
+// symmetric: the skewness of each bot's errors largely cancels in it, and its estimate from
+// the sample would be mostly noise (it made identical bots' LOS cross 97.5% more often).
 func losT(diff, variance, df float64) float64 {
 	if !(variance > 0) {
 		switch {

@@ -403,3 +403,26 @@ func TestTableSumsIndexes(t *testing.T) {
 		t.Error("a table seating one bot twice was accepted")
 	}
 }
+
+// Hall's transformation is increasing and hallInverse undoes it; without skewness both are
+// the identity, and a right-skewed sum's interval reaches further above the estimate (an
+// estimate that missed the rare large values has a small standard error too).
+func TestHallTransformation(t *testing.T) {
+	t.Parallel()
+	for _, g := range []float64{-0.5, -0.1, 0, 0.2, 0.5} {
+		prev := math.Inf(-1)
+		for w := -4.0; w <= 4; w += 0.25 {
+			y := hall(w, g)
+			if y <= prev || math.Abs(hallInverse(y, g)-w) > 1e-9 {
+				t.Errorf("γ %v: hall(%v) = %v after %v, inverse %v", g, w, y, prev, hallInverse(y, g))
+			}
+			prev = y
+		}
+	}
+	if hall(1.5, 0) != 1.5 || hallInverse(-2, 0) != -2 {
+		t.Error("without skewness the transformation is not the identity")
+	}
+	if lo, hi := hallInverse(2, 0.3), hallInverse(-2, 0.3); !(lo < 2 && -hi > 2) {
+		t.Errorf("γ 0.3: g⁻¹(±2) = %v, %v", lo, hi)
+	}
+}

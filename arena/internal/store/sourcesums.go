@@ -379,7 +379,7 @@ func readSourceSums(sums *board.Sums, where string, args []any, each func(string
 	if err != nil {
 		return err
 	}
-	return each(`SELECT league_id, rules, bot, sources FROM rating_bot_sources`+where, args, func(scan func(...any) error) error {
+	err = each(`SELECT league_id, rules, bot, sources FROM rating_bot_sources`+where, args, func(scan func(...any) error) error {
 		var lr board.LeagueRules
 		var b string
 		var n int64
@@ -392,6 +392,32 @@ func readSourceSums(sums *board.Sums, where string, args []any, each func(string
 		sums.BotSources[lr][b] = n
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// The sample of deal sources (board.Sums.Sample): the first ones by key, through the
+	// sources' primary key, with their cells through the cells'.
+	for _, lr := range slices.SortedFunc(maps.Keys(sums.SourceCounts), compareLR) {
+		sample := map[string][]rating.Cell{}
+		err := each(fmt.Sprintf(`SELECT source, bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ?
+	AND source IN (SELECT source FROM rating_sources WHERE league_id = ? AND rules = ? ORDER BY source LIMIT %d)
+ORDER BY source, bots`, rating.SampleSources), []any{lr.League, lr.Rules, lr.League, lr.Rules}, func(scan func(...any) error) error {
+			var src, bots string
+			c := rating.Cell{Net: make([]int64, rating.MaxSeats)}
+			if err := scan(&src, &bots, &c.Deals, &c.Net[0], &c.Net[1], &c.Net[2], &c.Net[3]); err != nil {
+				return err
+			}
+			c.Bots = strings.Split(bots, ",")
+			c.Net = c.Net[:len(c.Bots)]
+			sample[src] = append(sample[src], c)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		sums.Sample[lr] = sample
+	}
+	return nil
 }
 
 // SourceCells reads the cells of deal sources of one league and rule set (board.CellSource):
