@@ -18,15 +18,18 @@ VENV_STAMP := $(VENV)/.installed
 PY_SDK     := bots/python
 
 # Everything `make generate` writes: checked by proto-check for staleness.
-GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp
+GENERATED := proto/tapp/v1 proto/tapp/store/v1 proto/tapp/view/v1 $(PY_SDK)/src/tapp_bot/proto \
+  bots/starter/gosdk.txt bots/starter/templates/go/go.mod.tmpl bots/starter/templates/go/go.sum.tmpl \
+  bots/starter/templates/go/third_party
 
 .PHONY: help generate proto-check venv test-python test-game-full test demo build cross-build lint
 
 help: ## Show this list of targets.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-generate: $(VENV_STAMP) ## Regenerate Go (proto/tapp/v1, proto/tapp/store/v1) and Python (bots/python/src/tapp) code from the protos.
+generate: $(VENV_STAMP) ## Regenerate Go (proto/tapp/...) and Python (bots/python/src/tapp_bot/proto) code from the protos, and the Go starter's module files.
 	$(BUF) generate
+	bash scripts/starter-go-module.sh
 
 proto-check: $(VENV_STAMP) ## buf lint, buf breaking against the previous commit, and fail if generated code is stale.
 	$(BUF) lint
@@ -38,7 +41,7 @@ proto-check: $(VENV_STAMP) ## buf lint, buf breaking against the previous commit
 	  echo "$(BUF) breaking --against '.git#ref=HEAD~1,subdir=proto'"; \
 	  $(BUF) breaking --against '.git#ref=HEAD~1,subdir=proto'; \
 	fi
-	$(BUF) generate
+	$(MAKE) generate
 	@git diff --exit-code --stat -- $(GENERATED) || { \
 	  echo "proto-check: generated code is stale: run 'make generate' and commit the result"; exit 1; }
 	@untracked=$$(git ls-files --others --exclude-standard -- $(GENERATED)); \
@@ -46,7 +49,7 @@ proto-check: $(VENV_STAMP) ## buf lint, buf breaking against the previous commit
 	  echo "proto-check: generated files not in git: $$untracked"; \
 	  echo "proto-check: run 'make generate' and commit the result"; exit 1; fi
 	@for f in $$(find $(GENERATED) -name '*.pb.go' -o -name '*_pb2*.py*'); do \
-	  dir=$$(dirname "$$f"); dir=$${dir#$(PY_SDK)/src/}; dir=$${dir#proto/}; \
+	  dir=$$(dirname "$$f"); dir=$${dir#$(PY_SDK)/src/tapp_bot/proto/}; dir=$${dir#proto/}; \
 	  base=$$(basename "$$f"); base=$${base%%.pb.go}; base=$${base%%_grpc}; base=$${base%%_pb2*}; \
 	  [ -f "proto/$$dir/$$base.proto" ] || { \
 	    echo "proto-check: $$f was generated from proto/$$dir/$$base.proto, which is gone: delete it"; exit 1; }; \
@@ -59,13 +62,15 @@ $(VENV_STAMP): $(PY_SDK)/pyproject.toml
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check -e '$(PY_SDK)[dev]'
 	@touch $@
 
-test-python: $(VENV_STAMP) ## Run the Python SDK tests (pytest bots/python).
+test-python: $(VENV_STAMP) ## Check the Python SDK with ruff and mypy (configured in its pyproject.toml), then run its tests.
+	cd $(PY_SDK) && ../../$(VENV)/bin/ruff check .
+	cd $(PY_SDK) && ../../$(VENV)/bin/mypy
 	$(VENV_PY) -m pytest $(PY_SDK)
 
 test-game-full: $(VENV_STAMP) ## The Python game model against the Go engine in full: 100,000 random deals each way (long).
 	TAPP_GAME_DIFF=full $(VENV_PY) -m pytest $(PY_SDK)/tests/test_game_differential.py $(PY_SDK)/tests/test_game_sample.py
 
-test: ## Run every check: proto-check, go vet, layering lint, cross builds, go test, Python tests.
+test: ## Run every check: proto-check, go vet, lint, cross builds, go test, Python tests.
 	$(MAKE) proto-check
 	$(GO) vet ./...
 	$(MAKE) lint
@@ -73,7 +78,9 @@ test: ## Run every check: proto-check, go vet, layering lint, cross builds, go t
 	$(GO) test ./...
 	$(MAKE) test-python
 
-lint: ## Check the layering rules of .golangci.yml (engine stays pure, generated code in adapters, processes in arena/internal/launch).
+lint: ## Architecture rules on the whole dependency graph (scripts/archlint, and the forbidden changes it must catch), then staticcheck, unused and errorlint.
+	$(GO) run ./scripts/archlint
+	$(GO) test -count=1 ./scripts/archlint
 	@# Another lint at the same time (a second checkout, a second make test) waits for it
 	@# instead of failing with "parallel golangci-lint is running".
 	$(LINT) run --allow-serial-runners ./...

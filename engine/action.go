@@ -213,13 +213,13 @@ func ParseAction(text string) (Action, error) {
 	case "trump":
 		s, err := ParseSuit(arg)
 		if err != nil {
-			return Action{}, fmt.Errorf("action %q: %v", text, err)
+			return Action{}, fmt.Errorf("action %q: %w", text, err)
 		}
 		return TrumpAction(s), nil
 	case "discard", "call", "give", "card":
 		c, err := ParseCard(arg)
 		if err != nil {
-			return Action{}, fmt.Errorf("action %q: %v", text, err)
+			return Action{}, fmt.Errorf("action %q: %w", text, err)
 		}
 		switch head {
 		case "discard":
@@ -240,7 +240,7 @@ func ParseAction(text string) (Action, error) {
 	}
 	s, err := ParseSuit(arg)
 	if err != nil {
-		return Action{}, fmt.Errorf("action %q: %v", text, err)
+		return Action{}, fmt.Errorf("action %q: %w", text, err)
 	}
 	return BidAction(c, s), nil
 }

@@ -163,7 +163,7 @@ func ParseDeal(r RuleSet, line string) (Deal, error) {
 		for _, f := range strings.FieldsFunc(p, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
 			c, err := ParseCard(f)
 			if err != nil {
-				return Deal{}, fmt.Errorf("%s: %v", partName(i, n), err)
+				return Deal{}, fmt.Errorf("%s: %w", partName(i, n), err)
 			}
 			if seen.Has(c) {
 				if where[c] == i {
@@ -214,7 +214,7 @@ func ParseDeals(r RuleSet, text string) ([]Deal, error) {
 		}
 		d, err := ParseDeal(r, line)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", i+1, err)
+			return nil, fmt.Errorf("line %d: %w", i+1, err)
 		}
 		out = append(out, d)
 	}

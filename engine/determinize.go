@@ -67,14 +67,14 @@ func (o Observation) Sample(rng *Rand) (*State, error) {
 	}
 	st, err := NewState(r, deal, o.Options)
 	if err != nil {
-		return nil, fmt.Errorf("sample: inconsistent observation: %v", err)
+		return nil, fmt.Errorf("sample: inconsistent observation: %w", err)
 	}
 	for i, m := range moves {
 		if st.toMove != m.Seat {
 			return nil, fmt.Errorf("sample: move %d (%s): seat %s is not to move", i, m, m.Seat)
 		}
 		if err := st.Apply(m.Action); err != nil {
-			return nil, fmt.Errorf("sample: move %d (%s) does not replay: %v", i, m, err)
+			return nil, fmt.Errorf("sample: move %d (%s) does not replay: %w", i, m, err)
 		}
 	}
 	return st, nil

@@ -85,7 +85,7 @@ func (p *prop) deal(i uint64) error {
 		if full || s.Terminal() || step == sampleAt {
 			for seat := Seat(0); seat < Seat(r.Players); seat++ {
 				if err := checkObservation(s, seat); err != nil {
-					return fmt.Errorf("step %d seat %s: %v", step, seat, err)
+					return fmt.Errorf("step %d seat %s: %w", step, seat, err)
 				}
 			}
 		}
@@ -94,7 +94,7 @@ func (p *prop) deal(i uint64) error {
 			o := s.Observe(seat)
 			st, err := o.Sample(p.rng)
 			if err != nil {
-				return fmt.Errorf("step %d seat %s: sample: %v", step, seat, err)
+				return fmt.Errorf("step %d seat %s: sample: %w", step, seat, err)
 			}
 			if o2 := st.Observe(seat); !reflect.DeepEqual(o, o2) {
 				return fmt.Errorf("step %d seat %s: the sample observes differently:\n%+v\n%+v", step, seat, o, o2)
@@ -114,12 +114,12 @@ func (p *prop) deal(i uint64) error {
 		if full {
 			for _, b := range p.buf {
 				if err := s.Check(b); err != nil {
-					return fmt.Errorf("listed action %s fails Check: %v", b, err)
+					return fmt.Errorf("listed action %s fails Check: %w", b, err)
 				}
 			}
 		}
 		if err := s.Apply(a); err != nil {
-			return fmt.Errorf("step %d: legal %s refused: %v", step, a, err)
+			return fmt.Errorf("step %d: legal %s refused: %w", step, a, err)
 		}
 		if step > 200 {
 			return fmt.Errorf("deal does not end")
@@ -149,7 +149,7 @@ func (p *prop) deal(i uint64) error {
 			return fmt.Errorf("replay: %s not to move", m.Seat)
 		}
 		if err := re.Apply(m.Action); err != nil {
-			return fmt.Errorf("replay %s: %v", m, err)
+			return fmt.Errorf("replay %s: %w", m, err)
 		}
 	}
 	if !statesEqual(re, s) {

@@ -262,7 +262,7 @@ func ParseRuleSet(text string) (RuleSet, error) {
 				}
 				c, err := ParseContract(name)
 				if err != nil {
-					return RuleSet{}, fmt.Errorf("stakes: %v", err)
+					return RuleSet{}, fmt.Errorf("stakes: %w", err)
 				}
 				n, err := strconv.Atoi(num)
 				if err != nil {

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	wf "github.com/tapparena/tapp/arena/internal/wireform"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -27,7 +28,7 @@ type DecodedRequest struct {
 
 // DecodeRequest reads a DecisionRequest in wire form straight into the engine's terms, for
 // the Go SDK: the same result as proto.Unmarshal followed by ObservationFromProto, several
-// times faster. Requests as the arena encodes them (AppendRequest) take the fast path;
+// times faster. Requests as the arena encodes them (arena/internal/encode) take the fast path;
 // anything else — fields out of order or repeated, unknown fields, invalid UTF-8 — is read
 // the reference way, so the result never differs. An error means the bytes are no request;
 // an unreadable observation is Err of the result.
@@ -55,14 +56,14 @@ func RequestFromProto(req *tappv1.DecisionRequest) *DecodedRequest {
 // errSlowPath sends a request down the reference path.
 var errSlowPath = errors.New("not in the arena's encoding")
 
-// decodeRequestFast reads a request as AppendRequest writes it; false when it is not one.
+// decodeRequestFast reads a request as the arena writes it; false when it is not one.
 func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 	r := &DecodedRequest{}
 	var obsBytes []byte
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 || num < last || num == last && num != reqLegal && num != reqEvents {
+		if n < 0 || num < last || num == last && num != wf.ReqLegal && num != wf.ReqEvents {
 			return nil, false // out of order or repeated: the reference path merges fields
 		}
 		last = num
@@ -71,7 +72,7 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 		switch {
 		case typ == protowire.BytesType:
 			v, n = protowire.ConsumeBytes(b)
-		case typ == protowire.VarintType && num == reqDecision:
+		case typ == protowire.VarintType && num == wf.ReqDecision:
 			_, n = protowire.ConsumeVarint(b) // the observation says it again
 		default:
 			return nil, false
@@ -81,26 +82,26 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 		}
 		b = b[n:]
 		switch num {
-		case reqGameID:
+		case wf.ReqGameID:
 			r.GameID = string(v)
-		case reqRequestID:
+		case wf.ReqRequestID:
 			r.RequestID = string(v)
-		case reqDecision:
-		case reqLegal:
+		case wf.ReqDecision:
+		case wf.ReqLegal:
 			r.Legal = append(r.Legal, string(v))
-		case reqDeadline:
+		case wf.ReqDeadline:
 			t, err := decodeTime(v)
 			if err != nil {
 				return nil, false
 			}
 			r.Deadline = t
-		case reqOverage:
+		case wf.ReqOverage:
 			if _, err := decodeTime(v); err != nil {
 				return nil, false
 			}
-		case reqObservation:
+		case wf.ReqObservation:
 			obsBytes = v
-		case reqEvents:
+		case wf.ReqEvents:
 			// Events are for bots that keep a log; the observation holds the game so far.
 			// They are only checked, so that what the reference path refuses is refused.
 			if !wellFormedEvent(v) {
@@ -144,23 +145,23 @@ func wellFormedEvent(b []byte) bool {
 		}
 		b = b[n:]
 		switch {
-		case typ == protowire.VarintType && (num <= evSeat || num >= evHolder && num <= evTout || num == evPotAfter):
+		case typ == protowire.VarintType && (num <= wf.EvSeat || num >= wf.EvHolder && num <= wf.EvTout || num == wf.EvPotAfter):
 			_, n = protowire.ConsumeVarint(b)
-		case typ == protowire.BytesType && num >= evAction && num <= evTrump || num == evDiscards:
+		case typ == protowire.BytesType && num >= wf.EvAction && num <= wf.EvTrump || num == wf.EvDiscards:
 			var v []byte
 			v, n = protowire.ConsumeBytes(b)
 			if n >= 0 && !utf8.Valid(v) {
 				return false
 			}
-		case typ == protowire.BytesType && num == evHands:
+		case typ == protowire.BytesType && num == wf.EvHands:
 			var v []byte
 			v, n = protowire.ConsumeBytes(b)
 			if n >= 0 {
-				if !wellFormedStrings(v, handCards) {
+				if !wellFormedStrings(v, wf.HandCards) {
 					return false
 				}
 			}
-		case typ == protowire.BytesType && num == evPayoff:
+		case typ == protowire.BytesType && num == wf.EvPayoff:
 			var v []byte
 			v, n = protowire.ConsumeBytes(b)
 			if n >= 0 && !wellFormedPacked(v) {
@@ -207,19 +208,19 @@ func wellFormedPacked(b []byte) bool {
 
 // decodeTime reads a Timestamp (seconds, nanos).
 func decodeTime(b []byte) (time.Time, error) {
-	secs, nanos, ok := secondsNanos(b)
+	secs, nanos, ok := wf.SecondsNanos(b)
 	if !ok {
 		return time.Time{}, errSlowPath
 	}
 	return time.Unix(secs, int64(nanos)).UTC(), nil
 }
 
-// decodeObservation reads an Observation as appendObservation writes it, straight into the
+// decodeObservation reads an Observation as the arena writes it, straight into the
 // engine's observation. Anything else — out of order, unknown, malformed, or a value the
 // reference path would refuse (an unknown card, a repeated one) — is errSlowPath, and the
 // reference path says what is wrong.
 func decodeObservation(b []byte) (*engine.Observation, error) {
-	// What the arena leaves out when empty reads as cardFrom, suitFrom and contractFrom read "".
+	// What the arena leaves out when empty reads as cardFrom, wf.SuitFrom and wf.ContractFrom read "".
 	o := &engine.Observation{Called: engine.NoCard, Given: engine.NoCard, Trump: engine.NoSuit, Contract: engine.NoContract}
 	var hasRules, hasCurrent bool
 	var voids, played, taken, sizes int
@@ -239,23 +240,23 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 			b = b[m:]
 			x := int(int32(v))
 			switch num {
-			case obsSeat:
+			case wf.ObsSeat:
 				o.Seat = engine.Seat(x)
-			case obsDecision:
+			case wf.ObsDecision:
 				o.Decision = DecisionFromProto(tappv1.Decision(x))
-			case obsToMove:
+			case wf.ObsToMove:
 				o.ToMove = engine.Seat(x)
-			case obsDeclarer:
+			case wf.ObsDeclarer:
 				o.Declarer = engine.Seat(x)
-			case obsTout:
+			case wf.ObsTout:
 				o.Tout = v != 0
-			case obsCalledHolder:
+			case wf.ObsCalledHolder:
 				o.CalledHolder = engine.Seat(x)
-			case obsCalledInTapp:
+			case wf.ObsCalledInTapp:
 				o.CalledInTapp = v != 0
-			case obsPot:
+			case wf.ObsPot:
 				o.Options.Pot = x
-			case obsForcedRamsch:
+			case wf.ObsForcedRamsch:
 				o.Options.ForcedRamsch = v != 0
 			default:
 				return nil, errSlowPath
@@ -272,52 +273,52 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 		b = b[m:]
 		var ok bool
 		switch num {
-		case obsRules:
+		case wf.ObsRules:
 			o.Rules, ok = rulesOf(v)
 			hasRules = true
-		case obsHand:
+		case wf.ObsHand:
 			o.Hand, ok = withCard(o.Hand, v)
-		case obsBids:
+		case wf.ObsBids:
 			o.Bids, ok = appendMove(o.Bids, v)
-		case obsContract:
+		case wf.ObsContract:
 			o.Contract, ok = contractOf(v)
-		case obsTrump:
+		case wf.ObsTrump:
 			o.Trump, ok = suitOf(v)
-		case obsTapp:
+		case wf.ObsTapp:
 			o.Tapp, ok = withCard(o.Tapp, v)
-		case obsDiscarded:
+		case wf.ObsDiscarded:
 			o.Discarded, ok = withCard(o.Discarded, v)
-		case obsCalled:
+		case wf.ObsCalled:
 			o.Called, ok = cardOf(v)
-		case obsGiven:
+		case wf.ObsGiven:
 			o.Given, ok = cardOf(v)
-		case obsExposed:
+		case wf.ObsExposed:
 			o.Exposed, ok = withCard(o.Exposed, v)
-		case obsTricks:
+		case wf.ObsTricks:
 			var t engine.Trick
 			if t, ok = trickOf(v); ok {
 				o.Tricks = append(o.Tricks, t)
 			}
-		case obsCurrent:
+		case wf.ObsCurrent:
 			o.Current, ok = trickOf(v)
 			hasCurrent = true
-		case obsTricksTaken:
+		case wf.ObsTricksTaken:
 			taken, ok = packedInto(o.TricksTaken[:], taken, v)
-		case obsHandSizes:
+		case wf.ObsHandSizes:
 			sizes, ok = packedInto(o.HandSizes[:], sizes, v)
-		case obsHistory:
+		case wf.ObsHistory:
 			if o.History == nil {
 				o.History = make([]engine.Move, 0, 48)
 			}
 			o.History, ok = appendMove(o.History, v)
-		case obsDealt:
+		case wf.ObsDealt:
 			o.Dealt, ok = withCard(o.Dealt, v)
-		case obsVoids:
+		case wf.ObsVoids:
 			if ok = voids < engine.MaxPlayers; ok {
 				o.Voids[voids], ok = suitsOf(v)
 				voids++
 			}
-		case obsPlayed:
+		case wf.ObsPlayed:
 			if ok = played < engine.MaxPlayers; ok {
 				o.Played[played], ok = handOf(v)
 				played++
@@ -342,8 +343,8 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 
 func repeatedObservationField(num protowire.Number) bool {
 	switch num {
-	case obsHand, obsBids, obsTapp, obsDiscarded, obsExposed, obsTricks, obsTricksTaken, obsHandSizes,
-		obsHistory, obsDealt, obsVoids, obsPlayed:
+	case wf.ObsHand, wf.ObsBids, wf.ObsTapp, wf.ObsDiscarded, wf.ObsExposed, wf.ObsTricks, wf.ObsTricksTaken, wf.ObsHandSizes,
+		wf.ObsHistory, wf.ObsDealt, wf.ObsVoids, wf.ObsPlayed:
 		return true
 	}
 	return false
@@ -381,7 +382,7 @@ func withCard(set engine.CardSet, v []byte) (engine.CardSet, bool) {
 }
 
 // cardOf reads a card's notation (either case); false if it is none. "" is NoCard, as in
-// cardFrom.
+// wireform.CardFrom.
 func cardOf(v []byte) (engine.Card, bool) {
 	if len(v) == 0 {
 		return engine.NoCard, true
@@ -417,12 +418,12 @@ var cardCodes = func() *[1 << 16]engine.Card {
 }()
 
 func contractOf(v []byte) (engine.Contract, bool) {
-	c, err := contractFrom(string(v))
+	c, err := wf.ContractFrom(string(v))
 	return c, err == nil
 }
 
 func suitOf(v []byte) (engine.Suit, bool) {
-	s, err := suitFrom(string(v))
+	s, err := wf.SuitFrom(string(v))
 	return s, err == nil && (len(v) == 1 || len(v) == 0)
 }
 
@@ -458,7 +459,7 @@ func handOf(b []byte) (engine.CardSet, bool) {
 	var set engine.CardSet
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 || num != handCards || typ != protowire.BytesType {
+		if n < 0 || num != wf.HandCards || typ != protowire.BytesType {
 			return 0, false
 		}
 		v, m := protowire.ConsumeBytes(b[n:])
@@ -487,13 +488,13 @@ func appendMove(list []engine.Move, b []byte) ([]engine.Move, bool) {
 		last = num
 		b = b[n:]
 		switch {
-		case num == moveSeat && typ == protowire.VarintType:
+		case num == wf.MoveSeat && typ == protowire.VarintType:
 			v, m := protowire.ConsumeVarint(b)
 			if m < 0 {
 				return list, false
 			}
 			mv.Seat, b = engine.Seat(int32(v)), b[m:]
-		case num == moveAction && typ == protowire.BytesType:
+		case num == wf.MoveAction && typ == protowire.BytesType:
 			v, m := protowire.ConsumeBytes(b)
 			if m < 0 {
 				return list, false
@@ -506,7 +507,7 @@ func appendMove(list []engine.Move, b []byte) ([]engine.Move, bool) {
 	if c, ok := cardOf(action); ok && c != engine.NoCard {
 		mv.Action = engine.CardAction(c)
 	} else {
-		a, err := actionFrom(string(action))
+		a, err := wf.ActionFrom(string(action))
 		if err != nil || !utf8.Valid(action) {
 			return list, false
 		}
@@ -525,12 +526,12 @@ func trickOf(b []byte) (engine.Trick, bool) {
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 || num < last || num == last && num != trickCards {
+		if n < 0 || num < last || num == last && num != wf.TrickCards {
 			return t, false
 		}
 		last = num
 		b = b[n:]
-		if num == trickCards {
+		if num == wf.TrickCards {
 			v, m := protowire.ConsumeBytes(b)
 			if typ != protowire.BytesType || m < 0 || cards == engine.MaxPlayers {
 				return t, false
@@ -550,11 +551,11 @@ func trickOf(b []byte) (engine.Trick, bool) {
 		}
 		b = b[m:]
 		switch num {
-		case trickLeader:
+		case wf.TrickLeader:
 			t.Leader = engine.Seat(int32(v))
-		case trickWinner:
+		case wf.TrickWinner:
 			t.Winner = engine.Seat(int32(v))
-		case trickPoints:
+		case wf.TrickPoints:
 			t.Points = int(int32(v))
 		default:
 			return t, false

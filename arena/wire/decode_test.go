@@ -6,6 +6,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tapparena/tapp/arena/internal/encode"
+	"github.com/tapparena/tapp/arena/internal/encode/encodetest"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -44,7 +46,7 @@ func sameDecoding(t *testing.T, b []byte) {
 // the events sent along, as the referee encodes them.
 func encodedRequests(t testing.TB, deals int) [][]byte {
 	var out [][]byte
-	eachRandomRequest(t, deals, func(rr randomRequest) { out = append(out, AppendRequest(nil, rr.req)) })
+	encodetest.EachRequest(t, deals, func(rr encodetest.Request) { out = append(out, encode.AppendRequest(nil, rr.Req)) })
 	return out
 }
 

@@ -1,13 +1,11 @@
 package wire
 
 import (
-	"encoding/base64"
 	"reflect"
 	"testing"
 
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
-
+	"github.com/tapparena/tapp/arena/internal/encode/encodetest"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -31,8 +29,8 @@ func TestObservationRoundTrip(t *testing.T) {
 			for !st.Terminal() {
 				seat := st.ToMove()
 				want := st.Observe(seat)
-				po := ObservationToProto(&want)
-				got, err := ObservationFromProto(po, ActionsToProto(want.Legal))
+				po := protoconv.ObservationToProto(&want)
+				got, err := ObservationFromProto(po, protoconv.ActionsToProto(want.Legal))
 				if err != nil {
 					t.Fatalf("%s deal %d: %v", text, n, err)
 				}
@@ -44,24 +42,6 @@ func TestObservationRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-		}
-	}
-}
-
-func TestEventKindsMatchTheProtoEnum(t *testing.T) {
-	t.Parallel()
-	for k := engine.EvDealt; k <= engine.EvSettled; k++ {
-		name := tappv1.EventKind_name[int32(EventKindToProto(k))]
-		if name == "" || EventKindFromProto(EventKindToProto(k)) != k {
-			t.Errorf("engine event %s maps to proto %q", k, name)
-		}
-	}
-	for d := engine.DecideNone + 1; d <= engine.DecideCard; d++ {
-		want := "DECISION_" + map[engine.Decision]string{engine.DecideBid: "BID", engine.DecideContract: "CONTRACT",
-			engine.DecideTrump: "TRUMP", engine.DecideDiscard: "DISCARD", engine.DecideCall: "CALL", engine.DecideGive: "GIVE",
-			engine.DecideTout: "TOUT", engine.DecideCard: "CARD"}[d]
-		if got := DecisionToProto(d).String(); got != want {
-			t.Errorf("decision %s maps to %s, want %s", d, got, want)
 		}
 	}
 }
@@ -90,35 +70,44 @@ func TestMalformedObservationsAreErrorsNotPanics(t *testing.T) {
 	}
 }
 
-// A recorded request reads back from each of its three forms: wire form (records now), base64
-// of it (records stored before schema version 4) and protobuf JSON (replay exports).
-func TestDecodeSentReadsEveryRecordedForm(t *testing.T) {
+// What a Go bot reads of a game's end is the engine's outcome and deal the arena settled,
+// for random deals of every variant (Frage lay-aways among them).
+func TestSettlementAndRevealRoundTrip(t *testing.T) {
 	t.Parallel()
-	want := &tappv1.DecisionRequest{GameId: "m1/2", RequestId: "r3", Legal: []string{"HA", "play"},
-		Observation: &tappv1.Observation{Seat: 1, Hand: []string{"HA"}}}
-	wireForm, err := MarshalRequest(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jsonForm, err := protojson.Marshal(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forms := map[string][]byte{
-		"wire":   wireForm,
-		"base64": []byte(base64.StdEncoding.EncodeToString(wireForm)),
-		"json":   jsonForm,
-	}
-	for name, sent := range forms {
-		got, err := DecodeSent(sent)
+	for _, text := range encodetest.RuleSets {
+		rules, err := engine.ParseRuleSet(text)
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			t.Fatal(err)
 		}
-		if !proto.Equal(got, want) {
-			t.Errorf("%s: got %v, want %v", name, got, want)
+		rng := engine.NewRand(4, 0)
+		for n := range 100 {
+			deal := engine.DealFromSeed(rules, 2, uint64(n))
+			st, err := engine.NewState(rules, deal, engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			encodetest.PlayOut(t, st, rng)
+			want := st.Outcome()
+			got, err := OutcomeFromProto(protoconv.SettlementForPlayers(protoconv.OutcomeToProto(want), rules.Players))
+			if err != nil || got != want {
+				t.Fatalf("%s deal %d: outcome %+v, %v; want %+v", text, n, got, err, want)
+			}
+			var discarded engine.CardSet
+			for _, e := range st.Events() {
+				if e.Kind == engine.EvDealEnd {
+					discarded = e.Discards
+				}
+			}
+			gotDeal, gotDiscarded, err := RevealFromProto(protoconv.RevealToProto(rules, deal, st))
+			if err != nil || gotDeal != deal || gotDiscarded != discarded {
+				t.Fatalf("%s deal %d: reveal %v, %s, %v; want %v, %s", text, n, gotDeal, gotDiscarded, err, deal, discarded)
+			}
 		}
 	}
-	if _, err := DecodeSent([]byte{0x0A, 0xFF}); err == nil {
-		t.Error("a truncated request decoded without error")
+	if _, err := OutcomeFromProto(&tappv1.Settlement{Contract: "grand"}); err == nil {
+		t.Error("a settlement with an unknown contract read without error")
+	}
+	if _, _, err := RevealFromProto(&tappv1.Reveal{Tapp: []string{"HA", "HA"}}); err == nil {
+		t.Error("a reveal with a card twice read without error")
 	}
 }

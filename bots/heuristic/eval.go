@@ -288,13 +288,13 @@ func bettelRisk(pack, hand engine.CardSet) float64 {
 			}
 			i++
 		}
-		switch {
-		case worst == 0:
-		case worst == 1:
+		switch worst {
+		case 0:
+		case 1:
 			risk += 1
-		case worst == 2:
+		case 2:
 			risk += 2.5
-		case worst == 3:
+		case 3:
 			risk += 4
 		default:
 			risk += 6 + float64(worst-4)

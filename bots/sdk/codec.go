@@ -4,6 +4,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/wire/grpccodec"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -11,7 +12,7 @@ import (
 // anything else into msg. An error means the bytes are no ConnectResponse. With full false,
 // the messages the SDK has no use for then are only glanced at: a game's start is skipped, and
 // of its end only the game id is read (the reveal and the last events are the bulk of it).
-func decodeResponse(raw *wire.Raw, full bool) (seq uint64, req *wire.DecodedRequest, msg *tappv1.ConnectResponse, err error) {
+func decodeResponse(raw *grpccodec.Raw, full bool) (seq uint64, req *wire.DecodedRequest, msg *tappv1.ConnectResponse, err error) {
 	seq, kind, body, ok := wire.SplitResponse(raw.B)
 	switch {
 	case ok && kind == wire.ResponseDecisionRequest:

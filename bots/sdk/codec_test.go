@@ -5,7 +5,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/wire/grpccodec"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -36,7 +36,7 @@ func TestRawResponseDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq, req, msg, err := decodeResponse(&wire.Raw{B: b}, true)
+		seq, req, msg, err := decodeResponse(&grpccodec.Raw{B: b}, true)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -55,7 +55,7 @@ func TestRawResponseDecode(t *testing.T) {
 			t.Errorf("%s: decoded %v, want %v", tc.name, msg, tc.msg)
 		}
 	}
-	if _, _, _, err := decodeResponse(&wire.Raw{B: []byte{0x2A, 0x05, 0x0A}}, true); err == nil {
+	if _, _, _, err := decodeResponse(&grpccodec.Raw{B: []byte{0x2A, 0x05, 0x0A}}, true); err == nil {
 		t.Error("a truncated message decoded")
 	}
 }
@@ -70,18 +70,41 @@ func TestRawResponseGlance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq, req, msg, err := decodeResponse(&wire.Raw{B: b}, false)
+	seq, req, msg, err := decodeResponse(&grpccodec.Raw{B: b}, false)
 	if err != nil || req != nil || seq != 9 || msg.GetGameEnded().GetGameId() != "m/3" {
 		t.Fatalf("decode(false) = %d, %v, %v, %v", seq, req, msg, err)
 	}
-	if _, _, msg, _ := decodeResponse(&wire.Raw{B: b}, true); !proto.Equal(msg, ended) {
+	if _, _, msg, _ := decodeResponse(&grpccodec.Raw{B: b}, true); !proto.Equal(msg, ended) {
 		t.Fatalf("decode(true) = %v, want all of %v", msg, ended)
 	}
 	started, err := proto.Marshal(&tappv1.ConnectResponse{Seq: 10, Message: &tappv1.ConnectResponse_GameStarted{GameStarted: &tappv1.GameStarted{GameId: "m/4"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seq, _, msg, err := decodeResponse(&wire.Raw{B: started}, false); err != nil || seq != 10 || msg.GetMessage() != nil {
+	if seq, _, msg, err := decodeResponse(&grpccodec.Raw{B: started}, false); err != nil || seq != 10 || msg.GetMessage() != nil {
 		t.Fatalf("decode(false) of a start = %d, %v, %v", seq, msg, err)
+	}
+}
+
+// A game's end reaches Config.GameEnded in engine types; an aborted game has nothing else,
+// and an end the SDK cannot read is an error (the SDK logs it), not a zero settlement.
+func TestGameEndFromProto(t *testing.T) {
+	t.Parallel()
+	end, err := gameEndFromProto(&tappv1.GameEnded{GameId: "m/1", Reveal: &tappv1.Reveal{
+		Hands: []*tappv1.Hand{{Cards: []string{"HA"}}, {Cards: []string{"HK"}}, {Cards: []string{"HQ"}}}, Tapp: []string{"HJ"}},
+		Settlement: &tappv1.Settlement{Declarer: 1, Contract: "solo", Trump: "C", DeclarerWon: true, Payoff: []int32{-20, 40, -20}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk, _ := engine.ParseCard("HK")
+	if end.GameID != "m/1" || end.Aborted || end.Players != 3 || end.Outcome.Declarer != 1 || end.Outcome.Contract != engine.Solo ||
+		end.Outcome.Trump != engine.Clubs || end.Outcome.Payoff != [engine.MaxPlayers]int{-20, 40, -20, 0} || !end.Deal.Hands[1].Has(hk) {
+		t.Errorf("end = %+v", end)
+	}
+	if end, err := gameEndFromProto(&tappv1.GameEnded{GameId: "m/2", Aborted: true}); err != nil || !end.Aborted || end.Players != 0 {
+		t.Errorf("aborted end = %+v, %v", end, err)
+	}
+	if _, err := gameEndFromProto(&tappv1.GameEnded{GameId: "m/3", Settlement: &tappv1.Settlement{Contract: "grand"}}); err == nil {
+		t.Error("an unknown contract read without error")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -11,9 +12,8 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/test/bufconn"
-	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/sdk"
 	"github.com/tapparena/tapp/engine"
@@ -100,13 +100,14 @@ func request(t *testing.T, id string, perDecision time.Duration) *tappv1.Connect
 		t.Fatal(err)
 	}
 	obs := st.Observe(st.ToMove())
-	var req tappv1.DecisionRequest
-	encoded := wire.AppendRequest(nil, &wire.Request{GameID: "g1", RequestID: id, Legal: obs.Legal,
-		Deadline: time.Now().Add(perDecision), Observation: &obs})
-	if err := proto.Unmarshal(encoded, &req); err != nil {
-		t.Fatal(err)
+	legal := make([]string, len(obs.Legal))
+	for i, a := range obs.Legal {
+		legal[i] = a.String()
 	}
-	return &tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: &req}}
+	req := &tappv1.DecisionRequest{GameId: "g1", RequestId: id, Legal: legal, Deadline: timestamppb.New(time.Now().Add(perDecision)),
+		Observation: &tappv1.Observation{Rules: rules.String(), Seat: int32(obs.Seat), ToMove: int32(obs.ToMove),
+			Decision: tappv1.Decision(obs.Decision), Hand: strings.Fields(obs.Hand.String())}}
+	return &tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}}
 }
 
 // hangingBot never answers until release is closed, whatever its context says.

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"slices"
@@ -18,7 +19,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/keepalive"
@@ -27,6 +27,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/wire/grpccodec"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -38,8 +39,8 @@ type Config struct {
 	Token    string
 	Name     string
 	Version  string
-	Capacity int         // games at once (default 1)
-	Log      *zap.Logger // what the SDK does for the bot: errors, late or illegal answers, strikes (nil: nothing)
+	Capacity int          // games at once (default 1)
+	Log      *slog.Logger // what the SDK does for the bot: errors, late or illegal answers, strikes (nil: nothing)
 	// Margin is kept free before each deadline for the answer to travel: the larger of Margin
 	// (default 20 ms) and MarginFraction (default 0.1) of the time the request leaves, so a
 	// bot on a loaded host keeps a tenth of its time per decision in hand, not 20 ms.
@@ -47,8 +48,9 @@ type Config struct {
 	MarginFraction float64
 	// MaxReconnect bounds how long Run keeps trying to reconnect after a drop (default 60 s).
 	MaxReconnect time.Duration
-	// GameEnded, when set, is called after every game with its settlement.
-	GameEnded func(gameID string, ended *tappv1.GameEnded)
+	// GameEnded, when set, is called after every game with how it ended: its settlement and
+	// the reveal.
+	GameEnded func(end GameEnd)
 	// TLS connects with TLS, checking the arena's certificate against the system's roots
 	// (or CA's). Without TLS or CA the connection is plain text, fit for loopback only.
 	TLS bool
@@ -109,7 +111,7 @@ func Run(ctx context.Context, cfg Config, bot bots.Bot) error {
 		cfg.Arena = DefaultArena
 	}
 	if cfg.Log == nil {
-		cfg.Log = zap.NewNop()
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Capacity < 1 {
 		cfg.Capacity = 1
@@ -150,7 +152,7 @@ type client struct {
 	cfg Config
 	bot bots.Bot
 	api tappv1.BotServiceClient
-	log *zap.Logger
+	log *slog.Logger
 
 	resumeToken string
 	lastSeq     uint64
@@ -185,9 +187,9 @@ func (c *client) loop(ctx context.Context) error {
 			return fmt.Errorf("arena at %s unreachable for %s: %w", c.cfg.Arena, c.cfg.MaxReconnect, err)
 		}
 		if everConnected {
-			c.log.Warn("connection to the arena lost, reconnecting", zap.String("arena", c.cfg.Arena), zap.Error(err), zap.Duration("backoff", backoff))
+			c.log.Warn("connection to the arena lost, reconnecting", slog.String("arena", c.cfg.Arena), slog.Any("error", err), slog.Duration("backoff", backoff))
 		} else {
-			c.log.Warn("cannot reach the arena, retrying", zap.String("arena", c.cfg.Arena), zap.Error(err), zap.Duration("backoff", backoff))
+			c.log.Warn("cannot reach the arena, retrying", slog.String("arena", c.cfg.Arena), slog.Any("error", err), slog.Duration("backoff", backoff))
 		}
 		select {
 		case <-time.After(backoff):
@@ -203,7 +205,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sctx = metadata.AppendToOutgoingContext(sctx, "authorization", "Bearer "+c.cfg.Token)
-	stream, err := c.api.Connect(sctx, grpc.ForceCodecV2(wire.Codec()))
+	stream, err := c.api.Connect(sctx, grpc.ForceCodecV2(grpccodec.Codec()))
 	if err != nil {
 		return false, err
 	}
@@ -211,7 +213,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 		ResumeToken: c.resumeToken, LastSeq: c.lastSeq}
 	if err := stream.Send(&tappv1.ConnectRequest{Message: &tappv1.ConnectRequest_Hello{Hello: hello}}); err != nil {
 		if errors.Is(err, io.EOF) { // the arena ended the stream first (a refused token): its status says why
-			if rerr := stream.RecvMsg(new(wire.Raw)); rerr != nil {
+			if rerr := stream.RecvMsg(new(grpccodec.Raw)); rerr != nil {
 				err = rerr
 			}
 		}
@@ -227,7 +229,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	slots := make(chan struct{}, c.cfg.Capacity*engine.MaxPlayers)
 
 	for {
-		var raw wire.Raw
+		var raw grpccodec.Raw
 		err := stream.RecvMsg(&raw)
 		var (
 			msg *tappv1.ConnectResponse
@@ -257,7 +259,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 		case *tappv1.ConnectResponse_Welcome:
 			connected = true
 			c.resumeToken = m.Welcome.GetResumeToken()
-			c.log.Info("connected", zap.String("session", m.Welcome.GetSessionId()), zap.Bool("resumed", m.Welcome.GetResumed()))
+			c.log.Info("connected", slog.String("session", m.Welcome.GetSessionId()), slog.Bool("resumed", m.Welcome.GetResumed()))
 		case *tappv1.ConnectResponse_DecisionRequest: // sent along with something else
 			c.dispatch(sctx, slots, open, out, wire.RequestFromProto(m.DecisionRequest))
 		case *tappv1.ConnectResponse_Snapshot:
@@ -268,23 +270,23 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 			}
 		case *tappv1.ConnectResponse_AnswerRejected:
 			r := m.AnswerRejected
-			c.log.Warn("answer rejected", zap.String("game", r.GetGameId()), zap.String("request", r.GetRequestId()),
-				zap.String("rule", r.GetRuleId()), zap.String("reason", r.GetReason()))
+			c.log.Warn("answer rejected", slog.String("game", r.GetGameId()), slog.String("request", r.GetRequestId()),
+				slog.String("rule", r.GetRuleId()), slog.String("reason", r.GetReason()))
 			// Correct once with the first legal action while the request is still open.
 			if legal, ok := open.takeRetry(r.GetGameId(), r.GetRequestId()); ok {
 				out.send(&tappv1.Answer{GameId: r.GetGameId(), RequestId: r.GetRequestId(), Action: legal})
 			}
 		case *tappv1.ConnectResponse_Fallback:
 			f := m.Fallback
-			c.log.Warn("arena played a fallback for us", zap.String("game", f.GetGameId()), zap.String("request", f.GetRequestId()),
-				zap.String("action", f.GetAction()), zap.Int32("strikes", f.GetStrikes()), zap.Bool("forfeited", f.GetForfeited()))
+			c.log.Warn("arena played a fallback for us", slog.String("game", f.GetGameId()), slog.String("request", f.GetRequestId()),
+				slog.String("action", f.GetAction()), slog.Int("strikes", int(f.GetStrikes())), slog.Bool("forfeited", f.GetForfeited()))
 		case *tappv1.ConnectResponse_GameEnded:
 			open.endGame(m.GameEnded.GetGameId())
 			if c.cfg.GameEnded != nil {
-				c.cfg.GameEnded(m.GameEnded.GetGameId(), m.GameEnded)
+				c.gameEnded(m.GameEnded)
 			}
 		case *tappv1.ConnectResponse_GoingAway:
-			c.log.Info("arena going away", zap.String("reason", m.GoingAway.GetReason()))
+			c.log.Info("arena going away", slog.String("reason", m.GoingAway.GetReason()))
 			return connected, ErrGoingAway
 		}
 	}
@@ -300,7 +302,7 @@ type answerLine struct {
 
 func (l *answerLine) send(a *tappv1.Answer) {
 	l.mu.Lock()
-	err := l.stream.SendMsg(wire.EncodeAnswer(a))
+	err := l.stream.SendMsg(&grpccodec.Encoded{Body: wire.EncodeAnswer(a)})
 	l.mu.Unlock()
 	if err != nil {
 		select {
@@ -356,7 +358,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	}
 	guard := context.AfterFunc(dctx, func() {
 		if ctx.Err() == nil && answer(fallback, 0) {
-			c.log.Warn("bot too slow, answering the first legal action before the deadline", zap.String("request", req.RequestID))
+			c.log.Warn("bot too slow, answering the first legal action before the deadline", slog.String("request", req.RequestID))
 		}
 		freeSlot()
 	})
@@ -377,7 +379,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	}
 	obs := req.Observation
 	if req.Err != nil {
-		c.log.Error("unreadable observation, answering the first legal action", zap.Error(req.Err))
+		c.log.Error("unreadable observation, answering the first legal action", slog.Any("error", req.Err))
 		answer(fallback, 0)
 		return
 	}
@@ -388,7 +390,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	case answered.Load():
 		return // too late: the guard answered already
 	case err != nil:
-		c.log.Error("bot failed, answering the first legal action", zap.Error(err), zap.String("request", req.RequestID))
+		c.log.Error("bot failed, answering the first legal action", slog.Any("error", err), slog.String("request", req.RequestID))
 		answer(fallback, 0)
 		return
 	}
@@ -397,7 +399,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 		answer(text, think)
 		return
 	}
-	c.log.Error("bot chose an illegal action, answering the first legal one", zap.String("chosen", text), zap.Strings("legal", legal))
+	c.log.Error("bot chose an illegal action, answering the first legal one", slog.String("chosen", text), slog.Any("legal", legal))
 	answer(fallback, 0)
 }
 

@@ -128,7 +128,7 @@ func strengthen(d engine.Deal, decl engine.Seat, trump engine.Suit) engine.Deal 
 			continue
 		}
 		// a card of decl's that is not wanted goes where c was
-		var give engine.Card = engine.NoCard
+		give := engine.NoCard
 		for _, g := range d.Hands[decl].Cards(nil) {
 			keep := false
 			for _, w := range want {
@@ -168,8 +168,8 @@ func TestCardValuesAgreeWithMinimax(t *testing.T) {
 				left = 2
 			}
 			a := NewAnalyzer(Options{})
-			checked := 0
-			for n := 0; n < 150 && checked < 6; n++ {
+			checked, enough := 0, shortOr(2, 6) // endgames per contract kind
+			for n := 0; n < 150 && checked < enough; n++ {
 				deal := engine.DealFromSeed(r, 2026, uint64(n))
 				decl := suitedSeat(r, deal, k)
 				if (k.contract >= engine.Bettel && k.contract != engine.Ramsch) || k.tout {
@@ -311,11 +311,15 @@ func TestParOfCraftedDeals(t *testing.T) {
 
 // TestParCardPointsOfASoloThatTakesEverything: a Solo declarer holding every trump and ace
 // takes every trick: par is all 120 card points, within the tolerance in modern and exactly
-// in classic (R-CARD-2, R-MOD-SOLO, R-CL-SCORE-2).
+// in classic (R-CARD-2, R-MOD-SOLO, R-CL-SCORE-2). With -short, classic only.
 func TestParCardPointsOfASoloThatTakesEverything(t *testing.T) {
 	t.Parallel()
 	text := "CA CT CK CQ CJ C9 C8 C7 C6 SA HA | ST SK SQ SJ S9 S8 HT HK HQ HJ H9 | S7 S6 H8 H7 H6 DA DT DK DQ DJ D9 | D8 D7 D6"
-	for _, v := range []engine.Variant{engine.Modern, engine.Classic} {
+	variants := []engine.Variant{engine.Modern, engine.Classic}
+	if testing.Short() {
+		variants = variants[1:]
+	}
+	for _, v := range variants {
 		r := engine.DefaultRules(v)
 		deal := mustDeal(t, r, text)
 		rec := playGiven(t, r, deal, 0, scriptedTable(r, 0, engine.Solo, engine.Clubs))

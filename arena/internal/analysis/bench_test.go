@@ -24,12 +24,12 @@ func benchDeals(b *testing.B, c engine.Contract, trump engine.Suit, n int) []*do
 		for s := range table {
 			table[s] = seated{fmt.Sprint("heuristic", s), h}
 		}
-		switch {
-		case c == engine.NoContract:
+		switch c {
+		case engine.NoContract:
 			if i%3 == 0 {
 				table[i%r.Players] = seated{"random", botDecider(random.New(uint64(i)))}
 			}
-		case c == engine.Ramsch:
+		case engine.Ramsch:
 			for s := range table {
 				table[s] = seated{fmt.Sprint("heuristic", s), contractScript(engine.NoSeat, c, trump, false, h)}
 			}

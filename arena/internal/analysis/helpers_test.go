@@ -114,3 +114,11 @@ func contractScript(decl engine.Seat, c engine.Contract, trump engine.Suit, tout
 		return h(st, obs)
 	}
 }
+
+// shortOr is short with -short (go test -short: a quick run), else full.
+func shortOr(short, full int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
+}

@@ -14,10 +14,11 @@ import (
 )
 
 // TestOracleHasNoCardError: a bot that sees every card and always plays a card that keeps par
-// (test harness only) loses nothing over 200 deals, by the whole analysis (replaying the
-// records, the par positions, the attribution of each card to its seat and bot).
+// (test harness only) loses nothing over 200 deals (20 with -short), by the whole analysis
+// (replaying the records, the par positions, the attribution of each card to its seat and bot).
 func TestOracleHasNoCardError(t *testing.T) {
 	t.Parallel()
+	n := shortOr(20, 200)
 	r, err := engine.ParseRuleSet("modern players=4")
 	if err != nil {
 		t.Fatal(err)
@@ -29,9 +30,9 @@ func TestOracleHasNoCardError(t *testing.T) {
 		table[s] = seated{fmt.Sprint("oracle", s), oracle(play, func(n int) int { return rng.IntN(n) })}
 	}
 	run := Run{Options: Options{}}
-	var recs = make([]*domain.DealRecord, 0, 200)
-	for n := 0; n < 200; n++ {
-		recs = append(recs, playDeal(t, r, 77, n, table))
+	var recs = make([]*domain.DealRecord, 0, n)
+	for k := 0; k < n; k++ {
+		recs = append(recs, playDeal(t, r, 77, k, table))
 	}
 	deals, err := run.Deals(context.Background(), r, recs)
 	if err != nil {
@@ -54,14 +55,17 @@ func TestOracleHasNoCardError(t *testing.T) {
 			t.Errorf("%s: card error %+v, Ramsch %+v; want 0", b.Bot, b.CardErrorPerDeal, b.RamschPointErrorPerDeal)
 		}
 	}
-	if cards < 200*8 {
-		t.Errorf("only %d cards analysed in 200 deals", cards)
+	if cards < n*8 {
+		t.Errorf("only %d cards analysed in %d deals", cards, n)
 	}
 }
 
 // TestRandomCardsErrFarMoreThanKibitz: the random bot's card error per deal is far above the
 // search bot's, on the same deals.
 func TestRandomCardsErrFarMoreThanKibitz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a comparison of two bots over 30 deals each (-short)")
+	}
 	t.Parallel()
 	r, err := engine.ParseRuleSet("modern players=3")
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// Store is what a stored analysis needs: the match and its deals (arena/store.Store has it
+// Store is what a stored analysis needs: the match and its deals (domain.Store has it
 // all), and the analyses themselves, kept per deal under Options.Key.
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)

@@ -37,15 +37,11 @@ type Source struct {
 	Lines   []RecordedDeal // an export's deals, in file order
 }
 
-// ReadExport reads an export's deals; name names it in errors. Every line must be a deal this
-// build reads, and there must be one at least.
+// ReadExport reads an export's deals (JSON Lines or TPN); name names it in errors. Every
+// record must be a deal this build reads, and there must be one at least.
 func ReadExport(name string, r io.Reader) (*Source, error) {
 	src := &Source{Name: name}
-	err := replay.ReadExport(r, func(line int, e *replay.DealExport, err error) error {
-		if err != nil {
-			return fmt.Errorf("%s: line %d: %w", name, line, err)
-		}
-		mt, rec, err := e.Record()
+	err := replay.ReadDeals(r, func(line int, mt replay.Match, rec *domain.DealRecord, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s: line %d: %w", name, line, err)
 		}

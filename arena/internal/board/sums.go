@@ -111,8 +111,8 @@ const MaxFallbackShare = 0.01
 
 // Tainted reports a match whose results say more about the arena or a broken bot than about
 // strength: a bot forfeited, or more than 1% of the decisions were fallbacks.
-func (m *MatchSums) Tainted() bool {
-	return len(m.Forfeited) > 0 || float64(m.Fallbacks) > MaxFallbackShare*float64(m.Decisions)
+func (ms *MatchSums) Tainted() bool {
+	return len(ms.Forfeited) > 0 || float64(ms.Fallbacks) > MaxFallbackShare*float64(ms.Decisions)
 }
 
 // Sums are the sufficient statistics of a set of stored results.

@@ -20,8 +20,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/encode"
+	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/store"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -251,10 +252,10 @@ func floorRequests(b *testing.B) []*tappv1.ConnectResponse {
 			b.Fatal(err)
 		}
 		for !st.Terminal() {
-			obs := st.Observe(st.ToMove())
+			var r referee.Request
+			r.Build(st, "m/1", "r1", time.Now(), 0, st.NumEvents())
 			req := &tappv1.DecisionRequest{}
-			if err := proto.Unmarshal(wire.AppendRequest(nil, &wire.Request{GameID: "m/1", RequestID: "r1", Legal: obs.Legal,
-				Deadline: time.Now(), Observation: &obs}), req); err != nil {
+			if err := proto.Unmarshal(encode.AppendRequest(nil, &r), req); err != nil {
 				b.Fatal(err)
 			}
 			out = append(out, &tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -427,7 +426,7 @@ func runMisbehavingBot(mode string) int {
 	answered := 0
 	for {
 		msg, err := stream.Recv()
-		if err == io.EOF || err != nil {
+		if err != nil { // io.EOF too: the arena closed the stream
 			return 0
 		}
 		req := msg.GetDecisionRequest()

@@ -507,7 +507,7 @@ func TestSPRTCommand(t *testing.T) {
 	db := filepath.Join(dir, "sprt.db")
 	args := []string{"sprt", "--candidate", "heuristic", "--baseline", "random", "--field", "random,heuristic", "--elo1", "60",
 		"--db", db, "--logs", filepath.Join(dir, "logs"), "--deals", "4"}
-	out, errOut, err := runTapp(t, args...)
+	_, errOut, err := runTapp(t, args...)
 	if err == nil || !strings.Contains(errOut, `bot "random" is listed twice`) {
 		t.Errorf("a field bot equal to the baseline: %v\n%s", err, errOut)
 	}
@@ -520,7 +520,7 @@ func TestSPRTCommand(t *testing.T) {
 	}
 	args = append(args[:5:5], "--field", "f1,f2", "--bots", file)
 	args = append(args, "--elo1", "60", "--db", db, "--logs", filepath.Join(dir, "logs"), "--deals", "4")
-	out, errOut, err = runTapp(t, args...)
+	out, errOut, err := runTapp(t, args...)
 	if err != nil {
 		t.Fatalf("tapp sprt: %v\n%s\n%s", err, out, errOut)
 	}

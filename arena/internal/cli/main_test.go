@@ -161,7 +161,7 @@ func TestMatchPlaysASession_R_SESSION(t *testing.T) {
 // taking -h for an unknown subcommand.
 func TestSubcommandGroupsAnswerHelp(t *testing.T) {
 	t.Parallel()
-	for _, group := range []string{"league", "bots"} {
+	for _, group := range []string{"league", "bots", "submissions"} {
 		out, err := cli(t, group, "-h")
 		if err != nil || !strings.Contains(out, "tapp "+group+" ") || !strings.Contains(out, "-h lists its flags") {
 			t.Errorf("tapp %s -h: %v\n%s", group, err, out)
@@ -178,7 +178,8 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		{"bot"}, {"bot", "random"}, {"bot", "check"}, {"new"}, {"new", "bot"}, {"match"}, {"matches"}, {"web"},
 		{"deals"}, {"deals", "gen"}, {"league"}, {"league", "run"}, {"league", "status"}, {"league", "list"},
 		{"ratings"}, {"sprt"}, {"replay"}, {"replay", "export"}, {"replay", "ask"}, {"replay", "verify"},
-		{"replay", "diff"}, {"analyze"}, {"version"},
+		{"replay", "diff"}, {"replay", "import"}, {"analyze"}, {"version"}, {"dataset"}, {"dataset", "export"},
+		{"submit"}, {"submissions"}, {"submissions", "list"}, {"submissions", "show"}, {"submissions", "logs"}, {"submissions", "build"},
 	}
 	for _, c := range commands() { // a new command is in the list above
 		found := false

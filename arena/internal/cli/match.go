@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -61,8 +64,8 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 		logName = kind
 	}
 	err = sdk.Run(ctx, sdk.Config{Arena: *addr, Token: *token, Name: *name, Version: "builtin/" + kind,
-		Capacity: *capacity, Log: m.Log.With(zap.String("bot", logName)), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
-	if err == sdk.ErrGoingAway {
+		Capacity: *capacity, Log: slog.New(zapslog.NewHandler(m.Log.With(zap.String("bot", logName)).Core())), TLS: tlsFlags.on, CA: tlsFlags.ca}, b)
+	if errors.Is(err, sdk.ErrGoingAway) {
 		return nil
 	}
 	return err

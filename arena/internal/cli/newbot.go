@@ -23,7 +23,7 @@ func (m *Main) newCmd(_ context.Context, args []string) error {
 	fs := m.flags("new bot", "--lang go|python DIR")
 	lang := fs.String("lang", "", "the bot's language: "+strings.Join(starter.Langs, " or "))
 	name := fs.String("name", "", "the bot's name (default: DIR's last element)")
-	repo := fs.String("repo", "", "the Tapp Arena checkout whose SDK the bot uses (default: the one around the current folder, else around this tapp binary)")
+	repo := fs.String("repo", "", "the Tapp Arena checkout whose SDK the bot gets a copy of (default: the one around the current folder, else around this tapp binary)")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func (m *Main) newCmd(_ context.Context, args []string) error {
 	if bot == "" {
 		bot = filepath.Base(filepath.Clean(dir))
 	}
-	fmt.Fprintf(m.Stdout, "wrote %s in %s (SDK from %s)\n\nnext:\n  cd %s\n", strings.Join(files, ", "), dir, *repo, dir)
+	fmt.Fprintf(m.Stdout, "wrote %s in %s (the SDK copied from %s)\n\nnext:\n  cd %s\n", strings.Join(files, ", "), dir, *repo, dir)
 	switch *lang {
 	case "go":
 		fmt.Fprintf(m.Stdout, "  go build -o %s .\n  tapp bot check --cmd ./%s\n", bot, bot)

@@ -41,7 +41,7 @@ func TestNewGoBotBuildsPlaysAndPassesBotCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "replace github.com/tapparena/tapp => " + repoRoot(t); !strings.Contains(string(mod), want) {
+	if want := "replace github.com/tapparena/tapp => ./third_party/tapp\n"; !strings.Contains(string(mod), want) {
 		t.Errorf("go.mod lacks %q:\n%s", want, mod)
 	}
 	build := exec.Command("go", "build", "-o", "mybot", ".")

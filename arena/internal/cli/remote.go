@@ -12,8 +12,8 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/server"
-	"github.com/tapparena/tapp/arena/wire"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -40,7 +40,7 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, tlsFlags *clientTLS
 	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
 	start, err := admin.StartMatch(ctx, &tappv1.StartMatchRequest{
 		Bots: spec.Bots, Rules: spec.Rules.String(), Deals: int32(spec.Deals), Seed: spec.Seed,
-		Duplicate: spec.Duplicate, DealsText: spec.DealsText, TimeControl: wire.TimeControlToProto(spec.TimeControl),
+		Duplicate: spec.Duplicate, DealsText: spec.DealsText, TimeControl: protoconv.TimeControlToProto(spec.TimeControl),
 		Format: spec.Format, Rounds: int32(spec.Rounds),
 	})
 	if err != nil {

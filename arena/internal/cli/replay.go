@@ -25,9 +25,10 @@ import (
 )
 
 const replayUsage = `tapp replay MATCH|FILE.jsonl [--deal N] [--seat S | --bot NAME | --full | --public] [--decision K]
-tapp replay export MATCH [--format jsonl] [--deal N] [--out FILE] [--no-sent]
+tapp replay export MATCH [--format jsonl|tpn|tpn-jsonl] [--seat S | --bot NAME] [--deal N] [--out FILE] [--no-sent]
 tapp replay ask MATCH|FILE.jsonl --deal N --decision K[,K…] | --seat S  (--bot NAME | --bot-cmd CMD | --listen ADDR)
-tapp replay verify MATCH|FILE.jsonl
+tapp replay verify MATCH|FILE.jsonl|FILE.tpn
+tapp replay import FILE.tpn|FILE.jsonl [--match ID]
 tapp replay diff MATCH|LEAGUE|FILE.jsonl --bot NAME (--bot-cmd CMD | --builtin KIND)`
 
 // replay dispatches the replay subcommands; without one it steps through a deal.
@@ -42,6 +43,8 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			return m.replayVerify(ctx, args[1:])
 		case "diff":
 			return m.replayDiff(ctx, args[1:])
+		case "import":
+			return m.replayImport(ctx, args[1:])
 		}
 	}
 	return m.replayView(ctx, args)
@@ -68,7 +71,7 @@ func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, 
 		}
 		return &replaySource{Source: src}, nil
 	}
-	if strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) {
+	if strings.HasSuffix(arg, ".jsonl") || strings.HasSuffix(arg, ".tpn") || strings.ContainsRune(arg, os.PathSeparator) {
 		return nil, fmt.Errorf("%s: no such file", arg)
 	}
 	st, err := m.openExistingStore(ctx, dsn)
@@ -255,21 +258,21 @@ func (m *Main) stepThrough(wk *replay.Walk, k int, opts replay.RenderOptions) er
 			fmt.Fprintln(out)
 			return nil // end of input
 		}
-		switch {
-		case cmd == "":
+		switch cmd {
+		case "":
 			if k == last {
 				return nil
 			}
 			k++
-		case cmd == "b" || cmd == "back":
+		case "b", "back":
 			k = max(k-1, 0)
-		case cmd == "e" || cmd == "end":
+		case "e", "end":
 			k = last
-		case cmd == "q" || cmd == "quit":
+		case "q", "quit":
 			return nil
-		case cmd == "s":
+		case "s":
 			opts.Sent = !opts.Sent
-		case cmd == "h" || cmd == "?" || cmd == "help":
+		case "h", "?", "help":
 			fmt.Fprintln(out, help)
 		default:
 			n, err := strconv.Atoi(cmd)
@@ -302,7 +305,10 @@ func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) err
 
 func (m *Main) replayExport(ctx context.Context, args []string) error {
 	fs := m.flags("replay export", "MATCH [flags]")
-	format := fs.String("format", "jsonl", "export format: jsonl (one JSON object per deal, see docs/replay.md)")
+	format := fs.String("format", "jsonl", "export format: jsonl (one JSON object per deal, see docs/replay.md), tpn (Tapp Portable Notation, docs/notation.md) or tpn-jsonl (its JSON Lines twin)")
+	var vf viewFlags
+	fs.StringVar(&vf.seat, "seat", "", "tpn: each deal as this seat saw it (0, 1, 2, 3 or forehand, …): a redacted record")
+	fs.StringVar(&vf.bot, "bot", "", "tpn: each deal as this bot's seat saw it (deals it did not play are left out)")
 	deal := fs.Int("deal", -1, "export only this deal")
 	out := fs.String("out", "", "write to this file (default: stdout)")
 	noSent := fs.Bool("no-sent", false, "leave out the requests as sent (much smaller)")
@@ -312,10 +318,16 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: tapp replay export MATCH [--format jsonl] [--deal N] [--out FILE] [--no-sent]")
+		return usagef("usage: tapp replay export MATCH [--format jsonl|tpn|tpn-jsonl] [--seat S | --bot NAME] [--deal N] [--out FILE] [--no-sent]")
 	}
-	if *format != "jsonl" {
-		return usagef("--format %s: the one export format is jsonl", *format)
+	if *format != "jsonl" && *format != "tpn" && *format != "tpn-jsonl" {
+		return usagef("--format %s: one of jsonl, tpn, tpn-jsonl", *format)
+	}
+	if *format == "jsonl" && (vf.seat != "" || vf.bot != "") {
+		return usagef("--seat and --bot redact a TPN export (--format tpn or tpn-jsonl); the jsonl export is the full record")
+	}
+	if vf.seat != "" && vf.bot != "" {
+		return usagef("give one of --seat and --bot")
 	}
 	st, err := m.openExistingStore(ctx, *dsn)
 	if err != nil {
@@ -339,7 +351,12 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	if *deal >= 0 {
 		only = deal
 	}
-	n, err := replay.ExportStored(ctx, st, pos[0], only, bw, replay.ExportOptions{NoSent: *noSent})
+	var n int
+	if *format == "jsonl" {
+		n, err = replay.ExportStored(ctx, st, pos[0], only, bw, replay.ExportOptions{NoSent: *noSent})
+	} else {
+		n, err = m.exportNotation(ctx, st, pos[0], only, bw, *format == "tpn-jsonl", vf)
+	}
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
@@ -356,14 +373,14 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 }
 
 func (m *Main) replayVerify(ctx context.Context, args []string) error {
-	fs := m.flags("replay verify", "MATCH|FILE.jsonl [flags]")
+	fs := m.flags("replay verify", "MATCH|FILE.jsonl|FILE.tpn [flags]")
 	dsn := m.dbFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: tapp replay verify MATCH|FILE.jsonl")
+		return usagef("usage: tapp replay verify MATCH|FILE.jsonl|FILE.tpn")
 	}
 	var rep *replay.Report
 	what := pos[0]
@@ -373,7 +390,7 @@ func (m *Main) replayVerify(ctx context.Context, args []string) error {
 			return err
 		}
 		defer f.Close()
-		rep, err = replay.VerifyExport(bufio.NewReader(f))
+		rep, err = replay.VerifyFile(f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}

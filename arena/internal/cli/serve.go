@@ -23,11 +23,23 @@ import (
 const defaultDB = "tapp.db"
 
 func (m *Main) openStore(ctx context.Context, dsn string) (*store.Store, error) {
+	if err := refuseBareMemory(dsn); err != nil {
+		return nil, err
+	}
 	st, err := store.OpenWith(ctx, dsn, store.Options{Progress: m.migrationProgress()})
 	if err != nil {
 		return nil, fmt.Errorf("opening store %s: %w", dsn, err)
 	}
 	return st, nil
+}
+
+// refuseBareMemory refuses --db memory: it would be a new SQLite file named memory beside the
+// command, where memory: (the in-memory store) was almost surely meant.
+func refuseBareMemory(dsn string) error {
+	if dsn == "memory" {
+		return usagef("--db memory: the in-memory store is memory: (with a colon); a SQLite file named memory is ./memory")
+	}
+	return nil
 }
 
 // migrationProgress shows how far a migration that converts every stored deal has come (a
@@ -53,6 +65,9 @@ func (m *Main) migrationProgress() func(what string, done, total int) {
 // openExistingStore opens a store to read from (ratings, matches, replays, league status): a
 // SQLite file that does not exist is an error here, not a new empty database made by a typo.
 func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
+	if err := refuseBareMemory(dsn); err != nil {
+		return nil, err
+	}
 	if !strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "sqlite:") {
 		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
 		path, _, _ = strings.Cut(path, "?")
@@ -204,5 +219,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-
-func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }

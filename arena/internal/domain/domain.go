@@ -1,7 +1,7 @@
-// Package arena holds the domain types of Tapp Arena: bots, matches, the record of every deal
+// Package domain holds the domain types of Tapp Arena: bots, matches, the record of every deal
 // and decision, and the interfaces (Store) that adapters implement. Everything that makes
-// matches happen lives in its subpackages: server (gRPC), referee, match, league, rating,
-// store, replay.
+// matches happen lives in the packages beside it under arena/internal: server (gRPC), referee,
+// match, league, rating, store, replay.
 package domain
 
 import (
@@ -16,6 +16,13 @@ import (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("already exists")
+)
+
+// Errors a use case wraps when the caller is at fault, so that every front end shows them as
+// the caller's mistake (invalid_argument, permission_denied) and not as the arena's failure.
+var (
+	ErrInvalid   = errors.New("invalid")
+	ErrForbidden = errors.New("not allowed")
 )
 
 // Bot is a registered bot. Its token is kept only as a hash.
@@ -126,7 +133,7 @@ type DecisionRecord struct {
 	Bot       string
 	Decision  engine.Decision
 	RequestID string
-	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see wire.DecodeSent
+	Sent      []byte // the request exactly as sent (observation included), in protobuf wire form; see protoconv.DecodeSent
 	Attempts  []AnswerAttempt
 	Action    engine.Action // the action applied
 	Latency   time.Duration // from the request's hand-off to the bot's connection to the accepted answer (or the deadline)
@@ -138,9 +145,9 @@ type DecisionRecord struct {
 	Strike     bool          // late or missing: the fallback was played and a strike given
 	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
 	// SentFromState says Sent was built by the referee from the engine's state at this
-	// decision (wire.AppendRequest with the game id, request id, clock and events it
-	// carries), so that a store may keep only what rebuilds it. Not stored: a record read
-	// back has it false.
+	// decision (referee.Request.Build, encoded by encode.AppendRequest, with the game id,
+	// request id, clock and events it carries), so that a store may keep only what rebuilds
+	// it. Not stored: a record read back has it false.
 	SentFromState bool
 }
 

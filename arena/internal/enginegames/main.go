@@ -18,8 +18,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/replay"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -160,7 +160,7 @@ func main() {
 
 func (g *game) setObservation(st *engine.State, m protojson.MarshalOptions) {
 	obs := st.Observe(engine.Seat(g.ObsSeat))
-	b, err := m.Marshal(wire.ObservationToProto(&obs))
+	b, err := m.Marshal(protoconv.ObservationToProto(&obs))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "enginegames:", err)
 		os.Exit(1)

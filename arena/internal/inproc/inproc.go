@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/encode"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/engine"
 )
@@ -98,11 +98,7 @@ func (c *Conn) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
 	}
 	var sent []byte
 	if c.record {
-		sent = wire.AppendRequest(make([]byte, 0, size+256), &wire.Request{
-			GameID: req.GameID, RequestID: req.RequestID, Legal: req.Legal, Deadline: req.Deadline,
-			OverageLeft: req.OverageLeft, Observation: req.Observation, Rules: req.Rules,
-			Events: req.Events, FirstEvent: req.FirstEvent,
-		})
+		sent = encode.AppendRequest(make([]byte, 0, size+256), req)
 		c.mu.Lock()
 		c.size = len(sent)
 		c.mu.Unlock()

@@ -15,9 +15,9 @@ import (
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/inproc"
 	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/store"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -141,8 +141,8 @@ func TestInProcessPlaysTheMatchThatGRPCPlays(t *testing.T) {
 				if ld.Fallback || gd.Fallback {
 					t.Fatalf("%s, deal %d, decision %d: a fallback (in process %v, over gRPC %v)", rules, l.Number, k, ld.Fallback, gd.Fallback)
 				}
-				lr, err1 := wire.DecodeSent(ld.Sent)
-				gr, err2 := wire.DecodeSent(gd.Sent)
+				lr, err1 := protoconv.DecodeSent(ld.Sent)
+				gr, err2 := protoconv.DecodeSent(gd.Sent)
 				if err1 != nil || err2 != nil {
 					t.Fatalf("%s, deal %d, decision %d: requests recorded unreadable: %v, %v", rules, l.Number, k, err1, err2)
 				}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 )
 
 // BenchmarkLeagueStore plays a round-robin league of four random bots over real gRPC (the

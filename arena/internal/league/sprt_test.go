@@ -8,10 +8,10 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
 	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 )
 
 // sprtSettings ask whether heuristic is stronger than a random bot: it is, by far.

@@ -14,10 +14,10 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 )
 
 // schedule lists a league's matches by round with their bots, in schedule order.

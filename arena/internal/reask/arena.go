@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
@@ -97,7 +99,7 @@ func (a *LocalArena) RunBuiltin(ctx context.Context, version string, b bots.Bot)
 	a.mu.Unlock()
 	go func() {
 		done <- sdk.Run(ctx, sdk.Config{Arena: a.addr, Token: a.token, Name: a.name, Version: version, Capacity: 1,
-			Log: a.log.With(zap.String("bot", a.name)), MaxReconnect: 2 * time.Second}, b)
+			Log: slog.New(zapslog.NewHandler(a.log.With(zap.String("bot", a.name)).Core())), MaxReconnect: 2 * time.Second}, b)
 	}()
 }
 
@@ -154,9 +156,9 @@ func (a *LocalArena) WaitBot(ctx context.Context, timeout time.Duration) error {
 		}
 		select {
 		case <-exited:
-			return fmt.Errorf("the bot command %q ended before it connected to %s: %v%s", proc.command, a.addr, proc.exit(), proc.tail())
+			return fmt.Errorf("the bot command %q ended before it connected to %s: %w%s", proc.command, a.addr, proc.exit(), proc.tail())
 		case err := <-sdkDone:
-			return fmt.Errorf("the bot stopped before it connected to %s: %v", a.addr, err)
+			return fmt.Errorf("the bot stopped before it connected to %s: %w", a.addr, err)
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return fmt.Errorf("no bot connected to the replay arena at %s within %s", a.addr, timeout)
@@ -181,7 +183,7 @@ func (a *LocalArena) Ask(ctx context.Context, q *Question) (*Answer, error) {
 	}
 	ans, err := q.ask(ctx, a.conn, exited)
 	if errors.Is(err, ErrExited) {
-		err = fmt.Errorf("%w: %v%s", err, a.proc.exit(), a.proc.tail())
+		err = fmt.Errorf("%w: %w%s", err, a.proc.exit(), a.proc.tail())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("asking %s: %w", a.bot, err)

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/replay"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -72,7 +72,7 @@ func NewQuestion(m replay.Match, rec *domain.DealRecord, k int) (*Question, erro
 	gameID := referee.GameID(m.ID, rec.Number)
 	all := st.EventsFor(seat, 0)
 	if len(q.Recorded.Sent) > 0 {
-		req, err := wire.DecodeSent(q.Recorded.Sent)
+		req, err := protoconv.DecodeSent(q.Recorded.Sent)
 		if err != nil {
 			return nil, fmt.Errorf("deal %d, decision %d: the recorded request cannot be read: %w", rec.Number, k, err)
 		}
@@ -82,9 +82,9 @@ func NewQuestion(m replay.Match, rec *domain.DealRecord, k int) (*Question, erro
 		obs := st.Observe(seat)
 		legal := st.LegalActions(nil)
 		q.Request = &tappv1.DecisionRequest{
-			GameId: gameID, RequestId: "replay-" + strconv.Itoa(k), Decision: wire.DecisionToProto(q.Decision),
-			Legal: wire.ActionsToProto(legal), OverageLeft: wire.Duration(m.TimeControl.Overage),
-			Observation: wire.ObservationToProto(&obs), Events: wire.EventsToProto(all, 0),
+			GameId: gameID, RequestId: "replay-" + strconv.Itoa(k), Decision: protoconv.DecisionToProto(q.Decision),
+			Legal: protoconv.ActionsToProto(legal), OverageLeft: protoconv.Duration(m.TimeControl.Overage),
+			Observation: protoconv.ObservationToProto(&obs), Events: protoconv.EventsToProto(all, 0),
 		}
 		q.Rebuilt = true
 	}

@@ -15,9 +15,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/replay/replaytest"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
@@ -245,7 +245,7 @@ func TestAskSendsTheRecordedQuestion(t *testing.T) {
 			t.Fatalf("event %d has index %d: the bot was not told every event in order", i, e.GetIndex())
 		}
 	}
-	sent, err := wire.DecodeSent(q.Recorded.Sent)
+	sent, err := protoconv.DecodeSent(q.Recorded.Sent)
 	if err != nil {
 		t.Fatal(err)
 	}

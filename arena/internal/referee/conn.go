@@ -2,6 +2,7 @@ package referee
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -56,7 +57,9 @@ type Start struct {
 	Commitment  string // the match's commitment to its deals
 }
 
-// Request is one decision asked of a seat.
+// Request is one decision asked of a seat. The referee builds every request it asks with
+// Build; the adapters encode it as it is (arena/internal/encode), and the store rebuilds a
+// stored deal's requests with Build too, so what a request holds is decided in one place.
 type Request struct {
 	GameID      string
 	RequestID   string
@@ -69,6 +72,42 @@ type Request struct {
 	// streams events); FirstEvent is the log index of the first.
 	Events     []engine.Event
 	FirstEvent int
+
+	obs engine.Observation // what Observation points to, when Build filled it
+}
+
+// Build makes r the request for the decision st waits for, as the referee asks it of the
+// seat to move: that seat's observation, its legal actions, and its redacted events from
+// log index firstEvent on (those it has not been sent), named gameID and requestID, with
+// the deadline and the overage left on the seat's clock. r's storage is reused: a request
+// built into r before is overwritten, observation and legal actions included.
+func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
+	seat := st.ToMove()
+	r.Rules = rulesText(st.Rules())
+	r.obs = st.Observe(seat)
+	r.GameID, r.RequestID, r.Observation = gameID, requestID, &r.obs
+	r.Legal = st.LegalActions(r.Legal[:0])
+	r.Deadline, r.OverageLeft = deadline, overageLeft
+	r.Events, r.FirstEvent = st.EventsFor(seat, firstEvent), firstEvent
+}
+
+// lastRules is the last rule set rulesText spelled: a process mostly plays one, and spelling
+// it for every request would cost more than the rest of building it.
+var lastRules atomic.Pointer[spelledRules]
+
+type spelledRules struct {
+	rules engine.RuleSet
+	text  string
+}
+
+// rulesText is rules.String(), remembered for the last rule set.
+func rulesText(rules engine.RuleSet) string {
+	if last := lastRules.Load(); last != nil && last.rules == rules {
+		return last.text
+	}
+	spelled := &spelledRules{rules: rules, text: rules.String()}
+	lastRules.Store(spelled)
+	return spelled.text
 }
 
 // Refusal is an answer the referee refused, with the rule it broke.

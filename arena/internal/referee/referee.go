@@ -135,7 +135,7 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players)), rules: t.Rules.String()}
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players))}
 	return g.play(ctx)
 }
 
@@ -148,9 +148,7 @@ type game struct {
 	id   string
 	sent []int // per seat: events sent so far
 
-	rules string // the rule set's text, for every request
-	req   Request
-	obs   engine.Observation
+	req Request // the request being asked, built afresh for each decision
 
 	mu      sync.Mutex                  // guards pending for resumes, which come from the adapters' goroutines
 	pending [engine.MaxPlayers]*Request // the open request of each seat
@@ -184,15 +182,13 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 	}
 	g.watch(0)
 
-	var legal []engine.Action
 	for !g.st.Terminal() {
 		if err := ctx.Err(); err != nil {
 			g.abort()
-			return nil, fmt.Errorf("%w: %v", ErrAborted, err)
+			return nil, fmt.Errorf("%w: %w", ErrAborted, err)
 		}
 		seat := g.st.ToMove()
-		legal = g.st.LegalActions(legal[:0])
-		d, err := g.decide(ctx, seat, legal, answers[seat])
+		d, err := g.decide(ctx, seat, answers[seat])
 		if err != nil {
 			g.abort()
 			return nil, err
@@ -226,17 +222,17 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 }
 
 // decide asks the seat's bot for one decision and returns what was decided and how.
-func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Action, answers <-chan Answer) (domain.DecisionRecord, error) {
+func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answer) (domain.DecisionRecord, error) {
 	p := g.t.Players[seat]
 	rec := domain.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
 	if p.Clock.Forfeited() {
-		rec.Action, rec.Fallback = Fallback(legal), true
+		rec.Action, rec.Fallback = g.fallbackUnasked(), true
 		return rec, nil
 	}
 	select {
 	case <-p.Conn.Gone():
 		p.Clock.forfeit()
-		rec.Action, rec.Fallback = Fallback(legal), true
+		rec.Action, rec.Fallback = g.fallbackUnasked(), true
 		return rec, nil
 	default:
 	}
@@ -248,15 +244,15 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	rec.RequestID = "r" + strconv.Itoa(g.requests)
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
-	// One request and one observation per game, filled afresh for each decision: the Conn
-	// uses them only during Ask (and a resume while the request is open). The deadline goes
-	// out in whole µs (a bot cannot use less), which keeps a compact deal record's clock
-	// fields a byte each (arena/internal/store/record.go).
-	g.obs = g.st.Observe(seat)
+	// One request per game, built afresh for each decision: the Conn uses it only during Ask
+	// (and a resume while the request is open). The deadline goes out in whole µs (a bot
+	// cannot use less), which keeps a compact deal record's clock fields a byte each
+	// (arena/internal/store/record.go). The request carries the seat's events since its last
+	// message, which count as sent from now on.
 	req := &g.req
-	*req = Request{GameID: g.id, RequestID: rec.RequestID, Observation: &g.obs, Legal: legal,
-		Deadline: start.Add(tc.PerDecision).Truncate(time.Microsecond), OverageLeft: bank, Rules: g.rules}
-	req.Events, req.FirstEvent = g.newEvents(seat)
+	req.Build(g.st, g.id, rec.RequestID, start.Add(tc.PerDecision).Truncate(time.Microsecond), bank, g.sent[seat])
+	g.sent[seat] += len(req.Events)
+	legal := req.Legal
 	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
 
@@ -266,7 +262,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 	allowed := tc.PerDecision + bank
 	clockStart := start
 	sent, handed, err := p.Conn.Ask(req)
-	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with wire.AppendRequest
+	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with encode.AppendRequest
 	if err != nil {
 		return g.late(rec, legal, start, allowed), nil
 	}
@@ -298,9 +294,16 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, legal []engine.Acti
 			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(clockStart)
 			return rec, nil
 		case <-ctx.Done():
-			return rec, fmt.Errorf("%w: %v", ErrAborted, ctx.Err())
+			return rec, fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
 		}
 	}
+}
+
+// fallbackUnasked is the fallback of a decision the referee does not ask (the bot forfeited
+// or left): the request's storage holds the legal actions, as no request is open.
+func (g *game) fallbackUnasked() engine.Action {
+	g.req.Legal = g.st.LegalActions(g.req.Legal[:0])
+	return Fallback(g.req.Legal)
 }
 
 // check validates one answer; a refused answer is recorded, and the bot is told why.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
@@ -203,7 +204,7 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 		Duplicate: m.Duplicate,
 		TimeControl: TimeControlJSON{PerDecisionUS: us(m.TimeControl.PerDecision), OverageUS: us(m.TimeControl.Overage),
 			MaxStrikes: m.TimeControl.MaxStrikes},
-		Deal: rec.Number, Group: rec.Group, Seating: rec.Seating, Tapp: nonNil(wire.CardsToProto(rec.Deal.Tapp)),
+		Deal: rec.Number, Group: rec.Group, Seating: rec.Seating, Tapp: nonNil(protoconv.CardsToProto(rec.Deal.Tapp)),
 		Options: OptionsJSON{Pot: rec.Options.Pot, ForcedRamsch: rec.Options.ForcedRamsch},
 		Moves:   make([]string, len(rec.Moves)), Decisions: make([]DecisionJSON, len(rec.Decisions)),
 		Results: make([]ResultJSON, len(rec.Results)), Started: rec.Started.UTC(), DurationUS: us(rec.Duration),
@@ -225,7 +226,7 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 		e.Seed = strconv.FormatUint(m.Seed, 10)
 	}
 	for s := 0; s < n; s++ {
-		e.Hands = append(e.Hands, nonNil(wire.CardsToProto(rec.Deal.Hands[s])))
+		e.Hands = append(e.Hands, nonNil(protoconv.CardsToProto(rec.Deal.Hands[s])))
 	}
 	for i, mv := range rec.Moves {
 		e.Moves[i] = mv.String()
@@ -238,9 +239,9 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 			d.Attempts = append(d.Attempts, AttemptJSON{Text: a.Text, AfterUS: us(a.After), Rejected: a.Rejected})
 		}
 		if len(x.Sent) > 0 && !o.NoSent {
-			sent, err := wire.SentJSON(x.Sent)
+			sent, err := protoconv.SentJSON(x.Sent)
 			if err != nil || !json.Valid(sent) {
-				return nil, fmt.Errorf("deal %d, decision %d: the recorded request is unreadable: %v", rec.Number, x.Index, err)
+				return nil, fmt.Errorf("deal %d, decision %d: the recorded request is unreadable: %w", rec.Number, x.Index, err)
 			}
 			var b bytes.Buffer
 			if err := json.Compact(&b, sent); err != nil {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -52,7 +52,7 @@ func normalized(t *testing.T, rec domain.DealRecord) domain.DealRecord {
 		}
 		d.Attempts = as
 		if len(d.Sent) > 0 {
-			sent, err := wire.SentJSON(d.Sent) // exports carry the request as JSON
+			sent, err := protoconv.SentJSON(d.Sent) // exports carry the request as JSON
 			if err != nil {
 				t.Fatal(err)
 			}

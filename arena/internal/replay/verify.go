@@ -16,6 +16,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
@@ -319,7 +320,7 @@ func (v *verifier) checkSentDigest() {
 
 // checkSent compares the request as sent with what the engine shows the seat at that moment.
 func (v *verifier) checkSent(st *engine.State, x *domain.DecisionRecord, legal []engine.Action) string {
-	req, err := wire.DecodeSent(x.Sent)
+	req, err := protoconv.DecodeSent(x.Sent)
 	if err != nil {
 		return fmt.Sprintf("the recorded request is not a DecisionRequest: %v", err)
 	}
@@ -332,16 +333,16 @@ func (v *verifier) checkSent(st *engine.State, x *domain.DecisionRecord, legal [
 	if d := wire.DecisionFromProto(req.GetDecision()); d != st.Decision() {
 		return fmt.Sprintf("asked for %s, but the engine asks for %s", d, st.Decision())
 	}
-	if want := wire.ActionsToProto(legal); !slices.Equal(req.GetLegal(), want) {
+	if want := protoconv.ActionsToProto(legal); !slices.Equal(req.GetLegal(), want) {
 		return fmt.Sprintf("legal actions [%s], but the engine gives [%s]", strings.Join(req.GetLegal(), " "), strings.Join(want, " "))
 	}
 	obs := st.Observe(x.Seat)
-	if want := wire.ObservationToProto(&obs); !proto.Equal(req.GetObservation(), want) {
+	if want := protoconv.ObservationToProto(&obs); !proto.Equal(req.GetObservation(), want) {
 		return "observation " + firstDiff(req.GetObservation().ProtoReflect(), want.ProtoReflect())
 	}
 	if evs := req.GetEvents(); len(evs) > 0 {
 		first := int(evs[0].GetIndex())
-		want := wire.EventsToProto(st.EventsFor(x.Seat, first), first)
+		want := protoconv.EventsToProto(st.EventsFor(x.Seat, first), first)
 		if len(want) != len(evs) {
 			return fmt.Sprintf("%d events from index %d, but the engine has %d for this seat", len(evs), first, len(want))
 		}
@@ -562,42 +563,57 @@ func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
 
 // VerifyExport verifies every deal of a JSON Lines export.
 func VerifyExport(r io.Reader) (*Report, error) {
-	rep := &Report{}
-	var prev *domain.DealRecord
-	prevMatch := ""
+	c := &fileCheck{rep: &Report{}}
 	err := ReadExport(r, func(line int, e *DealExport, err error) error {
-		rep.Deals++
 		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{Line: line, Deal: -1, Decision: -1, Rule: RecUnreadable, Msg: err.Error()})
+			c.unreadable(line, "", -1, err)
 			return nil
 		}
 		m, rec, err := e.Record()
 		if err != nil {
-			rep.Problems = append(rep.Problems, Problem{Match: e.Match, Line: line, Deal: e.Deal, Decision: -1,
-				Rule: ruleOf(err, RecUnreadable), Msg: err.Error()})
-			prev = nil
+			c.unreadable(line, e.Match, e.Deal, err)
 			return nil
 		}
-		rep.Decisions += len(rec.Moves)
-		ps := VerifyDeal(m, rec)
-		if prevMatch != m.ID {
-			prev = nil
-			rep.checkExportCommitment(m, e, line)
-		}
-		ps = append(ps, potCarry(m, prev, rec)...)
-		for i := range ps {
-			ps[i].Line = line
-		}
-		rep.Problems = append(rep.Problems, ps...)
-		prev, prevMatch = rec, m.ID
+		c.deal(line, m, rec)
 		return nil
 	})
-	return rep, err
+	return c.rep, err
 }
 
-// checkExportCommitment checks the commitment of an export's match at its first line. Only a
+// fileCheck verifies the deals of a file one at a time, in file order: each deal, the pot
+// carried from the deal before it, and each match's commitment at its first line.
+type fileCheck struct {
+	rep       *Report
+	prev      *domain.DealRecord
+	prevMatch string
+}
+
+func (c *fileCheck) unreadable(line int, matchID string, deal int, err error) {
+	c.rep.Deals++
+	c.rep.Problems = append(c.rep.Problems, Problem{Match: matchID, Line: line, Deal: deal, Decision: -1,
+		Rule: ruleOf(err, RecUnreadable), Msg: err.Error()})
+	c.prev = nil
+}
+
+func (c *fileCheck) deal(line int, m Match, rec *domain.DealRecord) {
+	c.rep.Deals++
+	c.rep.Decisions += len(rec.Moves)
+	ps := VerifyDeal(m, rec)
+	if c.prevMatch != m.ID {
+		c.prev = nil
+		c.rep.checkExportCommitment(m, line)
+	}
+	ps = append(ps, potCarry(m, c.prev, rec)...)
+	for i := range ps {
+		ps[i].Line = line
+	}
+	c.rep.Problems = append(c.rep.Problems, ps...)
+	c.prev, c.prevMatch = rec, m.ID
+}
+
+// checkExportCommitment checks the commitment of a file's match at its first line. Only a
 // seeded match can be checked from its export: a deal file's text is not in it.
-func (r *Report) checkExportCommitment(m Match, e *DealExport, line int) {
+func (r *Report) checkExportCommitment(m Match, line int) {
 	if m.Commitment != "" && !m.Seeded {
 		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
 		return

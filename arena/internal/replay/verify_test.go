@@ -15,8 +15,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/store"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -141,7 +141,7 @@ func TestVerifyFindsBrokenRecords(t *testing.T) {
 		{"results", RecResult, func(t *testing.T, r *domain.DealRecord) { r.Results[0].Bot = "someone" }},
 		{"seating", RecSeating, func(t *testing.T, r *domain.DealRecord) { r.Seating[0], r.Seating[1] = r.Seating[1], r.Seating[0] }},
 		{"sent", RecSent, func(t *testing.T, r *domain.DealRecord) {
-			req, err := wire.DecodeSent(r.Decisions[0].Sent)
+			req, err := protoconv.DecodeSent(r.Decisions[0].Sent)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -45,7 +45,7 @@ type Walk struct {
 }
 
 // Decisions returns the number of decisions (the end step is Steps[Decisions()]).
-func (w *Walk) Decisions() int { return len(w.Steps) - 1 }
+func (wk *Walk) Decisions() int { return len(wk.Steps) - 1 }
 
 // Step is one decision of a deal as a view shows it, or the end of the deal. Everything in it
 // is limited to what the view may know: in a seat's view, another seat's request, answers and
@@ -130,7 +130,7 @@ func NewWalk(m Match, rec *domain.DealRecord, v View) (*Walk, error) {
 			if s.Own {
 				s.Record = *d
 				if len(d.Sent) > 0 {
-					if req, err := wire.DecodeSent(d.Sent); err == nil {
+					if req, err := protoconv.DecodeSent(d.Sent); err == nil {
 						s.Request = req
 					}
 				}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -40,7 +40,7 @@ func seenToProto(s match.Seen) *tappv1.WatchMatchResponse {
 	if s.MatchFinished {
 		return &tappv1.WatchMatchResponse{MatchFinished: true}
 	}
-	return &tappv1.WatchMatchResponse{GameId: s.GameID, DealNumber: int32(s.Number), Event: wire.EventToProto(&s.Event, -1, 0)}
+	return &tappv1.WatchMatchResponse{GameId: s.GameID, DealNumber: int32(s.Number), Event: protoconv.EventToProto(&s.Event, -1, 0)}
 }
 
 // specFromProto reads an admin StartMatch request.
@@ -56,7 +56,7 @@ func specFromProto(req *tappv1.StartMatchRequest) (domain.MatchSpec, error) {
 	spec := domain.MatchSpec{
 		Rules: rules, Bots: req.GetBots(), Deals: int(req.GetDeals()), Seed: req.GetSeed(),
 		Duplicate: req.GetDuplicate(), DealsText: req.GetDealsText(),
-		TimeControl: wire.TimeControlFromProto(req.GetTimeControl()),
+		TimeControl: protoconv.TimeControlFromProto(req.GetTimeControl()),
 		Format:      req.GetFormat(), Rounds: int(req.GetRounds()),
 	}
 	_, err = match.Plan(spec)
@@ -67,10 +67,10 @@ func specFromProto(req *tappv1.StartMatchRequest) (domain.MatchSpec, error) {
 func matchSummary(ctx context.Context, store domain.Store, m *domain.Match) *tappv1.MatchSummary {
 	sum := &tappv1.MatchSummary{
 		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
-		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited,
+		Started: protoconv.Timestamp(m.Started), Forfeited: m.Forfeited,
 	}
 	if !m.Finished.IsZero() {
-		sum.Finished = wire.Timestamp(m.Finished)
+		sum.Finished = protoconv.Timestamp(m.Finished)
 	}
 	if tables, err := match.Plan(m.Spec); err == nil {
 		sum.DealsPlanned = int32(len(tables))
@@ -98,7 +98,7 @@ func matchDetails(ctx context.Context, store domain.Store, matchID string) (*tap
 	for _, d := range deals {
 		resp.Deals = append(resp.Deals, &tappv1.DealSummary{
 			DealNumber: int32(d.Number), Seating: d.Seating, Deal: d.Deal.Format(m.Spec.Rules),
-			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
+			Settlement: protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
 		})
 	}
 	return resp, nil

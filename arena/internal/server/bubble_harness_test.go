@@ -14,9 +14,9 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 

@@ -1,13 +1,16 @@
 package server
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
+	wf "github.com/tapparena/tapp/arena/internal/wireform"
+	"github.com/tapparena/tapp/arena/wire/grpccodec"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -27,17 +30,44 @@ func TestRawRequestDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := decodeRequest(&wire.Raw{B: b})
+		got, err := decodeRequest(&grpccodec.Raw{B: b})
 		if err != nil || !proto.Equal(got, msg) {
 			t.Errorf("decode(%v) = %v, %v", msg, got, err)
 		}
 	}
 	// Invalid UTF-8 in an answer is refused as protobuf refuses it.
 	bad := []byte{0x12, 0x03, 0x1a, 0x01, 0xff}
-	if _, err := decodeRequest(&wire.Raw{B: bad}); err == nil {
+	if _, err := decodeRequest(&grpccodec.Raw{B: bad}); err == nil {
 		t.Error("an answer with invalid UTF-8 decoded")
 	}
-	if _, err := decodeRequest(&wire.Raw{B: []byte{0x12, 0x09, 0x0a}}); err == nil {
+	if _, err := decodeRequest(&grpccodec.Raw{B: []byte{0x12, 0x09, 0x0a}}); err == nil {
 		t.Error("a truncated answer decoded")
+	}
+}
+
+// A request encoded once by the referee and framed by the session must reach the bot as the
+// very bytes proto.Marshal gives for the whole ConnectResponse.
+func TestEncodedRequestIsTheMarshalledResponse(t *testing.T) {
+	t.Parallel()
+	req := &tappv1.DecisionRequest{GameId: "m1/3", RequestId: "r7", Legal: []string{"HA", "H7"},
+		Observation: &tappv1.Observation{Seat: 2, Hand: []string{"HA", "H7", "CT"}}}
+	for _, seq := range []uint64{1, 127, 128, 1 << 40} {
+		encoded, err := protoconv.MarshalRequest(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := grpccodec.Codec().Marshal(encodeResponse(seq, wf.ResponseDecisionRequest, encoded))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := data.Materialize()
+		want, err := proto.MarshalOptions{Deterministic: true}.Marshal(&tappv1.ConnectResponse{Seq: seq,
+			Message: &tappv1.ConnectResponse_DecisionRequest{DecisionRequest: req}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("seq %d: framed %x, want %x", seq, got, want)
+		}
 	}
 }

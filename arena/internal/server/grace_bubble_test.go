@@ -2,11 +2,13 @@ package server_test
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -144,7 +146,7 @@ func TestIdleSDKBotKeepsItsSession(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			done <- sdk.Run(ctx, sdk.Config{Arena: "bufconn", Dial: a.dialer(), Token: "token-idle", Log: zap.New(core)}, random.New(1))
+			done <- sdk.Run(ctx, sdk.Config{Arena: "bufconn", Dial: a.dialer(), Token: "token-idle", Log: slog.New(zapslog.NewHandler(core))}, random.New(1))
 		}()
 		a.waitSessions(1)
 		first := a.srv.Sessions()[0].GetSessionId()

@@ -188,7 +188,3 @@ func (b *rawBot) messages() []*tappv1.ConnectResponse {
 
 // firstLegal answers every request with its first legal action.
 func firstLegal(req *tappv1.DecisionRequest) *string { return &req.Legal[0] }
-
-// lastLegal answers every request with its last legal action (a different path through the
-// game tree than firstLegal).
-func lastLegal(req *tappv1.DecisionRequest) *string { return &req.Legal[len(req.Legal)-1] }

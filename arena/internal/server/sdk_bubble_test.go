@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -125,7 +125,7 @@ func TestSDKKeepsAskingTheBotAfterDecisionsHang(t *testing.T) {
 			if i < hanging && d.Latency != sdkPerDecision-sdkMargin {
 				t.Errorf("hanging decision %d answered after %v, want the margin's %v", i, d.Latency, sdkPerDecision-sdkMargin)
 			}
-			req, err := wire.DecodeSent(d.Sent)
+			req, err := protoconv.DecodeSent(d.Sent)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -33,6 +33,25 @@ func playWith(t *testing.T, odd bots.Bot, perDecision time.Duration) []domain.De
 // time a strike, while an SDK that did not answer for its bot still would be.
 func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, capacity int) []domain.DecisionRecord {
 	t.Helper()
+	_, deals := runSDKMatch(t, odd, perDecision, nDeals, capacity, nil)
+	var out []domain.DecisionRecord
+	for _, d := range deals {
+		for _, x := range d.Decisions {
+			if x.Bot == "odd" {
+				out = append(out, x)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("the bot made no decisions")
+	}
+	return out
+}
+
+// runSDKMatch plays playMatch's match, the SDK's Config of the given bot ("odd") changed by
+// configure (if not nil), and returns the match's id and its deals as stored.
+func runSDKMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, capacity int, configure func(*sdk.Config)) (string, []domain.DealRecord) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "sdk.db"))
@@ -53,8 +72,12 @@ func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, ca
 	for name, b := range players {
 		token := "token-" + name
 		srv.AddLaunchToken(token, name)
+		cfg := sdk.Config{Arena: lis.Addr().String(), Token: token, Name: name, Capacity: capacity}
+		if name == "odd" && configure != nil {
+			configure(&cfg)
+		}
 		go func() {
-			done <- sdk.Run(ctx, sdk.Config{Arena: lis.Addr().String(), Token: token, Name: name, Capacity: capacity}, b)
+			done <- sdk.Run(ctx, cfg, b)
 		}()
 	}
 	runner := &match.Runner{Store: st, Seats: srv, Parallel: 2}
@@ -70,18 +93,7 @@ func playMatch(t *testing.T, odd bots.Bot, perDecision time.Duration, nDeals, ca
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []domain.DecisionRecord
-	for _, d := range deals {
-		for _, x := range d.Decisions {
-			if x.Bot == "odd" {
-				out = append(out, x)
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("the bot made no decisions")
-	}
-	return out
+	return m.ID, deals
 }
 
 // The SDK's handling of bots that panic, fail, hang or are too slow is tested in fake time

@@ -33,7 +33,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/wire/grpccodec"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
@@ -95,7 +95,7 @@ func New(cfg Config) *Server {
 		tokenStreams: make(map[*tokenStream]struct{}), stopCheck: make(chan struct{}),
 	}
 	opts := []grpc.ServerOption{
-		grpc.ForceServerCodecV2(wire.Codec()), // requests and answers go through it in wire form
+		grpc.ForceServerCodecV2(grpccodec.Codec()), // requests and answers go through it in wire form
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
 		// Bot streams live for hours: no MaxConnectionAge, pings from clients allowed every
@@ -369,7 +369,7 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 
 func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, log *zap.Logger) error {
 	for {
-		var raw wire.Raw
+		var raw grpccodec.Raw
 		if err := stream.RecvMsg(&raw); err != nil {
 			return err
 		}

@@ -9,8 +9,11 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tapparena/tapp/arena/internal/encode"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
+	wf "github.com/tapparena/tapp/arena/internal/wireform"
+	"github.com/tapparena/tapp/arena/wire/grpccodec"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -52,7 +55,7 @@ type Session struct {
 
 	mu        sync.Mutex
 	seq       uint64
-	outbox    chan any // *tappv1.ConnectResponse or *wire.Encoded
+	outbox    chan any // *tappv1.ConnectResponse or *grpccodec.Encoded
 	connected bool
 	stop      chan struct{} // closed when the current stream's writer must stop
 	games     map[string]*route
@@ -78,7 +81,7 @@ type route struct {
 // handOff is a decision request in the outbox: the writer tells the referee when it hands the
 // request to the stream, and the bot's clock starts then.
 type handOff struct {
-	msg    *wire.Encoded
+	msg    *grpccodec.Encoded
 	handed chan time.Time
 }
 
@@ -115,7 +118,7 @@ func (s *Session) Send(msg *tappv1.ConnectResponse) error {
 // starts. While the bot is disconnected the request is not sent (a resume brings it in the
 // snapshot) and its clock runs from now.
 func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
-	body := appendRequest(make([]byte, 0, s.requestSize.Load()+256), req)
+	body := encode.AppendRequest(make([]byte, 0, s.requestSize.Load()+256), req)
 	s.requestSize.Store(int64(len(body)))
 	handed := make(chan time.Time, 1)
 	s.mu.Lock()
@@ -128,16 +131,7 @@ func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
 		return body, handed, nil
 	}
 	s.seq++
-	return body, handed, s.queue(&handOff{msg: wire.EncodeResponse(s.seq, wire.ResponseDecisionRequest, body), handed: handed})
-}
-
-// appendRequest encodes a decision request in wire form.
-func appendRequest(b []byte, req *referee.Request) []byte {
-	return wire.AppendRequest(b, &wire.Request{
-		GameID: req.GameID, RequestID: req.RequestID, Legal: req.Legal, Deadline: req.Deadline,
-		OverageLeft: req.OverageLeft, Observation: req.Observation, Rules: req.Rules,
-		Events: req.Events, FirstEvent: req.FirstEvent,
-	})
+	return body, handed, s.queue(&handOff{msg: encodeResponse(s.seq, wf.ResponseDecisionRequest, body), handed: handed})
 }
 
 // Refuse implements referee.Conn.
@@ -158,7 +152,7 @@ func (s *Session) Fallback(f referee.FallbackPlayed) {
 // Events implements referee.Conn.
 func (s *Session) Events(gameID string, evs []engine.Event, first int) {
 	_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_Event{Event: &tappv1.EventNotice{
-		GameId: gameID, Events: wire.EventsToProto(evs, first),
+		GameId: gameID, Events: protoconv.EventsToProto(evs, first),
 	}}})
 }
 
@@ -173,17 +167,17 @@ func (s *Session) End(end *referee.End, evs []engine.Event, first int) {
 		s.log.Error("encoding the end of a game", zap.String("game", end.GameID), zap.Error(enc.Err))
 		return
 	}
-	_ = s.sendEncoded(wire.ResponseGameEnded, wire.AppendGameEnded(nil, end.GameID, enc.Reveal, enc.Settlement, evs, first))
+	_ = s.sendEncoded(wf.ResponseGameEnded, encode.AppendGameEnded(nil, end.GameID, enc.Reveal, enc.Settlement, evs, first))
 }
 
 // encodeEnd encodes a game's reveal and settlement, the same for every seat.
 func encodeEnd(end *referee.End) referee.EncodedEnd {
 	opts := proto.MarshalOptions{Deterministic: true}
-	reveal, err := opts.Marshal(wire.RevealToProto(end.Rules, end.Deal, end.State))
+	reveal, err := opts.Marshal(protoconv.RevealToProto(end.Rules, end.Deal, end.State))
 	if err != nil {
 		return referee.EncodedEnd{Err: err}
 	}
-	settlement, err := opts.Marshal(wire.SettlementForPlayers(wire.OutcomeToProto(end.Outcome), end.Rules.Players))
+	settlement, err := opts.Marshal(protoconv.SettlementForPlayers(protoconv.OutcomeToProto(end.Outcome), end.Rules.Players))
 	if err != nil {
 		return referee.EncodedEnd{Err: err}
 	}
@@ -194,8 +188,8 @@ func encodeEnd(end *referee.End) referee.EncodedEnd {
 func started(st *referee.Start) *tappv1.GameStarted {
 	return &tappv1.GameStarted{
 		GameId: st.GameID, MatchId: st.MatchID, DealNumber: int32(st.Number), Rules: st.Rules.String(),
-		Seat: int32(st.Seat), TimeControl: wire.TimeControlToProto(st.TimeControl),
-		Hand: wire.CardsToProto(st.Hand), DealCommitment: st.Commitment, Players: st.Players,
+		Seat: int32(st.Seat), TimeControl: protoconv.TimeControlToProto(st.TimeControl),
+		Hand: protoconv.CardsToProto(st.Hand), DealCommitment: st.Commitment, Players: st.Players,
 	}
 }
 
@@ -237,7 +231,7 @@ func (s *Session) sendEncoded(kind protowire.Number, body []byte) error {
 		return nil
 	}
 	s.seq++
-	return s.queue(wire.EncodeResponse(s.seq, kind, body))
+	return s.queue(encodeResponse(s.seq, kind, body))
 }
 
 // queue puts a message (with its seq) in the outbox; s.mu is held.
@@ -404,7 +398,7 @@ func (r *route) snapshot() *tappv1.Snapshot_Game {
 	}
 	r.pending(func(req *referee.Request) {
 		pending := &tappv1.DecisionRequest{}
-		if err := proto.Unmarshal(appendRequest(nil, req), pending); err == nil { // encoded here: it decodes
+		if err := proto.Unmarshal(encode.AppendRequest(nil, req), pending); err == nil { // encoded here: it decodes
 			snap.Pending, snap.Observation = pending, pending.GetObservation()
 		}
 	})

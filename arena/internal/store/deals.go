@@ -388,14 +388,6 @@ type matchInfo struct {
 	want   int      // deals of each unit (unitsWanted)
 	// The match's clock as stored, from which a compact record's clock fields are kept.
 	perDecision, overage time.Duration
-	rulesOnce            sync.Once
-	rules0               string // rules.String(), as every request carries it
-}
-
-// rulesText is the rule set's canonical text, made once.
-func (m *matchInfo) rulesText() string {
-	m.rulesOnce.Do(func() { m.rules0 = m.rules.String() })
-	return m.rules0
 }
 
 // maxCachedMatches bounds the matches whose matchInfo a Store keeps.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -40,16 +40,16 @@ type realMatch struct {
 }
 
 type realDeal struct {
-	Number     int                `json:"number"`
-	Group      int                `json:"group"`
-	Seating    string             `json:"seating"`
-	Deal       string             `json:"deal"`
-	Options    string             `json:"options"`
-	Moves      string             `json:"moves"`
-	Outcome    string             `json:"outcome"`
-	StartedUS  int64              `json:"started_us"`
-	DurationUS int64              `json:"duration_us"`
-	Decisions  []realDecision     `json:"decisions"`
+	Number     int                 `json:"number"`
+	Group      int                 `json:"group"`
+	Seating    string              `json:"seating"`
+	Deal       string              `json:"deal"`
+	Options    string              `json:"options"`
+	Moves      string              `json:"moves"`
+	Outcome    string              `json:"outcome"`
+	StartedUS  int64               `json:"started_us"`
+	DurationUS int64               `json:"duration_us"`
+	Decisions  []realDecision      `json:"decisions"`
 	Results    []domain.SeatResult `json:"results"`
 }
 
@@ -152,7 +152,7 @@ func realDeals(t testing.TB, s *Store) (*domain.Match, []*domain.DealRecord) {
 	rules := mustRules(t, rm.Rules)
 	m := &domain.Match{Spec: domain.MatchSpec{Rules: rules, Bots: rm.Bots, Deals: len(rm.Deals), Seed: 3,
 		TimeControl: domain.DefaultTimeControl}}
-	if req, err := wire.DecodeSent(rm.Deals[0].Decisions[0].Sent); err == nil {
+	if req, err := protoconv.DecodeSent(rm.Deals[0].Decisions[0].Sent); err == nil {
 		id, _, _ := strings.Cut(req.GetGameId(), "/")
 		if _, err := s.GetMatch(context.Background(), id); errors.Is(err, domain.ErrNotFound) {
 			m.ID = id

@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/encode"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -74,12 +75,8 @@ func (b *scriptedBot) StreamEvents() bool {
 
 // Ask encodes the request as the arena's gRPC session does, and plays the script's move.
 func (b *scriptedBot) Ask(r *referee.Request) ([]byte, <-chan time.Time, error) {
-	body := wire.AppendRequest(nil, &wire.Request{
-		GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal, Deadline: r.Deadline,
-		OverageLeft: r.OverageLeft, Observation: r.Observation, Rules: r.Rules,
-		Events: r.Events, FirstEvent: r.FirstEvent,
-	})
-	req, err := wire.DecodeSent(body)
+	body := encode.AppendRequest(nil, r)
+	req, err := protoconv.DecodeSent(body)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,7 +245,7 @@ func TestCompactRecordsRebuildEveryRequest(t *testing.T) {
 						unasked++
 					}
 					if len(x.Sent) > 0 {
-						req, _ := wire.DecodeSent(x.Sent)
+						req, _ := protoconv.DecodeSent(x.Sent)
 						if req.GetOverageLeft().AsDuration() != tc.Overage {
 							banks++
 						}
@@ -568,4 +565,50 @@ func TestMigration13DropsTheResultsRecordsRebuild(t *testing.T) {
 		}
 		checkReadBack(t, s, m.ID, deals)
 	})
+}
+
+// A damaged compact record (truncated, or a byte changed) reads back as an error or as some
+// deal, never as a panic: the decoder checks every count and index it reads.
+func TestDamagedCompactRecordsAreErrorsNotPanics(t *testing.T) {
+	t.Parallel()
+	s := openTest(t, sqliteBackend.newDSN(t))
+	ctx := context.Background()
+	m, deals := realDeals(t, s)
+	if err := s.SaveDeals(ctx, deals[:4]); err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.cachedMatchInfo(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range deals[:4] {
+		var blob []byte
+		if err := s.r.QueryRow(s.rebind(`SELECT record FROM deals WHERE match_id = ? AND number = ?`), m.ID, d.Number).Scan(&blob); err != nil {
+			t.Fatal(err)
+		}
+		if blob == nil {
+			t.Fatalf("deal %d: no compact record", d.Number)
+		}
+		read := func(b []byte) (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("deal %d: decoding % x panicked: %v", d.Number, b, p)
+				}
+			}()
+			return decodeRecord(&domain.DealRecord{MatchID: m.ID, Number: d.Number}, b, info, true)
+		}
+		if err := read(blob); err != nil {
+			t.Fatalf("deal %d: the record as stored: %v", d.Number, err)
+		}
+		for pos := range blob {
+			if err := read(blob[:pos]); err == nil {
+				t.Errorf("deal %d: the record cut to %d of %d bytes read without error", d.Number, pos, len(blob))
+			}
+			for _, x := range []byte{0x00, 0xFF, blob[pos] ^ 0x01, blob[pos] ^ 0x80} {
+				damaged := slices.Clone(blob)
+				damaged[pos] = x
+				_ = read(damaged)
+			}
+		}
+	}
 }

@@ -179,14 +179,14 @@ func parseDSN(dsn string) (d dialect, target string, busy time.Duration, err err
 		target = path
 		params, perr := url.ParseQuery(query)
 		if perr != nil {
-			return 0, "", 0, fmt.Errorf("store: DSN %q: %v", dsn, perr)
+			return 0, "", 0, fmt.Errorf("store: DSN %q: %w", dsn, perr)
 		}
 		for k, v := range params {
 			switch k {
 			case "busy_timeout":
 				busy, err = parseTimeout(v[len(v)-1])
 				if err != nil {
-					return 0, "", 0, fmt.Errorf("store: DSN %q: busy_timeout: %v", dsn, err)
+					return 0, "", 0, fmt.Errorf("store: DSN %q: busy_timeout: %w", dsn, err)
 				}
 			default:
 				return 0, "", 0, fmt.Errorf("store: DSN %q: unknown parameter %q (SQLite knows busy_timeout)", dsn, k)

@@ -5,11 +5,11 @@ package testbot
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
-
-	"go.uber.org/zap"
 
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -44,8 +44,8 @@ func RunIfAsked(env string, custom func(kind string) (bots.Bot, bool)) {
 	}
 	capacity, _ := strconv.Atoi(os.Getenv("TAPP_CAPACITY"))
 	err := sdk.Run(context.Background(), sdk.Config{Arena: os.Getenv("TAPP_ARENA"), Token: os.Getenv("TAPP_TOKEN"),
-		Name: name, Version: "test/" + kind, Capacity: max(capacity, 1), Log: zap.NewNop()}, b)
-	if err != nil && err != sdk.ErrGoingAway {
+		Name: name, Version: "test/" + kind, Capacity: max(capacity, 1), Log: slog.New(slog.DiscardHandler)}, b)
+	if err != nil && !errors.Is(err, sdk.ErrGoingAway) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

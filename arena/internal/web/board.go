@@ -2,7 +2,7 @@ package web
 
 import (
 	"github.com/tapparena/tapp/arena/internal/board"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
@@ -74,7 +74,7 @@ func historyToProto(lb *board.Leaderboard) *viewv1.GetRatingHistoryResponse {
 				continue
 			}
 			h.Points = append(h.Points, &viewv1.RatingPoint{Rating: b.Rating, RatingLo: b.Lo, RatingHi: b.Hi, Interval: b.Interval,
-				Provisional: b.Provisional, Clock: p.Clock, Sources: int32(p.Sources), Deals: int32(p.Deals), Taken: wire.Timestamp(p.At)})
+				Provisional: b.Provisional, Clock: p.Clock, Sources: int32(p.Sources), Deals: int32(p.Deals), Taken: protoconv.Timestamp(p.At)})
 		}
 	}
 	return resp

@@ -7,8 +7,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/replay"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
@@ -71,38 +71,38 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {
 	p := &viewv1.Step{
 		Index: int32(s.Index), End: s.End, Seat: int32(s.Seat), Bot: s.Bot,
-		Decision: wire.DecisionToProto(s.Decision), Own: s.Own,
-		Observation: wire.ObservationToProto(&s.Obs), Trick: -1,
+		Decision: protoconv.DecisionToProto(s.Decision), Own: s.Own,
+		Observation: protoconv.ObservationToProto(&s.Obs), Trick: -1,
 	}
 	if s.Decision == engine.DecideCard || s.End {
 		p.Trick = int32(len(s.Obs.Tricks))
 	}
 	if view.Full {
 		for seat := 0; seat < players; seat++ {
-			p.Hands = append(p.Hands, &tappv1.Hand{Cards: wire.CardsToProto(s.Hands[seat])})
+			p.Hands = append(p.Hands, &tappv1.Hand{Cards: protoconv.CardsToProto(s.Hands[seat])})
 		}
-		p.Tapp = wire.CardsToProto(s.Tapp)
-		p.Discards = wire.CardsToProto(s.Discards)
+		p.Tapp = protoconv.CardsToProto(s.Tapp)
+		p.Discards = protoconv.CardsToProto(s.Discards)
 	}
 	if s.End {
-		p.Settlement = wire.SettlementForPlayers(wire.OutcomeToProto(s.Outcome), players)
+		p.Settlement = protoconv.SettlementForPlayers(protoconv.OutcomeToProto(s.Outcome), players)
 		return p
 	}
 	p.Action = s.Action.String()
 	if (s.Action.Kind == engine.ActDiscard || s.Action.Kind == engine.ActGive) && !s.Action.Card.Valid() {
 		p.Action = s.Action.Kind.String()
 	}
-	p.After = wire.EventsToProto(s.After, 0)
+	p.After = protoconv.EventsToProto(s.After, 0)
 	if s.Own {
-		p.Legal = wire.ActionsToProto(s.Legal)
+		p.Legal = protoconv.ActionsToProto(s.Legal)
 		p.Request = s.Request
 		for _, a := range s.Record.Attempts {
-			p.Attempts = append(p.Attempts, &viewv1.Attempt{Text: a.Text, After: wire.Duration(a.After), Rejected: a.Rejected})
+			p.Attempts = append(p.Attempts, &viewv1.Attempt{Text: a.Text, After: protoconv.Duration(a.After), Rejected: a.Rejected})
 		}
-		p.Think = wire.Duration(s.Record.Think)
+		p.Think = protoconv.Duration(s.Record.Think)
 	}
 	if s.HasRecord {
-		p.Latency = wire.Duration(s.Record.Latency)
+		p.Latency = protoconv.Duration(s.Record.Latency)
 		p.Strike, p.Fallback = s.Record.Strike, s.Record.Fallback
 	}
 	return p

@@ -14,7 +14,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
-	"github.com/tapparena/tapp/arena/wire"
+	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/engine"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
@@ -103,7 +103,7 @@ func (v *View) ListLeagues(ctx context.Context, _ *viewv1.ListLeaguesRequest) (*
 	}
 	resp := &viewv1.ListLeaguesResponse{}
 	for _, l := range ls {
-		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: wire.Timestamp(l.Created), Updated: wire.Timestamp(l.Updated)}
+		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: protoconv.Timestamp(l.Created), Updated: protoconv.Timestamp(l.Updated)}
 		n, err := v.Store.LeagueDeals(ctx, l.ID)
 		if err != nil {
 			return nil, grpcError(err)
@@ -168,7 +168,7 @@ func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgr
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: wire.Timestamp(l.Updated)}
+	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: protoconv.Timestamp(l.Updated)}
 	planned := 0
 	for _, c := range counts {
 		planned += c.DealsPlanned
@@ -207,14 +207,14 @@ func (v *View) rate(league string, deals int) float64 {
 func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
 	info := &viewv1.MatchInfo{
 		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
-		Started: wire.Timestamp(m.Started), Forfeited: m.Forfeited, LeagueId: m.Spec.LeagueID,
+		Started: protoconv.Timestamp(m.Started), Forfeited: m.Forfeited, LeagueId: m.Spec.LeagueID,
 		Duplicate: m.Spec.Duplicate, Format: m.Spec.Format, DealsPlayed: int32(played),
 	}
 	if info.Format == "" {
 		info.Format = domain.FormatDeals
 	}
 	if !m.Finished.IsZero() {
-		info.Finished = wire.Timestamp(m.Finished)
+		info.Finished = protoconv.Timestamp(m.Finished)
 	}
 	if tables, err := match.Plan(m.Spec); err == nil {
 		info.DealsPlanned = int32(len(tables))
@@ -268,7 +268,7 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 		d := &deals[i]
 		resp.Deals = append(resp.Deals, &viewv1.DealLine{
 			DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating,
-			Settlement: wire.SettlementForPlayers(wire.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
+			Settlement: protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
 		})
 		for _, r := range d.Results {
 			net[r.Bot] += int64(r.Payoff)

@@ -14,6 +14,7 @@ import os
 import random
 
 import tapp_bot
+from tapp_bot.proto.tapp.v1 import game_pb2
 
 
 def decide(request: tapp_bot.Request) -> str:
@@ -22,7 +23,7 @@ def decide(request: tapp_bot.Request) -> str:
     return random.choice(request.legal)
 
 
-def game_ended(game: tapp_bot.Game, settlement) -> None:
+def game_ended(game: tapp_bot.Game, settlement: game_pb2.Settlement) -> None:
     if game.seat < len(settlement.payoff):
         print(f"game {game.game_id}: seat {game.seat} won {settlement.payoff[game.seat]}")
 

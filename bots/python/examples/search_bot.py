@@ -25,11 +25,25 @@ import math
 import os
 import random
 import time
-from typing import Optional
 
 import tapp_bot
-from tapp_bot.game import Observation, RuleSet, Sampler, SampleError, State, parse_action
-from tapp_bot.game.cards import ACE, HEARTS, SUIT_OF, SUIT_SETS, TEN, cards_of, set_points
+from tapp_bot.game import (
+    Observation,
+    RuleSet,
+    SampleError,
+    Sampler,
+    State,
+    parse_action,
+)
+from tapp_bot.game.cards import (
+    ACE,
+    HEARTS,
+    SUIT_OF,
+    SUIT_SETS,
+    TEN,
+    cards_of,
+    set_points,
+)
 from tapp_bot.game.rules import CLASSIC, FRAGE, HEARTSOLO, MODERN, SOLO, parse_contract
 from tapp_bot.game.state import PH_PLAY
 
@@ -81,7 +95,7 @@ def expected_points(rules: RuleSet, hand: int, trump: int, frage: bool) -> float
         if n == 0 or (n == 1 and not has_a):
             f[8 if n == 0 else 9] += min(t, 3) / 3
     w, _, _ = _MODELS[(4 if rules.players == 4 else 3, frage)]
-    return max(0.0, min(120.0, sum(a * b for a, b in zip(w, f))))
+    return max(0.0, min(120.0, sum(a * b for a, b in zip(w, f, strict=True))))
 
 
 def contract_value(rules: RuleSet, hand: int, contract: int, suit: int) -> float:
@@ -170,7 +184,7 @@ def _exact(st: State) -> list[int]:
         assert st.outcome is not None
         return st.outcome.payoff
     mover = st.to_move
-    best: Optional[list[int]] = None
+    best: list[int] | None = None
     for code in st.legal_codes():
         child = st.copy()
         child.play_code(code)
@@ -212,7 +226,7 @@ class SearchBot(tapp_bot.Bot):
         budget = min(self.budget, request.time_left() / 2)
         return self.search(Observation.from_proto(request.observation, legal), legal, budget)
 
-    def search(self, obs: Observation, legal: list[str], budget: float, max_samples: Optional[int] = None) -> str:
+    def search(self, obs: Observation, legal: list[str], budget: float, max_samples: int | None = None) -> str:
         """The legal card with the best mean payoff over determinized samples within the budget
         (or over exactly ``max_samples`` samples when given, for reproducible tests)."""
         deadline = time.monotonic() + budget
@@ -246,7 +260,7 @@ class SearchBot(tapp_bot.Bot):
             elif time.monotonic() >= deadline or (exact and samples >= 24):
                 break
         best = max(range(len(codes)), key=lambda i: totals[i])
-        log.debug("%d samples: %s -> %s", samples, dict(zip(legal, totals)), legal[best])
+        log.debug("%d samples: %s -> %s", samples, dict(zip(legal, totals, strict=True)), legal[best])
         return legal[best]
 
 

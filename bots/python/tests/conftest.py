@@ -10,15 +10,16 @@ import itertools
 import queue
 import threading
 import time
+from collections.abc import Iterator
 from concurrent import futures
-from typing import Iterator, Optional
+from typing import Any
 
 import grpc
 import pytest
 from google.protobuf import duration_pb2, timestamp_pb2
 
 import tapp_bot
-from tapp.v1 import bot_pb2, bot_pb2_grpc, game_pb2
+from tapp_bot.proto.tapp.v1 import bot_pb2, bot_pb2_grpc, game_pb2
 
 TOKEN = "test-token"
 
@@ -28,12 +29,12 @@ _END = object()
 class Conn:
     """One bot stream as the arena sees it."""
 
-    def __init__(self, context: grpc.ServicerContext, arena: "FakeArena") -> None:
+    def __init__(self, context: grpc.ServicerContext, arena: FakeArena) -> None:
         self.context = context
         self.arena = arena
         self.metadata = dict(context.invocation_metadata())
-        self.inbox: "queue.Queue[Optional[bot_pb2.ConnectRequest]]" = queue.Queue()
-        self.outbox: "queue.Queue[object]" = queue.Queue()
+        self.inbox: queue.Queue[bot_pb2.ConnectRequest | None] = queue.Queue()
+        self.outbox: queue.Queue[object] = queue.Queue()
 
     def recv(self, timeout: float = 5.0) -> bot_pb2.ConnectRequest:
         try:
@@ -67,14 +68,14 @@ class Conn:
             raise AssertionError("the bot did not close its side of the stream") from None
         assert message is None, f"expected the end of the stream, got {message}"
 
-    def send(self, seq: Optional[int] = None, **fields: object) -> int:
+    def send(self, seq: int | None = None, **fields: Any) -> int:
         """Send one arena message, e.g. send(game_started=...); returns its seq."""
         if seq is None:
             seq = next(self.arena.seq)
         self.outbox.put(bot_pb2.ConnectResponse(seq=seq, **fields))
         return seq
 
-    def welcome(self, resumed: bool = False, grace_s: int = 30, seq: Optional[int] = None) -> None:
+    def welcome(self, resumed: bool = False, grace_s: int = 30, seq: int | None = None) -> None:
         self.send(
             seq=seq,
             welcome=bot_pb2.Welcome(
@@ -89,16 +90,16 @@ class Conn:
     def start_game(self, game_id: str, seat: int = 0, hand: tuple[str, ...] = ("HA", "C7", "D6")) -> None:
         self.send(game_started=started(game_id, seat, hand))
 
-    def event(self, game_id: str, index: int, action: str = "pass", seat: int = 1, seq: Optional[int] = None) -> None:
+    def event(self, game_id: str, index: int, action: str = "pass", seat: int = 1, seq: int | None = None) -> None:
         self.send(seq=seq, event=bot_pb2.EventNotice(game_id=game_id, events=[bid_event(index, action, seat)]))
 
-    def ask(self, game_id: str, request_id: str, legal: list[str], seconds: float = 5.0, **kw: object) -> float:
+    def ask(self, game_id: str, request_id: str, legal: list[str], seconds: float = 5.0, **kw: Any) -> float:
         """Send a decision request; returns its deadline as time.time()."""
         deadline = time.time() + seconds
         self.send(decision_request=decision(game_id, request_id, legal, deadline, **kw))
         return deadline
 
-    def end(self, code: Optional[grpc.StatusCode] = None, details: str = "") -> None:
+    def end(self, code: grpc.StatusCode | None = None, details: str = "") -> None:
         """End the stream: OK, or an error status (e.g. UNAVAILABLE for a dropped stream)."""
         self.outbox.put((_END, code, details))
 
@@ -118,7 +119,7 @@ def decision(
     request_id: str,
     legal: list[str],
     deadline: float,
-    kind: int = game_pb2.DECISION_CARD,
+    kind: game_pb2.Decision = game_pb2.DECISION_CARD,
     hand: tuple[str, ...] = ("HA", "C7", "D6"),
     events: tuple[game_pb2.GameEvent, ...] = (),
 ) -> bot_pb2.DecisionRequest:
@@ -137,7 +138,7 @@ def decision(
 
 class FakeArena(bot_pb2_grpc.BotServiceServicer):
     def __init__(self, port: int = 0) -> None:
-        self.connections: "queue.Queue[Conn]" = queue.Queue()
+        self.connections: queue.Queue[Conn] = queue.Queue()
         self.seq = itertools.count(1)
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
         bot_pb2_grpc.add_BotServiceServicer_to_server(self, self.server)
@@ -151,7 +152,7 @@ class FakeArena(bot_pb2_grpc.BotServiceServicer):
         except queue.Empty:
             raise AssertionError(f"no bot connected within {timeout} s") from None
 
-    def Connect(  # noqa: N802 (gRPC method name)
+    def Connect(
         self, request_iterator: Iterator[bot_pb2.ConnectRequest], context: grpc.ServicerContext
     ) -> Iterator[bot_pb2.ConnectResponse]:
         conn = Conn(context, self)
@@ -173,7 +174,7 @@ class FakeArena(bot_pb2_grpc.BotServiceServicer):
         try:
             for request in requests:
                 conn.inbox.put(request)
-        except Exception:  # the stream was cancelled
+        except Exception:  # the stream was cancelled, however grpc says it  # noqa: BLE001, S110
             pass
         conn.inbox.put(None)
 
@@ -193,7 +194,7 @@ class BotRunner:
 
     def __init__(self, client: tapp_bot.Client) -> None:
         self.client = client
-        self.error: Optional[BaseException] = None
+        self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
@@ -209,7 +210,7 @@ class BotRunner:
 
 
 @pytest.fixture
-def start_bot(arena: FakeArena) -> Iterator:
+def start_bot(arena: FakeArena) -> Iterator[Any]:
     runners: list[BotRunner] = []
 
     def start(bot: tapp_bot.Bot, **options: object) -> BotRunner:

@@ -9,14 +9,14 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import grpc
 import pytest
+from conftest import TOKEN, FakeArena, bid_event, decision, started
 
 import tapp_bot
-from tapp.v1 import bot_pb2, game_pb2
-
-from conftest import TOKEN, FakeArena, bid_event, decision, started
+from tapp_bot.proto.tapp.v1 import bot_pb2, game_pb2
 
 
 class RecordingBot(tapp_bot.Bot):
@@ -50,7 +50,7 @@ class RecordingBot(tapp_bot.Bot):
         self.fallbacks.append(fallback)
 
 
-def connect(arena: FakeArena) -> "tuple":
+def connect(arena: FakeArena) -> tuple[Any, Any]:
     conn = arena.accept()
     hello = conn.recv_hello()
     conn.welcome()
@@ -206,8 +206,8 @@ def test_a_request_that_comes_while_the_bot_thinks_is_answered_in_time(arena, st
 
 
 def test_client_takes_a_decide_function_as_run_does(arena, start_bot):
-    start_bot(lambda request: request.legal[-1])  # type: ignore[arg-type]
-    conn, hello = connect(arena)
+    start_bot(lambda request: request.legal[-1])
+    conn, _ = connect(arena)
     conn.start_game("g1")
     conn.ask("g1", "r1", ["C7", "D6"])
     assert conn.recv_answer().action == "D6"
@@ -474,7 +474,7 @@ def test_default_decisions_are_legal_and_sensible():
     game = tapp_bot.Game("g")
     bot = tapp_bot.Bot()
 
-    def ask(kind: int, legal: list[str]) -> str:
+    def ask(kind: game_pb2.Decision, legal: list[str]) -> str:
         return bot.decide(tapp_bot.Request(game, decision("g", "r", legal, time.time() + 1, kind=kind), None))
 
     assert ask(game_pb2.DECISION_BID, ["play", "pass"]) == "pass"

@@ -9,7 +9,15 @@ import random
 import pytest
 
 from tapp_bot.game import (
-    ActionSyntaxError, Deal, RuleError, RuleSet, RuleSetError, State, deal_from_seed, parse_action, random_deal,
+    ActionSyntaxError,
+    Deal,
+    RuleError,
+    RuleSet,
+    RuleSetError,
+    State,
+    deal_from_seed,
+    parse_action,
+    random_deal,
 )
 from tapp_bot.game.cards import parse_card
 from tapp_bot.game.state import trick_winner
@@ -110,7 +118,7 @@ def test_a_trick_is_scored_and_its_winner_leads() -> None:
     assert (st.tricks[0].winner, st.tricks[0].points, st.to_move, st.points) == (2, 25, 2, [0, 0, 25])
 
 
-def _play_until(rules: RuleSet, want, seeds=range(2000)):  # type: ignore[no-untyped-def]
+def _play_until(rules: RuleSet, want, seeds=range(2000)):
     for seed in seeds:
         rng = random.Random(seed)
         st = State(rules, random_deal(rules, rng))

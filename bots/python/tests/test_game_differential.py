@@ -18,14 +18,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from gamedata import RULE_SETS, TIMEOUT, build_go, deals
 from google.protobuf import json_format
 
-from gamedata import RULE_SETS, TIMEOUT, build_go, deals
-from tapp.v1 import game_pb2
 from tapp_bot.game import Deal, RuleError, RuleSet, State, deal_from_seed
 from tapp_bot.game.export import replay_record
+from tapp_bot.proto.tapp.v1 import game_pb2
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def bins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
-def _check_probes(rules: RuleSet, deal: Deal, rec: dict) -> None:
+def _check_probes(rules: RuleSet, deal: Deal, rec: dict[str, Any]) -> None:
     """Illegal actions the engine refused: the model refuses them with the same rule id and message."""
     if not rec["probes"]:
         return
@@ -98,7 +99,7 @@ def test_python_selfplay_verifies_with_the_engine(bins: dict[str, Path], tmp_pat
          "--out", str(out)],
         check=True,
     )
-    res = subprocess.run([str(bins["tapp"]), "replay", "verify", str(out)], capture_output=True, text=True)
+    res = subprocess.run([str(bins["tapp"]), "replay", "verify", str(out)], capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     assert f"{n} deal(s)" in res.stdout and "every action and settlement checks out" in res.stdout, res.stdout
 

@@ -9,17 +9,25 @@ import subprocess
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
+from gamedata import RULE_SETS, TIMEOUT, build_go, deals
 from google.protobuf import json_format
 
-from gamedata import RULE_SETS, TIMEOUT, build_go, deals
-from tapp.v1 import game_pb2
-from tapp_bot.game import Deal, Observation, RuleSet, Sampler, SampleError, State, random_deal
-from tapp_bot.game.cards import SUIT_OF, cards_of
+from tapp_bot.game import (
+    Observation,
+    RuleSet,
+    SampleError,
+    Sampler,
+    State,
+    random_deal,
+)
+from tapp_bot.game.cards import SUIT_OF
+from tapp_bot.proto.tapp.v1 import game_pb2
 
 
-def _engine_observations(tmp: Path, n: int) -> list[dict]:
+def _engine_observations(tmp: Path, n: int) -> list[dict[str, Any]]:
     gen = build_go(tmp, "./arena/internal/enginegames", "enginegames")
     out = subprocess.run([str(gen), "-rules", ";".join(RULE_SETS), "-deals", str(n), "-seed", "7"],
                          capture_output=True, text=True, check=True).stdout
@@ -52,9 +60,9 @@ def test_samples_are_seeded() -> None:
     for a in ("pass", "pass", "pass"):
         st.apply(a)
     obs = st.observe(0)
-    a = [Sampler(obs, random.Random(5)).sample().deal for _ in range(3)]
-    b = [Sampler(obs, random.Random(5)).sample().deal for _ in range(3)]
-    assert a == b
+    first = [Sampler(obs, random.Random(5)).sample().deal for _ in range(3)]
+    again = [Sampler(obs, random.Random(5)).sample().deal for _ in range(3)]
+    assert first == again
 
 
 def _chi2_pvalue(stat: float, df: int) -> float:
@@ -94,12 +102,12 @@ def _consistent_splits(sampler: Sampler) -> list[tuple[int, ...]]:
         if j == len(caps) - 1:
             m = sum(1 << c for c in left)
             if all(allow[j] >> SUIT_OF[c] & 1 for c in left):
-                out.append(tuple(acc + [m]))
+                out.append(tuple([*acc, m]))
             return
         for pick in combinations(left, caps[j]):
             if all(allow[j] >> SUIT_OF[c] & 1 for c in pick):
                 rest = [c for c in left if c not in pick]
-                rec(j + 1, rest, acc + [sum(1 << c for c in pick)])
+                rec(j + 1, rest, [*acc, sum(1 << c for c in pick)])
 
     rec(0, cards, [])
     return out
@@ -141,13 +149,13 @@ class _ForgetsWeights(Sampler):
                 for card in cards[pos:pos + take]:
                     out[j] |= 1 << card
                 pos += take
-            rem = tuple(a - b for a, b in zip(rem, y))
+            rem = tuple(a - b for a, b in zip(rem, y, strict=True))
         return out
 
 
 def _chi2_of(sampler: Sampler, support: list[tuple[int, ...]], draws: int) -> float:
     index = {s: i for i, s in enumerate(support)}
-    counts = Counter()
+    counts: Counter[tuple[int, ...]] = Counter()
     for _ in range(draws):
         key = tuple(sampler._assign())
         assert key in index, "a sample outside the consistent deals"

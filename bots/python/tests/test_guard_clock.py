@@ -7,14 +7,14 @@ read what its outbox would send, without a stream or threads, so nothing waits f
 from __future__ import annotations
 
 import queue
+from typing import Any
 
 import pytest
+from conftest import decision
 
 import tapp_bot
-from tapp.v1 import bot_pb2
 from tapp_bot.client import Clock
-
-from conftest import decision
+from tapp_bot.proto.tapp.v1 import bot_pb2
 
 
 class FakeClock(Clock):
@@ -35,7 +35,7 @@ class FakeClock(Clock):
         self.mono += seconds
 
 
-def client_with(decide, clock: FakeClock, **options: object) -> tapp_bot.Client:
+def client_with(decide, clock: FakeClock, **options: Any) -> tapp_bot.Client:
     return tapp_bot.Client(tapp_bot.FunctionBot(decide), arena="unused:1", token="t", clock=clock, **options)
 
 
@@ -140,7 +140,7 @@ def test_a_rejected_answer_is_corrected_only_before_the_deadline() -> None:
 
 def drain(client: tapp_bot.Client) -> list[bot_pb2.ConnectRequest]:
     """The messages queued in the outbox now, without waiting."""
-    out = []
+    out: list[bot_pb2.ConnectRequest] = []
     while True:
         try:
             item = client._outbox._queue.get_nowait()

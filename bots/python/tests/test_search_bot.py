@@ -8,8 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
-import search_bot  # noqa: E402
-from tapp_bot.game import Deal, RuleSet, State, random_deal  # noqa: E402
+import search_bot
+
+from tapp_bot.game import Deal, RuleSet, State, random_deal
 
 MODERN3 = RuleSet.parse("modern players=3")
 

@@ -4,21 +4,19 @@ $TAPP_CA), and does not talk to it in plain text."""
 from __future__ import annotations
 
 import itertools
-import os
 import pathlib
 import queue
 import shutil
 import subprocess
+from collections.abc import Iterator
 from concurrent import futures
-from typing import Iterator
 
 import grpc
 import pytest
+from conftest import TOKEN, BotRunner, Conn, FakeArena
 
 import tapp_bot
-from tapp.v1 import bot_pb2_grpc
-
-from conftest import TOKEN, BotRunner, FakeArena
+from tapp_bot.proto.tapp.v1 import bot_pb2_grpc
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 
@@ -46,8 +44,8 @@ def cert(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, pathli
 class TLSArena(FakeArena):
     """The scripted fake arena, serving TLS."""
 
-    def __init__(self, cert: pathlib.Path, key: pathlib.Path) -> None:  # noqa: D107
-        self.connections: "queue.Queue" = queue.Queue()
+    def __init__(self, cert: pathlib.Path, key: pathlib.Path) -> None:
+        self.connections: queue.Queue[Conn] = queue.Queue()
         self.seq = itertools.count(1)
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
         bot_pb2_grpc.add_BotServiceServicer_to_server(self, self.server)

@@ -8,7 +8,7 @@ import sys
 import time
 
 import grpc
-from tapp.v1 import bot_pb2, bot_pb2_grpc
+from tapp_bot.proto.tapp.v1 import bot_pb2, bot_pb2_grpc
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 requests_seen = 0

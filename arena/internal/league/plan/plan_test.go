@@ -5,11 +5,8 @@ import (
 	"testing"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/engine"
 )
-
-func sourcesOf(m *domain.Match) ([]engine.Deal, error) { return match.Sources(m.Spec) }
 
 func plan(t *testing.T, format string, bots ...string) *Plan {
 	t.Helper()

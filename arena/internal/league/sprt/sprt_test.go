@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/engine"
 )
 

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/encode"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/wire"
@@ -147,9 +148,7 @@ func NewLocalConn(answer Answers) *LocalConn {
 
 // Ask encodes the request as the gRPC session does (the record keeps it) and answers it.
 func (c *LocalConn) Ask(r *referee.Request) ([]byte, <-chan time.Time, error) {
-	sent := wire.AppendRequest(nil, &wire.Request{GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal,
-		Deadline: r.Deadline, OverageLeft: r.OverageLeft, Observation: r.Observation, Rules: r.Rules,
-		Events: r.Events, FirstEvent: r.FirstEvent})
+	sent := encode.AppendRequest(nil, r)
 	req := &tappv1.DecisionRequest{}
 	if err := proto.Unmarshal(sent, req); err != nil {
 		return sent, nil, err

@@ -45,6 +45,7 @@ type Memory struct {
 	history    map[board.LeagueRules][]board.HistoryPoint
 	historyDue map[board.LeagueRules]int64
 	historyMu  sync.Mutex
+	subs       submissions // hosted bots' versions (submissions.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)

@@ -7,20 +7,16 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/encode"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/referee/refereetest"
-	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
 // encodeRequest is a request in the wire form the arena sends it in (what the gRPC session
 // and the in-process adapter record): the one place the suite builds it.
 func encodeRequest(r *referee.Request) []byte {
-	return wire.AppendRequest(nil, &wire.Request{
-		GameID: r.GameID, RequestID: r.RequestID, Legal: r.Legal, Deadline: r.Deadline,
-		OverageLeft: r.OverageLeft, Observation: r.Observation, Rules: r.Rules,
-		Events: r.Events, FirstEvent: r.FirstEvent,
-	})
+	return encode.AppendRequest(nil, r)
 }
 
 // playedClock is the clock of the played deals: 1 s per decision, a 2 s bank, 2 strikes.

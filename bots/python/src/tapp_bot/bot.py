@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
-from tapp.v1 import bot_pb2, game_pb2
+from tapp_bot.proto.tapp.v1 import bot_pb2, game_pb2
 
 log = logging.getLogger("tapp_bot")
 
@@ -35,15 +35,15 @@ class Game:
         data: a dict for the bot's own per-game state.
     """
 
-    __slots__ = ("game_id", "started", "events", "observation", "request", "ended", "data")
+    __slots__ = ("data", "ended", "events", "game_id", "observation", "request", "started")
 
-    def __init__(self, game_id: str, started: Optional[bot_pb2.GameStarted] = None) -> None:
+    def __init__(self, game_id: str, started: bot_pb2.GameStarted | None = None) -> None:
         self.game_id = game_id
         self.started = started
         self.events: list[game_pb2.GameEvent] = []
-        self.observation: Optional[game_pb2.Observation] = None
-        self.request: Optional[bot_pb2.DecisionRequest] = None
-        self.ended: Optional[bot_pb2.GameEnded] = None
+        self.observation: game_pb2.Observation | None = None
+        self.request: bot_pb2.DecisionRequest | None = None
+        self.ended: bot_pb2.GameEnded | None = None
         self.data: dict[str, object] = {}
 
     @property
@@ -91,13 +91,13 @@ class Request:
             contract, trump, tricks, the trick in progress, ...
     """
 
-    __slots__ = ("game", "proto", "decision", "legal", "observation", "_deadline", "_monotonic")
+    __slots__ = ("_deadline", "_monotonic", "decision", "game", "legal", "observation", "proto")
 
     def __init__(
         self,
         game: Game,
         proto: bot_pb2.DecisionRequest,
-        deadline: Optional[float],
+        deadline: float | None,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.game = game
@@ -238,11 +238,11 @@ class FunctionBot(Bot):
     def __init__(
         self,
         decide: DecideFunc,
-        game_ended: Optional[GameEndedFunc] = None,
+        game_ended: GameEndedFunc | None = None,
         *,
-        name: Optional[str] = None,
-        version: Optional[str] = None,
-        capacity: Optional[int] = None,
+        name: str | None = None,
+        version: str | None = None,
+        capacity: int | None = None,
     ) -> None:
         self._decide = decide
         self._game_ended = game_ended

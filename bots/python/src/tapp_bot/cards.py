@@ -14,7 +14,8 @@ Cards travel as two-letter strings: suit letter then rank letter, e.g. ``"HA"`` 
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 #: Suit letters in the engine's canonical order (clubs, spades, hearts, diamonds).
 SUITS = "CSHD"

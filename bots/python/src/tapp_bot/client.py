@@ -15,11 +15,12 @@ import queue
 import random
 import threading
 import time
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import grpc
 
-from tapp.v1 import bot_pb2, bot_pb2_grpc, game_pb2
+from tapp_bot.proto.tapp.v1 import bot_pb2, bot_pb2_grpc, game_pb2
 
 from .bot import Bot, DecideFunc, FunctionBot, Game, GameEndedFunc, Request
 
@@ -62,10 +63,10 @@ class ConnectionLost(Exception):
 class _Pending:
     """One decision request and what was answered to it."""
 
-    __slots__ = ("game_id", "request_id", "legal", "guard", "deadline", "answered", "action", "tried")
+    __slots__ = ("action", "answered", "deadline", "game_id", "guard", "legal", "request_id", "tried")
 
     def __init__(
-        self, game_id: str, request_id: str, legal: list[str], guard: Optional[float], deadline: Optional[float]
+        self, game_id: str, request_id: str, legal: list[str], guard: float | None, deadline: float | None
     ) -> None:
         self.game_id = game_id
         self.request_id = request_id
@@ -73,7 +74,7 @@ class _Pending:
         self.guard = guard  # monotonic time at which the SDK answers a fallback itself
         self.deadline = deadline  # monotonic time of the arena's deadline
         self.answered = False
-        self.action: Optional[str] = None  # the last action sent
+        self.action: str | None = None  # the last action sent
         self.tried: set[str] = set()
 
     def fallback(self) -> str:
@@ -96,7 +97,7 @@ class _Outbox:
 
     def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
         self._monotonic = monotonic
-        self._queue: "queue.SimpleQueue[object]" = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._guards: list[tuple[float, int, _Pending]] = []
         self._counter = itertools.count()
@@ -114,7 +115,7 @@ class _Outbox:
         if earliest:
             self._queue.put(None)  # wake the consumer to shorten its wait
 
-    def answer(self, pending: _Pending, action: str, retry: bool = False, think_ns: Optional[int] = None) -> bool:
+    def answer(self, pending: _Pending, action: str, retry: bool = False, think_ns: int | None = None) -> bool:
         """Send action for the request; False if it was already answered (and retry is not set).
 
         think_ns is how long the bot took to decide it, reported to the arena."""
@@ -136,7 +137,7 @@ class _Outbox:
         """End the request stream (a half-close once gRPC has sent what was queued)."""
         self._queue.put(_CLOSE)
 
-    def _next_wait(self) -> Optional[float]:
+    def _next_wait(self) -> float | None:
         with self._lock:
             guards = self._guards
             while guards and guards[0][2].answered:
@@ -187,14 +188,14 @@ class _Outbox:
                 yield _answer_message(pending, pending.action or "")
 
 
-def _answer_message(pending: _Pending, action: str, think_ns: Optional[int] = None) -> bot_pb2.ConnectRequest:
+def _answer_message(pending: _Pending, action: str, think_ns: int | None = None) -> bot_pb2.ConnectRequest:
     answer = bot_pb2.Answer(game_id=pending.game_id, request_id=pending.request_id, action=action)
     if think_ns is not None:
         answer.think_time.FromNanoseconds(think_ns)
     return bot_pb2.ConnectRequest(answer=answer)
 
 
-def _tls_credentials(tls: Optional[bool], ca: Optional[str]) -> Optional[grpc.ChannelCredentials]:
+def _tls_credentials(tls: bool | None, ca: str | None) -> grpc.ChannelCredentials | None:
     """TLS credentials from the tls/ca arguments or $TAPP_TLS/$TAPP_CA; None for plain text."""
     ca = ca or os.environ.get("TAPP_CA") or None
     if tls is None:
@@ -211,7 +212,7 @@ def _tls_credentials(tls: Optional[bool], ca: Optional[str]) -> Optional[grpc.Ch
     return grpc.ssl_channel_credentials(root_certificates=roots)
 
 
-def _env_int(key: str) -> Optional[int]:
+def _env_int(key: str) -> int | None:
     """The positive integer in environment variable key; None when unset or empty."""
     text = os.environ.get(key, "").strip()
     if not text:
@@ -287,24 +288,24 @@ class Client:
 
     def __init__(
         self,
-        bot: Union[Bot, DecideFunc],
-        arena: Optional[str] = None,
-        token: Optional[str] = None,
+        bot: Bot | DecideFunc,
+        arena: str | None = None,
+        token: str | None = None,
         *,
-        name: Optional[str] = None,
-        version: Optional[str] = None,
-        capacity: Optional[int] = None,
-        stream_events: Optional[bool] = None,
+        name: str | None = None,
+        version: str | None = None,
+        capacity: int | None = None,
+        stream_events: bool | None = None,
         reconnect: bool = True,
-        give_up_after: Optional[float] = None,
+        give_up_after: float | None = None,
         max_backoff: float = 5.0,
         safety_margin: float = 0.1,
         min_margin: float = 0.02,
         going_away_timeout: float = 5.0,
-        credentials: Optional[grpc.ChannelCredentials] = None,
-        tls: Optional[bool] = None,
-        ca: Optional[str] = None,
-        clock: Optional[Clock] = None,
+        credentials: grpc.ChannelCredentials | None = None,
+        tls: bool | None = None,
+        ca: str | None = None,
+        clock: Clock | None = None,
     ) -> None:
         if not isinstance(bot, Bot):
             bot = FunctionBot(bot)  # a decide(request) function, as run() takes
@@ -329,19 +330,19 @@ class Client:
         self.games: dict[str, Game] = {}
         self.session_id = ""
         self._resume_token = ""
-        self._grace: Optional[float] = None
+        self._grace: float | None = None
         self._last_seq = 0
         self._clock = clock or Clock()
         self._open: dict[str, _Pending] = {}  # game id -> its latest decision request
         self._outbox = _Outbox(self._clock.monotonic)
-        self._call: Optional[grpc.Call] = None
+        self._call: grpc.Call | None = None
         self._welcomed = False
         self._going_away = False
         self._stop = threading.Event()
         # The bot's code (decide and the hooks) runs on one worker thread, in the order the
         # messages came, while the stream's thread reads on: a request that comes while the
         # bot still thinks about another has its guard armed at once, not when decide is free.
-        self._work: "queue.SimpleQueue[Optional[Callable[[], None]]]" = queue.SimpleQueue()
+        self._work: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         # ConnectResponse oneof name -> handler of that message
         self._handlers: dict[str, Callable[[Any], None]] = {
             "game_started": self._on_game_started,
@@ -366,9 +367,9 @@ class Client:
             channel = grpc.secure_channel(self.arena, self._credentials, options=_CHANNEL_OPTIONS)
         else:
             channel = grpc.insecure_channel(self.arena, options=_CHANNEL_OPTIONS)
-        stub = bot_pb2_grpc.BotServiceStub(channel)
+        stub = bot_pb2_grpc.BotServiceStub(channel)  # type: ignore[no-untyped-call]  # protoc writes no stubs for it
         backoff = 0.1
-        lost_since: Optional[float] = None
+        lost_since: float | None = None
         worker = threading.Thread(target=self._work_loop, name="tapp-bot", daemon=True)
         worker.start()
         try:
@@ -441,7 +442,7 @@ class Client:
         )
         call = stub.Connect(iter(outbox), metadata=self._metadata)
         self._call = call
-        timer: Optional[threading.Timer] = None
+        timer: threading.Timer | None = None
         try:
             if self._stop.is_set():
                 return True
@@ -569,7 +570,7 @@ class Client:
         pending = self._open[proto.game_id] = _Pending(proto.game_id, proto.request_id, legal, guard, deadline)
         if previous is not None and previous.request_id == proto.request_id and previous.action in legal:
             # The same request again (after a resume): repeat the answer, do not ask again.
-            self._outbox.answer(pending, previous.action)  # type: ignore[arg-type]
+            self._outbox.answer(pending, previous.action)
             return
         self._outbox.watch(pending)
         self._later(self._decide, proto, pending)
@@ -608,7 +609,7 @@ class Client:
                 )
             action = legal[0]
         think_ns = time.perf_counter_ns() - started
-        if not self._outbox.answer(pending, action or "", think_ns=think_ns):  # type: ignore[arg-type]
+        if not self._outbox.answer(pending, action or "", think_ns=think_ns):
             log.warning(
                 "game %s request %s: the bot answered %r too late; %r was sent for it",
                 proto.game_id,
@@ -709,14 +710,14 @@ class Client:
 
 
 def run(
-    bot: Union[Bot, DecideFunc],
-    arena: Optional[str] = None,
-    token: Optional[str] = None,
+    bot: Bot | DecideFunc,
+    arena: str | None = None,
+    token: str | None = None,
     *,
-    game_ended: Optional[GameEndedFunc] = None,
-    name: Optional[str] = None,
-    version: Optional[str] = None,
-    capacity: Optional[int] = None,
+    game_ended: GameEndedFunc | None = None,
+    name: str | None = None,
+    version: str | None = None,
+    capacity: int | None = None,
     **options: object,
 ) -> None:
     """Connect ``bot`` to the arena and play until the arena goes away.

@@ -81,7 +81,7 @@ type Decision struct {
 	Decision  string `protobuf:"bytes,4,opt,name=decision,proto3" json:"decision,omitempty"`
 	RequestId string `protobuf:"bytes,5,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// The request exactly as it was sent, observation included. Opaque bytes to the store: the
-	// arena's recorded form of a tapp.v1.DecisionRequest (see arena/wire), or protobuf JSON from
+	// arena's recorded form of a tapp.v1.DecisionRequest (see arena/internal/protoconv), or protobuf JSON from
 	// an imported replay.
 	Sent []byte `protobuf:"bytes,6,opt,name=sent,proto3" json:"sent,omitempty"`
 	// Every answer the bot sent for this decision, accepted or refused, in order.

@@ -11,7 +11,7 @@ import logging
 import os
 import random
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from tapp_bot import AuthError, Bot, Client, ConnectionLost, Request
 
@@ -21,20 +21,20 @@ class RandomBot(Bot):
 
     name = "python-random"
 
-    def __init__(self, seed: Optional[int] = None) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
     def decide(self, request: Request) -> str:
         return self._rng.choice(request.legal)
 
 
-def _env_seed() -> Optional[int]:
+def _env_seed() -> int | None:
     """The seed a league gives the bots it launches ($TAPP_SEED), or None."""
     text = os.environ.get("TAPP_SEED", "").strip()
     return int(text) if text.isdigit() else None
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tapp-python-random", description=RandomBot.__doc__)
     parser.add_argument("--arena", default=os.environ.get("TAPP_ARENA", "localhost:7000"),
                         help="arena address host:port (default $TAPP_ARENA or localhost:7000)")

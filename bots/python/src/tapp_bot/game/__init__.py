@@ -24,7 +24,7 @@ from .cards import CARD_NAMES, card_name, cards_of, names_of, parse_card, set_po
 from .deal import PCG, Deal, DealError, deal_from_seed, random_deal
 from .observation import Observation
 from .rules import CONTRACT_NAMES, RuleSet, RuleSetError
-from .sample import Sampler, SampleError
+from .sample import SampleError, Sampler
 from .state import MAX_POT, Outcome, RuleError, State, Trick, trick_winner
 
 __all__ = [

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--rules: {err}")
         if args.deals < 0:
             parser.error("--deals: want 0 or more")
-        out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")
+        out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # closed below  # noqa: SIM115
         start = time.monotonic()
         try:
             for k, rec in enumerate(selfplay(rules, args.deals, args.seed, args.forced_ramsch, args.match_deals)):

@@ -8,7 +8,7 @@ boundary (:func:`card_name`, :func:`parse_card`, R-CARD-5).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 NUM_SUITS = 4
 NUM_RANKS = 9

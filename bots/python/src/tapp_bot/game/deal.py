@@ -8,7 +8,9 @@ in every match the arena plays.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .cards import CARD_NAMES, cards_of, names_of, parse_card
 from .rules import MODERN, RuleSet
@@ -98,7 +100,7 @@ class Deal(NamedTuple):
         n = r.players
         if len(self.hands) != n:
             raise DealError(f"{len(self.hands)} hands for {n} players")
-        parts = list(self.hands) + [self.tapp]
+        parts = [*list(self.hands), self.tapp]
         pack = r.pack
         for i, p in enumerate(parts):
             extra = p & ~pack
@@ -122,7 +124,7 @@ class Deal(NamedTuple):
                 raise DealError(msg)
 
     @staticmethod
-    def from_names(hands: Sequence[Sequence[str]], tapp: Sequence[str]) -> "Deal":
+    def from_names(hands: Sequence[Sequence[str]], tapp: Sequence[str]) -> Deal:
         """A deal from card names by seat and the tapp (as the export's ``hands`` and ``tapp``)."""
         def mask(names: Sequence[str]) -> int:
             m = 0
@@ -132,7 +134,7 @@ class Deal(NamedTuple):
         return Deal(tuple(mask(h) for h in hands), mask(tapp))
 
     @staticmethod
-    def parse(r: RuleSet, line: str) -> "Deal":
+    def parse(r: RuleSet, line: str) -> Deal:
         """Read a deal-file line: the hands in seat order, then the tapp, separated by ``|``."""
         parts = line.split("|")
         if len(parts) != r.players + 1:
@@ -152,7 +154,7 @@ class Deal(NamedTuple):
 
     def format(self) -> str:
         """The deal as a deal-file line (engine Deal.Format)."""
-        return " | ".join(" ".join(names_of(p)) for p in list(self.hands) + [self.tapp])
+        return " | ".join(" ".join(names_of(p)) for p in [*list(self.hands), self.tapp])
 
 
 def deal_from_rand(r: RuleSet, rng: PCG) -> Deal:
@@ -182,7 +184,7 @@ def deal_from_seed(r: RuleSet, seed: int, deal_number: int) -> Deal:
     return deal_from_rand(r, PCG(seed, deal_number))
 
 
-def random_deal(r: RuleSet, rng) -> Deal:  # rng: random.Random
+def random_deal(r: RuleSet, rng: random.Random) -> Deal:
     """A uniformly random deal drawn with a ``random.Random`` (fast; not the engine's sequence)."""
     pack = cards_of(r.pack)
     rng.shuffle(pack)

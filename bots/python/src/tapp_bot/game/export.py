@@ -9,7 +9,8 @@ Python model and raises :class:`ReplayMismatch` where the model and the record d
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .actions import ACTION_NAMES, parse_move
 from .cards import names_of
@@ -30,7 +31,7 @@ def deal_record(
     match: str,
     deal: int,
     bots: Sequence[str],
-    seating: Optional[Sequence[str]] = None,
+    seating: Sequence[str] | None = None,
     started: str = "2026-01-01T00:00:00Z",
 ) -> dict[str, Any]:
     """A finished deal as an export line (a dict; ``json.dumps`` it), with one decision per move.
@@ -70,7 +71,7 @@ def deal_record(
     }
 
 
-def replay_record(rec: dict[str, Any], legal: Optional[Sequence[Sequence[str]]] = None) -> State:
+def replay_record(rec: dict[str, Any], legal: Sequence[Sequence[str]] | None = None) -> State:
     """Replay an export line (or any dict with ``rules``, ``hands``, ``tapp``, ``options``,
     ``moves``, ``outcome``) with the Python model and return the final state.
 
@@ -114,7 +115,7 @@ def _check_sent(st: State, seat: int, sent: dict[str, Any], where: str) -> None:
     """The observation the arena sent before a move is the model's observation of that seat."""
     from google.protobuf import json_format
 
-    from tapp.v1 import bot_pb2
+    from tapp_bot.proto.tapp.v1 import bot_pb2
 
     req = json_format.ParseDict(sent, bot_pb2.DecisionRequest(), ignore_unknown_fields=True)
     got = st.observe(seat).to_proto()

@@ -9,7 +9,7 @@ wire form, identical to what the arena sends. Determinize it with :class:`~tapp_
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from .actions import (
     ACTION_KINDS,
@@ -20,13 +20,22 @@ from .actions import (
     K_GIVE,
     parse_move,
 )
-from .deal import Deal
 from .cards import CARD_NAMES, SUIT_LETTERS, cards_of, parse_card, parse_suit
+from .deal import Deal
 from .rules import CONTRACT_NAMES, FRAGE, RuleSet, parse_contract
-from .state import PH_AUCTION, PH_BID1, PH_BID2, PH_DONE, PH_PLAY, PHASE_DECISION, State, Trick
+from .state import (
+    PH_AUCTION,
+    PH_BID1,
+    PH_BID2,
+    PH_DONE,
+    PH_PLAY,
+    PHASE_DECISION,
+    State,
+    Trick,
+)
 
 if TYPE_CHECKING:
-    from tapp.v1 import game_pb2
+    from tapp_bot.proto.tapp.v1 import game_pb2
 
 _DECISION_INDEX = {name: i for i, name in enumerate(("none", "bid", "contract", "trump", "discard", "call", "give", "tout", "card"))}
 
@@ -57,10 +66,39 @@ class Observation:
     terminal states of :meth:`of_state` only).
     """
 
-    __slots__ = ("rules", "seat", "pot", "forced_ramsch", "hand", "dealt", "hand_sizes", "decision", "to_move",
-                 "legal", "history", "n_bids", "declarer", "contract", "trump", "tout", "tapp", "discarded", "called",
-                 "called_holder", "called_in_tapp", "given", "exposed", "tricks", "current_leader", "current",
-                 "played", "tricks_taken", "voids", "reveal", "reveal_discards")
+    __slots__ = (
+        "called",
+        "called_holder",
+        "called_in_tapp",
+        "contract",
+        "current",
+        "current_leader",
+        "dealt",
+        "decision",
+        "declarer",
+        "discarded",
+        "exposed",
+        "forced_ramsch",
+        "given",
+        "hand",
+        "hand_sizes",
+        "history",
+        "legal",
+        "n_bids",
+        "played",
+        "pot",
+        "reveal",
+        "reveal_discards",
+        "rules",
+        "seat",
+        "tapp",
+        "to_move",
+        "tout",
+        "tricks",
+        "tricks_taken",
+        "trump",
+        "voids",
+    )
 
     rules: RuleSet
     seat: int
@@ -91,7 +129,7 @@ class Observation:
     played: list[int]
     tricks_taken: list[int]
     voids: list[int]
-    reveal: Optional[Deal]
+    reveal: Deal | None
     reveal_discards: int
 
     @property
@@ -99,7 +137,7 @@ class Observation:
         return self.rules.players
 
     @staticmethod
-    def of_state(s: State, seat: int) -> "Observation":
+    def of_state(s: State, seat: int) -> Observation:
         """The seat's observation of a full state, as the arena computes it (engine State.Observe)."""
         o = Observation.__new__(Observation)
         n = s.n
@@ -137,7 +175,7 @@ class Observation:
         return o
 
     @staticmethod
-    def from_proto(po: "game_pb2.Observation", legal: Optional[list[str]] = None) -> "Observation":
+    def from_proto(po: game_pb2.Observation, legal: list[str] | None = None) -> Observation:
         """Read the wire observation of a decision request (``request.observation``).
 
         ``legal`` is the request's list (``request.legal``). Raises ValueError on a malformed
@@ -179,11 +217,11 @@ class Observation:
         o.reveal_discards = 0
         return o
 
-    def to_proto(self) -> "game_pb2.Observation":
+    def to_proto(self) -> game_pb2.Observation:
         """The wire form, field for field what the arena sends (arena/wire ObservationToProto)."""
-        from tapp.v1 import game_pb2
+        from tapp_bot.proto.tapp.v1 import game_pb2
 
-        def move(seat: int, a: int) -> "game_pb2.Move":
+        def move(seat: int, a: int) -> game_pb2.Move:
             return game_pb2.Move(seat=seat, action=ACTION_NAMES[a])
 
         n = self.rules.players

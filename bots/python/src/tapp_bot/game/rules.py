@@ -80,7 +80,7 @@ class RuleSet:
     pot: bool = False
 
     @staticmethod
-    def default(variant: int) -> "RuleSet":
+    def default(variant: int) -> RuleSet:
         """The variant with every option at its default (engine.DefaultRules)."""
         if variant == MODERN:
             return RuleSet(MODERN, 3, 36, False, default_stakes(False), 0, False)
@@ -89,7 +89,7 @@ class RuleSet:
         return RuleSet(WUERTTEMBERG, 3, 36, True, _ZERO_STAKES, 3, False)
 
     @staticmethod
-    def parse(text: str) -> "RuleSet":
+    def parse(text: str) -> RuleSet:
         """Read a rule set in canonical form; only the variant is required (engine.ParseRuleSet)."""
         fields = text.split()
         if not fields:
@@ -226,7 +226,7 @@ class RuleSet:
         """The biddable contracts, lowest first (engine RuleSet.Contracts)."""
         if self.variant == MODERN:
             out = [SOLO, HEARTSOLO, BETTEL, RUFER, HEARTRUFER, OUVERT, DURCH, HEARTDURCH]
-            return [FRAGE] + out if self.frage else out
+            return [FRAGE, *out] if self.frage else out
         if self.variant == CLASSIC:
             return [FRAGE, SOLO, HEARTSOLO]
         return [FRAGE, SOLO]

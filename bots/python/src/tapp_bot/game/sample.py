@@ -23,9 +23,16 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from typing import Optional
 
-from .actions import DISCARD_BASE, GIVE_BASE, HIDDEN_DISCARD, HIDDEN_GIVE, K_DISCARD, K_GIVE, ACTION_KINDS
+from .actions import (
+    ACTION_KINDS,
+    DISCARD_BASE,
+    GIVE_BASE,
+    HIDDEN_DISCARD,
+    HIDDEN_GIVE,
+    K_DISCARD,
+    K_GIVE,
+)
 from .cards import SUIT_OF, cards_of
 from .deal import Deal
 from .observation import Observation
@@ -48,10 +55,10 @@ class Sampler:
     ``random.Random(0)``, never the global generator.
     """
 
-    def __init__(self, obs: Observation, rng: Optional[random.Random] = None) -> None:
+    def __init__(self, obs: Observation, rng: random.Random | None = None) -> None:
         self.obs = obs
         self.rng = rng if rng is not None else random.Random(0)
-        self._template: Optional[State] = None
+        self._template: State | None = None
         self._prepare()
 
     # --- the constant part ------------------------------------------------------------
@@ -175,7 +182,7 @@ class Sampler:
         ys: list[tuple[int, ...]] = []
         total = 0
         for y in self._splits(i, rem):
-            sub = self._count(i + 1, tuple(a - b for a, b in zip(rem, y)))
+            sub = self._count(i + 1, tuple(a - b for a, b in zip(rem, y, strict=True)))
             if sub == 0:
                 continue
             ways = _FACT[k]
@@ -225,7 +232,7 @@ class Sampler:
                 for card in cards[pos:pos + take]:
                     out[j] |= 1 << card
                 pos += take
-            rem = tuple(a - b for a, b in zip(rem, y))
+            rem = tuple(a - b for a, b in zip(rem, y, strict=True))
         return out
 
     def sample_deal(self) -> tuple[Deal, list[int], int, int]:

@@ -12,7 +12,7 @@ the cap of R-POT-CAP: under random play a long match keeps it at the cap.)
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from .deal import deal_from_seed
 from .export import deal_record
@@ -27,7 +27,7 @@ def random_game(rules: RuleSet, seed: int, number: int, rng: random.Random, pot:
     return st
 
 
-def selfplay(rules: RuleSet, deals: int, seed: int, forced_ramsch: float = 0.0, match_deals: int = 100) -> Iterator[dict]:
+def selfplay(rules: RuleSet, deals: int, seed: int, forced_ramsch: float = 0.0, match_deals: int = 100) -> Iterator[dict[str, object]]:
     """Yield ``deals`` export records of random games (see the module doc)."""
     if forced_ramsch and rules.variant != MODERN:
         raise ValueError("forced Ramsch (R-SESSION-3) exists only in modern")

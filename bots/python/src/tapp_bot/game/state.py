@@ -19,7 +19,7 @@ Two interfaces: strings (:meth:`legal_actions`, :meth:`apply`, checked, raising
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING
 
 from .actions import (
     ACTION_ARG,
@@ -54,7 +54,6 @@ from .rules import (
     ALL_TRICKS,
     CLASSIC,
     CONTRACT_NAMES,
-    DURCH,
     FRAGE,
     HEARTDURCH,
     HEARTRUFER,
@@ -113,8 +112,20 @@ class Outcome:
     in classic and wuerttemberg; ``sum(payoff) + pot_after - pot_before == 0``.
     """
 
-    __slots__ = ("thrown_in", "declarer", "contract", "trump", "tout", "points", "tricks", "declarer_won",
-                 "draw", "payoff", "pot_before", "pot_after")
+    __slots__ = (
+        "contract",
+        "declarer",
+        "declarer_won",
+        "draw",
+        "payoff",
+        "points",
+        "pot_after",
+        "pot_before",
+        "thrown_in",
+        "tout",
+        "tricks",
+        "trump",
+    )
 
     def __init__(self, n: int) -> None:
         self.thrown_in = False
@@ -130,7 +141,7 @@ class Outcome:
         self.pot_before = 0
         self.pot_after = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The outcome as the replay export writes it (docs/replay.md, "The outcome")."""
         return {
             "thrown_in": self.thrown_in, "declarer": self.declarer,
@@ -148,7 +159,7 @@ class Outcome:
 class Trick:
     """A completed trick: ``cards`` in playing order from ``leader``, its ``winner`` and ``points``."""
 
-    __slots__ = ("leader", "cards", "winner", "points")
+    __slots__ = ("cards", "leader", "points", "winner")
 
     def __init__(self, leader: int, cards: tuple[int, ...], winner: int, points: int) -> None:
         self.leader, self.cards, self.winner, self.points = leader, cards, winner, points
@@ -245,7 +256,7 @@ class State:
         self.taken = [0] * n
         self.played = [0] * n
         self.voids = [0] * n
-        self.outcome: Optional[Outcome] = None
+        self.outcome: Outcome | None = None
         self.history: list[tuple[int, int]] = []
         if forced_ramsch:
             self._start_ramsch()
@@ -258,7 +269,7 @@ class State:
 
     # --- copying -------------------------------------------------------------------------
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy (cheap: a few short lists)."""
         c = State.__new__(State)
         c.rules, c.n, c.hand_size, c.phase, c.to_move, c.tapp = self.rules, self.n, self.hand_size, self.phase, self.to_move, self.tapp
@@ -367,18 +378,18 @@ class State:
 
     # --- checking ------------------------------------------------------------------------
 
-    def check(self, action: Union[str, int]) -> None:
+    def check(self, action: str | int) -> None:
         """Raise :class:`RuleError` naming the rule if the action is illegal now; text is parsed first."""
         code = parse_action(action) if isinstance(action, str) else action
         err = self._check(code)
         if err is not None:
             raise err
 
-    def is_legal(self, action: Union[str, int]) -> bool:
+    def is_legal(self, action: str | int) -> bool:
         code = parse_action(action) if isinstance(action, str) else action
         return self._check(code) is None
 
-    def _check(self, a: int) -> Optional[RuleError]:
+    def _check(self, a: int) -> RuleError | None:
         ph = self.phase
         name = ACTION_NAMES[a]
         kind = ACTION_KINDS[a]
@@ -444,7 +455,7 @@ class State:
             return RuleError("R-PLAY-2", f"must follow suit {SUIT_LETTERS[led]}")
         return RuleError("R-PLAY-2", f"cannot follow {SUIT_LETTERS[led]}: must play a trump ({_suit_text(self.trump)})")
 
-    def _check_contract_name(self, a: int, rule: str) -> Optional[RuleError]:
+    def _check_contract_name(self, a: int, rule: str) -> RuleError | None:
         c = ACTION_ARG[a]
         suit = BID_SUIT[a]
         cname = CONTRACT_NAMES[c]
@@ -466,7 +477,7 @@ class State:
             return True
         return c > self.standing_bid or (c == self.standing_bid and p < self.standing)
 
-    def _check_auction(self, a: int) -> Optional[RuleError]:
+    def _check_auction(self, a: int) -> RuleError | None:
         kind = ACTION_KINDS[a]
         if kind == K_PASS:
             return None
@@ -485,7 +496,7 @@ class State:
 
     # --- applying ------------------------------------------------------------------------
 
-    def apply(self, action: Union[str, int]) -> None:
+    def apply(self, action: str | int) -> None:
         """Check the action and play it for the seat to move; on error (:class:`RuleError`, or
         :class:`ActionSyntaxError` for text that is no action) the state is unchanged."""
         code = parse_action(action) if isinstance(action, str) else action
@@ -642,7 +653,7 @@ class State:
             self.tapp = 0
             self.phase, self.to_move = PH_DISCARD, d
             return
-        if c == RUFER or c == HEARTRUFER:
+        if c in (RUFER, HEARTRUFER):
             self.phase, self.to_move = PH_CALL, d
             return
         if c == SOLO and self._variant == CLASSIC:
@@ -766,7 +777,7 @@ class State:
             return o
         if c == FRAGE:
             o.points[d] += set_points(self.discards)
-        elif c == SOLO or c == HEARTSOLO:
+        elif c in (SOLO, HEARTSOLO):
             o.points[d] += set_points(self.deal_tapp)
         if self._variant == MODERN:
             if c in POINT_GAMES:
@@ -844,7 +855,7 @@ class State:
 
     # --- presentation ----------------------------------------------------------------------
 
-    def observe(self, seat: int) -> "Observation":
+    def observe(self, seat: int) -> Observation:
         """What ``seat`` knows now (engine State.Observe): see :class:`~tapp_bot.game.Observation`."""
         from .observation import Observation
 

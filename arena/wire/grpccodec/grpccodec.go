@@ -1,0 +1,43 @@
+// Package grpccodec is the bot stream's gRPC codec, used by both of its ends (the arena's
+// server and the Go SDK): gRPC's protobuf codec, except that a message encoded by hand
+// (Encoded) is sent as it is and a message received into a Raw is handed over undecoded, for
+// arena/wire (the bot's side) or the arena to read by hand. It is the one piece of the
+// hand-written codecs that knows gRPC.
+package grpccodec
+
+import (
+	"google.golang.org/grpc/encoding"
+	grpcproto "google.golang.org/grpc/encoding/proto"
+	"google.golang.org/grpc/mem"
+)
+
+// Encoded is a message in wire form to send as it is: Head then Body, kept apart so that a
+// body encoded once (a decision request, which is also recorded) is not copied to be framed.
+type Encoded struct{ Head, Body []byte }
+
+// Raw receives a message undecoded.
+type Raw struct{ B []byte }
+
+// Codec returns gRPC's protobuf codec that also sends an *Encoded as it is and hands over an
+// *Raw undecoded.
+func Codec() encoding.CodecV2 { return codec{encoding.GetCodecV2(grpcproto.Name)} }
+
+type codec struct{ encoding.CodecV2 }
+
+func (c codec) Marshal(v any) (mem.BufferSlice, error) {
+	if e, ok := v.(*Encoded); ok {
+		if len(e.Head) == 0 {
+			return mem.BufferSlice{mem.SliceBuffer(e.Body)}, nil
+		}
+		return mem.BufferSlice{mem.SliceBuffer(e.Head), mem.SliceBuffer(e.Body)}, nil
+	}
+	return c.CodecV2.Marshal(v)
+}
+
+func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
+	if r, ok := v.(*Raw); ok {
+		r.B = data.Materialize() // a copy: gRPC reuses its buffers
+		return nil
+	}
+	return c.CodecV2.Unmarshal(data, v)
+}

@@ -1,0 +1,76 @@
+package wire
+
+import (
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/tapparena/tapp/arena/internal/protoappend"
+	wf "github.com/tapparena/tapp/arena/internal/wireform"
+	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
+)
+
+// The bot stream's frequent messages — a decision request each way down, an answer each way
+// up, a game's end — are written and read by hand on both ends, without protobuf's generic
+// path (a oneof, through reflection), which cost more than anything else the arena or a simple
+// bot did per decision. arena/wire/grpccodec carries them through gRPC as they are.
+
+// Field numbers of the messages of a ConnectResponse that SplitResponse tells apart.
+const (
+	ResponseGameStarted     = wf.ResponseGameStarted
+	ResponseDecisionRequest = wf.ResponseDecisionRequest
+	ResponseGameEnded       = wf.ResponseGameEnded
+)
+
+// SplitResponse finds the one message of a ConnectResponse that holds one and nothing else
+// but its seq, in the arena's field order: its field number and bytes; false for anything
+// else.
+func SplitResponse(b []byte) (seq uint64, kind protowire.Number, body []byte, ok bool) {
+	if num, typ, n := protowire.ConsumeTag(b); n > 0 && num == wf.ResponseSeq && typ == protowire.VarintType {
+		v, m := protowire.ConsumeVarint(b[n:])
+		if m < 0 {
+			return 0, 0, nil, false
+		}
+		seq, b = v, b[n+m:]
+	}
+	kind, typ, n := protowire.ConsumeTag(b)
+	if n < 0 || typ != protowire.BytesType {
+		return 0, 0, nil, false
+	}
+	body, m := protowire.ConsumeBytes(b[n:])
+	if m < 0 || n+m != len(b) {
+		return 0, 0, nil, false
+	}
+	return seq, kind, body, true
+}
+
+// GameEndedID reads the game id of a GameEnded in wire form, where the arena writes it: first.
+func GameEndedID(b []byte) (string, bool) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 || num != wf.EndedGameID || typ != protowire.BytesType {
+		return "", false
+	}
+	v, m := protowire.ConsumeBytes(b[n:])
+	if m < 0 || !utf8.Valid(v) {
+		return "", false
+	}
+	return string(v), true
+}
+
+// EncodeAnswer writes the ConnectRequest that carries an answer, as proto.Marshal would.
+func EncodeAnswer(a *tappv1.Answer) []byte {
+	var body []byte
+	body = protoappend.String(body, wf.AnswerGameID, a.GetGameId())
+	body = protoappend.String(body, wf.AnswerRequestID, a.GetRequestId())
+	body = protoappend.String(body, wf.AnswerAction, a.GetAction())
+	if t := a.GetThinkTime(); t != nil {
+		var m int
+		body, m = protoappend.Open(body, wf.AnswerThinkTime)
+		body = protoappend.Int(body, wf.TimeSeconds, t.GetSeconds())
+		body = protoappend.Int(body, wf.TimeNanos, int64(t.GetNanos()))
+		body = protoappend.Close(body, m)
+	}
+	b := make([]byte, 0, len(body)+4)
+	b = protowire.AppendTag(b, wf.RequestAnswer, protowire.BytesType)
+	return protowire.AppendBytes(b, body)
+}

@@ -1,1 +1,0 @@
-"""Code generated from proto/tapp (make generate). This file is hand-written."""

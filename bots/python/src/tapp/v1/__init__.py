@@ -1,1 +1,0 @@
-"""Generated messages and gRPC stubs for tapp.v1 (make generate). This file is hand-written."""

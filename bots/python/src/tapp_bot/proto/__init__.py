@@ -1,0 +1,1 @@
+"""tapp_bot.proto: generated from proto/ by make generate (tools/protoc-gen-tapp-python.py)."""
