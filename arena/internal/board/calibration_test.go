@@ -136,13 +136,17 @@ func (p *player) play(t testing.TB, r engine.RuleSet, tb match.Table) []int {
 
 // calTally is what a case's leagues showed.
 type calTally struct {
-	intervals, covered int // intervals of bots whose truth is 0, and those covering it
-	pairs, flagged     int // pairs of identical bots, and those at LOS ≥ 97.5% either way
-	noInterval         int // bots without an interval
+	intervals, covered     int // intervals of bots whose truth is 0, and those covering it
+	pairs, flagged         int // pairs of identical bots, and those at LOS ≥ 97.5% either way
+	btIntervals, btCovered int // the same of the Bradley–Terry Elo's intervals
+	noInterval             int // bots without an interval
 }
 
 func (c calTally) coverage() float64 { return float64(c.covered) / float64(max(c.intervals, 1)) }
 func (c calTally) flagRate() float64 { return float64(c.flagged) / float64(max(c.pairs, 1)) }
+func (c calTally) btCoverage() float64 {
+	return float64(c.btCovered) / float64(max(c.btIntervals, 1))
+}
 
 // calibrate plays the case's leagues and scores the current and the legacy estimator.
 func calibrate(t testing.TB, c calCase) (now, legacy calTally) {
@@ -228,6 +232,12 @@ func (c *calTally) add(cc calCase, lb *board.Leaderboard) {
 			c.intervals++
 			if b.RatingLo <= 0 && 0 <= b.RatingHi {
 				c.covered++
+			}
+			if b.BTSE > 0 {
+				c.btIntervals++
+				if b.BTLo <= 0 && 0 <= b.BTHi {
+					c.btCovered++
+				}
 			}
 		}
 	}
@@ -342,16 +352,18 @@ func quickBands(intervals, pairs int) (coverLo, coverHi, flags float64) {
 	return 0.93 - band(0.93, intervals), 0.97 + band(0.97, intervals), 0.05 + band(0.05, pairs)
 }
 
-// TestCalibrationOnRealLeagues is the quick calibration: the current board's intervals cover
-// identical bots' common truth and flag identical pairs at the rate a 95% board should, in
-// every format it plays (quickCases), copies of one program included; the estimator before
-// fails the same checks on the same leagues (the test's proof that it can fail).
+// TestCalibrationOnRealLeagues is the quick calibration: the current board's intervals (the
+// headline's and the BT Elo's) cover identical bots' common truth and flag identical pairs at
+// the rate a 95% board should, in every format it plays (quickCases), copies of one program
+// included; the estimator before fails the same checks on the same leagues (the test's proof
+// that it can fail).
 func TestCalibrationOnRealLeagues(t *testing.T) {
 	t.Parallel()
 	for _, c := range quickCases() {
 		now, legacy := calibrate(t, c)
-		t.Logf("%s: coverage %.1f%% of %d (legacy %.1f%%), identical pairs flagged %.1f%% of %d (legacy %.1f%%), %d without interval",
-			c.name, 100*now.coverage(), now.intervals, 100*legacy.coverage(), 100*now.flagRate(), now.pairs, 100*legacy.flagRate(), now.noInterval)
+		t.Logf("%s: coverage %.1f%% of %d (legacy %.1f%%), identical pairs flagged %.1f%% of %d (legacy %.1f%%), %d without interval; BT Elo coverage %.1f%% of %d (legacy %.1f%%)",
+			c.name, 100*now.coverage(), now.intervals, 100*legacy.coverage(), 100*now.flagRate(), now.pairs, 100*legacy.flagRate(), now.noInterval,
+			100*now.btCoverage(), now.btIntervals, 100*legacy.btCoverage())
 		lo, hi, flags := quickBands(now.intervals, now.pairs)
 		if c.field.zero && (now.coverage() < lo || now.coverage() > hi) {
 			t.Errorf("%s: the 95%% intervals cover the truth in %.1f%% of %d, want %.1f–%.1f%% (93–97%% and the sample's noise)", c.name,
@@ -360,6 +372,10 @@ func TestCalibrationOnRealLeagues(t *testing.T) {
 		if now.flagRate() > flags {
 			t.Errorf("%s: %.1f%% of %d pairs of identical bots flagged at LOS ≥ 97.5%%, want ≤ %.1f%% (5%% and the sample's noise)", c.name,
 				100*now.flagRate(), now.pairs, 100*flags)
+		}
+		if blo, bhi, _ := quickBands(now.btIntervals, 0); c.field.zero && (now.btCoverage() < blo || now.btCoverage() > bhi) {
+			t.Errorf("%s: the BT Elo's 95%% intervals cover the truth in %.1f%% of %d, want %.1f–%.1f%%", c.name,
+				100*now.btCoverage(), now.btIntervals, 100*blo, 100*bhi)
 		}
 		if now.pairs == 0 || c.field.zero && now.intervals == 0 {
 			t.Errorf("%s: %d intervals and %d pairs scored: the case tests nothing", c.name, now.intervals, now.pairs)
