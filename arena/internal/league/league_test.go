@@ -52,7 +52,7 @@ func TestRoundRobin(t *testing.T) {
 	// Every table of the round played the same 2 deal sources: 2 sources per bot, too few for
 	// an interval (rating.MinSourcesForInterval), and so no LOS.
 	for _, b := range lb.Bots {
-		if b.Units != 6 || b.Sources != 2 || b.EloMatches != 3 || len(b.History) != 3 || b.Interval || b.RatingLo != b.Rating {
+		if b.Units != 6 || b.Sources != 2 || b.EloMatches != 3 || len(b.EloHistory) != 3 || b.Interval || b.RatingLo != b.Rating {
 			t.Errorf("standing %+v: want 6 cells of 2 deal sources, 3 rated matches, no interval", b)
 		}
 	}
