@@ -298,7 +298,7 @@ func InfoOf(m *domain.Match) MatchInfo {
 }
 
 // UnitDeals is the number of deals of a complete unit of the match: every seating of a deal
-// source in duplicate play (6 for 3 players, the 4 rotations for 4, as arena/match plays
+// source in duplicate play (6 for 3 players, the 4 rotations for 4, as arena/internal/match plays
 // them), one deal otherwise.
 func (m MatchInfo) UnitDeals() int {
 	switch {

@@ -1,9 +1,8 @@
 // Package storetest is the contract every store of the arena keeps, as one test suite: bots,
 // matches, deals with their decision records, results, the readers' views (deal summaries,
-// analyses, leagues), the league's job queue with its running totals, and the leaderboard's
-// sums kept as deals are stored. The memory store
-// and the SQL store on SQLite and PostgreSQL run it from their own tests, and a new store
-// must pass it:
+// analyses, leagues), the league's job queue with its running totals, the leaderboard's sums
+// kept as deals are stored, and hosted bots' submissions. The memory store and the SQL store
+// on SQLite and PostgreSQL run it from their own tests, and a new store must pass it:
 //
 //	storetest.Run(t, func(t *testing.T) storetest.Store { return openMyStore(t) })
 //
@@ -31,6 +30,7 @@ import (
 type Store interface {
 	leaguestore.Store
 	board.HistoryStore
+	domain.SubmissionStore
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
@@ -74,6 +74,8 @@ var tests = []test{
 	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
 	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
 	{"Ratings/HistoryOverTheLeaguesClock", testRatingHistory},
+	{"Submissions", testSubmissions},
+	{"Submissions/ConcurrentVersionsAreNumberedOnce", testConcurrentSubmissions},
 }
 
 // Run runs the suite; open returns a fresh, empty store for each test (closed by the caller's
