@@ -27,6 +27,7 @@ var layers = []layer{
 			m("arena/internal/rating/..."),
 			m("arena/internal/board/..."),
 			m("arena/internal/analysis/..."),
+			m("arena/internal/dealchain/..."), // the hash chain of a match's stored deals
 		},
 		thirdParty: []string{"go.uber.org/zap/..."},
 	},
@@ -37,7 +38,8 @@ var layers = []layer{
 			m("proto/..."),
 			m("arena/wire/..."),
 			m("arena/internal/protoappend/..."),
-			m("arena/internal/encode"), // requests in wire form, without generated code
+			m("arena/internal/encode"),          // requests in wire form, without generated code
+			m("arena/internal/encode/encodev1"), // request encoding 1, frozen: what compact records of format 1 rebuild
 			m("arena/internal/protoconv/..."),
 			m("arena/internal/wireform/..."),
 			m("arena/internal/notation/..."), // Tapp Portable Notation: a record format, like the wire's

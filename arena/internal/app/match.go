@@ -74,6 +74,9 @@ func PlayMatch(ctx context.Context, st domain.Store, p MatchPlay) (*PlayedMatch,
 	if err != nil {
 		return nil, fmt.Errorf("match %s: %w", mt.ID, err)
 	}
+	if stored, err := st.GetMatch(ctx, mt.ID); err == nil {
+		mt = stored // with the head of its deals' chain
+	}
 	rows, err := st.Results(ctx, domain.MatchFilter{MatchID: mt.ID})
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	if *bidSamples < 0 || *workers < 0 {
 		return usagef("--bid-samples and --workers must not be negative")
 	}
-	src, err := m.openSource(ctx, pos[0], *dsn)
+	src, err := m.openSourceFor(ctx, pos[0], *dsn, m.openExistingStoreToWrite) // the analyses are kept
 	if err != nil {
 		return err
 	}

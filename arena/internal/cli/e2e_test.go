@@ -411,6 +411,12 @@ func TestE2EMisbehavingBots(t *testing.T) {
 //   - crash: answers three requests, then exits with status 3 mid-match;
 //   - garbage: answers every request with malformed text and unknown request ids.
 func runMisbehavingBot(mode string) int {
+	switch mode {
+	case "slow":
+		return runSlowBot()
+	case "flood":
+		return runFloodBot()
+	}
 	conn, err := grpc.NewClient(os.Getenv("TAPP_ARENA"), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return 1

@@ -95,6 +95,7 @@ func commands() []command {
 		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
 		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},
+		{"db", "check | backup FILE | restore BACKUP | migrate", "check the store (pages, every match, the aggregates), back it up, restore it", (*Main).db},
 		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
 		{"version", "", "this build (version, commit, Go) and the versions of the formats it writes", (*Main).version},
 		{"dataset", "export --league NAME [--out DIR] [--anonymise]", "write a league's deals, observations and decisions as Parquet (docs/dataset.md)", (*Main).datasetCmd},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -204,10 +205,16 @@ func (m *Main) printMatch(played *app.PlayedMatch, spec domain.MatchSpec, asJSON
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"match": mt.ID, "rules": spec.Rules.String(), "deals": res.Deals,
 			"forfeited": res.Forfeited, "bots": table, "decisions": mt.Decisions, "fallbacks": mt.Fallbacks,
-			"tainted": mt.FallbackShare() > domain.TaintedShare})
+			"tainted": mt.FallbackShare() > domain.TaintedShare, "commitment": mt.Commitment,
+			"chain": map[string]any{"deals": mt.ChainLength, "head": hex.EncodeToString(mt.ChainHead)}})
 	}
 	fmt.Fprintf(m.Stdout, "match %s — %s, %d deals, seed %d\n\n", mt.ID, spec.Rules, res.Deals, spec.Seed)
 	printResultTable(m.Stdout, table, unit(spec.Rules))
+	if mt.Commitment != "" && mt.ChainLength > 0 {
+		// What a third party checks an export of the match against (docs/replay.md).
+		fmt.Fprintf(m.Stdout, "\ncommitted to before its first deal: %s\nstored deals chained: %d, the last link %x\n",
+			mt.Commitment, mt.ChainLength, mt.ChainHead)
+	}
 	if len(res.Forfeited) > 0 {
 		fmt.Fprintf(m.Stdout, "\nforfeited by strikes: %s\n", strings.Join(res.Forfeited, ", "))
 	}

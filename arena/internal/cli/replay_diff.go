@@ -84,18 +84,19 @@ func (m *Main) diffDeals(ctx context.Context, arg, dsn string) (*replaySource, [
 		if err != nil {
 			return nil, nil, err
 		}
-		deals, err := src.Recorded(ctx)
+		deals, withheld, err := src.Recorded(ctx)
 		if err != nil {
 			src.Close()
 			return nil, nil, err
 		}
+		m.noteWithheld(withheld)
 		return src, deals, nil
 	}
 	st, err := m.openExistingStore(ctx, dsn)
 	if err != nil {
 		return nil, nil, err
 	}
-	deals, err := app.MatchOrLeagueDeals(ctx, st, arg)
+	deals, withheld, err := app.MatchOrLeagueDeals(ctx, st, arg)
 	if err != nil {
 		st.Close()
 		if errors.Is(err, domain.ErrNotFound) {
@@ -103,6 +104,7 @@ func (m *Main) diffDeals(ctx context.Context, arg, dsn string) (*replaySource, [
 		}
 		return nil, nil, err
 	}
+	m.noteWithheld(withheld)
 	return &replaySource{Source: &app.Source{Name: arg}, st: st}, deals, nil
 }
 
@@ -128,4 +130,12 @@ func (m *Main) printDiff(rep *app.DiffReport) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nnet against par over the valued changes: %+g (Ramsch card points apart); %d change(s) not valued\n", rep.NetGain, rep.Unvalued)
+}
+
+// noteWithheld says on stderr how many stored deals were left out because their cards are
+// still in play.
+func (m *Main) noteWithheld(n int) {
+	if n > 0 {
+		fmt.Fprintf(m.Stderr, "%d stored deal(s) left out: their cards are still in play at another table\n", n)
+	}
 }

@@ -62,20 +62,43 @@ func (m *Main) migrationProgress() func(what string, done, total int) {
 	}
 }
 
-// openExistingStore opens a store to read from (ratings, matches, replays, league status): a
-// SQLite file that does not exist is an error here, not a new empty database made by a typo.
+// openExistingStore opens a store to read from (ratings, matches, replays, league status,
+// the dashboard), read-only (store.OpenReadOnly: so a database on read-only media reads too):
+// a SQLite file that does not exist is an error here, not a new empty database made by a typo.
 func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
-	if err := refuseBareMemory(dsn); err != nil {
+	if err := mustExist(dsn); err != nil {
 		return nil, err
+	}
+	st, err := store.OpenReadOnly(ctx, dsn, store.Options{Progress: m.migrationProgress()})
+	if err != nil {
+		return nil, fmt.Errorf("opening store %s: %w", dsn, err)
+	}
+	return st, nil
+}
+
+// openExistingStoreToWrite is openExistingStore for a command that writes to what it reads
+// (tapp analyze keeps its analyses).
+func (m *Main) openExistingStoreToWrite(ctx context.Context, dsn string) (*store.Store, error) {
+	if err := mustExist(dsn); err != nil {
+		return nil, err
+	}
+	return m.openStore(ctx, dsn)
+}
+
+// mustExist is an error when dsn names a SQLite file that does not exist (or is memory,
+// refuseBareMemory).
+func mustExist(dsn string) error {
+	if err := refuseBareMemory(dsn); err != nil {
+		return err
 	}
 	if !strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "sqlite:") {
 		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
 		path, _, _ = strings.Cut(path, "?")
 		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("no database %s here (give --db or set TAPP_DB): %w", path, err)
+			return fmt.Errorf("no database %s here (give --db or set TAPP_DB): %w", path, err)
 		}
 	}
-	return m.openStore(ctx, dsn)
+	return nil
 }
 
 // startHost starts an arena in this process (arena/internal/host) on the command's log and binary.

@@ -88,8 +88,16 @@ type Match struct {
 	// Commitment is the match's commitment to its deals, made before the first deal and sent
 	// in every GameStarted (match.Commitment); Nonce is the secret in it, revealed with the
 	// seed once the match is over. Both are empty for matches stored before commitments.
-	Commitment string
-	Nonce      string
+	// CommitmentVersion is the construction of the commitment (match.CommitmentText): 0 for
+	// none, 1 for the first, 2 for the one with the manifest, which this build makes.
+	Commitment        string
+	Nonce             string
+	CommitmentVersion int
+	// The chain of the match's stored deals (arena/internal/dealchain), as of the read:
+	// ChainVersion its construction (0 while no deal is in it), ChainLength the deals in it,
+	// ChainHead its last link.
+	ChainVersion, ChainLength int
+	ChainHead                 []byte
 	// Decisions and Fallbacks count the decisions of the match's stored deals and those of
 	// them the arena played (strikes, forfeits, bots gone), as of the match's last update:
 	// results with many fallbacks say little about the bots (FallbackShare).
@@ -144,6 +152,11 @@ type DecisionRecord struct {
 	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
 	Strike     bool          // late or missing: the fallback was played and a strike given
 	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
+	// Flooded counts the answers naming this decision's request that were refused without
+	// being recorded one by one (PROTO-FLOOD): those past the attempts a decision keeps, and
+	// those the bot's connection refused because too many of its answers for the game were
+	// waiting. Attempts holds every other answer.
+	Flooded int
 	// SentFromState says Sent was built by the referee from the engine's state at this
 	// decision (referee.Request.Build, encoded by encode.AppendRequest, with the game id,
 	// request id, clock and events it carries), so that a store may keep only what rebuilds
@@ -192,6 +205,30 @@ type DealRecord struct {
 	// only it and regenerates the requests (Decisions[].Sent) on reading; nil otherwise. A
 	// replay's verification checks the regenerated requests against it.
 	SentDigest []byte
+}
+
+// ChainLink is a stored deal's place in its match's chain: its position (from 0, in the
+// order the deals were stored) and the first bytes of its link (dealchain.StoredLinkSize).
+type ChainLink struct {
+	Seq    int
+	Number int
+	Link   []byte
+}
+
+// Chain is what a store keeps of a match's chain: its head as the match says it, and every
+// stored deal's place in it (by position), then the deals stored before chains were kept.
+type Chain struct {
+	Version, Length int
+	Head            []byte
+	Links           []ChainLink // ascending by Seq (positions may repeat or be missing in a damaged store)
+	Unchained       []int       // deal numbers in no chain (stored before schema version 15), ascending
+}
+
+// Integrity is what a database engine's own check says of its pages (tapp db check).
+type Integrity struct {
+	Method   string   // what was run ("PRAGMA integrity_check")
+	Problems []string // what it found wrong
+	Notes    []string // what could not be checked, and why
 }
 
 // ResultRow is a SeatResult with the match and deal it belongs to. Store.Results lists them

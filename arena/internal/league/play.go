@@ -187,6 +187,6 @@ func (ru *run) playTable(ctx context.Context, m *domain.Match, t match.Table, cl
 	defer release()
 	return referee.Play(ctx, &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
-		Options: engine.Options{}, Players: players, TimeControl: m.Spec.TimeControl,
+		Options: engine.Options{}, Players: players, TimeControl: m.Spec.TimeControl, Commitment: m.Commitment,
 	})
 }

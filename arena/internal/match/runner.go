@@ -34,6 +34,8 @@ type Runner struct {
 	Watch func(matchID string, number int, ev engine.Event, public []engine.Event)
 	// Watching, when set, says whether Watch has anyone to tell (see referee.Table.Watching).
 	Watching func() bool
+	// Stored, when set, is told each deal as soon as it is stored.
+	Stored func(matchID string, number int)
 }
 
 // Result sums up a played match.
@@ -52,12 +54,10 @@ func (r *Runner) Create(ctx context.Context, spec domain.MatchSpec) (*domain.Mat
 	if _, err := Plan(spec); err != nil {
 		return nil, err
 	}
-	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
-	commitment, err := Commitment(spec, m.Nonce)
-	if err != nil {
+	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now()}
+	if err := Commit(m); err != nil {
 		return nil, err
 	}
-	m.Commitment = commitment
 	if err := r.Store.CreateMatch(ctx, m); err != nil {
 		return nil, fmt.Errorf("storing match: %w", err)
 	}
@@ -228,6 +228,9 @@ func (p *matchPlay) stored(ctx context.Context, t Table, rec *domain.DealRecord,
 	p.pot = rec.Outcome.PotAfter
 	p.count++
 	p.decisions, p.fallbacks = p.decisions+len(rec.Decisions), p.fallbacks+countFallbacks(rec)
+	if p.r.Stored != nil {
+		p.r.Stored(p.m.ID, t.Number)
+	}
 	if p.r.Progress != nil {
 		p.r.Progress(p.count, len(p.tables))
 	}

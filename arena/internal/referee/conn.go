@@ -44,6 +44,14 @@ type Conn interface {
 	StreamEvents() bool
 }
 
+// FloodCounter is a Conn whose adapter refuses some answers itself, before the referee sees
+// them (a bot flooding a game, PROTO-FLOOD). Flooded returns how many it refused for game
+// since it was last asked, by the request id they named ("" for the answers past the ids it
+// keeps apart), and forgets them; the referee counts them with the decisions they name.
+type FloodCounter interface {
+	Flooded(gameID string) map[string]int
+}
+
 // Start is what a seat is told when its game begins.
 type Start struct {
 	GameID      string

@@ -26,7 +26,8 @@ const (
 )
 
 // maxAttempts bounds the answers recorded for one decision: a bot that floods its open request
-// with refused answers gets them counted in one last attempt, so that its deal stays storable.
+// with refused answers gets the rest counted (DecisionRecord.Flooded), so that its deal stays
+// storable.
 const maxAttempts = 64
 
 // Clock is one bot's clock and strike count for a whole match; the deals of a match may run
@@ -207,6 +208,7 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		}
 	}
 
+	g.traceLate(answers)
 	out := g.st.Outcome()
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
@@ -314,7 +316,7 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 	switch {
 	case a.RequestID != rec.RequestID && g.closed(a.RequestID, seat):
 		// The referee keeps no record of how each earlier request ended, only that it did.
-		rule, reason = ReasonDuplicate, "request "+a.RequestID+" is over: it was answered, or its deadline passed and the fallback was played"
+		rule, reason = ReasonDuplicate, duplicateReason(a.RequestID)
 	case a.RequestID != rec.RequestID:
 		// Another seat's request, or none at all: it belongs to no decision of this seat, so
 		// it is recorded nowhere in the deal (the session counts it among its refusals).
@@ -347,6 +349,54 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 	return action, false
 }
 
+// traceLate records, once the deal is over, the answers still waiting for the referee (every
+// one names a request that is over: they are late) and the answers the seats' connections
+// refused themselves (FloodCounter), each with the decision it names, if it names one of its
+// seat's: every answer a bot sent for a decision is in that decision's record, one by one or
+// counted.
+func (g *game) traceLate(answers []<-chan Answer) {
+	for i, ch := range answers {
+		seat := engine.Seat(i)
+		for drained := false; !drained; {
+			select {
+			case a := <-ch:
+				if g.closed(a.RequestID, seat) {
+					g.recordLate(seat, a, duplicateReason(a.RequestID))
+				}
+			default:
+				drained = true
+			}
+		}
+		fc, ok := g.t.Players[i].Conn.(FloodCounter)
+		if !ok {
+			continue
+		}
+		for id, n := range fc.Flooded(g.id) {
+			if d := g.decisionOf(seat, id); d != nil {
+				d.Flooded += n
+			}
+		}
+	}
+}
+
+// duplicateReason is why an answer to request id, which is over, is refused.
+func duplicateReason(id string) string {
+	return "request " + id + " is over: it was answered, or its deadline passed and the fallback was played"
+}
+
+// decisionOf is the recorded decision of seat whose request was id, or nil.
+func (g *game) decisionOf(seat engine.Seat, id string) *domain.DecisionRecord {
+	if id == "" {
+		return nil
+	}
+	for i := len(g.deal.Decisions) - 1; i >= 0; i-- {
+		if d := &g.deal.Decisions[i]; d.RequestID == id && d.Seat == seat {
+			return d
+		}
+	}
+	return nil
+}
+
 // recordLate adds an answer to a request that is over (answered, or played by the fallback)
 // to that request's decision, with its time from that request: a bot's late answers show in
 // the record of the decision they were meant for. closed() has checked that the request was
@@ -354,37 +404,25 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 // record.
 func (g *game) recordLate(seat engine.Seat, a Answer, reason string) {
 	k, _ := strconv.Atoi(strings.TrimPrefix(a.RequestID, "r")) // closed() checked the form
-	for i := len(g.deal.Decisions) - 1; i >= 0; i-- {
-		if d := &g.deal.Decisions[i]; d.RequestID == a.RequestID && d.Seat == seat {
-			addAttempt(d, domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
-			return
-		}
+	if d := g.decisionOf(seat, a.RequestID); d != nil {
+		addAttempt(d, domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
 	}
 }
 
-// addAttempt records one answer of a decision; past maxAttempts the last attempt counts the
-// refused answers that were not recorded one by one.
+// addAttempt records one answer of a decision; past maxAttempts the refused answers are
+// counted (Flooded), not recorded one by one. (Deals recorded before Flooded counted them in
+// their last attempt, whose reason says "PROTO-FLOOD: n more refused answers".)
 func addAttempt(d *domain.DecisionRecord, a domain.AnswerAttempt) {
-	switch n := len(d.Attempts); {
-	case n < maxAttempts-1 || a.Rejected == "":
+	if len(d.Attempts) < maxAttempts || a.Rejected == "" {
 		d.Attempts = append(d.Attempts, a)
-	case n == maxAttempts-1:
-		d.Attempts = append(d.Attempts, domain.AnswerAttempt{Text: a.Text, After: a.After, Rejected: floodNote(1)})
-	default:
-		last := &d.Attempts[n-1]
-		var more int
-		fmt.Sscanf(last.Rejected, ReasonFlood+": %d", &more)
-		last.Text, last.After, last.Rejected = a.Text, a.After, floodNote(more+1)
+		return
 	}
+	d.Flooded++
 }
 
 // ReasonFlood refuses answers beyond what a decision records, or beyond what a session
 // queues for a game.
 const ReasonFlood = "PROTO-FLOOD"
-
-func floodNote(n int) string {
-	return ReasonFlood + ": " + strconv.Itoa(n) + " more refused answers, the last one shown (a decision records " + strconv.Itoa(maxAttempts) + ")"
-}
 
 // closed reports whether id names a request of this game for seat that is over (answered, or
 // given its fallback): every request of the seat but the one open now.

@@ -283,6 +283,9 @@ func (wk *Walk) writeAnswers(w io.Writer, s *Step, o RenderOptions) {
 			line(w, "refused", "%q after %s: %s", a.Text, dur(a.After), a.Rejected)
 		}
 	}
+	if r.Flooded > 0 {
+		line(w, "refused", "%d more answers naming this request, counted, not listed (PROTO-FLOOD)", r.Flooded)
+	}
 	switch {
 	case r.Strike:
 		line(w, "STRIKE", "no legal answer within %s: the arena played the fallback %s", dur(r.Latency), actionText(s.Action))

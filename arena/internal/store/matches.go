@@ -61,8 +61,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHIN
 	// A separate statement, so that a match without a commitment is stored by the statement
 	// every schema version knows (the tests of old schemas store such matches).
 	if m.Commitment != "" || m.Nonce != "" {
-		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET commitment = ?, nonce = ? WHERE id = ?`),
-			m.Commitment, m.Nonce, m.ID); err != nil {
+		q, args := `UPDATE matches SET commitment = ?, nonce = ? WHERE id = ?`, []any{m.Commitment, m.Nonce, m.ID}
+		if s.chained {
+			q, args = `UPDATE matches SET commitment = ?, nonce = ?, commitment_version = ? WHERE id = ?`,
+				[]any{m.Commitment, m.Nonce, m.CommitmentVersion, m.ID}
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(q), args...); err != nil {
 			return false, err
 		}
 	}
@@ -119,7 +123,22 @@ func (s *Store) UpdateMatch(ctx context.Context, m *domain.Match) error {
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
 	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
-	m.commitment, m.nonce, m.decisions, m.fallbacks`
+	m.commitment, m.nonce, m.decisions, m.fallbacks, ` + chainColumns
+
+// chainColumns are the match's columns of schema version 15, read as zeros from an older one
+// (the tests of old schemas read matches of them).
+const (
+	chainColumns   = `m.commitment_version, m.chain_version, m.chain_len, m.chain_head`
+	unchainColumns = `0, 0, 0, NULL`
+)
+
+// matchColumnsOf is matchColumns for the store's schema.
+func (s *Store) matchColumnsOf() string {
+	if s.chained {
+		return matchColumns
+	}
+	return strings.Replace(matchColumns, chainColumns, unchainColumns, 1)
+}
 
 func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	var (
@@ -132,7 +151,8 @@ func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	sp := &m.Spec
 	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
 		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited,
-		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks); err != nil {
+		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks, &m.CommitmentVersion,
+		&m.ChainVersion, &m.ChainLength, &m.ChainHead); err != nil {
 		return nil, err
 	}
 	var err error
@@ -160,13 +180,13 @@ func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 
 // GetMatch returns the match, or domain.ErrNotFound.
 func (s *Store) GetMatch(ctx context.Context, id string) (*domain.Match, error) {
-	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m WHERE m.id = ?`), id)
+	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+s.matchColumnsOf()+` FROM matches m WHERE m.id = ?`), id)
 	m, err := scanMatch(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("match %s: %w", id, domain.ErrNotFound)
 	}
 	if err != nil {
-		return nil, s.wrap("read match "+id, err)
+		return nil, s.damaged("read match "+id, err)
 	}
 	return m, nil
 }
@@ -213,7 +233,7 @@ func limit(f domain.MatchFilter) string {
 // f.Limit of them when it is positive.
 func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error) {
 	where, args := filterWhere(f, s, "m.league_id")
-	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m`+where+
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+s.matchColumnsOf()+` FROM matches m`+where+
 		` ORDER BY m.started DESC, m.id DESC`+limit(f)), args...)
 	if err != nil {
 		return nil, s.wrap("list matches", err)
@@ -223,7 +243,7 @@ func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {
-			return nil, s.wrap("list matches", err)
+			return nil, s.damaged("list matches", err)
 		}
 		ms = append(ms, *m)
 	}

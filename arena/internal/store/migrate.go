@@ -76,20 +76,26 @@ func LatestSchema() (int, error) {
 
 // SchemaVersion returns the version the database's schema is at (0 for an empty database).
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	v, err := s.schemaVersionOn(ctx, s.r)
+	return v, s.wrap("read the schema version", err)
+}
+
+// schemaVersionOn is SchemaVersion through db, its error as the driver gave it.
+func (s *Store) schemaVersionOn(ctx context.Context, db *sql.DB) (int, error) {
 	var exists bool
 	var err error
 	if s.dialect == postgresDialect {
-		err = s.r.QueryRowContext(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists)
+		err = db.QueryRowContext(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists)
 	} else {
-		err = s.r.QueryRowContext(ctx,
+		err = db.QueryRowContext(ctx,
 			`SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&exists)
 	}
 	if err != nil || !exists {
-		return 0, s.wrap("read the schema version", err)
+		return 0, err
 	}
 	var v sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v); err != nil {
-		return 0, s.wrap("read the schema version", err)
+	if err := db.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, err
 	}
 	return int(v.Int64), nil
 }

@@ -308,7 +308,13 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 		ctx := context.Background()
 		for _, q := range slices.Concat([]string{"DROP INDEX rating_matches_fallbacks", "DROP INDEX matches_forfeited",
 			"ALTER TABLE rating_matches DROP COLUMN tainted_by_fallbacks",
-			"DROP TABLE rating_compositions", "DELETE FROM schema_migrations WHERE version >= 12"}, undoMigration16()) {
+			"DROP TABLE rating_compositions",
+			// The versions after 12, undone so that they run again.
+			"DROP TABLE submissions", "DROP TABLE submission_sources",
+			"ALTER TABLE matches DROP COLUMN commitment_version", "ALTER TABLE matches DROP COLUMN chain_version",
+			"ALTER TABLE matches DROP COLUMN chain_len", "ALTER TABLE matches DROP COLUMN chain_head",
+			"ALTER TABLE deals DROP COLUMN chain_seq", "ALTER TABLE deals DROP COLUMN chain_link",
+			"DELETE FROM schema_migrations WHERE version >= 12"}, undoMigration16()) {
 			if _, err := s.w.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}

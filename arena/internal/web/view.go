@@ -15,6 +15,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/engine"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
@@ -33,6 +34,7 @@ type Store interface {
 	ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
 	DealNumbers(ctx context.Context, matchID string) ([]int, error)
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) // see replay.Gate
 	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
@@ -75,6 +77,8 @@ func grpcError(err error) error {
 		return nil
 	case errors.Is(err, domain.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, replay.ErrInPlay):
+		return status.Error(codes.FailedPrecondition, err.Error())
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return status.FromContextError(err).Err()
 	}
@@ -261,15 +265,24 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	if err != nil {
 		return nil, grpcError(err)
 	}
+	gate, err := replay.NewGate(ctx, v.Store, m)
+	if err != nil {
+		return nil, grpcError(err)
+	}
 	info := matchInfo(m, len(deals))
 	net := make(map[string]int64)
 	resp := &viewv1.GetMatchResponse{Match: info}
 	for i := range deals {
 		d := &deals[i]
-		resp.Deals = append(resp.Deals, &viewv1.DealLine{
-			DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating,
-			Settlement: protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
-		})
+		line := &viewv1.DealLine{DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating}
+		resp.Deals = append(resp.Deals, line)
+		if gate.Check(d.Number) != nil {
+			// Its settlement (the contract, who made it, the points) tells of cards still in
+			// play at another table: only that it is stored is shown, and it is not in the net.
+			line.InPlay = true
+			continue
+		}
+		line.Settlement = protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players)
 		for _, r := range d.Results {
 			net[r.Bot] += int64(r.Payoff)
 		}

@@ -26,7 +26,13 @@ func (p *Plan) Round(r int, tables [][]string) ([]domain.LeagueMatch, []*domain.
 		if err != nil {
 			return nil, nil, nil, err
 		}
+		// Every league and SPRT match commits to its deals before the first, as a stand-alone
+		// one does. Hosts that schedule the same round each draw a nonce; the store keeps the
+		// first host's match, commitment and all, and every host plays the stored one.
 		m := &domain.Match{ID: p.MatchID(r, i), Spec: spec}
+		if err := match.Commit(m); err != nil {
+			return nil, nil, nil, err
+		}
 		matches = append(matches, m)
 		places = append(places, domain.LeagueMatch{LeagueID: p.League, Seq: p.FirstPosition(r) + i, Round: r, MatchID: m.ID})
 		jobs = append(jobs, Jobs(p.League, r, m.ID, plan, p.Rules.Players, p.Duplicate)...)

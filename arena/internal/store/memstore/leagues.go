@@ -358,3 +358,24 @@ func (s *Memory) Rescue(_ context.Context, league string, owners []string) (int,
 	}
 	return n, nil
 }
+
+// RoundJobs returns the jobs of the league round the match belongs to, by id (none for a
+// stand-alone match), without Stored, as the SQL store does.
+func (s *Memory) RoundJobs(_ context.Context, matchID string) ([]domain.Job, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.matches[matchID]
+	round, placed := s.rounds[matchID]
+	if !ok || !placed {
+		return nil, nil
+	}
+	var out []domain.Job
+	for _, j := range s.jobs {
+		if j.LeagueID == m.Spec.LeagueID && j.Round == round {
+			c := *j
+			c.Stored = 0
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

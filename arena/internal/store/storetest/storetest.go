@@ -33,6 +33,11 @@ type Store interface {
 	domain.SubmissionStore
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
+	// Chain returns a match's chain as the store keeps it (dealchain).
+	Chain(ctx context.Context, matchID string) (*domain.Chain, error)
+	// RoundJobs lists the jobs of the league round a match belongs to, by id (none for a
+	// stand-alone match), without Stored.
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	// DealSummaries is Deals without each decision's Sent.
@@ -59,6 +64,7 @@ var tests = []test{
 	{"BadDealsAreRefusedWhole", testBadDealsAreRefusedWhole},
 	{"SaveDealsStoresABatchWholeOrNotAtAll", testSaveDealsBatch},
 	{"PlayedDealsReadBackExactly", testPlayedDeals},
+	{"DealsAreChainedInTheOrderStored", testChain},
 	{"Results", testResults},
 	{"ConcurrentWriters", testConcurrentWriters},
 	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
@@ -69,6 +75,7 @@ var tests = []test{
 	{"Queue/ClaimCountsStoredDeals", testClaimCountsStoredDeals},
 	{"Queue/ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
 	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
+	{"Queue/RoundJobsAreTheRoundsOfEveryMatch", testRoundJobs},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
 	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},

@@ -317,6 +317,11 @@ async function matchPage(id) {
       el("thead", {}, el("tr", {}, el("th", {}, "deal"), el("th", {}, "group"), el("th", { class: "l" }, "contract"), el("th", { class: "l" }, "declarer"),
         el("th", { class: "l" }, "result"), Array.from({ length: players }, (_, s) => el("th", {}, "seat " + s)), el("th", {}))),
       el("tbody", {}, deals.map((d) => {
+        if (d.inPlay) {
+          // Its cards are still in play at another table: nothing of it is shown yet.
+          return el("tr", { "data-deal": d.dealNumber || 0, class: "muted" }, el("td", {}, d.dealNumber || 0), el("td", {}, d.group || 0),
+            el("td", { class: "l", colspan: 3 + players }, "stored; withheld while its cards are in play at another table of its group"), el("td", {}));
+        }
         const st = d.settlement || {};
         const decl = st.declarer >= 0 && !st.thrownIn ? d.seating[st.declarer] : "";
         const result = st.thrownIn ? "thrown in" : st.draw ? "draw" : decl ? (st.declarerWon ? "made" : "lost") : "";
@@ -431,6 +436,7 @@ function stepPanel(s, r, o) {
       out.push(el("h3", {}, "answers"), el("ul", { class: "log" }, s.attempts.map((a) =>
         el("li", { class: a.rejected ? "error" : "" }, `${a.text} after ${ms(a.after)}`, a.rejected ? ` — refused: ${a.rejected}` : " — accepted"))));
     }
+    if (s.flooded) out.push(el("p", { class: "error", "data-flooded": s.flooded }, `and ${s.flooded} more answers, refused and counted, not listed (PROTO-FLOOD)`));
     if (s.request) out.push(el("details", {}, el("summary", {}, "the request as sent"), el("pre", { class: "sent" }, JSON.stringify(s.request, null, 1))));
   } else {
     out.push(el("p", { class: "muted" }, "Another seat's request and answers are not part of this view."));
@@ -466,9 +472,14 @@ async function livePage(id) {
   const deals = new Map(); // number -> {seating, events[], finished}
   const box = el("div", { id: "live" });
   const status = el("p", { class: "muted", id: "live-status" }, "watching…");
-  show(el("h1", {}, "Live: match " + id), status, box);
+  const note = el("p", { class: "muted", id: "live-note" });
+  show(el("h1", {}, "Live: match " + id), status, note, box);
   async function poll() {
     const resp = await rpc("GetLive", { matchId: id, afterSeq: seq });
+    const me = (resp.running || []).find((m) => m.matchId === id);
+    if (me && me.duplicate) {
+      note.textContent = "Duplicate play: a deal is shown only while it is the last of its group in play (the others deal the same cards).";
+    }
     for (const d of resp.deals || []) {
       const cur = deals.get(d.dealNumber || 0) || { events: [] };
       cur.seating = d.seating; cur.finished = d.finished;

@@ -1489,8 +1489,13 @@ type DealLine struct {
 	DealNumber int32                  `protobuf:"varint,1,opt,name=deal_number,json=dealNumber,proto3" json:"deal_number,omitempty"`
 	Group      int32                  `protobuf:"varint,2,opt,name=group,proto3" json:"group,omitempty"`
 	// Bot names by seat.
-	Seating       []string       `protobuf:"bytes,3,rep,name=seating,proto3" json:"seating,omitempty"`
-	Settlement    *v1.Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	Seating []string `protobuf:"bytes,3,rep,name=seating,proto3" json:"seating,omitempty"`
+	// Unset while in_play.
+	Settlement *v1.Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	// The deal is stored, but another deal dealt the same cards (its duplicate group, or the same
+	// deal at another table of its league round) is not finished: its settlement and its replay
+	// are withheld until it is, and it is not in the match's net.
+	InPlay        bool `protobuf:"varint,5,opt,name=in_play,json=inPlay,proto3" json:"in_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1551,6 +1556,13 @@ func (x *DealLine) GetSettlement() *v1.Settlement {
 		return x.Settlement
 	}
 	return nil
+}
+
+func (x *DealLine) GetInPlay() bool {
+	if x != nil {
+		return x.InPlay
+	}
+	return false
 }
 
 type GetMatchResponse struct {
@@ -1757,7 +1769,9 @@ type Step struct {
 	// End only.
 	Settlement *v1.Settlement `protobuf:"bytes,20,opt,name=settlement,proto3" json:"settlement,omitempty"`
 	// The number of the trick this step belongs to, from 0; -1 before the play.
-	Trick         int32 `protobuf:"varint,21,opt,name=trick,proto3" json:"trick,omitempty"`
+	Trick int32 `protobuf:"varint,21,opt,name=trick,proto3" json:"trick,omitempty"`
+	// Own only: the answers refused without being listed one by one in attempts (PROTO-FLOOD).
+	Flooded       int32 `protobuf:"varint,22,opt,name=flooded,proto3" json:"flooded,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1935,6 +1949,13 @@ func (x *Step) GetSettlement() *v1.Settlement {
 func (x *Step) GetTrick() int32 {
 	if x != nil {
 		return x.Trick
+	}
+	return 0
+}
+
+func (x *Step) GetFlooded() int32 {
+	if x != nil {
+		return x.Flooded
 	}
 	return 0
 }
@@ -2434,7 +2455,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x13ListMatchesResponse\x121\n" +
 	"\amatches\x18\x01 \x03(\v2\x17.tapp.view.v1.MatchInfoR\amatches\",\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\x90\x01\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xa9\x01\n" +
 	"\bDealLine\x12\x1f\n" +
 	"\vdeal_number\x18\x01 \x01(\x05R\n" +
 	"dealNumber\x12\x14\n" +
@@ -2442,7 +2463,8 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aseating\x18\x03 \x03(\tR\aseating\x123\n" +
 	"\n" +
 	"settlement\x18\x04 \x01(\v2\x13.tapp.v1.SettlementR\n" +
-	"settlement\"o\n" +
+	"settlement\x12\x17\n" +
+	"\ain_play\x18\x05 \x01(\bR\x06inPlay\"o\n" +
 	"\x10GetMatchResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12,\n" +
 	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.DealLineR\x05deals\"b\n" +
@@ -2454,7 +2476,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aAttempt\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05after\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x05after\x12\x1a\n" +
-	"\brejected\x18\x03 \x01(\tR\brejected\"\xc6\x05\n" +
+	"\brejected\x18\x03 \x01(\tR\brejected\"\xe0\x05\n" +
 	"\x04Step\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x10\n" +
 	"\x03end\x18\x02 \x01(\bR\x03end\x12\x12\n" +
@@ -2479,7 +2501,8 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\n" +
 	"settlement\x18\x14 \x01(\v2\x13.tapp.v1.SettlementR\n" +
 	"settlement\x12\x14\n" +
-	"\x05trick\x18\x15 \x01(\x05R\x05trick\"\xa6\x02\n" +
+	"\x05trick\x18\x15 \x01(\x05R\x05trick\x12\x18\n" +
+	"\aflooded\x18\x16 \x01(\x05R\aflooded\"\xa6\x02\n" +
 	"\x11GetReplayResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12\x1f\n" +
 	"\vdeal_number\x18\x02 \x01(\x05R\n" +
