@@ -23,7 +23,8 @@ var layers = []layer{
 			m("arena/internal/domain/..."),
 			m("arena/internal/referee/..."),
 			m("arena/internal/match/..."),
-			m("arena/internal/league/..."), // the runner, plan, leaguestore, liveness, sprt
+			m("arena/internal/admission/..."), // how many tables an overloaded host may play at once
+			m("arena/internal/league/..."),    // the runner, plan, leaguestore, liveness, sprt
 			m("arena/internal/rating/..."),
 			m("arena/internal/board/..."),
 			m("arena/internal/analysis/..."),
@@ -43,6 +44,7 @@ var layers = []layer{
 			m("arena/internal/protoconv/..."),
 			m("arena/internal/wireform/..."),
 			m("arena/internal/notation/..."), // Tapp Portable Notation: a record format, like the wire's
+			m("arena/internal/loopback/..."), // what a listen address says: whether a token may cross it in plain text
 		},
 		thirdParty: []string{"google.golang.org/protobuf/...", "google.golang.org/grpc/..."},
 	},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -34,8 +35,9 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: tapp analyze %s", strings.SplitN(analyzeUsage, "\n", 2)[0])
 	}
-	if *bidSamples < 0 || *workers < 0 {
-		return usagef("--bid-samples and --workers must not be negative")
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).count("bid-samples", *bidSamples, 0, 1_000_000).
+		count("workers", *workers, 0, 1024).err(); err != nil {
+		return err
 	}
 	src, err := m.openSourceFor(ctx, pos[0], *dsn, m.openExistingStoreToWrite) // the analyses are kept
 	if err != nil {

@@ -34,6 +34,7 @@ func Execute(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go stopAfterSignal(ctx, stop, stopWithin)
 	if os.Getenv("GOGC") == "" {
 		// What the arena and the bots allocate lives for a deal at most: a larger heap target
 		// (peak memory of a league 49 → 71 MB) saves a tenth of the CPU, which is play.
@@ -48,6 +49,22 @@ func Execute(args []string) int {
 		return exitCode(err)
 	}
 	return 0
+}
+
+// stopWithin is how long a command may take to stop after SIGINT or SIGTERM before the
+// program exits regardless: every command stops within seconds of being told.
+const stopWithin = 15 * time.Second
+
+// stopAfterSignal waits for the signal that ends ctx: from then on a second signal ends the
+// program at once (the default action), and the program exits if the command has not
+// stopped within the time given. Everything a command stores is a transaction, so an exit
+// in the middle loses at most deals in flight, which are played again on resume.
+func stopAfterSignal(ctx context.Context, stop func(), within time.Duration) {
+	<-ctx.Done()
+	stop()
+	time.Sleep(within)
+	fmt.Fprintf(os.Stderr, "tapp: still not stopped %v after the signal: exiting (finished deals are stored)\n", within)
+	os.Exit(130)
 }
 
 // Main is the program with its surroundings made explicit, so tests can run commands.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -198,6 +199,9 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage:\n%s", replayUsage)
 	}
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).countIfSet("decision", *decision, 0, math.MaxInt32).err(); err != nil {
+		return err
+	}
 	src, err := m.openSource(ctx, pos[0], *dsn)
 	if err != nil {
 		return err
@@ -331,6 +335,9 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: tapp replay export MATCH [--format jsonl|tpn|tpn-jsonl] [--seat S | --bot NAME] [--deal N] [--out FILE] [--no-sent]")
 	}
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).err(); err != nil {
+		return err
+	}
 	if *format != "jsonl" && *format != "tpn" && *format != "tpn-jsonl" {
 		return usagef("--format %s: one of jsonl, tpn, tpn-jsonl", *format)
 	}
@@ -463,6 +470,10 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 || *deal < 0 {
 		return usagef("usage: tapp replay ask MATCH|FILE.jsonl --deal N --decision K (--bot NAME | --bot-cmd CMD | --listen ADDR)")
+	}
+	if err := checkBounds(fs).duration("wait", *wait, time.Millisecond, time.Hour).
+		durationOrZero("time", *perDecision, domain.MinPerDecision, domain.MaxPerDecision).err(); err != nil {
+		return err
 	}
 	if (*bot != "" && *botCmd != "") || (*bot == "" && *botCmd == "" && *listen == "") {
 		return usagef("say which bot to ask: one of --bot NAME (built-in), --bot-cmd CMD (your program) or --listen ADDR (a bot you start)")

@@ -40,6 +40,10 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	if len(pos) != 1 || *botName == "" {
 		return usagef("usage: tapp replay diff %s", strings.SplitN(replayDiffUsage, "\n", 2)[0])
 	}
+	if err := checkBounds(fs).duration("wait", *wait, time.Millisecond, time.Hour).
+		durationOrZero("time", *perDecision, domain.MinPerDecision, domain.MaxPerDecision).err(); err != nil {
+		return err
+	}
 	if (*botCmd == "") == (*builtinKind == "") {
 		return usagef("say which new version to ask: --bot-cmd CMD or --builtin KIND")
 	}
@@ -58,7 +62,7 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	if src.st != nil {
 		asker.Store = src.st
 	}
-	progress, endProgress := m.progressFrom("decisions")
+	progress, endProgress, _ := m.progressFrom("decisions")
 	rep, err := app.ReplayDiff(ctx, app.DiffRequest{Bot: *botName, Source: pos[0], Deals: deals, PerDecision: *perDecision,
 		Asker: asker, Progress: progress})
 	endProgress()

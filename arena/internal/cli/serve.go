@@ -15,9 +15,13 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
+
+// maxGrace bounds how long a dropped session is held (a league file's grace is bounded alike).
+const maxGrace = time.Hour
 
 // defaultDB is the embedded SQLite file used when neither --db nor TAPP_DB says otherwise.
 const defaultDB = "tapp.db"
@@ -115,9 +119,13 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	certFile := fs.String("tls-cert", m.Getenv("TAPP_TLS_CERT"), "serve TLS with this certificate (PEM; env TAPP_TLS_CERT)")
 	keyFile := fs.String("tls-key", m.Getenv("TAPP_TLS_KEY"), "the certificate's private key (PEM; env TAPP_TLS_KEY)")
 	plain := fs.Bool("insecure", false, "allow plain text on an address beyond loopback (tokens in clear: only behind a TLS proxy or on a trusted network)")
-	httpAddr := fs.String("http", "", "also serve the web dashboard on this address (e.g. "+defaultHTTP+")")
+	httpAddr := fs.String("http", "", "also serve the web dashboard (and the admin API) on this address, e.g. "+defaultHTTP+", with the same TLS as --listen")
 	viewer := fs.String("viewer-token", m.env("TAPP_VIEWER_TOKEN", ""), "token the dashboard's pages need (required beyond loopback; env TAPP_VIEWER_TOKEN)")
+	parallel := fs.Int("parallel", 8, "tables each match plays at once (fewer while the host is overloaded)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := checkBounds(fs).duration("grace", *grace, 0, maxGrace).count("parallel", *parallel, 1, match.MaxTables).err(); err != nil {
 		return err
 	}
 	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
@@ -126,6 +134,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain); err != nil {
 		return usagef("%v", err)
+	}
+	if *httpAddr != "" {
+		// The dashboard carries the admin API: the same TLS as the bots' listener.
+		if err := server.CheckPlainText(*httpAddr, tlsCfg != nil, *plain); err != nil {
+			return usagef("--http: %v", err)
+		}
 	}
 	adminToken := m.Getenv("TAPP_ADMIN_TOKEN")
 	if err := server.CheckToken("TAPP_ADMIN_TOKEN", adminToken); err != nil {
@@ -143,13 +157,15 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.Runner.Parallel = *parallel // before any match runs
 	if _, err := a.Service.ResumeRunning(ctx); err != nil {
 		return fmt.Errorf("resuming the matches left running: %w", err)
 	}
 	m.Log.Info("arena serving", zap.String("addr", a.Addr), zap.String("db", *dsn), zap.Bool("tls", tlsCfg != nil))
 	var dashboard <-chan error
 	if *httpAddr != "" {
-		if _, dashboard, err = m.startDashboard(ctx, st, a, *httpAddr, *viewer); err != nil {
+		at := dashboardAt{addr: *httpAddr, viewerToken: *viewer, tls: tlsCfg, insecure: *plain}
+		if _, dashboard, err = m.startDashboard(ctx, st, a, at); err != nil {
 			a.Stop()
 			return err
 		}

@@ -1,10 +1,12 @@
 package match
 
 import (
+	"bufio"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -53,26 +55,45 @@ func NewNonce() string {
 // construction, the nonce, the rule set, the format and the deal source, the manifest
 // ("manifest deals 36 groups 6 seatings 6"), then one line per planned table with its deal
 // number, deal source and seating (bot names by seat, seat 0 forehand). Lines end in "\n";
-// docs/replay.md documents it for anyone who checks a commitment by hand.
+// docs/replay.md documents it for anyone who checks a commitment by hand. It holds a line
+// per table: Commitment hashes the same text as it is written.
 func CommitmentText(spec domain.MatchSpec, nonce string) (string, error) {
-	return commitmentText(spec, nonce, CommitmentVersionNumber)
-}
-
-// commitmentText is CommitmentText in construction version (1: without the manifest line).
-func commitmentText(spec domain.MatchSpec, nonce string, version int) (string, error) {
-	if version != 1 && version != 2 {
-		return "", fmt.Errorf("commitment version %d: this build knows versions 1 and 2", version)
-	}
-	tables, err := Plan(spec)
-	if err != nil {
+	var b strings.Builder
+	if err := writeCommitment(&b, spec, nonce, CommitmentVersionNumber); err != nil {
 		return "", err
 	}
-	var b strings.Builder
+	return b.String(), nil
+}
+
+// scheduleManifest is ManifestOf the schedule's tables, counted a table at a time.
+func scheduleManifest(s *Schedule) Manifest {
+	per := map[int]int{}
+	var m Manifest
+	for t := range s.All() {
+		m.Deals++
+		per[t.Group]++
+		m.Seatings = max(m.Seatings, per[t.Group])
+	}
+	m.Groups = len(per)
+	return m
+}
+
+// writeCommitment writes CommitmentText in construction version (1: without the manifest
+// line) to w, a table at a time.
+func writeCommitment(w io.Writer, spec domain.MatchSpec, nonce string, version int) error {
+	if version != 1 && version != 2 {
+		return fmt.Errorf("commitment version %d: this build knows versions 1 and 2", version)
+	}
+	s, err := NewSchedule(spec)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
 	format := spec.Format
 	if format == "" {
 		format = domain.FormatDeals
 	}
-	fmt.Fprintf(&b, "tapp deal commitment %d\nnonce %s\nrules %s\nformat %s rounds %d duplicate %t\n",
+	fmt.Fprintf(bw, "tapp deal commitment %d\nnonce %s\nrules %s\nformat %s rounds %d duplicate %t\n",
 		version, nonce, spec.Rules.String(), format, spec.Rounds, spec.Duplicate)
 	count := spec.Deals
 	if format == domain.FormatSession {
@@ -80,18 +101,24 @@ func commitmentText(spec domain.MatchSpec, nonce string, version int) (string, e
 	}
 	if spec.DealsText != "" {
 		sum := sha256.Sum256([]byte(spec.DealsText))
-		fmt.Fprintf(&b, "deals file sha256 %s count %d\n", hex.EncodeToString(sum[:]), count)
+		fmt.Fprintf(bw, "deals file sha256 %s count %d\n", hex.EncodeToString(sum[:]), count)
 	} else {
-		fmt.Fprintf(&b, "deals seed %s count %d\n", strconv.FormatUint(spec.Seed, 10), count)
+		fmt.Fprintf(bw, "deals seed %s count %d\n", strconv.FormatUint(spec.Seed, 10), count)
 	}
 	if version >= 2 {
-		mf := ManifestOf(tables)
-		fmt.Fprintf(&b, "manifest deals %d groups %d seatings %d\n", mf.Deals, mf.Groups, mf.Seatings)
+		mf := scheduleManifest(s)
+		fmt.Fprintf(bw, "manifest deals %d groups %d seatings %d\n", mf.Deals, mf.Groups, mf.Seatings)
 	}
-	for _, t := range tables {
-		fmt.Fprintf(&b, "table %d group %d seating %s\n", t.Number, t.Group, strings.Join(t.Seating, ","))
+	for t := range s.All() {
+		bw.WriteString("table ")
+		bw.WriteString(strconv.Itoa(t.Number))
+		bw.WriteString(" group ")
+		bw.WriteString(strconv.Itoa(t.Group))
+		bw.WriteString(" seating ")
+		bw.WriteString(strings.Join(t.Seating, ","))
+		bw.WriteByte('\n')
 	}
-	return b.String(), nil
+	return bw.Flush()
 }
 
 // Commitment is the lowercase hex SHA-256 of CommitmentText.
@@ -100,12 +127,11 @@ func Commitment(spec domain.MatchSpec, nonce string) (string, error) {
 }
 
 func commitment(spec domain.MatchSpec, nonce string, version int) (string, error) {
-	text, err := commitmentText(spec, nonce, version)
-	if err != nil {
+	h := sha256.New()
+	if err := writeCommitment(h, spec, nonce, version); err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Commit gives m, not stored yet, a fresh nonce and its commitment (this build's version).

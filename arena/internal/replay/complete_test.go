@@ -117,9 +117,7 @@ func TestVerifyStoredProvesTheMatchComplete(t *testing.T) {
 			"UPDATE deals SET number = 3 WHERE " + where + " AND number = 5",
 			"UPDATE deals SET number = 5 WHERE " + where + " AND number = -1"}, RecChain},
 		{"a deal of another match", []string{
-			"INSERT INTO matches SELECT 'other', league_id, rules, bots, deals, seed, duplicate, deals_text, per_decision_us, overage_us, " +
-				"max_strikes, status, started, finished, forfeited, format, rounds, commitment, nonce, decisions, fallbacks, " +
-				"commitment_version, chain_version, chain_len, chain_head FROM matches WHERE id = '" + id + "'",
+			"INSERT INTO matches (" + otherCols("id") + ") SELECT " + otherCols("'other'") + " FROM matches WHERE id = '" + id + "'",
 			"UPDATE deals SET match_id = 'other' WHERE " + where + " AND number = 0"}, RecMissing},
 		{"the commitment removed", []string{"UPDATE matches SET commitment = '', nonce = '' WHERE id = '" + id + "'"}, RecCommitment},
 	} {
@@ -221,4 +219,12 @@ func TestVerifyExportProvesTheMatchComplete(t *testing.T) {
 	if err != nil || !rep.OK() || len(rep.Complete) != 0 || !strings.Contains(strings.Join(rep.Unchecked, "\n"), "an excerpt (deal 3)") {
 		t.Errorf("an excerpt: %+v, %v; want no problem, no completeness and a note that it is an excerpt", rep, err)
 	}
+}
+
+// otherCols lists a match's columns, the first (its id) as first: to copy a match under
+// another id.
+func otherCols(first string) string {
+	return first + ", league_id, rules, bots, deals, seed, duplicate, deals_text, per_decision_us, overage_us, " +
+		"max_strikes, status, started, finished, forfeited, format, rounds, commitment, nonce, decisions, fallbacks, " +
+		"commitment_version, chain_version, chain_len, chain_head, clock_scope, admission"
 }

@@ -150,6 +150,9 @@ type TimeControlJSON struct {
 	PerDecisionUS int64 `json:"per_decision_us"`
 	OverageUS     int64 `json:"overage_us"`
 	MaxStrikes    int   `json:"max_strikes"`
+	// Bank is whose bank and strikes they are: "game" or "match"; an export without it was
+	// written before clocks per game, when they were the match's.
+	Bank string `json:"bank,omitempty"`
 }
 
 // OptionsJSON are the deal's options.
@@ -169,8 +172,18 @@ type DecisionJSON struct {
 	LatencyUS int64  `json:"latency_us"`
 	// ArenaShareUS is the arena's own share of the decision, never charged to the bot.
 	ArenaShareUS int64 `json:"arena_share_us,omitempty"`
-	// ThinkUS is the bot's own thinking time for its accepted answer, as it reported it.
+	// Handed is when the request was handed to the bot's connection, its clock's start (from
+	// the request as sent: its deadline less the time per decision, plus the arena's share).
+	Handed *time.Time `json:"handed,omitempty"`
+	// ThinkUS is what the bot reported it thought (for a fallback, with its first late answer).
 	ThinkUS int64 `json:"think_us,omitempty"`
+	// TransportUS is the rest of the time the bot was charged for, from the hand-off to its
+	// answer (for a strike, to its first late answer): the wire and both processes waiting
+	// for a CPU. Left out when no answer came.
+	TransportUS *int64 `json:"transport_us,omitempty"`
+	// Retimed counts how often the request got its time again before it reached the bot's
+	// connection (never a strike).
+	Retimed int `json:"retimed,omitempty"`
 	// Flooded counts the answers naming the request that were refused without being listed
 	// in attempts (PROTO-FLOOD): past the attempts a decision keeps, or refused by the
 	// bot's connection for a full buffer.
@@ -244,7 +257,7 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 		Format: FormatVersion, Match: m.ID, League: m.LeagueID, Rules: r.String(), Bots: m.Bots,
 		Duplicate: m.Duplicate,
 		TimeControl: TimeControlJSON{PerDecisionUS: us(m.TimeControl.PerDecision), OverageUS: us(m.TimeControl.Overage),
-			MaxStrikes: m.TimeControl.MaxStrikes},
+			MaxStrikes: m.TimeControl.MaxStrikes, Bank: m.TimeControl.Scope.String()},
 		Deal: rec.Number, Group: rec.Group, Seating: rec.Seating, Tapp: nonNil(protoconv.CardsToProto(rec.Deal.Tapp)),
 		Options: OptionsJSON{Pot: rec.Options.Pot, ForcedRamsch: rec.Options.ForcedRamsch},
 		Moves:   make([]string, len(rec.Moves)), Decisions: make([]DecisionJSON, len(rec.Decisions)),
@@ -276,7 +289,19 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 	for i, x := range rec.Decisions {
 		d := DecisionJSON{Index: x.Index, Seat: int(x.Seat), Bot: x.Bot, Decision: x.Decision.String(),
 			RequestID: x.RequestID, Action: x.Action.String(), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback,
-			ArenaShareUS: us(x.ArenaShare), ThinkUS: us(x.Think), Flooded: x.Flooded}
+			ArenaShareUS: us(x.ArenaShare), ThinkUS: us(x.Think), Retimed: x.Retimed, Flooded: x.Flooded}
+		if x.RequestID != "" {
+			if a := Attribute(&x, m.TimeControl.PerDecision); a.Answered || !a.Handed.IsZero() {
+				if !a.Handed.IsZero() {
+					handed := a.Handed.UTC()
+					d.Handed = &handed
+				}
+				if a.Answered {
+					transport := us(a.Transport)
+					d.TransportUS = &transport
+				}
+			}
+		}
 		for _, a := range x.Attempts {
 			d.Attempts = append(d.Attempts, AttemptJSON{Text: a.Text, AfterUS: us(a.After), Rejected: a.Rejected})
 		}
@@ -300,6 +325,26 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 	return e, nil
 }
 
+// Attribute is a recorded decision's attribution (domain.DecisionRecord.Attribution), with
+// the moment it was handed over taken from its request when the record does not keep it (a
+// stored deal's records do not: the request's deadline less the time per decision is when
+// the referee asked).
+func Attribute(x *domain.DecisionRecord, perDecision time.Duration) domain.Attribution {
+	a := x.Attribution()
+	if len(x.Sent) > 0 { // the request says, to the µs, whether the record keeps it or not
+		if req, err := protoconv.DecodeSent(x.Sent); err == nil && req.GetDeadline() != nil {
+			a.Handed = req.GetDeadline().AsTime().Add(-perDecision).Add(x.ArenaShare)
+		}
+	}
+	if x.NeverHanded() {
+		a.Handed = time.Time{}
+	}
+	if !a.Handed.IsZero() {
+		a.Handed = a.Handed.UTC().Truncate(time.Microsecond)
+	}
+	return a
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -320,7 +365,13 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	}
 	m := Match{ID: e.Match, LeagueID: e.League, Rules: rules, Bots: e.Bots, Duplicate: e.Duplicate,
 		TimeControl: domain.TimeControl{PerDecision: fromUS(e.TimeControl.PerDecisionUS), Overage: fromUS(e.TimeControl.OverageUS),
-			MaxStrikes: e.TimeControl.MaxStrikes}, Commitment: e.Commitment, Nonce: e.Nonce, CommitmentVersion: e.CommitmentVersion}
+			MaxStrikes: e.TimeControl.MaxStrikes, Scope: domain.ClockPerMatch}, Commitment: e.Commitment, Nonce: e.Nonce,
+		CommitmentVersion: e.CommitmentVersion}
+	if e.TimeControl.Bank != "" { // an export before clocks per game says nothing: the match's
+		if m.TimeControl.Scope, err = domain.ParseClockScope(e.TimeControl.Bank); err != nil {
+			return m, nil, fmt.Errorf("time_control.bank: %w", err)
+		}
+	}
 	if f := e.MatchFormat; f != nil {
 		m.Format, m.Deals, m.Rounds = f.Format, f.Deals, f.Rounds
 	}
@@ -357,7 +408,10 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	for i, d := range e.Decisions {
 		x := domain.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
 			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback, ArenaShare: fromUS(d.ArenaShareUS),
-			Think: fromUS(d.ThinkUS), Flooded: d.Flooded}
+			Think: fromUS(d.ThinkUS), Retimed: d.Retimed, Flooded: d.Flooded}
+		if d.Handed != nil {
+			x.Asked = d.Handed.Add(-x.ArenaShare)
+		}
 		if x.Decision, err = parseDecision(d.Decision); err != nil {
 			return m, nil, fmt.Errorf("decisions[%d].decision: %w", i, err)
 		}

@@ -74,16 +74,11 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 		return t, false
 	}
 	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: group + 1, Seed: m.Seed, Duplicate: m.Duplicate}
-	tables, err := match.Plan(spec)
-	if err != nil {
+	tables, err := match.NewSchedule(spec)
+	if err != nil || n >= tables.Len() {
 		return t, false
 	}
-	for _, tb := range tables {
-		if tb.Number == n {
-			return tb, true
-		}
-	}
-	return t, false
+	return tables.Table(n), true
 }
 
 // Store is the part of a store that replays read; the SQL store (arena/internal/store) has

@@ -79,7 +79,7 @@ func (s *Store) readyToRead(ctx context.Context, prepare func() error, canWrite 
 		stale = n != 0
 	}
 	if v == latest && !stale {
-		s.chained = true
+		s.chained, s.schema = true, latest
 		return nil
 	}
 	if !canWrite {
@@ -89,7 +89,7 @@ func (s *Store) readyToRead(ctx context.Context, prepare func() error, canWrite 
 	if err := prepare(); err != nil {
 		return err
 	}
-	s.chained = true
+	s.chained, s.schema = true, latest
 	return nil
 }
 

@@ -166,7 +166,7 @@ func asStored(d *domain.DealRecord) *domain.DealRecord {
 	c.Decisions = make([]domain.DecisionRecord, len(d.Decisions))
 	for i, x := range d.Decisions {
 		x.Latency, x.Think, x.ArenaShare = fromUS(us(x.Latency)), fromUS(us(x.Think)), fromUS(us(x.ArenaShare))
-		x.SentFromState = false
+		x.SentFromState, x.Asked = false, time.Time{} // neither is stored
 		if x.Attempts != nil {
 			as := make([]domain.AnswerAttempt, len(x.Attempts))
 			for j, a := range x.Attempts {

@@ -90,10 +90,6 @@ type Store struct {
 	ratingInfoCount atomic.Int64
 
 	progress func(what string, done, total int) // Options.Progress
-	// schema is the version a store opened short of the newest has (tests build databases as
-	// older versions left them so); 0 for the newest. Such a store writes only what its
-	// schema holds: no deal-source sums before version 16 (its migration builds them).
-	schema int
 	// history holds the state of each league's rating history in this process (history.go).
 	history sync.Map // board.LeagueRules → *historyState
 
@@ -103,10 +99,14 @@ type Store struct {
 	// chained says the schema keeps deal chains (version 15 on): false only for a store that
 	// tests open at an older version, to write rows as that version did.
 	chained bool
+	// schema is the version the store's schema is at (migrateTo, readyToRead). A store opened
+	// short of the newest (tests build databases as older versions left them so) writes only
+	// what its schema holds: no deal-source sums before version 16 (its migration builds them).
+	schema int
 }
 
 // keepsSourceSums reports whether the store's schema has the deal-source sums (migration 16).
-func (s *Store) keepsSourceSums() bool { return s.schema == 0 || s.schema >= 16 }
+func (s *Store) keepsSourceSums() bool { return s.schema >= 16 }
 
 var _ domain.Store = (*Store)(nil)
 
@@ -149,9 +149,6 @@ func openWith(ctx context.Context, dsn string, version int, o Options) (*Store, 
 		return nil, err
 	}
 	s.progress = o.Progress
-	if latest, err := LatestSchema(); err == nil && version > 0 && version < latest {
-		s.schema = version
-	}
 	if err := s.migrateTo(ctx, version); err != nil {
 		s.Close()
 		return nil, err

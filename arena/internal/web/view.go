@@ -55,8 +55,8 @@ type View struct {
 	now  func() time.Time
 
 	mu    sync.Mutex
-	rates map[string]rateSample // by league: the deals stored at an earlier call
-	plans map[string][][]string // by running match: the seating of each deal
+	rates map[string]rateSample      // by league: the deals stored at an earlier call
+	plans map[string]*match.Schedule // by running match
 }
 
 type rateSample struct {
@@ -67,7 +67,7 @@ type rateSample struct {
 
 // NewView is a view service over st.
 func NewView(st Store, boards Leaderboards, live *Live) *View {
-	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]rateSample), plans: make(map[string][][]string)}
+	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]rateSample), plans: make(map[string]*match.Schedule)}
 }
 
 // grpcError turns a store error into a status the page can show.
@@ -220,8 +220,8 @@ func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
 	if !m.Finished.IsZero() {
 		info.Finished = protoconv.Timestamp(m.Finished)
 	}
-	if tables, err := match.Plan(m.Spec); err == nil {
-		info.DealsPlanned = int32(len(tables))
+	if tables, err := match.NewSchedule(m.Spec); err == nil {
+		info.DealsPlanned = int32(tables.Len())
 	}
 	return info
 }
@@ -311,22 +311,22 @@ func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1
 		return nil, grpcError(fmt.Errorf("match %s: %w", req.GetMatchId(), err))
 	}
 	if len(resp.Deals) > 0 {
-		seatings, err := v.seatings(ctx, req.GetMatchId())
+		tables, err := v.schedule(ctx, req.GetMatchId())
 		if err != nil {
 			return nil, grpcError(err)
 		}
 		for _, d := range resp.Deals {
-			if n := int(d.DealNumber); n >= 0 && n < len(seatings) {
-				d.Seating = seatings[n]
+			if n := int(d.DealNumber); n >= 0 && n < tables.Len() {
+				d.Seating = tables.Table(n).Seating
 			}
 		}
 	}
 	return resp, nil
 }
 
-// seatings is the seating of every deal of a match, from its plan (kept: a plan deals every
-// table, which a poll should not repeat).
-func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error) {
+// schedule is a running match's schedule, which gives each deal's seating (kept: a poll
+// should not read the match and its deal file again).
+func (v *View) schedule(ctx context.Context, matchID string) (*match.Schedule, error) {
 	v.mu.Lock()
 	s, ok := v.plans[matchID]
 	v.mu.Unlock()
@@ -337,15 +337,9 @@ func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error)
 	if err != nil {
 		return nil, err
 	}
-	tables, err := match.Plan(m.Spec)
+	s, err = match.NewSchedule(m.Spec)
 	if err != nil {
 		return nil, err
-	}
-	s = make([][]string, len(tables))
-	for _, t := range tables {
-		if t.Number >= 0 && t.Number < len(s) {
-			s[t.Number] = t.Seating
-		}
 	}
 	v.mu.Lock()
 	if len(v.plans) > 64 {

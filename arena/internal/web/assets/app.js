@@ -12,17 +12,12 @@ let keyHandler = null;
 
 // --- the API ---------------------------------------------------------------------------
 
-function token() {
-  const q = new URLSearchParams(location.search);
-  if (q.get("token")) sessionStorage.setItem("tapp-token", q.get("token"));
-  return sessionStorage.getItem("tapp-token") || "";
-}
-
+// The viewer token, when the dashboard has one, is a cookie the server set when the page was
+// first opened with ?token=... (and took out of the address): the browser sends it with every
+// call, and no script here ever sees it.
 async function rpc(method, req, service = VIEW) {
   const headers = { "Content-Type": "application/json", "Connect-Protocol-Version": "1" };
-  const t = token();
-  if (t) headers.Authorization = "Bearer " + t;
-  const res = await fetch("/" + service + "/" + method, { method: "POST", headers, body: JSON.stringify(req || {}) });
+  const res = await fetch("/" + service + "/" + method, { method: "POST", headers, body: JSON.stringify(req || {}), credentials: "same-origin" });
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(body.message || res.status + " " + res.statusText);
   return body;
@@ -557,5 +552,4 @@ async function route() {
 
 document.addEventListener("keydown", (e) => { if (keyHandler) keyHandler(e); });
 window.addEventListener("hashchange", () => { document.body.dataset.ready = ""; route(); });
-token();
 route();
