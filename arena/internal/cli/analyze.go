@@ -184,8 +184,8 @@ func writeBotAnalysis(w io.Writer, bots []analysis.BotSummary, unit string) {
 	fmt.Fprintf(tw, "bot\tseats\tcard error/deal (%s)\t95%% interval\tRamsch pts lost/deal\tbid regret/deal (%s)\t95%% interval\tcards losing\t\n", unit, unit)
 	for _, b := range bots {
 		c, r, g := b.CardErrorPerDeal, b.RamschPointErrorPerDeal, b.BidRegretPerDeal
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t[%.2f, %.2f]\t%.1f\t%.2f\t[%.2f, %.2f]\t%d/%d\t\n", b.Bot, b.Deals, c.Mean, c.Low, c.High,
-			r.Mean, g.Mean, g.Low, g.High, b.CardsLosing, b.CardsAnalysed)
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t[%.2f, %.2f]\t%.1f\t%.2f\t[%.2f, %.2f]\t%d/%d\t\n", b.Bot, b.Deals, c.Mean, c.Lo, c.Hi,
+			r.Mean, g.Mean, g.Lo, g.Hi, b.CardsLosing, b.CardsAnalysed)
 	}
 	tw.Flush()
 }

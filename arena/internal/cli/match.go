@@ -311,8 +311,12 @@ func printResultTable(w io.Writer, lines []app.BotLine, unit string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "bot\tdeals\tnet %s\tper deal\t95%% interval\tLOS(>0)\tdeclared\twon\tavg card points\t\n", unit)
 	for _, l := range lines {
-		fmt.Fprintf(tw, "%s\t%d\t%+d\t%+.2f\t[%+.2f, %+.2f]\t%.1f%%\t%d\t%d\t%.1f\t\n", l.Bot, l.Deals, l.Net, l.PerDeal,
-			l.PerDealLo, l.PerDealHi, 100*l.LOS, l.Declared, l.DeclaredWon, l.AvgPoints)
+		iv, los := "—", "—"
+		if l.LOS != nil {
+			iv, los = fmt.Sprintf("[%+.2f, %+.2f]", l.PerDealLo, l.PerDealHi), fmt.Sprintf("%.1f%%", 100**l.LOS)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%+d\t%+.2f\t%s\t%s\t%d\t%d\t%.1f\t\n", l.Bot, l.Deals, l.Net, l.PerDeal,
+			iv, los, l.Declared, l.DeclaredWon, l.AvgPoints)
 	}
 	tw.Flush()
 }

@@ -194,9 +194,9 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 	verdict := "undecided"
 	switch rep.Status {
 	case rating.SPRTAcceptH1:
-		verdict = fmt.Sprintf("H1 accepted: %s is stronger than %s (nElo ≥ %g rather than ≤ %g)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+		verdict = fmt.Sprintf("H1 accepted: %s is stronger than %s (nElo ≥ %g rather than ≤ %g)", p.Candidate, p.Baseline, rep.Elo1, rep.Elo0)
 	case rating.SPRTAcceptH0:
-		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by nElo %g (rather %g or less)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by nElo %g (rather %g or less)", p.Candidate, p.Baseline, rep.Elo1, rep.Elo0)
 	}
 	if asJSON {
 		finite := func(x float64) *float64 {
@@ -210,7 +210,7 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 		return enc.Encode(map[string]any{
 			"name": p.League, "candidate": p.Candidate, "baseline": p.Baseline, "field": p.Field,
 			"status": rep.Status.String(), "verdict": verdict, "llr": rep.LLR, "lower": rep.Lower, "upper": rep.Upper,
-			"elo0": rep.NElo0, "elo1": rep.NElo1, "pairs": s.Pairs, "decided_at": rep.DecidedAt,
+			"elo0": rep.Elo0, "elo1": rep.Elo1, "pairs": s.Pairs, "decided_at": rep.DecidedAt,
 			"wins": s.W, "draws": s.D, "losses": s.L, "score": s.Elo.Score,
 			"elo": finite(s.Elo.Elo), "elo_margin": finite(s.Elo.Margin), "nelo": s.Elo.NElo, "nelo_margin": s.Elo.NEloMargin,
 			"diff_per_deal": s.Diff.Mean, "diff_lo": s.Diff.Lo, "diff_hi": s.Diff.Hi, "stopped": out.Stopped,
@@ -224,7 +224,7 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 	fmt.Fprintf(w, "LLR %.3f, bounds [%.3f, %.3f] (α = %g, β = %g), N = %d group pairs\n", rep.LLR, rep.Lower, rep.Upper,
 		alphaOf(rep), betaOf(rep), s.Pairs)
 	fmt.Fprintf(w, "pairs won / drawn / lost by %s: %d / %d / %d, score %.3f\n", p.Candidate, s.W, s.D, s.L, s.Elo.Score)
-	fmt.Fprintf(w, "normalized Elo %+.1f ± %.1f; Elo %s\n", s.Elo.NElo, s.Elo.NEloMargin, eloText(s.Elo))
+	fmt.Fprintf(w, "normalized Elo per pair (fishtest's nElo per game, exact GSPRT) %+.1f ± %.1f; Elo %s\n", s.Elo.NElo, s.Elo.NEloMargin, eloText(s.Elo))
 	fmt.Fprintf(w, "%s − %s per deal: %+.2f ± %.2f (95%%, n = %d)\n", p.Candidate, p.Baseline, s.Diff.Mean, s.Diff.Half, s.Diff.N)
 	if line := tablesLine(out.Admission); line != "" {
 		fmt.Fprintln(w, line)

@@ -143,7 +143,11 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("league totals: %w", err))
 		}
 	}
-	return s.wrapSave(first.MatchID, first.Number, tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
+	s.recordHistory(ctx, sums.clocks) // the rating over time, history.go
+	return nil
 }
 
 // The multi-row INSERTs of saveBatch: the head of each, and its columns.

@@ -236,6 +236,7 @@ var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	10: convertLeagueAggregates,
 	11: convertCompactRecords,
 	13: convertResultsFromRecords,
+	16: convertSourceSums,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

@@ -90,6 +90,8 @@ type Store struct {
 	ratingInfoCount atomic.Int64
 
 	progress func(what string, done, total int) // Options.Progress
+	// history holds the state of each league's rating history in this process (history.go).
+	history sync.Map // board.LeagueRules → *historyState
 
 	// readOnly: opened by OpenReadOnly; every write fails.
 	readOnly bool
@@ -97,8 +99,14 @@ type Store struct {
 	// chained says the schema keeps deal chains (version 15 on): false only for a store that
 	// tests open at an older version, to write rows as that version did.
 	chained bool
-	schema  int // the schema version it was opened at (migrateTo)
+	// schema is the version the store's schema is at (migrateTo, readyToRead). A store opened
+	// short of the newest (tests build databases as older versions left them so) writes only
+	// what its schema holds: no deal-source sums before version 16 (its migration builds them).
+	schema int
 }
+
+// keepsSourceSums reports whether the store's schema has the deal-source sums (migration 16).
+func (s *Store) keepsSourceSums() bool { return s.schema >= 16 }
 
 var _ domain.Store = (*Store)(nil)
 

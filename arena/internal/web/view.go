@@ -144,7 +144,7 @@ func (v *View) GetLeaderboard(ctx context.Context, req *viewv1.GetLeaderboardReq
 	return boardToProto(lb), nil
 }
 
-// GetRatingHistory is every bot's multiplayer Elo after each of its matches.
+// GetRatingHistory is a league's headline rating over its time, with each bot's interval.
 func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistoryRequest) (*viewv1.GetRatingHistoryResponse, error) {
 	rules, err := filterRules(req.GetRules())
 	if err != nil {
@@ -154,15 +154,7 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	ms, err := v.Store.ListMatches(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
-	if err != nil {
-		return nil, grpcError(err)
-	}
-	finished := make(map[string]time.Time, len(ms))
-	for _, m := range ms {
-		finished[m.ID] = m.Finished
-	}
-	return historyToProto(lb, finished), nil
+	return historyToProto(lb), nil
 }
 
 // GetLeagueProgress is a league's progress from its counters: deals stored, the rate since

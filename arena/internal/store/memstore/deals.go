@@ -19,7 +19,8 @@ import (
 // domain.ErrNotFound; a deal that does not fit its match (its cards, the seats of its moves
 // and results) or has two decisions with one index is refused. A zero d.Started is stored as
 // the time of saving.
-func (s *Memory) SaveDeal(_ context.Context, d *domain.DealRecord) error {
+func (s *Memory) SaveDeal(ctx context.Context, d *domain.DealRecord) error {
+	defer s.takeHistory(ctx) // after the unlock
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.prepareDeal(d, nil)
@@ -120,6 +121,7 @@ func (s *Memory) saveDeal(d *domain.DealRecord) {
 			Group: d.Group, Rules: m.Spec.Rules.String(), SeatResult: r})
 	}
 	s.addToTotals(m, d)
+	s.addToRatings(m, d)
 }
 
 // dealCopy is a copy of a stored deal that shares nothing with it; withSent false leaves out

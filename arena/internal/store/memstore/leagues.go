@@ -225,7 +225,8 @@ func (s *Memory) Fail(_ context.Context, owner string, id int64, msg string, max
 }
 
 // SaveJobDeal implements leaguestore.Queue.
-func (s *Memory) SaveJobDeal(_ context.Context, d *domain.DealRecord, jobID int64) (bool, error) {
+func (s *Memory) SaveJobDeal(ctx context.Context, d *domain.DealRecord, jobID int64) (bool, error) {
+	defer s.takeHistory(ctx) // after the unlock
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.prepareDeal(d, nil)
@@ -240,7 +241,8 @@ func (s *Memory) SaveJobDeal(_ context.Context, d *domain.DealRecord, jobID int6
 }
 
 // SaveJobDeals implements leaguestore.Queue: all or nothing.
-func (s *Memory) SaveJobDeals(_ context.Context, items []domain.JobDeal) error {
+func (s *Memory) SaveJobDeals(ctx context.Context, items []domain.JobDeal) error {
+	defer s.takeHistory(ctx) // after the unlock
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	batch := make([]*domain.DealRecord, 0, len(items))

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
@@ -39,7 +40,13 @@ type Memory struct {
 	rounds   map[string]int                // match id → round, for the matches of leagues' schedules
 	links    map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
 	totals   map[string]*memoryTotals      // league id → running totals (totals.go)
-	subs     submissions                   // hosted bots' versions (submissions.go)
+	ratings  *board.Accumulator            // the leaderboard's sums (ratings.go)
+	// The rating history (ratings.go): its points by league and rule set, the clocks the deals
+	// stored since the last look made due, and the writer taking points.
+	history    map[board.LeagueRules][]board.HistoryPoint
+	historyDue map[board.LeagueRules]int64
+	historyMu  sync.Mutex
+	subs       submissions // hosted bots' versions (submissions.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)

@@ -1,8 +1,8 @@
 // Package storetest is the contract every store of the arena keeps, as one test suite: bots,
 // matches, deals with their decision records, results, the readers' views (deal summaries,
-// analyses, leagues), the league's job queue with its running totals, and hosted bots'
-// submissions. The memory store and the SQL store on SQLite and PostgreSQL run it from their
-// own tests, and a new store must pass it:
+// analyses, leagues), the league's job queue with its running totals, the leaderboard's sums
+// kept as deals are stored, and hosted bots' submissions. The memory store and the SQL store
+// on SQLite and PostgreSQL run it from their own tests, and a new store must pass it:
 //
 //	storetest.Run(t, func(t *testing.T) storetest.Store { return openMyStore(t) })
 //
@@ -17,16 +17,19 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
 
-// Store is everything the suite checks: the arena's store, the league's, and what the
-// readers read (replays and verification: Deal; analyses: DealSummaries and Analyses; the
-// dashboard: DealSummaries and ListLeagues). A store that also stores several deals in one
-// transaction (match.BatchSaver) is checked for that too.
+// Store is everything the suite checks: the arena's store, the league's, what the readers
+// read (replays and verification: Deal; analyses: DealSummaries and Analyses; the dashboard:
+// DealSummaries and ListLeagues), and the leaderboard's kept sums with the rating history
+// (board.HistoryStore). A store that
+// also stores several deals in one transaction (match.BatchSaver) is checked for that too.
 type Store interface {
 	leaguestore.Store
+	board.HistoryStore
 	domain.SubmissionStore
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
@@ -75,6 +78,9 @@ var tests = []test{
 	{"Queue/RoundJobsAreTheRoundsOfEveryMatch", testRoundJobs},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
+	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
+	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
+	{"Ratings/HistoryOverTheLeaguesClock", testRatingHistory},
 	{"Submissions", testSubmissions},
 	{"Submissions/ConcurrentVersionsAreNumberedOnce", testConcurrentSubmissions},
 }

@@ -325,8 +325,12 @@ type Standing struct {
 	DefenderPerDeal float64 `protobuf:"fixed64,14,opt,name=defender_per_deal,json=defenderPerDeal,proto3" json:"defender_per_deal,omitempty"`
 	DeclareRate     float64 `protobuf:"fixed64,15,opt,name=declare_rate,json=declareRate,proto3" json:"declare_rate,omitempty"`
 	MadeRate        float64 `protobuf:"fixed64,16,opt,name=made_rate,json=madeRate,proto3" json:"made_rate,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Whether the rating has an interval (from 5 deal sources; rating_lo = rating_hi = rating
+	// and no LOS without one), and the deal sources the bot sat in.
+	Interval      bool  `protobuf:"varint,17,opt,name=interval,proto3" json:"interval,omitempty"`
+	Sources       int32 `protobuf:"varint,18,opt,name=sources,proto3" json:"sources,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Standing) Reset() {
@@ -467,6 +471,20 @@ func (x *Standing) GetDeclareRate() float64 {
 func (x *Standing) GetMadeRate() float64 {
 	if x != nil {
 		return x.MadeRate
+	}
+	return 0
+}
+
+func (x *Standing) GetInterval() bool {
+	if x != nil {
+		return x.Interval
+	}
+	return false
+}
+
+func (x *Standing) GetSources() int32 {
+	if x != nil {
+		return x.Sources
 	}
 	return 0
 }
@@ -651,13 +669,33 @@ func (x *GetRatingHistoryRequest) GetRules() string {
 	return ""
 }
 
+// RatingPoint is a bot's headline rating at one moment of its league's time, with its 95%
+// interval: the board as it stood once `clock` deal sources were stored.
 type RatingPoint struct {
-	state    protoimpl.MessageState `protogen:"open.v1"`
-	MatchId  string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// No longer set: the history was once the multiplayer Elo after each match.
+	//
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
+	MatchId string `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 	Finished *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=finished,proto3" json:"finished,omitempty"`
-	// The bot's count of rated matches after this one, from 1.
-	MatchNumber   int32   `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
-	Rating        float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
+	MatchNumber int32 `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
+	// The headline: what the bot wins per deal at a table of bots drawn from the others.
+	Rating float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	// The league's clock: deal sources stored (every table and seating of one deal counts once).
+	Clock int64 `protobuf:"varint,5,opt,name=clock,proto3" json:"clock,omitempty"`
+	// Deal sources and deals rated then (tainted matches left out).
+	Sources int32 `protobuf:"varint,6,opt,name=sources,proto3" json:"sources,omitempty"`
+	Deals   int32 `protobuf:"varint,7,opt,name=deals,proto3" json:"deals,omitempty"`
+	// The 95% interval, where the bot had one (interval); rating_lo = rating_hi = rating else.
+	RatingLo float64 `protobuf:"fixed64,8,opt,name=rating_lo,json=ratingLo,proto3" json:"rating_lo,omitempty"`
+	RatingHi float64 `protobuf:"fixed64,9,opt,name=rating_hi,json=ratingHi,proto3" json:"rating_hi,omitempty"`
+	Interval bool    `protobuf:"varint,10,opt,name=interval,proto3" json:"interval,omitempty"`
+	// Fewer than 30 deal sources: the figures will still move.
+	Provisional bool `protobuf:"varint,11,opt,name=provisional,proto3" json:"provisional,omitempty"`
+	// When the point was taken.
+	Taken         *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=taken,proto3" json:"taken,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -692,6 +730,7 @@ func (*RatingPoint) Descriptor() ([]byte, []int) {
 	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{8}
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetMatchId() string {
 	if x != nil {
 		return x.MatchId
@@ -699,6 +738,7 @@ func (x *RatingPoint) GetMatchId() string {
 	return ""
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetFinished() *timestamppb.Timestamp {
 	if x != nil {
 		return x.Finished
@@ -706,6 +746,7 @@ func (x *RatingPoint) GetFinished() *timestamppb.Timestamp {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetMatchNumber() int32 {
 	if x != nil {
 		return x.MatchNumber
@@ -718,6 +759,62 @@ func (x *RatingPoint) GetRating() float64 {
 		return x.Rating
 	}
 	return 0
+}
+
+func (x *RatingPoint) GetClock() int64 {
+	if x != nil {
+		return x.Clock
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetSources() int32 {
+	if x != nil {
+		return x.Sources
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetDeals() int32 {
+	if x != nil {
+		return x.Deals
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetRatingLo() float64 {
+	if x != nil {
+		return x.RatingLo
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetRatingHi() float64 {
+	if x != nil {
+		return x.RatingHi
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetInterval() bool {
+	if x != nil {
+		return x.Interval
+	}
+	return false
+}
+
+func (x *RatingPoint) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
+	}
+	return false
+}
+
+func (x *RatingPoint) GetTaken() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Taken
+	}
+	return nil
 }
 
 type BotHistory struct {
@@ -774,9 +871,11 @@ func (x *BotHistory) GetPoints() []*RatingPoint {
 
 type GetRatingHistoryResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// What the rating is ("multiplayer Elo after each match, from 1500").
-	Rating        string        `protobuf:"bytes,1,opt,name=rating,proto3" json:"rating,omitempty"`
-	Bots          []*BotHistory `protobuf:"bytes,2,rep,name=bots,proto3" json:"bots,omitempty"`
+	// What the rating is, or why there is no history (it is kept per league and rule set).
+	Rating string        `protobuf:"bytes,1,opt,name=rating,proto3" json:"rating,omitempty"`
+	Bots   []*BotHistory `protobuf:"bytes,2,rep,name=bots,proto3" json:"bots,omitempty"`
+	// The unit of the rating: cents (modern) or points.
+	Unit          string `protobuf:"bytes,3,opt,name=unit,proto3" json:"unit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -823,6 +922,13 @@ func (x *GetRatingHistoryResponse) GetBots() []*BotHistory {
 		return x.Bots
 	}
 	return nil
+}
+
+func (x *GetRatingHistoryResponse) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
 }
 
 type GetLeagueProgressRequest struct {
@@ -2245,7 +2351,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x06Column\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
-	"\x04help\x18\x03 \x01(\tR\x04help\"\xda\x03\n" +
+	"\x04help\x18\x03 \x01(\tR\x04help\"\x90\x04\n" +
 	"\bStanding\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x16\n" +
 	"\x06rating\x18\x02 \x01(\x01R\x06rating\x12\x1b\n" +
@@ -2263,7 +2369,9 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x11declarer_per_deal\x18\r \x01(\x01R\x0fdeclarerPerDeal\x12*\n" +
 	"\x11defender_per_deal\x18\x0e \x01(\x01R\x0fdefenderPerDeal\x12!\n" +
 	"\fdeclare_rate\x18\x0f \x01(\x01R\vdeclareRate\x12\x1b\n" +
-	"\tmade_rate\x18\x10 \x01(\x01R\bmadeRate\"\xce\x02\n" +
+	"\tmade_rate\x18\x10 \x01(\x01R\bmadeRate\x12\x1a\n" +
+	"\binterval\x18\x11 \x01(\bR\binterval\x12\x18\n" +
+	"\asources\x18\x12 \x01(\x05R\asources\"\xce\x02\n" +
 	"\x16GetLeaderboardResponse\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x12\n" +
 	"\x04unit\x18\x02 \x01(\tR\x04unit\x12\x1b\n" +
@@ -2279,19 +2387,29 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x05notes\x18\v \x03(\tR\x05notes\"L\n" +
 	"\x17GetRatingHistoryRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x14\n" +
-	"\x05rules\x18\x02 \x01(\tR\x05rules\"\x9b\x01\n" +
-	"\vRatingPoint\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x126\n" +
-	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12!\n" +
-	"\fmatch_number\x18\x03 \x01(\x05R\vmatchNumber\x12\x16\n" +
-	"\x06rating\x18\x04 \x01(\x01R\x06rating\"Q\n" +
+	"\x05rules\x18\x02 \x01(\tR\x05rules\"\x97\x03\n" +
+	"\vRatingPoint\x12\x1d\n" +
+	"\bmatch_id\x18\x01 \x01(\tB\x02\x18\x01R\amatchId\x12:\n" +
+	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x02\x18\x01R\bfinished\x12%\n" +
+	"\fmatch_number\x18\x03 \x01(\x05B\x02\x18\x01R\vmatchNumber\x12\x16\n" +
+	"\x06rating\x18\x04 \x01(\x01R\x06rating\x12\x14\n" +
+	"\x05clock\x18\x05 \x01(\x03R\x05clock\x12\x18\n" +
+	"\asources\x18\x06 \x01(\x05R\asources\x12\x14\n" +
+	"\x05deals\x18\a \x01(\x05R\x05deals\x12\x1b\n" +
+	"\trating_lo\x18\b \x01(\x01R\bratingLo\x12\x1b\n" +
+	"\trating_hi\x18\t \x01(\x01R\bratingHi\x12\x1a\n" +
+	"\binterval\x18\n" +
+	" \x01(\bR\binterval\x12 \n" +
+	"\vprovisional\x18\v \x01(\bR\vprovisional\x120\n" +
+	"\x05taken\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\x05taken\"Q\n" +
 	"\n" +
 	"BotHistory\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x121\n" +
-	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\"`\n" +
+	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\"t\n" +
 	"\x18GetRatingHistoryResponse\x12\x16\n" +
 	"\x06rating\x18\x01 \x01(\tR\x06rating\x12,\n" +
-	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\"7\n" +
+	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\x12\x12\n" +
+	"\x04unit\x18\x03 \x01(\tR\x04unit\"7\n" +
 	"\x18GetLeagueProgressRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\"\xa5\x01\n" +
 	"\vBotProgress\x12\x10\n" +
@@ -2486,56 +2604,57 @@ var file_tapp_view_v1_view_proto_depIdxs = []int32{
 	5,  // 3: tapp.view.v1.GetLeaderboardResponse.bots:type_name -> tapp.view.v1.Standing
 	4,  // 4: tapp.view.v1.GetLeaderboardResponse.columns:type_name -> tapp.view.v1.Column
 	28, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
-	8,  // 6: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
-	9,  // 7: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
-	29, // 8: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
-	12, // 9: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
-	28, // 10: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
-	28, // 11: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
-	28, // 12: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
-	28, // 13: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
-	15, // 14: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
-	30, // 15: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
-	15, // 16: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
-	18, // 17: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
-	29, // 18: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
-	31, // 19: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
-	32, // 20: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
-	33, // 21: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
-	34, // 22: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
-	21, // 23: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
-	35, // 24: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
-	29, // 25: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
-	29, // 26: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
-	30, // 27: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
-	15, // 28: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
-	22, // 29: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
-	35, // 30: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
-	30, // 31: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
-	15, // 32: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
-	26, // 33: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
-	25, // 34: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
-	0,  // 35: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
-	3,  // 36: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
-	7,  // 37: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
-	11, // 38: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
-	14, // 39: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
-	17, // 40: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
-	20, // 41: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
-	24, // 42: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
-	2,  // 43: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
-	6,  // 44: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
-	10, // 45: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
-	13, // 46: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
-	16, // 47: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
-	19, // 48: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
-	23, // 49: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
-	27, // 50: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
-	43, // [43:51] is the sub-list for method output_type
-	35, // [35:43] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	28, // 6: tapp.view.v1.RatingPoint.taken:type_name -> google.protobuf.Timestamp
+	8,  // 7: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
+	9,  // 8: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
+	29, // 9: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
+	12, // 10: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
+	28, // 11: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
+	28, // 12: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
+	28, // 13: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
+	28, // 14: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
+	15, // 15: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
+	30, // 16: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
+	15, // 17: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
+	18, // 18: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
+	29, // 19: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
+	31, // 20: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
+	32, // 21: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
+	33, // 22: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
+	34, // 23: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
+	21, // 24: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
+	35, // 25: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
+	29, // 26: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
+	29, // 27: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
+	30, // 28: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
+	15, // 29: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
+	22, // 30: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
+	35, // 31: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
+	30, // 32: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
+	15, // 33: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
+	26, // 34: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
+	25, // 35: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
+	0,  // 36: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
+	3,  // 37: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
+	7,  // 38: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
+	11, // 39: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
+	14, // 40: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
+	17, // 41: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
+	20, // 42: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
+	24, // 43: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
+	2,  // 44: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
+	6,  // 45: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
+	10, // 46: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
+	13, // 47: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
+	16, // 48: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
+	19, // 49: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
+	23, // 50: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
+	27, // 51: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
+	44, // [44:52] is the sub-list for method output_type
+	36, // [36:44] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_tapp_view_v1_view_proto_init() }
