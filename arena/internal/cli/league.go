@@ -14,18 +14,24 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/notify"
+	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
-const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR] [--logs DIR] [--notify URL|CMD] [--json]
+// maxFor bounds --for (a year: beyond it, leave it out and stop with Ctrl-C).
+const maxFor = 365 * 24 * time.Hour
+
+const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR [--tls-cert F --tls-key F | --insecure]] [--logs DIR] [--notify URL|CMD] [--json]
 tapp league status NAME [--db DSN]
 tapp league pause NAME|FILE [--db DSN]
 tapp league resume NAME|FILE [--db DSN]
@@ -90,6 +96,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	concurrency := fs.Int("concurrency", 0, "tables played at once on this host (default: the file's concurrency)")
 	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
 	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
+	certFile := fs.String("tls-cert", "", "serve TLS on the listen address with this certificate (PEM; default: the file's tls_cert)")
+	keyFile := fs.String("tls-key", "", "the certificate's private key (PEM; default: the file's tls_key)")
+	plain := fs.Bool("insecure", false, "allow plain text on a listen address beyond loopback (default: the file's insecure)")
 	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
 	notifyTo := notifyFlag(fs, "run of the league")
 	continuous := fs.Bool("continuous", false, "a standing ladder: keep it going as hosted bots' versions arrive (docs/hosting.md)")
@@ -101,6 +110,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 {
 		return usagef("tapp league run FILE [flags]: give one league file (see docs/league.md)")
+	}
+	if err := checkBounds(fs).duration("for", *forDur, 0, maxFor).count("concurrency", *concurrency, 0, match.MaxTables).err(); err != nil {
+		return err
 	}
 	cfg, err := loadLeagueFile(pos[0])
 	if err != nil {
@@ -121,6 +133,16 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	}
 	if *listen == "" {
 		*listen = "127.0.0.1:0"
+	}
+	if *certFile == "" && *keyFile == "" {
+		*certFile, *keyFile = cfg.TLSCert, cfg.TLSKey
+	}
+	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain || cfg.Insecure); err != nil {
+		return usagef("%v", err)
 	}
 	logDir := *logs
 	if logDir == "" {
@@ -149,8 +171,8 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
 		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
 	}
-	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, BotLogs: logDir, Until: until,
-		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update})
+	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, TLS: tlsCfg, BotLogs: logDir, Until: until,
+		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update, Admitted: bar.admitted})
 	bar.finish()
 	summary := notify.Summary{Kind: notify.League, Name: cfg.Name, DB: redactDSN(db),
 		Next: []string{"tapp ratings --league " + cfg.Name + m.suggestDB(db), "tapp web" + m.suggestDB(db)}}
@@ -183,6 +205,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	} else {
 		fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
 			out.Played, res.Elapsed.Round(100*time.Millisecond), float64(out.Played)/max(res.Elapsed.Seconds(), 1e-3))
+	}
+	if line := tablesLine(out.Admission); line != "" && !res.AlreadyFinished {
+		fmt.Fprintln(m.Stdout, line+"\n")
 	}
 	m.printLeaderboard(lb, shortRules(p.Rules), false)
 	if err := m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db); err != nil {
@@ -236,9 +261,32 @@ type leagueProgress struct {
 	start   time.Time
 	last    time.Time
 	bar     *progressbar.ProgressBar
-	desc    string // the bar's description
+	desc    string // the bar's description, without the note and the pause
 	paused  bool   // the last progress said the league is paused
 	latest  league.Progress
+	note    string // the admission control's latest change
+}
+
+// admitted shows the admission control's latest change beside the progress.
+func (b *leagueProgress) admitted(ch admission.Change) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.note = ch.String()
+	if b.bar != nil {
+		b.bar.Describe(b.description())
+	}
+}
+
+// description is the bar's description with the admission control's note and the pause.
+func (b *leagueProgress) description() string {
+	desc := b.desc
+	if b.note != "" {
+		desc += " · " + b.note
+	}
+	if b.paused {
+		desc += " — PAUSED (tapp league resume)"
+	}
+	return desc
 }
 
 func (m *Main) newLeagueProgress(until time.Time) *leagueProgress {
@@ -265,7 +313,7 @@ func (b *leagueProgress) update(pr league.Progress) {
 			}
 			b.desc = desc
 			b.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(b.m.Stderr),
-				progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionSetDescription(b.description()), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
 				progressbar.OptionShowIts(), progressbar.OptionSetItsString("deals"), progressbar.OptionThrottle(100*time.Millisecond),
 				progressbar.OptionSpinnerType(14), progressbar.OptionFullWidth())
 		}
@@ -273,7 +321,7 @@ func (b *leagueProgress) update(pr league.Progress) {
 	if b.bar != nil {
 		if pr.Paused != b.paused {
 			b.paused = pr.Paused
-			b.bar.Describe(b.desc + map[bool]string{true: " — PAUSED (tapp league resume)", false: ""}[pr.Paused])
+			b.bar.Describe(b.description())
 		}
 		_ = b.bar.Set(pr.Done - b.base)
 		return
@@ -296,6 +344,9 @@ func (b *leagueProgress) log(pr league.Progress) {
 	rate := float64(played) / max(time.Since(b.start).Seconds(), 1e-3)
 	fields := []zap.Field{zap.Int("deals_stored", pr.Done), zap.Int("deals_this_run", played),
 		zap.Float64("deals_per_second", rate), zap.Int("rounds_scheduled", pr.Rounds), zap.Int("jobs_running", pr.Running)}
+	if b.note != "" {
+		fields = append(fields, zap.String("tables", b.note))
+	}
 	if pr.Paused {
 		fields = append(fields, zap.Bool("paused", true))
 	}
@@ -449,7 +500,7 @@ func (m *Main) leaguePause(ctx context.Context, args []string, pause bool) error
 	if db == "" {
 		db = m.env("TAPP_DB", defaultDB)
 	}
-	st, err := m.openExistingStore(ctx, db)
+	st, err := m.openExistingStoreToWrite(ctx, db) // the pause is written to it
 	if err != nil {
 		return err
 	}

@@ -170,7 +170,7 @@ func (slow) Decide(ctx context.Context, obs *engine.Observation) (engine.Action,
 func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
 	t.Parallel()
 	r := engine.DefaultRules(engine.Modern)
-	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2, Scope: domain.ClockPerMatch} // the match forfeit: one bank per match
 	players := []referee.Player{
 		{Bot: "slow", Conn: inproc.NewConn(slow{}, false), Clock: referee.NewClock(tc)},
 		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},

@@ -44,6 +44,14 @@ type Conn interface {
 	StreamEvents() bool
 }
 
+// FloodCounter is a Conn whose adapter refuses some answers itself, before the referee sees
+// them (a bot flooding a game, PROTO-FLOOD). Flooded returns how many it refused for game
+// since it was last asked, by the request id they named ("" for the answers past the ids it
+// keeps apart), and forgets them; the referee counts them with the decisions they name.
+type FloodCounter interface {
+	Flooded(gameID string) map[string]int
+}
+
 // Start is what a seat is told when its game begins.
 type Start struct {
 	GameID      string
@@ -66,7 +74,7 @@ type Request struct {
 	Observation *engine.Observation
 	Legal       []engine.Action // in the engine's stable order; the first is the fallback
 	Deadline    time.Time       // the time per decision from the moment the referee asked
-	OverageLeft time.Duration   // the bot's bank for the rest of the match
+	OverageLeft time.Duration   // the bot's bank for the rest of the game (of the match, with a per-match clock)
 	Rules       string          // Observation.Rules.String()
 	// Events are the seat's redacted events since its last message (none when the bot
 	// streams events); FirstEvent is the log index of the first.
@@ -121,8 +129,8 @@ type Refusal struct {
 type FallbackPlayed struct {
 	GameID, RequestID string
 	Action            engine.Action
-	Strikes           int  // the bot's strikes in the match so far
-	Forfeited         bool // the bot has forfeited the match
+	Strikes           int  // the bot's strikes in the game so far (in the match, with a per-match clock)
+	Forfeited         bool // the bot has forfeited the game (the match, with a per-match clock)
 }
 
 // End is how a game ended, the same for every seat.

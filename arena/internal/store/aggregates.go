@@ -92,7 +92,7 @@ func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]wr
 		args = append(args, k.league, k.round, k.match, k.group, u.deals, u.net[0], u.net[1], u.net[2], u.net[3])
 	}
 	ops := s.rowOps(insertUnit, unitCols, args, upsertUnit)
-	if !s.before17 {
+	if s.keepsLeagueTotals() {
 		ops = append(ops, s.leagueBotOps(bots)...)
 	}
 	names := make([]string, 0, len(leagues))

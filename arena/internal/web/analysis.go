@@ -196,7 +196,9 @@ func (v *View) walk(ctx context.Context, matchID string, number int32, viewText 
 	if err != nil {
 		return nil, nil, nil, grpcError(err)
 	}
-	rec, err := replay.ReadDeal(ctx, v.Store, stored.ID, int(number))
+	// A deal whose cards are still in play at another table is refused (replay.Gate), for
+	// the replay and its analysis alike.
+	rec, err := replay.ReadOpenDeal(ctx, v.Store, stored, int(number))
 	if err != nil {
 		return nil, nil, nil, grpcError(err)
 	}

@@ -32,7 +32,8 @@ func parseView(text string, players int) (replay.View, error) {
 	return replay.SeatView(engine.Seat(n)), nil
 }
 
-// GetReplay steps through one stored deal from one view. The steps are built by
+// GetReplay steps through one stored deal from one view; a deal whose cards are still in play
+// at another table (replay.Gate) is FailedPrecondition, whatever the view. The steps are built by
 // replay.NewWalk, which leaves out what the view may not know when it builds them: this
 // conversion adds nothing of its own.
 func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*viewv1.GetReplayResponse, error) {
@@ -54,7 +55,11 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 	for _, n := range nums {
 		resp.DealNumbers = append(resp.DealNumbers, int32(n))
 	}
-	before, played, err := v.scoreBefore(ctx, stored, len(nums), rec.Number)
+	gate, err := replay.NewGate(ctx, v.Store, stored)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	before, played, err := v.scoreBefore(ctx, stored, len(nums), rec.Number, gate)
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -76,12 +81,15 @@ type matchScores struct {
 	stored  int                // the match's stored deals when they were summed
 	numbers []int              // the deal numbers, ascending
 	net     []map[string]int64 // net[i]: each bot's net over the deals before numbers[i]
+	payoffs []map[string]int64 // payoffs[i]: each bot's payoff in deal numbers[i]
 }
 
 // scoreBefore is each bot's net over the match's deals played before deal number, and how
 // many there were (read once per match and number of stored deals: a long match's deals are
-// summed once, not per step or per poll).
-func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number int) (map[string]int64, int, error) {
+// summed once, not per step or per poll). A deal whose cards are still in play at another
+// table (gate) is left out, as GetMatch leaves it out of the match's net: its payoffs would
+// tell its settlement.
+func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number int, gate *replay.Gate) (map[string]int64, int, error) {
 	v.mu.Lock()
 	sc := v.scores[m.ID]
 	v.mu.Unlock()
@@ -96,9 +104,12 @@ func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number 
 			d := &deals[i]
 			sc.numbers = append(sc.numbers, d.Number)
 			sc.net = append(sc.net, maps.Clone(sum))
+			pay := make(map[string]int64, len(d.Results))
 			for _, r := range d.Results {
 				sum[r.Bot] += int64(r.Payoff)
+				pay[r.Bot] += int64(r.Payoff)
 			}
+			sc.payoffs = append(sc.payoffs, pay)
 		}
 		v.mu.Lock()
 		if v.scores == nil || len(v.scores) > 64 { // a View made without NewView keeps them too
@@ -108,10 +119,23 @@ func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number 
 		v.mu.Unlock()
 	}
 	i, found := slices.BinarySearch(sc.numbers, number)
-	if !found {
-		return map[string]int64{}, i, nil
+	if gate.AllOpen() {
+		if !found {
+			return map[string]int64{}, i, nil
+		}
+		return sc.net[i], i, nil
 	}
-	return sc.net[i], i, nil
+	net, counted := map[string]int64{}, 0
+	for k := range i {
+		if gate.Check(sc.numbers[k]) != nil {
+			continue
+		}
+		counted++
+		for b, p := range sc.payoffs[k] {
+			net[b] += p
+		}
+	}
+	return net, counted, nil
 }
 
 func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {
@@ -146,6 +170,7 @@ func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {
 			p.Attempts = append(p.Attempts, &viewv1.Attempt{Text: a.Text, After: protoconv.Duration(a.After), Rejected: a.Rejected})
 		}
 		p.Think = protoconv.Duration(s.Record.Think)
+		p.Flooded = int32(s.Record.Flooded)
 	}
 	if s.HasRecord {
 		p.Latency = protoconv.Duration(s.Record.Latency)

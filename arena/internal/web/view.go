@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/engine"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
@@ -33,6 +33,7 @@ type Store interface {
 	ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
 	DealNumbers(ctx context.Context, matchID string) ([]int, error)
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) // see replay.Gate
 	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
@@ -68,16 +69,16 @@ type View struct {
 	now      func() time.Time
 
 	mu     sync.Mutex
-	rates  map[string]*rateWindow  // by league: the deals stored at earlier calls (progress.go)
-	plans  map[string][][]string   // by running match: the seating of each deal
-	scores map[string]*matchScores // by match: the running totals of its stored deals (replay.go)
-	live   map[string]*liveTotal   // by running match: its score as the live view follows it
+	rates  map[string]*rateWindow     // by league: the deals stored at earlier calls (progress.go)
+	plans  map[string]*match.Schedule // by running match
+	scores map[string]*matchScores    // by match: the running totals of its stored deals (replay.go)
+	live   map[string]*liveTotal      // by running match: its score as the live view follows it
 }
 
 // NewView is a view service over st.
 func NewView(st Store, boards Leaderboards, live *Live) *View {
 	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]*rateWindow),
-		plans: make(map[string][][]string), scores: make(map[string]*matchScores), live: make(map[string]*liveTotal)}
+		plans: make(map[string]*match.Schedule), scores: make(map[string]*matchScores), live: make(map[string]*liveTotal)}
 }
 
 // clock is the time now (tests set now; a View made without NewView reads the wall clock).
@@ -95,6 +96,8 @@ func grpcError(err error) error {
 		return nil
 	case errors.Is(err, domain.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, replay.ErrInPlay):
+		return status.Error(codes.FailedPrecondition, err.Error())
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return status.FromContextError(err).Err()
 	}
@@ -154,7 +157,7 @@ func (v *View) GetLeaderboard(ctx context.Context, req *viewv1.GetLeaderboardReq
 	return boardToProto(lb), nil
 }
 
-// GetRatingHistory is every bot's multiplayer Elo after each of its matches.
+// GetRatingHistory is a league's headline rating over its time, with each bot's interval.
 func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistoryRequest) (*viewv1.GetRatingHistoryResponse, error) {
 	rules, err := filterRules(req.GetRules())
 	if err != nil {
@@ -164,15 +167,7 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	ms, err := v.Store.ListMatches(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
-	if err != nil {
-		return nil, grpcError(err)
-	}
-	finished := make(map[string]time.Time, len(ms))
-	for _, m := range ms {
-		finished[m.ID] = m.Finished
-	}
-	return historyToProto(lb, finished), nil
+	return historyToProto(lb), nil
 }
 
 func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
@@ -187,8 +182,8 @@ func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
 	if !m.Finished.IsZero() {
 		info.Finished = protoconv.Timestamp(m.Finished)
 	}
-	if tables, err := match.Plan(m.Spec); err == nil {
-		info.DealsPlanned = int32(len(tables))
+	if tables, err := match.NewSchedule(m.Spec); err == nil {
+		info.DealsPlanned = int32(tables.Len())
 	}
 	return info
 }
@@ -232,15 +227,24 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	if err != nil {
 		return nil, grpcError(err)
 	}
+	gate, err := replay.NewGate(ctx, v.Store, m)
+	if err != nil {
+		return nil, grpcError(err)
+	}
 	info := matchInfo(m, len(deals))
 	net := make(map[string]int64)
 	resp := &viewv1.GetMatchResponse{Match: info}
 	for i := range deals {
 		d := &deals[i]
-		resp.Deals = append(resp.Deals, &viewv1.DealLine{
-			DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating,
-			Settlement: protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
-		})
+		line := &viewv1.DealLine{DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating}
+		resp.Deals = append(resp.Deals, line)
+		if gate.Check(d.Number) != nil {
+			// Its settlement (the contract, who made it, the points) tells of cards still in
+			// play at another table: only that it is stored is shown, and it is not in the net.
+			line.InPlay = true
+			continue
+		}
+		line.Settlement = protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players)
 		for _, r := range d.Results {
 			net[r.Bot] += int64(r.Payoff)
 		}
@@ -273,16 +277,16 @@ func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	seatings, err := v.seatings(ctx, req.GetMatchId())
+	tables, err := v.schedule(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, grpcError(err)
 	}
 	for _, d := range resp.Deals {
-		if n := int(d.DealNumber); n >= 0 && n < len(seatings) {
-			d.Seating = seatings[n]
+		if n := int(d.DealNumber); n >= 0 && n < tables.Len() {
+			d.Seating = tables.Table(n).Seating
 		}
 	}
-	played, net, err := v.liveScore(ctx, m, seatings, settled)
+	played, net, err := v.liveScore(ctx, m, tables, settled)
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -294,11 +298,12 @@ func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1
 }
 
 // liveTotal is a running match's score as far as the dashboard knows it: the deals counted
-// (stored before the watch began, or settled since) and each bot's net over them.
+// (stored before the watch began, or settled since) and each one's payoffs by bot.
 type liveTotal struct {
 	known   map[int]bool
-	net     map[string]int64
-	checked time.Time // when the stored deals were last compared with the known ones
+	pay     map[int]map[string]int64 // by deal number
+	gate    *replay.Gate             // which deals may be shown, as of checked
+	checked time.Time                // when the stored deals were last compared with the known ones
 }
 
 // liveCheckEvery is how often a live score is checked against the stored deals, for a deal
@@ -307,8 +312,10 @@ const liveCheckEvery = 10 * time.Second
 
 // liveScore is a running match's deals played and each bot's net: its stored deals read once,
 // then the deals the live feed saw settle (settled: payoffs by seat, by deal number), with a
-// look at the stored deal numbers every liveCheckEvery. A poll reads no deal.
-func (v *View) liveScore(ctx context.Context, m *domain.Match, seatings [][]string, settled map[int32][]int32) (int, map[string]int64, error) {
+// look at the stored deal numbers every liveCheckEvery. A poll reads no deal. The net leaves
+// out a deal whose cards are still in play at another table (replay.Gate, read again at each
+// look: a gate that is behind only holds back more), as GetMatch does.
+func (v *View) liveScore(ctx context.Context, m *domain.Match, tables *match.Schedule, settled map[int32][]int32) (int, map[string]int64, error) {
 	v.mu.Lock()
 	lt := v.live[m.ID]
 	v.mu.Unlock()
@@ -318,7 +325,11 @@ func (v *View) liveScore(ctx context.Context, m *domain.Match, seatings [][]stri
 		if err != nil {
 			return 0, nil, err
 		}
-		lt = &liveTotal{known: map[int]bool{}, net: map[string]int64{}, checked: now}
+		gate, err := replay.NewGate(ctx, v.Store, m)
+		if err != nil {
+			return 0, nil, err
+		}
+		lt = &liveTotal{known: map[int]bool{}, pay: map[int]map[string]int64{}, gate: gate, checked: now}
 		for i := range deals {
 			lt.add(&deals[i])
 		}
@@ -330,18 +341,26 @@ func (v *View) liveScore(ctx context.Context, m *domain.Match, seatings [][]stri
 	}
 	v.live[m.ID] = lt
 	for n, pay := range settled {
-		if lt.known[int(n)] || int(n) >= len(seatings) {
+		if lt.known[int(n)] || int(n) >= tables.Len() {
 			continue
 		}
 		lt.known[int(n)] = true
+		seating := tables.Table(int(n)).Seating
+		byBot := make(map[string]int64, len(seating))
 		for seat, p := range pay {
-			if seat < len(seatings[n]) {
-				lt.net[seatings[n][seat]] += int64(p)
+			if seat < len(seating) {
+				byBot[seating[seat]] += int64(p)
 			}
 		}
+		lt.pay[int(n)] = byBot
 	}
 	if now.Sub(lt.checked) >= liveCheckEvery {
 		lt.checked = now
+		gate, err := replay.NewGate(ctx, v.Store, m)
+		if err != nil {
+			return 0, nil, err
+		}
+		lt.gate = gate
 		nums, err := v.Store.DealNumbers(ctx, m.ID)
 		if err != nil {
 			return 0, nil, err
@@ -357,7 +376,16 @@ func (v *View) liveScore(ctx context.Context, m *domain.Match, seatings [][]stri
 			lt.add(rec)
 		}
 	}
-	return len(lt.known), maps.Clone(lt.net), nil
+	net := make(map[string]int64)
+	for n, pay := range lt.pay {
+		if lt.gate.Check(n) != nil {
+			continue
+		}
+		for b, p := range pay {
+			net[b] += p
+		}
+	}
+	return len(lt.known), net, nil
 }
 
 func (lt *liveTotal) add(d *domain.DealRecord) {
@@ -365,14 +393,16 @@ func (lt *liveTotal) add(d *domain.DealRecord) {
 		return
 	}
 	lt.known[d.Number] = true
+	pay := make(map[string]int64, len(d.Results))
 	for _, r := range d.Results {
-		lt.net[r.Bot] += int64(r.Payoff)
+		pay[r.Bot] += int64(r.Payoff)
 	}
+	lt.pay[d.Number] = pay
 }
 
-// seatings is the seating of every deal of a match, from its plan (kept: a plan deals every
-// table, which a poll should not repeat).
-func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error) {
+// schedule is a running match's schedule, which gives each deal's seating (kept: a poll
+// should not read the match and its deal file again).
+func (v *View) schedule(ctx context.Context, matchID string) (*match.Schedule, error) {
 	v.mu.Lock()
 	s, ok := v.plans[matchID]
 	v.mu.Unlock()
@@ -383,19 +413,13 @@ func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error)
 	if err != nil {
 		return nil, err
 	}
-	tables, err := match.Plan(m.Spec)
+	s, err = match.NewSchedule(m.Spec)
 	if err != nil {
 		return nil, err
 	}
-	s = make([][]string, len(tables))
-	for _, t := range tables {
-		if t.Number >= 0 && t.Number < len(s) {
-			s[t.Number] = t.Seating
-		}
-	}
 	v.mu.Lock()
 	if v.plans == nil || len(v.plans) > 64 {
-		v.plans = make(map[string][][]string)
+		v.plans = make(map[string]*match.Schedule)
 	}
 	v.plans[matchID] = s
 	v.mu.Unlock()

@@ -1,8 +1,8 @@
 // Package storetest is the contract every store of the arena keeps, as one test suite: bots,
 // matches, deals with their decision records, results, the readers' views (deal summaries,
-// analyses, leagues), the league's job queue with its running totals, and hosted bots'
-// submissions. The memory store and the SQL store on SQLite and PostgreSQL run it from their
-// own tests, and a new store must pass it:
+// analyses, leagues), the league's job queue with its running totals, the leaderboard's sums
+// kept as deals are stored, and hosted bots' submissions. The memory store and the SQL store
+// on SQLite and PostgreSQL run it from their own tests, and a new store must pass it:
 //
 //	storetest.Run(t, func(t *testing.T) storetest.Store { return openMyStore(t) })
 //
@@ -17,19 +17,27 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
 
-// Store is everything the suite checks: the arena's store, the league's, and what the
-// readers read (replays and verification: Deal; analyses: DealSummaries and Analyses; the
-// dashboard: DealSummaries and ListLeagues). A store that also stores several deals in one
-// transaction (match.BatchSaver) is checked for that too.
+// Store is everything the suite checks: the arena's store, the league's, what the readers
+// read (replays and verification: Deal; analyses: DealSummaries and Analyses; the dashboard:
+// DealSummaries and ListLeagues), and the leaderboard's kept sums with the rating history
+// (board.HistoryStore). A store that
+// also stores several deals in one transaction (match.BatchSaver) is checked for that too.
 type Store interface {
 	leaguestore.Store
+	board.HistoryStore
 	domain.SubmissionStore
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
+	// Chain returns a match's chain as the store keeps it (dealchain).
+	Chain(ctx context.Context, matchID string) (*domain.Chain, error)
+	// RoundJobs lists the jobs of the league round a match belongs to, by id (none for a
+	// stand-alone match), without Stored.
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	// DealSummaries is Deals without each decision's Sent.
@@ -62,6 +70,7 @@ var tests = []test{
 	{"BadDealsAreRefusedWhole", testBadDealsAreRefusedWhole},
 	{"SaveDealsStoresABatchWholeOrNotAtAll", testSaveDealsBatch},
 	{"PlayedDealsReadBackExactly", testPlayedDeals},
+	{"DealsAreChainedInTheOrderStored", testChain},
 	{"Results", testResults},
 	{"ConcurrentWriters", testConcurrentWriters},
 	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
@@ -72,10 +81,14 @@ var tests = []test{
 	{"Queue/ClaimCountsStoredDeals", testClaimCountsStoredDeals},
 	{"Queue/ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
 	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
+	{"Queue/RoundJobsAreTheRoundsOfEveryMatch", testRoundJobs},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
 	{"Totals/LeagueBotsAndMatchCounts", testLeagueBotsAndMatchCounts},
 	{"LeaguePauseAndResume", testLeaguePause},
+	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
+	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
+	{"Ratings/HistoryOverTheLeaguesClock", testRatingHistory},
 	{"Submissions", testSubmissions},
 	{"Submissions/ConcurrentVersionsAreNumberedOnce", testConcurrentSubmissions},
 }

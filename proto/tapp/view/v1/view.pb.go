@@ -440,8 +440,12 @@ type Standing struct {
 	DefenderPerDeal float64 `protobuf:"fixed64,14,opt,name=defender_per_deal,json=defenderPerDeal,proto3" json:"defender_per_deal,omitempty"`
 	DeclareRate     float64 `protobuf:"fixed64,15,opt,name=declare_rate,json=declareRate,proto3" json:"declare_rate,omitempty"`
 	MadeRate        float64 `protobuf:"fixed64,16,opt,name=made_rate,json=madeRate,proto3" json:"made_rate,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Whether the rating has an interval (from 5 deal sources; rating_lo = rating_hi = rating
+	// and no LOS without one), and the deal sources the bot sat in.
+	Interval      bool  `protobuf:"varint,17,opt,name=interval,proto3" json:"interval,omitempty"`
+	Sources       int32 `protobuf:"varint,18,opt,name=sources,proto3" json:"sources,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Standing) Reset() {
@@ -582,6 +586,20 @@ func (x *Standing) GetDeclareRate() float64 {
 func (x *Standing) GetMadeRate() float64 {
 	if x != nil {
 		return x.MadeRate
+	}
+	return 0
+}
+
+func (x *Standing) GetInterval() bool {
+	if x != nil {
+		return x.Interval
+	}
+	return false
+}
+
+func (x *Standing) GetSources() int32 {
+	if x != nil {
+		return x.Sources
 	}
 	return 0
 }
@@ -766,13 +784,33 @@ func (x *GetRatingHistoryRequest) GetRules() string {
 	return ""
 }
 
+// RatingPoint is a bot's headline rating at one moment of its league's time, with its 95%
+// interval: the board as it stood once `clock` deal sources were stored.
 type RatingPoint struct {
-	state    protoimpl.MessageState `protogen:"open.v1"`
-	MatchId  string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// No longer set: the history was once the multiplayer Elo after each match.
+	//
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
+	MatchId string `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 	Finished *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=finished,proto3" json:"finished,omitempty"`
-	// The bot's count of rated matches after this one, from 1.
-	MatchNumber   int32   `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
-	Rating        float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
+	MatchNumber int32 `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
+	// The headline: what the bot wins per deal at a table of bots drawn from the others.
+	Rating float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	// The league's clock: deal sources stored (every table and seating of one deal counts once).
+	Clock int64 `protobuf:"varint,5,opt,name=clock,proto3" json:"clock,omitempty"`
+	// Deal sources and deals rated then (tainted matches left out).
+	Sources int32 `protobuf:"varint,6,opt,name=sources,proto3" json:"sources,omitempty"`
+	Deals   int32 `protobuf:"varint,7,opt,name=deals,proto3" json:"deals,omitempty"`
+	// The 95% interval, where the bot had one (interval); rating_lo = rating_hi = rating else.
+	RatingLo float64 `protobuf:"fixed64,8,opt,name=rating_lo,json=ratingLo,proto3" json:"rating_lo,omitempty"`
+	RatingHi float64 `protobuf:"fixed64,9,opt,name=rating_hi,json=ratingHi,proto3" json:"rating_hi,omitempty"`
+	Interval bool    `protobuf:"varint,10,opt,name=interval,proto3" json:"interval,omitempty"`
+	// Fewer than 30 deal sources: the figures will still move.
+	Provisional bool `protobuf:"varint,11,opt,name=provisional,proto3" json:"provisional,omitempty"`
+	// When the point was taken.
+	Taken         *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=taken,proto3" json:"taken,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -807,6 +845,7 @@ func (*RatingPoint) Descriptor() ([]byte, []int) {
 	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{10}
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetMatchId() string {
 	if x != nil {
 		return x.MatchId
@@ -814,6 +853,7 @@ func (x *RatingPoint) GetMatchId() string {
 	return ""
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetFinished() *timestamppb.Timestamp {
 	if x != nil {
 		return x.Finished
@@ -821,6 +861,7 @@ func (x *RatingPoint) GetFinished() *timestamppb.Timestamp {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetMatchNumber() int32 {
 	if x != nil {
 		return x.MatchNumber
@@ -833,6 +874,62 @@ func (x *RatingPoint) GetRating() float64 {
 		return x.Rating
 	}
 	return 0
+}
+
+func (x *RatingPoint) GetClock() int64 {
+	if x != nil {
+		return x.Clock
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetSources() int32 {
+	if x != nil {
+		return x.Sources
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetDeals() int32 {
+	if x != nil {
+		return x.Deals
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetRatingLo() float64 {
+	if x != nil {
+		return x.RatingLo
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetRatingHi() float64 {
+	if x != nil {
+		return x.RatingHi
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetInterval() bool {
+	if x != nil {
+		return x.Interval
+	}
+	return false
+}
+
+func (x *RatingPoint) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
+	}
+	return false
+}
+
+func (x *RatingPoint) GetTaken() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Taken
+	}
+	return nil
 }
 
 type BotHistory struct {
@@ -889,9 +986,11 @@ func (x *BotHistory) GetPoints() []*RatingPoint {
 
 type GetRatingHistoryResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// What the rating is ("multiplayer Elo after each match, from 1500").
-	Rating        string        `protobuf:"bytes,1,opt,name=rating,proto3" json:"rating,omitempty"`
-	Bots          []*BotHistory `protobuf:"bytes,2,rep,name=bots,proto3" json:"bots,omitempty"`
+	// What the rating is, or why there is no history (it is kept per league and rule set).
+	Rating string        `protobuf:"bytes,1,opt,name=rating,proto3" json:"rating,omitempty"`
+	Bots   []*BotHistory `protobuf:"bytes,2,rep,name=bots,proto3" json:"bots,omitempty"`
+	// The unit of the rating: cents (modern) or points.
+	Unit          string `protobuf:"bytes,3,opt,name=unit,proto3" json:"unit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -938,6 +1037,13 @@ func (x *GetRatingHistoryResponse) GetBots() []*BotHistory {
 		return x.Bots
 	}
 	return nil
+}
+
+func (x *GetRatingHistoryResponse) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
 }
 
 type GetLeagueProgressRequest struct {
@@ -1559,8 +1665,13 @@ type DealLine struct {
 	DealNumber int32                  `protobuf:"varint,1,opt,name=deal_number,json=dealNumber,proto3" json:"deal_number,omitempty"`
 	Group      int32                  `protobuf:"varint,2,opt,name=group,proto3" json:"group,omitempty"`
 	// Bot names by seat.
-	Seating       []string       `protobuf:"bytes,3,rep,name=seating,proto3" json:"seating,omitempty"`
-	Settlement    *v1.Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	Seating []string `protobuf:"bytes,3,rep,name=seating,proto3" json:"seating,omitempty"`
+	// Unset while in_play.
+	Settlement *v1.Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	// The deal is stored, but another deal dealt the same cards (its duplicate group, or the same
+	// deal at another table of its league round) is not finished: its settlement and its replay
+	// are withheld until it is, and it is not in the match's net.
+	InPlay        bool `protobuf:"varint,5,opt,name=in_play,json=inPlay,proto3" json:"in_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1621,6 +1732,13 @@ func (x *DealLine) GetSettlement() *v1.Settlement {
 		return x.Settlement
 	}
 	return nil
+}
+
+func (x *DealLine) GetInPlay() bool {
+	if x != nil {
+		return x.InPlay
+	}
+	return false
 }
 
 type GetMatchResponse struct {
@@ -1828,10 +1946,12 @@ type Step struct {
 	Settlement *v1.Settlement `protobuf:"bytes,20,opt,name=settlement,proto3" json:"settlement,omitempty"`
 	// The number of the trick this step belongs to, from 0; -1 before the play.
 	Trick int32 `protobuf:"varint,21,opt,name=trick,proto3" json:"trick,omitempty"`
+	// Own only: the answers refused without being listed one by one in attempts (PROTO-FLOOD).
+	Flooded int32 `protobuf:"varint,22,opt,name=flooded,proto3" json:"flooded,omitempty"`
 	// The table as the view sees it at this step (before the decision; at the end, after the
 	// last): built by the server from the view's observation, so nothing in it is hidden from
 	// the view.
-	Table         *TableView `protobuf:"bytes,22,opt,name=table,proto3" json:"table,omitempty"`
+	Table         *TableView `protobuf:"bytes,23,opt,name=table,proto3" json:"table,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2009,6 +2129,13 @@ func (x *Step) GetSettlement() *v1.Settlement {
 func (x *Step) GetTrick() int32 {
 	if x != nil {
 		return x.Trick
+	}
+	return 0
+}
+
+func (x *Step) GetFlooded() int32 {
+	if x != nil {
+		return x.Flooded
 	}
 	return 0
 }
@@ -3347,7 +3474,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x06Column\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
-	"\x04help\x18\x03 \x01(\tR\x04help\"\xda\x03\n" +
+	"\x04help\x18\x03 \x01(\tR\x04help\"\x90\x04\n" +
 	"\bStanding\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x16\n" +
 	"\x06rating\x18\x02 \x01(\x01R\x06rating\x12\x1b\n" +
@@ -3365,7 +3492,9 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x11declarer_per_deal\x18\r \x01(\x01R\x0fdeclarerPerDeal\x12*\n" +
 	"\x11defender_per_deal\x18\x0e \x01(\x01R\x0fdefenderPerDeal\x12!\n" +
 	"\fdeclare_rate\x18\x0f \x01(\x01R\vdeclareRate\x12\x1b\n" +
-	"\tmade_rate\x18\x10 \x01(\x01R\bmadeRate\"\xce\x02\n" +
+	"\tmade_rate\x18\x10 \x01(\x01R\bmadeRate\x12\x1a\n" +
+	"\binterval\x18\x11 \x01(\bR\binterval\x12\x18\n" +
+	"\asources\x18\x12 \x01(\x05R\asources\"\xce\x02\n" +
 	"\x16GetLeaderboardResponse\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x12\n" +
 	"\x04unit\x18\x02 \x01(\tR\x04unit\x12\x1b\n" +
@@ -3381,19 +3510,29 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x05notes\x18\v \x03(\tR\x05notes\"L\n" +
 	"\x17GetRatingHistoryRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x14\n" +
-	"\x05rules\x18\x02 \x01(\tR\x05rules\"\x9b\x01\n" +
-	"\vRatingPoint\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x126\n" +
-	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12!\n" +
-	"\fmatch_number\x18\x03 \x01(\x05R\vmatchNumber\x12\x16\n" +
-	"\x06rating\x18\x04 \x01(\x01R\x06rating\"Q\n" +
+	"\x05rules\x18\x02 \x01(\tR\x05rules\"\x97\x03\n" +
+	"\vRatingPoint\x12\x1d\n" +
+	"\bmatch_id\x18\x01 \x01(\tB\x02\x18\x01R\amatchId\x12:\n" +
+	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x02\x18\x01R\bfinished\x12%\n" +
+	"\fmatch_number\x18\x03 \x01(\x05B\x02\x18\x01R\vmatchNumber\x12\x16\n" +
+	"\x06rating\x18\x04 \x01(\x01R\x06rating\x12\x14\n" +
+	"\x05clock\x18\x05 \x01(\x03R\x05clock\x12\x18\n" +
+	"\asources\x18\x06 \x01(\x05R\asources\x12\x14\n" +
+	"\x05deals\x18\a \x01(\x05R\x05deals\x12\x1b\n" +
+	"\trating_lo\x18\b \x01(\x01R\bratingLo\x12\x1b\n" +
+	"\trating_hi\x18\t \x01(\x01R\bratingHi\x12\x1a\n" +
+	"\binterval\x18\n" +
+	" \x01(\bR\binterval\x12 \n" +
+	"\vprovisional\x18\v \x01(\bR\vprovisional\x120\n" +
+	"\x05taken\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\x05taken\"Q\n" +
 	"\n" +
 	"BotHistory\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x121\n" +
-	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\"`\n" +
+	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\"t\n" +
 	"\x18GetRatingHistoryResponse\x12\x16\n" +
 	"\x06rating\x18\x01 \x01(\tR\x06rating\x12,\n" +
-	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\"7\n" +
+	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\x12\x12\n" +
+	"\x04unit\x18\x03 \x01(\tR\x04unit\"7\n" +
 	"\x18GetLeagueProgressRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\"\xc3\x01\n" +
 	"\vBotProgress\x12\x10\n" +
@@ -3446,7 +3585,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x13ListMatchesResponse\x121\n" +
 	"\amatches\x18\x01 \x03(\v2\x17.tapp.view.v1.MatchInfoR\amatches\",\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\x90\x01\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xa9\x01\n" +
 	"\bDealLine\x12\x1f\n" +
 	"\vdeal_number\x18\x01 \x01(\x05R\n" +
 	"dealNumber\x12\x14\n" +
@@ -3454,7 +3593,8 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aseating\x18\x03 \x03(\tR\aseating\x123\n" +
 	"\n" +
 	"settlement\x18\x04 \x01(\v2\x13.tapp.v1.SettlementR\n" +
-	"settlement\"o\n" +
+	"settlement\x12\x17\n" +
+	"\ain_play\x18\x05 \x01(\bR\x06inPlay\"o\n" +
 	"\x10GetMatchResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12,\n" +
 	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.DealLineR\x05deals\"b\n" +
@@ -3466,7 +3606,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aAttempt\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05after\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x05after\x12\x1a\n" +
-	"\brejected\x18\x03 \x01(\tR\brejected\"\xf5\x05\n" +
+	"\brejected\x18\x03 \x01(\tR\brejected\"\x8f\x06\n" +
 	"\x04Step\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x10\n" +
 	"\x03end\x18\x02 \x01(\bR\x03end\x12\x12\n" +
@@ -3491,8 +3631,9 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\n" +
 	"settlement\x18\x14 \x01(\v2\x13.tapp.v1.SettlementR\n" +
 	"settlement\x12\x14\n" +
-	"\x05trick\x18\x15 \x01(\x05R\x05trick\x12-\n" +
-	"\x05table\x18\x16 \x01(\v2\x17.tapp.view.v1.TableViewR\x05table\"\x90\x05\n" +
+	"\x05trick\x18\x15 \x01(\x05R\x05trick\x12\x18\n" +
+	"\aflooded\x18\x16 \x01(\x05R\aflooded\x12-\n" +
+	"\x05table\x18\x17 \x01(\v2\x17.tapp.view.v1.TableViewR\x05table\"\x90\x05\n" +
 	"\tTableView\x120\n" +
 	"\abidding\x18\x01 \x03(\v2\x16.tapp.view.v1.LogEntryR\abidding\x12/\n" +
 	"\x06tricks\x18\x02 \x03(\v2\x17.tapp.view.v1.TrickViewR\x06tricks\x121\n" +
@@ -3693,70 +3834,71 @@ var file_tapp_view_v1_view_proto_depIdxs = []int32{
 	7,  // 3: tapp.view.v1.GetLeaderboardResponse.bots:type_name -> tapp.view.v1.Standing
 	6,  // 4: tapp.view.v1.GetLeaderboardResponse.columns:type_name -> tapp.view.v1.Column
 	39, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
-	10, // 6: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
-	11, // 7: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
-	40, // 8: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
-	14, // 9: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
-	39, // 10: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
-	40, // 11: tapp.view.v1.GetLeagueProgressResponse.rate_window:type_name -> google.protobuf.Duration
-	39, // 12: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
-	39, // 13: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
-	39, // 14: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
-	17, // 15: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
-	41, // 16: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
-	17, // 17: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
-	20, // 18: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
-	40, // 19: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
-	42, // 20: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
-	43, // 21: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
-	44, // 22: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
-	45, // 23: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
-	23, // 24: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
-	46, // 25: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
-	40, // 26: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
-	40, // 27: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
-	41, // 28: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
-	25, // 29: tapp.view.v1.Step.table:type_name -> tapp.view.v1.TableView
-	26, // 30: tapp.view.v1.TableView.bidding:type_name -> tapp.view.v1.LogEntry
-	27, // 31: tapp.view.v1.TableView.tricks:type_name -> tapp.view.v1.TrickView
-	27, // 32: tapp.view.v1.TableView.current:type_name -> tapp.view.v1.TrickView
-	28, // 33: tapp.view.v1.TableView.hands:type_name -> tapp.view.v1.SeatHand
-	17, // 34: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
-	24, // 35: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
-	32, // 36: tapp.view.v1.StepAnalysis.par:type_name -> tapp.view.v1.DealPar
-	31, // 37: tapp.view.v1.StepAnalysis.decisions:type_name -> tapp.view.v1.DecisionAnalysis
-	33, // 38: tapp.view.v1.GetReplayAnalysisResponse.steps:type_name -> tapp.view.v1.StepAnalysis
-	46, // 39: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
-	41, // 40: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
-	17, // 41: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
-	37, // 42: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
-	36, // 43: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
-	17, // 44: tapp.view.v1.GetLiveResponse.match:type_name -> tapp.view.v1.MatchInfo
-	2,  // 45: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
-	5,  // 46: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
-	9,  // 47: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
-	13, // 48: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
-	16, // 49: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
-	19, // 50: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
-	22, // 51: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
-	30, // 52: tapp.view.v1.ViewService.GetReplayAnalysis:input_type -> tapp.view.v1.GetReplayAnalysisRequest
-	35, // 53: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
-	0,  // 54: tapp.view.v1.LeagueAdminService.SetLeaguePaused:input_type -> tapp.view.v1.SetLeaguePausedRequest
-	4,  // 55: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
-	8,  // 56: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
-	12, // 57: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
-	15, // 58: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
-	18, // 59: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
-	21, // 60: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
-	29, // 61: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
-	34, // 62: tapp.view.v1.ViewService.GetReplayAnalysis:output_type -> tapp.view.v1.GetReplayAnalysisResponse
-	38, // 63: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
-	1,  // 64: tapp.view.v1.LeagueAdminService.SetLeaguePaused:output_type -> tapp.view.v1.SetLeaguePausedResponse
-	55, // [55:65] is the sub-list for method output_type
-	45, // [45:55] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	39, // 6: tapp.view.v1.RatingPoint.taken:type_name -> google.protobuf.Timestamp
+	10, // 7: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
+	11, // 8: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
+	40, // 9: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
+	14, // 10: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
+	39, // 11: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
+	40, // 12: tapp.view.v1.GetLeagueProgressResponse.rate_window:type_name -> google.protobuf.Duration
+	39, // 13: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
+	39, // 14: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
+	39, // 15: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
+	17, // 16: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
+	41, // 17: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
+	17, // 18: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
+	20, // 19: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
+	40, // 20: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
+	42, // 21: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
+	43, // 22: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
+	44, // 23: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
+	45, // 24: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
+	23, // 25: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
+	46, // 26: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
+	40, // 27: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
+	40, // 28: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
+	41, // 29: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
+	25, // 30: tapp.view.v1.Step.table:type_name -> tapp.view.v1.TableView
+	26, // 31: tapp.view.v1.TableView.bidding:type_name -> tapp.view.v1.LogEntry
+	27, // 32: tapp.view.v1.TableView.tricks:type_name -> tapp.view.v1.TrickView
+	27, // 33: tapp.view.v1.TableView.current:type_name -> tapp.view.v1.TrickView
+	28, // 34: tapp.view.v1.TableView.hands:type_name -> tapp.view.v1.SeatHand
+	17, // 35: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
+	24, // 36: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
+	32, // 37: tapp.view.v1.StepAnalysis.par:type_name -> tapp.view.v1.DealPar
+	31, // 38: tapp.view.v1.StepAnalysis.decisions:type_name -> tapp.view.v1.DecisionAnalysis
+	33, // 39: tapp.view.v1.GetReplayAnalysisResponse.steps:type_name -> tapp.view.v1.StepAnalysis
+	46, // 40: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
+	41, // 41: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
+	17, // 42: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
+	37, // 43: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
+	36, // 44: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
+	17, // 45: tapp.view.v1.GetLiveResponse.match:type_name -> tapp.view.v1.MatchInfo
+	2,  // 46: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
+	5,  // 47: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
+	9,  // 48: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
+	13, // 49: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
+	16, // 50: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
+	19, // 51: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
+	22, // 52: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
+	30, // 53: tapp.view.v1.ViewService.GetReplayAnalysis:input_type -> tapp.view.v1.GetReplayAnalysisRequest
+	35, // 54: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
+	0,  // 55: tapp.view.v1.LeagueAdminService.SetLeaguePaused:input_type -> tapp.view.v1.SetLeaguePausedRequest
+	4,  // 56: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
+	8,  // 57: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
+	12, // 58: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
+	15, // 59: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
+	18, // 60: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
+	21, // 61: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
+	29, // 62: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
+	34, // 63: tapp.view.v1.ViewService.GetReplayAnalysis:output_type -> tapp.view.v1.GetReplayAnalysisResponse
+	38, // 64: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
+	1,  // 65: tapp.view.v1.LeagueAdminService.SetLeaguePaused:output_type -> tapp.view.v1.SetLeaguePausedResponse
+	56, // [56:66] is the sub-list for method output_type
+	46, // [46:56] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_tapp_view_v1_view_proto_init() }
