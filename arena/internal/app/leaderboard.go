@@ -77,11 +77,11 @@ func Leaderboard(ctx context.Context, st BoardStore, q BoardQuery) (*board.Leade
 }
 
 // Leaderboards is the dashboard's leaderboard over st (web.Leaderboards): the board of the
-// filter's results with every bot's multiplayer Elo history and its league's families, the
-// board `tapp ratings` prints.
+// filter's results with its league's families, the board `tapp ratings` prints. It reads no
+// Elo history: the dashboard reads a bounded one from the store (board.HistorySource).
 func Leaderboards(st BoardStore) func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
 	return func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
-		return Leaderboard(ctx, st, BoardQuery{Filter: f, Load: board.LoadOptions{History: true}})
+		return Leaderboard(ctx, st, BoardQuery{Filter: f})
 	}
 }
 

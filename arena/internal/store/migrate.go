@@ -179,6 +179,7 @@ var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	10: convertLeagueAggregates,
 	11: convertCompactRecords,
 	13: convertResultsFromRecords,
+	18: convertEloPoints,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

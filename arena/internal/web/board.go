@@ -1,8 +1,6 @@
 package web
 
 import (
-	"time"
-
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
@@ -54,15 +52,15 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 	return resp
 }
 
-// historyToProto is each bot's multiplayer Elo after each of its finished matches.
-func historyToProto(lb *board.Leaderboard, finished map[string]time.Time) *viewv1.GetRatingHistoryResponse {
+// historyToProto is each bot's multiplayer Elo after some of its finished matches.
+func historyToProto(hs []board.BotHistory) *viewv1.GetRatingHistoryResponse {
 	resp := &viewv1.GetRatingHistoryResponse{Rating: "multiplayer Elo after each finished match, from 1500"}
-	for _, b := range lb.Bots {
-		h := &viewv1.BotHistory{Bot: b.Bot}
-		for i, p := range b.History {
-			pt := &viewv1.RatingPoint{MatchId: p.Match, MatchNumber: int32(i + 1), Rating: p.Rating}
-			if t, ok := finished[p.Match]; ok && !t.IsZero() {
-				pt.Finished = protoconv.Timestamp(t)
+	for _, b := range hs {
+		h := &viewv1.BotHistory{Bot: b.Bot, Matches: int32(b.Matches)}
+		for _, p := range b.Points {
+			pt := &viewv1.RatingPoint{MatchId: p.Match, MatchNumber: int32(p.Number), Rating: p.Rating}
+			if !p.Finished.IsZero() {
+				pt.Finished = protoconv.Timestamp(p.Finished)
 			}
 			h.Points = append(h.Points, pt)
 		}

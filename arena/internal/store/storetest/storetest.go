@@ -17,6 +17,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
@@ -37,6 +38,13 @@ type Store interface {
 	// Analyses returns a match's analyses under a method, by deal number.
 	SaveAnalysis(ctx context.Context, matchID string, number int, method string, body []byte) error
 	Analyses(ctx context.Context, matchID, method string) (map[int][]byte, error)
+	// What the dashboard reads a page at a time: a match's span (count, first and last deal
+	// number), a page of its deal summaries and whether more follow, its net over all its
+	// deals, and a bounded rating history (board.HistorySource).
+	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
+	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
+	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
+	board.HistorySource
 }
 
 // test is one test of the suite, run on a fresh store.
@@ -59,6 +67,8 @@ var tests = []test{
 	{"ConcurrentWriters", testConcurrentWriters},
 	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
 	{"AnalysesRoundTripPerMethodAndReplace", testAnalyses},
+	{"DealPagesSpanAndNet", testDealPages},
+	{"EloHistoryIsTheLedgerSampled", testEloHistory},
 	{"LeagueScheduleIsIdempotent", testLeagueSchedule},
 	{"Queue/LeasesHeartbeatsAndRescue", testLeases},
 	{"Queue/SaveJobDealCompletesJobAndMatchOnce", testCompletion},

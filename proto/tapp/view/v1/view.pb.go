@@ -600,9 +600,12 @@ func (x *GetLeaderboardResponse) GetNotes() []string {
 }
 
 type GetRatingHistoryRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	LeagueId      string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
-	Rules         string                 `protobuf:"bytes,2,opt,name=rules,proto3" json:"rules,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	LeagueId string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
+	Rules    string                 `protobuf:"bytes,2,opt,name=rules,proto3" json:"rules,omitempty"`
+	// At most this many points in all (0: 1200; at most 5000), shared among the bots: each bot's
+	// first and last match and others evenly spaced between, by its match count.
+	MaxPoints     int32 `protobuf:"varint,3,opt,name=max_points,json=maxPoints,proto3" json:"max_points,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -649,6 +652,13 @@ func (x *GetRatingHistoryRequest) GetRules() string {
 		return x.Rules
 	}
 	return ""
+}
+
+func (x *GetRatingHistoryRequest) GetMaxPoints() int32 {
+	if x != nil {
+		return x.MaxPoints
+	}
+	return 0
 }
 
 type RatingPoint struct {
@@ -721,9 +731,12 @@ func (x *RatingPoint) GetRating() float64 {
 }
 
 type BotHistory struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Bot           string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
-	Points        []*RatingPoint         `protobuf:"bytes,2,rep,name=points,proto3" json:"points,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Bot   string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
+	// Some of the bot's rated matches (see max_points), by match_number.
+	Points []*RatingPoint `protobuf:"bytes,2,rep,name=points,proto3" json:"points,omitempty"`
+	// All its rated matches.
+	Matches       int32 `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -770,6 +783,13 @@ func (x *BotHistory) GetPoints() []*RatingPoint {
 		return x.Points
 	}
 	return nil
+}
+
+func (x *BotHistory) GetMatches() int32 {
+	if x != nil {
+		return x.Matches
+	}
+	return 0
 }
 
 type GetRatingHistoryResponse struct {
@@ -1335,8 +1355,12 @@ func (x *ListMatchesResponse) GetMatches() []*MatchInfo {
 }
 
 type GetMatchRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// The page: the stored deals numbered first_deal or more, at most limit of them (0: 200;
+	// at most 1000).
+	FirstDeal     int32 `protobuf:"varint,2,opt,name=first_deal,json=firstDeal,proto3" json:"first_deal,omitempty"`
+	Limit         int32 `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1376,6 +1400,20 @@ func (x *GetMatchRequest) GetMatchId() string {
 		return x.MatchId
 	}
 	return ""
+}
+
+func (x *GetMatchRequest) GetFirstDeal() int32 {
+	if x != nil {
+		return x.FirstDeal
+	}
+	return 0
+}
+
+func (x *GetMatchRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
 }
 
 type DealLine struct {
@@ -1448,9 +1486,14 @@ func (x *DealLine) GetSettlement() *v1.Settlement {
 }
 
 type GetMatchResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Match         *MatchInfo             `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
-	Deals         []*DealLine            `protobuf:"bytes,2,rep,name=deals,proto3" json:"deals,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// With the net of every stored deal (not only the page's) and deals_played counting them all.
+	Match *MatchInfo `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	// The page's deals, by number.
+	Deals []*DealLine `protobuf:"bytes,2,rep,name=deals,proto3" json:"deals,omitempty"`
+	// More deals are stored after the page: the next page starts at next_deal.
+	More          bool  `protobuf:"varint,3,opt,name=more,proto3" json:"more,omitempty"`
+	NextDeal      int32 `protobuf:"varint,4,opt,name=next_deal,json=nextDeal,proto3" json:"next_deal,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1497,6 +1540,20 @@ func (x *GetMatchResponse) GetDeals() []*DealLine {
 		return x.Deals
 	}
 	return nil
+}
+
+func (x *GetMatchResponse) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
+}
+
+func (x *GetMatchResponse) GetNextDeal() int32 {
+	if x != nil {
+		return x.NextDeal
+	}
+	return 0
 }
 
 type GetReplayRequest struct {
@@ -1844,7 +1901,8 @@ type GetReplayResponse struct {
 	// The deal's dealer, by seat (the seat before forehand).
 	Dealer int32   `protobuf:"varint,7,opt,name=dealer,proto3" json:"dealer,omitempty"`
 	Steps  []*Step `protobuf:"bytes,8,rep,name=steps,proto3" json:"steps,omitempty"`
-	// Deal numbers of the match, for the viewer's navigation.
+	// Deal numbers of the match's stored deals around this one (up to 100 on either side, and the
+	// first and the last), for the viewer's navigation.
 	DealNumbers   []int32 `protobuf:"varint,9,rep,packed,name=deal_numbers,json=dealNumbers,proto3" json:"deal_numbers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2255,19 +2313,22 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x03los\x18\t \x03(\x01R\x03los\x12.\n" +
 	"\acolumns\x18\n" +
 	" \x03(\v2\x14.tapp.view.v1.ColumnR\acolumns\x12\x14\n" +
-	"\x05notes\x18\v \x03(\tR\x05notes\"L\n" +
+	"\x05notes\x18\v \x03(\tR\x05notes\"k\n" +
 	"\x17GetRatingHistoryRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x14\n" +
-	"\x05rules\x18\x02 \x01(\tR\x05rules\"\x9b\x01\n" +
+	"\x05rules\x18\x02 \x01(\tR\x05rules\x12\x1d\n" +
+	"\n" +
+	"max_points\x18\x03 \x01(\x05R\tmaxPoints\"\x9b\x01\n" +
 	"\vRatingPoint\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x126\n" +
 	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12!\n" +
 	"\fmatch_number\x18\x03 \x01(\x05R\vmatchNumber\x12\x16\n" +
-	"\x06rating\x18\x04 \x01(\x01R\x06rating\"Q\n" +
+	"\x06rating\x18\x04 \x01(\x01R\x06rating\"k\n" +
 	"\n" +
 	"BotHistory\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x121\n" +
-	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\"`\n" +
+	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\x12\x18\n" +
+	"\amatches\x18\x03 \x01(\x05R\amatches\"`\n" +
 	"\x18GetRatingHistoryResponse\x12\x16\n" +
 	"\x06rating\x18\x01 \x01(\tR\x06rating\x12,\n" +
 	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\"7\n" +
@@ -2314,9 +2375,12 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\tduplicate\x18\f \x01(\bR\tduplicate\x12\x16\n" +
 	"\x06format\x18\r \x01(\tR\x06format\"H\n" +
 	"\x13ListMatchesResponse\x121\n" +
-	"\amatches\x18\x01 \x03(\v2\x17.tapp.view.v1.MatchInfoR\amatches\",\n" +
+	"\amatches\x18\x01 \x03(\v2\x17.tapp.view.v1.MatchInfoR\amatches\"a\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\x90\x01\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
+	"\n" +
+	"first_deal\x18\x02 \x01(\x05R\tfirstDeal\x12\x14\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\x90\x01\n" +
 	"\bDealLine\x12\x1f\n" +
 	"\vdeal_number\x18\x01 \x01(\x05R\n" +
 	"dealNumber\x12\x14\n" +
@@ -2324,10 +2388,12 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aseating\x18\x03 \x03(\tR\aseating\x123\n" +
 	"\n" +
 	"settlement\x18\x04 \x01(\v2\x13.tapp.v1.SettlementR\n" +
-	"settlement\"o\n" +
+	"settlement\"\xa0\x01\n" +
 	"\x10GetMatchResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12,\n" +
-	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.DealLineR\x05deals\"b\n" +
+	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.DealLineR\x05deals\x12\x12\n" +
+	"\x04more\x18\x03 \x01(\bR\x04more\x12\x1b\n" +
+	"\tnext_deal\x18\x04 \x01(\x05R\bnextDeal\"b\n" +
 	"\x10GetReplayRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1f\n" +
 	"\vdeal_number\x18\x02 \x01(\x05R\n" +
