@@ -33,7 +33,7 @@ func TestGoStarterCopiesTheSDK(t *testing.T) {
 		}
 	}
 	mod := read(t, dir, "go.mod")
-	for _, want := range []string{"module lowbot\n", "require (\n\tgithub.com/tapparena/tapp v0.0.0-", "google.golang.org/grpc ",
+	for _, want := range []string{"module lowbot\n", "require github.com/tapparena/tapp v0.0.0-", "google.golang.org/grpc ",
 		"replace github.com/tapparena/tapp => ./third_party/tapp\n"} {
 		if !strings.Contains(mod, want) {
 			t.Errorf("go.mod lacks %q:\n%s", want, mod)

@@ -52,7 +52,8 @@ var layers = []layer{
 			m("arena/internal/server/..."),
 			m("arena/internal/inproc/..."),
 			m("arena/internal/launch/..."),
-			m("arena/internal/store/..."), // SQLite, PostgreSQL, memory
+			m("arena/internal/sandbox/..."), // runsc, bwrap: hosted bots' programs as the launcher runs them
+			m("arena/internal/store/..."),   // SQLite, PostgreSQL, memory
 			m("arena/internal/replay/..."),
 			m("arena/internal/dataset/..."),
 			m("arena/internal/web/..."),
@@ -69,6 +70,7 @@ var layers = []layer{
 			m("arena/internal/host/..."),
 			m("arena/internal/reask/..."),
 			m("arena/internal/botcheck/..."),
+			m("arena/internal/hosting/..."), // submissions, their builds and seats, the standing ladder
 		},
 	},
 	{
@@ -196,10 +198,11 @@ var depRules = []depRule{
 	},
 	{
 		id:    "DASHBOARD_READ_ONLY",
-		why:   "the dashboard reads the store and the match feed: it links no arena host, launcher, league runner, bot SDK or YAML",
+		why:   "the dashboard reads the store and the match feed: it links no arena host, launcher, sandbox, hosting use case, league runner, bot SDK or YAML",
 		scope: []string{m("arena/internal/web/...")},
 		deny: []string{
 			m("arena/internal/host/..."), m("arena/internal/launch/..."), m("arena/internal/server/..."),
+			m("arena/internal/hosting/..."), m("arena/internal/sandbox/..."),
 			m("arena/internal/league"), m("arena/internal/league/leaguefile/..."), m("bots/sdk/..."),
 			"github.com/goccy/go-yaml/...",
 		},
@@ -240,6 +243,8 @@ var exceptions = []exception{
 		why: "the dashboard shows recorded deals through the replay viewer"},
 	{rule: "ADAPTERS_APART", from: m("arena/internal/league/leaguefile"), to: []string{m("arena/internal/launch")},
 		why: "a league file's bot commands are split as the launcher will run them (launch.Split)"},
+	{rule: "ADAPTERS_APART", from: m("arena/internal/sandbox"), to: []string{m("arena/internal/launch"), m("arena/internal/launch/confine")},
+		why: "a sandbox is a way of launching: its back ends return the launcher's spec, and bwrap's starts the confinement the launcher holds (confine)"},
 	{rule: "LIBRARIES_DO_NOT_PRINT", from: m("arena/internal/testbot"), to: []string{"os.Stderr"},
 		why: "a test binary run as a bot program reports its failure on stderr, as every bot does"},
 	{rule: "THIRD_PARTY", from: m("arena/internal/league/liveness"), to: []string{"golang.org/x/sys/windows"},

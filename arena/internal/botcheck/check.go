@@ -44,6 +44,10 @@ type Config struct {
 	// running and connects by itself to Listen with Token.
 	Command string
 	Dir     string // the command's working directory (empty: this process's)
+	// Start, when set instead of Command, starts the bot itself (a hosted bot in its
+	// sandbox): told the address to connect to, and TAPP_ARENA, TAPP_TOKEN and TAPP_BOT_NAME
+	// as env, with its stderr to go to the file stderr.
+	Start func(ctx context.Context, arena string, env []string, stderr string) (*launch.Process, error)
 	// Listen is where the check's arena takes the bot's connection (default 127.0.0.1:0 with
 	// a Command; required without one).
 	Listen string
@@ -159,7 +163,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 }
 
 func (cfg *Config) defaults() error {
-	if cfg.Command == "" && (cfg.Listen == "" || cfg.Token == "") {
+	if cfg.Command == "" && cfg.Start == nil && (cfg.Listen == "" || cfg.Token == "") {
 		return errors.New("botcheck: give the bot's command, or the address and token of a bot that connects by itself")
 	}
 	if cfg.Listen == "" {
@@ -233,13 +237,19 @@ func (c *checker) start(ctx context.Context) error {
 				Log: slog.New(zapslog.NewHandler(c.log.Core(), zapslog.WithName(name))), MaxReconnect: time.Second}, b)
 		}()
 	}
-	if c.cfg.Command != "" {
+	if c.cfg.Command != "" || c.cfg.Start != nil {
 		dir, err := os.MkdirTemp("", "tapp-botcheck-")
 		if err != nil {
 			return err
 		}
 		c.stderr = filepath.Join(dir, "stderr.log")
 		env := []string{"TAPP_ARENA=" + c.proxy.Addr(), "TAPP_TOKEN=" + c.cfg.Token, "TAPP_BOT_NAME=" + c.cfg.Name}
+		if c.cfg.Start != nil {
+			if c.proc, err = c.cfg.Start(ctx, c.proxy.Addr(), env, c.stderr); err != nil {
+				return fmt.Errorf("botcheck: starting the bot: %w", err)
+			}
+			return nil
+		}
 		if c.proc, err = h.LaunchCommand(ctx, c.cfg.Name, c.cfg.Command, env, launch.Spec{Dir: c.cfg.Dir, StderrPath: c.stderr}); err != nil {
 			return fmt.Errorf("botcheck: the bot's command: %w", err)
 		}

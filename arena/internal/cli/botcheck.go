@@ -9,6 +9,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/botcheck"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/engine"
 )
@@ -67,17 +68,34 @@ func (m *Main) botCheck(ctx context.Context, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the deals and positions")
 	verbose := fs.Bool("v", false, "print the notes (stderr lines, details) of passing items too")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object at the end (for CI), instead of item by item")
+	submission := fs.String("submission", "", "check a hosted bot's version (NAME@V or NAME@latest) in its sandbox, as the arena runs it")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "with --submission: the store that holds it (env TAPP_DB)")
+	var hf hostingFlags
+	hf.register(fs, m)
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	if *cmd == "" && (*addr == "" || *token == "") {
+	var start func(ctx context.Context, arena string, env []string, stderr string) (*launch.Process, error)
+	if *submission != "" {
+		var done func()
+		var err error
+		if start, done, err = m.hostedCheck(ctx, *submission, *dsn, &hf); err != nil {
+			return err
+		}
+		defer done()
+		*name = *submission
+		if bot, v, ok := domain.ParseVersionName(*submission); ok && v == 0 {
+			*name = bot // NAME@latest: the check's name until the version is known
+		}
+	}
+	if *cmd == "" && start == nil && (*addr == "" || *token == "") {
 		return usagef("tapp bot check --cmd \"CMD\", or --arena ADDR --token T for a bot you start yourself")
 	}
 	if *cmd != "" && *addr != "" {
 		return usagef("--cmd and --arena exclude each other: --cmd launches the bot, --arena waits for one you start")
 	}
 	cfg := botcheck.Config{
-		Command: *cmd, Dir: *dir, Listen: *addr, Token: *token, Name: *name, Rules: rules, Deals: *deals, Questions: *questions,
+		Command: *cmd, Start: start, Dir: *dir, Listen: *addr, Token: *token, Name: *name, Rules: rules, Deals: *deals, Questions: *questions,
 		TimeControl:    domain.TimeControl{PerDecision: *perDecision, Overage: *overage, MaxStrikes: domain.DefaultTimeControl.MaxStrikes},
 		ConnectTimeout: *connect, Seed: *seed, Log: m.Log.Named("check"),
 		Progress: func(it botcheck.Item) { botcheck.WriteItem(m.Stdout, it, *verbose) },

@@ -84,6 +84,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
 	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
 	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
+	continuous := fs.Bool("continuous", false, "a standing ladder: keep it going as hosted bots' versions arrive (docs/hosting.md)")
+	var hf hostingFlags
+	hf.register(fs, m)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -132,6 +135,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
+	if cfg.HasSubmissions() || *continuous {
+		return m.runStandingLadder(ctx, ladderRun{cfg: cfg, st: st, db: db, listen: *listen, logs: logDir, until: until, continuous: *continuous, hf: &hf})
+	}
 	bar := m.newLeagueProgress(until)
 	runLog := m.Log
 	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings

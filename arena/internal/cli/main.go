@@ -22,12 +22,16 @@ import (
 	"go.uber.org/zap/zapcore"
 	"golang.org/x/term"
 
+	"github.com/tapparena/tapp/arena/internal/launch/confine"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
 // Execute runs the command line args (without the program's name) in this process's real
 // surroundings and returns the exit status.
 func Execute(args []string) int {
+	if len(args) > 0 && args[0] == confine.Command { // inside a bwrap sandbox, before a hosted bot
+		return confine.Main(args[1:], os.Stderr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if os.Getenv("GOGC") == "" {
@@ -94,6 +98,8 @@ func commands() []command {
 		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
 		{"version", "", "this build (version, commit, Go) and the versions of the formats it writes", (*Main).version},
 		{"dataset", "export --league NAME [--out DIR] [--anonymise]", "write a league's deals, observations and decisions as Parquet (docs/dataset.md)", (*Main).datasetCmd},
+		{"submit", "--bot NAME --lang go|python DIR|ARCHIVE", "submit a version of a hosted bot: built and run by the arena in a sandbox", (*Main).submit},
+		{"submissions", "list | show NAME@V | logs NAME@V | build NAME@V", "the hosted bots' versions: status, gauntlet, build and run logs", (*Main).submissions},
 	}
 }
 

@@ -161,7 +161,7 @@ func TestMatchPlaysASession_R_SESSION(t *testing.T) {
 // taking -h for an unknown subcommand.
 func TestSubcommandGroupsAnswerHelp(t *testing.T) {
 	t.Parallel()
-	for _, group := range []string{"league", "bots"} {
+	for _, group := range []string{"league", "bots", "submissions"} {
 		out, err := cli(t, group, "-h")
 		if err != nil || !strings.Contains(out, "tapp "+group+" ") || !strings.Contains(out, "-h lists its flags") {
 			t.Errorf("tapp %s -h: %v\n%s", group, err, out)
@@ -179,6 +179,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		{"deals"}, {"deals", "gen"}, {"league"}, {"league", "run"}, {"league", "status"}, {"league", "list"},
 		{"ratings"}, {"sprt"}, {"replay"}, {"replay", "export"}, {"replay", "ask"}, {"replay", "verify"},
 		{"replay", "diff"}, {"replay", "import"}, {"analyze"}, {"version"}, {"dataset"}, {"dataset", "export"},
+		{"submit"}, {"submissions"}, {"submissions", "list"}, {"submissions", "show"}, {"submissions", "logs"}, {"submissions", "build"},
 	}
 	for _, c := range commands() { // a new command is in the list above
 		found := false

@@ -219,4 +219,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-

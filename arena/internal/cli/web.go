@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/tapparena/tapp/arena/internal/app"
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/hosting"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/internal/web"
@@ -42,6 +44,14 @@ func (m *Main) web(ctx context.Context, args []string) error {
 	}
 }
 
+// submissions is the hosting use case as the dashboard's port: an uploaded version stored
+// for its bot's token holder.
+func submissions(st hosting.Store) web.Submissions {
+	return func(ctx context.Context, u web.Upload) (*domain.Submission, error) {
+		return hosting.SubmitArchive(ctx, st, hosting.Request{Bot: u.Bot, Token: u.Token, Lang: u.Lang, Entry: u.Entry}, u.Archive, u.Format)
+	}
+}
+
 // startDashboard serves the web dashboard over st on addr until ctx ends: read-only, or
 // beside the arena a (with its live view and admin service) when a is set. It returns the
 // dashboard's URL and a channel that reports a failure to serve.
@@ -49,7 +59,8 @@ func (m *Main) startDashboard(ctx context.Context, st *store.Store, a *host.Host
 	if viewerToken == "" && web.RequiresViewerToken(addr) {
 		return "", nil, usagef("the dashboard on %s would be open to others: give --viewer-token (or listen on 127.0.0.1)", addr)
 	}
-	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: addr, ViewerToken: viewerToken, Log: m.Log}
+	d := web.Dashboard{Store: st, Leaderboards: app.Leaderboards(st), Addr: addr, ViewerToken: viewerToken, Log: m.Log,
+		Submissions: submissions(st)} // hosted bots' versions, for their token holders (upload.html)
 	if a != nil {
 		d.Live, d.Admin = server.MatchFeed{Matches: a.Service}, a.Server.RegisterAdmin
 	}

@@ -18,6 +18,13 @@ var (
 	ErrConflict = errors.New("already exists")
 )
 
+// Errors a use case wraps when the caller is at fault, so that every front end shows them as
+// the caller's mistake (invalid_argument, permission_denied) and not as the arena's failure.
+var (
+	ErrInvalid   = errors.New("invalid")
+	ErrForbidden = errors.New("not allowed")
+)
+
 // Bot is a registered bot. Its token is kept only as a hash.
 type Bot struct {
 	ID        string

@@ -10,3 +10,14 @@ func (p *Process) Err() error {
 	defer p.mu.Unlock()
 	return p.exitErr
 }
+
+// Pid is the process id of the running process (0 between runs): for tests that look at what
+// runs on the host.
+func (p *Process) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}

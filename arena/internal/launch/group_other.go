@@ -21,3 +21,6 @@ func signalGroup(cmd *exec.Cmd, kill bool) error {
 	}
 	return cmd.Process.Signal(os.Interrupt)
 }
+
+// runAs does nothing where processes cannot be started as another user.
+func runAs(*exec.Cmd, Credential) {}

@@ -27,3 +27,11 @@ func signalGroup(cmd *exec.Cmd, kill bool) error {
 	}
 	return syscall.Kill(-cmd.Process.Pid, sig)
 }
+
+// runAs starts the command as another user, with no supplementary groups.
+func runAs(cmd *exec.Cmd, c Credential) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Credential = &syscall.Credential{Uid: c.UID, Gid: c.GID, Groups: []uint32{}}
+}

@@ -10,6 +10,7 @@ package launch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,6 +56,22 @@ type Spec struct {
 	// stops the whole group, and kills what is left of it after the process exits: a
 	// command that starts other programs (a script) leaves none behind.
 	Group bool
+
+	// The hooks of a sandboxed bot (confined.go): set by arena/internal/sandbox's callers.
+
+	// Prepare, when set, is called before every run and gives that run's command and extra
+	// environment (a sandbox needs a fresh container per run) and what to clean up after it;
+	// Command is then only the name of what is run, for logs.
+	Prepare func() (Prepared, error)
+	// CleanEnv starts the process with Env only, not with the arena's environment (which may
+	// hold tokens and passwords).
+	CleanEnv bool
+	// Credential runs the process as another user (the arena must be root): a sandbox is
+	// started as an unprivileged user, never with the arena's rights.
+	Credential *Credential
+	// Limits are enforced from outside the process: its output kept, its CPU time (of the
+	// whole process tree) and its wall time per run.
+	Limits Limits
 }
 
 // Process is a supervised bot process.
@@ -82,8 +99,10 @@ func Start(ctx context.Context, spec Spec, log *zap.Logger) (*Process, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	if _, err := exec.LookPath(spec.Command[0]); err != nil {
-		return nil, fmt.Errorf("bot %s: %w", spec.Name, err)
+	if spec.Prepare == nil {
+		if _, err := exec.LookPath(spec.Command[0]); err != nil {
+			return nil, fmt.Errorf("bot %s: %w", spec.Name, err)
+		}
 	}
 	return supervised(ctx, spec, log, nil), nil
 }
@@ -262,16 +281,39 @@ func (t *tail) reset() {
 var _ io.Writer = (*tail)(nil)
 
 func (p *Process) runOnce(ctx context.Context) error {
+	argv, env := p.spec.Command, p.spec.Env
+	if p.spec.Prepare != nil {
+		prepared, err := p.spec.Prepare()
+		if err != nil {
+			return fmt.Errorf("preparing the sandbox: %w", err)
+		}
+		if prepared.Cleanup != nil {
+			defer prepared.Cleanup()
+		}
+		argv, env = prepared.Command, append(append([]string(nil), env...), prepared.Env...)
+	}
+	if p.spec.Limits.Wall > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, p.spec.Limits.Wall, &LimitError{Limit: "wall time", Value: p.spec.Limits.Wall.String()})
+		defer cancel()
+	}
 	// The process is started and waited for on one OS thread, held until it has exited: on
 	// Linux it dies with that thread (dieWithArena), and Go would otherwise end or reuse the
 	// threads it runs goroutines on as it likes.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cmd := exec.CommandContext(ctx, p.spec.Command[0], p.spec.Command[1:]...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	dieWithArena(cmd)
-	cmd.Env = append(os.Environ(), p.spec.Env...)
+	if p.spec.CleanEnv {
+		cmd.Env = append([]string{}, env...)
+	} else {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Dir = p.spec.Dir
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	if p.spec.Credential != nil {
+		runAs(cmd, *p.spec.Credential)
+	}
 	if p.spec.Group {
 		ownGroup(cmd)
 		cmd.Cancel = func() error { return signalGroup(cmd, false) }
@@ -279,12 +321,14 @@ func (p *Process) runOnce(ctx context.Context) error {
 	}
 	cmd.WaitDelay = 3 * time.Second
 	p.stderr.reset()
+	var file io.Writer
 	if p.spec.StderrPath != "" {
 		f, err := os.OpenFile(p.spec.StderrPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return fmt.Errorf("stderr file: %w", err)
 		}
 		defer f.Close()
+		file = f
 		cmd.Stderr = io.MultiWriter(f, &p.stderr)
 	}
 	switch {
@@ -299,6 +343,12 @@ func (p *Process) runOnce(ctx context.Context) error {
 	case cmd.Stderr == nil:
 		cmd.Stderr = &p.stderr
 	}
+	var capped *capWriter
+	if p.spec.Limits.Output > 0 {
+		// stdout and stderr share one pipe and one cap: a flood on either is cut off alike.
+		capped = &capWriter{w: cmd.Stderr, limit: p.spec.Limits.Output}
+		cmd.Stdout, cmd.Stderr = capped, capped
+	}
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -306,5 +356,15 @@ func (p *Process) runOnce(ctx context.Context) error {
 	p.cmd = cmd
 	p.mu.Unlock()
 	p.log.Debug("bot process started", zap.Int("pid", cmd.Process.Pid))
-	return cmd.Wait()
+	stopWatch := p.watchCPU(cmd, ctx)
+	err := cmd.Wait()
+	overCPU := stopWatch()
+	if cause := context.Cause(ctx); err != nil && ctx.Err() != nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		err = fmt.Errorf("%w (%w)", cause, err)
+	}
+	if overCPU != nil {
+		err = fmt.Errorf("%w (%w)", overCPU, err)
+	}
+	p.note(file, capped, err)
+	return err
 }

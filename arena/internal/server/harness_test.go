@@ -188,4 +188,3 @@ func (b *rawBot) messages() []*tappv1.ConnectResponse {
 
 // firstLegal answers every request with its first legal action.
 func firstLegal(req *tappv1.DecisionRequest) *string { return &req.Legal[0] }
-

@@ -31,6 +31,8 @@ func TestDashboardLinksOnlyWhatReadingNeeds(t *testing.T) {
 		{mod + "arena/internal/store", "a store adapter (the dashboard reads through web.Store)"},
 		{mod + "arena/internal/inproc", "the in-process bot adapter"},
 		{mod + "arena/internal/app", "the application layer (it wires the dashboard, not the other way round)"},
+		{mod + "arena/internal/hosting", "the hosted bots' use cases (the command wires the upload in as web.Submissions)"},
+		{mod + "arena/internal/sandbox", "the sandboxes of hosted bots"},
 		{mod + "bots/sdk", "the bot SDK"},
 	}
 	for _, dep := range strings.Fields(string(out)) {

@@ -21,6 +21,8 @@ type Dashboard struct {
 	Addr        string // the address to listen on
 	ViewerToken string // see Config.ViewerToken
 	Log         *zap.Logger
+	// Submissions takes hosted bots' versions (nil: none; see Config.Submissions).
+	Submissions Submissions
 }
 
 // Start listens on d.Addr and serves the dashboard until ctx ends. It returns the
@@ -34,7 +36,7 @@ func Start(ctx context.Context, d Dashboard) (url string, served <-chan error, e
 	if d.Live != nil {
 		lv = NewLive(ctx, d.Live)
 	}
-	h, err := Handler(Config{View: NewView(d.Store, d.Leaderboards, lv), Admin: d.Admin, ViewerToken: d.ViewerToken, Log: d.Log})
+	h, err := Handler(Config{View: NewView(d.Store, d.Leaderboards, lv), Admin: d.Admin, ViewerToken: d.ViewerToken, Log: d.Log, Submissions: d.Submissions})
 	if err != nil {
 		return "", nil, err
 	}

@@ -59,6 +59,8 @@ type Config struct {
 	// which the page then sends itself). Without it the pages are open to loopback clients only.
 	ViewerToken string
 	Log         *zap.Logger
+	// Submissions, when set, takes hosted bots' versions at /api/submissions (upload.go).
+	Submissions Submissions
 }
 
 // Handler is the dashboard: the page at /, its assets, and the services under their gRPC
@@ -93,6 +95,9 @@ func Handler(cfg Config) (http.Handler, error) {
 	mux := http.NewServeMux()
 	for name := range g.GetServiceInfo() {
 		mux.Handle("/"+name+"/", rpc)
+	}
+	if cfg.Submissions != nil {
+		mux.Handle("/api/submissions", uploadHandler(cfg.Submissions, cfg.Log))
 	}
 	mux.Handle("/", noStore(static))
 	return mux, nil

@@ -202,6 +202,13 @@ func (p *fileChecker) checkBots(c *Config, opts Options) error {
 	for k, b := range c.Bots {
 		i := p.origin[k]
 		at := fmt.Sprintf("bots[%d]", i)
+		if b.Name == "" && b.Submission != "" { // a hosted bot's slot is named after the bot
+			name, _, ok := domain.ParseVersionName(b.Submission)
+			if !ok {
+				return p.errf(at+".submission", "%q: name a version as NAME@V or NAME@latest", b.Submission)
+			}
+			b.Name, c.Bots[k].Name = name, name
+		}
 		if b.Name == "" {
 			return p.errf(at, "a bot needs a name")
 		}
@@ -222,13 +229,21 @@ func (p *fileChecker) checkBots(c *Config, opts Options) error {
 // checkBot checks how one bot (at, in errors) is reached and launched.
 func (p *fileChecker) checkBot(b Bot, at string, opts Options) error {
 	ways := 0
-	for _, set := range []bool{b.Builtin != "", len(b.Command) > 0, b.Token} {
+	for _, set := range []bool{b.Builtin != "", len(b.Command) > 0, b.Token, b.Submission != ""} {
 		if set {
 			ways++
 		}
 	}
 	if ways != 1 {
-		return p.errf(at, "bot %q needs exactly one of builtin: KIND, command: [...] or token: true", b.Name)
+		return p.errf(at, "bot %q needs exactly one of builtin: KIND, command: [...], token: true or submission: NAME@latest", b.Name)
+	}
+	if b.Submission != "" {
+		if _, _, ok := domain.ParseVersionName(b.Submission); !ok {
+			return p.errf(at+".submission", "%q: name a version as NAME@V or NAME@latest", b.Submission)
+		}
+		if b.Dir != "" || b.Seed != nil {
+			return p.errf(at, "bot %q is hosted (submission:): the arena chooses its folder; dir and seed are for commands", b.Name)
+		}
 	}
 	if b.Builtin != "" && opts.Builtin != nil {
 		if err := opts.Builtin(b.Builtin); err != nil {

@@ -44,6 +44,9 @@ type Config struct {
 	Bots            []Bot       `yaml:"bots"`
 	// FamilyCap caps the bots of one family (see Bot.Family) at a ladder table; 0: no cap.
 	FamilyCap int `yaml:"family_cap"`
+	// Gauntlet is how a new version of a hosted bot (submission:) is tested against the
+	// version before it before it joins the ladder.
+	Gauntlet Gauntlet `yaml:"gauntlet"`
 
 	// Filled in by Parse.
 	RuleSet   engine.RuleSet `yaml:"-"`
@@ -58,28 +61,49 @@ type TimeControl struct {
 	Strikes     *int     `yaml:"strikes"`
 }
 
+// Gauntlet is the SPRT a new version of a hosted bot plays against its previous version,
+// with the ladder's other bots as the field (docs/hosting.md).
+type Gauntlet struct {
+	MaxPairs int `yaml:"max_pairs"` // stop undecided after this many pairs (default 200)
+	Deals    int `yaml:"deals"`     // deal sources per round of the test (default 4)
+}
+
 // Bot is one bot of a league and how it is reached: exactly one of Builtin (a built-in
 // bot the arena launches as `tapp bot KIND`, with Args added), Command (a program the arena
-// launches) and Token (the bot connects by itself with the token `tapp bots add NAME`
-// printed). Builtin "*" stands for every built-in bot this build of tapp has, each named
+// launches), Token (the bot connects by itself with the token `tapp bots add NAME`
+// printed) and Submission (a hosted bot's version, NAME@V or NAME@latest, built and run
+// sandboxed by the arena). Builtin "*" stands for every built-in bot this build of tapp has, each named
 // after its kind (those already listed by name are not added twice).
 type Bot struct {
-	Name     string            `yaml:"name"`
-	Builtin  string            `yaml:"builtin"`
-	Args     []string          `yaml:"args"`
-	Command  Command           `yaml:"command"`
-	Dir      string            `yaml:"dir"`
-	Env      map[string]string `yaml:"env"`
-	Token    bool              `yaml:"token"`
-	Capacity int               `yaml:"capacity"`
-	Seed     *uint64           `yaml:"seed"`
+	Name    string            `yaml:"name"`
+	Builtin string            `yaml:"builtin"`
+	Args    []string          `yaml:"args"`
+	Command Command           `yaml:"command"`
+	Dir     string            `yaml:"dir"`
+	Env     map[string]string `yaml:"env"`
+	Token   bool              `yaml:"token"`
+	// Submission names a hosted bot's version, NAME@V or NAME@latest (its newest version
+	// that has played its gauntlet): it plays under its version's name, NAME@V.
+	Submission string  `yaml:"submission"`
+	Capacity   int     `yaml:"capacity"`
+	Seed       *uint64 `yaml:"seed"`
 	// Family names the bot's family: versions of one bot, whose results the leaderboard splits
 	// with and without the family at the table (and which family_cap keeps apart).
 	Family string `yaml:"family"`
 }
 
 // Launched reports whether the arena starts the bot itself.
-func (b Bot) Launched() bool { return b.Builtin != "" || len(b.Command) > 0 }
+func (b Bot) Launched() bool { return b.Builtin != "" || len(b.Command) > 0 || b.Submission != "" }
+
+// HasSubmissions reports whether the league has hosted bots (submission:).
+func (c *Config) HasSubmissions() bool {
+	for _, b := range c.Bots {
+		if b.Submission != "" {
+			return true
+		}
+	}
+	return false
+}
 
 // Defaults of a league file (the runner's own defaults for concurrency and lease).
 const (

@@ -38,6 +38,7 @@ type Memory struct {
 	nextID   int
 	rounds   map[string]int           // match id → round, for the matches of leagues' schedules
 	totals   map[string]*memoryTotals // league id → running totals (totals.go)
+	subs     submissions              // hosted bots' versions (submissions.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)

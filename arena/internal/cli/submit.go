@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/hosting"
+)
+
+const submitUsage = `tapp submit --bot NAME --lang go|python [--entry FILE] [--token T] [--db DSN | --web URL] DIR|ARCHIVE`
+
+// submit stores a new version of a hosted bot: the folder (or archive) is packed, checked
+// and stored with the bot's token; against a local database it is built at once, in the
+// sandbox, and the build's status and log are printed.
+func (m *Main) submit(ctx context.Context, args []string) error {
+	fs := m.flags("submit", "--bot NAME --lang go|python DIR|ARCHIVE [flags]")
+	bot := fs.String("bot", "", "the registered bot this is a version of (tapp bots add NAME)")
+	lang := fs.String("lang", "", "the bot's language: go or python")
+	entry := fs.String("entry", "", "python: the file to run (default bot.py); go: the package to build (default .)")
+	token := fs.String("token", m.env("TAPP_TOKEN", ""), "the bot's token (env TAPP_TOKEN): only its holder submits versions")
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
+	web := fs.String("web", "", "submit to a running dashboard instead (https://HOST:PORT), which builds it on its ladder")
+	noBuild := fs.Bool("no-build", false, "store the version without building it now (the ladder builds it)")
+	var hf hostingFlags
+	hf.register(fs, m)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *bot == "" || *lang == "" {
+		return usagef("%s", submitUsage)
+	}
+	source, err := hosting.Pack(pos[0])
+	if err != nil {
+		return usagef("%s: %v", pos[0], err)
+	}
+	if *web != "" {
+		return m.submitToWeb(ctx, *web, *bot, *lang, *entry, *token, source)
+	}
+	st, err := m.openStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sub, err := hosting.Submit(ctx, st, hosting.Request{Bot: *bot, Token: *token, Lang: *lang, Entry: *entry, Source: source})
+	if err != nil {
+		if errors.Is(err, domain.ErrInvalid) || errors.Is(err, domain.ErrForbidden) {
+			return usagef("%v", err)
+		}
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "stored %s: %s, %d KiB, sha256 %s\n", sub.Name(), sub.Lang, (sub.Size+1023)/1024, sub.Digest)
+	if *noBuild {
+		fmt.Fprintf(m.Stdout, "queued: the ladder builds it (or tapp submissions build %s)\n", sub.Name())
+		return nil
+	}
+	return m.buildVersion(ctx, st, &hf, *dsn, sub)
+}
+
+// buildVersion builds one version and prints how it went.
+func (m *Main) buildVersion(ctx context.Context, st hosting.Store, hf *hostingFlags, dsn string, sub *domain.Submission) error {
+	parts, err := m.hosting(ctx, hf, dsn)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "building %s in the %s sandbox, without the network ...\n", sub.Name(), parts.sandbox.Name())
+	started := time.Now()
+	_, err = parts.builder.Build(ctx, st, sub)
+	var be *hosting.BuildError
+	if errors.As(err, &be) {
+		fmt.Fprintf(m.Stdout, "%s\n", strings.TrimRight(be.Log, "\n"))
+		return fmt.Errorf("%s: build failed (its log is above; tapp submissions logs %s shows it again)", sub.Name(), sub.Name())
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "%s built in %s: ready to play\n", sub.Name(), time.Since(started).Round(100*time.Millisecond))
+	return nil
+}
+
+// submitToWeb sends the version to a dashboard's upload (POST /api/submissions).
+func (m *Main) submitToWeb(ctx context.Context, base, bot, lang, entry, token string, source []byte) error {
+	if token == "" {
+		return usagef("give the bot's token (--token or TAPP_TOKEN)")
+	}
+	u, err := url.Parse(strings.TrimRight(base, "/") + "/api/submissions")
+	if err != nil {
+		return usagef("--web %s: %v", base, err)
+	}
+	if u.Scheme != "https" && !isLoopback(u.Hostname()) {
+		return usagef("--web %s: the token would cross the network in clear text: use https://", base)
+	}
+	q := u.Query()
+	q.Set("bot", bot)
+	q.Set("lang", lang)
+	if entry != "" {
+		q.Set("entry", entry)
+	}
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(source))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var out struct {
+		Name, Digest, Status, Code, Message string
+	}
+	_ = json.Unmarshal(body, &out)
+	if resp.StatusCode != http.StatusOK {
+		msg := out.Message
+		if msg == "" {
+			msg = strings.TrimSpace(string(body))
+		}
+		return fmt.Errorf("the arena refused the submission (%s): %s", resp.Status, msg)
+	}
+	fmt.Fprintf(m.Stdout, "stored %s (sha256 %s): %s; the arena builds it on its ladder\n", out.Name, out.Digest, out.Status)
+	return nil
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || strings.HasPrefix(host, "127.") || host == "::1"
+}
+
+const submissionsUsage = `tapp submissions list [--bot NAME] | show NAME@V | logs NAME@V [--logs DIR] | build NAME@V|--queued`
+
+// submissions lists, shows and builds the stored versions of hosted bots.
+func (m *Main) submissions(ctx context.Context, args []string) error {
+	if len(args) == 0 || helpFlag(args[0]) {
+		fmt.Fprintf(m.Stdout, "%s\n(tapp submissions SUBCOMMAND -h lists its flags)\n", submissionsUsage)
+		return nil
+	}
+	sub, rest := args[0], args[1:]
+	fs := m.flags("submissions "+sub, submissionsUsage)
+	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
+	bot := fs.String("bot", "", "list: only this bot's versions")
+	logs := fs.String("logs", "", "logs: the folder of the league's bot logs, for the version's run log")
+	queued := fs.Bool("queued", false, "build: every version waiting for its build")
+	var hf hostingFlags
+	hf.register(fs, m)
+	pos, err := parse(fs, rest)
+	if err != nil {
+		return err
+	}
+	st, err := m.openExistingStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	version := func() (*domain.Submission, error) {
+		if len(pos) != 1 {
+			return nil, usagef("tapp submissions %s NAME@V (or NAME@latest)", sub)
+		}
+		name, v, ok := domain.ParseVersionName(pos[0])
+		if !ok {
+			return nil, usagef("%q: name a version as NAME@V or NAME@latest", pos[0])
+		}
+		return st.Submission(ctx, name, v)
+	}
+	switch sub {
+	case "list":
+		list, err := st.Submissions(ctx, *bot)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(m.Stdout, "no submissions yet: tapp submit --bot NAME --lang go|python DIR")
+			return nil
+		}
+		tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "version\tlang\tstatus\tgauntlet\tsize\tsha256\tsubmitted")
+		for _, s := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d KiB\t%s\t%s\n", s.Name(), s.Lang, s.Status, orDash(s.Gauntlet), (s.Size+1023)/1024,
+				s.Digest[:12], s.Created.Local().Format("2006-01-02 15:04"))
+		}
+		return tw.Flush()
+	case "show":
+		s, err := version()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "%s\nlang:      %s (entry %s)\nstatus:    %s\ngauntlet:  %s\nsource:    sha256 %s, %d bytes, format %d\nsubmitted: %s\n",
+			s.Name(), s.Lang, s.Entry, s.Status, orDash(s.Gauntlet), s.Digest, s.Size, s.Format, s.Created.Local().Format(time.RFC3339))
+		if !s.Built.IsZero() {
+			fmt.Fprintf(m.Stdout, "built:     %s\n", s.Built.Local().Format(time.RFC3339))
+		}
+		return nil
+	case "logs":
+		s, err := version()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "== build log of %s (%s)\n%s\n", s.Name(), s.Status, strings.TrimRight(s.BuildLog, "\n"))
+		if *logs != "" {
+			b, err := os.ReadFile(hosting.LogPath(*logs, s.Name()))
+			if err != nil {
+				return fmt.Errorf("the run log of %s: %w", s.Name(), err)
+			}
+			fmt.Fprintf(m.Stdout, "== run log of %s (%s)\n%s", s.Name(), hosting.LogPath(*logs, s.Name()), b)
+		}
+		return nil
+	case "build":
+		var todo []domain.Submission
+		if *queued {
+			list, err := st.Submissions(ctx, "")
+			if err != nil {
+				return err
+			}
+			for _, s := range list {
+				if s.Status == domain.SubmissionQueued || s.Status == domain.SubmissionBuilding {
+					todo = append(todo, s)
+				}
+			}
+		} else {
+			s, err := version()
+			if err != nil {
+				return err
+			}
+			todo = append(todo, *s)
+		}
+		var failed int
+		for i := range todo {
+			if err := m.buildVersion(ctx, st, &hf, *dsn, &todo[i]); err != nil {
+				fmt.Fprintln(m.Stderr, "tapp:", err)
+				failed++
+			}
+		}
+		if failed > 0 {
+			return fmt.Errorf("%d of %d builds failed", failed, len(todo))
+		}
+		return nil
+	}
+	return usagef("unknown submissions subcommand %q\n%s", sub, submissionsUsage)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

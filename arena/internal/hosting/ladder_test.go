@@ -1,0 +1,166 @@
+package hosting_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/hosting"
+	"github.com/tapparena/tapp/arena/internal/league"
+	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
+	"github.com/tapparena/tapp/arena/internal/server"
+	"github.com/tapparena/tapp/bots/random"
+	"github.com/tapparena/tapp/bots/sdk"
+	"github.com/tapparena/tapp/bots/starter"
+)
+
+// pythonVersion writes a starter Python bot; highest makes it play its highest card instead
+// of its lowest (a second version that plays differently).
+func pythonVersion(t *testing.T, dir string, highest bool) []byte {
+	t.Helper()
+	if _, err := starter.Write(starter.Options{Lang: "python", Dir: dir, Name: "pybot", Repo: repoRoot(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if highest {
+		p := filepath.Join(dir, "bot.py")
+		b, _ := os.ReadFile(p)
+		text := strings.Replace(string(b), "return min(", "return max(", 1)
+		if text == string(b) {
+			t.Fatal("the starter changed: no min( to replace")
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pack(t, dir)
+}
+
+// The standing ladder: the first version of a hosted bot joins at once; a version submitted
+// while the ladder plays stops the epoch, is built, plays its SPRT gauntlet against the
+// version before it (the ladder's other bots as the field), and then takes its bot's place in
+// the next epoch, where the board shows it under its version's name.
+func TestTheStandingLadderGauntletsEveryNewVersion(t *testing.T) {
+	t.Parallel()
+	rt := python(t)
+	sb := strongest(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := openDir(t)
+	st, token := registered(t, dir, "pybot")
+	if _, err := hosting.Submit(ctx, st, hosting.Request{Bot: "pybot", Token: token, Lang: hosting.Python,
+		Source: pythonVersion(t, filepath.Join(dir, "v1"), false)}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := leaguefile.Parse(filepath.Join(dir, "club.yaml"), []byte(`
+name: club
+format: ladder
+rules: modern players=3
+deals: 1
+seed: 3
+concurrency: 4
+time_control: {per_decision: 5s, overage: 30s, strikes: 20}
+gauntlet: {max_pairs: 2, deals: 2}
+bots:
+  - submission: pybot@latest
+  - {name: r1, token: true}
+  - {name: r2, token: true}
+`), leaguefile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.Start(ctx, host.Config{Store: st, Listen: "127.0.0.1:0", Grace: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := &hosting.Seats{Host: h, Sandbox: sb, Python: rt, Dir: dir, LogDir: filepath.Join(dir, "logs")}
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		h.StopWithin(2 * time.Second)
+		seats.Close()
+		wg.Wait()
+	}()
+	for i, name := range []string{"r1", "r2"} {
+		tok := server.NewToken("bot_")
+		if err := st.CreateBot(ctx, &domain.Bot{Name: name, TokenHash: server.HashToken(tok)}); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = sdk.Run(ctx, sdk.Config{Arena: h.Addr, Token: tok, Name: name, Capacity: 8, MaxReconnect: 5 * time.Second}, random.New(uint64(i+1)))
+		}()
+	}
+	lad := &hosting.Ladder{Store: st, Config: cfg, Host: h, Seats: seats, Builder: &hosting.Builder{Sandbox: sb, Dir: dir, Python: rt},
+		Continuous: true, Poll: 100 * time.Millisecond, Runner: league.Runner{Concurrency: 4, Poll: 100 * time.Millisecond}}
+	done := make(chan error, 1)
+	go func() {
+		_, err := lad.Run(ctx, time.Time{})
+		done <- err
+	}()
+
+	// The first version plays the ladder.
+	waitFor(t, done, "pybot@1 on the ladder", func() bool { return leagueDealsWith(t, st, "pybot@1") > 0 })
+	v1, _ := st.Submission(ctx, "pybot", 1)
+	if v1.Gauntlet != domain.GauntletFirst {
+		t.Errorf("the first version's gauntlet is %q, want %q", v1.Gauntlet, domain.GauntletFirst)
+	}
+	// A second version arrives while it plays.
+	if _, err := hosting.Submit(ctx, st, hosting.Request{Bot: "pybot", Token: token, Lang: hosting.Python,
+		Source: pythonVersion(t, filepath.Join(dir, "v2"), true)}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, done, "pybot@2 on the ladder", func() bool { return leagueDealsWith(t, st, "pybot@2") > 0 })
+	v2, _ := st.Submission(ctx, "pybot", 2)
+	switch v2.Gauntlet {
+	case domain.GauntletStronger, domain.GauntletNotBetter, domain.GauntletUndecided:
+	default:
+		t.Errorf("the second version joined with gauntlet %q", v2.Gauntlet)
+	}
+	gauntlet, err := st.LeagueDeals(ctx, "club.gauntlet.pybot.v2")
+	if err != nil || gauntlet == 0 {
+		t.Errorf("the gauntlet of pybot@2 stored %d deals (%v)", gauntlet, err)
+	}
+	cancel()
+	if err := <-done; err != nil && ctx.Err() == nil {
+		t.Fatal(err)
+	}
+}
+
+// leagueDealsWith counts the ladder epochs' results of a bot.
+func leagueDealsWith(t *testing.T, st interface {
+	Results(context.Context, domain.MatchFilter) ([]domain.ResultRow, error)
+}, bot string) int {
+	t.Helper()
+	rows, err := st.Results(context.Background(), domain.MatchFilter{Bot: bot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range rows {
+		if r.Bot == bot && strings.HasPrefix(r.LeagueID, "club.") && !strings.Contains(r.LeagueID, "gauntlet") {
+			n++
+		}
+	}
+	return n
+}
+
+func waitFor(t *testing.T, done <-chan error, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(4 * time.Minute); !cond(); time.Sleep(200 * time.Millisecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("the ladder ended before %s: %v", what, err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after 4 minutes", what)
+		}
+	}
+}
