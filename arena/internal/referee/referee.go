@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,6 +120,11 @@ type Table struct {
 	Watching func() bool
 	// Commitment is the match's commitment to its deals, sent in every GameStarted.
 	Commitment string
+	// Unrecorded keeps no record of what the seats in process (Direct) were asked and
+	// answered: their decisions come back with what a match counts (seat, bot, action,
+	// latency, strike, fallback), without requests or answers. A seat over the wire is
+	// recorded as always: its requests are encoded to be sent anyway.
+	Unrecorded bool
 }
 
 // ErrAborted is returned when the context ends a deal before it finishes; nothing of the
@@ -135,7 +141,10 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players))}
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number)}
+	for i, p := range t.Players {
+		g.direct[i], _ = p.Conn.(Direct)
+	}
 	return g.play(ctx)
 }
 
@@ -143,10 +152,11 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 func GameID(matchID string, number int) string { return matchID + "/" + strconv.Itoa(number) }
 
 type game struct {
-	t    *Table
-	st   *engine.State
-	id   string
-	sent []int // per seat: events sent so far
+	t      *Table
+	st     *engine.State
+	id     string
+	sent   [engine.MaxPlayers]int    // per seat: events sent so far
+	direct [engine.MaxPlayers]Direct // per seat: its Conn, when it decides when asked
 
 	req Request // the request being asked, built afresh for each decision
 
@@ -180,6 +190,12 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		defer closeFn()
 		answers[i] = ch
 	}
+	// The decisions are gathered in storage kept between deals, and the record gets a copy of
+	// the size it needs: a deal's length is known only at its end.
+	sc := scratches.Get().(*scratch)
+	rec.Decisions, g.asked, g.askedSeat = sc.decisions[:0], sc.asked[:0], sc.askedSeat[:0]
+	work := &rec.Decisions // the working slice, until the record gets its copy
+	defer func() { sc.keep(*work, g) }()
 	g.watch(0)
 
 	for !g.st.Terminal() {
@@ -201,12 +217,15 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		}
 		g.watch(before)
 		for i, p := range t.Players {
-			if p.Conn.StreamEvents() {
+			if p.Conn.StreamEvents() { // a bot may ask for the stream, or stop it, at any time
 				g.flushEvents(engine.Seat(i))
 			}
 		}
 	}
 
+	kept := rec.Decisions
+	work = &kept
+	rec.Decisions = slices.Clone(kept) // the scratch storage goes back when play returns
 	out := g.st.Outcome()
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
@@ -214,6 +233,9 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 	rec.Results = domain.ResultsOf(rec.Seating, out)
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
+		if d := g.direct[seat]; d != nil && !d.Encodes() {
+			g.sent[seat] = g.st.NumEvents() // as in decide: nothing reads them
+		}
 		evs, first := g.newEvents(seat)
 		p.Conn.End(end, evs, first)
 	}
@@ -241,7 +263,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	g.requests++
 	g.asked = append(g.asked, start)
 	g.askedSeat = append(g.askedSeat, seat)
-	rec.RequestID = "r" + strconv.Itoa(g.requests)
+	rec.RequestID = requestID(g.requests)
 	tc := g.t.TimeControl
 	bank := p.Clock.Bank()
 	// One request per game, built afresh for each decision: the Conn uses it only during Ask
@@ -249,6 +271,9 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	// cannot use less), which keeps a compact deal record's clock fields a byte each
 	// (arena/internal/store/record.go). The request carries the seat's events since its last
 	// message, which count as sent from now on.
+	if d := g.direct[seat]; d != nil && !d.Encodes() {
+		g.sent[seat] = g.st.NumEvents() // nothing reads them: Build builds none
+	}
 	req := &g.req
 	req.Build(g.st, g.id, rec.RequestID, start.Add(tc.PerDecision).Truncate(time.Microsecond), bank, g.sent[seat])
 	g.sent[seat] += len(req.Events)
@@ -260,6 +285,9 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	// Conn without a queue); until then the hard timer is only a backstop for a request that
 	// never leaves (a bot that stopped reading fills its outbox).
 	allowed := tc.PerDecision + bank
+	if d := g.direct[seat]; d != nil {
+		return g.decideDirect(d, rec, req, start, allowed), nil
+	}
 	clockStart := start
 	sent, handed, err := p.Conn.Ask(req)
 	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with encode.AppendRequest
@@ -299,6 +327,99 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	}
 }
 
+// decideDirect is decide for a seat whose bot decides when asked (Direct): its answer is
+// checked as one over the wire, and it is late when it came past the time allowed.
+func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) domain.DecisionRecord {
+	p := g.t.Players[rec.Seat]
+	legal := req.Legal
+	sent, action, at, err := d.Decide(req)
+	if !g.t.Unrecorded {
+		rec.Sent, rec.SentFromState = sent, len(sent) > 0
+	}
+	if err != nil {
+		return g.late(rec, legal, start, allowed)
+	}
+	elapsed := at.Sub(start)
+	if !slices.Contains(legal, action) {
+		// A Direct bot answers one of the legal actions; one that does not is refused as an
+		// answer over the wire is, and as it cannot correct itself its fallback is played.
+		reason := "not one of the legal actions"
+		if err := g.st.Check(action); err != nil {
+			reason = err.Error()
+		}
+		addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: reason})
+		rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, elapsed
+		return rec
+	}
+	if elapsed > allowed {
+		// Late: the fallback at the deadline, and the answer recorded as one to a request
+		// that is over, as a late answer over the wire is when it comes during the game.
+		rec = g.late(rec, legal, start, allowed)
+		if !g.t.Unrecorded {
+			addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: lateReason(rec.RequestID)})
+		}
+		return rec
+	}
+	if !g.t.Unrecorded {
+		rec.Attempts = append(rec.Attempts, domain.AnswerAttempt{Text: action.String(), After: elapsed})
+	}
+	rec.Action, rec.Latency = action, elapsed
+	if over := elapsed - g.t.TimeControl.PerDecision; over > 0 {
+		p.Clock.spend(over)
+	}
+	return rec
+}
+
+// lateReason is why an answer to request id, which is over, is refused.
+func lateReason(id string) string {
+	return "request " + id + " is over: it was answered, or its deadline passed and the fallback was played"
+}
+
+// scratch is a game's working storage, kept between deals (scratches) so that a deal grows
+// none of it: the decisions as they are made, and when each request was asked and of whom.
+type scratch struct {
+	decisions []domain.DecisionRecord
+	asked     []time.Time
+	askedSeat []engine.Seat
+}
+
+// scratchDecisions is room for the decisions of a long deal (a whole modern deal has 40-odd).
+const scratchDecisions = 64
+
+var scratches = sync.Pool{New: func() any {
+	return &scratch{
+		decisions: make([]domain.DecisionRecord, 0, scratchDecisions),
+		asked:     make([]time.Time, 0, scratchDecisions),
+		askedSeat: make([]engine.Seat, 0, scratchDecisions),
+	}
+}}
+
+// keep returns the storage g grew to the pool, holding nothing of the deal (decisions is
+// the working slice of the deal's decisions, whose record has a copy).
+func (sc *scratch) keep(decisions []domain.DecisionRecord, g *game) {
+	clear(decisions)
+	sc.decisions, sc.asked, sc.askedSeat = decisions[:0], g.asked[:0], g.askedSeat[:0]
+	g.asked, g.askedSeat = nil, nil
+	scratches.Put(sc)
+}
+
+// requestIDs are the names of a game's first requests, spelled once.
+var requestIDs = func() []string {
+	ids := make([]string, 128)
+	for k := range ids {
+		ids[k] = "r" + strconv.Itoa(k)
+	}
+	return ids
+}()
+
+// requestID names a game's k-th request: "r1", "r2", ...
+func requestID(k int) string {
+	if k < len(requestIDs) {
+		return requestIDs[k]
+	}
+	return "r" + strconv.Itoa(k)
+}
+
 // fallbackUnasked is the fallback of a decision the referee does not ask (the bot forfeited
 // or left): the request's storage holds the legal actions, as no request is open.
 func (g *game) fallbackUnasked() engine.Action {
@@ -314,7 +435,7 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 	switch {
 	case a.RequestID != rec.RequestID && g.closed(a.RequestID, seat):
 		// The referee keeps no record of how each earlier request ended, only that it did.
-		rule, reason = ReasonDuplicate, "request "+a.RequestID+" is over: it was answered, or its deadline passed and the fallback was played"
+		rule, reason = ReasonDuplicate, lateReason(a.RequestID)
 	case a.RequestID != rec.RequestID:
 		// Another seat's request, or none at all: it belongs to no decision of this seat, so
 		// it is recorded nowhere in the deal (the session counts it among its refusals).
