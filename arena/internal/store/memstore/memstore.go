@@ -25,20 +25,23 @@ import (
 // play, most of it the requests: docs/BENCHMARKS.md), so a league of millions of deals
 // belongs in a database.
 type Memory struct {
-	mu       sync.Mutex
-	bots     map[string]domain.Bot // by name
-	matches  map[string]*domain.Match
-	deals    map[string]map[int]*domain.DealRecord
-	results  []domain.ResultRow
-	analyses map[analysisKey][]byte
-	leagues  map[string]*domain.League
-	places   map[string][]domain.LeagueMatch
-	jobs     []*domain.Job
-	jobByKey map[string]*domain.Job
-	nextID   int
-	rounds   map[string]int           // match id → round, for the matches of leagues' schedules
-	totals   map[string]*memoryTotals // league id → running totals (totals.go)
-	subs     submissions              // hosted bots' versions (submissions.go)
+	mu      sync.Mutex
+	bots    map[string]domain.Bot // by name
+	matches map[string]*domain.Match
+	// rulesText spells each match's rules once, for its result rows (a spelling costs more
+	// than the rest of storing a deal in memory).
+	rulesText map[string]string
+	deals     map[string]map[int]*domain.DealRecord
+	results   []domain.ResultRow
+	analyses  map[analysisKey][]byte
+	leagues   map[string]*domain.League
+	places    map[string][]domain.LeagueMatch
+	jobs      []*domain.Job
+	jobByKey  map[string]*domain.Job
+	nextID    int
+	rounds    map[string]int           // match id → round, for the matches of leagues' schedules
+	totals    map[string]*memoryTotals // league id → running totals (totals.go)
+	subs      submissions              // hosted bots' versions (submissions.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)
@@ -46,7 +49,7 @@ var _ leaguestore.Store = (*Memory)(nil)
 // New returns an empty memory store.
 func New() *Memory {
 	return &Memory{
-		bots: map[string]domain.Bot{}, matches: map[string]*domain.Match{}, deals: map[string]map[int]*domain.DealRecord{},
+		bots: map[string]domain.Bot{}, matches: map[string]*domain.Match{}, rulesText: map[string]string{}, deals: map[string]map[int]*domain.DealRecord{},
 		analyses: map[analysisKey][]byte{}, leagues: map[string]*domain.League{}, places: map[string][]domain.LeagueMatch{},
 		jobByKey: map[string]*domain.Job{},
 	}
@@ -167,6 +170,7 @@ func (s *Memory) createMatch(m *domain.Match) bool {
 		c.Forfeited = nil
 	}
 	s.matches[m.ID] = c
+	s.rulesText[m.ID] = c.Spec.Rules.String()
 	return true
 }
 
