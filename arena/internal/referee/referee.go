@@ -137,15 +137,33 @@ func Fallback(legal []engine.Action) engine.Action { return legal[0] }
 
 // Play plays one deal to its end and returns its full record.
 func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
-	st, err := engine.NewState(t.Rules, t.Deal, t.Options)
+	st, err := newState(t)
 	if err != nil {
 		return nil, err
 	}
+	defer states.Put(st)
 	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number)}
 	for i, p := range t.Players {
 		g.direct[i], _ = p.Conn.(Direct)
 	}
 	return g.play(ctx)
+}
+
+// states keeps engine states between deals: a deal's state is the referee's alone (a Conn
+// sees it only during End, the record and the watchers get copies), so the next deal resets
+// it instead of allocating one.
+var states sync.Pool
+
+// newState is the state of t's deal at its start.
+func newState(t *Table) (*engine.State, error) {
+	if st, ok := states.Get().(*engine.State); ok {
+		if err := st.Reset(t.Rules, t.Deal, t.Options); err != nil {
+			states.Put(st)
+			return nil, err
+		}
+		return st, nil
+	}
+	return engine.NewState(t.Rules, t.Deal, t.Options)
 }
 
 // GameID names one deal of a match on the wire.
