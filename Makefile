@@ -78,7 +78,12 @@ test: ## Run every check: proto-check, go vet, lint, cross builds, go test, Pyth
 	$(GO) test ./...
 	$(MAKE) test-python
 
-lint: ## Architecture rules on the whole dependency graph (scripts/archlint, and the forbidden changes it must catch), then staticcheck, unused and errorlint.
+lint: ## gofmt on every Go file, architecture rules on the whole dependency graph (scripts/archlint, and the forbidden changes it must catch), then staticcheck, unused and errorlint.
+	@# Every Go file of the checkout, those of other platforms' builds and untracked ones too.
+	@unformatted=$$(git ls-files -z --cached --others --exclude-standard -- '*.go' | \
+	  xargs -0 -r "$$($(GO) env GOROOT)/bin/gofmt" -l); \
+	if [ -n "$$unformatted" ]; then \
+	  echo "lint: not formatted as gofmt writes them (run gofmt -w on them):"; echo "$$unformatted"; exit 1; fi
 	$(GO) run ./scripts/archlint
 	$(GO) test -count=1 ./scripts/archlint
 	@# Another lint at the same time (a second checkout, a second make test) waits for it

@@ -120,6 +120,20 @@ var dealt = time.Now()`,
 			`import "net"
 var _ = net.Dial`,
 			"DOMAIN_OFF_THE_NETWORK", "arena/internal/league imports net"},
+
+		// The public API: one entry point for the command, and no internal type handed out.
+		{"a second entry point in arena/cli", "arena/cli",
+			`import "github.com/tapparena/tapp/arena/internal/cli"
+func Execute(args []string) int { return cli.Execute(args) }`,
+			"PUBLIC_API", "arena/cli exports Execute"},
+		{"the wire decoder handing out a domain type", "arena/wire",
+			`import "github.com/tapparena/tapp/arena/internal/domain"
+type Clock struct { TimeControl domain.TimeControl; spare domain.TimeControl }`,
+			"PUBLIC_API", "exported Clock names arena/internal/domain.TimeControl"},
+		{"a public function that takes an internal type", "arena/wire",
+			`import d "github.com/tapparena/tapp/arena/internal/domain"
+func TimeControlText(tc *d.TimeControl) string { return "" }`,
+			"PUBLIC_API", "exported TimeControlText names arena/internal/domain.TimeControl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -149,6 +163,36 @@ func TestNewPackageNeedsALayer(t *testing.T) {
 	}
 }
 
+// A package that a program outside the module could import is public only on purpose: the
+// arena's own packages go under arena/internal/.
+func TestNewPublicPackageFails(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	for _, rel := range []string{"arena/zzpublic", "arena/wire/zzcodec", "zzpublic"} {
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			file := filepath.Join(root, rel, "zz.go")
+			findings := analyzeWith(t, root, map[string]string{file: "// Package zz is new.\npackage zz\n\n// X is exported.\nvar X int\n"})
+			want := rel + ": " + rel + " can be imported from outside the module"
+			if !slices.ContainsFunc(findings, func(f string) bool { return strings.HasPrefix(f, want) && strings.HasSuffix(f, "(PUBLIC_API)") }) {
+				t.Errorf("no PUBLIC_API finding %q; archlint finds:\n%s", want, strings.Join(findings, "\n"))
+			}
+		})
+	}
+	// Under an internal/ folder, or a command: not importable, so not the public API's concern.
+	for _, rel := range []string{"arena/internal/zzplaced", "cmd/zztool"} {
+		file := filepath.Join(root, rel, "zz.go")
+		name := "zz"
+		if strings.HasPrefix(rel, "cmd/") {
+			name = "main\n\nfunc main() {}"
+		}
+		findings := analyzeWith(t, root, map[string]string{file: "// Package zz is new.\npackage " + name + "\n"})
+		if slices.ContainsFunc(findings, func(f string) bool { return strings.HasSuffix(f, "(PUBLIC_API)") }) {
+			t.Errorf("%s: a PUBLIC_API finding for a package no outside program can import:\n%s", rel, strings.Join(findings, "\n"))
+		}
+	}
+}
+
 // An exception that excuses nothing is reported, so the list of exceptions cannot rot.
 func TestUnusedExceptionIsReported(t *testing.T) {
 	t.Parallel()
@@ -174,7 +218,7 @@ func TestTablesAreWellFormed(t *testing.T) {
 			seen[p] = l.name
 		}
 	}
-	rules := map[string]bool{"LAYER_ORDER": true, "THIRD_PARTY": true, "ADAPTERS_APART": true}
+	rules := map[string]bool{"LAYER_ORDER": true, "THIRD_PARTY": true, "ADAPTERS_APART": true, "PUBLIC_API": true}
 	for _, r := range depRules {
 		rules[r.id] = true
 	}

@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -45,6 +44,13 @@ type useRule struct {
 	except     []string
 	exceptMain bool
 	deny       []string
+}
+
+// publicPackage is a pattern of packages that programs outside the module may import.
+type publicPackage struct {
+	pattern string
+	exports []string // when set, the only exported identifiers its packages declare
+	why     string
 }
 
 type exception struct {
@@ -180,6 +186,7 @@ func (c *checker) check(g *graph) {
 			c.report(finding{token.Position{Filename: p.Dir}, "GO_LIST", "go list: " + p.Error.Err})
 			continue
 		}
+		c.checkPublic(g, p)
 		l, component := layerOf(path)
 		if l == nil {
 			c.report(finding{token.Position{Filename: p.Dir}, "PACKAGE_HAS_LAYER",
@@ -196,6 +203,167 @@ func (c *checker) check(g *graph) {
 			if inScope(r.scope, r.except, r.exceptMain, p) {
 				c.checkUses(g, p, r)
 			}
+		}
+	}
+}
+
+// isInternal reports whether Go keeps path to its module: it has an "internal" element.
+func isInternal(path string) bool {
+	return slices.Contains(strings.Split(path, "/"), "internal")
+}
+
+// publicOf is the most specific entry of publicAPI that path matches, nil for none.
+func publicOf(path string) *publicPackage {
+	var best *publicPackage
+	for i := range publicAPI {
+		if match(publicAPI[i].pattern, path) && (best == nil || len(publicAPI[i].pattern) > len(best.pattern)) {
+			best = &publicAPI[i]
+		}
+	}
+	return best
+}
+
+// checkPublic: PUBLIC_API for a package that an outside program can import (not internal,
+// not a command, not tests only) but the public API does not list, for an identifier a
+// public package with a fixed list of exports declares beyond it, and for an exported
+// declaration of a public package that names an internal package's type.
+func (c *checker) checkPublic(g *graph, p *pkg) {
+	if isInternal(p.ImportPath) || p.Name == "main" || len(p.files) == 0 {
+		return
+	}
+	pub := publicOf(p.ImportPath)
+	if pub == nil {
+		c.report(finding{token.Position{Filename: p.Dir}, "PUBLIC_API", fmt.Sprintf(
+			"%s can be imported from outside the module, but the public API is only %s: move it under arena/internal/",
+			short(p.ImportPath), publicNames())})
+		return
+	}
+	for _, f := range p.files {
+		internal := map[string]string{} // the name a file gives an internal import → its path
+		for _, spec := range f.Imports {
+			if path, name, ok := g.importName(spec); ok && isInternal(path) {
+				internal[name] = path
+			}
+		}
+		for _, id := range exportedDecls(f) {
+			if pub.exports != nil && !slices.Contains(pub.exports, id.name.Name) && id.topLevel {
+				c.report(finding{g.fset.Position(id.name.Pos()), "PUBLIC_API", fmt.Sprintf(
+					"%s exports %s: its API is %s only (%s)", short(p.ImportPath), id.name.Name, strings.Join(pub.exports, ", "), pub.why)})
+			}
+			for _, n := range id.types {
+				c.internalTypes(g, p, id.name.Name, internal, n)
+			}
+		}
+	}
+}
+
+// internalTypes reports the selectors of internal imports in n, part of the exported
+// declaration named decl; of a struct, only the exported and embedded fields are API.
+func (c *checker) internalTypes(g *graph, p *pkg, decl string, internal map[string]string, n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if st, ok := n.(*ast.StructType); ok {
+			for _, fld := range st.Fields.List {
+				if len(fld.Names) == 0 || slices.ContainsFunc(fld.Names, func(x *ast.Ident) bool { return x.IsExported() }) {
+					c.internalTypes(g, p, decl, internal, fld.Type)
+				}
+			}
+			return false
+		}
+		return c.internalType(g, p, decl, internal, n)
+	})
+}
+
+// internalType reports a selector of an internal import met in the exported declaration
+// named decl; it returns whether to look further in n.
+func (c *checker) internalType(g *graph, p *pkg, decl string, internal map[string]string, n ast.Node) bool {
+	sel, ok := n.(*ast.SelectorExpr)
+	if !ok {
+		return true
+	}
+	if x, ok := sel.X.(*ast.Ident); ok && x.Obj == nil {
+		if path, ok := internal[x.Name]; ok {
+			c.report(finding{g.fset.Position(sel.Pos()), "PUBLIC_API", fmt.Sprintf(
+				"%s's exported %s names %s.%s: a public package's API names no internal package (%s)",
+				short(p.ImportPath), decl, short(path), sel.Sel.Name, publicNames())})
+		}
+	}
+	return false
+}
+
+func publicNames() string {
+	var names []string
+	for _, pub := range publicAPI {
+		names = append(names, short(pub.pattern))
+	}
+	return strings.Join(names, ", ")
+}
+
+// exported is one exported declaration of a file: its name, whether it is top-level (not a
+// method), and the type expressions an importer sees through it.
+type exported struct {
+	name     *ast.Ident
+	topLevel bool
+	types    []ast.Node
+}
+
+// exportedDecls lists a file's exported functions, methods of exported types, types,
+// variables and constants.
+func exportedDecls(f *ast.File) []exported {
+	var out []exported
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() {
+				continue
+			}
+			if d.Recv != nil {
+				if r := receiverName(d.Recv.List[0].Type); r == nil || !r.IsExported() {
+					continue
+				}
+			}
+			out = append(out, exported{name: d.Name, topLevel: d.Recv == nil, types: []ast.Node{d.Type}})
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if s.Name.IsExported() {
+						e := exported{name: s.Name, topLevel: true, types: []ast.Node{s.Type}}
+						if s.TypeParams != nil {
+							e.types = append(e.types, s.TypeParams)
+						}
+						out = append(out, e)
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.IsExported() {
+							e := exported{name: n, topLevel: true}
+							if s.Type != nil {
+								e.types = []ast.Node{s.Type}
+							}
+							out = append(out, e)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// receiverName is the type name of a method's receiver (T, *T, T[P], *T[P]).
+func receiverName(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x
+		default:
+			return nil
 		}
 	}
 }
@@ -288,16 +456,9 @@ func (c *checker) checkUses(g *graph, p *pkg, r useRule) {
 	for _, f := range p.files {
 		names := map[string]string{} // the name a file gives an import → its path
 		for _, spec := range f.Imports {
-			path, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
+			path, name, ok := g.importName(spec)
+			if !ok {
 				continue
-			}
-			name := ""
-			if ip := g.pkgs[path]; ip != nil {
-				name = ip.Name
-			}
-			if spec.Name != nil {
-				name = spec.Name.Name
 			}
 			if name == "." && slices.ContainsFunc(r.deny, func(d string) bool { return strings.HasPrefix(d, path+".") }) {
 				c.report(finding{g.fset.Position(spec.Pos()), r.id, fmt.Sprintf(

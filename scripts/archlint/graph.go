@@ -167,6 +167,22 @@ func (g *graph) importPos(p *pkg, path string) token.Position {
 	return token.Position{Filename: p.Dir}
 }
 
+// importName is the path of an import and the name a file knows it by: its package's name,
+// or the name the import gives it.
+func (g *graph) importName(spec *ast.ImportSpec) (path, name string, ok bool) {
+	path, err := strconv.Unquote(spec.Path.Value)
+	if err != nil {
+		return "", "", false
+	}
+	if spec.Name != nil {
+		return path, spec.Name.Name, true
+	}
+	if ip := g.pkgs[path]; ip != nil {
+		name = ip.Name
+	}
+	return path, name, true
+}
+
 func (g *graph) isThirdParty(path string) bool {
 	p := g.pkgs[path]
 	return p != nil && !p.Standard && (p.Module == nil || p.Module.Path != module)

@@ -1,7 +1,8 @@
 // Command archlint checks the arena's architecture on the whole build graph (`go list -deps`):
 // every package in a layer, each layer depending only on the layers below, adapters apart,
-// and the team's conventions as named rules (no I/O in the engine, SQL in the store only,
-// processes in the launcher only, no printing in libraries, ...). The rules are the tables of
+// a public API of the packages rules.go lists (the rest under internal/), and the team's
+// conventions as named rules (no I/O in the engine, SQL in the store only, processes in the
+// launcher only, no printing in libraries, ...). The rules are the tables of
 // rules.go; docs/ARCHITECTURE.md explains them. `make lint` runs it with the tests that apply
 // forbidden changes to an overlay and expect each to fail.
 //

@@ -97,6 +97,22 @@ var layers = []layer{
 	},
 }
 
+// The public API: the only packages a program outside the module can import (Go keeps
+// everything under an internal/ folder to the module). A bot author needs the rules, the Go
+// SDK and the built-in bots, the SDK's wire decoder and its gRPC codec, and the protos;
+// cmd/tapp needs one entry point. Everything else of the arena lives under arena/internal/,
+// and a package added outside it is a finding (PUBLIC_API), as is a public package whose
+// exported declarations name a type of an internal package (an outside program could hold
+// it but never name it: the domain would be public in all but name).
+var publicAPI = []publicPackage{
+	{pattern: m("engine/..."), why: "the rules"},
+	{pattern: m("bots/..."), why: "the Bot interface, the built-in bots, the Go SDK and the starters"},
+	{pattern: m("arena/wire"), why: "the SDK's decoder of the arena's messages"},
+	{pattern: m("arena/wire/grpccodec"), why: "the gRPC codec the SDK and the server use"},
+	{pattern: m("proto/..."), why: "the protocol's generated code"},
+	{pattern: m("arena/cli"), exports: []string{"Main"}, why: "cmd/tapp's one entry point"},
+}
+
 // Conventions checked on the import graph. Transitive rules look through every package on
 // the way (the module's, the standard library's, third-party); direct ones at a package's own
 // imports, where the standard library itself would make the transitive form meaningless

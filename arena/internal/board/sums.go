@@ -190,7 +190,7 @@ func InfoOf(m *domain.Match) MatchInfo {
 }
 
 // UnitDeals is the number of deals of a complete unit of the match: every seating of a deal
-// source in duplicate play (6 for 3 players, the 4 rotations for 4, as arena/match plays
+// source in duplicate play (6 for 3 players, the 4 rotations for 4, as arena/internal/match plays
 // them), one deal otherwise.
 func (m MatchInfo) UnitDeals() int {
 	switch {
@@ -434,7 +434,7 @@ func setMatchRow(ms *MatchSums, m *domain.Match) {
 	ms.Duplicate, ms.Status, ms.Started, ms.Finished, ms.Forfeited = m.Spec.Duplicate, m.Status, m.Started, m.Finished, m.Forfeited
 }
 
-// Source is a store that keeps the sums up to date as it stores deals (arena/store does):
+// Source is a store that keeps the sums up to date as it stores deals (arena/internal/store does):
 // the compositions, roles and match counts of the filter's league and rule set (not narrowed
 // to f.Bot), every tainted match, and the ledger k.
 type Source interface {

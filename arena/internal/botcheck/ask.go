@@ -2,10 +2,12 @@ package botcheck
 
 import (
 	"context"
+	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/reask"
 	"github.com/tapparena/tapp/arena/internal/referee"
+	"github.com/tapparena/tapp/engine"
 )
 
 // ask puts a position to the bot exactly as the referee would in a game (reask.Ask, the
@@ -16,23 +18,22 @@ func ask(ctx context.Context, conn referee.Conn, pos position, id string, player
 	st, seat := pos.state, pos.seat
 	r := st.Rules()
 	gameID := "check/" + id
-	obs := st.Observe(seat)
+	// The request the referee's own Build makes; a bot that streams events was told them
+	// before it, as it would have been in the game.
+	var earlier []engine.Event
+	if conn.StreamEvents() {
+		earlier = st.EventsFor(seat, 0)
+	}
+	req := &referee.Request{}
+	req.Build(st, gameID, "q-"+id, time.Time{}, tc.Overage, len(earlier))
 	p := reask.Position{
 		Start: &referee.Start{
 			GameID: gameID, MatchID: "check", Number: 0, Rules: r, Seat: seat, Players: players,
 			TimeControl: tc, Hand: st.Deal().Hands[seat],
 		},
-		Request: &referee.Request{
-			GameID: gameID, RequestID: "q-" + id, Observation: &obs, Legal: st.LegalActions(nil),
-			OverageLeft: tc.Overage, Rules: r.String(),
-		},
-		State: st, PerDecision: tc.PerDecision, Overage: tc.Overage,
-	}
-	events := st.EventsFor(seat, 0)
-	if conn.StreamEvents() {
-		p.Earlier = events
-	} else {
-		p.Request.Events = events
+		Request: req,
+		Earlier: earlier,
+		State:   st, PerDecision: tc.PerDecision, Overage: tc.Overage,
 	}
 	return reask.Ask(ctx, conn, p, nil)
 }

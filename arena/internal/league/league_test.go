@@ -383,7 +383,7 @@ func TestTimeLimitStopsTheLeague(t *testing.T) {
 }
 
 // The memory store's claim counts a job's stored deals as the SQL stores do (their test:
-// TestClaimCountsStoredDeals in arena/store).
+// TestClaimCountsStoredDeals in arena/internal/store).
 func TestMemoryClaimCountsStoredDeals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

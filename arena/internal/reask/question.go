@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/encode"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/replay"
@@ -34,9 +35,8 @@ type Question struct {
 	// carries only the newest ones).
 	Earlier []engine.Event
 
-	start  *referee.Start // what the seat was told when the game began
-	events []engine.Event // the events the request carries
-	state  *engine.State  // the deal just before the decision, to check answers
+	start *referee.Start // what the seat was told when the game began
+	state *engine.State  // the deal just before the decision, to check answers
 }
 
 // NewQuestion prepares decision k of a recorded deal.
@@ -79,23 +79,23 @@ func NewQuestion(m replay.Match, rec *domain.DealRecord, k int) (*Question, erro
 		q.Request = req
 		gameID = req.GetGameId()
 	} else {
-		obs := st.Observe(seat)
-		legal := st.LegalActions(nil)
-		q.Request = &tappv1.DecisionRequest{
-			GameId: gameID, RequestId: "replay-" + strconv.Itoa(k), Decision: protoconv.DecisionToProto(q.Decision),
-			Legal: protoconv.ActionsToProto(legal), OverageLeft: protoconv.Duration(m.TimeControl.Overage),
-			Observation: protoconv.ObservationToProto(&obs), Events: protoconv.EventsToProto(all, 0),
+		// As the referee would have asked it: built by its own Build and encoded as the
+		// adapters encode it. Nothing was sent, so no deadline ran; the bank is the match's.
+		var r referee.Request
+		r.Build(st, gameID, "replay-"+strconv.Itoa(k), time.Time{}, m.TimeControl.Overage, 0)
+		req, err := protoconv.DecodeSent(encode.AppendRequest(nil, &r))
+		if err != nil {
+			return nil, fmt.Errorf("deal %d, decision %d: the request cannot be rebuilt: %w", rec.Number, k, err)
 		}
+		req.Deadline = nil
+		q.Request = req
 		q.Rebuilt = true
 	}
 	first := len(all)
 	if evs := q.Request.GetEvents(); len(evs) > 0 {
 		first = min(int(evs[0].GetIndex()), len(all))
 	}
-	q.Earlier, q.events = all[:first], all[first:]
-	if len(q.Request.GetEvents()) == 0 {
-		q.events = nil
-	}
+	q.Earlier = all[:first]
 	q.start = &referee.Start{
 		GameID: gameID, MatchID: m.ID, Number: rec.Number, Rules: m.Rules, Seat: seat,
 		Players: rec.Seating, TimeControl: m.TimeControl, Hand: rec.Deal.Hands[seat],
@@ -134,20 +134,18 @@ func (a *Answer) Same(q *Question) bool {
 	return a.Answered && q.Recorded.Action == a.Action
 }
 
-// Position is the question as a position to put to a bot: the recorded request with its
-// deadline moved to the moment it is sent plus the time per decision (a deadline in the past
-// would make every bot answer its fallback at once). Everything else is as recorded: the
-// engine rebuilds the observation, the legal actions and the events from the deal, and
-// encoding the same inputs gives the same bytes.
+// Position is the question as a position to put to a bot: the recorded request, built again
+// by the referee's own Request.Build from the deal just before the decision (the same
+// observation, legal actions and events, so encoding it gives the recorded bytes), with the
+// recorded names and bank, and its deadline moved to the moment it is sent plus the time per
+// decision (a deadline in the past would make every bot answer its fallback at once).
 func (q *Question) Position() Position {
-	obs := q.state.Observe(q.Seat)
 	overage := q.Request.GetOverageLeft().AsDuration()
+	req := &referee.Request{}
+	req.Build(q.state, q.Request.GetGameId(), q.Request.GetRequestId(), time.Time{}, overage, len(q.Earlier))
 	return Position{
 		Start: q.start, Earlier: q.Earlier, State: q.state, PerDecision: q.PerDecision(), Overage: overage,
-		Request: &referee.Request{
-			GameID: q.Request.GetGameId(), RequestID: q.Request.GetRequestId(), Observation: &obs,
-			Legal: q.Legal(), OverageLeft: overage, Rules: q.Match.Rules.String(), Events: q.events, FirstEvent: len(q.Earlier),
-		},
+		Request: req,
 	}
 }
 

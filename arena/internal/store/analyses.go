@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Double-dummy analyses of stored deals (package arena/analysis, table deal_analyses): one
+// Double-dummy analyses of stored deals (package arena/internal/analysis, table deal_analyses): one
 // JSON body per deal and analysis method, so that an analysis is made once.
 
 // SaveAnalysis stores (or replaces) the analysis of one stored deal under method.

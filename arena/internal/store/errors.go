@@ -9,7 +9,7 @@ import (
 	"modernc.org/sqlite"
 )
 
-// Errors the store reports beside arena.ErrNotFound and arena.ErrConflict; test with errors.Is.
+// Errors the store reports beside domain.ErrNotFound and domain.ErrConflict; test with errors.Is.
 var (
 	// ErrLocked: another process held the SQLite database locked for longer than the busy
 	// timeout.

@@ -4,8 +4,9 @@ Run it against an arena (the token comes from registering the bot):
 
     .venv/bin/python bots/python/examples/random_bot.py --arena localhost:7000 --token TOKEN
 
-A class-based version with per-decision methods is in src/tapp_bot/examples/random.py
-(`tapp-python-random`); see docs/python-bot.md.
+A class-based version with per-decision methods is the module tapp_bot.examples.random
+(bots/python/src/tapp_bot/examples/random.py, the command `tapp-python-random`); see
+docs/python-bot.md.
 """
 
 import argparse

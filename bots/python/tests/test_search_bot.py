@@ -1,4 +1,4 @@
-"""The example search bot (examples/search_bot.py) answers legally and searches sensibly."""
+"""The example search bot (bots/python/examples/search_bot.py) answers legally and searches sensibly."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ func (x *DecisionLog) GetDecisions() []*Decision {
 }
 
 // Decision is one decision of a deal: what the bot was asked, what came back, how long it took,
-// and whether the arena had to play for it (arena.DecisionRecord).
+// and whether the arena had to play for it (domain.DecisionRecord).
 type Decision struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Position among the deal's decisions, from 0.

@@ -1,8 +1,9 @@
 -- Tapp Arena schema, version 10 (PostgreSQL): the leaderboard's sufficient statistics.
--- Kept up to date in the transaction that stores each deal (arena/store/ratingstats.go), so
--- that `tapp ratings` reads rows in proportion to the bots and matches, not the deals. Every
--- value is an integer sum (see arena/rating.TableSums and arena/board), so the sums kept here
--- equal a recomputation from raw results exactly. A composition (bots) is the sorted bot
+-- Kept up to date in the transaction that stores each deal
+-- (arena/internal/store/ratingstats.go), so that `tapp ratings` reads rows in proportion to the
+-- bots and matches, not the deals. Every value is an integer sum (see
+-- arena/internal/rating.TableSums and arena/internal/board), so the sums kept here equal a
+-- recomputation from raw results exactly. A composition (bots) is the sorted bot
 -- names joined by commas; index i below is a bot's position in it.
 
 -- Per league, rule set and composition: its complete units (duplicate groups, or deals).
@@ -125,7 +126,7 @@ CREATE TABLE rating_elo_log (
 );
 
 -- stale = 1: the database held deals before this version; the store rebuilds the sums from
--- the raw results the first time it opens it (arena/store/ratingstats.go).
+-- the raw results the first time it opens it (arena/internal/store/ratingstats.go).
 CREATE TABLE rating_state (
 	id    BIGINT NOT NULL PRIMARY KEY,
 	stale BIGINT NOT NULL

@@ -1,7 +1,7 @@
 -- Tapp Arena schema, version 2 (SQLite): leagues and their job queue.
 -- A league's matches are ordinary rows of matches (league_id set); league_matches places
 -- them in the league's schedule, and league_jobs is the queue of the units of work that play
--- them (see arena/league). A job is leased to one worker at a time (owner, lease_until,
+-- them (see arena/internal/league). A job is leased to one worker at a time (owner, lease_until,
 -- renewed by heartbeats); an expired lease is taken over by the next claim; a job is marked
 -- done in the same transaction that stores its last deal.
 

@@ -1,4 +1,4 @@
--- Tapp Arena schema (SQLite): double-dummy analyses of stored deals (package arena/analysis).
+-- Tapp Arena schema (SQLite): double-dummy analyses of stored deals (package arena/internal/analysis).
 -- One row per deal and analysis method (the method names the algorithm's version and its
 -- options, e.g. "v1 bid-samples=0 seed=0"): a second `tapp analyze` reads them instead of
 -- solving again. The body is the deal's analysis as JSON (analysis.Deal). Deleting a match

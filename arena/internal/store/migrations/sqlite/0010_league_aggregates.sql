@@ -1,6 +1,6 @@
 -- Tapp Arena schema, version 7 (SQLite): a league's running totals, kept in the transaction
 -- that stores each deal, so that scheduling a ladder round, progress and `tapp league
--- status` read a few rows instead of every result of the league (arena/store/aggregates.go).
+-- status` read a few rows instead of every result of the league (arena/internal/store/aggregates.go).
 --
 -- leagues.deals counts the league's stored deals. league_units has a row per unit of the
 -- league's schedule (a match's deal source: one deal, or a duplicate group) with deals stored:
@@ -8,7 +8,7 @@
 -- pairwise results (the higher net of a complete unit beats the other) are computed from, a
 -- round at a time.
 -- The rows of leagues stored before this version are filled in by the store's Go conversion of
--- version 7 (arena/store/migrate.go).
+-- version 7 (arena/internal/store/migrate.go).
 ALTER TABLE leagues ADD COLUMN deals INTEGER NOT NULL DEFAULT 0;
 
 CREATE TABLE league_units (
