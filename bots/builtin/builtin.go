@@ -14,6 +14,7 @@ import (
 	"github.com/tapparena/tapp/bots/heuristic"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/search"
+	"github.com/tapparena/tapp/bots/sleuth"
 )
 
 // builtins maps a bot name to its constructor. The seed makes randomised bots reproducible;
@@ -22,6 +23,7 @@ var builtins = map[string]func(seed uint64) bots.Bot{
 	"random":    random.New,
 	"heuristic": func(uint64) bots.Bot { return heuristic.New() },
 	search.Name: func(seed uint64) bots.Bot { return search.New(search.Config{Seed: seed}) },
+	sleuth.Name: func(seed uint64) bots.Bot { return sleuth.New(sleuth.Config{Seed: seed}) },
 }
 
 // New returns the built-in bot called name (case-insensitive), seeded with seed.

@@ -11,7 +11,7 @@ import (
 func TestNames(t *testing.T) {
 	t.Parallel()
 	got := Names()
-	want := []string{"heuristic", "kibitz", "random"}
+	want := []string{"heuristic", "kibitz", "random", "sleuth"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}

@@ -4,52 +4,16 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tapparena/tapp/bots/internal/bottest"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/engine"
 )
-
-func ruleSets(t testing.TB) map[string]engine.RuleSet {
-	out := map[string]engine.RuleSet{}
-	for _, text := range []struct{ name, v string }{
-		{"modern", "modern"}, {"classic", "classic"}, {"wuerttemberg", "wuerttemberg"},
-	} {
-		v, err := engine.ParseVariant(text.v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[text.name] = engine.DefaultRules(v)
-	}
-	m := out["modern"]
-	m4 := m
-	m4.Players = 4
-	out["modern-4p"] = m4
-	m32 := m
-	m32.PackSize = 32
-	out["modern-32"] = m32
-	m432 := m4
-	m432.PackSize = 32
-	out["modern-4p-32"] = m432
-	mf := engine.DefaultRules(engine.Modern)
-	mf.Frage = true
-	mf.Stakes[engine.Frage], mf.Stakes[engine.Solo], mf.Stakes[engine.HeartSolo] = 5, 10, 15
-	mf.Stakes[engine.Bettel], mf.Stakes[engine.Rufer] = 20, 20
-	out["modern-frage"] = mf
-	cp := out["classic"]
-	cp.Pot = true
-	out["classic-pot"] = cp
-	for name, r := range out {
-		if err := r.Validate(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-	}
-	return out
-}
 
 // The solver's view of a deal (PlayPosition) agrees with the engine: legal cards at every
 // card decision, and at the end the declarer's points (the tapp or lay-away included), the
 // Ramsch points (the tapp to the last trick) and the trick counts.
 func TestPlayPositionMatchesEngine(t *testing.T) {
-	for name, r := range ruleSets(t) {
+	for name, r := range bottest.RuleSets(t) {
 		t.Run(name, func(t *testing.T) {
 			rnd := random.New(3)
 			compared := 0

@@ -48,10 +48,12 @@ type Solver struct {
 	tappLast   int   // points the last trick's winner also takes (Ramsch)
 	cfg        uint32
 
-	// abort: a solve stops (with a meaningless result) once the deadline passes or stop is set
-	deadline time.Time
-	stop     *atomic.Bool
-	aborted  bool
+	// abort: a solve stops (with a meaningless result) once the deadline passes, stop is set
+	// or the node count reaches nodeLimit (0: none)
+	deadline  time.Time
+	stop      *atomic.Bool
+	nodeLimit uint64
+	aborted   bool
 
 	// the position being searched
 	hands  [4]engine.CardSet
@@ -71,9 +73,24 @@ func NewSolver(opts SolverOptions) *Solver {
 }
 
 // SetLimit makes later solves stop early once deadline passes (zero: never) or *stop becomes
-// true (nil: never); check Aborted after each solve, whose result is then meaningless.
+// true (nil: never); check Aborted after each solve, whose result is then meaningless. It
+// clears a node limit.
 func (s *Solver) SetLimit(deadline time.Time, stop *atomic.Bool) {
-	s.deadline, s.stop, s.aborted = deadline, stop, false
+	s.deadline, s.stop, s.nodeLimit, s.aborted = deadline, stop, 0, false
+}
+
+// SetNodeLimit makes later solves stop early, like SetLimit's, once Nodes reaches limit (0:
+// never). The count is checked every 4,096 nodes. Unlike a deadline, a node limit stops a
+// search at the same point on every machine: with a cleared table (ClearTable) the same
+// solves abort alike.
+func (s *Solver) SetNodeLimit(limit uint64) { s.nodeLimit = limit }
+
+// ClearTable empties the transposition table, so that the nodes the next solves take do not
+// depend on earlier ones (their values never do).
+func (s *Solver) ClearTable() {
+	if s.tt != nil {
+		s.tt.clear()
+	}
 }
 
 // Aborted reports whether a solve since SetLimit was stopped early.
@@ -83,7 +100,8 @@ func (s *Solver) checkAbort() bool {
 	if s.aborted {
 		return true
 	}
-	if (s.stop != nil && s.stop.Load()) || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+	if (s.stop != nil && s.stop.Load()) || (s.nodeLimit != 0 && s.nodes >= s.nodeLimit) ||
+		(!s.deadline.IsZero() && time.Now().After(s.deadline)) {
 		s.aborted = true
 	}
 	return s.aborted

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/tapparena/tapp/engine"
 )
@@ -232,5 +233,37 @@ func TestEquivalentCards(t *testing.T) {
 	moves = s.genMoves(0, p.Legal(), engine.NoCard, nil)
 	if len(moves) != 4 {
 		t.Fatalf("C7 in the trick splits C8/C6: moves %v, want 4", moves)
+	}
+}
+
+// After ClearTable a solve takes the same nodes whatever the table held, so a node limit
+// stops it at the same point; its value never depends on the table.
+func TestClearTableAndNodeLimit(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	warm := NewSolver(SolverOptions{})
+	fresh := NewSolver(SolverOptions{})
+	for i := 0; i < 40; i++ {
+		p := randomPosition(rng, allGoals[i%len(allGoals)], 6)
+		q := randomPosition(rng, allGoals[i%len(allGoals)], 6)
+		warm.Value(&q) // fills the table with another position
+		warm.ClearTable()
+		n0 := warm.Nodes()
+		v := warm.Value(&p)
+		spent := warm.Nodes() - n0
+		fresh.ClearTable()
+		m0 := fresh.Nodes()
+		if w := fresh.Value(&p); w != v || fresh.Nodes()-m0 != spent {
+			t.Fatalf("position %v: %d in %d nodes after another solve, %d in %d on a cleared table", &p, v, spent, w, fresh.Nodes()-m0)
+		}
+		if spent > 8192 {
+			fresh.ClearTable()
+			fresh.SetNodeLimit(fresh.Nodes() + 4096)
+			fresh.Value(&p)
+			if !fresh.Aborted() {
+				t.Fatalf("a solve of %d nodes was not stopped at 4,096", spent)
+			}
+			fresh.SetLimit(time.Time{}, nil)
+		}
 	}
 }

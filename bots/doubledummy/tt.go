@@ -24,17 +24,30 @@ import (
 //
 // Buckets have two slots: slot 0 keeps the entry with more cards left (more work saved),
 // slot 1 is always replaced.
+//
+// Clearing the table (Solver.ClearTable, for searches whose effort must not depend on what
+// came before) starts a new generation: entries of an older one count as empty.
 
 type ttEntry struct {
 	key    uint64 // 0 marks an empty slot
 	lo, hi int8   // bounds on the remaining value
 	best   uint8  // best lead as suit<<4 | in-play cards of that suit above it, or 0xFF
 	depth  uint8  // cards left in the leader's hand
+	gen    uint16 // the table's generation when stored
 }
 
 type table struct {
 	slots []ttEntry // 2 per bucket
 	mask  uint64    // bucket index mask
+	gen   uint16    // entries of other generations are empty
+}
+
+// clear empties the table: a new generation, or, once the generations wrap around, zeroes.
+func (t *table) clear() {
+	t.gen++
+	if t.gen == 0 {
+		clear(t.slots)
+	}
 }
 
 const defaultTTBits = 18 // 2^18 buckets × 2 slots × 16 bytes = 8 MiB
@@ -147,10 +160,10 @@ func (t *table) bucket(key uint64) int {
 // probe returns the matching entry or nil.
 func (t *table) probe(key uint64) *ttEntry {
 	i := t.bucket(key)
-	if e := &t.slots[i]; e.key == key {
+	if e := &t.slots[i]; e.key == key && e.gen == t.gen {
 		return e
 	}
-	if e := &t.slots[i+1]; e.key == key {
+	if e := &t.slots[i+1]; e.key == key && e.gen == t.gen {
 		return e
 	}
 	return nil
@@ -161,7 +174,7 @@ func (t *table) store(key uint64, depth int, lo, hi int, best uint8) {
 	i := t.bucket(key)
 	var e *ttEntry
 	for j := i; j < i+2; j++ {
-		if s := &t.slots[j]; s.key == key {
+		if s := &t.slots[j]; s.key == key && s.gen == t.gen {
 			e = s
 			if int(e.lo) > lo {
 				lo = int(e.lo)
@@ -177,8 +190,8 @@ func (t *table) store(key uint64, depth int, lo, hi int, best uint8) {
 	}
 	if e == nil {
 		s0 := &t.slots[i]
-		if s0.key == 0 || int(s0.depth) <= depth {
-			if s0.key != 0 {
+		if s0.key == 0 || s0.gen != t.gen || int(s0.depth) <= depth {
+			if s0.key != 0 && s0.gen == t.gen {
 				t.slots[i+1] = *s0 // the old deep entry moves to the always-replace slot
 			}
 			e = s0
@@ -187,6 +200,7 @@ func (t *table) store(key uint64, depth int, lo, hi int, best uint8) {
 		}
 		e.key = key
 		e.depth = uint8(depth)
+		e.gen = t.gen
 	}
 	e.lo, e.hi, e.best = int8(lo), int8(hi), best
 }

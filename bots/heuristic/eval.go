@@ -167,6 +167,15 @@ func losers(pack, hand engine.CardSet, trump engine.Suit) int {
 	return lost
 }
 
+// suitLoserShare is suit s's share of losers(pack, hand, trump).
+func suitLoserShare(pack, hand engine.CardSet, s, trump engine.Suit) int {
+	l, left := suitLosers(pack, hand, s)
+	if s == trump {
+		return l + left
+	}
+	return l
+}
+
 // suitLosers plays out suit s with the declarer leading from the top each time against one
 // opponent holding all the rest; it returns the tricks lost and the opponent's cards left when
 // the declarer runs out.
@@ -221,14 +230,37 @@ func (e *evaluator) durchChance(trump engine.Suit) float64 {
 // includes the deals where the called card lies in the tapp and no exchange happens.
 func (e *evaluator) ruferPlan(trump engine.Suit, allowed func(engine.Card) bool) (engine.Card, float64) {
 	best, bestP, bestL := engine.NoCard, -1.0, 1<<30
+	// losers(pack, hand+c-g, trump) is a sum over suits; a call and a give change only their
+	// own suits, so the other suits' shares are computed once (this runs for every bid).
+	var base [engine.NumSuits]int
+	for s := engine.Suit(0); s < engine.NumSuits; s++ {
+		base[s] = suitLoserShare(e.pack, e.hand, s, trump)
+	}
+	var cards [engine.NumCards]engine.Card
+	held := e.hand.Cards(cards[:0])
+	var given [engine.NumCards]int // a give's suit share when the call is of another suit
+	for _, g := range held {
+		given[g] = suitLoserShare(e.pack, e.hand.Without(g), g.Suit(), trump)
+	}
 	for _, c := range (e.pack &^ e.hand).Cards(nil) {
 		if allowed != nil && !allowed(c) {
 			continue
 		}
 		h := e.hand.With(c)
+		withCall := base
+		withCall[c.Suit()] = suitLoserShare(e.pack, h, c.Suit(), trump)
+		total := 0
+		for _, x := range withCall {
+			total += x
+		}
 		l := 1 << 30
-		for _, g := range e.hand.Cards(nil) {
-			if x := losers(e.pack, h.Without(g), trump); x < l {
+		for _, g := range held {
+			gs := g.Suit()
+			share := given[g]
+			if gs == c.Suit() {
+				share = suitLoserShare(e.pack, h.Without(g), gs, trump)
+			}
+			if x := total - withCall[gs] + share; x < l {
 				l = x
 			}
 		}

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"context"
+	"math"
 	"sync"
 	"testing"
 
@@ -69,5 +70,44 @@ func TestAlwaysLegal(t *testing.T) {
 			}
 			t.Logf("decisions %v contracts %v", seen, contracts)
 		})
+	}
+}
+
+// The Rufer plan sums the losers of each suit once per call and give; it must agree with the
+// whole count of every exchange, card by card.
+func TestRuferPlanMatchesFullCount(t *testing.T) {
+	t.Parallel()
+	full := func(e *evaluator, trump engine.Suit) (engine.Card, float64) {
+		best, bestP, bestL := engine.NoCard, -1.0, 1<<30
+		for _, c := range (e.pack &^ e.hand).Cards(nil) {
+			h := e.hand.With(c)
+			l := 1 << 30
+			for _, g := range e.hand.Cards(nil) {
+				if x := losers(e.pack, h.Without(g), trump); x < l {
+					l = x
+				}
+			}
+			p := e.pAllByLosers(l)
+			if p > bestP+1e-9 || (math.Abs(p-bestP) <= 1e-9 && (l < bestL ||
+				(l == bestL && callRank(c, trump) > callRank(best, trump)))) {
+				best, bestP, bestL = c, p, l
+			}
+		}
+		return best, bestP
+	}
+	for _, players := range []int{3, 4} {
+		r := engine.DefaultRules(engine.Modern)
+		r.Players = players
+		for i := 0; i < 300; i++ {
+			deal := engine.DealFromSeed(r, 44, uint64(i))
+			e := newEvaluator(r, deal.Hands[i%players])
+			for trump := engine.Suit(0); trump < engine.NumSuits; trump++ {
+				c1, p1 := e.ruferPlan(trump, nil)
+				c2, p2 := full(e, trump)
+				if c1 != c2 || p1 != p2 {
+					t.Fatalf("deal %d trump %v: plan %v %.2f, full count %v %.2f", i, trump, c1, p1, c2, p2)
+				}
+			}
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"
 	"github.com/tapparena/tapp/bots/search"
+	"github.com/tapparena/tapp/bots/sleuth"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -50,10 +51,11 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	}
 	if kind == search.Name {
 		b = search.New(search.Config{Samples: *samples, Budget: *budget, Threads: *threads, Seed: *seed})
-	} else if m.SetMaxProcs != nil && m.Getenv("GOMAXPROCS") == "" {
+	} else if kind != sleuth.Name && m.SetMaxProcs != nil && m.Getenv("GOMAXPROCS") == "" {
 		// The simple bots think for microseconds: one thread serves all their games. More
 		// would only wake up and compete for the cores the arena and the other bots need
-		// (a third more deals per second with three random bots on two cores).
+		// (a third more deals per second with three random bots on two cores). The search
+		// bots think for tens of milliseconds a decision: their games run side by side.
 		m.SetMaxProcs(1)
 	}
 	if *token == "" {

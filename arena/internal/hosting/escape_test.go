@@ -16,6 +16,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/hosting"
+	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/launch/confine"
 	"github.com/tapparena/tapp/arena/internal/sandbox"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -170,16 +171,17 @@ func freePort(t *testing.T) int {
 }
 
 // escapeLimits are tight limits, so that the bombs end quickly.
-var escapeLimits = sandbox.Limits{Memory: 2 << 30, CPU: 60 * time.Second, Processes: 48, FileSize: 32 << 20,
-	OpenFiles: 256, Scratch: 16 << 20, Output: 256 << 10}
+var escapeLimits = sandbox.Limits{Memory: 2 << 30, CPU: 60 * time.Second, Processes: 48, OneProcess: true,
+	FileSize: 32 << 20, OpenFiles: 256, Scratch: 16 << 20, Output: 256 << 10}
 
 // The escape suite: a hostile bot, in each sandbox present, tries to connect out (TCP, UDP,
 // DNS), listen, read the database, the tokens, another submission and the arena's /proc,
-// write outside its scratch folder, ptrace and signal the arena, gain root through a setuid
-// program, fork-bomb, memory-bomb, fill its disk and flood its output — all in one sandbox
-// start — and then plays a match. Every attempt fails and is named in its log with the
-// reason; the match is played to its end, the database keeps every deal, and the other bots
-// play as usual.
+// write outside its scratch folder, ptrace and signal the arena, start a process (spawn,
+// fork, clone3), fork-bomb, memory-bomb and fill its disk — all in one sandbox start — and
+// then plays a match, trying to start a process at every decision. Every attempt fails and
+// is named in its log with the reason; the match is played to its end with the bot's own
+// decisions, the database keeps every deal, and the other bots play as usual. A second start
+// runs a setuid-root program it ships and floods its output.
 func TestEscapeSuite(t *testing.T) {
 	t.Parallel()
 	for name, sb := range sandboxes(t) {
@@ -308,18 +310,38 @@ func escapeSuite(t *testing.T, sb sandbox.Sandbox) {
 	if own == 0 {
 		t.Errorf("the hostile bot made no decision of its own: it did not get to play")
 	}
+	if fallbacks := fallbacksOf(records, a.Sub.Name()); fallbacks > 0 {
+		t.Errorf("the hostile bot got %d fallbacks: its attempts cost it its answers", fallbacks)
+	}
 	stop()
 	cancel()
 	wg.Wait()
+	if p := proc.Restarts(); p > 0 {
+		t.Errorf("the hostile bot was restarted %d times: an attempt took its program down\n%s", p, readLog(t, seats, a))
+	}
 
 	log := readLog(t, seats, a)
 	want := []string{"connect-tcp-arena", "connect-tcp", "connect-udp", "connect-dns", "connect-dns-system",
 		"read-database", "read-tokens", "read-other-submission", "read-arena-proc-cmdline", "read-arena-proc-environ",
-		"read-arena-root", "ptrace-arena", "signal-arena", "fork-bomb", "memory-bomb", "disk-fill",
+		"read-arena-root", "ptrace-arena", "signal-arena", "spawn", "fork", "clone3", "fork-bomb", "memory-bomb", "disk-fill",
 		"write-outside-scratch /bot/planted", "write-outside-scratch /build/planted", "write-outside-scratch /usr/planted",
-		"write-outside-scratch /planted", "write-outside-scratch " + dir + "/planted"}
+		"write-outside-scratch /planted", "write-outside-scratch " + dir + "/planted", "fork-while-playing"}
+	flood := floodRun(t, seats, a, suid)
 	if suid {
-		want = append(want, "setuid")
+		if !regexp.MustCompile(`(?m)^escape setuid: blocked: \S.*$`).MatchString(flood) {
+			t.Errorf("%s: no line \"escape setuid: blocked: REASON\" in the second run's log:\n%.2000s", sb.Name(), flood)
+		}
+	}
+	for _, line := range strings.Split(flood, "\n") {
+		if strings.Contains(line, "ESCAPED") {
+			t.Errorf("%s: %s", sb.Name(), line)
+		}
+	}
+	if !strings.Contains(flood, "tapp arena: output over the limit of") {
+		t.Errorf("the stdout flood is not named in the log:\n%.2000s", flood)
+	}
+	if len(flood) > 2*int(escapeLimits.Output) {
+		t.Errorf("the log grew to %d bytes, over its cap of %d", len(flood), escapeLimits.Output)
 	}
 	for _, name := range want {
 		re := regexp.MustCompile(`(?m)^escape ` + regexp.QuoteMeta(name) + `: blocked: \S.*$`)
@@ -340,12 +362,6 @@ func escapeSuite(t *testing.T, sb sandbox.Sandbox) {
 	if n := l.hits.Load(); n != 0 {
 		t.Errorf("the host's listeners got %d connections or datagrams from the sandbox", n)
 	}
-	if !strings.Contains(log, "tapp arena: output over the limit of") {
-		t.Errorf("the stdout flood is not named in the log")
-	}
-	if fi, err := os.Stat(hosting.LogPath(seats.LogDir, a.Sub.Name())); err == nil && fi.Size() > 2*escapeLimits.Output {
-		t.Errorf("the log grew to %d bytes, over its cap of %d", fi.Size(), escapeLimits.Output)
-	}
 	for _, p := range []string{filepath.Join(a.Src, "planted"), filepath.Join(a.Out, "planted"), filepath.Join(dir, "planted"), "/usr/planted", "/planted"} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("the bot wrote %s", p)
@@ -361,6 +377,51 @@ func escapeSuite(t *testing.T, sb sandbox.Sandbox) {
 	if n, err := again.DealNumbers(ctx, m.ID); err != nil || len(n) != deals {
 		t.Errorf("after the match the database has deals %v (%v), want %d", n, err, deals)
 	}
+}
+
+// fallbacksOf counts the fallbacks the referee played for bot.
+func fallbacksOf(records []domain.DealRecord, bot string) int {
+	n := 0
+	for _, d := range records {
+		for _, x := range d.Decisions {
+			if x.Bot == bot && x.Fallback {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// floodRun starts the hostile version once more, in mode flood (the setuid program, then the
+// output flood), to its end, and returns that run's log.
+func floodRun(t *testing.T, seats *hosting.Seats, a *hosting.Artifact, suid bool) string {
+	t.Helper()
+	spec, err := seats.RunSpec(a, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Env = append(spec.Env, "TAPP_HOSTILE=flood")
+	if suid {
+		spec.Env = append(spec.Env, "HOSTILE_SUID=/bot/suid")
+	}
+	ls, err := seats.Sandbox.Launch(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(seats.LogDir, "flood.stderr.log")
+	ls.Name, ls.Once, ls.StderrPath = "flood", true, path
+	p, err := launch.Start(context.Background(), ls, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(2 * time.Minute):
+		p.Stop()
+		t.Fatalf("the flood run did not end")
+	}
+	b, _ := os.ReadFile(path)
+	return string(b)
 }
 
 func readLog(t *testing.T, seats *hosting.Seats, a *hosting.Artifact) string {
@@ -438,14 +499,15 @@ func TestTheEscapeAttemptsSucceedWithoutASandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(readLog(t, seats, a), "escape write-outside-scratch "+dir); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(readLog(t, seats, a), "escape clone3:"); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the probe did not finish:\n%s", readLog(t, seats, a))
 		}
 	}
 	p.Retire()
 	log := readLog(t, seats, a)
-	for _, name := range []string{"connect-tcp-arena", "connect-tcp", "connect-udp", "read-database", "read-tokens", "read-other-submission"} {
+	for _, name := range []string{"connect-tcp-arena", "connect-tcp", "connect-udp", "read-database", "read-tokens", "read-other-submission",
+		"spawn", "fork", "clone3"} {
 		if !strings.Contains(log, "escape "+name+": ESCAPED") {
 			t.Errorf("without a sandbox, %s did not succeed:\n%s", name, log)
 		}
@@ -489,4 +551,55 @@ func treeUIDs(root int) map[int]string {
 		}
 	}
 	return out
+}
+
+// A hostile Python bot (testdata/hostile-python), submitted, built and run in each sandbox
+// present, tries at every decision to fork, to start a program, to connect to the arena's TCP
+// port and to read the arena's database: it plays its match to the end deciding every time
+// itself, and its log names each attempt as blocked, with the reason.
+func TestAHostilePythonBotPlaysOnWhileEveryAttemptFails(t *testing.T) {
+	t.Parallel()
+	rt := python(t)
+	for name, sb := range sandboxes(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dir := openDir(t)
+			st, token := registered(t, dir, "hostile-py")
+			src, err := os.ReadFile(filepath.Join("testdata", "hostile-python", "bot.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcDir := filepath.Join(dir, "src")
+			if err := os.MkdirAll(srcDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(srcDir, "bot.py"), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sub, err := hosting.Submit(ctx, st, hosting.Request{Bot: "hostile-py", Token: token, Lang: hosting.Python, Source: pack(t, srcDir)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := (&hosting.Builder{Sandbox: sb, Dir: dir, Python: rt}).Build(ctx, st, sub)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, sub.BuildLog)
+			}
+			log := playsAMatch(t, st, sb, rt, a, dir, func(h *host.Host) []string {
+				_, port, _ := net.SplitHostPort(h.Addr)
+				return []string{"HOSTILE_ARENA_PORT=" + port, "HOSTILE_DATABASE=" + filepath.Join(dir, "arena.db")}
+			})
+			for _, line := range strings.Split(log, "\n") {
+				if strings.Contains(line, "ESCAPED") {
+					t.Errorf("%s: %s", name, line)
+				}
+			}
+			for _, attempt := range []string{"fork", "spawn", "connect-tcp-arena", "read-database"} {
+				re := regexp.MustCompile(`(?m)^escape ` + attempt + `: blocked: \S.*$`)
+				if n := len(re.FindAllString(log, -1)); n < 3 {
+					t.Errorf("%s: %d lines \"escape %s: blocked: REASON\" in the log, want one per decision (at least 3):\n%.3000s", name, n, attempt, log)
+				}
+			}
+		})
+	}
 }

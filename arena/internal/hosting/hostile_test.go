@@ -3,10 +3,11 @@ package hosting_test
 // The hostile bot of the escape suite: this test binary, run inside the sandbox with
 // TAPP_HOSTILE set. In "probe" mode it tries every escape in turn, says in its log how each
 // ended ("escape NAME: blocked: REASON" or "escape NAME: ESCAPED: WHAT"), and then plays its
-// matches through the SDK as a bot that plays the first legal action. Its targets (the
-// arena's TCP port and pid, the database, the tokens, another submission's folder, the
-// host's listeners) come in its environment, as an attacker who knows the host would know
-// them.
+// matches through the SDK as a bot that plays the first legal action, trying to start
+// processes all the while. Its targets (the arena's TCP port and pid, the database, the
+// tokens, another submission's folder, the host's listeners) come in its environment, as an
+// attacker who knows the host would know them. The output flood and the setuid program,
+// which end a run's log and a run's program, are a second start of their own ("flood").
 
 import (
 	"context"
@@ -19,28 +20,31 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/sdk"
 	"github.com/tapparena/tapp/engine"
 )
 
-// hoard is what the memory bomb keeps.
-var hoard [][]byte
-
 // hostileMain runs the hostile bot in one of its modes and returns its exit status.
 func hostileMain(mode string) int {
 	switch mode {
 	case "probe":
-		probeAll()
-		return play()
+		probeNetworkAndFiles()
+		probeProcesses()
+		probeBombs()
+		return play(true)
 	case "play":
-		return play()
+		return play(false)
 	case "think": // a bot that computes for TAPP_THINK per decision, as a searching bot does
-		return play()
+		return play(false)
 	case "probe-light": // without the bombs: what an unconfined program would do to the host
 		probeNetworkAndFiles()
+		probeProcesses()
 		return 0
+	case "flood":
+		return setuidThenFlood()
 	case "spin": // an endless loop, as a bot stuck in its search
 		fmt.Fprintln(os.Stderr, "escape infinite-loop: spinning")
 		for i := 0; ; i++ {
@@ -48,19 +52,6 @@ func hostileMain(mode string) int {
 		}
 	case "child-sleep":
 		time.Sleep(20 * time.Second)
-		return 0
-	case "child-membomb":
-		for total := 0; total < 8<<30; total += 32 << 20 {
-			b := make([]byte, 32<<20)
-			for i := range b {
-				b[i] = 1
-			}
-			hoard = append(hoard, b) // kept, so that the memory stays taken
-			fmt.Printf("%d\n", (total+32<<20)>>20)
-		}
-		return 0
-	case "whoami":
-		fmt.Printf("euid=%d\n", os.Geteuid())
 		return 0
 	}
 	fmt.Fprintln(os.Stderr, "unknown mode", mode)
@@ -83,11 +74,6 @@ func blockedIf(name string, err error, what string) {
 		return
 	}
 	report(name, true, "%s", what)
-}
-
-func probeAll() {
-	probeNetworkAndFiles()
-	probeBombs()
 }
 
 func probeNetworkAndFiles() {
@@ -182,7 +168,10 @@ func probeNetworkAndFiles() {
 		blockedIf("write-outside-scratch "+p, err, "wrote "+p)
 	}
 
-	// The arena's process: ptrace and signals.
+	// The arena's process: ptrace and signals (not without its pid: kill(0) is its own group).
+	if arenaPID <= 0 {
+		return
+	}
 	err = syscall.PtraceAttach(arenaPID)
 	if err == nil {
 		_ = syscall.PtraceDetach(arenaPID)
@@ -195,33 +184,36 @@ func probeNetworkAndFiles() {
 		report("signal-arena", false, "%v", err)
 	}
 
-	// A setuid-root program shipped with the bot.
-	if suid := env("HOSTILE_SUID"); suid != "" {
-		cmd := exec.Command(suid)
-		cmd.Env = append(os.Environ(), "TAPP_HOSTILE=whoami")
-		out, err := cmd.CombinedOutput()
-		switch {
-		case err != nil:
-			report("setuid", false, "%v", err)
-		case !strings.Contains(string(out), fmt.Sprintf("euid=%d\n", os.Geteuid())):
-			report("setuid", true, "changed its user from %d: %s", os.Geteuid(), strings.TrimSpace(string(out)))
-		default:
-			report("setuid", false, "the setuid bit gave nothing: %s", strings.TrimSpace(string(out)))
-		}
-	}
-
 }
 
 func probeBombs() {
 	forkBomb()
 	memoryBomb()
 	diskFill()
-	// The flood last: what comes after the log's cap is dropped.
+}
+
+// setuidThenFlood runs the setuid-root program shipped with the bot in its own place (exec:
+// starting it as a child is refused), which says whether the bit gave it root; then floods
+// its output, which ends what the run's log keeps.
+func setuidThenFlood() int {
+	if suid := os.Getenv("HOSTILE_SUID"); suid != "" && os.Getenv("HOSTILE_EUID") == "" {
+		env := append(os.Environ(), "HOSTILE_EUID="+strconv.Itoa(os.Geteuid()))
+		err := syscall.Exec(suid, []string{suid}, env)
+		report("setuid", false, "exec %s: %v", suid, err)
+	}
+	if was := os.Getenv("HOSTILE_EUID"); was != "" {
+		if now := strconv.Itoa(os.Geteuid()); now != was {
+			report("setuid", true, "changed its user from %s to %s", was, now)
+		} else {
+			report("setuid", false, "the setuid bit gave nothing: euid=%s", now)
+		}
+	}
 	flood := strings.Repeat("flood flood flood flood flood flood flood flood flood flood\n", 1<<12)
 	fmt.Fprintln(os.Stderr, "escape stdout-flood: flooding 32 MiB")
 	for n := 0; n < 32<<20; n += len(flood) {
 		os.Stdout.WriteString(flood)
 	}
+	return 0
 }
 
 func udpRoundTrip(addr string) error {
@@ -237,6 +229,15 @@ func udpRoundTrip(addr string) error {
 	buf := make([]byte, 64)
 	_, err = c.Read(buf)
 	return err
+}
+
+// probeProcesses tries to start a process in every way there is: a program (fork and exec,
+// as os/exec does: clone with CLONE_VM|CLONE_VFORK), a bare fork, and clone3, whose flags a
+// seccomp filter cannot see.
+func probeProcesses() {
+	blockedIf("spawn", spawn(), "started a child process")
+	blockedIf("fork", rawFork(), "forked a child")
+	blockedIf("clone3", rawClone3(), "started a child with clone3")
 }
 
 // forkBomb starts sleeping children until the sandbox refuses more.
@@ -256,28 +257,82 @@ func forkBomb() {
 		_ = k.Process.Kill()
 		_ = k.Wait()
 	}
-	if err != nil {
-		report("fork-bomb", false, "stopped after %d processes: %v", len(kids), err)
+	if err != nil && len(kids) == 0 {
+		report("fork-bomb", false, "not one process started: %v", err)
 	} else {
-		report("fork-bomb", true, "started %d processes", len(kids))
+		report("fork-bomb", true, "started %d processes (%v)", len(kids), err)
 	}
 }
 
-// memoryBomb lets a child allocate until it is stopped.
-func memoryBomb() {
+// spawn starts a child, as os/exec does, and waits for it.
+func spawn() error {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), "TAPP_HOSTILE=child-membomb")
-	out, err := cmd.Output()
-	lines := strings.Fields(string(out))
-	last := "0"
-	if len(lines) > 0 {
-		last = lines[len(lines)-1]
+	cmd.Env = append(os.Environ(), "TAPP_HOSTILE=child-sleep")
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	return nil
+}
+
+// rawFork forks by the fork system call; a child exits at once.
+func rawFork() error {
+	pid, _, errno := syscall.RawSyscall(syscall.SYS_FORK, 0, 0, 0)
+	if errno != 0 {
+		return errno
+	}
+	if pid == 0 {
+		syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 0, 0, 0)
+	}
+	var ws syscall.WaitStatus
+	_, _ = syscall.Wait4(int(pid), &ws, 0, nil)
+	return nil
+}
+
+// sysClone3 is clone3's number on amd64 and arm64 (every architecture since Linux 5.3).
+const sysClone3 = 435
+
+// rawClone3 starts a process with clone3 (flags 0, SIGCHLD at its end); a child exits at once.
+func rawClone3() error {
+	args := struct{ flags, pidfd, childTID, parentTID, exitSignal, stack, stackSize, tls uint64 }{exitSignal: uint64(syscall.SIGCHLD)}
+	pid, _, errno := syscall.RawSyscall(sysClone3, uintptr(unsafe.Pointer(&args)), unsafe.Sizeof(args), 0)
+	if errno != 0 {
+		return errno
+	}
+	if pid == 0 {
+		syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 0, 0, 0)
+	}
+	var ws syscall.WaitStatus
+	_, _ = syscall.Wait4(int(pid), &ws, 0, nil)
+	return nil
+}
+
+// memoryBomb maps memory in 64 MiB pieces, each touched, until the sandbox refuses more,
+// then gives it back (in this process: a child may not be started, and the Go heap would
+// end the bot at the first refusal).
+func memoryBomb() {
+	const piece = 64 << 20
+	var maps [][]byte
+	var err error
+	for len(maps) < (16<<30)/piece {
+		var b []byte
+		if b, err = syscall.Mmap(-1, 0, piece, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE); err != nil {
+			break
+		}
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		maps = append(maps, b)
+	}
+	for _, b := range maps {
+		_ = syscall.Munmap(b)
 	}
 	if err != nil {
-		report("memory-bomb", false, "the allocating child was stopped at %s MiB: %v", last, err)
+		report("memory-bomb", false, "refused after %d MiB: %v", len(maps)*piece>>20, err)
 	} else {
-		report("memory-bomb", true, "allocated %s MiB", last)
+		report("memory-bomb", true, "mapped %d MiB", len(maps)*piece>>20)
 	}
 }
 
@@ -303,8 +358,10 @@ func diskFill() {
 	report("disk-fill", true, "wrote %d MiB", written>>20)
 }
 
-// play plays the bot's matches: the first legal action every time.
-func play() int {
+// play plays the bot's matches: the first legal action every time. With forking, it tries
+// to start a process at every decision (in a goroutine of its own, so that its answers stay
+// on time), and names the outcome in its log: the first attempts, then every hundredth.
+func play(forking bool) int {
 	cfg, err := sdk.ConfigFromEnv()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -313,7 +370,24 @@ func play() int {
 	cfg.Capacity = max(cfg.Capacity, 1)
 	cfg.MaxReconnect = 30 * time.Second
 	think, _ := time.ParseDuration(os.Getenv("TAPP_THINK"))
+	attempts := make(chan struct{}, 1)
+	if forking {
+		go func() {
+			n := 0
+			for range attempts {
+				if n++; n <= 3 || n%100 == 0 {
+					blockedIf("fork-while-playing", spawn(), fmt.Sprintf("started a child process at attempt %d", n))
+				} else if spawn() == nil {
+					report("fork-while-playing", true, "started a child process at attempt %d", n)
+				}
+			}
+		}()
+	}
 	first := bots.Func(func(_ context.Context, obs *engine.Observation) (engine.Action, error) {
+		select {
+		case attempts <- struct{}{}:
+		default:
+		}
 		for start, x := time.Now(), 0; time.Since(start) < think; x++ { // CPU, not sleep: a search
 			_ = x * x
 		}

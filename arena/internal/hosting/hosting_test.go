@@ -161,11 +161,13 @@ func TestAStarterPythonBotIsSubmittedBuiltAndPlaysSandboxed(t *testing.T) {
 	if err != nil || stored.Status != domain.SubmissionReady || !strings.Contains(stored.BuildLog, "tapp_bot from the arena") {
 		t.Fatalf("stored after the build: %+v, %v", stored, err)
 	}
-	playsAMatch(t, st, sb, rt, a, dir)
+	playsAMatch(t, st, sb, rt, a, dir, nil)
 }
 
-// playsAMatch plays a match of the version with two random bots and checks it decided.
-func playsAMatch(t *testing.T, st *store.Store, sb sandbox.Sandbox, rt *hosting.PythonRuntime, a *hosting.Artifact, dir string) {
+// playsAMatch plays a match of the version with two random bots, checks it decided every
+// time itself, and returns its log. env, if not nil, adds to the version's environment.
+func playsAMatch(t *testing.T, st *store.Store, sb sandbox.Sandbox, rt *hosting.PythonRuntime, a *hosting.Artifact, dir string,
+	env func(*host.Host) []string) string {
 	t.Helper()
 	ctx := context.Background()
 	h, err := host.Start(ctx, host.Config{Store: st, Listen: "127.0.0.1:0", Grace: 5 * time.Second})
@@ -175,7 +177,11 @@ func playsAMatch(t *testing.T, st *store.Store, sb sandbox.Sandbox, rt *hosting.
 	seats := &hosting.Seats{Host: h, Sandbox: sb, Python: rt, Dir: dir, LogDir: filepath.Join(dir, "logs")}
 	defer seats.Close()
 	defer h.StopWithin(2 * time.Second)
-	if _, err := seats.Start(ctx, a, 4, 1); err != nil {
+	var extra []string
+	if env != nil {
+		extra = env(h)
+	}
+	if _, err := seats.Start(ctx, a, 4, 1, extra...); err != nil {
 		t.Fatal(err)
 	}
 	pctx, cancel := context.WithCancel(ctx)
@@ -223,9 +229,11 @@ func playsAMatch(t *testing.T, st *store.Store, sb sandbox.Sandbox, rt *hosting.
 			}
 		}
 	}
+	log, _ := os.ReadFile(hosting.LogPath(seats.LogDir, a.Sub.Name()))
 	if own == 0 || fallbacks > 0 {
-		t.Errorf("%s decided %d times itself and got %d fallbacks", a.Sub.Name(), own, fallbacks)
+		t.Errorf("%s decided %d times itself and got %d fallbacks\n%.3000s", a.Sub.Name(), own, fallbacks, log)
 	}
+	return string(log)
 }
 
 // A build that fails is a clear status with the reason in its log, and nothing playable.
@@ -283,9 +291,11 @@ func TestAGoModuleBuildsOfflineFromItsVendorFolder(t *testing.T) {
 		}
 		return pack(t, src)
 	}
+	// println, not fmt: half the standard packages to compile into the bot's fresh cache (30,
+	// not 61), which under gVisor's ptrace platform is a minute of this test.
 	good := write("good", map[string]string{
 		"go.mod":                         "module gobot\n\ngo 1.24\n\nrequire example.com/helper v1.0.0\n",
-		"main.go":                        "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/helper\"\n)\n\nfunc main() { fmt.Println(helper.Name) }\n",
+		"main.go":                        "package main\n\nimport \"example.com/helper\"\n\nfunc main() { println(helper.Name) }\n",
 		"vendor/modules.txt":             "# example.com/helper v1.0.0\n## explicit; go 1.24\nexample.com/helper\n",
 		"vendor/example.com/helper/h.go": "package helper\n\nconst Name = \"vendored\"\n",
 	})

@@ -267,15 +267,25 @@ func (l *Ladder) gauntlet(ctx context.Context, cand, prev *domain.Submission, fi
 	if err != nil {
 		return "", err
 	}
+	return Verdict(s.Report.Status, s.Over(pairs) || (out != nil && out.Finished)), nil
+}
+
+// Verdict is the rule that names a new version's gauntlet: the SPRT's decision when it made
+// one (H1 accepted: stronger; H0 accepted: not better), undecided when the gauntlet used up
+// its pairs (exhausted) without a decision, and none while it goes on — a gauntlet cut short
+// (the time limit, a stop) resumes at the next run, and its version waits meanwhile. Every
+// verdict but none admits the version: it takes its bot's place on the ladder whatever the
+// verdict, which informs its author and does not gate.
+func Verdict(status rating.SPRTStatus, exhausted bool) string {
 	switch {
-	case s.Report.Status == rating.SPRTAcceptH1:
-		return domain.GauntletStronger, nil
-	case s.Report.Status == rating.SPRTAcceptH0:
-		return domain.GauntletNotBetter, nil
-	case s.Over(pairs) || (out != nil && out.Finished):
-		return domain.GauntletUndecided, nil
+	case status == rating.SPRTAcceptH1:
+		return domain.GauntletStronger
+	case status == rating.SPRTAcceptH0:
+		return domain.GauntletNotBetter
+	case exhausted:
+		return domain.GauntletUndecided
 	}
-	return domain.GauntletNone, nil
+	return domain.GauntletNone
 }
 
 // epochPlan is the plan of the ladder with these versions: the league file's plan with

@@ -14,6 +14,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/hosting"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
+	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -130,6 +131,30 @@ bots:
 	cancel()
 	if err := <-done; err != nil && ctx.Err() == nil {
 		t.Fatal(err)
+	}
+}
+
+// The verdict rule of a gauntlet, from the SPRT's status and whether the gauntlet used up
+// its pairs: a decision names the verdict even on the last pair; without one, the version is
+// undecided once its pairs are used up, and waits (no verdict: it does not join) while its
+// gauntlet goes on.
+func TestTheGauntletVerdictRule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ sprt, pairs, want string }{
+		{"accept H1", "left", domain.GauntletStronger},
+		{"accept H1", "used up", domain.GauntletStronger},
+		{"accept H0", "left", domain.GauntletNotBetter},
+		{"accept H0", "used up", domain.GauntletNotBetter},
+		{"continue", "used up", domain.GauntletUndecided},
+		{"continue", "left", domain.GauntletNone},
+	} {
+		status := map[string]rating.SPRTStatus{"accept H1": rating.SPRTAcceptH1, "accept H0": rating.SPRTAcceptH0, "continue": rating.SPRTContinue}[tc.sprt]
+		if status.String() != tc.sprt {
+			t.Fatalf("status %q reads %q", tc.sprt, status)
+		}
+		if got := hosting.Verdict(status, tc.pairs == "used up"); got != tc.want {
+			t.Errorf("SPRT %s, pairs %s: verdict %q, want %q", tc.sprt, tc.pairs, got, tc.want)
+		}
 	}
 }
 

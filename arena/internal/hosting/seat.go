@@ -22,7 +22,7 @@ import (
 // writes and its log; a run that has used its CPU time is stopped and restarted (a bot in an
 // endless loop loses its games on time meanwhile, as the referee plays for a late bot).
 var RunLimits = sandbox.Limits{
-	Memory: 4 << 30, CPU: 4 * time.Hour, Processes: 128, FileSize: 64 << 20, OpenFiles: 256,
+	Memory: 4 << 30, CPU: 4 * time.Hour, Processes: 128, OneProcess: true, FileSize: 64 << 20, OpenFiles: 256,
 	Scratch: 64 << 20, Output: 4 << 20,
 }
 

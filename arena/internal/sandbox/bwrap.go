@@ -77,7 +77,7 @@ func (b *bwrap) Launch(s Spec) (launch.Spec, error) {
 		args = append(args, "--setenv", k, v)
 	}
 	l := s.Limits
-	rules := confine.Rules{RO: ro, RW: rw, Sockets: sockets, Limits: confine.Limits{
+	rules := confine.Rules{RO: ro, RW: rw, Sockets: sockets, OneProcess: l.OneProcess, Limits: confine.Limits{
 		Memory: l.Memory, CPU: cpuSeconds(l.CPU), Processes: int64(l.Processes),
 		FileSize: l.FileSize, OpenFiles: int64(l.OpenFiles)}}
 	args = append(args, "--", confinePath, confine.Command)

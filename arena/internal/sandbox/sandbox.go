@@ -56,11 +56,15 @@ type Limits struct {
 	Memory    int64         // bytes of address space (RLIMIT_AS)
 	CPU       time.Duration // CPU time per run of the whole process tree
 	Processes int           // processes and threads (RLIMIT_NPROC)
-	FileSize  int64         // bytes of any one file written (RLIMIT_FSIZE)
-	OpenFiles int           // open file descriptors (RLIMIT_NOFILE)
-	Scratch   int64         // bytes of the scratch directory (a tmpfs of this size)
-	Wall      time.Duration // wall time per run
-	Output    int64         // bytes of stdout and stderr kept per run
+	// OneProcess refuses the program any other process (fork, vfork, clone and clone3
+	// of a process fail with an error) while its threads start as usual: a hosted bot
+	// that tries to fork keeps its threads, and plays on.
+	OneProcess bool
+	FileSize   int64         // bytes of any one file written (RLIMIT_FSIZE)
+	OpenFiles  int           // open file descriptors (RLIMIT_NOFILE)
+	Scratch    int64         // bytes of the scratch directory (a tmpfs of this size)
+	Wall       time.Duration // wall time per run
+	Output     int64         // bytes of stdout and stderr kept per run
 }
 
 // Mount makes a host path visible inside the sandbox.

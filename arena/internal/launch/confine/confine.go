@@ -1,7 +1,7 @@
 // Package confine is the first program inside a bubblewrap sandbox: `tapp __confine RULES --
 // COMMAND` sets the resource limits (rlimits), restricts the file system and the network
 // with Landlock, installs a seccomp filter that refuses the system calls a bot has no use
-// for (ptrace, mount, namespaces, kernel keys, BPF, non-Unix sockets, ...), and then
+// for (ptrace, mount, namespaces, kernel keys, BPF, non-Unix sockets, new processes, ...), and then
 // replaces itself with the bot's command, which inherits all of it. The namespaces
 // bubblewrap made hide the rest of the machine; these rules are the second wall, and the
 // limits hold the bot to its share.
@@ -29,6 +29,11 @@ type Rules struct {
 	// Sockets are directories holding the Unix sockets it may connect to (the arena's).
 	Sockets []string
 	Limits  Limits
+	// OneProcess refuses the program every new process (fork, vfork, and clone or clone3
+	// of anything but a thread) with an error, while its threads start as usual: a bot
+	// that tries to fork keeps playing with the error in hand, where a process limit
+	// would have taken its runtime's threads as well.
+	OneProcess bool
 }
 
 // Limits are the rlimits of the confined program (0: left as they are).
@@ -52,6 +57,9 @@ func Args(r Rules, argv []string) []string {
 	}
 	for _, p := range r.Sockets {
 		out = append(out, "--socket", p)
+	}
+	if r.OneProcess {
+		out = append(out, "--one-process")
 	}
 	l := r.Limits
 	for _, kv := range []struct {
@@ -78,6 +86,7 @@ func parse(args []string, stderr io.Writer) (Rules, []string, error) {
 	fs.Var((*pathList)(&r.RO), "ro", "a path it may read")
 	fs.Var((*pathList)(&r.RW), "rw", "a path it may write")
 	fs.Var((*pathList)(&r.Sockets), "socket", "a directory of sockets it may connect to")
+	fs.BoolVar(&r.OneProcess, "one-process", false, "refuse new processes (threads are allowed)")
 	fs.Int64Var(&r.Limits.Memory, "as", 0, "RLIMIT_AS")
 	fs.Int64Var(&r.Limits.CPU, "cpu", 0, "RLIMIT_CPU")
 	fs.Int64Var(&r.Limits.Processes, "nproc", 0, "RLIMIT_NPROC")

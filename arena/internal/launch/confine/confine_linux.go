@@ -39,7 +39,7 @@ func confineAndExec(r Rules, argv []string) error {
 	if err := restrictPaths(r); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	if err := filterSyscalls(); err != nil {
+	if err := filterSyscalls(r.OneProcess); err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	path := argv[0]
@@ -103,31 +103,48 @@ func pathRule(p string, write bool) landlock.Rule {
 	return landlock.ROFiles(p).IgnoreIfMissing()
 }
 
-// filterSyscalls refuses Denied, and sockets other than Unix ones, with EPERM.
-func filterSyscalls() error {
+// filterSyscalls refuses Denied, and sockets other than Unix ones, with EPERM; with
+// oneProcess also every new process (see Rules.OneProcess).
+func filterSyscalls(oneProcess bool) error {
+	groups := []seccomp.SyscallGroup{
+		{Action: seccomp.ActionErrno, Names: Denied},
+		{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{{
+			Name:       "socket",
+			Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX}},
+		}, {
+			// Typing into the arena's terminal (the sandbox shares its session, so that
+			// the scheduler does not treat it as a desktop session of its own).
+			Name:       "ioctl",
+			Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.TIOCSTI}},
+		}, {
+			Name:       "ioctl",
+			Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.TIOCLINUX}},
+		}}},
+	}
+	if oneProcess {
+		groups = append(groups, processRules()...)
+	}
 	filter := seccomp.Filter{
 		NoNewPrivs: true,
 		Flag:       seccomp.FilterFlagTSync,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls: []seccomp.SyscallGroup{
-				{Action: seccomp.ActionErrno, Names: Denied},
-				{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{{
-					Name:       "socket",
-					Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.AF_UNIX}},
-				}, {
-					// Typing into the arena's terminal (the sandbox shares its session, so that
-					// the scheduler does not treat it as a desktop session of its own).
-					Name:       "ioctl",
-					Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.TIOCSTI}},
-				}, {
-					Name:       "ioctl",
-					Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.Equal, Value: unix.TIOCLINUX}},
-				}}},
-			},
-		},
+		Policy:     seccomp.Policy{DefaultAction: seccomp.ActionAllow, Syscalls: groups},
 	}
 	return seccomp.LoadFilter(filter)
+}
+
+// processRules refuse new processes and let threads start, as Chromium's sandbox does: fork
+// and vfork, and clone without CLONE_THREAD, fail with EPERM (what a program reports as "not
+// permitted"); clone3, whose flags are in memory that seccomp cannot read, fails with ENOSYS,
+// on which the C library (glibc's pthread_create) falls back to clone.
+func processRules() []seccomp.SyscallGroup {
+	return []seccomp.SyscallGroup{
+		{Action: seccomp.ActionErrno, Names: []string{"fork", "vfork"}},
+		{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{{
+			Name:       "clone",
+			Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD}},
+		}}},
+		{Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS), Names: []string{"clone3"}},
+	}
 }
 
 // lookPath finds a program on $PATH as a shell would (the launcher's lookup is not in reach:

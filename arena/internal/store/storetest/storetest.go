@@ -1,8 +1,8 @@
 // Package storetest is the contract every store of the arena keeps, as one test suite: bots,
 // matches, deals with their decision records, results, the readers' views (deal summaries,
-// analyses, leagues) and the league's job queue with its running totals. The memory store
-// and the SQL store on SQLite and PostgreSQL run it from their own tests, and a new store
-// must pass it:
+// analyses, leagues), the league's job queue with its running totals, and hosted bots'
+// submissions. The memory store and the SQL store on SQLite and PostgreSQL run it from their
+// own tests, and a new store must pass it:
 //
 //	storetest.Run(t, func(t *testing.T) storetest.Store { return openMyStore(t) })
 //
@@ -28,6 +28,7 @@ import (
 // transaction (match.BatchSaver) is checked for that too.
 type Store interface {
 	leaguestore.Store
+	domain.SubmissionStore
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
@@ -77,6 +78,8 @@ var tests = []test{
 	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
+	{"Submissions", testSubmissions},
+	{"Submissions/ConcurrentVersionsAreNumberedOnce", testConcurrentSubmissions},
 }
 
 // Run runs the suite; open returns a fresh, empty store for each test (closed by the caller's

@@ -1,0 +1,202 @@
+package sleuth
+
+import (
+	"github.com/tapparena/tapp/bots/doubledummy"
+	"github.com/tapparena/tapp/engine"
+)
+
+// The value of a deal at the first lead, for the bot's seat: what bidding leads to.
+//
+// A double-dummy verdict is not what happens at the table: defenders who see every card beat
+// contracts that real ones let through, and a Bettel declarer's defenders do not see his hand.
+// So the verdict is turned into a chance by a Calibration fitted to played deals (train.go):
+// for each class of contract and for who declares (the bot, or a player like the model), the
+// chance that the declarer wins given the verdict's level:
+//   - LevelLost: he fails double-dummy (in a point contract: even 61-NearMiss);
+//   - LevelNear: a point contract made with 61-NearMiss but not 61;
+//   - LevelMade: he makes his goal double-dummy;
+//   - LevelOpen: the solver could not tell within solveCap nodes (a close deal, mostly).
+//
+// In the older variants, where the margin above 60 scores, a point contract is valued by the
+// double-dummy points within olderTol plus the calibration's Shift.
+
+// The levels of a double-dummy verdict.
+const (
+	LevelLost = iota
+	LevelNear
+	LevelMade
+	LevelOpen
+	numLevels
+)
+
+// solveCap is the most work one verdict at the first lead may take, in solver nodes.
+const solveCap = 150_000
+
+// Class is a class of contracts with a calibration of its own.
+type Class uint8
+
+// The classes.
+const (
+	ClassPoints Class = iota // Frage, Solo, Heart Solo
+	ClassBettel              // Bettel
+	ClassOuvert              // Bettel Ouvert
+	ClassRufer               // Rufer, Heart Rufer
+	ClassDurch               // Durch, Heart Durch, a Tout announcement
+	NumClasses
+)
+
+var classNames = [NumClasses]string{"points", "bettel", "ouvert", "rufer", "durch"}
+
+func (c Class) String() string { return classNames[c] }
+
+func classOf(c engine.Contract, tout bool) Class {
+	switch {
+	case tout:
+		return ClassDurch
+	case c == engine.Bettel:
+		return ClassBettel
+	case c == engine.Ouvert:
+		return ClassOuvert
+	case c == engine.Rufer || c == engine.HeartRufer:
+		return ClassRufer
+	case c == engine.Durch || c == engine.HeartDurch:
+		return ClassDurch
+	}
+	return ClassPoints
+}
+
+// Who declares, for the calibration.
+const (
+	RoleBot   = 0 // the bot itself
+	RoleOther = 1 // another seat (a player like the opponent model)
+	numRoles  = 2
+)
+
+// Calibration turns double-dummy verdicts at the first lead into chances of winning.
+type Calibration struct {
+	// NearMiss is the shortfall below 61 of level 1 in point contracts.
+	NearMiss int `json:"near_miss"`
+	// Win[class][role][level] is the chance that the declarer wins.
+	Win [NumClasses][numRoles][numLevels]float64 `json:"win"`
+	// Shift[role] is added to the double-dummy card points of an older variant's point
+	// contract.
+	Shift [numRoles]float64 `json:"shift"`
+	// RamschShift is added to the bot's payoff in a Ramsch played out by the heuristic at
+	// every seat: the bot plays its Ramsch better than that.
+	RamschShift float64 `json:"ramsch_shift"`
+}
+
+// olderTol is the tolerance, in card points, of the double-dummy points of an older
+// variant's point contract at the first lead.
+const olderTol = 16
+
+// valueAtLead is the bot's payoff from st, a world at the first lead (or over: thrown in).
+func (d *decision) valueAtLead(st *engine.State) (float64, bool) {
+	me := d.obs.Seat
+	if st.Terminal() {
+		return 0, true // thrown in: nobody scores (the dealer's ante is the same in every plan)
+	}
+	c := st.Contract()
+	if c == engine.Ramsch {
+		o, ok := d.playOut(st)
+		return float64(o.Payoff[me]) + d.cal.RamschShift, ok
+	}
+	p, err := doubledummy.PositionOf(st, me)
+	if err != nil {
+		return 0, false
+	}
+	return d.positionValue(&p, st.Rules(), st.Options(), c, st.Tout())
+}
+
+// positionValue is the bot's payoff from p, a position at the first lead of contract c (Tout
+// announced or not) under rule set r and options o.
+func (d *decision) positionValue(p *doubledummy.Position, r engine.RuleSet, o engine.Options, c engine.Contract, tout bool) (float64, bool) {
+	me := int(d.obs.Seat)
+	role := RoleOther
+	if p.Declarer == me {
+		role = RoleBot
+	}
+	sc := doubledummy.NewScorer(r, o, c, tout, p.Declarer)
+	cal := d.cal
+	hand := p.RemainingTricks()
+	level, ok := d.verdict(p, r)
+	if !ok {
+		return 0, false
+	}
+	if p.Goal == doubledummy.GoalPoints && r.Variant != engine.Modern {
+		v := float64(level) + cal.Shift[role] // verdict gives the points here
+		pts := max(0, min(120, int(v+0.5)))
+		return sc.Payoff(me, pts), true
+	}
+	var win, lose int // the goal's values of a won and a lost deal
+	switch p.Goal {
+	case doubledummy.GoalPoints:
+		win, lose = 61, 60
+	case doubledummy.GoalAllTricks:
+		win, lose = hand, hand-1
+	default:
+		win, lose = 0, 1
+	}
+	pw := cal.Win[classOf(c, tout)][role][level]
+	return pw*sc.Payoff(me, win) + (1-pw)*sc.Payoff(me, lose), true
+}
+
+// verdict is the double-dummy verdict on p at the first lead: its level, or for an older
+// variant's point contract the declarer's card points (within olderTol; 61 when the solver
+// could not tell). Each solve may take solveCap nodes; false when the decision's budget or
+// clock ran out.
+func (d *decision) verdict(p *doubledummy.Position, r engine.RuleSet) (int, bool) {
+	s := d.solver
+	cal := d.cal
+	capped := false
+	solve := func(f func()) bool {
+		// a cold table for every verdict: whether solveCap suffices must not depend on what
+		// was solved before, here or in the training the calibration comes from
+		s.ClearTable()
+		limit := min(d.left(), solveCap)
+		s.SetLimit(d.deadline, d.stop)
+		s.SetNodeLimit(s.Nodes() + limit)
+		f()
+		aborted := s.Aborted()
+		d.limitSolve() // back to the decision's budget
+		if !aborted {
+			return true
+		}
+		if limit == solveCap && !d.timeUp() {
+			capped = true
+		}
+		return false
+	}
+	switch {
+	case p.Goal == doubledummy.GoalPoints && r.Variant != engine.Modern:
+		var lo, hi int
+		if !solve(func() { lo, hi = s.Approx(p, olderTol, 61) }) {
+			return 61, capped
+		}
+		return (lo + hi) / 2, true
+	case p.Goal == doubledummy.GoalPoints:
+		var made bool
+		if !solve(func() { made = s.AtLeast(p, 61) }) {
+			return LevelOpen, capped
+		}
+		if made {
+			return LevelMade, true
+		}
+		if !solve(func() { made = s.AtLeast(p, 61-cal.NearMiss) }) {
+			return LevelOpen, capped
+		}
+		if made {
+			return LevelNear, true
+		}
+		return LevelLost, true
+	default:
+		var made bool
+		if !solve(func() { made = s.DeclarerWins(p) }) {
+			return LevelOpen, capped
+		}
+		if made {
+			return LevelMade, true
+		}
+		return LevelLost, true
+	}
+}
