@@ -201,11 +201,12 @@ func (d Deal) Format(r RuleSet) string {
 	return strings.Join(parts, " | ")
 }
 
-// ParseDeals reads a deal file: one deal per line; '#' starts a comment to the end of the
-// line; blank lines are ignored. Errors say "line N: …".
+// ParseDeals reads a deal file: one deal per line (lines end in "\n" or "\r\n"); '#' starts
+// a comment to the end of the line; blank lines are ignored. Errors say "line N: …".
 func ParseDeals(r RuleSet, text string) ([]Deal, error) {
 	var out []Deal
 	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSuffix(line, "\r") // a file written on Windows
 		if k := strings.IndexByte(line, '#'); k >= 0 {
 			line = line[:k]
 		}

@@ -170,6 +170,9 @@ func TestDealText_R_DEAL_2(t *testing.T) {
 	if err != nil || len(ds) != 2 || ds[1] != mustDeal(t, r, dealB) {
 		t.Errorf("ParseDeals: %v %d", err, len(ds))
 	}
+	if crlf, err := ParseDeals(r, strings.ReplaceAll(file, "\n", "\r\n")); err != nil || len(crlf) != 2 || crlf[1] != ds[1] {
+		t.Errorf("ParseDeals of the same file with CRLF line ends: %v %d", err, len(crlf))
+	}
 	_, err = ParseDeals(r, file+"\n"+strings.Replace(dealA, "CA", "CK", 1))
 	if err == nil || !strings.HasPrefix(err.Error(), "line 6: ") {
 		t.Errorf("ParseDeals error: %v", err)

@@ -23,10 +23,12 @@ var layers = []layer{
 			m("arena/internal/domain/..."),
 			m("arena/internal/referee/..."),
 			m("arena/internal/match/..."),
-			m("arena/internal/league/..."), // the runner, plan, leaguestore, liveness, sprt
+			m("arena/internal/admission/..."), // how many tables an overloaded host may play at once
+			m("arena/internal/league/..."),    // the runner, plan, leaguestore, liveness, sprt
 			m("arena/internal/rating/..."),
 			m("arena/internal/board/..."),
 			m("arena/internal/analysis/..."),
+			m("arena/internal/dealchain/..."), // the hash chain of a match's stored deals
 		},
 		thirdParty: []string{"go.uber.org/zap/..."},
 	},
@@ -37,10 +39,12 @@ var layers = []layer{
 			m("proto/..."),
 			m("arena/wire/..."),
 			m("arena/internal/protoappend/..."),
-			m("arena/internal/encode"), // requests in wire form, without generated code
+			m("arena/internal/encode"),          // requests in wire form, without generated code
+			m("arena/internal/encode/encodev1"), // request encoding 1, frozen: what compact records of format 1 rebuild
 			m("arena/internal/protoconv/..."),
 			m("arena/internal/wireform/..."),
 			m("arena/internal/notation/..."), // Tapp Portable Notation: a record format, like the wire's
+			m("arena/internal/loopback/..."), // what a listen address says: whether a token may cross it in plain text
 		},
 		thirdParty: []string{"google.golang.org/protobuf/...", "google.golang.org/grpc/..."},
 	},

@@ -1,42 +1,14 @@
 package analysis
 
 import (
-	"math"
 	"sort"
+
+	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
-// Interval is a mean with its 95% interval (normal approximation: mean ± 1.96 standard
-// errors) over N values; Low = High = Mean when N < 2.
-type Interval struct {
-	Mean float64 `json:"mean"`
-	Low  float64 `json:"low"`
-	High float64 `json:"high"`
-	N    int     `json:"n"`
-}
-
-// meanOf is the Interval of xs.
-func meanOf(xs []float64) Interval {
-	n := len(xs)
-	if n == 0 {
-		return Interval{}
-	}
-	sum := 0.0
-	for _, x := range xs {
-		sum += x
-	}
-	m := sum / float64(n)
-	iv := Interval{Mean: m, Low: m, High: m, N: n}
-	if n < 2 {
-		return iv
-	}
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	half := 1.96 * math.Sqrt(ss/float64(n-1)/float64(n))
-	iv.Low, iv.High = m-half, m+half
-	return iv
-}
+// meanOf is the mean of xs with its 95% interval (Student's t on N − 1 degrees of freedom;
+// Lo = Hi = Mean when N < 2).
+func meanOf(xs []float64) rating.Interval { return rating.CentsPerDeal(xs) }
 
 // BotSummary is one bot's error over the deals it sat in (once per seat it held).
 type BotSummary struct {
@@ -44,11 +16,11 @@ type BotSummary struct {
 	Deals int    `json:"deals"` // seats held, summed over the deals
 	// CardErrorPerDeal: the loss of its cards per deal, in the rule set's unit (Ramsch deals
 	// left out: their losses are card points).
-	CardErrorPerDeal Interval `json:"card_error_per_deal"`
+	CardErrorPerDeal rating.Interval `json:"card_error_per_deal"`
 	// RamschPointErrorPerDeal: the card points its cards lost per Ramsch deal.
-	RamschPointErrorPerDeal Interval `json:"ramsch_point_error_per_deal"`
+	RamschPointErrorPerDeal rating.Interval `json:"ramsch_point_error_per_deal"`
 	// BidRegretPerDeal: its bidding regret per deal in which it bid, in the rule set's unit.
-	BidRegretPerDeal Interval `json:"bid_regret_per_deal"`
+	BidRegretPerDeal rating.Interval `json:"bid_regret_per_deal"`
 	// CardsAnalysed and CardsLosing count its analysed cards and those with a loss.
 	CardsAnalysed int `json:"cards_analysed"`
 	CardsLosing   int `json:"cards_losing"`

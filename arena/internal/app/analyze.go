@@ -8,12 +8,18 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
-// Analyze runs the double-dummy analysis of a source's deals (only deal *only, when set): a
-// stored match's analyses are stored, so a second call reads them; an export's deals are
+// Analyze runs the double-dummy analysis of a source's deals (only deal *only, when set), but
+// for the stored deals whose cards are still in play (replay.Gate): a stored match's analyses
+// are stored, so a second call reads them; an export's deals are
 // analysed afresh, all of one rule set.
 func Analyze(ctx context.Context, src *Source, run analysis.Run, only *int) (*analysis.Report, error) {
 	if src.Store != nil {
-		return run.Stored(ctx, src.Store, src.MatchID, only)
+		if only != nil { // a deal whose cards are in play says so, rather than "no such deal"
+			if _, _, err := src.Deal(ctx, *only); err != nil {
+				return nil, err
+			}
+		}
+		return run.Stored(ctx, openStore{src.Store}, src.MatchID, only)
 	}
 	var recs []*domain.DealRecord
 	first := src.Lines[0]

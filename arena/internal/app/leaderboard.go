@@ -47,11 +47,15 @@ type BoardQuery struct {
 	Load   board.LoadOptions
 	// Families are families given by the user (bot → family); they override the league's.
 	Families map[string]string
+	// History puts the league's rating over time on the board (Leaderboard.History), as the
+	// store keeps it: a few dozen points, never the deals.
+	History bool
 }
 
 // Leaderboard computes the leaderboard of the results the query selects: the sums are loaded
 // (board.Load) and the board derived from them (board.Compute), with the families of the
-// filter's league.
+// filter's league. A recomputation from the raw results (Load.Recompute) also checks the
+// store's kept sums against it (Leaderboard.Check).
 func Leaderboard(ctx context.Context, st BoardStore, q BoardQuery) (*board.Leaderboard, error) {
 	families, err := LeagueFamilies(ctx, st, q.Filter.LeagueID)
 	if err != nil {
@@ -64,24 +68,68 @@ func Leaderboard(ctx context.Context, st BoardStore, q BoardQuery) (*board.Leade
 		}
 		maps.Copy(families, q.Families)
 	}
-	sums, err := board.Load(ctx, st, q.Filter, q.Load)
+	compute := func(lo board.LoadOptions) (*board.Leaderboard, error) {
+		sums, err := board.Load(ctx, st, q.Filter, lo)
+		if err != nil {
+			return nil, err
+		}
+		lb, err := board.Compute(sums, board.Options{Families: families, Bot: q.Filter.Bot, TaintedIncluded: lo.IncludeTainted})
+		if err != nil {
+			return nil, err
+		}
+		lb.League = q.Filter.LeagueID
+		return lb, nil
+	}
+	lb, err := compute(q.Load)
 	if err != nil {
 		return nil, err
 	}
-	lb, err := board.Compute(sums, board.Options{Families: families, Bot: q.Filter.Bot, TaintedIncluded: q.Load.IncludeTainted})
-	if err != nil {
-		return nil, err
+	if _, keeps := st.(board.Source); keeps && q.Load.Recompute && q.Filter.MatchID == "" && q.Filter.Since.IsZero() {
+		// The recomputation checks the store's kept sums: their board must be this one.
+		lo := q.Load
+		lo.Recompute, lo.Progress = false, nil
+		kept, err := compute(lo)
+		if err != nil {
+			return nil, err
+		}
+		if lb.Check, err = board.CheckKept(kept, lb); err != nil {
+			return nil, err
+		}
 	}
-	lb.League = q.Filter.LeagueID
+	if q.History {
+		if err := attachHistory(ctx, st, lb, q.Filter); err != nil {
+			return nil, err
+		}
+	}
 	return lb, nil
 }
 
+// attachHistory puts the rating history of the filter's league (under its one rule set) on
+// its board, or says why there is none.
+func attachHistory(ctx context.Context, st BoardStore, lb *board.Leaderboard, f domain.MatchFilter) error {
+	hs, ok := st.(board.HistoryStore)
+	switch {
+	case !ok:
+		lb.HistoryNote = "this store keeps no rating history"
+	case f.LeagueID == "":
+		lb.HistoryNote = "the rating over time is kept per league: choose one"
+	case len(lb.RuleSets) > 1:
+		lb.HistoryNote = "the rating over time is kept per rule set: choose one"
+	case len(lb.RuleSets) == 1:
+		var err error
+		lb.History, err = hs.RatingHistory(ctx, board.LeagueRules{League: f.LeagueID, Rules: lb.RuleSets[0]})
+		return err
+	}
+	return nil
+}
+
 // Leaderboards is the dashboard's leaderboard over st (web.Leaderboards): the board of the
-// filter's results with its league's families, the board `tapp ratings` prints. It reads no
-// Elo history: the dashboard reads a bounded one from the store (board.HistorySource).
+// filter's results with its league's rating history (the headline over the league's time, a
+// few dozen points) and families, the board `tapp ratings` prints. It reads no Elo history:
+// the dashboard reads a bounded one from the store (board.EloHistorySource).
 func Leaderboards(st BoardStore) func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
 	return func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
-		return Leaderboard(ctx, st, BoardQuery{Filter: f})
+		return Leaderboard(ctx, st, BoardQuery{Filter: f, History: true})
 	}
 }
 

@@ -69,6 +69,9 @@ func TestLeaderboardHasTheLeaguesFamilies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(lb.History) == 0 || len(lb.History[len(lb.History)-1].Bots) != 3 {
+		t.Errorf("dashboard board: rating history %+v (%s), want the league's, of its 3 bots", lb.History, lb.HistoryNote)
+	}
 	for _, b := range lb.Bots {
 		if b.Family == nil && b.Bot != "heuristic" {
 			t.Errorf("dashboard board: %s has family %v; want its family", b.Bot, b.Family)

@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
@@ -20,6 +22,7 @@ import (
 type LeagueRun struct {
 	Config     *leaguefile.Config // the league file, read (with the command line's overrides)
 	Listen     string             // where bots with a token connect ("127.0.0.1:0": a free port)
+	TLS        *tls.Config        // serve TLS on Listen (nil: plain text; launched bots connect on loopback either way)
 	BotLogs    string             // folder for the launched bots' stderr
 	Until      time.Time          // stop cleanly then (zero: play until the league is finished)
 	Executable string             // the tapp binary the launched built-in bots run
@@ -27,6 +30,7 @@ type LeagueRun struct {
 	Log        *zap.Logger        // the arena's log
 	RunLog     *zap.Logger        // the league runner's log (nil: Log)
 	Progress   func(league.Progress)
+	Admitted   func(admission.Change) // told every change of the tables the admission control allows
 }
 
 // LeagueResult is what a run of a league did, and the league's leaderboard after it.
@@ -72,7 +76,7 @@ func RunLeague(ctx context.Context, st leaguestore.Store, r LeagueRun) (*LeagueR
 // playLeague starts the league's bots and plays it until it is finished, stopped or r.Until.
 func playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, r LeagueRun) (*league.Outcome, time.Duration, error) {
 	cfg := r.Config
-	a, err := host.StartLeague(ctx, host.Config{Listen: r.Listen, Log: r.Log, Executable: r.Executable}, st, cfg.Bots, cfg, r.BotLogs)
+	a, err := host.StartLeague(ctx, host.Config{Listen: r.Listen, Log: r.Log, Executable: r.Executable, TLS: r.TLS}, st, cfg.Bots, cfg, r.BotLogs)
 	if a != nil {
 		defer a.Stop()
 	}
@@ -83,7 +87,7 @@ func playLeague(ctx context.Context, st leaguestore.Store, p *plan.Plan, r Leagu
 		zap.String("rules", p.Rules.String()), zap.Strings("bots", p.Bots), zap.String("db", r.StoreName),
 		zap.String("arena", a.Addr), zap.String("bot_logs", r.BotLogs))
 	runner := &league.Runner{Store: st, Seats: a.Server, Log: r.RunLog, Concurrency: cfg.Concurrency,
-		Lease: time.Duration(cfg.Lease), Progress: r.Progress}
+		Lease: time.Duration(cfg.Lease), Progress: r.Progress, Admitted: r.Admitted}
 	started := time.Now()
 	out, err := runner.Run(ctx, p, r.Until)
 	return out, time.Since(started), err

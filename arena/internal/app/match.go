@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/inproc"
@@ -35,6 +36,9 @@ type MatchPlay struct {
 	// Progress, when set, is told the deals done and planned: with none done once the match
 	// is created, then after every stored deal.
 	Progress func(done, total int)
+	// Admitted, when set, is told every change of the tables the admission control lets the
+	// match play at once (match.Runner.Admitted).
+	Admitted func(admission.Change)
 }
 
 // PlayedMatch is a match played to its end (or to its last forfeit).
@@ -59,7 +63,7 @@ func PlayMatch(ctx context.Context, st domain.Store, p MatchPlay) (*PlayedMatch,
 		return nil, err
 	}
 	defer stop()
-	runner.Parallel = p.Parallel
+	runner.Parallel, runner.Admitted = p.Parallel, p.Admitted
 	mt, err := runner.Create(ctx, p.Spec)
 	if err != nil {
 		return nil, err
@@ -67,16 +71,19 @@ func PlayMatch(ctx context.Context, st domain.Store, p MatchPlay) (*PlayedMatch,
 	p.Log.Info("match started", zap.String("match", mt.ID), zap.String("rules", p.Spec.Rules.String()),
 		zap.Strings("bots", p.Spec.Bots), zap.String("addr", where))
 	if p.Progress != nil {
-		tables, err := match.Plan(p.Spec)
+		tables, err := match.NewSchedule(p.Spec)
 		if err != nil {
 			return nil, err
 		}
-		p.Progress(0, len(tables))
+		p.Progress(0, tables.Len())
 		runner.Progress = p.Progress
 	}
 	res, err := runner.Run(ctx, mt)
 	if err != nil {
 		return nil, fmt.Errorf("match %s: %w", mt.ID, err)
+	}
+	if stored, err := st.GetMatch(ctx, mt.ID); err == nil {
+		mt = stored // with the head of its deals' chain
 	}
 	rows, err := st.Results(ctx, domain.MatchFilter{MatchID: mt.ID})
 	if err != nil {

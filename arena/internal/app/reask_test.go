@@ -25,7 +25,7 @@ func TestReplayDiff(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	_, m, src := playedSource(t, 1, "heuristic", "random", "random")
-	deals, err := src.Recorded(ctx)
+	deals, _, err := src.Recorded(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,23 +21,18 @@ type BotLine struct {
 	AvgPoints   float64 `json:"avg_points"`
 	// Units are deals, or duplicate groups in duplicate play (the statistical unit: one deal
 	// source under every seating); the interval and LOS are per unit.
-	Units int     `json:"units"`
-	LOS   float64 `json:"los"` // likelihood that the bot's true mean result per deal is above 0
+	Units int      `json:"units"`
+	LOS   *float64 `json:"los,omitempty"` // likelihood that the bot's true mean result per deal is above 0; none without an interval
 }
 
-// LOSAboveZero is the likelihood that a bot's true mean per deal is above zero, from its
-// units' interval. Units that all came out the same (no spread) leave no doubt about the sign
-// of their mean; a single unit says nothing about it.
+// LOSAboveZero is the likelihood that a bot's true mean per deal is above zero, from the
+// same Student t distribution as its interval (rating.Interval.LOS); NaN where there is no
+// interval (one unit, or units without spread), printed as "—" and left out of --json.
 func LOSAboveZero(iv rating.Interval) float64 {
-	switch {
-	case iv.SE > 0:
-		return 0.5 * (1 + math.Erf(iv.Mean/iv.SE/math.Sqrt2))
-	case iv.N < 2 || iv.Mean == 0:
-		return 0.5
-	case iv.Mean > 0:
-		return 1
+	if p, ok := iv.LOS(); ok {
+		return p
 	}
-	return 0
+	return math.NaN()
 }
 
 // ResultLines sums a match's result rows per bot (every bot of the spec, and any other the
@@ -84,7 +79,9 @@ func ResultLines(spec domain.MatchSpec, rows []domain.ResultRow) []BotLine {
 		sort.Float64s(per[b]) // a stable order, so the sums are reproducible
 		iv := rating.CentsPerDeal(per[b])
 		l.PerDeal, l.PerDealLo, l.PerDealHi, l.Units = iv.Mean, iv.Lo, iv.Hi, iv.N
-		l.LOS = LOSAboveZero(iv)
+		if p := LOSAboveZero(iv); !math.IsNaN(p) {
+			l.LOS = &p
+		}
 		if l.Deals > 0 {
 			l.AvgPoints /= float64(l.Deals)
 		}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"testing"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -8,21 +9,23 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// LOS(>0) in a match's result table: from the spread of the units; units that all came out
-// alike decide it, one unit leaves it open.
+// LOS(>0) in a match's result table: from the same t distribution as the interval; none
+// (NaN, printed "—") where there is no interval: one unit, or units without spread.
 func TestLikelihoodOfSuperiorityAboveZero(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		units []float64
 		want  float64
 	}{
-		{[]float64{60, 60, 60}, 1},
-		{[]float64{-5, -5}, 0},
-		{[]float64{0, 0}, 0.5},
-		{[]float64{60}, 0.5},
+		{[]float64{60, 60, 60}, math.NaN()},
+		{[]float64{-5, -5}, math.NaN()},
+		{[]float64{0, 0}, math.NaN()},
+		{[]float64{60}, math.NaN()},
 		{[]float64{-1, 1}, 0.5},
+		{[]float64{-1.1, 37.1}, 0.7405650}, // t(1): the interval [−225, +261] straddles 0, far from 100%
 	} {
-		if got := LOSAboveZero(rating.CentsPerDeal(c.units)); got != c.want {
+		got := LOSAboveZero(rating.CentsPerDeal(c.units))
+		if math.IsNaN(c.want) != math.IsNaN(got) || !math.IsNaN(got) && math.Abs(got-c.want) > 1e-6 {
 			t.Errorf("units %v: LOS %v, want %v", c.units, got, c.want)
 		}
 	}

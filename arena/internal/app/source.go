@@ -81,85 +81,133 @@ func (s *Source) Deal(ctx context.Context, n int) (replay.Match, *domain.DealRec
 	return replay.Match{}, nil, fmt.Errorf("%s has no deal %d (it has deals %v)", s.Name, n, have)
 }
 
-// Summaries returns the match and every deal (from a store without the requests as sent),
-// for a listing.
-func (s *Source) Summaries(ctx context.Context) (replay.Match, []domain.DealRecord, error) {
+// Summaries returns the match and every deal that may be shown (from a store without the
+// requests as sent), for a listing, and the numbers of the stored deals withheld because their
+// cards are still in play (replay.Gate).
+func (s *Source) Summaries(ctx context.Context) (replay.Match, []domain.DealRecord, []int, error) {
 	if s.Store != nil {
 		am, err := s.Store.GetMatch(ctx, s.MatchID)
 		if err != nil {
-			return replay.Match{}, nil, err
+			return replay.Match{}, nil, nil, err
 		}
 		deals, err := s.Store.DealSummaries(ctx, s.MatchID)
-		return replay.MatchOf(am), deals, err
+		if err != nil {
+			return replay.Match{}, nil, nil, err
+		}
+		open, withheld, err := openDeals(ctx, s.Store, am, deals)
+		return replay.MatchOf(am), open, withheld, err
 	}
 	out := make([]domain.DealRecord, len(s.Lines))
 	for i, d := range s.Lines {
 		out[i] = *d.Deal
 	}
-	return s.Lines[0].Match, out, nil
+	return s.Lines[0].Match, out, nil, nil
 }
 
-// Recorded returns every deal with its match, requests as sent included.
-func (s *Source) Recorded(ctx context.Context) ([]RecordedDeal, error) {
+// Recorded returns every deal with its match, requests as sent included, but for those whose
+// cards are still in play, which it counts.
+func (s *Source) Recorded(ctx context.Context) ([]RecordedDeal, int, error) {
 	if s.Store == nil {
-		return s.Lines, nil
+		return s.Lines, 0, nil
 	}
 	return matchDeals(ctx, s.Store, s.MatchID)
 }
 
-// matchDeals reads every deal of a stored match.
+// openDeals keeps the deals of m that may be shown now (replay.Gate) and returns the numbers
+// of the others.
+func openDeals(ctx context.Context, st replay.GateStore, m *domain.Match, deals []domain.DealRecord) ([]domain.DealRecord, []int, error) {
+	gate, err := replay.NewGate(ctx, st, m)
+	if err != nil || gate.AllOpen() {
+		return deals, nil, err
+	}
+	var withheld []int
+	open := deals[:0:0]
+	for _, d := range deals {
+		if gate.Check(d.Number) != nil {
+			withheld = append(withheld, d.Number)
+			continue
+		}
+		open = append(open, d)
+	}
+	return open, withheld, nil
+}
+
+// matchDeals reads every deal of a stored match that may be shown, and counts the others.
 func matchDeals(ctx context.Context, st interface {
+	replay.GateStore
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	Deals(ctx context.Context, matchID string) ([]domain.DealRecord, error)
-}, id string) ([]RecordedDeal, error) {
+}, id string) ([]RecordedDeal, int, error) {
 	am, err := st.GetMatch(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	recs, err := st.Deals(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	recs, withheld, err := openDeals(ctx, st, am, recs)
+	if err != nil {
+		return nil, 0, err
 	}
 	m := replay.MatchOf(am)
 	out := make([]RecordedDeal, len(recs))
 	for i := range recs {
 		out[i] = RecordedDeal{Match: m, Deal: &recs[i]}
 	}
-	return out, nil
+	return out, len(withheld), nil
+}
+
+// openStore is a source's store that lists only the deals whose cards are out of play (what
+// an analysis reads: it shows every hand).
+type openStore struct{ SourceStore }
+
+func (s openStore) DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error) {
+	m, err := s.GetMatch(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	deals, err := s.SourceStore.DealSummaries(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	deals, _, err = openDeals(ctx, s.SourceStore, m, deals)
+	return deals, err
 }
 
 // RecordStore is what reading the deals of a match or of a league needs.
 type RecordStore interface {
 	domain.Store
 	LeagueReader
+	replay.GateStore
 }
 
 // MatchOrLeagueDeals returns every deal of the stored match id or, when there is no such
-// match, of every match of the league id; an error wrapping domain.ErrNotFound when id names
-// neither.
-func MatchOrLeagueDeals(ctx context.Context, st RecordStore, id string) ([]RecordedDeal, error) {
-	deals, err := matchDeals(ctx, st, id)
+// match, of every match of the league id, but for the deals whose cards are still in play,
+// which it counts; an error wrapping domain.ErrNotFound when id names neither.
+func MatchOrLeagueDeals(ctx context.Context, st RecordStore, id string) ([]RecordedDeal, int, error) {
+	deals, withheld, err := matchDeals(ctx, st, id)
 	if !errors.Is(err, domain.ErrNotFound) {
-		return deals, err
+		return deals, withheld, err
 	}
 	if _, err := st.GetLeague(ctx, id); errors.Is(err, domain.ErrNotFound) {
-		return nil, fmt.Errorf("no match or league %q: %w", id, domain.ErrNotFound)
+		return nil, 0, fmt.Errorf("no match or league %q: %w", id, domain.ErrNotFound)
 	} else if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ms, err := st.ListMatches(ctx, domain.MatchFilter{LeagueID: id})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	deals = nil
 	for _, mt := range ms {
-		ds, err := matchDeals(ctx, st, mt.ID)
+		ds, n, err := matchDeals(ctx, st, mt.ID)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		deals = append(deals, ds...)
+		deals, withheld = append(deals, ds...), withheld+n
 	}
-	return deals, nil
+	return deals, withheld, nil
 }
 
 // StoredAnalysis is the stored double-dummy analysis of deal number of the source (tapp

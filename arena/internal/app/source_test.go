@@ -73,7 +73,7 @@ func playedSource(t *testing.T, deals int, kinds ...string) (*recordStore, *doma
 func export(t *testing.T, st *recordStore, id string) *Source {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := replay.ExportStored(context.Background(), st, id, nil, &buf, replay.ExportOptions{}); err != nil {
+	if _, _, err := replay.ExportStored(context.Background(), st, id, nil, &buf, replay.ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	src, err := ReadExport("m.jsonl", &buf)
@@ -98,11 +98,11 @@ func TestSourcesOfAStoreAndOfAnExportAgree(t *testing.T) {
 		if _, _, err := src.Deal(ctx, 7); err == nil || !strings.Contains(err.Error(), "0-2") && !strings.Contains(err.Error(), "[0 1 2]") {
 			t.Errorf("%s: deal 7: %v, want an error naming the deals there are", src.Name, err)
 		}
-		_, list, err := src.Summaries(ctx)
+		_, list, _, err := src.Summaries(ctx)
 		if err != nil || len(list) != 3 {
 			t.Errorf("%s: summaries %d, %v", src.Name, len(list), err)
 		}
-		all, err := src.Recorded(ctx)
+		all, _, err := src.Recorded(ctx)
 		if err != nil || len(all) != 3 || len(all[0].Deal.Moves) == 0 || all[0].Match.ID != m.ID {
 			t.Fatalf("%s: recorded %d deals (%v), want 3 with their moves and match", src.Name, len(all), err)
 		}
@@ -127,15 +127,15 @@ func TestMatchOrLeagueDeals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := leagueWithMatch(t, nil)
-	league, err := MatchOrLeagueDeals(ctx, st, "L")
+	league, _, err := MatchOrLeagueDeals(ctx, st, "L")
 	if err != nil || len(league) != 6 {
 		t.Fatalf("league deals: %d, %v; want its match's 6", len(league), err)
 	}
-	one, err := MatchOrLeagueDeals(ctx, st, league[0].Match.ID)
+	one, _, err := MatchOrLeagueDeals(ctx, st, league[0].Match.ID)
 	if err != nil || len(one) != 6 || one[0].Match.LeagueID != "L" {
 		t.Fatalf("match deals: %d, %v", len(one), err)
 	}
-	if _, err := MatchOrLeagueDeals(ctx, st, "nosuch"); !errors.Is(err, domain.ErrNotFound) {
+	if _, _, err := MatchOrLeagueDeals(ctx, st, "nosuch"); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("nosuch: %v, want ErrNotFound", err)
 	}
 }

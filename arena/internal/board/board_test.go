@@ -3,6 +3,7 @@ package board
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func deal(match string, n int, seating []string, declarer int, c engine.Contract
 
 func compute(t *testing.T, a *Accumulator, o Options) *Leaderboard {
 	t.Helper()
-	lb, err := Compute(a.Sums, o)
+	lb, err := Compute(a.Finish(nil), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestFamilySplitAndWarning(t *testing.T) {
 	if f.DefendTogether.Deals != 60 || f.DefendApart.Deals != 60 {
 		t.Errorf("defending together %+v, apart %+v; want 60 deals each", f.DefendTogether, f.DefendApart)
 	}
-	if len(lb.Warnings) == 0 || !strings.Contains(lb.Warnings[0], "family v: v1 defending beside its family") {
+	if !slices.ContainsFunc(lb.Warnings, func(w string) bool { return strings.Contains(w, "family v: v1 defending beside its family") }) {
 		t.Errorf("warnings %q, want one about family v", lb.Warnings)
 	}
 }
@@ -157,37 +158,55 @@ func TestProvisionalFigures(t *testing.T) {
 	}
 }
 
+// The rating over time prints as at most 12 rows, evenly spaced, the last point always: each
+// bot's headline with its interval, — without one, (prov.) while provisional; the CSV has
+// every point of every bot.
 func TestHistoryTable(t *testing.T) {
 	t.Parallel()
-	a := NewAccumulator()
-	for i := range 30 {
-		id := string(rune('A'+i/26)) + string(rune('a'+i%26))
-		pay := []int{10, -5, -5}
-		if err := a.AddDeal(MatchInfo{ID: id, Rules: "modern", Players: 3}, deal(id, 0, []string{"a", "b", "c"}, 0, engine.Solo, true, pay...)); err != nil {
-			t.Fatal(err)
+	lb := &Leaderboard{Unit: "cents", Bots: []Standing{{Bot: "a"}, {Bot: "b"}}}
+	for c := int64(1); c <= 30; c++ {
+		p := HistoryPoint{Clock: c, Sources: int(c), Deals: 6 * int(c), At: time.Unix(c, 0)}
+		for _, b := range []string{"a", "b"} {
+			hb := HistoryBot{Bot: b, Rating: float64(c) / 10, Lo: float64(c)/10 - 1, Hi: float64(c)/10 + 1, Interval: c >= 5, Provisional: c < 30}
+			if b == "b" {
+				hb.Rating, hb.Lo, hb.Hi = -hb.Rating, -hb.Hi, -hb.Lo
+			}
+			if !hb.Interval {
+				hb.Lo, hb.Hi = hb.Rating, hb.Rating
+			}
+			p.Bots = append(p.Bots, hb)
 		}
-		a.Sums.Matches[id].Status, a.Sums.Matches[id].Finished = domain.MatchFinished, time.Unix(int64(i), 0)
-	}
-	l, err := replayElo(t.Context(), nil, a.Sums, EloKey{League: AllScopes, Rules: AllScopes}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Sums.Elo = l
-	lb := compute(t, a, Options{})
-	if lb.Matches != 30 || len(lb.EloOrder) != 30 {
-		t.Fatalf("%d matches rated, order of %d; want 30", lb.Matches, len(lb.EloOrder))
+		lb.History = append(lb.History, p)
 	}
 	var out bytes.Buffer
 	RenderHistory(&out, lb, 12)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2+12 || !strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "30 ") {
-		t.Errorf("history table of %d lines, want a title, a header and 12 rows ending at match 30:\n%s", len(lines), out.String())
+	if len(lines) != 2+12 || !strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "30 ") ||
+		!strings.Contains(lines[len(lines)-1], "+3.00 [+2.00, +4.00]") || !strings.Contains(lines[2], "— (prov.)") {
+		t.Errorf("history table of %d lines, want a title, a header and 12 rows ending at 30 deal sources, bands where there are:\n%s", len(lines), out.String())
 	}
 	var csv bytes.Buffer
 	if err := WriteHistoryCSV(&csv, lb); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(csv.String(), "\n"); n != 31 {
-		t.Errorf("history CSV has %d lines, want a header and 30 rows", n)
+	if n := strings.Count(csv.String(), "\n"); n != 61 || !strings.Contains(csv.String(), "30,30,180,1970-01-01T00:00:30Z,a,3.0000,2.0000,4.0000,false") {
+		t.Errorf("history CSV has %d lines, want a header and 60 rows:\n%s", n, csv.String())
+	}
+}
+
+// CheckKept finds every figure in which two boards differ, by its place in the JSON.
+func TestCheckKeptNamesTheDifferences(t *testing.T) {
+	t.Parallel()
+	a := &Leaderboard{Unit: "cents", Units: 10, Bots: []Standing{{Bot: "x", Rating: 1.5}, {Bot: "y", Rating: -1.5}}}
+	b := &Leaderboard{Unit: "cents", Units: 10, Bots: []Standing{{Bot: "x", Rating: 1.5}, {Bot: "y", Rating: -1.5}}}
+	c, err := CheckKept(a, b)
+	if err != nil || !c.Identical || len(c.Differences) != 0 {
+		t.Fatalf("identical boards: %+v, %v", c, err)
+	}
+	b.Units, b.Bots[1].Rating = 11, -1.25
+	c, err = CheckKept(a, b)
+	want := []string{".bots[1].rating: kept -1.5, raw -1.25", ".units: kept 10, raw 11"}
+	if err != nil || c.Identical || !slices.Equal(c.Differences, want) {
+		t.Errorf("boards apart: %+v, %v; want %q", c, err, want)
 	}
 }

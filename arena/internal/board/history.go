@@ -1,95 +1,135 @@
 package board
 
 import (
-	"cmp"
 	"context"
+	"math/bits"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
 )
 
-// HistorySource is a store that keeps each bot's multiplayer Elo after each of its rated
-// matches (arena/internal/store does): a rating history read in proportion to the points it
-// shows, not to the matches rated.
-type HistorySource interface {
-	// EloHistory returns ledger k's bots, best first, each with at most its share of points
-	// (PointsPerBot, SampleMatches).
-	EloHistory(ctx context.Context, k EloKey, points int) ([]BotHistory, error)
-}
+// The rating over time: the headline of a league's board (one rule set), with its interval,
+// as it stood at moments of the league's time, kept by the store as deals are stored. The
+// league's clock is the deal sources its kept sums hold (every table and seating of one deal
+// counts once): it only grows, whatever the schedule, the workers or the restarts. The
+// history keeps at most about MaxHistoryPoints points, evenly spaced on that clock: a point is
+// taken when the clock enters a new stretch of HistoryStride sources, and when the stride
+// doubles every other point goes. Reading it costs those points, never the deals.
 
-// BotHistory is one bot's rating history in a ledger: its rating now, its rated matches, and
-// its rating after some of them.
-type BotHistory struct {
-	Bot     string
-	Rating  float64
-	Matches int
-	Points  []HistoryPoint // by Number
-}
+// MaxHistoryPoints bounds the points of one history.
+const MaxHistoryPoints = 64
 
-// HistoryPoint is a bot's rating after its Number-th rated match (from 1).
+// HistoryPoint is the board's headline after Clock deal sources were stored.
 type HistoryPoint struct {
-	Number   int
-	Match    string
-	Finished time.Time // zero if unknown
-	Rating   float64
+	Clock   int64        `json:"clock"`   // deal sources stored: the league's time
+	Sources int          `json:"sources"` // deal sources rated (tainted matches left out)
+	Deals   int          `json:"deals"`   // deals rated
+	At      time.Time    `json:"at"`      // when the point was taken
+	Bots    []HistoryBot `json:"bots"`    // best headline first
 }
 
-// PointsPerBot shares a history's points among bots: at least 2 each (a bot's first and last
-// match), the rest evenly.
-func PointsPerBot(points, bots int) int {
-	if bots == 0 {
-		return 0
-	}
-	return max(points/bots, 2)
+// HistoryBot is one bot's headline at a point: with its 95% interval where it has one.
+type HistoryBot struct {
+	Bot         string  `json:"bot"`
+	Rating      float64 `json:"rating"`
+	Lo          float64 `json:"rating_lo"`
+	Hi          float64 `json:"rating_hi"`
+	Interval    bool    `json:"interval"`
+	Provisional bool    `json:"provisional"`
 }
 
-// SampleMatches picks at most per of a bot's matches 1..matches to show: all of them when
-// they are few enough, else the first, the last and the others evenly spaced between, in
-// ascending order.
-func SampleMatches(matches, per int) []int {
-	if matches <= 0 || per <= 0 {
-		return nil
+// HistoryStride is the spacing of a history's points when its clock reads clock: the smallest
+// power of two that keeps ⌈clock/stride⌉ within MaxHistoryPoints.
+func HistoryStride(clock int64) int64 {
+	if clock <= MaxHistoryPoints {
+		return 1
 	}
-	if matches <= per {
-		out := make([]int, matches)
-		for i := range out {
-			out[i] = i + 1
-		}
-		return out
+	s := int64(1) << bits.Len64(uint64((clock-1)/MaxHistoryPoints))
+	for (clock+s-1)/s > MaxHistoryPoints {
+		s *= 2
 	}
-	if per == 1 {
-		return []int{matches}
-	}
-	out := make([]int, 0, per)
-	for i := range per {
-		// Rounded to the nearest match, i = 0 is match 1 and i = per-1 is the last.
-		n := 1 + (i*(matches-1)*2+(per-1))/(2*(per-1))
-		if len(out) == 0 || n > out[len(out)-1] {
-			out = append(out, n)
-		}
-	}
-	return out
+	return s
 }
 
-// LedgerHistory is the history of a ledger replayed with its history (NewEloLedger(true)):
-// its bots best first, each with its share of points, finished giving a match's end (for
-// stores that replay their ledgers rather than keep their points).
-func LedgerHistory(l *EloLedger, points int, finished func(matchID string) time.Time) []BotHistory {
-	var out []BotHistory
-	for b, r := range l.Ratings {
-		out = append(out, BotHistory{Bot: b, Rating: r, Matches: l.Matches[b]})
+// HistoryDue reports whether a point is to be taken at clock when the last was taken at last
+// (−1: none yet): the clock has entered a stretch of the stride without one.
+func HistoryDue(last, clock int64) bool {
+	if clock <= 0 {
+		return false
 	}
-	slices.SortFunc(out, func(a, b BotHistory) int {
-		return cmp.Or(cmp.Compare(b.Rating, a.Rating), strings.Compare(a.Bot, b.Bot))
-	})
-	per := PointsPerBot(points, len(out))
-	for i := range out {
-		h := &out[i]
-		all := l.History[h.Bot]
-		for _, n := range SampleMatches(len(all), per) {
-			p := all[n-1]
-			h.Points = append(h.Points, HistoryPoint{Number: n, Match: p.Match, Rating: p.Rating, Finished: finished(p.Match)})
+	if last < 0 {
+		return true
+	}
+	s := HistoryStride(clock)
+	return clock/s > last/s
+}
+
+// HistoryDrop lists the points (by clock) to drop when one is taken at clock: all but the
+// first of each stretch of the stride.
+func HistoryDrop(clocks []int64, clock int64) []int64 {
+	s := HistoryStride(clock)
+	seen := map[int64]bool{clock / s: true}
+	var drop []int64
+	for _, c := range slices.Sorted(slices.Values(clocks)) {
+		if b := c / s; seen[b] {
+			drop = append(drop, c)
+		} else {
+			seen[b] = true
 		}
 	}
-	return out
+	return drop
+}
+
+// PointOf is the board's headline as a point of its history at clock.
+func PointOf(lb *Leaderboard, clock int64, at time.Time) HistoryPoint {
+	p := HistoryPoint{Clock: clock, Sources: lb.Sources, Deals: lb.Deals, At: at}
+	for _, b := range lb.Bots {
+		p.Bots = append(p.Bots, HistoryBot{Bot: b.Bot, Rating: b.Rating, Lo: b.RatingLo, Hi: b.RatingHi,
+			Interval: b.Interval, Provisional: b.Provisional})
+	}
+	return p
+}
+
+// HistoryStore is a store that keeps the rating history beside the kept sums.
+type HistoryStore interface {
+	domain.Store
+	Source
+	// RatingHistory is the history of a league and rule set, oldest first.
+	RatingHistory(ctx context.Context, lr LeagueRules) ([]HistoryPoint, error)
+	// AddHistory stores point p and drops the points at the clocks given; a point already
+	// there for p's clock (another writer's) is kept.
+	AddHistory(ctx context.Context, lr LeagueRules, p HistoryPoint, drop []int64) error
+}
+
+// RecordHistory takes the point due at clock (the deal sources the store now keeps for the
+// league and rule set, after a point at last): the board from the kept sums, stored with the
+// points the stride no longer keeps dropped. It returns the clock of the history's last point.
+func RecordHistory(ctx context.Context, st HistoryStore, lr LeagueRules, last, clock int64) (int64, error) {
+	if !HistoryDue(last, clock) {
+		return last, nil
+	}
+	sums, err := Load(ctx, st, domain.MatchFilter{LeagueID: lr.League, Rules: lr.Rules}, LoadOptions{})
+	if err != nil {
+		return last, err
+	}
+	lb, err := Compute(sums, Options{})
+	if err != nil {
+		return last, err
+	}
+	points, err := st.RatingHistory(ctx, lr)
+	if err != nil {
+		return last, err
+	}
+	var clocks []int64
+	for _, p := range points {
+		clocks = append(clocks, p.Clock)
+		if p.Clock >= clock { // another writer's point is as new
+			return p.Clock, nil
+		}
+	}
+	if err := st.AddHistory(ctx, lr, PointOf(lb, clock, time.Now().UTC().Truncate(time.Microsecond)), HistoryDrop(clocks, clock)); err != nil {
+		return last, err
+	}
+	return clock, nil
 }

@@ -2,6 +2,8 @@ package board
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -17,9 +19,11 @@ type Leaderboard struct {
 	Unit            string   `json:"unit"`
 	RuleSets        []string `json:"rule_sets"`       // the rule sets of the results, canonical, sorted
 	Matches         int      `json:"matches"`         // finished matches, rated by multiplayer Elo
-	Units           int      `json:"units"`           // complete units (duplicate groups, or deals)
+	Units           int      `json:"units"`           // cells rated: the deal sources each composition played
+	Sources         int      `json:"sources"`         // deal sources rated (every table and seating of one deal)
 	PartialUnits    int      `json:"partial_units"`   // duplicate groups not yet stored under every seating: left out
-	Deals           int      `json:"deals"`           // deals stored
+	Deals           int      `json:"deals"`           // deals rated (of complete units, tainted matches left out unless included)
+	StoredDeals     int      `json:"stored_deals"`    // deals stored, rated or not
 	Duplicate       bool     `json:"duplicate"`       // some results come from duplicate play
 	Regularized     bool     `json:"bt_regularized"`  // Bradley–Terry needed its prior
 	TaintedMatches  int      `json:"tainted_matches"` // matches with a forfeit or more than 1% fallbacks
@@ -33,19 +37,39 @@ type Leaderboard struct {
 	EloOrder []string `json:"elo_order,omitempty"`
 	// Warnings are things the organiser should know before believing the board.
 	Warnings []string `json:"warnings,omitempty"`
+	// Clustering is the unit the covariance is clustered by: "deal source" ("table unit" only
+	// for the calibration's estimator of earlier versions).
+	Clustering string `json:"clustering"`
+	// Model is the headline's model ("table effect") and TableEffect its coefficient β per
+	// rule set; Fit the test of the model against the compositions' means.
+	Model       string             `json:"model"`
+	TableEffect map[string]float64 `json:"table_effect,omitempty"`
+	Fit         rating.FitTest     `json:"fit"`
+	// Check is what a recomputation found of the store's kept sums (tapp ratings
+	// --recompute); nil when none was made.
+	Check *KeptCheck `json:"kept_sums_check,omitempty"`
+	// History is the headline over the league's time, as the store kept it (a league's board:
+	// its points, oldest first); HistoryNote says why there is none when there is none.
+	History     []HistoryPoint `json:"rating_history,omitempty"`
+	HistoryNote string         `json:"rating_history_note,omitempty"`
 }
 
 // Standing is one bot's line of the leaderboard.
 type Standing struct {
 	Bot string `json:"bot"`
-	// The headline: expected result per deal against a field of average bots of these results,
-	// in Unit, from the least-squares skill model (rating.Skill), with its cluster-robust 95%
-	// interval.
+	// The headline: expected result per deal, in Unit, at a table whose other seats are taken
+	// by bots drawn at random from the others rated (rating.Skill), with its 95% interval
+	// (cluster-robust by deal source, Student's t with RatingDF degrees of freedom). Where
+	// Interval is false (fewer than rating.MinSourcesForInterval sources) there is no
+	// interval (RatingLo = RatingHi = Rating) and no LOS.
 	Rating      float64 `json:"rating"`
 	RatingLo    float64 `json:"rating_lo"`
 	RatingHi    float64 `json:"rating_hi"`
 	RatingSE    float64 `json:"rating_se"`
-	Provisional bool    `json:"provisional"` // fewer than MinUnits units
+	RatingDF    float64 `json:"rating_df"`
+	Interval    bool    `json:"interval"`
+	Provisional bool    `json:"provisional"` // fewer than MinUnits deal sources
+	Sources     int     `json:"sources"`     // deal sources the bot sat in
 	// Bradley–Terry rating (Elo scale, centred on 0) with its 95% interval: in each unit, the
 	// higher total beats the lower.
 	BT   float64 `json:"bt_elo"`
@@ -64,8 +88,8 @@ type Standing struct {
 	Deals     int     `json:"deals"`
 	Roles     *Roles  `json:"roles,omitempty"`
 	Family    *Family `json:"family,omitempty"`
-	// History is the multiplayer Elo after each of the bot's matches.
-	History []EloPoint `json:"history,omitempty"`
+	// EloHistory is the multiplayer Elo after each of the bot's matches (LoadOptions.History).
+	EloHistory []EloPoint `json:"elo_history,omitempty"`
 }
 
 // EloPoint is a bot's multiplayer Elo after one match.
@@ -82,6 +106,9 @@ type Options struct {
 	Families map[string]string
 	// TaintedIncluded records that Load kept tainted matches.
 	TaintedIncluded bool
+	// Skill overrides the headline's options (nil: the defaults); with Legacy, Bradley–Terry
+	// keeps its covariance of independent games too (the calibration's comparison).
+	Skill *rating.SkillOptions
 }
 
 // Compute derives the leaderboard from the sums.
@@ -91,7 +118,7 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	var scopes []Scope
 	for _, sc := range slices.SortedFunc(scopeKeys(s.Tables), compareScopes) {
 		t := s.Tables[sc]
-		if o.Bot != "" && !slices.Contains(t.Bots, o.Bot) {
+		if t.Units == 0 || o.Bot != "" && !slices.Contains(t.Bots, o.Bot) {
 			continue
 		}
 		tables = append(tables, t)
@@ -104,7 +131,7 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 		if o.Bot != "" && !slices.Contains(strings.Split(sc.Bots, ","), o.Bot) {
 			continue
 		}
-		lb.Deals += int(g.Deals)
+		lb.StoredDeals += int(g.Deals)
 		lb.Duplicate = lb.Duplicate || g.Duplicate
 		if !slices.Contains(lb.RuleSets, sc.Rules) {
 			lb.RuleSets = append(lb.RuleSets, sc.Rules)
@@ -131,9 +158,23 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 		lb.Unit = "cents"
 	}
 
-	skill, err := rating.Skill(tables, nil)
+	in := skillInput(s, tables, scopes)
+	lb.Sources = int(in.Sources)
+	for _, t := range tables {
+		lb.Deals += int(t.Deals)
+	}
+	skill, err := rating.Skill(in, o.Skill)
 	if err != nil {
 		return nil, err
+	}
+	lb.Model, lb.Fit, lb.TableEffect = "table effect", skill.Fit, skill.Coef
+	lb.Clustering = "deal source"
+	if !s.BySource {
+		lb.Clustering = "table unit" // the calibration's estimator of earlier versions only
+	}
+	if skill.Fit.Rejected() {
+		lb.Warnings = append(lb.Warnings, fmt.Sprintf("the results depart from the model at the compositions (fit test p = %.2g, "+
+			"χ² %.1f on %.1f df): the headline may be bent by the schedule; a round robin measures it without the model", skill.Fit.P, skill.Fit.Q, skill.Fit.DF))
 	}
 	lines := map[string]*Standing{}
 	line := func(b string) *Standing {
@@ -145,16 +186,20 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	for i, b := range skill.Bots {
 		l := line(b)
 		l.Rating, l.RatingLo, l.RatingHi, l.RatingSE = skill.Rating[i], skill.Lo[i], skill.Hi[i], skill.SE[i]
-		l.Units, l.Deals, l.Provisional = int(skill.Units[i]), int(skill.Deals[i]), skill.Provisional(i)
+		l.RatingDF, l.Interval = skill.DF[i], skill.HasInterval[i]
+		l.Units, l.Deals, l.Provisional, l.Sources = int(skill.Units[i]), int(skill.Deals[i]), skill.Provisional(i), int(skill.Sources[i])
 		iv := rating.RawPerDeal(tables, b)
 		l.PerDeal, l.PerDealLo, l.PerDealHi = iv.Mean, iv.Lo, iv.Hi
 	}
 
-	var pairs []rating.PairResult
-	for _, t := range tables {
-		pairs = append(pairs, t.Pairs()...)
+	bt, err := rating.BradleyTerrySources(in, nil)
+	if o.Skill != nil && o.Skill.Legacy {
+		var pairs []rating.PairResult
+		for _, t := range tables {
+			pairs = append(pairs, t.Pairs()...)
+		}
+		bt, err = rating.BradleyTerry(pairs, nil)
 	}
-	bt, err := rating.BradleyTerry(pairs, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +239,70 @@ func Compute(s *Sums, o Options) (*Leaderboard, error) {
 	return lb, nil
 }
 
+// skillInput is what the models fit: the chosen compositions (each with its rule set), the
+// pairs among them, and the deal sources of their leagues and rule sets.
+func skillInput(s *Sums, tables []*rating.TableSums, scopes []Scope) *rating.SkillInput {
+	in := &rating.SkillInput{Tables: tables}
+	chosen := map[Scope]bool{}
+	lrs := map[LeagueRules]bool{}
+	for _, sc := range scopes {
+		in.Kinds = append(in.Kinds, sc.Rules)
+		chosen[sc] = true
+		lrs[LeagueRules{sc.League, sc.Rules}] = true
+	}
+	if !s.BySource {
+		for _, t := range tables {
+			in.Sources += t.Units
+		}
+		return in
+	}
+	for _, ps := range slices.SortedFunc(pairKeys(s.Pairs), comparePairScopes) {
+		if chosen[Scope{League: ps.League, Rules: ps.Rules, Bots: ps.A}] && chosen[Scope{League: ps.League, Rules: ps.Rules, Bots: ps.B}] {
+			in.Pairs = append(in.Pairs, s.Pairs[ps])
+		}
+	}
+	in.BotSources = map[string]int64{}
+	for lr := range lrs {
+		in.Sources += s.SourceCounts[lr]
+		for b, n := range s.BotSources[lr] {
+			in.BotSources[b] += n
+		}
+	}
+	tableOf := map[Scope]int{}
+	for i, sc := range scopes {
+		tableOf[sc] = i
+	}
+	for _, lr := range slices.SortedFunc(maps.Keys(lrs), compareLeagueRules) {
+		sample := s.Sample[lr]
+		for _, key := range slices.Sorted(maps.Keys(sample)) {
+			var cells []rating.SampleCell
+			for _, c := range sample[key] {
+				if t, ok := tableOf[Scope{League: lr.League, Rules: lr.Rules, Bots: rating.CompositionKey(c.Bots)}]; ok {
+					cells = append(cells, rating.SampleCell{Table: t, Deals: c.Deals, Net: c.Net})
+				}
+			}
+			if len(cells) > 0 {
+				in.Sample = append(in.Sample, cells)
+			}
+		}
+	}
+	return in
+}
+
+func pairKeys[V any](m map[PairScope]V) func(func(PairScope) bool) {
+	return func(yield func(PairScope) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func comparePairScopes(a, b PairScope) int {
+	return cmp.Or(strings.Compare(a.League, b.League), strings.Compare(a.Rules, b.Rules), strings.Compare(a.A, b.A), strings.Compare(a.B, b.B))
+}
+
 // multiElo puts the ledger's ratings (and history) on the board, for the bots of the filter.
 func multiElo(s *Sums, o Options, lb *Leaderboard, line func(string) *Standing) error {
 	l := s.Elo
@@ -214,7 +323,7 @@ func multiElo(s *Sums, o Options, lb *Leaderboard, line func(string) *Standing) 
 		}
 		st := line(b)
 		st.Elo, st.EloMatches = l.Ratings[b], l.Matches[b]
-		st.History = l.History[b]
+		st.EloHistory = l.History[b]
 	}
 	lb.Matches = l.Rated
 	lb.EloOrder = l.Order

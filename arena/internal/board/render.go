@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
+
+	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
 // RenderOptions says what Render prints besides the standings.
@@ -53,13 +56,28 @@ func unitName(lb *Leaderboard) string {
 }
 
 func renderHeader(w io.Writer, lb *Leaderboard, rules string) {
-	fmt.Fprintf(w, "%d bots, %d %s (%d deals), %d finished matches", len(lb.Bots), lb.Units, unitName(lb), lb.Deals, lb.Matches)
+	fmt.Fprintf(w, "%d bots, %d deal sources, %d %s rated (%d deals), %d finished matches", len(lb.Bots), lb.Sources, lb.Units,
+		unitName(lb), lb.Deals, lb.Matches)
 	if rules != "" {
 		fmt.Fprintf(w, " — %s", rules)
 	}
 	fmt.Fprintln(w)
 	if lb.PartialUnits > 0 {
 		fmt.Fprintf(w, "(%d duplicate groups not yet played under every seating are left out)\n", lb.PartialUnits)
+	}
+	if left := lb.StoredDeals - lb.Deals; left > 0 {
+		fmt.Fprintf(w, "(%d stored deals are not rated: tainted matches and incomplete groups)\n", left)
+	}
+	for _, warn := range lb.Warnings {
+		if strings.HasPrefix(warn, "the results depart") {
+			fmt.Fprintf(w, "warning: %s\n", warn)
+		}
+	}
+	if c := lb.Check; c != nil && c.Identical {
+		fmt.Fprintln(w, "(recomputed from the raw results: the store's kept sums give the same board, figure for figure)")
+	} else if c != nil {
+		fmt.Fprintf(w, "warning: the store's kept sums differ from the raw results (this board is the raw results'): %s\n",
+			strings.Join(c.Differences, "; "))
 	}
 	if lb.TaintedMatches > 0 {
 		if lb.TaintedIncluded {
@@ -74,13 +92,13 @@ func renderHeader(w io.Writer, lb *Leaderboard, rules string) {
 func renderStandings(w io.Writer, lb *Leaderboard) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	groups := map[bool]string{true: "groups", false: "deals"}[lb.Duplicate]
-	fmt.Fprintf(tw, "#\tbot\t%s/deal\t95%% interval\tLOS next\tBT Elo\t95%% interval\tmulti-Elo\tmatches\traw/deal\t%s\t\n", lb.Unit, groups)
+	fmt.Fprintf(tw, "#\tbot\t%s/deal\t95%% interval\tLOS next\tBT Elo\t95%% interval\traw/deal\tsources\t%s\tmulti-Elo*\tmatches\t\n", lb.Unit, groups)
 	for i, b := range lb.Bots {
 		next := ""
 		switch {
 		case i == len(lb.Bots)-1:
-		case b.Provisional || lb.Bots[i+1].Provisional:
-			next = "prov."
+		case !b.Interval || !lb.Bots[i+1].Interval:
+			next = "—"
 		default:
 			next = fmt.Sprintf("%.1f%%", 100*lb.LOS[i][i+1])
 		}
@@ -88,23 +106,30 @@ func renderStandings(w io.Writer, lb *Leaderboard) {
 		if b.Provisional {
 			mark = " (prov.)"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%+.2f%s\t[%+.2f, %+.2f]\t%s\t%+.0f\t[%+.0f, %+.0f]\t%.0f\t%d\t%+.2f\t%d\t\n", i+1, b.Bot,
-			b.Rating, mark, b.RatingLo, b.RatingHi, next, b.BT, b.BTLo, b.BTHi, b.Elo, b.EloMatches, b.PerDeal, b.Units)
+		iv := "—"
+		if b.Interval {
+			iv = fmt.Sprintf("[%+.2f, %+.2f]", b.RatingLo, b.RatingHi)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%+.2f%s\t%s\t%s\t%+.0f\t[%+.0f, %+.0f]\t%+.2f\t%d\t%d\t%.0f\t%d\t\n", i+1, b.Bot,
+			b.Rating, mark, iv, next, b.BT, b.BTLo, b.BTHi, b.PerDeal, b.Sources, b.Units, b.Elo, b.EloMatches)
 	}
 	tw.Flush()
 }
 
 func renderLegend(w io.Writer, lb *Leaderboard) {
 	unit := map[bool]string{true: "duplicate groups", false: "deals"}[lb.Duplicate]
-	fmt.Fprintf(w, "\n%s/deal (the rating): what the bot wins per deal against a table of average bots of these results,\n", lb.Unit)
-	fmt.Fprintf(w, "  adjusted for the opponents it met (least squares over %s; 95%% interval robust to their clustering).\n", unit)
-	fmt.Fprintln(w, "LOS next: likelihood that the bot is stronger than the next one, from the same model as the interval.")
+	fmt.Fprintf(w, "\n%s/deal (the rating): what the bot wins per deal at a table whose other seats are taken by bots drawn at\n", lb.Unit)
+	fmt.Fprintf(w, "  random from the others — what a complete round robin of them would show — from a model of the table's composition\n")
+	fmt.Fprintf(w, "  fitted over %s; 95%% interval clustered by %s, Student's t on the bot's deal sources − 1.\n", unit, lb.Clustering)
+	fmt.Fprintln(w, "LOS next: likelihood that the bot is stronger than the next one, from the same t as the interval; — without one.")
 	fmt.Fprintln(w, "BT Elo: Bradley–Terry over all results (in each unit the higher total beats the lower), centred on 0.")
-	fmt.Fprintln(w, "multi-Elo: updated after every finished match from its final ranking, from 1500.")
-	fmt.Fprintln(w, "raw/deal: the plain payoff per deal, not adjusted for the opponents it met.")
+	fmt.Fprintln(w, "raw/deal: the plain payoff per deal, not adjusted for the opponents it met; sources: the deal sources it sat in.")
+	fmt.Fprintln(w, "*multi-Elo (secondary, no uncertainty): updated after every finished match from its ranking, from 1500; it")
+	fmt.Fprintln(w, "  follows the order of the matches and the last ones most — a log of recent form, not a rating.")
 	for _, b := range lb.Bots {
 		if b.Provisional {
-			fmt.Fprintf(w, "(prov.): fewer than %d %s, too few to trust the interval: no likelihood of superiority.\n", lb.MinUnits, unit)
+			fmt.Fprintf(w, "(prov.): fewer than %d deal sources: the figures will still move; below %d no interval and no LOS (—).\n",
+				lb.MinUnits, rating.MinSourcesForInterval)
 			break
 		}
 	}
@@ -131,8 +156,8 @@ func renderLOS(w io.Writer, lb *Leaderboard) {
 			switch {
 			case i == j:
 				fmt.Fprint(tw, "—\t")
-			case a.Provisional || b.Provisional:
-				fmt.Fprint(tw, "prov.\t")
+			case !a.Interval || !b.Interval:
+				fmt.Fprint(tw, "—\t")
 			default:
 				fmt.Fprintf(tw, "%.1f%%\t", 100*lb.LOS[i][j])
 			}
@@ -205,73 +230,74 @@ func renderFamilies(w io.Writer, lb *Leaderboard) {
 	}
 }
 
-// historyRows is the multiplayer Elo of every bot after each finished match, in the order
-// the matches were rated: row i holds each bot's rating after match EloOrder[i] (its last
-// one until then).
-func historyRows(lb *Leaderboard) [][]float64 {
-	at := map[string]int{}
-	for i, id := range lb.EloOrder {
-		at[id] = i
-	}
-	rows := make([][]float64, len(lb.EloOrder))
-	for i := range rows {
-		rows[i] = make([]float64, len(lb.Bots))
-	}
-	for j, b := range lb.Bots {
-		cur, next := 1500.0, 0
-		for i := range rows {
-			for next < len(b.History) && at[b.History[next].Match] <= i {
-				cur = b.History[next].Rating
-				next++
-			}
-			rows[i][j] = cur
-		}
-	}
-	return rows
-}
-
-// RenderHistory prints the multiplayer Elo history as a table of at most maxRows rows
-// (evenly spaced matches, the last always), one column per bot.
+// RenderHistory prints the board's rating over time (lb.History) as a table of at most
+// maxRows points (evenly spaced on the league's clock, the last always): per bot its headline
+// with the 95% interval, (prov.) while provisional, — without an interval.
 func RenderHistory(w io.Writer, lb *Leaderboard, maxRows int) {
-	rows := historyRows(lb)
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "no finished match yet: no multiplayer Elo history")
+	ps := lb.History
+	if len(ps) == 0 {
+		if lb.HistoryNote != "" {
+			fmt.Fprintln(w, lb.HistoryNote)
+		} else {
+			fmt.Fprintln(w, "no rating history yet")
+		}
 		return
 	}
-	fmt.Fprintf(w, "multiplayer Elo after match (of %d; --csv for every match):\n", len(rows))
+	fmt.Fprintf(w, "rating over the league's time (%s/deal, 95%% interval; %d points kept, --history --csv for all):\n", lb.Unit, len(ps))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "match\t")
+	fmt.Fprint(tw, "deal sources\tdeals rated\t")
 	for _, b := range lb.Bots {
 		fmt.Fprintf(tw, "%s\t", b.Bot)
 	}
 	fmt.Fprintln(tw)
-	n := min(maxRows, len(rows))
+	n := min(maxRows, len(ps))
 	for r := range n {
-		i := (r + 1) * len(rows) / n
-		fmt.Fprintf(tw, "%d\t", i)
-		for _, v := range rows[i-1] {
-			fmt.Fprintf(tw, "%.0f\t", v)
+		p := ps[(r+1)*len(ps)/n-1]
+		fmt.Fprintf(tw, "%d\t%d\t", p.Clock, p.Deals)
+		for _, b := range lb.Bots {
+			fmt.Fprintf(tw, "%s\t", historyCell(p, b.Bot))
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }
 
-// WriteHistoryCSV writes the multiplayer Elo after every finished match: match number, match
-// id, then one column per bot.
+// historyCell is one bot's headline at a point, as RenderHistory prints it.
+func historyCell(p HistoryPoint, bot string) string {
+	for _, b := range p.Bots {
+		if b.Bot != bot {
+			continue
+		}
+		text := fmt.Sprintf("%+.2f", b.Rating)
+		if b.Interval {
+			text += fmt.Sprintf(" [%+.2f, %+.2f]", b.Lo, b.Hi)
+		} else {
+			text += " —"
+		}
+		if b.Provisional {
+			text += " (prov.)"
+		}
+		return text
+	}
+	return ""
+}
+
+// WriteHistoryCSV writes every point of the board's rating over time, one row per point and
+// bot: the league's clock (deal sources stored), the deal sources and deals rated, when it was
+// taken, and the bot's headline with its interval (empty without one).
 func WriteHistoryCSV(w io.Writer, lb *Leaderboard) error {
 	cw := csv.NewWriter(w)
-	head := []string{"n", "match"}
-	for _, b := range lb.Bots {
-		head = append(head, b.Bot)
-	}
-	cw.Write(head)
-	for i, row := range historyRows(lb) {
-		rec := []string{strconv.Itoa(i + 1), lb.EloOrder[i]}
-		for _, v := range row {
-			rec = append(rec, strconv.FormatFloat(v, 'f', 1, 64))
+	cw.Write([]string{"clock", "sources", "deals", "taken", "bot", "rating", "rating_lo", "rating_hi", "provisional"})
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+	for _, p := range lb.History {
+		for _, b := range p.Bots {
+			lo, hi := "", ""
+			if b.Interval {
+				lo, hi = f(b.Lo), f(b.Hi)
+			}
+			cw.Write([]string{strconv.FormatInt(p.Clock, 10), strconv.Itoa(p.Sources), strconv.Itoa(p.Deals),
+				p.At.UTC().Format(time.RFC3339), b.Bot, f(b.Rating), lo, hi, strconv.FormatBool(b.Provisional)})
 		}
-		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -126,6 +128,29 @@ type Sums struct {
 	OpenGroups int
 	// Elo is the multiplayer-Elo ledger the board shows (see BoardEloKey).
 	Elo *EloLedger
+	// BySource says that Tables hold one cell per deal source, and Pairs, SourceCounts and
+	// BotSources the rest of the deal-source sums (rating.SourceSums): the variance is then
+	// clustered by deal source. Without it every complete unit is a cell of its own
+	// (Accumulator.UnitSources: the calibration's estimator of earlier versions).
+	BySource     bool
+	Pairs        map[PairScope]*rating.PairSums
+	SourceCounts map[LeagueRules]int64
+	BotSources   map[LeagueRules]map[string]int64
+	// Sample holds the cells of the first rating.SampleSources deal sources by key of each
+	// league and rule set (a uniform sample: the keys are hashes), by source: the skewness of
+	// the headlines' errors is estimated from them.
+	Sample map[LeagueRules]map[string][]rating.Cell
+}
+
+// LeagueRules names the deal sources of one league (or of the stand-alone matches) under one
+// rule set: sources never span two.
+type LeagueRules struct{ League, Rules string }
+
+// PairScope names the pair sums of two compositions of one league and rule set
+// (rating.PairKey order).
+type PairScope struct {
+	League, Rules string
+	A, B          string
 }
 
 // MatchGroup counts the matches of one composition and their deals.
@@ -137,7 +162,9 @@ type MatchGroup struct {
 // NewSums returns empty sums.
 func NewSums() *Sums {
 	return &Sums{Tables: map[Scope]*rating.TableSums{}, Roles: map[RoleKey]*RoleSums{}, Groups: map[Scope]*MatchGroup{},
-		Matches: map[string]*MatchSums{}, Elo: NewEloLedger(false)}
+		Matches: map[string]*MatchSums{}, Elo: NewEloLedger(false), Pairs: map[PairScope]*rating.PairSums{},
+		SourceCounts: map[LeagueRules]int64{}, BotSources: map[LeagueRules]map[string]int64{},
+		Sample: map[LeagueRules]map[string][]rating.Cell{}}
 }
 
 // AddTable adds a composition's sums under its scope.
@@ -154,14 +181,11 @@ func (s *Sums) AddRole(k RoleKey, r RoleSums) {
 	AddRoles(s.Roles, []RoleDelta{{Key: k, RoleSums: r}})
 }
 
-// Exclude takes the units and roles of part (the sums of some of s's matches) out of s and
-// marks those matches excluded.
+// Exclude takes the roles and open groups of part (the sums of some of s's matches) out of s
+// and marks those matches excluded. Their units are taken out of the deal-source sums apart
+// (Accumulator.Finish, or ExcludeSources for kept sums): each source they played is added
+// again without them.
 func (s *Sums) Exclude(part *Sums) {
-	for sc, t := range part.Tables {
-		if cur := s.Tables[sc]; cur != nil {
-			cur.Sub(t)
-		}
-	}
 	for k, r := range part.Roles {
 		if cur := s.Roles[k]; cur != nil {
 			cur.add(*r, -1)
@@ -172,8 +196,92 @@ func (s *Sums) Exclude(part *Sums) {
 			m.Excluded = true
 		}
 	}
-
 	s.OpenGroups -= part.OpenGroups
+}
+
+// AddSourceSums adds the deal-source sums of one league and rule set (or a change of them).
+func (s *Sums) AddSourceSums(lr LeagueRules, ss *rating.SourceSums) {
+	for key, t := range ss.Tables {
+		s.AddTable(Scope{League: lr.League, Rules: lr.Rules, Bots: key}, t)
+	}
+	for key, p := range ss.Pairs {
+		ps := PairScope{League: lr.League, Rules: lr.Rules, A: key[0], B: key[1]}
+		if cur := s.Pairs[ps]; cur != nil {
+			cur.Add(p)
+		} else {
+			s.Pairs[ps] = p.Clone()
+		}
+	}
+	s.SourceCounts[lr] += ss.Sources
+	if len(ss.BotSources) > 0 && s.BotSources[lr] == nil {
+		s.BotSources[lr] = map[string]int64{}
+	}
+	for b, n := range ss.BotSources {
+		s.BotSources[lr][b] += n
+	}
+}
+
+// CellSource is a store that reads the cells of deal sources it keeps: what taking a
+// tainted match out of kept sums needs (ExcludeSources).
+type CellSource interface {
+	SourceCells(ctx context.Context, lr LeagueRules, sources []string) (map[string][]rating.Cell, error)
+}
+
+// ExcludeSources takes the complete units of the matches part holds (recomputed from their
+// raw deals: Replay) out of kept deal-source sums s: each source they played is taken out with
+// all its cells, as st keeps them, and added again without theirs.
+func (s *Sums) ExcludeSources(ctx context.Context, st CellSource, part *Accumulator) error {
+	byLR := map[LeagueRules][]string{}
+	for _, k := range part.order {
+		byLR[k.LeagueRules] = append(byLR[k.LeagueRules], k.source)
+	}
+	for _, lr := range slices.SortedFunc(maps.Keys(byLR), compareLeagueRules) {
+		keys := byLR[lr]
+		stored, err := st.SourceCells(ctx, lr, keys)
+		if err != nil {
+			return err
+		}
+		d := rating.NewSourceSums()
+		for _, key := range keys {
+			all := stored[key]
+			rest := subtractCells(all, part.sources[sourceKey{lr, key}].cells)
+			d.AddSource(all, -1)
+			d.AddSource(rest, 1)
+			if _, sampled := s.Sample[lr][key]; sampled {
+				if len(rest) == 0 {
+					delete(s.Sample[lr], key)
+				} else {
+					s.Sample[lr][key] = rest
+				}
+			}
+		}
+		s.AddSourceSums(lr, d)
+	}
+	return nil
+}
+
+// subtractCells is the cells all less the parts of them in part (by composition).
+func subtractCells(all []rating.Cell, part map[string]*rating.Cell) []rating.Cell {
+	var out []rating.Cell
+	for _, c := range all {
+		p := part[rating.CompositionKey(c.Bots)]
+		if p == nil {
+			out = append(out, c)
+			continue
+		}
+		rest := rating.Cell{Bots: c.Bots, Deals: c.Deals - p.Deals, Net: slices.Clone(c.Net)}
+		for i := range rest.Net {
+			rest.Net[i] -= p.Net[i]
+		}
+		if rest.Deals > 0 {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+func compareLeagueRules(a, b LeagueRules) int {
+	return cmp.Or(strings.Compare(a.League, b.League), strings.Compare(a.Rules, b.Rules))
 }
 
 // MatchInfo is what adding a deal needs of its match.
@@ -206,6 +314,7 @@ func (m MatchInfo) UnitDeals() int {
 // DealDelta is what one stored deal adds to the sums, before its unit is complete.
 type DealDelta struct {
 	Scope     Scope
+	Source    string   // the deal source (rating.SourceKey of the deal)
 	Comp      []string // the composition, sorted
 	Net       []int64  // the deal's payoff by composition index
 	Roles     []RoleDelta
@@ -231,7 +340,8 @@ func Delta(m MatchInfo, d *domain.DealRecord) (*DealDelta, error) {
 		return nil, fmt.Errorf("board: deal %d of match %s: results for %v, want 2 to %d distinct bots", d.Number, d.MatchID, comp, rating.MaxSeats)
 	}
 	sc := Scope{League: m.League, Rules: m.Rules, Bots: rating.CompositionKey(comp)}
-	dd := &DealDelta{Scope: sc, Comp: comp, Net: make([]int64, len(comp)), Decisions: int64(len(d.Decisions))}
+	dd := &DealDelta{Scope: sc, Comp: comp, Net: make([]int64, len(comp)), Decisions: int64(len(d.Decisions)),
+		Source: SourceOf(m, d)}
 	for _, x := range d.Decisions {
 		if x.Fallback {
 			dd.Fallbacks++
@@ -273,10 +383,23 @@ func Delta(m MatchInfo, d *domain.DealRecord) (*DealDelta, error) {
 }
 
 // Accumulator adds deals to sums in memory, keeping the duplicate groups that are not yet
-// complete aside: [Recompute] uses it, and so do tests.
+// complete aside and the deal-source sums up to date as each unit completes (cell by cell, as
+// a store keeps them): [Recompute] uses it, the memory store keeps one, and so do tests.
 type Accumulator struct {
 	Sums *Sums
 	open map[groupKey]*openGroup
+	// openScopes counts the open groups of each composition.
+	openScopes map[Scope]int
+	// bySource holds the deal-source sums of each league and rule set; sources every source's
+	// cells and the units they hold (which match gave what), in the order first seen.
+	bySource map[LeagueRules]*rating.SourceSums
+	sources  map[sourceKey]*sourceState
+	order    []sourceKey
+	// matchSources lists the sources each match has complete units in.
+	matchSources map[string][]sourceKey
+	// Unit keys the deal sources by (match, group) instead: every unit its own source, as the
+	// variance was clustered before deal sources (the calibration's comparison).
+	UnitSources bool
 }
 
 type groupKey struct {
@@ -285,13 +408,33 @@ type groupKey struct {
 }
 
 type openGroup struct {
-	deals int64
-	net   []int64
+	deals  int64
+	net    []int64
+	source string
+	scope  Scope
+}
+
+type sourceKey struct {
+	LeagueRules
+	source string
+}
+
+// sourceState is one deal source: its cell per composition (key) and its complete units.
+type sourceState struct {
+	cells map[string]*rating.Cell
+	units []sourceUnit
+}
+
+type sourceUnit struct {
+	match string
+	cell  rating.Cell
 }
 
 // NewAccumulator returns an Accumulator with empty sums.
 func NewAccumulator() *Accumulator {
-	return &Accumulator{Sums: NewSums(), open: map[groupKey]*openGroup{}}
+	return &Accumulator{Sums: NewSums(), open: map[groupKey]*openGroup{}, openScopes: map[Scope]int{},
+		bySource: map[LeagueRules]*rating.SourceSums{}, sources: map[sourceKey]*sourceState{},
+		matchSources: map[string][]sourceKey{}}
 }
 
 // AddDeal adds one stored deal of the match.
@@ -322,15 +465,24 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *domain.DealRecord) error {
 	ms.AddDeal(dd)
 	AddRoles(s.Roles, dd.Roles)
 	want := int64(m.UnitDeals())
+	source := dd.Source
+	if a.UnitSources {
+		source = fmt.Sprintf("%s\x00%d", m.ID, d.Group)
+	}
 	if want == 1 {
-		return a.addUnit(dd.Scope, dd.Comp, 1, dd.Net)
+		if a.UnitSources {
+			source = fmt.Sprintf("%s\x00%d", m.ID, d.Number)
+		}
+		a.addUnit(dd.Scope, source, m.ID, dd.Comp, 1, dd.Net)
+		return nil
 	}
 	k := groupKey{m.ID, d.Group}
 	og := a.open[k]
 	if og == nil {
-		og = &openGroup{net: make([]int64, len(dd.Comp))}
+		og = &openGroup{net: make([]int64, len(dd.Comp)), source: source, scope: dd.Scope}
 		a.open[k] = og
 		s.OpenGroups++
+		a.openScopes[dd.Scope]++
 	}
 	og.deals++
 	for i, v := range dd.Net {
@@ -341,20 +493,279 @@ func (a *Accumulator) AddDeal(m MatchInfo, d *domain.DealRecord) error {
 	}
 	delete(a.open, k)
 	s.OpenGroups--
-	return a.addUnit(dd.Scope, dd.Comp, og.deals, og.net)
+	a.openScopes[dd.Scope]--
+	a.addUnit(dd.Scope, og.source, m.ID, dd.Comp, og.deals, og.net)
+	return nil
 }
 
-func (a *Accumulator) addUnit(sc Scope, comp []string, deals int64, net []int64) error {
-	t := a.Sums.Tables[sc]
-	if t == nil {
-		var err error
-		if t, err = rating.NewTableSums(comp); err != nil {
+// addUnit adds a complete unit to its source's cell of its composition.
+func (a *Accumulator) addUnit(sc Scope, source, match string, comp []string, deals int64, net []int64) {
+	lr := LeagueRules{sc.League, sc.Rules}
+	k := sourceKey{lr, source}
+	st := a.sources[k]
+	if st == nil {
+		st = &sourceState{cells: map[string]*rating.Cell{}}
+		a.sources[k] = st
+		a.order = append(a.order, k)
+	}
+	ss := a.bySource[lr]
+	if ss == nil {
+		ss = rating.NewSourceSums()
+		a.bySource[lr] = ss
+	}
+	ChangeCell(ss, st.cells, rating.Cell{Bots: comp, Deals: deals, Net: net})
+	if ms := a.matchSources[match]; len(ms) == 0 || ms[len(ms)-1] != k {
+		if !slices.Contains(ms, k) {
+			a.matchSources[match] = append(ms, k)
+		}
+	}
+	st.units = append(st.units, sourceUnit{match: match, cell: rating.Cell{Bots: comp, Deals: deals, Net: slices.Clone(net)}})
+}
+
+// ChangeCell adds a complete unit (its composition sorted, its nets in that order) to the
+// cells of its deal source (by composition key), keeping ss up to date: the change the store
+// makes in the transaction that completes the unit, and the accumulator in memory.
+func ChangeCell(ss *rating.SourceSums, cells map[string]*rating.Cell, unit rating.Cell) {
+	key := rating.CompositionKey(unit.Bots)
+	var others []rating.Cell
+	for _, ck := range slices.Sorted(maps.Keys(cells)) {
+		if ck != key {
+			others = append(others, *cells[ck])
+		}
+	}
+	old := cells[key]
+	cur := rating.Cell{Bots: slices.Clone(unit.Bots), Deals: unit.Deals, Net: slices.Clone(unit.Net)}
+	if old != nil {
+		cur.Deals += old.Deals
+		for i := range cur.Net {
+			cur.Net[i] += old.Net[i]
+		}
+	}
+	ss.ChangeCell(others, old, cur)
+	cells[key] = &cur
+}
+
+// Finish puts the deal-source sums in the Sums' tables, pairs and counts, leaving out the
+// units of the matches for which skip is true (nil: none): each source they played is added
+// again without them. It may be called again (with another skip), and more deals added
+// after; each call replaces the tables and pairs.
+func (a *Accumulator) Finish(skip func(match string) bool) *Sums {
+	s := a.Sums
+	s.BySource = !a.UnitSources
+	s.Tables, s.Pairs = map[Scope]*rating.TableSums{}, map[PairScope]*rating.PairSums{}
+	s.SourceCounts, s.BotSources = map[LeagueRules]int64{}, map[LeagueRules]map[string]int64{}
+	for _, lr := range slices.SortedFunc(maps.Keys(a.bySource), compareLeagueRules) {
+		s.AddSourceSums(lr, a.bySource[lr])
+	}
+	s.Sample = a.sample(func(LeagueRules) bool { return true }, skip)
+	if skip == nil {
+		return s
+	}
+	affected := map[sourceKey]bool{}
+	for m, keys := range a.matchSources {
+		if skip(m) {
+			for _, k := range keys {
+				affected[k] = true
+			}
+		}
+	}
+	delta := map[LeagueRules]*rating.SourceSums{}
+	for _, k := range a.order {
+		if !affected[k] {
+			continue
+		}
+		d := delta[k.LeagueRules]
+		if d == nil {
+			d = rating.NewSourceSums()
+			delta[k.LeagueRules] = d
+		}
+		st := a.sources[k]
+		var all, kept []rating.Cell
+		for _, c := range st.cells {
+			all = append(all, *c)
+		}
+		for _, u := range st.units {
+			if !skip(u.match) {
+				kept = append(kept, u.cell)
+			}
+		}
+		d.AddSource(all, -1)
+		d.AddSource(kept, 1)
+	}
+	for _, lr := range slices.SortedFunc(maps.Keys(delta), compareLeagueRules) {
+		s.AddSourceSums(lr, delta[lr])
+	}
+	return s
+}
+
+// sample is the cells of the first rating.SampleSources deal sources by key of the leagues
+// and rule sets keep selects, the units of the matches skip selects left out (a source left
+// without cells is left out).
+func (a *Accumulator) sample(keep func(LeagueRules) bool, skip func(string) bool) map[LeagueRules]map[string][]rating.Cell {
+	keys := map[LeagueRules][]string{}
+	for _, k := range a.order {
+		if keep(k.LeagueRules) {
+			keys[k.LeagueRules] = append(keys[k.LeagueRules], k.source)
+		}
+	}
+	out := map[LeagueRules]map[string][]rating.Cell{}
+	for lr, ks := range keys {
+		slices.Sort(ks)
+		out[lr] = map[string][]rating.Cell{}
+		for _, key := range ks[:min(len(ks), rating.SampleSources)] {
+			st := a.sources[sourceKey{lr, key}]
+			var cells []rating.Cell
+			if skip == nil {
+				for _, ck := range slices.Sorted(maps.Keys(st.cells)) {
+					c := st.cells[ck]
+					cells = append(cells, rating.Cell{Bots: c.Bots, Deals: c.Deals, Net: slices.Clone(c.Net)})
+				}
+			} else {
+				var units []rating.Cell
+				for _, u := range st.units {
+					if !skip(u.match) {
+						units = append(units, u.cell)
+					}
+				}
+				cells = mergeCells(units)
+			}
+			if len(cells) > 0 {
+				out[lr][key] = cells
+			}
+		}
+	}
+	return out
+}
+
+// mergeCells merges cells of one composition (sorted bots, nets in that order), in key order.
+func mergeCells(cells []rating.Cell) []rating.Cell {
+	by := map[string]*rating.Cell{}
+	for _, c := range cells {
+		k := rating.CompositionKey(c.Bots)
+		m := by[k]
+		if m == nil {
+			m = &rating.Cell{Bots: c.Bots, Net: make([]int64, len(c.Net))}
+			by[k] = m
+		}
+		m.Deals += c.Deals
+		for i, v := range c.Net {
+			m.Net[i] += v
+		}
+	}
+	var out []rating.Cell
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		out = append(out, *by[k])
+	}
+	return out
+}
+
+// SourceCells returns the cells of the given deal sources of one league and rule set, as the
+// accumulator holds them (a memory store's CellSource).
+func (a *Accumulator) SourceCells(lr LeagueRules, sources []string) map[string][]rating.Cell {
+	out := map[string][]rating.Cell{}
+	for _, src := range sources {
+		st := a.sources[sourceKey{lr, src}]
+		if st == nil {
+			continue
+		}
+		for _, ck := range slices.Sorted(maps.Keys(st.cells)) {
+			c := st.cells[ck]
+			out[src] = append(out[src], rating.Cell{Bots: slices.Clone(c.Bots), Deals: c.Deals, Net: slices.Clone(c.Net)})
+		}
+	}
+	return out
+}
+
+// EachSource calls f with every deal source's cells (by composition key), in the order first
+// seen: what a store writes when it rebuilds its kept sums.
+func (a *Accumulator) EachSource(f func(lr LeagueRules, source string, cells []rating.Cell) error) error {
+	for _, k := range a.order {
+		st := a.sources[k]
+		var cs []rating.Cell
+		for _, ck := range slices.Sorted(maps.Keys(st.cells)) {
+			cs = append(cs, *st.cells[ck])
+		}
+		if err := f(k.LeagueRules, k.source, cs); err != nil {
 			return err
 		}
-		a.Sums.Tables[sc] = t
 	}
-	t.AddUnit(deals, net)
 	return nil
+}
+
+// SumsOf is a copy of the accumulated sums of the leagues and rule sets for which keep is
+// true, as a store that keeps them gives them (Source.RatingSums): tables, pairs, deal
+// sources, roles, compositions, open groups and every match, without an Elo ledger.
+func (a *Accumulator) SumsOf(keep func(LeagueRules) bool) *Sums {
+	out := NewSums()
+	out.BySource = !a.UnitSources
+	for _, lr := range slices.SortedFunc(maps.Keys(a.bySource), compareLeagueRules) {
+		if keep(lr) {
+			out.AddSourceSums(lr, a.bySource[lr])
+		}
+	}
+	in := func(sc Scope) bool { return keep(LeagueRules{sc.League, sc.Rules}) }
+	for k, r := range a.Sums.Roles {
+		if in(k.Scope) {
+			c := *r
+			out.Roles[k] = &c
+		}
+	}
+	for sc, g := range a.Sums.Groups {
+		if in(sc) {
+			c := *g
+			out.Groups[sc] = &c
+		}
+	}
+	for id, m := range a.Sums.Matches {
+		if keep(LeagueRules{m.League, m.Rules}) {
+			c := *m
+			c.Bots, c.Net, c.Forfeited = slices.Clone(m.Bots), slices.Clone(m.Net), slices.Clone(m.Forfeited)
+			out.Matches[id] = &c
+		}
+	}
+	out.OpenGroups = a.OpenIn(in)
+	out.Sample = a.sample(keep, nil)
+	return out
+}
+
+// SourceCount is the deal sources of a league and rule set the accumulator holds.
+func (a *Accumulator) SourceCount(lr LeagueRules) int64 {
+	if ss := a.bySource[lr]; ss != nil {
+		return ss.Sources
+	}
+	return 0
+}
+
+// OpenIn counts the open groups of the compositions for which keep is true.
+func (a *Accumulator) OpenIn(keep func(Scope) bool) int {
+	n := 0
+	for sc, c := range a.openScopes {
+		if keep(sc) {
+			n += c
+		}
+	}
+	return n
+}
+
+// parsedRules caches the rule sets sourceOf formats deals with, by their canonical text.
+var parsedRules sync.Map
+
+// SourceOf is the deal source of a stored deal (rating.SourceKey): its cards in the engine's
+// notation (every table and seating of one source plays the same deal), or, for a deal stored
+// without its cards, its match's group.
+func SourceOf(m MatchInfo, d *domain.DealRecord) string {
+	if d.Deal == (engine.Deal{}) {
+		return rating.SourceKey(fmt.Sprintf("%s\x00%d", m.ID, d.Group))
+	}
+	r, ok := parsedRules.Load(m.Rules)
+	if !ok {
+		rs, err := engine.ParseRuleSet(m.Rules)
+		if err != nil {
+			return rating.SourceKey(fmt.Sprintf("%s\x00%d", m.ID, d.Group))
+		}
+		r, _ = parsedRules.LoadOrStore(m.Rules, rs)
+	}
+	return rating.SourceKey(d.Deal.Format(r.(engine.RuleSet)))
 }
 
 // Recompute derives the sums of the matches the filter selects from their raw stored deals
@@ -370,7 +781,7 @@ func Recompute(ctx context.Context, st domain.Store, f domain.MatchFilter, progr
 	if err != nil {
 		return nil, err
 	}
-	return a.Sums, nil
+	return a.Finish(nil), nil
 }
 
 // summaryLister is a store that lists a match's deals without the requests sent (the SQL
@@ -400,7 +811,7 @@ func Replay(ctx context.Context, st domain.Store, ms []domain.Match, progress fu
 			}
 		}
 		if ms := a.Sums.Matches[m.ID]; ms != nil {
-			setMatchRow(ms, m)
+			SetMatchRow(ms, m)
 		}
 		if progress != nil {
 			progress(n+1, len(ms))
@@ -429,21 +840,23 @@ func (a *Accumulator) Open() []OpenGroup {
 	return out
 }
 
-// setMatchRow copies what the board needs of a match's stored row.
-func setMatchRow(ms *MatchSums, m *domain.Match) {
+// SetMatchRow copies what the board needs of a match's stored row.
+func SetMatchRow(ms *MatchSums, m *domain.Match) {
 	ms.Duplicate, ms.Status, ms.Started, ms.Finished, ms.Forfeited = m.Spec.Duplicate, m.Status, m.Started, m.Finished, m.Forfeited
 }
 
-// Source is a store that keeps the sums up to date as it stores deals (arena/internal/store does):
-// the compositions, roles and match counts of the filter's league and rule set (not narrowed
-// to f.Bot), every tainted match, and the ledger k.
+// Source is a store that keeps the sums up to date as it stores deals (arena/internal/store
+// and the memory store do): the compositions, their pairs, deal sources, roles and match
+// counts of the filter's league and rule set (not narrowed to f.Bot), every tainted match,
+// and the ledger k; and the cells of the deal sources a tainted match played.
 type Source interface {
 	RatingSums(ctx context.Context, f domain.MatchFilter, k EloKey, history bool) (*Sums, error)
+	CellSource
 }
 
 // LoadOptions says how Load reads the sums.
 type LoadOptions struct {
-	Recompute      bool // from raw results even when the store keeps the sums
+	Recompute      bool // from raw results even when the store keeps the sums (the same sums)
 	IncludeTainted bool // keep tainted matches in the ratings
 	History        bool // the multiplayer Elo after every match, not only the last
 	Progress       func(done, total int)
@@ -451,21 +864,26 @@ type LoadOptions struct {
 
 // Load reads the sums of the results of the filter's league and rule set (Compute narrows
 // them to f.Bot): the store's aggregates when it keeps them (rows in proportion to
-// compositions, roles and tainted matches), else or when asked a recomputation from raw
-// results. Unless tainted matches are included, their units and roles are recomputed from
-// their raw deals (only theirs) and taken out.
+// compositions, their pairs, roles and tainted matches), else or when asked a recomputation
+// from raw results. Unless tainted matches are included, their units and roles are
+// recomputed from their raw deals (only theirs) and taken out.
 func Load(ctx context.Context, st domain.Store, f domain.MatchFilter, o LoadOptions) (*Sums, error) {
 	f.Bot, f.Limit = "", 0
 	key := BoardEloKey(f, o.IncludeTainted)
 	var sums *Sums
+	var acc *Accumulator
 	var err error
-	src, ok := st.(Source)
-	if ok && !o.Recompute && f.MatchID == "" && f.Since.IsZero() { // the sums are kept per league and rules
+	src, kept := st.(Source)
+	kept = kept && !o.Recompute && f.MatchID == "" && f.Since.IsZero() // the sums are kept per league and rules
+	if kept {
 		sums, err = src.RatingSums(ctx, f, key, o.History)
 	} else {
-		sums, err = Recompute(ctx, st, f, o.Progress)
-		if err == nil {
-			sums.Elo, err = replayElo(ctx, st, sums, key, o.History)
+		var ms []domain.Match
+		if ms, err = st.ListMatches(ctx, domain.MatchFilter{MatchID: f.MatchID, LeagueID: f.LeagueID, Rules: f.Rules, Since: f.Since}); err == nil {
+			if acc, err = Replay(ctx, st, ms, o.Progress); err == nil {
+				sums = acc.Finish(nil)
+				sums.Elo, err = replayElo(ctx, st, sums, key, o.History)
+			}
 		}
 	}
 	if err != nil || o.IncludeTainted {
@@ -488,36 +906,50 @@ func Load(ctx context.Context, st domain.Store, f domain.MatchFilter, o LoadOpti
 	if err != nil {
 		return nil, err
 	}
-	sums.Exclude(part.Sums)
-	return sums, nil
+	sums.Exclude(part.Finish(nil))
+	if !kept {
+		acc.Finish(func(match string) bool { m := sums.Matches[match]; return m != nil && m.Excluded })
+		return sums, nil
+	}
+	return sums, sums.ExcludeSources(ctx, src, part)
 }
 
 // replayElo computes ledger k from the recomputed matches, in the order the store rated them
 // when it records one (EloOrderSource), else in the order they finished.
 func replayElo(ctx context.Context, st domain.Store, sums *Sums, k EloKey, history bool) (*EloLedger, error) {
-	var order []string
-	if src, ok := st.(EloOrderSource); ok {
-		var err error
-		if order, err = src.EloOrder(ctx, k); err != nil {
-			return nil, err
-		}
-	} else {
-		var ms []*MatchSums
-		for _, m := range sums.Matches {
-			if k.Counts(m) {
-				ms = append(ms, m)
-			}
-		}
-		slices.SortFunc(ms, func(a, b *MatchSums) int {
-			return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID))
-		})
-		for _, m := range ms {
-			order = append(order, m.ID)
+	src, ok := st.(EloOrderSource)
+	if !ok {
+		return EloOf(sums.Matches, k, history)
+	}
+	order, err := src.EloOrder(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	return eloInOrder(sums.Matches, order, k, history)
+}
+
+// EloOf is ledger k of the matches, rated in the order they finished (then by id).
+func EloOf(matches map[string]*MatchSums, k EloKey, history bool) (*EloLedger, error) {
+	var ms []*MatchSums
+	for _, m := range matches {
+		if k.Counts(m) {
+			ms = append(ms, m)
 		}
 	}
+	slices.SortFunc(ms, func(a, b *MatchSums) int {
+		return cmp.Or(a.Finished.Compare(b.Finished), strings.Compare(a.ID, b.ID))
+	})
+	order := make([]string, len(ms))
+	for i, m := range ms {
+		order[i] = m.ID
+	}
+	return eloInOrder(matches, order, k, history)
+}
+
+func eloInOrder(matches map[string]*MatchSums, order []string, k EloKey, history bool) (*EloLedger, error) {
 	l := NewEloLedger(history)
 	for _, id := range order {
-		m := sums.Matches[id]
+		m := matches[id]
 		if m == nil || !k.Counts(m) {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -34,10 +35,11 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: tapp analyze %s", strings.SplitN(analyzeUsage, "\n", 2)[0])
 	}
-	if *bidSamples < 0 || *workers < 0 {
-		return usagef("--bid-samples and --workers must not be negative")
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).count("bid-samples", *bidSamples, 0, 1_000_000).
+		count("workers", *workers, 0, 1024).err(); err != nil {
+		return err
 	}
-	src, err := m.openSource(ctx, pos[0], *dsn)
+	src, err := m.openSourceFor(ctx, pos[0], *dsn, m.openExistingStoreToWrite) // the analyses are kept
 	if err != nil {
 		return err
 	}
@@ -182,8 +184,8 @@ func writeBotAnalysis(w io.Writer, bots []analysis.BotSummary, unit string) {
 	fmt.Fprintf(tw, "bot\tseats\tcard error/deal (%s)\t95%% interval\tRamsch pts lost/deal\tbid regret/deal (%s)\t95%% interval\tcards losing\t\n", unit, unit)
 	for _, b := range bots {
 		c, r, g := b.CardErrorPerDeal, b.RamschPointErrorPerDeal, b.BidRegretPerDeal
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t[%.2f, %.2f]\t%.1f\t%.2f\t[%.2f, %.2f]\t%d/%d\t\n", b.Bot, b.Deals, c.Mean, c.Low, c.High,
-			r.Mean, g.Mean, g.Low, g.High, b.CardsLosing, b.CardsAnalysed)
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t[%.2f, %.2f]\t%.1f\t%.2f\t[%.2f, %.2f]\t%d/%d\t\n", b.Bot, b.Deals, c.Mean, c.Lo, c.Hi,
+			r.Mean, g.Mean, g.Lo, g.Hi, b.CardsLosing, b.CardsAnalysed)
 	}
 	tw.Flush()
 }

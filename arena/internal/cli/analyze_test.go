@@ -36,8 +36,8 @@ func TestAnalyzeStoresItsWorkAndShowsItEverywhere(t *testing.T) {
 		}
 		Bots []struct {
 			Bot              string
-			CardErrorPerDeal *struct{ Mean, Low, High float64 } `json:"card_error_per_deal"`
-			BidRegretPerDeal *struct{ Mean, Low, High float64 } `json:"bid_regret_per_deal"`
+			CardErrorPerDeal *struct{ Mean, Lo, Hi float64 } `json:"card_error_per_deal"`
+			BidRegretPerDeal *struct{ Mean, Lo, Hi float64 } `json:"bid_regret_per_deal"`
 		}
 	}
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {

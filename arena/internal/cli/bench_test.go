@@ -54,7 +54,7 @@ const decisionsPerDeal = 18
 // strikes and fallbacks (arena-caused: these bots answer at once) and the quantiles of each
 // decision's arena share (from the engine asking to the request's hand-off to the bot's
 // connection, which the bot is never charged).
-func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *yardstick, botCmd func(name string) []string) {
+func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *echoYardstick, botCmd func(name string) []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as the tapp program runs the arena

@@ -75,6 +75,11 @@ func (m *Main) botCheck(ctx context.Context, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := checkBounds(fs).count("deals", *deals, 0, 1000).count("questions", *questions, 0, 1000).
+		timeControl(domain.TimeControl{PerDecision: *perDecision, Overage: *overage}, "time", "overage", "").
+		duration("connect-timeout", *connect, time.Millisecond, time.Hour).err(); err != nil {
+		return err
+	}
 	var start func(ctx context.Context, arena string, env []string, stderr string) (*launch.Process, error)
 	if *submission != "" {
 		var done func()

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"text/tabwriter"
 	"time"
 
@@ -37,13 +39,23 @@ func (m *Main) deals(ctx context.Context, args []string) error {
 	if err != nil {
 		return usagef("rules: %v", err)
 	}
-	if *count < 1 {
-		return usagef("--count must be at least 1")
+	if err := checkBounds(fs).count("count", *count, 1, match.MaxDeals).err(); err != nil {
+		return err
 	}
 	fmt.Fprintf(m.Stdout, "# tapp deal file: %d deals, seed %d, %s\n", *count, *seed, rules)
 	fmt.Fprintf(m.Stdout, "# one deal per line: hands from forehand to dealer, then the tapp, separated by \" | \"\n")
+	out := bufio.NewWriter(m.Stdout)
 	for i := 0; i < *count; i++ {
-		fmt.Fprintln(m.Stdout, engine.DealFromSeed(rules, *seed, uint64(i)).Format(rules))
+		if i%1024 == 0 && ctx.Err() != nil {
+			break
+		}
+		fmt.Fprintln(out, engine.DealFromSeed(rules, *seed, uint64(i)).Format(rules))
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted: the deal file is incomplete")
 	}
 	return nil
 }
@@ -57,6 +69,9 @@ func (m *Main) matches(ctx context.Context, args []string) error {
 	limit := fs.Int("limit", 50, "at most this many")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := checkBounds(fs).count("limit", *limit, 0, math.MaxInt32).duration("since", *since, 0, math.MaxInt64).err(); err != nil {
 		return err
 	}
 	f := domain.MatchFilter{Bot: *bot, LeagueID: *league, Limit: *limit}
@@ -88,8 +103,8 @@ func (m *Main) matches(ctx context.Context, args []string) error {
 		}
 		played := len(nums)
 		planned := 0
-		if tables, err := match.Plan(mt.Spec); err == nil {
-			planned = len(tables)
+		if tables, err := match.NewSchedule(mt.Spec); err == nil {
+			planned = tables.Len()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%v\ttapp replay %s%s\n", mt.ID, mt.Started.Format("2006-01-02 15:04"),
 			mt.Status, played, planned, mt.Spec.Rules.Variant, mt.Spec.Bots, mt.ID, m.suggestDB(*dsn))

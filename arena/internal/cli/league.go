@@ -14,17 +14,23 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots/builtin"
 )
 
-const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR] [--logs DIR] [--json]
+// maxFor bounds --for (a year: beyond it, leave it out and stop with Ctrl-C).
+const maxFor = 365 * 24 * time.Hour
+
+const leagueUsage = `tapp league run FILE [--for 8h] [--db DSN] [--concurrency N] [--listen ADDR [--tls-cert F --tls-key F | --insecure]] [--logs DIR] [--json]
 tapp league status NAME [--db DSN]
 tapp league list [--db DSN]`
 
@@ -83,6 +89,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	concurrency := fs.Int("concurrency", 0, "tables played at once on this host (default: the file's concurrency)")
 	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
 	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
+	certFile := fs.String("tls-cert", "", "serve TLS on the listen address with this certificate (PEM; default: the file's tls_cert)")
+	keyFile := fs.String("tls-key", "", "the certificate's private key (PEM; default: the file's tls_key)")
+	plain := fs.Bool("insecure", false, "allow plain text on a listen address beyond loopback (default: the file's insecure)")
 	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
 	continuous := fs.Bool("continuous", false, "a standing ladder: keep it going as hosted bots' versions arrive (docs/hosting.md)")
 	var hf hostingFlags
@@ -93,6 +102,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 {
 		return usagef("tapp league run FILE [flags]: give one league file (see docs/league.md)")
+	}
+	if err := checkBounds(fs).duration("for", *forDur, 0, maxFor).count("concurrency", *concurrency, 0, match.MaxTables).err(); err != nil {
+		return err
 	}
 	cfg, err := leaguefile.Load(pos[0], builtinParseOptions)
 	if err != nil {
@@ -117,6 +129,16 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	}
 	if *listen == "" {
 		*listen = "127.0.0.1:0"
+	}
+	if *certFile == "" && *keyFile == "" {
+		*certFile, *keyFile = cfg.TLSCert, cfg.TLSKey
+	}
+	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain || cfg.Insecure); err != nil {
+		return usagef("%v", err)
 	}
 	logDir := *logs
 	if logDir == "" {
@@ -143,8 +165,8 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
 		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
 	}
-	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, BotLogs: logDir, Until: until,
-		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update})
+	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, TLS: tlsCfg, BotLogs: logDir, Until: until,
+		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update, Admitted: bar.admitted})
 	bar.finish()
 	if err != nil {
 		return err
@@ -167,6 +189,9 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	} else {
 		fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
 			out.Played, res.Elapsed.Round(100*time.Millisecond), float64(out.Played)/max(res.Elapsed.Seconds(), 1e-3))
+	}
+	if line := tablesLine(out.Admission); line != "" && !res.AlreadyFinished {
+		fmt.Fprintln(m.Stdout, line+"\n")
 	}
 	m.printLeaderboard(lb, shortRules(p.Rules), false)
 	if err := m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db); err != nil {
@@ -206,7 +231,19 @@ type leagueProgress struct {
 	start   time.Time
 	last    time.Time
 	bar     *progressbar.ProgressBar
+	desc    string
 	latest  league.Progress
+	note    string // the admission control's latest change
+}
+
+// admitted shows the admission control's latest change beside the progress.
+func (b *leagueProgress) admitted(ch admission.Change) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.note = ch.String()
+	if b.bar != nil {
+		b.bar.Describe(b.desc + " · " + b.note)
+	}
 }
 
 func (m *Main) newLeagueProgress(until time.Time) *leagueProgress {
@@ -231,6 +268,10 @@ func (b *leagueProgress) update(pr league.Progress) {
 			if !b.until.IsZero() {
 				desc += " until " + b.until.Format("15:04")
 			}
+			b.desc = desc
+			if b.note != "" {
+				desc += " · " + b.note
+			}
 			b.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(b.m.Stderr),
 				progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
 				progressbar.OptionShowIts(), progressbar.OptionSetItsString("deals"), progressbar.OptionThrottle(100*time.Millisecond),
@@ -253,6 +294,9 @@ func (b *leagueProgress) log(pr league.Progress) {
 	rate := float64(played) / max(time.Since(b.start).Seconds(), 1e-3)
 	fields := []zap.Field{zap.Int("deals_stored", pr.Done), zap.Int("deals_this_run", played),
 		zap.Float64("deals_per_second", rate), zap.Int("rounds_scheduled", pr.Rounds), zap.Int("jobs_running", pr.Running)}
+	if b.note != "" {
+		fields = append(fields, zap.String("tables", b.note))
+	}
 	var eta time.Duration = -1
 	if pr.Planned > 0 {
 		fields = append(fields, zap.Int("deals_planned", pr.Planned))

@@ -34,6 +34,7 @@ func Execute(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go stopAfterSignal(ctx, stop, stopWithin)
 	if os.Getenv("GOGC") == "" {
 		// What the arena and the bots allocate lives for a deal at most: a larger heap target
 		// (peak memory of a league 49 → 71 MB) saves a tenth of the CPU, which is play.
@@ -48,6 +49,22 @@ func Execute(args []string) int {
 		return exitCode(err)
 	}
 	return 0
+}
+
+// stopWithin is how long a command may take to stop after SIGINT or SIGTERM before the
+// program exits regardless: every command stops within seconds of being told.
+const stopWithin = 15 * time.Second
+
+// stopAfterSignal waits for the signal that ends ctx: from then on a second signal ends the
+// program at once (the default action), and the program exits if the command has not
+// stopped within the time given. Everything a command stores is a transaction, so an exit
+// in the middle loses at most deals in flight, which are played again on resume.
+func stopAfterSignal(ctx context.Context, stop func(), within time.Duration) {
+	<-ctx.Done()
+	stop()
+	time.Sleep(within)
+	fmt.Fprintf(os.Stderr, "tapp: still not stopped %v after the signal: exiting (finished deals are stored)\n", within)
+	os.Exit(130)
 }
 
 // Main is the program with its surroundings made explicit, so tests can run commands.
@@ -95,6 +112,7 @@ func commands() []command {
 		{"ratings", "[--league NAME] [--json] [--history]", "leaderboard from stored results: Elo, Bradley–Terry, cents/deal", (*Main).ratings},
 		{"sprt", "--candidate B --baseline A --field X,Y", "sequential test: is B stronger than A? (duplicate groups)", (*Main).sprt},
 		{"replay", "MATCH [--deal N] [--seat S] | ask|export|verify|diff", "step through, export, re-ask, verify and diff recorded deals", (*Main).replay},
+		{"db", "check | backup FILE | restore BACKUP | migrate", "check the store (pages, every match, the aggregates), back it up, restore it", (*Main).db},
 		{"analyze", "MATCH|FILE.jsonl [--deal N] [--json]", "double-dummy analysis: par, points lost per card, bidding regret", (*Main).analyze},
 		{"version", "", "this build (version, commit, Go) and the versions of the formats it writes", (*Main).version},
 		{"dataset", "export --league NAME [--out DIR] [--anonymise]", "write a league's deals, observations and decisions as Parquet (docs/dataset.md)", (*Main).datasetCmd},

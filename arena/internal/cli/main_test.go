@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
 
@@ -161,7 +162,7 @@ func TestMatchPlaysASession_R_SESSION(t *testing.T) {
 // taking -h for an unknown subcommand.
 func TestSubcommandGroupsAnswerHelp(t *testing.T) {
 	t.Parallel()
-	for _, group := range []string{"league", "bots", "submissions"} {
+	for _, group := range []string{"league", "bots", "db", "submissions"} {
 		out, err := cli(t, group, "-h")
 		if err != nil || !strings.Contains(out, "tapp "+group+" ") || !strings.Contains(out, "-h lists its flags") {
 			t.Errorf("tapp %s -h: %v\n%s", group, err, out)
@@ -179,6 +180,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		{"deals"}, {"deals", "gen"}, {"league"}, {"league", "run"}, {"league", "status"}, {"league", "list"},
 		{"ratings"}, {"sprt"}, {"replay"}, {"replay", "export"}, {"replay", "ask"}, {"replay", "verify"},
 		{"replay", "diff"}, {"replay", "import"}, {"analyze"}, {"version"}, {"dataset"}, {"dataset", "export"},
+		{"db"}, {"db", "check"}, {"db", "backup"}, {"db", "restore"}, {"db", "migrate"},
 		{"submit"}, {"submissions"}, {"submissions", "list"}, {"submissions", "show"}, {"submissions", "logs"}, {"submissions", "build"},
 	}
 	for _, c := range commands() { // a new command is in the list above
@@ -216,7 +218,8 @@ func TestVersionPrintsTheBuildAndTheFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"tapp ", runtime.Version(), "protocol tapp.v1", fmt.Sprintf("store    schema %d", schema), "export   tapp-replay/1"} {
+	for _, want := range []string{"tapp ", runtime.Version(), "protocol tapp.v1", fmt.Sprintf("store    schema %d, deal records format 1 (tapp.v1 request encoding 1)", schema), "export   " + replay.FormatVersion,
+		`commitment "tapp deal commitment 2", chain 1`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tapp version does not say %q:\n%s", want, out)
 		}

@@ -42,10 +42,10 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	leagueID := fs.String("league", "", "only this league's results")
 	bot := fs.String("bot", "", "only matches this bot played in")
 	rules := fs.String("rules", "", "only matches under this rule set (canonical or short form, e.g. modern)")
-	asJSON := fs.Bool("json", false, "print the leaderboard as JSON (with every bot's Elo history)")
-	asCSV := fs.Bool("csv", false, "print the standings (with --history: the Elo after every match) as CSV")
-	history := fs.Bool("history", false, "also print the multiplayer Elo over the matches, as a compact table")
-	recompute := fs.Bool("recompute", false, "derive everything from the raw results instead of the kept sums (slow; the same board)")
+	asJSON := fs.Bool("json", false, "print the leaderboard as JSON (with the league's rating over time)")
+	asCSV := fs.Bool("csv", false, "print the standings (with --history: every point of the rating over time) as CSV")
+	history := fs.Bool("history", false, "also print the league's rating over its time (the headline with its interval), as a compact table")
+	recompute := fs.Bool("recompute", false, "derive everything from the raw results instead of the kept sums, and check the kept sums against them (slow: reads every deal)")
 	tainted := fs.Bool("include-tainted", false, "count matches with a forfeit or more than 1% fallbacks in the ratings")
 	withAnalysis := fs.Bool("analysis", false, "add card-play error and bidding regret per deal from the stored analyses (tapp analyze)")
 	roles := fs.Bool("roles", true, "print each bot's roles: declarer, defender, contracts, seats")
@@ -80,7 +80,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 			return fmt.Errorf("%w (tapp league list shows the leagues)", err)
 		}
 	}
-	lo := board.LoadOptions{Recompute: *recompute, IncludeTainted: *tainted, History: *history || *asJSON}
+	lo := board.LoadOptions{Recompute: *recompute, IncludeTainted: *tainted}
 	if *recompute && m.Log != nil {
 		last := time.Now()
 		lo.Progress = func(done, total int) {
@@ -90,7 +90,8 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	lb, err := app.Leaderboard(ctx, st, app.BoardQuery{Filter: f, Load: lo, Families: families}) // --family overrides the league file
+	lb, err := app.Leaderboard(ctx, st, app.BoardQuery{Filter: f, Load: lo, Families: families, // --family overrides the league file
+		History: *history || *asJSON})
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func (m *Main) printAnalysisColumns(ctx context.Context, st app.AnalysisStore, f
 			continue
 		}
 		c, r, g := b.CardErrorPerDeal, b.RamschPointErrorPerDeal, b.BidRegretPerDeal
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t[%.2f, %.2f]\t%.1f\t%.2f\t[%.2f, %.2f]\t\n", b.Bot, b.Deals, c.Mean, c.Low, c.High, r.Mean, g.Mean, g.Low, g.High)
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t[%.2f, %.2f]\t%.1f\t%.2f\t[%.2f, %.2f]\t\n", b.Bot, b.Deals, c.Mean, c.Lo, c.Hi, r.Mean, g.Mean, g.Lo, g.Hi)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "errors in %s per deal the bot sat in (lower is better); see docs/analysis.md\n", lb.Unit)

@@ -18,8 +18,9 @@ import (
 )
 
 // BenchmarkRatingsBigLeague runs `tapp ratings --league night` on a database of a night's
-// ladder: TAPP_BENCH_RATINGS_DEALS deals (default 100,000; the figure in BENCHMARKS.md is for
-// 5,000,000) of 6 bots at 3-seat tables, duplicate, 10 groups (60 deals) per match, written
+// league: TAPP_BENCH_RATINGS_DEALS deals (default 100,000; the figure in BENCHMARKS.md is for
+// 5,000,000) of 6 bots at 3-seat tables, a round robin whose 20 tables of a round play the
+// round's deal sources, duplicate, 10 groups (60 deals) per match, written
 // through the store's own API (SaveDeals, so with the sums kept as a league keeps them). Set
 // TAPP_BENCH_RATINGS_DB to a file to keep the database between runs: it is generated only
 // when the file does not exist (a postgres:// URL: when it holds no league "night"). It
@@ -77,8 +78,9 @@ func hasNightLeague(db string) bool {
 	return err == nil
 }
 
-// writeSyntheticLadder stores a ladder of n deals (rounded up to whole matches) in a new
-// database at path, in batches of 600 deals.
+// writeSyntheticLadder stores a league of n deals (rounded up to whole matches) in a new
+// database at path, in batches of 600 deals: a round robin, every table of a round on the
+// round's deal sources, as a league plays them.
 func writeSyntheticLadder(ctx context.Context, path string, n int, progress func(done int)) error {
 	st, err := store.Open(ctx, path)
 	if err != nil {
@@ -100,12 +102,17 @@ func writeSyntheticLadder(ctx context.Context, path string, n int, progress func
 	var batch []*domain.DealRecord
 	done := 0
 	started := time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)
-	for mi := 0; done < n; mi++ {
-		table := []string{bots[mi%6], bots[(mi/6+mi+1)%6], bots[(mi/36+mi+3)%6]}
-		if table[1] == table[0] || table[2] == table[0] || table[2] == table[1] {
-			table = []string{bots[mi%6], bots[(mi+1)%6], bots[(mi+2)%6]}
+	var tables [][]string // a round robin's: every composition of 3, each round on the round's deal sources
+	for a := range 6 {
+		for b := a + 1; b < 6; b++ {
+			for c := b + 1; c < 6; c++ {
+				tables = append(tables, []string{bots[a], bots[b], bots[c]})
+			}
 		}
-		m := &domain.Match{Spec: domain.MatchSpec{Rules: rules, Bots: table, Deals: groups, Seed: uint64(mi), Duplicate: true,
+	}
+	for mi := 0; done < n; mi++ {
+		table := tables[mi%len(tables)]
+		m := &domain.Match{Spec: domain.MatchSpec{Rules: rules, Bots: table, Deals: groups, Seed: uint64(mi / len(tables)), Duplicate: true,
 			LeagueID: "night", TimeControl: domain.DefaultTimeControl}, Status: domain.MatchFinished,
 			Started: started.Add(time.Duration(mi) * time.Second), Finished: started.Add(time.Duration(mi)*time.Second + 30*time.Second)}
 		if err := st.CreateMatch(ctx, m); err != nil {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -27,7 +29,7 @@ import (
 const replayUsage = `tapp replay MATCH|FILE.jsonl [--deal N] [--seat S | --bot NAME | --full | --public] [--decision K]
 tapp replay export MATCH [--format jsonl|tpn|tpn-jsonl] [--seat S | --bot NAME] [--deal N] [--out FILE] [--no-sent]
 tapp replay ask MATCH|FILE.jsonl --deal N --decision K[,K…] | --seat S  (--bot NAME | --bot-cmd CMD | --listen ADDR)
-tapp replay verify MATCH|FILE.jsonl|FILE.tpn
+tapp replay verify MATCH|FILE.jsonl|FILE.tpn [--complete]
 tapp replay import FILE.tpn|FILE.jsonl [--match ID]
 tapp replay diff MATCH|LEAGUE|FILE.jsonl --bot NAME (--bot-cmd CMD | --builtin KIND)`
 
@@ -57,8 +59,14 @@ type replaySource struct {
 	st *store.Store // nil for a file
 }
 
-// openSource opens arg as an export file if such a file exists, else as a match in the store.
+// openSource opens arg as an export file if such a file exists, else as a match in the store
+// (read-only).
 func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, error) {
+	return m.openSourceFor(ctx, arg, dsn, m.openExistingStore)
+}
+
+// openSourceFor is openSource opening the store with open.
+func (m *Main) openSourceFor(ctx context.Context, arg, dsn string, open func(context.Context, string) (*store.Store, error)) (*replaySource, error) {
 	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
 		f, err := os.Open(arg)
 		if err != nil {
@@ -74,7 +82,7 @@ func (m *Main) openSource(ctx context.Context, arg, dsn string) (*replaySource, 
 	if strings.HasSuffix(arg, ".jsonl") || strings.HasSuffix(arg, ".tpn") || strings.ContainsRune(arg, os.PathSeparator) {
 		return nil, fmt.Errorf("%s: no such file", arg)
 	}
-	st, err := m.openExistingStore(ctx, dsn)
+	st, err := open(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +199,9 @@ func (m *Main) replayView(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage:\n%s", replayUsage)
 	}
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).countIfSet("decision", *decision, 0, math.MaxInt32).err(); err != nil {
+		return err
+	}
 	src, err := m.openSource(ctx, pos[0], *dsn)
 	if err != nil {
 		return err
@@ -286,7 +297,7 @@ func (m *Main) stepThrough(wk *replay.Walk, k int, opts replay.RenderOptions) er
 }
 
 func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) error {
-	mt, deals, err := src.Summaries(ctx)
+	mt, deals, withheld, err := src.Summaries(ctx)
 	if err != nil {
 		return err
 	}
@@ -294,8 +305,12 @@ func (m *Main) listDeals(ctx context.Context, src *replaySource, dsn string) err
 	if src.Store != nil {
 		db = m.suggestDB(dsn)
 	}
-	fmt.Fprintf(m.Stdout, "match %s · %s · bots %s · %d deal(s) stored\n\n", mt.ID, mt.Rules, strings.Join(mt.Bots, ", "), len(deals))
+	fmt.Fprintf(m.Stdout, "match %s · %s · bots %s · %d deal(s) stored\n\n", mt.ID, mt.Rules, strings.Join(mt.Bots, ", "), len(deals)+len(withheld))
 	replay.WriteDealList(m.Stdout, mt, deals)
+	if len(withheld) > 0 {
+		fmt.Fprintf(m.Stdout, "\n%d deal(s) withheld: %s, stored, but their cards are still in play at another table "+
+			"(their duplicate group, or their league round, is not finished)\n", len(withheld), replay.NumberRanges(withheld))
+	}
 	if len(deals) > 0 {
 		fmt.Fprintf(m.Stdout, "\nstep through a deal: tapp replay %s --deal %d [--seat S | --bot NAME | --full]%s\n", src.Name, deals[0].Number, db)
 		fmt.Fprintf(m.Stdout, "re-ask a decision:   tapp replay ask %s --deal %d --decision K (--bot NAME | --bot-cmd CMD)%s\n", src.Name, deals[0].Number, db)
@@ -319,6 +334,9 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 {
 		return usagef("usage: tapp replay export MATCH [--format jsonl|tpn|tpn-jsonl] [--seat S | --bot NAME] [--deal N] [--out FILE] [--no-sent]")
+	}
+	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).err(); err != nil {
+		return err
 	}
 	if *format != "jsonl" && *format != "tpn" && *format != "tpn-jsonl" {
 		return usagef("--format %s: one of jsonl, tpn, tpn-jsonl", *format)
@@ -351,17 +369,21 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	if *deal >= 0 {
 		only = deal
 	}
-	var n int
+	var n, withheld int
 	if *format == "jsonl" {
-		n, err = replay.ExportStored(ctx, st, pos[0], only, bw, replay.ExportOptions{NoSent: *noSent})
+		n, withheld, err = replay.ExportStored(ctx, st, pos[0], only, bw, replay.ExportOptions{NoSent: *noSent})
 	} else {
-		n, err = m.exportNotation(ctx, st, pos[0], only, bw, *format == "tpn-jsonl", vf)
+		n, withheld, err = m.exportNotation(ctx, st, pos[0], only, bw, *format == "tpn-jsonl", vf)
 	}
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return fmt.Errorf("export of match %s: %w", pos[0], err)
+	}
+	if withheld > 0 {
+		fmt.Fprintf(m.Stderr, "%d stored deal(s) of match %s left out: their cards are still in play at another table "+
+			"(export again once the match, or its league round, is finished)\n", withheld, pos[0])
 	}
 	if f != nil {
 		if err := f.Close(); err != nil {
@@ -374,13 +396,14 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 
 func (m *Main) replayVerify(ctx context.Context, args []string) error {
 	fs := m.flags("replay verify", "MATCH|FILE.jsonl|FILE.tpn [flags]")
+	complete := fs.Bool("complete", false, "also fail (exit 1) unless every match is proven complete: its commitment holds and every deal of its manifest is there, chained")
 	dsn := m.dbFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: tapp replay verify MATCH|FILE.jsonl|FILE.tpn")
+		return usagef("usage: tapp replay verify MATCH|FILE.jsonl|FILE.tpn [--complete]")
 	}
 	var rep *replay.Report
 	what := pos[0]
@@ -408,20 +431,23 @@ func (m *Main) replayVerify(ctx context.Context, args []string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(m.Stdout, p)
 	}
-	for _, c := range append(rep.Commitments, rep.Unchecked...) {
+	for _, c := range slices.Concat(rep.Commitments, rep.Chains, rep.Complete, rep.Unchecked) {
 		fmt.Fprintln(m.Stdout, c)
 	}
-	if rep.Deals == 0 {
+	switch {
+	case !rep.OK():
+		fmt.Fprintf(m.Stdout, "%s: %d deal(s), %d decision(s) re-simulated: %d problem(s)\n", what, rep.Deals, rep.Decisions, len(rep.Problems))
+		return rep.Err()
+	case rep.Deals == 0:
 		fmt.Fprintf(m.Stdout, "%s: no finished deal to verify\n", what)
-		return nil
-	}
-	if rep.OK() {
+	default:
 		fmt.Fprintf(m.Stdout, "%s: %d deal(s), %d decision(s) re-simulated with the engine: every action and settlement checks out\n",
 			what, rep.Deals, rep.Decisions)
-		return nil
 	}
-	fmt.Fprintf(m.Stdout, "%s: %d deal(s), %d decision(s) re-simulated: %d problem(s)\n", what, rep.Deals, rep.Decisions, len(rep.Problems))
-	return rep.Err()
+	if *complete && !rep.Proven() {
+		return fmt.Errorf("verify --complete: %s is not proven complete (the lines above say what could not be checked)", what)
+	}
+	return nil
 }
 
 func (m *Main) replayAsk(ctx context.Context, args []string) error {
@@ -444,6 +470,10 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 || *deal < 0 {
 		return usagef("usage: tapp replay ask MATCH|FILE.jsonl --deal N --decision K (--bot NAME | --bot-cmd CMD | --listen ADDR)")
+	}
+	if err := checkBounds(fs).duration("wait", *wait, time.Millisecond, time.Hour).
+		durationOrZero("time", *perDecision, domain.MinPerDecision, domain.MaxPerDecision).err(); err != nil {
+		return err
 	}
 	if (*bot != "" && *botCmd != "") || (*bot == "" && *botCmd == "" && *listen == "") {
 		return usagef("say which bot to ask: one of --bot NAME (built-in), --bot-cmd CMD (your program) or --listen ADDR (a bot you start)")

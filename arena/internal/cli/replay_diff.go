@@ -40,6 +40,10 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	if len(pos) != 1 || *botName == "" {
 		return usagef("usage: tapp replay diff %s", strings.SplitN(replayDiffUsage, "\n", 2)[0])
 	}
+	if err := checkBounds(fs).duration("wait", *wait, time.Millisecond, time.Hour).
+		durationOrZero("time", *perDecision, domain.MinPerDecision, domain.MaxPerDecision).err(); err != nil {
+		return err
+	}
 	if (*botCmd == "") == (*builtinKind == "") {
 		return usagef("say which new version to ask: --bot-cmd CMD or --builtin KIND")
 	}
@@ -58,7 +62,7 @@ func (m *Main) replayDiff(ctx context.Context, args []string) error {
 	if src.st != nil {
 		asker.Store = src.st
 	}
-	progress, endProgress := m.progressFrom("decisions")
+	progress, endProgress, _ := m.progressFrom("decisions")
 	rep, err := app.ReplayDiff(ctx, app.DiffRequest{Bot: *botName, Source: pos[0], Deals: deals, PerDecision: *perDecision,
 		Asker: asker, Progress: progress})
 	endProgress()
@@ -84,18 +88,19 @@ func (m *Main) diffDeals(ctx context.Context, arg, dsn string) (*replaySource, [
 		if err != nil {
 			return nil, nil, err
 		}
-		deals, err := src.Recorded(ctx)
+		deals, withheld, err := src.Recorded(ctx)
 		if err != nil {
 			src.Close()
 			return nil, nil, err
 		}
+		m.noteWithheld(withheld)
 		return src, deals, nil
 	}
 	st, err := m.openExistingStore(ctx, dsn)
 	if err != nil {
 		return nil, nil, err
 	}
-	deals, err := app.MatchOrLeagueDeals(ctx, st, arg)
+	deals, withheld, err := app.MatchOrLeagueDeals(ctx, st, arg)
 	if err != nil {
 		st.Close()
 		if errors.Is(err, domain.ErrNotFound) {
@@ -103,6 +108,7 @@ func (m *Main) diffDeals(ctx context.Context, arg, dsn string) (*replaySource, [
 		}
 		return nil, nil, err
 	}
+	m.noteWithheld(withheld)
 	return &replaySource{Source: &app.Source{Name: arg}, st: st}, deals, nil
 }
 
@@ -128,4 +134,12 @@ func (m *Main) printDiff(rep *app.DiffReport) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nnet against par over the valued changes: %+g (Ramsch card points apart); %d change(s) not valued\n", rep.NetGain, rep.Unvalued)
+}
+
+// noteWithheld says on stderr how many stored deals were left out because their cards are
+// still in play.
+func (m *Main) noteWithheld(n int) {
+	if n > 0 {
+		fmt.Fprintf(m.Stderr, "%d stored deal(s) left out: their cards are still in play at another table\n", n)
+	}
 }

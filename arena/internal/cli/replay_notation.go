@@ -13,15 +13,15 @@ import (
 
 // exportNotation writes a match's deals as TPN (docs/notation.md), redacted to one seat's view
 // when --seat or --bot is given.
-func (m *Main) exportNotation(ctx context.Context, st *store.Store, matchID string, only *int, w io.Writer, json bool, vf viewFlags) (int, error) {
+func (m *Main) exportNotation(ctx context.Context, st *store.Store, matchID string, only *int, w io.Writer, json bool, vf viewFlags) (int, int, error) {
 	o := replay.NotationOptions{JSON: json, Seat: engine.NoSeat, Bot: vf.bot}
 	if vf.seat != "" {
 		am, err := st.GetMatch(ctx, matchID)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if o.Seat, err = parseSeat(vf.seat, am.Spec.Rules.Players); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	return replay.ExportNotation(ctx, st, matchID, only, w, o)

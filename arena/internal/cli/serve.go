@@ -15,9 +15,13 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 )
+
+// maxGrace bounds how long a dropped session is held (a league file's grace is bounded alike).
+const maxGrace = time.Hour
 
 // defaultDB is the embedded SQLite file used when neither --db nor TAPP_DB says otherwise.
 const defaultDB = "tapp.db"
@@ -62,20 +66,43 @@ func (m *Main) migrationProgress() func(what string, done, total int) {
 	}
 }
 
-// openExistingStore opens a store to read from (ratings, matches, replays, league status): a
-// SQLite file that does not exist is an error here, not a new empty database made by a typo.
+// openExistingStore opens a store to read from (ratings, matches, replays, league status,
+// the dashboard), read-only (store.OpenReadOnly: so a database on read-only media reads too):
+// a SQLite file that does not exist is an error here, not a new empty database made by a typo.
 func (m *Main) openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
-	if err := refuseBareMemory(dsn); err != nil {
+	if err := mustExist(dsn); err != nil {
 		return nil, err
+	}
+	st, err := store.OpenReadOnly(ctx, dsn, store.Options{Progress: m.migrationProgress()})
+	if err != nil {
+		return nil, fmt.Errorf("opening store %s: %w", dsn, err)
+	}
+	return st, nil
+}
+
+// openExistingStoreToWrite is openExistingStore for a command that writes to what it reads
+// (tapp analyze keeps its analyses).
+func (m *Main) openExistingStoreToWrite(ctx context.Context, dsn string) (*store.Store, error) {
+	if err := mustExist(dsn); err != nil {
+		return nil, err
+	}
+	return m.openStore(ctx, dsn)
+}
+
+// mustExist is an error when dsn names a SQLite file that does not exist (or is memory,
+// refuseBareMemory).
+func mustExist(dsn string) error {
+	if err := refuseBareMemory(dsn); err != nil {
+		return err
 	}
 	if !strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "sqlite:") {
 		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
 		path, _, _ = strings.Cut(path, "?")
 		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("no database %s here (give --db or set TAPP_DB): %w", path, err)
+			return fmt.Errorf("no database %s here (give --db or set TAPP_DB): %w", path, err)
 		}
 	}
-	return m.openStore(ctx, dsn)
+	return nil
 }
 
 // startHost starts an arena in this process (arena/internal/host) on the command's log and binary.
@@ -92,9 +119,13 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	certFile := fs.String("tls-cert", m.Getenv("TAPP_TLS_CERT"), "serve TLS with this certificate (PEM; env TAPP_TLS_CERT)")
 	keyFile := fs.String("tls-key", m.Getenv("TAPP_TLS_KEY"), "the certificate's private key (PEM; env TAPP_TLS_KEY)")
 	plain := fs.Bool("insecure", false, "allow plain text on an address beyond loopback (tokens in clear: only behind a TLS proxy or on a trusted network)")
-	httpAddr := fs.String("http", "", "also serve the web dashboard on this address (e.g. "+defaultHTTP+")")
+	httpAddr := fs.String("http", "", "also serve the web dashboard (and the admin API) on this address, e.g. "+defaultHTTP+", with the same TLS as --listen")
 	viewer := fs.String("viewer-token", m.env("TAPP_VIEWER_TOKEN", ""), "token the dashboard's pages need (required beyond loopback; env TAPP_VIEWER_TOKEN)")
+	parallel := fs.Int("parallel", 8, "tables each match plays at once (fewer while the host is overloaded)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := checkBounds(fs).duration("grace", *grace, 0, maxGrace).count("parallel", *parallel, 1, match.MaxTables).err(); err != nil {
 		return err
 	}
 	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
@@ -103,6 +134,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain); err != nil {
 		return usagef("%v", err)
+	}
+	if *httpAddr != "" {
+		// The dashboard carries the admin API: the same TLS as the bots' listener.
+		if err := server.CheckPlainText(*httpAddr, tlsCfg != nil, *plain); err != nil {
+			return usagef("--http: %v", err)
+		}
 	}
 	adminToken := m.Getenv("TAPP_ADMIN_TOKEN")
 	if err := server.CheckToken("TAPP_ADMIN_TOKEN", adminToken); err != nil {
@@ -120,13 +157,15 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.Runner.Parallel = *parallel // before any match runs
 	if _, err := a.Service.ResumeRunning(ctx); err != nil {
 		return fmt.Errorf("resuming the matches left running: %w", err)
 	}
 	m.Log.Info("arena serving", zap.String("addr", a.Addr), zap.String("db", *dsn), zap.Bool("tls", tlsCfg != nil))
 	var dashboard <-chan error
 	if *httpAddr != "" {
-		if _, dashboard, err = m.startDashboard(ctx, st, a, *httpAddr, *viewer); err != nil {
+		at := dashboardAt{addr: *httpAddr, viewerToken: *viewer, tls: tlsCfg, insecure: *plain}
+		if _, dashboard, err = m.startDashboard(ctx, st, a, at); err != nil {
 			a.Stop()
 			return err
 		}

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/app"
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguefile"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
 	"github.com/tapparena/tapp/arena/internal/league/sprt"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/engine"
 )
@@ -104,6 +104,13 @@ func (m *Main) parseSPRTFlags(args []string) (*sprtFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, usagef("tapp sprt %s", sprtUsage)
 	}
+	if err := checkBounds(fs).count("max-pairs", f.maxPairs, 0, math.MaxInt32).duration("for", f.forDur, 0, maxFor).
+		count("concurrency", f.concurrency, 1, match.MaxTables).err(); err != nil {
+		return nil, err
+	}
+	if err := f.match.check(); err != nil {
+		return nil, err
+	}
 	// The test plays its own kind of match: these match flags would be ignored.
 	var ignored []string
 	fs.Visit(func(fl *flag.Flag) {
@@ -146,9 +153,12 @@ func (f *sprtFlags) plan() (*plan.Plan, sprt.Settings, error) {
 		dealsText = string(text)
 	}
 	base := plan.Plan{Rules: rules, Deals: mf.deals, Seed: mf.seed, DealsText: dealsText,
-		TimeControl: domain.TimeControl{PerDecision: mf.perDecision, Overage: mf.overage, MaxStrikes: mf.strikes}}
+		TimeControl: mf.timeControl()}
 	p, err := sprt.NewPlan(f.name, base, f.candidate, f.baseline, splitList(f.field), settings)
 	if err != nil {
+		return nil, settings, usagef("%v", err)
+	}
+	if err := p.Check(); err != nil {
 		return nil, settings, usagef("%v", err)
 	}
 	return p, settings, nil
@@ -184,9 +194,9 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 	verdict := "undecided"
 	switch rep.Status {
 	case rating.SPRTAcceptH1:
-		verdict = fmt.Sprintf("H1 accepted: %s is stronger than %s (nElo ≥ %g rather than ≤ %g)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+		verdict = fmt.Sprintf("H1 accepted: %s is stronger than %s (nElo ≥ %g rather than ≤ %g)", p.Candidate, p.Baseline, rep.Elo1, rep.Elo0)
 	case rating.SPRTAcceptH0:
-		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by nElo %g (rather %g or less)", p.Candidate, p.Baseline, rep.NElo1, rep.NElo0)
+		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by nElo %g (rather %g or less)", p.Candidate, p.Baseline, rep.Elo1, rep.Elo0)
 	}
 	if asJSON {
 		finite := func(x float64) *float64 {
@@ -200,10 +210,11 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 		return enc.Encode(map[string]any{
 			"name": p.League, "candidate": p.Candidate, "baseline": p.Baseline, "field": p.Field,
 			"status": rep.Status.String(), "verdict": verdict, "llr": rep.LLR, "lower": rep.Lower, "upper": rep.Upper,
-			"elo0": rep.NElo0, "elo1": rep.NElo1, "pairs": s.Pairs, "decided_at": rep.DecidedAt,
+			"elo0": rep.Elo0, "elo1": rep.Elo1, "pairs": s.Pairs, "decided_at": rep.DecidedAt,
 			"wins": s.W, "draws": s.D, "losses": s.L, "score": s.Elo.Score,
 			"elo": finite(s.Elo.Elo), "elo_margin": finite(s.Elo.Margin), "nelo": s.Elo.NElo, "nelo_margin": s.Elo.NEloMargin,
 			"diff_per_deal": s.Diff.Mean, "diff_lo": s.Diff.Lo, "diff_hi": s.Diff.Hi, "stopped": out.Stopped,
+			"tables": out.Admission, "decisions": out.Decisions, "fallbacks": out.Fallbacks,
 		})
 	}
 	w := m.Stdout
@@ -213,8 +224,11 @@ func (m *Main) printSPRT(p *plan.Plan, s sprt.Summary, out *league.Outcome, asJS
 	fmt.Fprintf(w, "LLR %.3f, bounds [%.3f, %.3f] (α = %g, β = %g), N = %d group pairs\n", rep.LLR, rep.Lower, rep.Upper,
 		alphaOf(rep), betaOf(rep), s.Pairs)
 	fmt.Fprintf(w, "pairs won / drawn / lost by %s: %d / %d / %d, score %.3f\n", p.Candidate, s.W, s.D, s.L, s.Elo.Score)
-	fmt.Fprintf(w, "normalized Elo %+.1f ± %.1f; Elo %s\n", s.Elo.NElo, s.Elo.NEloMargin, eloText(s.Elo))
+	fmt.Fprintf(w, "normalized Elo per pair (fishtest's nElo per game, exact GSPRT) %+.1f ± %.1f; Elo %s\n", s.Elo.NElo, s.Elo.NEloMargin, eloText(s.Elo))
 	fmt.Fprintf(w, "%s − %s per deal: %+.2f ± %.2f (95%%, n = %d)\n", p.Candidate, p.Baseline, s.Diff.Mean, s.Diff.Half, s.Diff.N)
+	if line := tablesLine(out.Admission); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	switch {
 	case rep.Status != rating.SPRTContinue:
 	case out.Finished:

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/tapparena/tapp/arena/internal/analysis"
+	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/arena/internal/server"
@@ -30,21 +31,27 @@ func (m *Main) version(_ context.Context, args []string) error {
 		return err
 	}
 	info, _ := debug.ReadBuildInfo()
-	writeVersion(m.Stdout, info, formats{
+	recordFormat, encoding := store.RecordFormat()
+	writeVersion(m.Stdout, info, formats{RecordFormat: recordFormat, RequestEncoding: encoding,
 		Protocol: string(tappv1.File_tapp_v1_bot_proto.Package()), Arena: server.Version, Schema: schema,
-		Export: replay.FormatVersion, Commitment: match.CommitmentVersion, Analysis: analysis.Version,
+		Export: replay.FormatVersion, Commitment: match.CommitmentVersion, Chain: dealchain.Version, Analysis: analysis.Version,
 	})
 	return nil
 }
 
 // formats are the versions of what the binary writes and reads.
 type formats struct {
-	Protocol   string // the protobuf package bots speak
-	Arena      string // the arena's implementation of it, sent in Welcome
-	Schema     int    // the newest store schema
-	Export     string // the replay export's format field
-	Commitment string // the deal commitment's
-	Analysis   int    // the stored double-dummy analyses'
+	Protocol string // the protobuf package bots speak
+	Arena    string // the arena's implementation of it, sent in Welcome
+	Schema   int    // the newest store schema
+	// RecordFormat is the format compact deal records are written in; RequestEncoding the
+	// encoding of the requests they rebuild.
+	RecordFormat    int
+	RequestEncoding string
+	Export          string // the replay export's format field
+	Commitment      string // the deal commitment's
+	Chain           int    // the chain of stored deals' (and of its canonical deal text)
+	Analysis        int    // the stored double-dummy analyses'
 }
 
 // writeVersion writes the build (module version, VCS revision and whether the tree had
@@ -79,7 +86,7 @@ func writeVersion(w io.Writer, info *debug.BuildInfo, f formats) {
 	}
 	fmt.Fprintf(w, "  go       %s %s/%s\n", goVersion, runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(w, "  protocol %s (%s)\n", f.Protocol, f.Arena)
-	fmt.Fprintf(w, "  store    schema %d\n", f.Schema)
+	fmt.Fprintf(w, "  store    schema %d, deal records format %d (%s)\n", f.Schema, f.RecordFormat, f.RequestEncoding)
 	fmt.Fprintf(w, "  export   %s\n", f.Export)
-	fmt.Fprintf(w, "  deals    commitment %q, analysis %d\n", f.Commitment, f.Analysis)
+	fmt.Fprintf(w, "  deals    commitment %q, chain %d, analysis %d\n", f.Commitment, f.Chain, f.Analysis)
 }

@@ -37,9 +37,9 @@ import (
 // echoClients is the number of client processes: the three bots of a modern table.
 const echoClients = 3
 
-// yardstick is one run of the echo: round trips per second, and the CPU time of all the
+// echoYardstick is one run of the echo: round trips per second, and the CPU time of all the
 // processes (this one and the clients) per round trip.
-type yardstick struct {
+type echoYardstick struct {
 	rate       float64 // round trips per second
 	cpuPerTrip time.Duration
 	trips      int
@@ -58,7 +58,7 @@ func BenchmarkEchoYardstick(b *testing.B) {
 }
 
 // runYardstick runs the echo for trips round trips with tables in flight.
-func runYardstick(b *testing.B, tables, trips int) yardstick {
+func runYardstick(b *testing.B, tables, trips int) echoYardstick {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -119,7 +119,7 @@ func runYardstick(b *testing.B, tables, trips int) yardstick {
 	next.Wait()
 	elapsed := time.Since(start)
 	cpu := processesCPU(cmds) - cpu0
-	return yardstick{rate: float64(trips) / elapsed.Seconds(), cpuPerTrip: cpu / time.Duration(trips), trips: trips}
+	return echoYardstick{rate: float64(trips) / elapsed.Seconds(), cpuPerTrip: cpu / time.Duration(trips), trips: trips}
 }
 
 // echoLine is the server's end of one client's stream: round trips from many goroutines at

@@ -7,6 +7,7 @@ package domain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tapparena/tapp/engine"
@@ -36,12 +37,93 @@ type Bot struct {
 // TimeControl is the clock a match is played under.
 type TimeControl struct {
 	PerDecision time.Duration // time for one decision
-	Overage     time.Duration // a bank for overruns, per bot and match
-	MaxStrikes  int           // late or missing answers allowed before forfeit
+	Overage     time.Duration // a bank for overruns, per bot and game (or match: Scope)
+	MaxStrikes  int           // late or missing answers allowed before forfeit (0: never)
+	Scope       ClockScope    // whose bank and strikes they are: "" (a game's, ClockPerGame) or ClockPerMatch
 }
 
-// DefaultTimeControl is 1 s per decision, a 10 s bank and 3 strikes.
+// ClockScope is whose overage bank and strikes a time control's are, as chess and game
+// tournaments keep a clock per game.
+type ClockScope string
+
+// The clock scopes.
+const (
+	// ClockPerGame gives a bot a bank and a strike count of its own at each table's game: a
+	// deal, or in the session format the whole session (its deals follow one another). A bot
+	// that answers many tables at once is never punished for answering them at the same time;
+	// MaxStrikes strikes in a game forfeit that game (its remaining decisions are fallbacks).
+	ClockPerGame ClockScope = "game"
+	// ClockPerMatch gives a bot one bank and strike count for the whole match, shared by its
+	// tables: MaxStrikes strikes forfeit the rest of the match (every match stored before
+	// clocks per game was played so).
+	ClockPerMatch ClockScope = "match"
+)
+
+// PerMatch reports whether the bank and strikes are the match's (see ClockScope).
+func (tc TimeControl) PerMatch() bool { return tc.Scope == ClockPerMatch }
+
+// DefaultTimeControl is 1 s per decision, a 10 s bank and 3 strikes, per game.
 var DefaultTimeControl = TimeControl{PerDecision: time.Second, Overage: 10 * time.Second, MaxStrikes: 3}
+
+// ParseClockScope reads a clock scope as the command line and a league file write it: game
+// (or nothing) or match.
+func ParseClockScope(s string) (ClockScope, error) {
+	switch ClockScope(s) {
+	case "", ClockPerGame:
+		return "", nil // the zero value is a game's clock
+	case ClockPerMatch:
+		return ClockPerMatch, nil
+	}
+	return "", &TimeControlError{"bank", fmt.Sprintf("%q: the bank and strikes are a game's (game) or the match's (match)", s)}
+}
+
+// String is the scope as ParseClockScope reads it.
+func (s ClockScope) String() string {
+	if s == "" {
+		return string(ClockPerGame)
+	}
+	return string(s)
+}
+
+// The bounds of a time control, the same for every way a match is asked for (the command
+// line, a league file, the admin API).
+const (
+	MinPerDecision = 10 * time.Millisecond // less cannot be answered over a network
+	MaxPerDecision = time.Hour
+	MaxOverage     = 24 * time.Hour
+	MaxStrikes     = 1_000_000
+)
+
+// TimeControlError is a time control out of its bounds; Field names the setting as a league
+// file does (per_decision, overage, strikes).
+type TimeControlError struct {
+	Field, Msg string
+}
+
+func (e *TimeControlError) Error() string { return e.Field + ": " + e.Msg }
+
+// Check reports a time control out of bounds (a *TimeControlError): a decision's time from
+// MinPerDecision to MaxPerDecision, a bank from 0 to MaxOverage, 0 (never forfeit) to
+// MaxStrikes strikes.
+func (tc TimeControl) Check() error {
+	switch {
+	case tc.PerDecision < MinPerDecision:
+		return &TimeControlError{"per_decision", fmt.Sprintf("%v is too short to answer over the network (at least %v)", tc.PerDecision, MinPerDecision)}
+	case tc.PerDecision > MaxPerDecision:
+		return &TimeControlError{"per_decision", fmt.Sprintf("%v is longer than the most a decision may take (%v)", tc.PerDecision, MaxPerDecision)}
+	case tc.Overage < 0:
+		return &TimeControlError{"overage", fmt.Sprintf("%v: the bank must not be negative", tc.Overage)}
+	case tc.Overage > MaxOverage:
+		return &TimeControlError{"overage", fmt.Sprintf("%v is more than the largest bank (%v)", tc.Overage, MaxOverage)}
+	case tc.MaxStrikes < 0:
+		return &TimeControlError{"strikes", fmt.Sprintf("%d: must not be negative (0: a bot never forfeits)", tc.MaxStrikes)}
+	case tc.MaxStrikes > MaxStrikes:
+		return &TimeControlError{"strikes", fmt.Sprintf("%d is more than %d (0: a bot never forfeits)", tc.MaxStrikes, MaxStrikes)}
+	case tc.Scope != "" && tc.Scope != ClockPerGame && tc.Scope != ClockPerMatch:
+		return &TimeControlError{"bank", fmt.Sprintf("%q: the bank and strikes are a game's (game) or the match's (match)", tc.Scope)}
+	}
+	return nil
+}
 
 // MatchStatus is where a match stands.
 type MatchStatus string
@@ -84,17 +166,45 @@ type Match struct {
 	Status    MatchStatus
 	Started   time.Time
 	Finished  time.Time // zero while running
-	Forfeited []string  // bots that forfeited by strikes
+	Forfeited []string  // bots that forfeited the match: by strikes with a per-match clock, or gone for good
 	// Commitment is the match's commitment to its deals, made before the first deal and sent
 	// in every GameStarted (match.Commitment); Nonce is the secret in it, revealed with the
 	// seed once the match is over. Both are empty for matches stored before commitments.
-	Commitment string
-	Nonce      string
+	// CommitmentVersion is the construction of the commitment (match.CommitmentText): 0 for
+	// none, 1 for the first, 2 for the one with the manifest, which this build makes.
+	Commitment        string
+	Nonce             string
+	CommitmentVersion int
+	// The chain of the match's stored deals (arena/internal/dealchain), as of the read:
+	// ChainVersion its construction (0 while no deal is in it), ChainLength the deals in it,
+	// ChainHead its last link.
+	ChainVersion, ChainLength int
+	ChainHead                 []byte
 	// Decisions and Fallbacks count the decisions of the match's stored deals and those of
 	// them the arena played (strikes, forfeits, bots gone), as of the match's last update:
 	// results with many fallbacks say little about the bots (FallbackShare).
 	Decisions, Fallbacks int
+	// Admission is how the arena's admission control ran the match's last run (nil for a
+	// match stored before it, or not run yet).
+	Admission *Admission
 }
+
+// Admission is how the arena's admission control ran a match: the tables asked for, the
+// most and the mean it had in flight, the fewest it allowed when the host was overloaded,
+// how often it lowered them and paused new deals, and how long new deals were paused. An
+// overloaded host slows a match down; it never costs a bot a strike.
+type Admission struct {
+	Asked   int           `json:"asked"`
+	Most    int           `json:"most"`
+	Mean    float64       `json:"mean"`
+	Fewest  int           `json:"fewest"`
+	Lowered int           `json:"lowered"`
+	Pauses  int           `json:"pauses"`
+	Paused  time.Duration `json:"paused_ns"`
+}
+
+// Overloaded reports whether the arena held deals back at all.
+func (a *Admission) Overloaded() bool { return a != nil && (a.Lowered > 0 || a.Pauses > 0) }
 
 // TaintedShare is the share of fallbacks above which a match's results are flagged: they
 // measure the clock, the machine or a missing bot more than the bots' play.
@@ -141,14 +251,75 @@ type DecisionRecord struct {
 	// engine asking to the request's hand-off to the bot's connection (building, encoding and
 	// waiting in the session's outbox behind other work).
 	ArenaShare time.Duration
-	Think      time.Duration // the bot's own thinking time for the accepted answer, as it reported it (0 if it did not)
-	Strike     bool          // late or missing: the fallback was played and a strike given
-	Fallback   bool          // the arena chose the action (strike, forfeit or gone)
+	// Think is the bot's own thinking time for the accepted answer, as it reported it (0 if
+	// it did not); for a fallback, that of its first late answer, when one came while the
+	// deal was played.
+	Think    time.Duration
+	Strike   bool // late or missing: the fallback was played and a strike given
+	Fallback bool // the arena chose the action (strike, forfeit, gone, or never handed over)
+	// Flooded counts the answers naming this decision's request that were refused without
+	// being recorded one by one (PROTO-FLOOD): those past the attempts a decision keeps, and
+	// those the bot's connection refused because too many of its answers for the game were
+	// waiting. Attempts holds every other answer.
+	Flooded int
+	// Asked is when the referee asked, for the decisions of a deal being played (the
+	// admission control and Attribution read it). Not stored, as the request gives it (its
+	// deadline less the time per decision, in whole µs): a record read back has it zero, and
+	// AskedAt gives it. The request was handed over ArenaShare later (Handed).
+	Asked time.Time
+	// Retimed counts how often the request had not reached the bot's connection when its
+	// time was up and got its time again: the wait was the arena's, never a strike. A
+	// request never handed over in all its retimes gets the fallback, without a strike.
+	Retimed int
 	// SentFromState says Sent was built by the referee from the engine's state at this
 	// decision (referee.Request.Build, encoded by encode.AppendRequest, with the game id,
 	// request id, clock and events it carries), so that a store may keep only what rebuilds
 	// it. Not stored: a record read back has it false.
 	SentFromState bool
+}
+
+// MaxRetimes bounds how often a request that has not reached the bot's connection when its
+// time is up gets its time again (never a strike: the bot's clock has not started); past it
+// the fallback is played, without a strike either.
+const MaxRetimes = 8
+
+// NeverHanded reports a request that never reached the bot's connection in all its retimes:
+// the arena played its fallback, without a strike.
+func (d *DecisionRecord) NeverHanded() bool {
+	return d.Fallback && !d.Strike && d.Retimed >= MaxRetimes
+}
+
+// Handed is when the request was handed to the bot's connection, when its clock started
+// (zero when the record does not say, or it never was: NeverHanded).
+func (d *DecisionRecord) Handed() time.Time {
+	if d.Asked.IsZero() || d.NeverHanded() {
+		return time.Time{}
+	}
+	return d.Asked.Add(d.ArenaShare)
+}
+
+// Attribution says where a decision's time went, so that a strike can be laid at the door it
+// belongs to: Arena is the arena's share (before the hand-off, never charged); Think is what
+// the bot says it spent; Transport is the rest of the time the bot was charged for — the
+// wire, and both processes waiting for a CPU — from the hand-off to the answer (for a
+// strike, to its first late answer). Answered says an answer (in time or late) was seen;
+// without one Think and Transport are unknown (0).
+type Attribution struct {
+	Handed                  time.Time
+	Arena, Think, Transport time.Duration
+	Answered                bool
+}
+
+// Attribution returns the decision's attribution (see the type).
+func (d *DecisionRecord) Attribution() Attribution {
+	a := Attribution{Handed: d.Handed(), Arena: d.ArenaShare, Think: d.Think}
+	switch {
+	case !d.Fallback:
+		a.Answered, a.Transport = true, max(d.Latency-d.Think, 0)
+	case len(d.Attempts) > 0: // the first late answer
+		a.Answered, a.Transport = true, max(d.Attempts[0].After-d.Think, 0)
+	}
+	return a
 }
 
 // SeatResult is one seat's raw result in one deal: ratings are derived from these.
@@ -192,6 +363,30 @@ type DealRecord struct {
 	// only it and regenerates the requests (Decisions[].Sent) on reading; nil otherwise. A
 	// replay's verification checks the regenerated requests against it.
 	SentDigest []byte
+}
+
+// ChainLink is a stored deal's place in its match's chain: its position (from 0, in the
+// order the deals were stored) and the first bytes of its link (dealchain.StoredLinkSize).
+type ChainLink struct {
+	Seq    int
+	Number int
+	Link   []byte
+}
+
+// Chain is what a store keeps of a match's chain: its head as the match says it, and every
+// stored deal's place in it (by position), then the deals stored before chains were kept.
+type Chain struct {
+	Version, Length int
+	Head            []byte
+	Links           []ChainLink // ascending by Seq (positions may repeat or be missing in a damaged store)
+	Unchained       []int       // deal numbers in no chain (stored before schema version 15), ascending
+}
+
+// Integrity is what a database engine's own check says of its pages (tapp db check).
+type Integrity struct {
+	Method   string   // what was run ("PRAGMA integrity_check")
+	Problems []string // what it found wrong
+	Notes    []string // what could not be checked, and why
 }
 
 // ResultRow is a SeatResult with the match and deal it belongs to. Store.Results lists them
@@ -301,6 +496,9 @@ type RoundCounts struct {
 
 // Complete reports that no job of the round is waiting or running.
 func (c RoundCounts) Complete() bool { return c.Available == 0 && c.Running == 0 }
+
+// Jobs is the number of the round's jobs stored.
+func (c RoundCounts) Jobs() int { return c.Available + c.Running + c.Done + c.Failed }
 
 // LeagueUnit is a league's running total of one unit of its schedule (a match's deal source:
 // one deal, or a duplicate group under every seating): the deals stored so far and each

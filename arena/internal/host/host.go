@@ -48,6 +48,9 @@ type Host struct {
 	Runner  *match.Runner  // nil in an ephemeral arena
 	Service *match.Service // nil in an ephemeral arena
 	Addr    string         // the address bots connect to
+	// LaunchAddr is where the bots this arena launches connect: Addr, or beside a TLS
+	// listener a plain-text one on loopback (server.ServeLocal).
+	LaunchAddr string
 
 	exe    string
 	procs  []*launch.Process
@@ -71,6 +74,16 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	srv := server.New(server.Config{Store: st, Log: cfg.Log, AdminToken: cfg.AdminToken, Grace: cfg.Grace, TLS: cfg.TLS})
 	h := &Host{Store: cfg.Store, Server: srv, Addr: lis.Addr().String(), exe: cfg.Executable,
 		served: make(chan error, 1), log: cfg.Log}
+	h.LaunchAddr = h.Addr
+	if cfg.TLS != nil {
+		local, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			lis.Close()
+			return nil, fmt.Errorf("listening on loopback for the launched bots: %w", err)
+		}
+		h.LaunchAddr = local.Addr().String()
+		go func() { _ = srv.ServeLocal(local) }()
+	}
 	if cfg.Store != nil {
 		h.Runner = &match.Runner{Store: cfg.Store, Seats: srv, Log: cfg.Log}
 		h.Service = match.NewService(ctx, h.Runner, cfg.Log)
@@ -124,7 +137,7 @@ func (h *Host) LaunchBuiltin(ctx context.Context, name, kind string, capacity in
 	}
 	spec := launch.Spec{
 		Name: name,
-		Command: []string{h.exe, "bot", kind, "--arena", h.Addr, "--name", name,
+		Command: []string{h.exe, "bot", kind, "--arena", h.LaunchAddr, "--name", name,
 			"--capacity", strconv.Itoa(capacity), "--seed", strconv.FormatUint(seed, 10)},
 		Env: []string{"TAPP_TOKEN=" + token},
 	}

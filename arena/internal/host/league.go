@@ -77,14 +77,14 @@ func (h *Host) launchLeagueBot(ctx context.Context, b leaguefile.Bot, lc *league
 	spec := launch.Spec{
 		Name:       b.Name,
 		StderrPath: filepath.Join(logDir, strings.ReplaceAll(b.Name, "/", "_")+".stderr.log"),
-		Env: []string{"TAPP_ARENA=" + h.Addr, "TAPP_TOKEN=" + token, "TAPP_BOT_NAME=" + b.Name,
+		Env: []string{"TAPP_ARENA=" + h.LaunchAddr, "TAPP_TOKEN=" + token, "TAPP_BOT_NAME=" + b.Name,
 			"TAPP_CAPACITY=" + strconv.Itoa(capacity), "TAPP_SEED=" + strconv.FormatUint(seed, 10)},
 	}
 	for _, k := range sortedEnvKeys(b.Env) {
 		spec.Env = append(spec.Env, k+"="+b.Env[k])
 	}
 	if b.Builtin != "" {
-		spec.Command = append([]string{h.exe, "bot", b.Builtin, "--arena", h.Addr, "--name", b.Name,
+		spec.Command = append([]string{h.exe, "bot", b.Builtin, "--arena", h.LaunchAddr, "--name", b.Name,
 			"--capacity", strconv.Itoa(capacity), "--seed", strconv.FormatUint(seed, 10)}, b.Args...)
 	} else {
 		spec.Command = append([]string(nil), b.Command...)

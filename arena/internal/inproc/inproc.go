@@ -90,20 +90,21 @@ func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return 
 // Decide implements referee.Direct: the bot decides on this goroutine, with the request's
 // deadline (and the overage left) on its context. A bot that fails or answers no legal
 // action gets the first legal one answered for it, as the Go SDK does.
-func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, error) {
+func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, time.Time, error) {
 	var sent []byte
 	if c.record {
 		sent = encode.AppendRequest(make([]byte, 0, c.size.Load()+256), req)
 		c.size.Store(int64(len(sent)))
 	}
 	ctx := &deadlineContext{deadline: req.Deadline.Add(req.OverageLeft)}
+	handed := time.Now()
 	a, err := c.call(ctx, req.Observation)
 	at := time.Now()
 	ctx.stop()
 	if a = a.Canonical(); err != nil || !legal(req.Legal, a) {
 		a = req.Legal[0]
 	}
-	return sent, a, at, nil
+	return sent, a, handed, at, nil
 }
 
 // Encodes implements referee.Direct: requests are encoded with Record.

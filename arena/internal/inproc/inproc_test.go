@@ -171,7 +171,7 @@ func (slow) Decide(ctx context.Context, obs *engine.Observation) (engine.Action,
 func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
 	t.Parallel()
 	r := engine.DefaultRules(engine.Modern)
-	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2, Scope: domain.ClockPerMatch} // the match forfeit: one bank per match
 	players := []referee.Player{
 		{Bot: "slow", Conn: inproc.NewConn(slow{}, false), Clock: referee.NewClock(tc)},
 		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},
@@ -197,6 +197,43 @@ func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
 	}
 	if strikes != tc.MaxStrikes || !players[0].Clock.Forfeited() {
 		t.Fatalf("%d strikes, forfeited %v; want %d strikes and a forfeit", strikes, players[0].Clock.Forfeited(), tc.MaxStrikes)
+	}
+}
+
+// With a per-game clock (the default) an in-process bot's strikes are the game's, as over
+// the wire: striking out forfeits the game, not the match, and the next deal asks it again.
+// A strike's attribution is the bot's own time (Think) of its late answer, from the hand-off.
+func TestInProcessBotStrikesOutOfTheGameNotTheMatch(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	players := []referee.Player{
+		{Bot: "slow", Conn: inproc.NewConn(slow{}, false), Clock: referee.NewClock(tc)},
+		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},
+		{Bot: "r2", Conn: inproc.NewConn(builtinBot(t, "random", 2), false), Clock: referee.NewClock(tc)},
+	}
+	for deal := range 2 {
+		rec, err := referee.Play(context.Background(), &referee.Table{MatchID: "late", Number: deal, Rules: r,
+			Deal: engine.DealFromSeed(r, 3, uint64(deal)), Players: players, TimeControl: tc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		strikes := 0
+		for _, d := range rec.Decisions {
+			if d.Bot == "slow" && d.Strike {
+				strikes++
+				if d.Think < 30*time.Millisecond || len(d.Attempts) != 1 || d.Attempts[0].Rejected == "" || d.Asked.IsZero() {
+					t.Errorf("deal %d, decision %d: strike with think %v, attempts %v, asked %v; want the late answer's time and the answer refused",
+						deal, d.Index, d.Think, d.Attempts, d.Asked)
+				}
+			}
+		}
+		if strikes != tc.MaxStrikes { // in the second deal too: a fresh game clock asks again
+			t.Errorf("deal %d: %d strikes; want %d, the game's", deal, strikes, tc.MaxStrikes)
+		}
+		if players[0].Clock.Forfeited() {
+			t.Fatalf("deal %d: the match clock is forfeited by a game's strikes", deal)
+		}
 	}
 }
 

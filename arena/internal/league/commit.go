@@ -52,7 +52,7 @@ func (ru *run) commit(bg context.Context) {
 
 // noTablePlaying reports whether every table is idle: then no deal is on its way to the
 // committer, and it stores what it has without lingering.
-func (ru *run) noTablePlaying() bool { return len(ru.sem) == 0 }
+func (ru *run) noTablePlaying() bool { return ru.admit.InFlight() == 0 }
 
 // save stores a finished deal of job jobID (completing the job with its last deal).
 func (ru *run) save(ctx context.Context, rec *domain.DealRecord, jobID int64) error {

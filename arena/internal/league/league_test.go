@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"reflect"
@@ -50,16 +49,18 @@ func TestRoundRobin(t *testing.T) {
 	if len(lb.Bots) != 4 || lb.Units != 8 || lb.PartialUnits != 0 || lb.Deals != 48 || lb.Matches != 4 {
 		t.Fatalf("leaderboard %+v", lb)
 	}
+	// Every table of the round played the same 2 deal sources: 2 sources per bot, too few for
+	// an interval (rating.MinSourcesForInterval), and so no LOS.
 	for _, b := range lb.Bots {
-		if b.Units != 6 || b.EloMatches != 3 || len(b.History) != 3 || !(b.RatingLo < b.Rating && b.Rating < b.RatingHi) {
-			t.Errorf("standing %+v: want 6 units, 3 rated matches, an interval around the rating", b)
+		if b.Units != 6 || b.Sources != 2 || b.EloMatches != 3 || len(b.EloHistory) != 3 || b.Interval || b.RatingLo != b.Rating {
+			t.Errorf("standing %+v: want 6 cells of 2 deal sources, 3 rated matches, no interval", b)
 		}
 	}
 	if lb.Bots[0].Bot != "heur" {
 		t.Errorf("leader %s, want heur (heuristic beats random bots)", lb.Bots[0].Bot)
 	}
-	if los := lb.LOS[0][1]; !(los > 0.5 && los <= 1) || math.Abs(lb.LOS[1][0]-(1-los)) > 1e-9 {
-		t.Errorf("LOS[0][1] = %v, LOS[1][0] = %v", los, lb.LOS[1][0])
+	if lb.LOS[0][1] != 0.5 || lb.LOS[1][0] != 0.5 || lb.Sources != 2 || lb.Clustering != "deal source" {
+		t.Errorf("LOS[0][1] = %v, LOS[1][0] = %v, %d sources clustered by %s; want no LOS, 2 deal sources", lb.LOS[0][1], lb.LOS[1][0], lb.Sources, lb.Clustering)
 	}
 
 	// Running the finished league again does nothing and says it is finished.

@@ -45,6 +45,9 @@ type loop struct {
 func (ru *run) mainLoop(ctx context.Context, until time.Time) (*Outcome, error) {
 	l := ru.newLoop(ctx, until)
 	defer l.cancelJobs()
+	actx, stopAdmission := context.WithCancel(l.bg)
+	defer stopAdmission()
+	go ru.admit.Run(actx)
 	committed := make(chan struct{})
 	go func() { ru.commit(l.bg); close(committed) }()
 	defer func() { close(ru.saves); <-committed }()
@@ -344,6 +347,13 @@ func (l *loop) finish() (*Outcome, error) {
 	out.Played = ru.played
 	out.Decisions, out.Fallbacks = ru.decisions, ru.fallbacks
 	ru.mu.Unlock()
+	adm := ru.admit.Summary()
+	out.Admission = &adm
+	if adm.Overloaded() {
+		ru.log.Warn("the host was overloaded: the arena held deals back so that no bot lost time",
+			zap.Int("tables_asked", adm.Asked), zap.Int("fewest", adm.Fewest), zap.Float64("mean_in_flight", adm.Mean),
+			zap.Duration("paused", adm.Paused))
+	}
 	if !out.Finished {
 		out.Stopped = l.stop
 	}

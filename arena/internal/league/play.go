@@ -18,16 +18,16 @@ func (ru *run) matchInfo(ctx context.Context, id string) (*matchInfo, error) {
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	tables, err := match.Plan(m.Spec)
+	tables, err := match.NewSchedule(m.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("match %s: %w", id, err)
 	}
 	return &matchInfo{m: m, tables: tables}, nil
 }
 
-// play plays the missing deals of a job, each stored as it finishes. The clocks (overage
-// bank and strikes) run per job: a job is the unit a worker holds, and a bot that dies loses
-// no more than the jobs it was playing.
+// play plays the missing deals of a job, each stored as it finishes. The bank and strikes are
+// each game's (the referee's), or with a per-match clock the job's: a job is the unit a
+// worker holds, and a bot that dies loses no more than the jobs it was playing.
 func (ru *run) play(ctx context.Context, j domain.Job) error {
 	mi, err := ru.plans.acquire(j.MatchID, func() (*matchInfo, error) { return ru.matchInfo(ctx, j.MatchID) })
 	if err != nil {
@@ -57,21 +57,12 @@ func (ru *run) play(ctx context.Context, j domain.Job) error {
 
 // missingTables returns the tables of job j that have no stored deal yet (all of them unless
 // the job was started before).
-func (ru *run) missingTables(ctx context.Context, j domain.Job, tables []match.Table) ([]match.Table, error) {
-	var mine []match.Table
-	first, last := -1, -1
-	for _, t := range tables {
-		if t.Group >= j.FirstGroup && t.Group < j.FirstGroup+j.Groups {
-			mine = append(mine, t)
-			if first < 0 || t.Number < first {
-				first = t.Number
-			}
-			last = max(last, t.Number)
-		}
-	}
-	if j.Stored == 0 {
+func (ru *run) missingTables(ctx context.Context, j domain.Job, tables *match.Schedule) ([]match.Table, error) {
+	mine := tables.GroupTables(j.FirstGroup, j.Groups)
+	if j.Stored == 0 || len(mine) == 0 {
 		return mine, nil
 	}
+	first, last := mine[0].Number, mine[len(mine)-1].Number
 	numbers, err := ru.r.Store.DealNumbersBetween(ctx, j.MatchID, first, last)
 	if err != nil {
 		return nil, storeErr(err)
@@ -103,7 +94,8 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 		toPlay   = len(todo)
 	)
 	for _, t := range todo {
-		if !ru.takeTableSlot(ctx) {
+		tableFree, ok := ru.takeTableSlot(ctx)
+		if !ok {
 			break
 		}
 		wg.Add(1)
@@ -112,7 +104,7 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 			rec, err := ru.playTable(ctx, m, t, clocks)
 			// The table's slot is free as soon as the deal is over: the next deal starts while
 			// this one is being stored (at most max(8×Concurrency, 3 × maxCommit) deals wait for the store).
-			<-ru.sem
+			tableFree()
 			mu.Lock()
 			toPlay--
 			last := toPlay == 0
@@ -137,18 +129,18 @@ func (ru *run) playTables(ctx context.Context, cancel context.CancelFunc, j doma
 	return firstErr
 }
 
-// takeTableSlot waits for a free table; it reports false (holding none) when ctx ends first.
-func (ru *run) takeTableSlot(ctx context.Context) bool {
-	select {
-	case ru.sem <- struct{}{}:
-		if ctx.Err() != nil { // ended meanwhile: give the slot back for the other jobs
-			<-ru.sem
-			return false
-		}
-		return true
-	case <-ctx.Done():
-		return false
+// takeTableSlot waits for a free table (as the admission control allows) and returns what
+// frees it; it reports false (holding none) when ctx ends first.
+func (ru *run) takeTableSlot(ctx context.Context) (func(), bool) {
+	release, err := ru.admit.Acquire(ctx)
+	if err != nil {
+		return nil, false
 	}
+	if ctx.Err() != nil { // ended meanwhile: give the slot back for the other jobs
+		release()
+		return nil, false
+	}
+	return release, true
 }
 
 // tellPlayed tells the main loop that job id has played all its deals.
@@ -187,6 +179,7 @@ func (ru *run) playTable(ctx context.Context, m *domain.Match, t match.Table, cl
 	defer release()
 	return referee.Play(ctx, &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
-		Options: engine.Options{}, Players: players, TimeControl: m.Spec.TimeControl,
+		Options: engine.Options{}, Players: players, TimeControl: match.TableClock(m.Spec), Commitment: m.Commitment,
+		Decided: ru.admit.ObserveDecision,
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/league/liveness"
@@ -52,6 +53,9 @@ type Runner struct {
 	// Goal, when set, is asked (at most once a second, after finished jobs) whether the
 	// league has reached its goal, such as an SPRT decision; the league then stops.
 	Goal func(ctx context.Context) (bool, error)
+	// Admitted, when set, is told every change of the tables the admission control lets
+	// this host play at once (for the progress line: "host overloaded: 200 → 48 tables").
+	Admitted func(admission.Change)
 
 	heldPlans func(held int) // tests: the match plans held after each job (export_test.go)
 }
@@ -75,12 +79,14 @@ type Outcome struct {
 	// arena played for late, forfeited or absent bots.
 	Decisions int `json:"decisions"`
 	Fallbacks int `json:"fallbacks"`
+	// Admission is how the admission control ran this host's tables (package admission).
+	Admission *domain.Admission `json:"admission,omitempty"`
 }
 
-// matchInfo is a match of a job in hand, with its tables (match.Plan), read once.
+// matchInfo is a match of a job in hand, with its schedule, read once.
 type matchInfo struct {
 	m      *domain.Match
-	tables []match.Table
+	tables *match.Schedule
 }
 
 // activeJob is a job in hand: claimed, playing or waiting for its deals to be stored.
@@ -100,11 +106,13 @@ type jobResult struct {
 // run is one run of a league by a Runner: its channels to the tables and the committer, and
 // what it counts.
 type run struct {
-	r      *Runner
-	p      *plan.Plan
-	log    *zap.Logger
-	owner  string
-	sem    chan struct{} // a slot per table in play
+	r     *Runner
+	p     *plan.Plan
+	log   *zap.Logger
+	owner string
+	// admit hands out the tables in play: up to Concurrency, fewer while the host is
+	// overloaded (package admission).
+	admit  *admission.Controller
 	saving chan struct{} // a slot per finished deal waiting for the store
 	saves  chan saveReq  // to the committer
 	// playedJobs tells the main loop that a job has played all its deals: it needs no table
@@ -129,6 +137,11 @@ type run struct {
 	pairs      []rating.PairResult
 	seatsTo    int
 	seats      map[string]int
+
+	// Of the plan, counted once (a deal file is read to count them): the jobs of a round
+	// scheduled whole, and the deals of every round (0 without a round limit).
+	jobsPerRound int
+	planned      int
 }
 
 // Run plays the league p until every planned round is played, until the time limit until
@@ -207,14 +220,20 @@ func (r *Runner) openLeague(ctx context.Context, p *plan.Plan) error {
 
 // newRun returns the state of one run of league p.
 func (r *Runner) newRun(p *plan.Plan) *run {
-	return &run{r: r, p: p, log: r.Log.With(zap.String("league", p.League)), owner: r.Owner,
-		sem: make(chan struct{}, r.Concurrency), saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)),
-		saves: make(chan saveReq), playedJobs: make(chan int64)}
+	ru := &run{r: r, p: p, log: r.Log.With(zap.String("league", p.League)), owner: r.Owner,
+		admit: admission.New(admission.Config{Tables: r.Concurrency, PerDecision: p.TimeControl.PerDecision, Log: r.Log.With(zap.String("league", p.League)),
+			Changed: r.Admitted}),
+		saving: make(chan struct{}, max(8*r.Concurrency, 3*maxCommit)),
+		saves:  make(chan saveReq), playedJobs: make(chan int64), jobsPerRound: p.JobsPerRound()}
+	if !p.Unbounded() {
+		ru.planned = p.Rounds * p.DealsPerRound()
+	}
+	return ru
 }
 
 // resume reads how far the league is: the rounds scheduled and the deals stored.
 func (ru *run) resume(ctx context.Context) error {
-	scheduled, err := scheduledRounds(ctx, ru.r.Store, ru.p.League)
+	scheduled, err := scheduledRounds(ctx, ru.r.Store, ru.p)
 	if err != nil {
 		return err
 	}
@@ -265,7 +284,7 @@ func (ru *run) progress() {
 	pr := Progress{Done: ru.done, Rounds: ru.scheduled, Running: ru.running, Played: ru.played}
 	ru.mu.Unlock()
 	if !ru.p.Unbounded() {
-		pr.Planned = ru.p.Rounds * ru.p.DealsPerRound()
+		pr.Planned = ru.planned
 	}
 	ru.r.Progress(pr)
 }

@@ -3,6 +3,7 @@ package league
 import (
 	"context"
 	"errors"
+	"iter"
 	"strings"
 
 	"go.uber.org/zap"
@@ -35,7 +36,10 @@ func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 }
 
 // mayPlan reports whether round n may be scheduled: every round more than Ahead rounds
-// before it is complete (so the ladder's choice depends only on finished rounds).
+// before it is complete (so the ladder's choice depends only on finished rounds). A round
+// is complete when all its jobs are stored (a host that died while it stored a round left
+// only some: the round is stored whole again before it counts) and none is waiting or
+// running.
 func (ru *run) mayPlan(ctx context.Context, n int) (bool, error) {
 	need := n - ru.p.Ahead() + 1 // the rounds before need must be complete
 	if need <= ru.completeTo {
@@ -47,7 +51,7 @@ func (ru *run) mayPlan(ctx context.Context, n int) (bool, error) {
 		return false, storeErr(err)
 	}
 	for _, c := range counts {
-		if c.Round < need && !c.Complete() {
+		if c.Round < need && (!c.Complete() || c.Jobs() < ru.jobsPerRound) {
 			return false, nil
 		}
 	}
@@ -55,12 +59,12 @@ func (ru *run) mayPlan(ctx context.Context, n int) (bool, error) {
 	return true, nil
 }
 
-// tables returns the tables of round n: fixed by the format, or chosen by the ladder's
-// matchmaking from the complete rounds' results and every bot's matches so far.
-func (ru *run) tables(ctx context.Context, n int) ([][]string, error) {
+// tables returns the tables of round n, one at a time: fixed by the format, or chosen by the
+// ladder's matchmaking from the complete rounds' results and every bot's matches so far.
+func (ru *run) tables(ctx context.Context, n int) (iter.Seq[[]string], error) {
 	p := ru.p
 	if p.Format != plan.Ladder {
-		return p.FixedTables(n), nil
+		return p.FixedTableSeq(n), nil
 	}
 	pairs, err := ru.pairsBefore(ctx, n-p.Ahead()+1)
 	if err != nil {
@@ -70,29 +74,46 @@ func (ru *run) tables(ctx context.Context, n int) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.LadderTablesFromPairs(n, pairs, scheduled), nil
+	return p.LadderTableSeq(n, pairs, scheduled), nil
 }
 
-// storeRound stores round n's matches and jobs (one transaction) and counts it scheduled.
-func (ru *run) storeRound(ctx context.Context, n int, tables [][]string) error {
-	places, matches, jobs, err := ru.p.Round(n, tables)
-	if err != nil {
-		return err
-	}
-	if err := ru.r.Store.ScheduleRound(ctx, places, matches, jobs); err != nil {
-		return storeErr(err)
+// storeRound stores round n's matches and jobs, a part of about plan.RoundChunk jobs per
+// transaction (each match with all its jobs: storing is idempotent, so a round left half
+// stored is stored whole when it is scheduled again), and counts it scheduled.
+func (ru *run) storeRound(ctx context.Context, n int, tables iter.Seq[[]string]) error {
+	var names []string
+	jobs := 0
+	for part, err := range ru.p.RoundParts(n, tables, plan.RoundChunk) {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := ru.r.Store.ScheduleRound(ctx, part.Places, part.Matches, part.Jobs); err != nil {
+			return storeErr(err)
+		}
+		jobs += len(part.Jobs)
+		for _, m := range part.Matches {
+			if len(names) < maxLoggedTables {
+				names = append(names, strings.Join(m.Spec.Bots, "+"))
+			}
+		}
 	}
 	ru.mu.Lock()
 	ru.scheduled = n + 1
 	ru.mu.Unlock()
-	var names []string
-	for _, t := range tables {
-		names = append(names, strings.Join(t, "+"))
+	fields := []zap.Field{zap.Int("round", n), zap.Strings("tables", names), zap.Int("jobs", jobs)}
+	if m := ru.p.Matches(); m > len(names) {
+		fields = append(fields, zap.Int("matches", m))
 	}
-	ru.log.Info("round scheduled", zap.Int("round", n), zap.Strings("tables", names), zap.Int("jobs", len(jobs)))
+	ru.log.Info("round scheduled", fields...)
 	ru.progress()
 	return nil
 }
+
+// maxLoggedTables bounds the tables a "round scheduled" line names.
+const maxLoggedTables = 32
 
 // pairsBefore returns the pairwise results of the league's rounds before round, summed per
 // pair of bots. The rounds before round are complete when it is asked (schedule waits for
@@ -147,22 +168,32 @@ func Finished(ctx context.Context, st leaguestore.Store, p *plan.Plan) (bool, er
 	if l.Plan != p.Fingerprint() { // Run says how the plans differ
 		return false, nil
 	}
-	scheduled, err := scheduledRounds(ctx, st, p.League)
+	scheduled, err := scheduledRounds(ctx, st, p)
 	if err != nil {
 		return false, err
 	}
 	return roundsComplete(ctx, st, p, scheduled)
 }
 
-// scheduledRounds counts the rounds of the league that are scheduled.
-func scheduledRounds(ctx context.Context, st leaguestore.Store, league string) (int, error) {
-	lms, err := st.LeagueMatches(ctx, league)
+// scheduledRounds counts the rounds of the league that are scheduled whole: the last round
+// stored, when it has fewer matches than p plans (a host died while it stored it), counts as
+// not scheduled, so that it is stored whole again.
+func scheduledRounds(ctx context.Context, st leaguestore.Store, p *plan.Plan) (int, error) {
+	lms, err := st.LeagueMatches(ctx, p.League)
 	if err != nil {
 		return 0, storeErr(err)
 	}
-	scheduled := 0
+	scheduled, inLast := 0, 0
 	for _, lm := range lms {
-		scheduled = max(scheduled, lm.Round+1)
+		switch {
+		case lm.Round+1 > scheduled:
+			scheduled, inLast = lm.Round+1, 1
+		case lm.Round+1 == scheduled:
+			inLast++
+		}
+	}
+	if scheduled > 0 && inLast < p.Matches() {
+		scheduled--
 	}
 	return scheduled, nil
 }

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -37,13 +38,31 @@ func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 			t.Errorf("%s changed: commitment %q (%v), want another than %q", name, got, err, want)
 		}
 	}
-	m := &domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}
+	m := &domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce, CommitmentVersion: CommitmentVersionNumber}
 	if err := VerifyCommitment(m); err != nil {
 		t.Errorf("VerifyCommitment of the honest match: %v", err)
 	}
 	m.Spec.Seed = 1
 	if err := VerifyCommitment(m); err == nil {
 		t.Error("VerifyCommitment passed a match whose seed was changed after it committed")
+	}
+	if err := VerifyCommitment(&domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}); err != nil {
+		t.Errorf("a version-2 commitment of unrecorded version: %v", err)
+	}
+	// The text binds the manifest; a match stored before version 2 is checked in version 1.
+	text, err := CommitmentText(base, nonce)
+	if err != nil || !strings.HasPrefix(text, "tapp deal commitment 2\n") || !strings.Contains(text, "\nmanifest deals 6 groups 6 seatings 1\n") {
+		t.Errorf("commitment text %q, %v; want version 2 with the manifest", text, err)
+	}
+	old, err := commitment(base, nonce, 1)
+	if err != nil || old == want {
+		t.Fatalf("version 1: %q, %v; want another hash than version 2's", old, err)
+	}
+	for _, version := range []int{0, 1} { // 0: the version not recorded
+		m := &domain.Match{ID: "m", Spec: base, Commitment: old, Nonce: nonce, CommitmentVersion: version}
+		if err := VerifyCommitment(m); err != nil {
+			t.Errorf("a version-1 commitment stored as version %d: %v", version, err)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/admission"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
@@ -37,6 +38,11 @@ type Runner struct {
 	// Unrecorded stores the deals' decisions without what each was asked and answered (see
 	// referee.Table.Unrecorded): bulk play whose replays need the moves, not the requests.
 	Unrecorded bool
+	// Stored, when set, is told each deal as soon as it is stored.
+	Stored func(matchID string, number int)
+	// Admitted, when set, is told every change of the tables the admission control lets a
+	// match play at once (for the progress line: "host overloaded: 200 → 48 tables").
+	Admitted func(admission.Change)
 }
 
 // Result sums up a played match.
@@ -44,7 +50,10 @@ type Result struct {
 	Match     *domain.Match
 	Deals     int            // deals stored (including earlier runs)
 	Net       map[string]int // payoff per bot over all stored deals
-	Forfeited []string
+	Forfeited []string       // bots that forfeited the match (by strikes with a per-match clock, or gone)
+	// ForfeitedGames counts, per bot, the games of this run it forfeited by strikes with a
+	// clock per game (nil when none).
+	ForfeitedGames map[string]int
 }
 
 // Create stores a new match for spec and returns it.
@@ -52,15 +61,13 @@ func (r *Runner) Create(ctx context.Context, spec domain.MatchSpec) (*domain.Mat
 	if err := spec.Rules.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := Plan(spec); err != nil {
+	if _, err := NewSchedule(spec); err != nil {
 		return nil, err
 	}
-	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now(), Nonce: NewNonce()}
-	commitment, err := Commitment(spec, m.Nonce)
-	if err != nil {
+	m := &domain.Match{Spec: spec, Status: domain.MatchRunning, Started: time.Now()}
+	if err := Commit(m); err != nil {
 		return nil, err
 	}
-	m.Commitment = commitment
 	if err := r.Store.CreateMatch(ctx, m); err != nil {
 		return nil, fmt.Errorf("storing match: %w", err)
 	}
@@ -76,7 +83,7 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 		log = zap.NewNop()
 	}
 	log = log.With(zap.String("match", m.ID))
-	tables, err := Plan(m.Spec)
+	tables, err := NewSchedule(m.Spec) // each table is made as it is played
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +91,7 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.playAll(ctx)
+	p.playAll(ctx, log)
 	return r.finish(ctx, p, log)
 }
 
@@ -93,10 +100,14 @@ func (r *Runner) Run(ctx context.Context, m *domain.Match) (*Result, error) {
 type matchPlay struct {
 	r        *Runner
 	m        *domain.Match
-	tables   []Table
+	tables   *Schedule
 	finished map[int]bool // deal numbers stored before this run
 	clocks   map[string]*referee.Clock
 	parallel int // tables played at once
+	// admission is how the admission control ran this run (playAll).
+	admission domain.Admission
+	// forfeitedGames counts the games each bot forfeited by strikes (a clock per game).
+	forfeitedGames map[string]int
 
 	mu       sync.Mutex
 	firstErr error
@@ -109,7 +120,7 @@ type matchPlay struct {
 
 // resume reads what is stored of m already — its finished deals, their decisions and
 // fallbacks, the pot the last one left — and starts the bots' clocks.
-func (r *Runner) resume(ctx context.Context, m *domain.Match, tables []Table, log *zap.Logger) (*matchPlay, error) {
+func (r *Runner) resume(ctx context.Context, m *domain.Match, tables *Schedule, log *zap.Logger) (*matchPlay, error) {
 	done, err := r.Store.DealNumbers(ctx, m.ID)
 	if err != nil {
 		return nil, fmt.Errorf("reading finished deals: %w", err)
@@ -120,7 +131,7 @@ func (r *Runner) resume(ctx context.Context, m *domain.Match, tables []Table, lo
 		p.finished[n] = true
 	}
 	if len(done) > 0 {
-		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", len(tables)))
+		log.Info("resuming match", zap.Int("finished", len(done)), zap.Int("planned", tables.Len()))
 		stored, err := r.Store.Deals(ctx, m.ID)
 		if err != nil {
 			return nil, fmt.Errorf("reading finished deals: %w", err)
@@ -147,11 +158,16 @@ func (r *Runner) resume(ctx context.Context, m *domain.Match, tables []Table, lo
 	return p, nil
 }
 
-// playAll plays every deal not stored yet, p.parallel tables at once, and stores each as it
-// finishes; the first error (or the end of ctx) stops it, and the deals in flight are dropped.
-func (p *matchPlay) playAll(ctx context.Context) {
+// playAll plays every deal not stored yet, up to p.parallel tables at once as the admission
+// control allows (package admission: fewer while the host is overloaded), and stores each as
+// it finishes; the first error (or the end of ctx) stops it, and the deals in flight are
+// dropped.
+func (p *matchPlay) playAll(ctx context.Context, log *zap.Logger) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	adm := admission.New(admission.Config{Tables: p.parallel, PerDecision: p.m.Spec.TimeControl.PerDecision, Log: log, Changed: p.r.Admitted})
+	go adm.Run(ctx)
+	defer func() { p.admission = adm.Summary() }()
 	// Deals wait up to linger to be stored together, unless the next deal waits for this one.
 	linger := 50 * time.Millisecond
 	if p.parallel == 1 {
@@ -160,25 +176,25 @@ func (p *matchPlay) playAll(ctx context.Context) {
 	// A table is free for the next deal as soon as its deal is over; the deal is stored while
 	// the next one plays, and at most parallel more deals wait for the store. With a pot the
 	// next deal needs this one's result, so it waits for the store too.
-	tablesFree := make(chan struct{}, p.parallel)
-	save, stopSaving := p.r.saver(ctx, linger, func() bool { return len(tablesFree) == 0 })
+	save, stopSaving := p.r.saver(ctx, linger, func() bool { return adm.InFlight() == 0 })
 	defer stopSaving()
 	unsaved := make(chan struct{}, 2*p.parallel)
 	if p.m.Spec.Rules.Pot {
 		unsaved = make(chan struct{}, p.parallel)
 	}
 	var wg sync.WaitGroup
-	for _, t := range p.tables {
+	for t := range p.tables.All() {
 		if p.finished[t.Number] {
 			continue
 		}
-		if !waitForTable(ctx, unsaved, tablesFree) {
+		tableFree, ok := waitForTable(ctx, unsaved, adm)
+		if !ok {
 			break
 		}
 		wg.Go(func() {
 			defer func() { <-unsaved }()
-			rec, err := p.r.playTable(ctx, p.m, t, p.options(t), p.clocks)
-			<-tablesFree
+			rec, err := p.r.playTable(ctx, p.m, t, p.options(t), p.clocks, adm)
+			tableFree()
 			if err == nil {
 				err = save(ctx, rec)
 			}
@@ -188,21 +204,21 @@ func (p *matchPlay) playAll(ctx context.Context) {
 	wg.Wait()
 }
 
-// waitForTable waits until fewer deals than allowed wait for the store and a table is free,
-// and takes a place of each; false when ctx ends first.
-func waitForTable(ctx context.Context, unsaved, tablesFree chan struct{}) bool {
+// waitForTable waits until fewer deals than allowed wait for the store and the admission
+// control lets another table play, takes a place of each, and returns what frees the table;
+// false when ctx ends first.
+func waitForTable(ctx context.Context, unsaved chan struct{}, adm *admission.Controller) (func(), bool) {
 	select {
 	case unsaved <- struct{}{}:
 	case <-ctx.Done():
+		return nil, false
 	}
-	if ctx.Err() == nil {
-		select {
-		case tablesFree <- struct{}{}:
-		case <-ctx.Done():
-			<-unsaved
-		}
+	release, err := adm.Acquire(ctx)
+	if err != nil {
+		<-unsaved
+		return nil, false
 	}
-	return ctx.Err() == nil
+	return release, true
 }
 
 // options are the engine's options of a table's deal: its forced Ramsch, and the pot the
@@ -230,9 +246,22 @@ func (p *matchPlay) stored(ctx context.Context, t Table, rec *domain.DealRecord,
 	}
 	p.pot = rec.Outcome.PotAfter
 	p.count++
+	if tc := TableClock(p.m.Spec); !tc.PerMatch() && tc.MaxStrikes > 0 {
+		for bot, n := range strikesOf(rec) {
+			if n >= tc.MaxStrikes {
+				if p.forfeitedGames == nil {
+					p.forfeitedGames = map[string]int{}
+				}
+				p.forfeitedGames[bot]++
+			}
+		}
+	}
 	p.decisions, p.fallbacks = p.decisions+len(rec.Decisions), p.fallbacks+countFallbacks(rec)
+	if p.r.Stored != nil {
+		p.r.Stored(p.m.ID, t.Number)
+	}
 	if p.r.Progress != nil {
-		p.r.Progress(p.count, len(p.tables))
+		p.r.Progress(p.count, p.tables.Len())
 	}
 }
 
@@ -246,6 +275,12 @@ func (r *Runner) finish(ctx context.Context, p *matchPlay, log *zap.Logger) (*Re
 		}
 	}
 	m.Decisions, m.Fallbacks = p.decisions, p.fallbacks
+	m.Admission = &p.admission
+	if p.admission.Overloaded() {
+		log.Warn("the host was overloaded: the arena held deals back so that no bot lost time",
+			zap.Int("tables_asked", p.admission.Asked), zap.Int("fewest", p.admission.Fewest),
+			zap.Float64("mean_in_flight", p.admission.Mean), zap.Duration("paused", p.admission.Paused))
+	}
 	if share := m.FallbackShare(); share > domain.TaintedShare {
 		log.Warn("the arena played many decisions for the bots: the results say little about their play",
 			zap.Int("fallbacks", p.fallbacks), zap.Int("decisions", p.decisions), zap.Float64("share", share))
@@ -269,9 +304,25 @@ func (r *Runner) finish(ctx context.Context, p *matchPlay, log *zap.Logger) (*Re
 	}
 	res, err := Summarize(context.WithoutCancel(ctx), r.Store, m)
 	if err == nil {
-		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited))
+		res.ForfeitedGames = p.forfeitedGames
+		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited),
+			zap.Any("games_forfeited", p.forfeitedGames))
 	}
 	return res, err
+}
+
+// strikesOf counts each bot's strikes in a deal.
+func strikesOf(d *domain.DealRecord) map[string]int {
+	var n map[string]int
+	for i := range d.Decisions {
+		if x := &d.Decisions[i]; x.Strike {
+			if n == nil {
+				n = map[string]int{}
+			}
+			n[x.Bot]++
+		}
+	}
+	return n
 }
 
 // countFallbacks counts the decisions of a deal that the arena played for a bot.
@@ -339,7 +390,7 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bo
 	return save, func() { close(reqs); <-finished }
 }
 
-func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock) (*domain.DealRecord, error) {
+func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts engine.Options, clocks map[string]*referee.Clock, adm *admission.Controller) (*domain.DealRecord, error) {
 	players, release, err := SeatPlayers(ctx, r.Seats, t.Seating, clocks)
 	if err != nil {
 		return nil, err
@@ -347,14 +398,25 @@ func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts e
 	defer release()
 	table := &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
-		Options: opts, Players: players, TimeControl: m.Spec.TimeControl, Commitment: m.Commitment,
-		Unrecorded: r.Unrecorded,
+		Options: opts, Players: players, TimeControl: TableClock(m.Spec), Commitment: m.Commitment,
+		Unrecorded: r.Unrecorded, Decided: adm.ObserveDecision,
 	}
 	if r.Watch != nil {
 		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }
 		table.Watching = r.Watching
 	}
 	return referee.Play(ctx, table)
+}
+
+// TableClock is the time control a table of the match is played under: the match's, whose
+// bank and strikes are each game's — but in the session format, where the deals follow one
+// another as one game, the whole session's.
+func TableClock(spec domain.MatchSpec) domain.TimeControl {
+	tc := spec.TimeControl
+	if spec.Format == domain.FormatSession {
+		tc.Scope = domain.ClockPerMatch
+	}
+	return tc
 }
 
 // Summarize totals a match's stored results.

@@ -318,9 +318,9 @@ func TestRunnerPlaysASession(t *testing.T) {
 	})
 }
 
-// A bot that keeps missing its deadline forfeits the match: its clock is the match's, over
-// every deal and table; the match says so, and counts the decisions the arena played for it.
-func TestRunnerRecordsForfeitsAndFallbacks(t *testing.T) {
+// With a clock per game (the default) the same bot, one strike a deal, never forfeits: each
+// deal has its own strikes, and the match counts the strikes without a forfeit.
+func TestRunnerClockPerGameKeepsStrikesInTheirGame(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		st := newStore()
@@ -333,6 +333,48 @@ func TestRunnerRecordsForfeitsAndFallbacks(t *testing.T) {
 		r := &match.Runner{Store: st, Seats: sts, Parallel: 2}
 		m, res := playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 6, Seed: 8,
 			TimeControl: domain.TimeControl{PerDecision: time.Second, Overage: time.Second, MaxStrikes: 3}})
+		strikes := 0
+		for _, d := range dealsOf(t, st, m.ID) {
+			for _, x := range d.Decisions {
+				if x.Strike {
+					strikes++
+				}
+			}
+		}
+		if strikes != 6 || len(res.Forfeited) != 0 || len(res.ForfeitedGames) != 0 {
+			t.Errorf("%d strikes, forfeited %v, games forfeited %v; want one strike in each of the 6 deals and no forfeit", strikes, res.Forfeited, res.ForfeitedGames)
+		}
+		// Three strikes in one game forfeit that game, and the match counts it.
+		sts.script = func(bot string) *refereetest.Seat {
+			if bot != "c" {
+				return nil
+			}
+			return refereetest.NewSeat(refereetest.Quiet)
+		}
+		_, res = playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 2, Seed: 9,
+			TimeControl: domain.TimeControl{PerDecision: time.Second, Overage: time.Second, MaxStrikes: 3}})
+		if len(res.Forfeited) != 0 || res.ForfeitedGames["c"] != 2 {
+			t.Errorf("forfeited %v, games forfeited %v; want c to forfeit each of the 2 games, not the match", res.Forfeited, res.ForfeitedGames)
+		}
+	})
+}
+
+// A bot that keeps missing its deadline forfeits the match under a per-match clock: one clock
+// over every deal and table; the match says so, and counts the decisions the arena played for
+// it.
+func TestRunnerRecordsForfeitsAndFallbacks(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		st := newStore()
+		sts := &seats{script: func(bot string) *refereetest.Seat {
+			if bot != "c" {
+				return nil
+			}
+			return refereetest.NewSeat(answering, refereetest.Quiet) // one strike per deal
+		}}
+		r := &match.Runner{Store: st, Seats: sts, Parallel: 2}
+		m, res := playMatch(t, r, domain.MatchSpec{Rules: mustRules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 6, Seed: 8,
+			TimeControl: domain.TimeControl{PerDecision: time.Second, Overage: time.Second, MaxStrikes: 3, Scope: domain.ClockPerMatch}})
 		stored, _ := st.GetMatch(context.Background(), m.ID)
 		fallbacks := 0
 		for _, d := range dealsOf(t, st, m.ID) {

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -26,6 +27,77 @@ type Service struct {
 
 type watchers struct {
 	subs map[chan Seen]struct{}
+	// In duplicate play, the deal numbers of each group not stored yet, and each deal's group:
+	// a deal's events are shown only while it is the last of its group still in play, since
+	// every public card of it is a hidden card of the group's other deals (nil without
+	// duplicate: no two deals share their cards).
+	pending map[int][]int
+	groupOf map[int]int
+	// held keeps the events of deals in play that may not be shown yet, while anyone watches:
+	// a deal that becomes the last of its group in play is then shown from its start.
+	held map[int][]Seen
+}
+
+// newWatchers makes the watchers of m, whose deals numbers are stored already.
+func newWatchers(m *domain.Match, stored []int) *watchers {
+	w := &watchers{subs: make(map[chan Seen]struct{})}
+	tables, err := Plan(m.Spec)
+	if err != nil || !m.Spec.Duplicate {
+		return w // Run reports a plan that fails
+	}
+	done := make(map[int]bool, len(stored))
+	for _, n := range stored {
+		done[n] = true
+	}
+	w.pending, w.groupOf = make(map[int][]int), make(map[int]int, len(tables))
+	for _, t := range tables {
+		w.groupOf[t.Number] = t.Group
+		if !done[t.Number] {
+			w.pending[t.Group] = append(w.pending[t.Group], t.Number)
+		}
+	}
+	return w
+}
+
+// shows reports whether deal number's events may be watched: no other deal of its group is
+// still to be stored.
+func (w *watchers) shows(number int) bool {
+	if w.pending == nil {
+		return true
+	}
+	for _, n := range w.pending[w.groupOf[number]] {
+		if n != number {
+			return false
+		}
+	}
+	return true
+}
+
+// stored takes deal number off its group's pending deals and returns the events held for
+// the deal this made showable, if any (it is the last of its group in play).
+func (w *watchers) stored(number int) []Seen {
+	if w.pending == nil {
+		return nil
+	}
+	delete(w.held, number) // over: its replay shows it once the group is
+	g := w.groupOf[number]
+	w.pending[g] = slices.DeleteFunc(w.pending[g], func(n int) bool { return n == number })
+	if left := w.pending[g]; len(left) == 1 {
+		out := w.held[left[0]]
+		delete(w.held, left[0])
+		return out
+	}
+	return nil
+}
+
+// send hands msg to every watcher that keeps up.
+func (w *watchers) send(msg Seen) {
+	for ch := range w.subs {
+		select {
+		case ch <- msg:
+		default:
+		}
+	}
 }
 
 // Seen is what a watcher of a running match sees: one public event of a deal (the
@@ -45,6 +117,7 @@ func NewService(ctx context.Context, r *Runner, log *zap.Logger) *Service {
 	s := &Service{Runner: r, Log: log, ctx: ctx, running: make(map[string]*watchers)}
 	r.Watch = s.publish
 	r.Watching = func() bool { return s.watching.Load() > 0 }
+	r.Stored = s.stored
 	return s
 }
 
@@ -85,8 +158,15 @@ func (s *Service) ResumeRunning(ctx context.Context) ([]string, error) {
 
 // play runs m in the background.
 func (s *Service) play(m *domain.Match) {
+	var stored []int
+	if m.Spec.Duplicate {
+		var err error
+		if stored, err = s.Runner.Store.DealNumbers(s.ctx, m.ID); err != nil {
+			s.Log.Warn("reading the stored deals of a match to resume", zap.String("match", m.ID), zap.Error(err))
+		}
+	}
 	s.mu.Lock()
-	s.running[m.ID] = &watchers{subs: make(map[chan Seen]struct{})}
+	s.running[m.ID] = newWatchers(m, stored)
 	s.mu.Unlock()
 	s.wg.Add(1)
 	go func() {
@@ -116,8 +196,20 @@ func (s *Service) finish(id string) {
 	}
 }
 
-// publish hands every public event of a running match to its watchers. A watcher that does
-// not keep up loses events rather than slowing the match.
+// stored notes a stored deal of a running match (Runner.Stored).
+func (s *Service) stored(matchID string, number int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.running[matchID]; w != nil {
+		for _, msg := range w.stored(number) {
+			w.send(msg)
+		}
+	}
+}
+
+// publish hands every public event of a running match to its watchers, but for a deal whose
+// cards are still in play at another table of its duplicate group (see watchers). A watcher
+// that does not keep up loses events rather than slowing the match.
 func (s *Service) publish(matchID string, number int, ev engine.Event, public []engine.Event) {
 	if s.watching.Load() == 0 { // the usual case: no lock for every event of every table
 		return
@@ -132,12 +224,14 @@ func (s *Service) publish(matchID string, number int, ev engine.Event, public []
 	if ev.Kind == engine.EvSettled {
 		msg.Event = ev
 	}
-	for ch := range w.subs {
-		select {
-		case ch <- msg:
-		default:
+	if !w.shows(number) {
+		if w.held == nil {
+			w.held = make(map[int][]Seen)
 		}
+		w.held[number] = append(w.held[number], msg)
+		return
 	}
+	w.send(msg)
 }
 
 // Watch streams a running match's public events until it ends or ctx ends.

@@ -44,8 +44,12 @@ func EventKindToProto(k engine.EventKind) tappv1.EventKind { return tappv1.Event
 
 // TimeControlToProto converts a time control.
 func TimeControlToProto(tc domain.TimeControl) *tappv1.TimeControl {
+	scope := tappv1.ClockScope_CLOCK_SCOPE_GAME
+	if tc.PerMatch() {
+		scope = tappv1.ClockScope_CLOCK_SCOPE_MATCH
+	}
 	return &tappv1.TimeControl{
-		PerDecision: Duration(tc.PerDecision), Overage: Duration(tc.Overage), MaxStrikes: int32(tc.MaxStrikes),
+		PerDecision: Duration(tc.PerDecision), Overage: Duration(tc.Overage), MaxStrikes: int32(tc.MaxStrikes), Scope: scope,
 	}
 }
 
@@ -63,6 +67,9 @@ func TimeControlFromProto(tc *tappv1.TimeControl) domain.TimeControl {
 	}
 	if tc.GetMaxStrikes() > 0 {
 		out.MaxStrikes = int(tc.GetMaxStrikes())
+	}
+	if tc.GetScope() == tappv1.ClockScope_CLOCK_SCOPE_MATCH {
+		out.Scope = domain.ClockPerMatch
 	}
 	return out
 }

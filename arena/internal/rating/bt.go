@@ -59,6 +59,9 @@ type BTResult struct {
 	Prior       float64
 	// Iterations is the number of Newton steps taken.
 	Iterations int
+	// DF is each rating's degrees of freedom when the covariance is clustered by deal source
+	// (BradleyTerrySources: the bot's sources − 1); nil for BradleyTerry's normal intervals.
+	DF []float64
 }
 
 // Index returns the position of a player in Players, or −1.

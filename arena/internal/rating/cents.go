@@ -2,29 +2,45 @@ package rating
 
 import (
 	"fmt"
+	"math"
 )
 
 // Interval is a sample mean with a two-sided 95% confidence interval, for example a bot's
-// cents per deal. For finite input every field is finite (no NaN or ±Inf, even for N < 2), so
-// an Interval marshals to JSON as is.
+// cents per deal, or an analysis's error per deal: the one interval type of the arena. For
+// finite input every field is finite (no NaN or ±Inf, even for N < 2), so an Interval
+// marshals to JSON as is.
 type Interval struct {
 	// N is the number of values (deals, or duplicate groups when results are grouped).
-	N int
+	N int `json:"n"`
 	// Mean is the sample mean (0 when N = 0).
-	Mean float64
+	Mean float64 `json:"mean"`
 	// SD is the sample standard deviation s = √(Σ(x − mean)²/(N − 1)) (0 when N < 2).
-	SD float64
+	SD float64 `json:"sd"`
 	// SE is the standard error of the mean, s/√N (0 when N < 2).
-	SE float64
+	SE float64 `json:"se"`
 	// Crit is the critical value used: Student's t quantile t_{0.975, N−1} (0 when N < 2).
-	Crit float64
+	Crit float64 `json:"crit"`
 	// Half is the half-width Crit·SE, and Lo, Hi = Mean ∓ Half (Lo = Hi = Mean when N < 2).
-	Half, Lo, Hi float64
+	Half float64 `json:"half"`
+	Lo   float64 `json:"lo"`
+	Hi   float64 `json:"hi"`
 }
 
-// Bounded reports whether the interval is meaningful, that is N ≥ 2. With N = 0 or 1 the
-// spread is unknown and Half is reported as 0, not as a claim of precision.
-func (iv Interval) Bounded() bool { return iv.N >= 2 }
+// Bounded reports whether the interval is meaningful: N ≥ 2 values that are not all equal.
+// With N = 0 or 1, or no spread at all, the uncertainty is unknown (not zero) and Half is
+// reported as 0, not as a claim of precision.
+func (iv Interval) Bounded() bool { return iv.N >= 2 && iv.SE > 0 }
+
+// LOS is the likelihood that the true mean is above zero, from the same Student t
+// distribution (N − 1 degrees of freedom) as the interval, so that the two never disagree:
+// P = F_t((Mean)/SE). ok is false, and the value ½, where the interval is not
+// [Interval.Bounded]: no LOS where there is no interval.
+func (iv Interval) LOS() (p float64, ok bool) {
+	if !iv.Bounded() {
+		return 0.5, false
+	}
+	return StudentTCDF(iv.Mean/iv.SE, float64(iv.N-1)), true
+}
 
 // String formats the interval as "mean ± half (n=N)" with two decimals, or "mean (n=N)"
 // when it is not [Interval.Bounded].
@@ -54,4 +70,13 @@ func CentsPerDeal(values []float64) Interval {
 		r.Add(x)
 	}
 	return r.Interval()
+}
+
+// StudentTCDF is the distribution function of Student's t with df > 0 degrees of freedom
+// (the normal's for df = +Inf), exact through the regularized incomplete beta function.
+func StudentTCDF(t, df float64) float64 {
+	if math.IsInf(df, 1) {
+		return normalCDF(t)
+	}
+	return studentTCDF(t, df)
 }

@@ -57,9 +57,10 @@ func TestCentsPerDeal(t *testing.T) {
 			N: 2, Mean: 5, SD: math.Sqrt(50), SE: 5, Crit: 12.706204736,
 			Half: 63.53102368, Lo: 5 - 63.53102368, Hi: 5 + 63.53102368,
 		}, true},
+		// No spread: the uncertainty is unknown, not zero.
 		{"constant", []float64{7, 7, 7}, Interval{
 			N: 3, Mean: 7, Crit: 4.302652730, Lo: 7, Hi: 7,
-		}, true},
+		}, false},
 		{"1..10", oneToTen, Interval{
 			N: 10, Mean: 5.5, SD: 3.0276503541, SE: 0.9574271078, Crit: 2.2621571628,
 			Half: 2.1658506, Lo: 5.5 - 2.1658506, Hi: 5.5 + 2.1658506,
@@ -106,6 +107,28 @@ func TestIntervalString(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.iv.String(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestIntervalLOSAgreesWithTheInterval: LOS comes from the interval's own t distribution —
+// a two-unit match whose interval straddles zero has no LOS near 100% — and there is no LOS
+// where there is no interval (one unit, or no spread at all).
+func TestIntervalLOSAgreesWithTheInterval(t *testing.T) {
+	t.Parallel()
+	two := CentsPerDeal([]float64{-1.1, 37.1}) // mean 18, the issue's [−19, +55]-like case
+	p, ok := two.LOS()
+	if !ok || !(two.Lo < 0 && two.Hi > 0) || p > 0.975 || p < 0.5 {
+		t.Errorf("two units: interval [%.1f, %.1f], LOS %.3f (ok %v): an interval across 0 needs LOS below 97.5%%", two.Lo, two.Hi, p, ok)
+	}
+	// At the interval's edge the LOS is exactly 97.5%: the same distribution.
+	edge := Interval{N: 10, Mean: StudentTQuantile(0.975, 9), SE: 1}
+	if p, _ := edge.LOS(); !near(p, 0.975, 1e-12) {
+		t.Errorf("LOS at the interval's lower end at zero: %.15f, want 0.975", p)
+	}
+	for _, iv := range []Interval{CentsPerDeal(nil), CentsPerDeal([]float64{5}), CentsPerDeal([]float64{3, 3, 3})} {
+		if p, ok := iv.LOS(); ok || p != 0.5 || iv.Bounded() {
+			t.Errorf("%v: LOS %v ok %v bounded %v; want none", iv, p, ok, iv.Bounded())
 		}
 	}
 }

@@ -203,8 +203,7 @@ func estimate(n int, mu, variance float64) EloEstimate {
 	return e
 }
 
-// moments accumulates count, mean and sum of squared deviations with Welford's algorithm;
-// batches merge with Chan et al.'s parallel formula.
+// moments accumulates count, mean and sum of squared deviations with Welford's algorithm.
 type moments struct {
 	n    float64
 	mean float64
@@ -216,21 +215,6 @@ func (m *moments) add(x float64) {
 	delta := x - m.mean
 	m.mean += delta / m.n
 	m.m2 += delta * (x - m.mean)
-}
-
-func (m *moments) merge(o moments) {
-	if o.n == 0 {
-		return
-	}
-	if m.n == 0 {
-		*m = o
-		return
-	}
-	n := m.n + o.n
-	delta := o.mean - m.mean
-	m.mean += delta * o.n / n
-	m.m2 += o.m2 + delta*delta*m.n*o.n/n
-	m.n = n
 }
 
 // variance returns the population variance m2/n (0 when n = 0).

@@ -217,20 +217,25 @@ func calibrate(t *testing.T, seed uint64, perShape int, variance VarianceKind) c
 	for _, sh := range shapes {
 		for range perShape {
 			lg := simulate(rng, sh)
-			r, err := Skill(lg.tables, &SkillOptions{Variance: variance})
+			r, err := Skill(&SkillInput{Tables: lg.tables}, &SkillOptions{Variance: variance})
 			if err != nil {
 				t.Fatalf("%v: %v", sh, err)
 			}
 			if len(r.Bots) != sh.bots {
 				t.Fatalf("%v: %d bots rated, want %d", sh, len(r.Bots), sh.bots)
 			}
+			// The planted model is additive: the headline's truth is s_i − mean of the others.
+			truth := make([]float64, sh.bots)
+			for i := range truth {
+				truth[i] = roundRobinResult(lg.truth, i, sh.seats, 0)
+			}
 			for i := range r.Bots { // b0 … b(n−1) sort as their index for n ≤ 10
 				c.intervals++
-				if r.Lo[i] <= lg.truth[i] && lg.truth[i] <= r.Hi[i] {
+				if r.Lo[i] <= truth[i] && truth[i] <= r.Hi[i] {
 					c.covered++
 				}
 				for j := i + 1; j < len(r.Bots); j++ {
-					gap := lg.truth[i] - lg.truth[j]
+					gap := truth[i] - truth[j]
 					sd := math.Sqrt(r.Cov[i][i] + r.Cov[j][j] - 2*r.Cov[i][j])
 					if math.Abs(gap) > 2*sd {
 						c.clearPairs++
@@ -247,9 +252,11 @@ func calibrate(t *testing.T, seed uint64, perShape int, variance VarianceKind) c
 
 func (c calibration) coverage() float64 { return float64(c.covered) / float64(c.intervals) }
 
-// TestSkillCalibration plays 240 leagues from the planted model (balanced and lopsided
-// schedules, 3 and 4 seats, with and without duplicate): the 95% intervals must cover the true
-// skill in 93–97% of cases, and bots further apart than two standard errors must come out in
+// TestSkillCalibration plays 240 leagues from a planted additive model whose units are
+// independent (every unit its own deal source; the real engine's leagues, whose tables share
+// sources, are in package board's calibration): balanced and lopsided schedules, 3 and 4
+// seats, with and without duplicate. The 95% intervals must cover the true headline in
+// 93–97% of cases, and bots further apart than two standard errors must come out in
 // the right order at least 95% of the time.
 func TestSkillCalibration(t *testing.T) {
 	t.Parallel()
@@ -268,20 +275,23 @@ func TestSkillCalibration(t *testing.T) {
 }
 
 // TestSkillCalibrationDetectsWrongVariance runs the same leagues with the variance that
-// ignores the clustering of a unit's seats: its intervals are too narrow and the calibration
-// band must reject them, which shows that the band can fail.
+// ignores the noise of the compositions' means the headline is corrected by: its intervals
+// are too narrow and the calibration band must reject them, which shows that the band can
+// fail.
 func TestSkillCalibrationDetectsWrongVariance(t *testing.T) {
 	t.Parallel()
-	c := calibrate(t, 2026, 60, SeatsIndependent)
-	t.Logf("coverage with seats taken as independent: %.2f%%", 100*c.coverage())
+	c := calibrate(t, 2026, 60, MeansIgnored)
+	t.Logf("coverage with the means taken as exact: %.2f%%", 100*c.coverage())
 	if cov := c.coverage(); cov >= 0.93 && cov <= 0.97 {
 		t.Errorf("the wrong variance covers %.2f%%, inside the 93–97%% band: the calibration test cannot tell", 100*cov)
 	}
 }
 
-// TestSkillExact checks the model on sums whose least-squares solution is known: one table
-// of three bots whose nets per deal are exactly +6, 0, −6 has skills 4, 0, −4 (y = 1.5·s for a
-// sum-zero s at one table of three), less the ridge's shrinkage of 1 deal in 2250.
+// TestSkillExact checks the models on sums whose least-squares solution is known: one
+// table of three bots whose nets per deal are exactly +6, 0, −6 has skills 4, 0, −4 (y = 1.5·s
+// for a sum-zero s at one table of three), less the ridge's shrinkage of 1e−6 deal in 2250,
+// and so headlines 6, 0, −6 (s_i − mean of the other two = 1.5·s_i): the only table there is.
+// Results without noise have no spread: SE ≈ 0, and so no interval and no LOS.
 func TestSkillExact(t *testing.T) {
 	t.Parallel()
 	ts, err := NewTableSums([]string{"c", "a", "b"})
@@ -291,55 +301,56 @@ func TestSkillExact(t *testing.T) {
 	for range 1000 {
 		ts.AddUnit(1, []int64{6, 0, -6}) // a, b, c
 	}
-	r, err := Skill([]*TableSums{ts}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []float64{4, 0, -4}
-	for i, w := range want {
-		shrunk := w * 2250 / 2251 // XᵀX = 2.25 on sum-zero skills: (2.25·D + λ)·s = Xᵀ·N = 9·D
-		if math.Abs(r.Rating[i]-shrunk) > 1e-9 {
-			t.Errorf("%s: rating %v, want %v", r.Bots[i], r.Rating[i], shrunk)
-		}
-		if r.SE[i] > 1e-3 {
-			t.Errorf("%s: SE %v of results without noise, want ≈ 0", r.Bots[i], r.SE[i])
-		}
-	}
-	if r.LOS[0][2] != 1 || r.LOS[2][0] != 0 {
-		t.Errorf("LOS a>c = %v, c>a = %v, want 1 and 0", r.LOS[0][2], r.LOS[2][0])
-	}
-}
-
-// TestSkillAgreesWithHeadToHeadWhenBalanced: on a balanced schedule (every composition of 5
-// bots at 3 seats, equally often, duplicate) the headline order is the order of the
-// head-to-head duplicate results, wherever the model tells the two bots apart by more than one
-// standard error of their difference.
-func TestSkillAgreesWithHeadToHeadWhenBalanced(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(7, 7))
-	for n := range 20 {
-		lg := simulate(rng, leagueShape{bots: 5, seats: 3, units: 400, duplicate: true})
-		r, err := Skill(lg.tables, nil)
+	for _, model := range []SkillModel{Additive, TableEffect} {
+		r, err := Skill(&SkillInput{Tables: []*TableSums{ts}}, &SkillOptions{Model: model})
 		if err != nil {
 			t.Fatal(err)
 		}
-		// head-to-head: Σ over the tables of both of (net_i − net_j) per deal
-		for i := range r.Bots {
-			for j := i + 1; j < len(r.Bots); j++ {
-				var diff float64
-				var deals int64
+		want := []float64{4, 0, -4}
+		for i, w := range want {
+			shrunk := w * 2250 / (2250 + DefaultSkillRidge) // XᵀX = 2.25 on sum-zero skills: (2.25·D + λ)·s = Xᵀ·N = 9·D
+			if model == Additive && math.Abs(r.Skill[i]-shrunk) > 1e-9 || math.Abs(r.Rating[i]-1.5*w) > 1e-6 {
+				t.Errorf("%v %s: skill %v, headline %v, want %v and %v", model, r.Bots[i], r.Skill[i], r.Rating[i], shrunk, 1.5*w)
+			}
+			if r.SE[i] > 1e-6 || r.HasInterval[i] {
+				t.Errorf("%v %s: SE %v of results without noise (interval %v), want ≈ 0 and none", model, r.Bots[i], r.SE[i], r.HasInterval[i])
+			}
+		}
+		if r.LOS[0][2] != 0.5 {
+			t.Errorf("%v: LOS a>c = %v without an interval, want ½ (none)", model, r.LOS[0][2])
+		}
+	}
+}
+
+// TestSkillIsTheRoundRobinWhereEveryCompositionWasPlayed: where every composition of the
+// bots was played (here: 5 bots at 3 seats, the 10 compositions played unequally often), the
+// headline is the plain mean, over the compositions that seat the bot, of its result per deal
+// there — what a complete round robin measures — whatever the model says, and the model
+// changes nothing.
+func TestSkillIsTheRoundRobinWhereEveryCompositionWasPlayed(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 7))
+	for n := range 5 {
+		lg := simulate(rng, leagueShape{bots: 5, seats: 3, units: 400, duplicate: true})
+		if len(lg.tables) != 10 {
+			t.Fatalf("league %d: %d compositions played, want all 10", n, len(lg.tables))
+		}
+		for _, model := range []SkillModel{Additive, TableEffect} {
+			r, err := Skill(&SkillInput{Tables: lg.tables}, &SkillOptions{Model: model})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, b := range r.Bots {
+				var sum float64
+				var comps int
 				for _, ts := range lg.tables {
-					a, b := slices.Index(ts.Bots, r.Bots[i]), slices.Index(ts.Bots, r.Bots[j])
-					if a >= 0 && b >= 0 {
-						diff += float64(ts.Net[a] - ts.Net[b])
-						deals += ts.Deals
+					if a := slices.Index(ts.Bots, b); a >= 0 {
+						sum += float64(ts.Net[a]) / float64(ts.Deals)
+						comps++
 					}
 				}
-				h2h := diff / float64(deals)
-				sd := math.Sqrt(r.Cov[i][i] + r.Cov[j][j] - 2*r.Cov[i][j])
-				if (r.Rating[i]-r.Rating[j])*h2h < 0 && math.Abs(r.Rating[i]-r.Rating[j]) > sd {
-					t.Errorf("league %d: %s − %s = %+.2f by the model but %+.2f per deal head to head",
-						n, r.Bots[i], r.Bots[j], r.Rating[i]-r.Rating[j], h2h)
+				if want := sum / float64(comps); math.Abs(r.Rating[i]-want) > 1e-9 {
+					t.Errorf("league %d, %v: %s rated %.12f, the mean of its %d compositions is %.12f", n, model, b, r.Rating[i], comps, want)
 				}
 			}
 		}
@@ -390,5 +401,28 @@ func TestTableSumsIndexes(t *testing.T) {
 	}
 	if _, err := NewTableSums([]string{"a", "a", "b"}); err == nil {
 		t.Error("a table seating one bot twice was accepted")
+	}
+}
+
+// Hall's transformation is increasing and hallInverse undoes it; without skewness both are
+// the identity, and a right-skewed sum's interval reaches further above the estimate (an
+// estimate that missed the rare large values has a small standard error too).
+func TestHallTransformation(t *testing.T) {
+	t.Parallel()
+	for _, g := range []float64{-0.5, -0.1, 0, 0.2, 0.5} {
+		prev := math.Inf(-1)
+		for w := -4.0; w <= 4; w += 0.25 {
+			y := hall(w, g)
+			if y <= prev || math.Abs(hallInverse(y, g)-w) > 1e-9 {
+				t.Errorf("γ %v: hall(%v) = %v after %v, inverse %v", g, w, y, prev, hallInverse(y, g))
+			}
+			prev = y
+		}
+	}
+	if hall(1.5, 0) != 1.5 || hallInverse(-2, 0) != -2 {
+		t.Error("without skewness the transformation is not the identity")
+	}
+	if lo, hi := hallInverse(2, 0.3), hallInverse(-2, 0.3); !(lo < 2 && -hi > 2) {
+		t.Errorf("γ 0.3: g⁻¹(±2) = %v, %v", lo, hi)
 	}
 }

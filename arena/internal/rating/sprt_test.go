@@ -5,38 +5,70 @@ import (
 	"testing"
 )
 
-func TestSPRTPublished(t *testing.T) {
+// The reference values below were computed with fishtest's LLRcalc (server/fishtest/stats,
+// LLR_normalized and LLR_logistic, with scipy's brentq) on the tallies shown; the ones that
+// fastchess's tests also check (app/tests/sprt_test.cpp) agree to its two decimals. Two
+// extremes do not: fastchess expects +2.97 for 16,700 draws and +2.94 for 104 pairs won
+// twice ([0, 5] nElo), where its root finder (tolerance 1e−7 on the multiplier) cannot
+// resolve the regularized frequencies of 6e−8; fishtest's LLRcalc, which this package
+// follows, gives −3.45 and +2.09, and a tally of only draws can never favour H1 (its H0 fit
+// is the observed distribution itself).
+func TestGSPRTLLRReferenceValues(t *testing.T) {
 	t.Parallel()
-	// fishtest / fastchess normalized-Elo SPRT: W 10871, L 10650, D 20431, nElo [−1.75, 0.25],
-	// α = β = 0.05 → LLR 2.30 within bounds (−2.94, 2.94).
-	r := WDL{W: 10871, D: 20431, L: 10650}
-	s, err := NewSPRT(-1.75, 0.25, 0.05, 0.05)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.AddWDL(r); err != nil {
-		t.Fatal(err)
-	}
-	lo, hi := s.Bounds()
-	rep := s.Report()
 	tests := []struct {
-		name      string
-		got, want any
+		name       string
+		model      SPRTModel
+		elo0, elo1 float64
+		counts     []float64 // losses (or LL) first
+		want       float64   // fishtest's LLRcalc
+		fastchess  float64   // fastchess's test value (2 decimals), NaN when it has none
 	}{
-		{"LLR (function)", round(SPRTLLRWDL(r, -1.75, 0.25), 2), 2.30},
-		{"LLR (type)", round(s.LLR(), 2), 2.30},
-		{"lower bound", round(lo, 2), -2.94},
-		{"upper bound", round(hi, 2), 2.94},
-		{"N", s.N(), 41952},
-		{"status", s.Status(), SPRTContinue},
-		{"report LLR", rep.LLR, s.LLR()},
-		{"report N", rep.N, 41952},
-		{"report decided at", rep.DecidedAt, 0},
+		{"trinomial 1", Normalized, 0, 2, []float64{36027, 68692, 36433}, 0.9232934509457336, 0.92},
+		{"trinomial 2", Normalized, -1.75, 0.25, []float64{10650, 20431, 10871}, 2.297500407106383, 2.30},
+		{"all draws (identical bots)", Normalized, 0, 5, []float64{0, 16700, 0}, -3.450539774139151, math.NaN()},
+		{"all wins", Normalized, 0, 5, []float64{0, 0, 16700}, 238.59486579580923, math.NaN()},
+		{"all losses", Normalized, 0, 5, []float64{16700, 0, 0}, -242.05316814957948, math.NaN()},
+		{"all wins, 30 games, [0, 10]", Normalized, 0, 10, []float64{0, 0, 30}, 0.8509139435398019, math.NaN()},
+		{"200 wins, [0, 2]", Normalized, 0, 2, []float64{0, 0, 200}, 1.1479696495851703, math.NaN()},
+		{"92% wins", Normalized, 0, 10, []float64{2, 4, 92}, 2.6043989726622057, math.NaN()},
+		{"all draws, [0, 10]", Normalized, 0, 10, []float64{0, 40, 0}, -0.029980243829407324, math.NaN()},
+		{"logistic trinomial 1", Logistic, 0.5, 2.5, []float64{21184, 40708, 21404}, -1.5718887926943381, -1.57},
+		{"logistic trinomial 2", Logistic, 0, 2, []float64{57030, 106593, 57433}, -2.593024163515815, -2.59},
+		{"pentanomial 1", Normalized, 0, 2, []float64{365, 16618, 36229, 16974, 390}, 2.250367703548933, 2.25},
+		{"pentanomial 2", Normalized, -1.75, 0.25, []float64{127, 4883, 10712, 5150, 104}, 3.010154196606051, 3.01},
+		{"every pair won twice", Normalized, 0, 5, []float64{0, 0, 0, 0, 104}, 2.094954527648188, math.NaN()},
+		{"every pair lost twice", Normalized, 0, 5, []float64{104, 0, 0, 0, 0}, -2.138024824792599, math.NaN()},
+		{"every pair drawn", Normalized, 0, 5, []float64{0, 0, 104, 0, 0}, -0.03915574634610693, math.NaN()},
+		{"every pair won twice, 30, [0, 10]", Normalized, 0, 10, []float64{0, 0, 0, 0, 30}, 1.1959788891792538, math.NaN()},
+		{"fishtest stat_util example", Normalized, 0.764, 3.439, []float64{39, 2226, 31451, 2412, 40}, 2.162940869584568, math.NaN()},
+		{"fishtest stat_util example, logistic", Logistic, 0.2, 0.9, []float64{39, 2226, 31451, 2412, 40}, 2.1625425800483593, math.NaN()},
+		{"logistic pentanomial 1", Logistic, 0.5, 2.5, []float64{223, 9863, 21279, 10037, 246}, -3.0741264395890813, -3.07},
+		{"logistic pentanomial 2", Logistic, 0, 2, []float64{871, 26175, 55983, 26678, 821}, -4.978672863444156, -4.98},
 	}
 	for _, tc := range tests {
-		if tc.got != tc.want {
-			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
+		got, err := GSPRTLLR(tc.model, tc.elo0, tc.elo1, tc.counts)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
 		}
+		if !near(got, tc.want, 1e-8*math.Max(1, math.Abs(tc.want))) {
+			t.Errorf("%s: LLR %.12f, fishtest %.12f", tc.name, got, tc.want)
+		}
+		if !math.IsNaN(tc.fastchess) && round(got, 2) != tc.fastchess {
+			t.Errorf("%s: LLR %.4f, fastchess %.2f", tc.name, got, tc.fastchess)
+		}
+	}
+}
+
+func TestGSPRTLLRRefusesBadTallies(t *testing.T) {
+	t.Parallel()
+	for _, counts := range [][]float64{nil, {1, 2}, {1, 2, 3, 4}, {1, -1, 3}, {1, math.NaN(), 1}} {
+		if _, err := GSPRTLLR(Normalized, 0, 5, counts); err == nil {
+			t.Errorf("%v: no error", counts)
+		}
+	}
+	if llr, err := GSPRTLLR(Normalized, 0, 5, []float64{0, 0, 0}); err != nil || llr != 0 {
+		t.Errorf("empty tally: %v, %v; want 0, nil", llr, err)
 	}
 }
 
@@ -56,51 +88,26 @@ func TestSPRTBounds(t *testing.T) {
 	}
 }
 
-// Feeding the same games as individual scores 1, ½, 0 (interleaved), or as several
-// tallies, must reproduce the trinomial LLR: the GSPRT depends only on N, mean and variance.
-func TestSPRTScoresReduceToTrinomial(t *testing.T) {
+// A test fed the same games in several tallies holds their sum: the GSPRT depends only on
+// the tally.
+func TestSPRTTalliesAdd(t *testing.T) {
 	t.Parallel()
-	r := WDL{W: 10871, D: 20431, L: 10650}
-	want := SPRTLLRWDL(r, -1.75, 0.25)
-
 	one, _ := NewSPRT(-1.75, 0.25, 0.05, 0.05)
-	left := r
-	for left.Games() > 0 {
-		if left.W > 0 {
-			_ = one.AddScores(1)
-			left.W--
-		}
-		if left.D > 0 {
-			_ = one.AddScores(0.5)
-			left.D--
-		}
-		if left.L > 0 {
-			_ = one.AddScores(0)
-			left.L--
-		}
-	}
-
+	_ = one.AddWDL(WDL{W: 10871, D: 20431, L: 10650})
 	chunks, _ := NewSPRT(-1.75, 0.25, 0.05, 0.05)
 	for _, c := range []WDL{{W: 5000, D: 1, L: 0}, {W: 0, D: 20000, L: 10000}, {W: 5871, D: 430, L: 650}} {
 		if err := chunks.AddWDL(c); err != nil {
 			t.Fatal(err)
 		}
 	}
-
-	tests := []struct {
-		name string
-		s    *SPRT
-	}{
-		{"one score at a time", one},
-		{"three tallies", chunks},
+	if one.N() != 41952 || chunks.N() != 41952 || one.LLR() != chunks.LLR() || round(one.LLR(), 2) != 2.30 {
+		t.Errorf("N %d / %d, LLR %v / %v; want 41952 and 2.30 both", one.N(), chunks.N(), one.LLR(), chunks.LLR())
 	}
-	for _, tc := range tests {
-		if tc.s.N() != r.Games() {
-			t.Errorf("%s: N = %d, want %d", tc.name, tc.s.N(), r.Games())
-		}
-		if got := tc.s.LLR(); !near(got, want, 1e-9) {
-			t.Errorf("%s: LLR %.12f, want %.12f", tc.name, got, want)
-		}
+	if err := one.AddPairs(Penta{1, 2, 3, 4, 5}); err == nil {
+		t.Error("a trinomial test took a pentanomial tally")
+	}
+	if err := one.AddWDL(WDL{W: -1}); err == nil || one.N() != 41952 {
+		t.Errorf("negative count: err %v, N %d", err, one.N())
 	}
 }
 
@@ -108,21 +115,25 @@ func TestSPRTDecisions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name   string
-		r      WDL
+		add    func(s *SPRT) error
 		want   SPRTStatus
 		wantAt int
 	}{
-		{"clearly better", WDL{W: 700, D: 600, L: 500}, SPRTAcceptH1, 1800},
-		{"clearly worse", WDL{W: 500, D: 600, L: 700}, SPRTAcceptH0, 1800},
-		{"too few games", WDL{W: 6, D: 5, L: 4}, SPRTContinue, 0},
-		{"no games", WDL{}, SPRTContinue, 0},
+		{"clearly better", func(s *SPRT) error { return s.AddWDL(WDL{W: 700, D: 600, L: 500}) }, SPRTAcceptH1, 1800},
+		{"clearly worse", func(s *SPRT) error { return s.AddWDL(WDL{W: 500, D: 600, L: 700}) }, SPRTAcceptH0, 1800},
+		{"too few games", func(s *SPRT) error { return s.AddWDL(WDL{W: 6, D: 5, L: 4}) }, SPRTContinue, 0},
+		{"no games", func(s *SPRT) error { return s.AddWDL(WDL{}) }, SPRTContinue, 0},
+		// The extremes stop: one pair at a time, as a running test feeds them.
+		{"wins every game", func(s *SPRT) error { return oneByOne(s, WDL{W: 1}, 1000) }, SPRTAcceptH1, 207},
+		{"identical to its baseline (every game drawn)", func(s *SPRT) error { return oneByOne(s, WDL{D: 1}, 100000) }, SPRTAcceptH0, 14256},
+		{"wins every pair", func(s *SPRT) error { return pairsOneByOne(s, Penta{4: 1}, 1000) }, SPRTAcceptH1, 147},
 	}
 	for _, tc := range tests {
 		s, err := NewSPRT(0, 5, 0.05, 0.05)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddWDL(tc.r); err != nil {
+		if err := tc.add(s); err != nil {
 			t.Fatal(err)
 		}
 		rep := s.Report()
@@ -131,6 +142,24 @@ func TestSPRTDecisions(t *testing.T) {
 				tc.name, rep.Status, rep.DecidedAt, rep.LLR, tc.want, tc.wantAt)
 		}
 	}
+}
+
+func oneByOne(s *SPRT, r WDL, n int) error {
+	for range n {
+		if err := s.AddWDL(r); err != nil || s.Status() != SPRTContinue {
+			return err
+		}
+	}
+	return nil
+}
+
+func pairsOneByOne(s *SPRT, p Penta, n int) error {
+	for range n {
+		if err := s.AddPairs(p); err != nil || s.Status() != SPRTContinue {
+			return err
+		}
+	}
+	return nil
 }
 
 func TestSPRTStickyDecision(t *testing.T) {
@@ -151,32 +180,6 @@ func TestSPRTStickyDecision(t *testing.T) {
 	}
 }
 
-func TestSPRTFractionalGroupScores(t *testing.T) {
-	t.Parallel()
-	// Duplicate groups: fractional per-group scores. The LLR must equal SPRTLLR on their
-	// empirical mean and population variance.
-	scores := []float64{0.75, 0.5, 0.25, 1, 0.625, 0.5, 0.875, 0.375, 0.5, 0.625}
-	s, _ := NewSPRT(-1, 3, 0.05, 0.05)
-	if err := s.AddScores(scores...); err != nil {
-		t.Fatal(err)
-	}
-	mean, ss := 0.0, 0.0
-	for _, x := range scores {
-		mean += x
-	}
-	mean /= float64(len(scores))
-	for _, x := range scores {
-		ss += (x - mean) * (x - mean)
-	}
-	want := SPRTLLR(float64(len(scores)), mean, ss/float64(len(scores)), -1, 3)
-	if got := s.LLR(); !near(got, want, 1e-12) {
-		t.Errorf("LLR %v, want %v", got, want)
-	}
-	if err := s.AddScores(0.5, 1.5); err == nil || s.N() != len(scores) {
-		t.Errorf("out-of-range score: err %v, N %d (want error, N %d)", err, s.N(), len(scores))
-	}
-}
-
 func TestNewSPRTErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -192,6 +195,9 @@ func TestNewSPRTErrors(t *testing.T) {
 		if _, err := NewSPRT(tc.nelo0, tc.nelo1, tc.alpha, tc.beta); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
+	}
+	if _, err := NewSPRTModel(SPRTModel(9), 0, 5, 0.05, 0.05); err == nil {
+		t.Error("unknown model: no error")
 	}
 }
 
@@ -210,5 +216,35 @@ func TestSPRTStatusString(t *testing.T) {
 		if got := tc.s.String(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// fastchess's EloPentanomial tests (app/tests/elo_test.cpp), its Stats(LL, LD, WL, DD, WD,
+// WW) folded into the five categories.
+func TestEloFromPairs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		p                                     Penta
+		nelo, neloMargin, elo, margin, losPct float64
+	}{
+		{Penta{34, 54, 31 + 32, 64, 75}, 57.94, 28.28, 55.58, 27.65, 100.00},
+		{Penta{332, 433, 457 + 41, 333, 334}, -9.17, 10.96, -8.64, 10.33, 5.05},
+		{Penta{7895, 8757, 5485 + 200, 568, 9999}, -19.01, 2.65, -21.04, 2.95, math.NaN()},
+	}
+	for _, tc := range tests {
+		e := EloFromPairs(tc.p)
+		got := []float64{e.NElo, e.NEloMargin, e.Elo, e.Margin}
+		want := []float64{tc.nelo, tc.neloMargin, tc.elo, tc.margin}
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 0.01*math.Abs(want[i]) {
+				t.Errorf("%v: figure %d is %.4f, want %.2f", tc.p, i, got[i], want[i])
+			}
+		}
+		if !math.IsNaN(tc.losPct) && round(100*e.LOS, 2) != tc.losPct {
+			t.Errorf("%v: LOS %.4f%%, want %.2f%%", tc.p, 100*e.LOS, tc.losPct)
+		}
+	}
+	if e := EloFromPairs(Penta{}); e.Pairs != 0 || e.Score != 0.5 || e.LOS != 0.5 {
+		t.Errorf("no pairs: %+v", e)
 	}
 }

@@ -1,6 +1,7 @@
 package referee_test
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,9 +80,9 @@ func TestRefusalsCarryTheRuleBroken(t *testing.T) {
 }
 
 // A flood of refused answers is refused answer by answer, but a decision records at most 64
-// attempts: the last of them counts the refused answers that were not recorded one by one,
-// and shows the last of them; the accepted answer follows.
-func TestFloodIsCountedInTheLastAttempt(t *testing.T) {
+// attempts: the refused answers past them are counted (Flooded), not recorded one by one; the
+// accepted answer follows.
+func TestFloodIsCountedPastTheAttemptsKept(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		ms := time.Millisecond
@@ -95,17 +96,13 @@ func TestFloodIsCountedInTheLastAttempt(t *testing.T) {
 		if len(seen.Refusals) != 101 {
 			t.Errorf("north was refused %d answers, want each of the 101", len(seen.Refusals))
 		}
-		got := decisionsOf(rec, 0)[0].Attempts
-		if len(got) != 65 {
-			t.Fatalf("%d attempts recorded, want 64 refused and the accepted one", len(got))
+		d := decisionsOf(rec, 0)[0]
+		got := d.Attempts
+		if len(got) != 65 || d.Flooded != 37 {
+			t.Fatalf("%d attempts recorded and %d counted, want 64 refused recorded, 37 counted and the accepted one", len(got), d.Flooded)
 		}
-		if a := got[62]; a.Text != "no such action" || !strings.Contains(a.Rejected, `unknown action "no such action"`) {
-			t.Errorf("the 63rd attempt = %+v, want a malformed answer recorded as it was", a)
-		}
-		flood := got[63]
-		want := referee.ReasonFlood + ": 38 more refused answers, the last one shown (a decision records 64)"
-		if flood.Text != "nor this" || flood.After != 20*ms || flood.Rejected != want {
-			t.Errorf("the 64th attempt = %+v, want the last refused answer (nor this, 20ms) with %q", flood, want)
+		if a := got[63]; a.Text != "no such action" || !strings.Contains(a.Rejected, `unknown action "no such action"`) {
+			t.Errorf("the 64th attempt = %+v, want a malformed answer recorded as it was", a)
 		}
 		if a := got[64]; a.Rejected != "" || a.After != 30*ms {
 			t.Errorf("the last attempt = %+v, want the accepted answer after 30 ms", a)
@@ -169,6 +166,49 @@ func TestRefusalReasonsNameTheRequest(t *testing.T) {
 		play(t, table)
 		if got := north.Seen().Refusals; len(got) != 1 || !strings.Contains(got[0].Reason, `"x\n1"`) {
 			t.Errorf("refusals %+v, want the unknown request id quoted", got)
+		}
+	})
+}
+
+// flooding is a seat whose connection refused answers itself (as the gRPC session does for a
+// full buffer) and says so at the end of the game.
+type flooding struct {
+	*refereetest.Seat
+	counts map[string]int
+}
+
+func (f flooding) Flooded(string) map[string]int { return f.counts }
+
+// The answers a seat's connection refused itself are counted with the decision they name,
+// if it is one of that seat's; those naming another seat's request, or none, are not.
+func TestFloodsTheConnectionRefusedAreCountedWithTheirDecision(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		// The same deal twice: the first shows whose requests are whose.
+		seats := []*refereetest.Seat{refereetest.NewSeat(answering), refereetest.NewSeat(answering), refereetest.NewSeat(answering)}
+		table := newTable(t, "modern", clock, seats...)
+		first := play(t, newTable(t, "modern", clock, refereetest.NewSeat(answering), refereetest.NewSeat(answering), refereetest.NewSeat(answering)))
+		mine, other := decisionsOf(first, 0)[0].RequestID, decisionsOf(first, 1)[0].RequestID
+		table.Players[0].Conn = flooding{seats[0], map[string]int{mine: 5, other: 7, "": 3, "r999": 2}}
+		rec, err := referee.Play(context.Background(), table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range seats {
+			s.Wait()
+		}
+		total := 0
+		for _, d := range rec.Decisions {
+			total += d.Flooded
+			switch {
+			case d.RequestID == mine && d.Flooded != 5:
+				t.Errorf("seat 0's request %s: %d flooded answers counted, want 5", mine, d.Flooded)
+			case d.RequestID != mine && d.Flooded != 0:
+				t.Errorf("decision %d (%s, seat %d): %d flooded answers counted, want none", d.Index, d.RequestID, d.Seat, d.Flooded)
+			}
+		}
+		if total != 5 {
+			t.Errorf("%d flooded answers counted in all, want seat 0's 5 (%s is seat 1's request, r999 none)", total, other)
 		}
 	})
 }

@@ -18,6 +18,7 @@ import (
 // when it comes, is refused as a duplicate and recorded with the decision it was meant for.
 func TestClockSpendsTheBankThenStrikes(t *testing.T) {
 	t.Parallel()
+	clock := perMatch(clock) // the match clock shows the bank and the strikes
 	synctest.Test(t, func(t *testing.T) {
 		ms := time.Millisecond
 		north := refereetest.NewSeat(answering,
@@ -82,6 +83,7 @@ func TestClockSpendsTheBankThenStrikes(t *testing.T) {
 // decision of its seat is the fallback, played at once without asking it.
 func TestForfeitAfterTheMaximumStrikes(t *testing.T) {
 	t.Parallel()
+	clock := perMatch(clock)
 	synctest.Test(t, func(t *testing.T) {
 		north := refereetest.NewSeat(refereetest.Quiet)
 		table := newTable(t, "modern", clock, north, refereetest.NewSeat(answering), refereetest.NewSeat(answering))
@@ -116,12 +118,13 @@ func TestForfeitAfterTheMaximumStrikes(t *testing.T) {
 	})
 }
 
-// Deals of one match play at once and share each bot's clock: late answers that come due
-// together count one strike each until the bot has forfeited, and none after.
+// With a per-match clock, deals of one match play at once and share each bot's clock: late
+// answers that come due together count one strike each until the bot has forfeited, and none
+// after.
 func TestStrikesOfParallelDealsStopAtTheForfeit(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		tc := domain.TimeControl{PerDecision: time.Second, Overage: 2 * time.Second, MaxStrikes: 1}
+		tc := domain.TimeControl{PerDecision: time.Second, Overage: 2 * time.Second, MaxStrikes: 1, Scope: domain.ClockPerMatch}
 		shared := referee.NewClock(tc)
 		var tables []*referee.Table
 		for range 2 {
@@ -153,24 +156,28 @@ func TestStrikesOfParallelDealsStopAtTheForfeit(t *testing.T) {
 }
 
 // The bot's clock starts when its request leaves the seat's queue; the wait before is the
-// arena's share, never charged to the bot. A request that never leaves times out from the
-// moment it was asked, and one the queue cannot take is late at once.
+// arena's share, never charged to the bot. A request still in the queue when its time is up
+// gets its time again (retimed), never a strike; one that never leaves gets the fallback
+// after every retime, without a strike; one the queue cannot take is late at once.
 func TestClockStartsAtTheHandOff(t *testing.T) {
 	t.Parallel()
 	ms := time.Millisecond
 	for _, tc := range []struct {
-		name  string
-		step  refereetest.Step
-		share time.Duration // the decision's arena share
-		want  time.Duration // its latency
-		bank  time.Duration // the overage left in the next request
-		late  bool          // the fallback and a strike
+		name     string
+		step     refereetest.Step
+		share    time.Duration // the decision's arena share
+		want     time.Duration // its latency
+		bank     time.Duration // the overage left in the next request
+		fallback bool
+		strike   bool
+		retimed  int
 	}{
-		{"queued then answered", refereetest.Step{HandAfter: 400 * ms, Replies: []refereetest.Reply{{After: 300 * ms}}}, 400 * ms, 300 * ms, 2000 * ms, false},
-		{"queued then overrun", refereetest.Step{HandAfter: 400 * ms, Replies: []refereetest.Reply{{After: 1200 * ms}}}, 400 * ms, 1200 * ms, 1800 * ms, false},
-		{"answered at once", refereetest.Answer(0, ""), 0, 0, 2000 * ms, false},
-		{"never handed over", refereetest.Step{HandAfter: refereetest.Never}, 3000 * ms, 3000 * ms, 0, true},
-		{"queue full", refereetest.Step{Full: true}, 0, 3000 * ms, 0, true},
+		{"queued then answered", refereetest.Step{HandAfter: 400 * ms, Replies: []refereetest.Reply{{After: 300 * ms}}}, 400 * ms, 300 * ms, 2000 * ms, false, false, 0},
+		{"queued then overrun", refereetest.Step{HandAfter: 400 * ms, Replies: []refereetest.Reply{{After: 1200 * ms}}}, 400 * ms, 1200 * ms, 1800 * ms, false, false, 0},
+		{"queued past its time", refereetest.Step{HandAfter: 4000 * ms, Replies: []refereetest.Reply{{After: 300 * ms}}}, 4000 * ms, 300 * ms, 2000 * ms, false, false, 1},
+		{"answered at once", refereetest.Answer(0, ""), 0, 0, 2000 * ms, false, false, 0},
+		{"never handed over", refereetest.Step{HandAfter: refereetest.Never}, 27000 * ms, 0, 2000 * ms, true, false, 8},
+		{"queue full", refereetest.Step{Full: true}, 0, 3000 * ms, 0, true, true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -179,9 +186,19 @@ func TestClockStartsAtTheHandOff(t *testing.T) {
 				table := newTable(t, "modern", clock, north, refereetest.NewSeat(answering), refereetest.NewSeat(answering))
 				rec := play(t, table)
 				d := decisionsOf(rec, 0)[0]
-				if d.ArenaShare != tc.share || d.Latency != tc.want || d.Fallback != tc.late || d.Strike != tc.late {
-					t.Errorf("north's first decision: arena share %v, latency %v, fallback %v, strike %v; want %v, %v, %v, %v",
-						d.ArenaShare, d.Latency, d.Fallback, d.Strike, tc.share, tc.want, tc.late, tc.late)
+				if d.ArenaShare != tc.share || d.Latency != tc.want || d.Fallback != tc.fallback || d.Strike != tc.strike || d.Retimed != tc.retimed {
+					t.Errorf("north's first decision: arena share %v, latency %v, fallback %v, strike %v, retimed %d; want %v, %v, %v, %v, %d",
+						d.ArenaShare, d.Latency, d.Fallback, d.Strike, d.Retimed, tc.share, tc.want, tc.fallback, tc.strike, tc.retimed)
+				}
+				if want := tc.name == "never handed over"; d.NeverHanded() != want {
+					t.Errorf("NeverHanded = %v, want %v", d.NeverHanded(), want)
+				}
+				if d.NeverHanded() {
+					if !d.Handed().IsZero() {
+						t.Errorf("never handed over, but the record says it was at %v", d.Handed())
+					}
+				} else if got := d.Handed().Sub(d.Asked); !d.Asked.IsZero() && got != tc.share {
+					t.Errorf("handed over %v after it was asked, want the arena share %v", got, tc.share)
 				}
 				asked := north.Seen().Asked
 				if got := asked[1].OverageLeft; got != tc.bank {
@@ -245,4 +262,98 @@ func TestFallbackIsTheFirstLegalAction(t *testing.T) {
 	if got := referee.Fallback(legal); got != legal[0] {
 		t.Errorf("Fallback(%v) = %v, want %v", legal, got, legal[0])
 	}
+}
+
+// perMatch is tc with one bank and strike count per bot for the whole match.
+func perMatch(tc domain.TimeControl) domain.TimeControl {
+	tc.Scope = domain.ClockPerMatch
+	return tc
+}
+
+// With a clock per game (the default), every deal gives each bot a bank and a strike count
+// of its own, and the deals a bot plays at the same time do not share them: overruns on two
+// tables at once cost each table's bank only, and strikes forfeit the game they were given
+// in, not the next one.
+func TestClockPerGame(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ms := time.Millisecond
+		match := referee.NewClock(clock) // the bot's match clock: only whether it has left
+		var tables []*referee.Table
+		for range 2 {
+			north := refereetest.NewSeat(answering, refereetest.Answer(2500*ms, "")) // 1.5 s of the 2 s bank
+			table := newTable(t, "modern", clock, north, refereetest.NewSeat(answering), refereetest.NewSeat(answering))
+			table.Players[0].Clock = match
+			tables = append(tables, table)
+		}
+		recs := make([]*domain.DealRecord, len(tables))
+		var wg sync.WaitGroup
+		for i, table := range tables {
+			wg.Go(func() { recs[i] = play(t, table) })
+		}
+		wg.Wait()
+		for i, rec := range recs {
+			first := decisionsOf(rec, 0)[0]
+			if first.Strike || first.Fallback || first.Latency != 2500*ms {
+				t.Errorf("table %d: north's overrun = %+v, want it paid from that table's bank", i, first)
+			}
+			if got := tables[i].Players[0].Conn.(*refereetest.Seat).Seen().Asked[1].OverageLeft; got != 500*ms {
+				t.Errorf("table %d: the bank left after the overrun = %v, want 500ms", i, got)
+			}
+		}
+
+		// Three strikes forfeit the game: the rest of it is fallbacks without asking; the next
+		// game asks the bot again, with a full bank and no strikes.
+		quiet := refereetest.NewSeat(refereetest.Quiet)
+		table := newTable(t, "modern", clock, quiet, refereetest.NewSeat(answering), refereetest.NewSeat(answering))
+		table.Players[0].Clock = match
+		rec := play(t, table)
+		seen := quiet.Seen()
+		if len(seen.Asked) != clock.MaxStrikes || !seen.Fallbacks[clock.MaxStrikes-1].Forfeited {
+			t.Fatalf("the quiet bot was asked %d times, told %+v; want %d requests, the last fallback a forfeit of the game",
+				len(seen.Asked), seen.Fallbacks, clock.MaxStrikes)
+		}
+		for _, d := range decisionsOf(rec, 0)[clock.MaxStrikes:] {
+			if d.RequestID != "" || !d.Fallback || d.Strike {
+				t.Errorf("after the game's forfeit: %+v, want the fallback without asking", d)
+			}
+		}
+		if match.Forfeited() || match.Strikes() != 0 {
+			t.Errorf("the match clock: forfeited %v, %d strikes; want neither: a game's strikes are the game's", match.Forfeited(), match.Strikes())
+		}
+		next := refereetest.NewSeat(answering)
+		table = newTable(t, "modern", clock, next, refereetest.NewSeat(answering), refereetest.NewSeat(answering))
+		table.Players[0].Clock = match
+		play(t, table)
+		if asked := next.Seen().Asked; len(asked) == 0 || asked[0].OverageLeft != clock.Overage {
+			t.Errorf("the next game: %d requests, the first with a bank of %v; want the bot asked with the full bank", len(asked), asked[0].OverageLeft)
+		}
+	})
+}
+
+// A strike records where its time went: when the request was handed over, and from the
+// bot's late answer what it says it thought and what the transport took.
+func TestStrikeIsAttributed(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ms := time.Millisecond
+		late := refereetest.Step{HandAfter: 200 * ms, Replies: []refereetest.Reply{{After: 3500 * ms, Think: 3100 * ms}}}
+		north := refereetest.NewSeat(answering, late, refereetest.Answer(100*ms, ""))
+		table := newTable(t, "modern", clock, north, refereetest.NewSeat(answering), refereetest.NewSeat(answering))
+		var decided []domain.DecisionRecord
+		table.Decided = func(d *domain.DecisionRecord) { decided = append(decided, *d) }
+		begin := time.Now()
+		rec := play(t, table)
+		d := decisionsOf(rec, 0)[0]
+		a := d.Attribution()
+		if d.Asked.Before(begin) || d.Asked.IsZero() {
+			t.Errorf("the strike was asked at %v, before the deal began at %v", d.Asked, begin)
+		}
+		if !d.Strike || a.Arena != 200*ms || !a.Handed.Equal(d.Asked.Add(200*ms)) || !a.Answered || a.Think != 3100*ms || a.Transport != 400*ms {
+			t.Errorf("the strike's attribution = %+v (strike %v), want handed over at 200ms, 3.1 s thought, 0.4 s transport", a, d.Strike)
+		}
+		if len(decided) != len(rec.Decisions) || decided[0].RequestID != rec.Decisions[0].RequestID {
+			t.Errorf("Decided was told %d decisions, the deal has %d", len(decided), len(rec.Decisions))
+		}
+	})
 }

@@ -54,13 +54,23 @@ type Conn interface {
 type Direct interface {
 	Conn
 	// Decide asks for the decision req describes and returns the bot's action, one of
-	// req.Legal, and when the bot had it; sent is as Ask's. req is valid only during the call.
-	// An error means the bot gave no action (the referee treats it like a missing answer).
-	Decide(req *Request) (sent []byte, action engine.Action, at time.Time, err error)
+	// req.Legal, when the bot was handed the request (its clock starts then: encoding it
+	// before is the arena's share) and when the bot had its action; sent is as Ask's. req is
+	// valid only during the call. An error means the bot gave no action (the referee treats it
+	// like a missing answer).
+	Decide(req *Request) (sent []byte, action engine.Action, handed, at time.Time, err error)
 	// Encodes says whether Decide encodes its requests for their records, which needs each
 	// request's events; a bot in process reads only its observation, so when nothing is
 	// encoded the referee builds no events for the seat (they count as sent).
 	Encodes() bool
+}
+
+// FloodCounter is a Conn whose adapter refuses some answers itself, before the referee sees
+// them (a bot flooding a game, PROTO-FLOOD). Flooded returns how many it refused for game
+// since it was last asked, by the request id they named ("" for the answers past the ids it
+// keeps apart), and forgets them; the referee counts them with the decisions they name.
+type FloodCounter interface {
+	Flooded(gameID string) map[string]int
 }
 
 // Start is what a seat is told when its game begins.
@@ -85,7 +95,7 @@ type Request struct {
 	Observation *engine.Observation
 	Legal       []engine.Action // in the engine's stable order; the first is the fallback
 	Deadline    time.Time       // the time per decision from the moment the referee asked
-	OverageLeft time.Duration   // the bot's bank for the rest of the match
+	OverageLeft time.Duration   // the bot's bank for the rest of the game (of the match, with a per-match clock)
 	Rules       string          // Observation.Rules.String()
 	// Events are the seat's redacted events since its last message (none when the bot
 	// streams events); FirstEvent is the log index of the first.
@@ -140,8 +150,8 @@ type Refusal struct {
 type FallbackPlayed struct {
 	GameID, RequestID string
 	Action            engine.Action
-	Strikes           int  // the bot's strikes in the match so far
-	Forfeited         bool // the bot has forfeited the match
+	Strikes           int  // the bot's strikes in the game so far (in the match, with a per-match clock)
+	Forfeited         bool // the bot has forfeited the game (the match, with a per-match clock)
 }
 
 // End is how a game ended, the same for every seat.

@@ -74,6 +74,7 @@ func checkRecord(t *testing.T, table *referee.Table, rec *domain.DealRecord, beg
 			RequestID: fmt.Sprintf("r%d", i+1), Sent: []byte(fmt.Sprintf("m/4 r%d", i+1)),
 			Attempts: []domain.AnswerAttempt{{Text: m.Action.String(), After: 100 * time.Millisecond}},
 			Action:   m.Action, Latency: 100 * time.Millisecond, Think: 40 * time.Millisecond, SentFromState: true,
+			Asked: begin.Add(time.Duration(i) * 100 * time.Millisecond), // each answered 100 ms after it was asked
 		}
 		if m.Seat != st.ToMove() || m.Action != refereetest.Pick(st.LegalActions(nil)) || !reflect.DeepEqual(d, want) {
 			t.Errorf("decision %d = %+v\nwant %+v (move %+v)", i, d, want, m)

@@ -27,11 +27,14 @@ const (
 )
 
 // maxAttempts bounds the answers recorded for one decision: a bot that floods its open request
-// with refused answers gets them counted in one last attempt, so that its deal stays storable.
+// with refused answers gets the rest counted (DecisionRecord.Flooded), so that its deal stays
+// storable.
 const maxAttempts = 64
 
-// Clock is one bot's clock and strike count for a whole match; the deals of a match may run
-// in parallel, so it is safe for concurrent use.
+// Clock is one bot's overage bank and strike count: a game's (each deal of a match has one
+// per seat, made by Play) or, with a per-match time control, the whole match's, shared by the
+// deals the match plays in parallel; it is safe for concurrent use. A bot's match clock also
+// says whether it has left the match for good (Player.Clock).
 type Clock struct {
 	mu        sync.Mutex
 	tc        domain.TimeControl
@@ -40,7 +43,7 @@ type Clock struct {
 	forfeited bool
 }
 
-// NewClock starts a bot's clock for a match.
+// NewClock starts a bot's clock for a match (or a game).
 func NewClock(tc domain.TimeControl) *Clock { return &Clock{tc: tc, bank: tc.Overage} }
 
 // Bank returns the overage left.
@@ -50,7 +53,8 @@ func (c *Clock) Bank() time.Duration {
 	return c.bank
 }
 
-// Forfeited reports whether the bot has forfeited the match by strikes.
+// Forfeited reports whether the bot has forfeited what the clock is for (a game or the match)
+// by strikes, or has left for good.
 func (c *Clock) Forfeited() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -95,12 +99,19 @@ func (c *Clock) strike() (int, bool, bool) {
 	return c.strikes, c.forfeited, true
 }
 
-// Player is one seat of a table: the bot's name, its line and its match clock.
+// Player is one seat of a table: the bot's name, its line and its match clock. With a
+// per-match time control the match clock keeps the bot's bank and strikes; with a per-game
+// one (the default) the game has a clock of its own for them, and the match clock only
+// keeps whether the bot has left the match for good.
 type Player struct {
 	Bot   string
 	Conn  Conn
 	Clock *Clock
 }
+
+// maxRetimes bounds how often a request that has not reached the bot's connection when its
+// time is up gets its time again (domain.MaxRetimes).
+const maxRetimes = domain.MaxRetimes
 
 // Table is one deal to play.
 type Table struct {
@@ -125,6 +136,9 @@ type Table struct {
 	// latency, strike, fallback), without requests or answers. A seat over the wire is
 	// recorded as always: its requests are encoded to be sent anyway.
 	Unrecorded bool
+	// Decided, when set, is told every decision as it is recorded (the admission control
+	// judges the bots' headroom from them as they come).
+	Decided func(*domain.DecisionRecord)
 }
 
 // ErrAborted is returned when the context ends a deal before it finishes; nothing of the
@@ -145,6 +159,12 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number)}
 	for i, p := range t.Players {
 		g.direct[i], _ = p.Conn.(Direct)
+		g.clocks[i] = p.Clock
+		if !t.TimeControl.PerMatch() || p.Clock == nil {
+			// The game's own bank and strikes, kept in the game (no allocation per seat).
+			g.own[i].tc, g.own[i].bank = t.TimeControl, t.TimeControl.Overage
+			g.clocks[i] = &g.own[i]
+		}
 	}
 	return g.play(ctx)
 }
@@ -175,6 +195,10 @@ type game struct {
 	id     string
 	sent   [engine.MaxPlayers]int    // per seat: events sent so far
 	direct [engine.MaxPlayers]Direct // per seat: its Conn, when it decides when asked
+	// clocks are the seats' banks and strikes: the game's own (own), or with a per-match
+	// time control the players' match clocks.
+	clocks [engine.MaxPlayers]*Clock
+	own    [engine.MaxPlayers]Clock
 
 	req Request // the request being asked, built afresh for each decision
 
@@ -229,6 +253,9 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		}
 		d.Index = len(rec.Decisions)
 		rec.Decisions = append(rec.Decisions, d)
+		if t.Decided != nil {
+			t.Decided(&rec.Decisions[len(rec.Decisions)-1])
+		}
 		before := g.st.NumEvents()
 		if err := g.st.Apply(d.Action); err != nil {
 			return nil, fmt.Errorf("referee: applying checked action %s: %w", d.Action, err)
@@ -241,6 +268,7 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		}
 	}
 
+	g.traceLate(answers) // into the working decisions, before the record's copy
 	kept := rec.Decisions
 	work = &kept
 	rec.Decisions = slices.Clone(kept) // the scratch storage goes back when play returns
@@ -263,9 +291,9 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 
 // decide asks the seat's bot for one decision and returns what was decided and how.
 func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answer) (domain.DecisionRecord, error) {
-	p := g.t.Players[seat]
+	p, clock := g.t.Players[seat], g.clocks[seat]
 	rec := domain.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
-	if p.Clock.Forfeited() {
+	if clock.Forfeited() || p.Clock.Forfeited() {
 		rec.Action, rec.Fallback = g.fallbackUnasked(), true
 		return rec, nil
 	}
@@ -278,12 +306,13 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	}
 
 	start := time.Now() // the arena's share counts building and encoding the request
+	rec.Asked = start
 	g.requests++
 	g.asked = append(g.asked, start)
 	g.askedSeat = append(g.askedSeat, seat)
 	rec.RequestID = requestID(g.requests)
 	tc := g.t.TimeControl
-	bank := p.Clock.Bank()
+	bank := clock.Bank()
 	// One request per game, built afresh for each decision: the Conn uses it only during Ask
 	// (and a resume while the request is open). The deadline goes out in whole µs (a bot
 	// cannot use less), which keeps a compact deal record's clock fields a byte each
@@ -300,8 +329,11 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	defer g.setPending(seat, nil)
 
 	// The bot's clock starts when the request is handed to its connection (at once for a
-	// Conn without a queue); until then the hard timer is only a backstop for a request that
-	// never leaves (a bot that stopped reading fills its outbox).
+	// Conn without a queue). Until then the wait is the arena's (the request queued behind
+	// other work, on a busy host): a request that has not left the queue when its time is up
+	// gets its time again (Retimed), and past maxRetimes its fallback is played, never with a
+	// strike. A request the queue cannot take at all (a bot that stopped reading fills its
+	// outbox) is late at once.
 	allowed := tc.PerDecision + bank
 	if d := g.direct[seat]; d != nil {
 		return g.decideDirect(d, rec, req, start, allowed), nil
@@ -326,13 +358,19 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 				elapsed := a.At.Sub(clockStart)
 				rec.Action, rec.Latency, rec.Think = action, elapsed, a.Think
 				if over := elapsed - tc.PerDecision; over > 0 {
-					p.Clock.spend(over)
+					clock.spend(over)
 				}
 				return rec, nil
 			}
 		case <-hard.C:
-			if handed != nil { // never handed over: the whole wait was the arena's or the line's
+			if handed != nil { // not handed over yet: the whole wait is the arena's
+				if rec.Retimed < maxRetimes {
+					rec.Retimed++
+					hard.Reset(allowed)
+					continue
+				}
 				rec.ArenaShare = time.Since(start)
+				return g.neverHanded(rec, legal), nil
 			}
 			return g.late(rec, legal, clockStart, allowed), nil
 		case <-p.Conn.Gone():
@@ -345,19 +383,26 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	}
 }
 
-// decideDirect is decide for a seat whose bot decides when asked (Direct): its answer is
-// checked as one over the wire, and it is late when it came past the time allowed.
+// decideDirect is decide for a seat whose bot decides when asked (Direct), under the same
+// clock rules as a bot over the wire: its clock starts at the hand-off (when the bot is
+// given the request, once it is encoded: the time before is the arena's share), its answer
+// is checked as one over the wire, and it is late when it came past the time allowed (the
+// fallback and a strike from the game's or the match's clock, as the time control says). A
+// Direct bot is handed its request at once, on this goroutine: it is never retimed, and
+// never left unhanded. All of its time is its own (Think): no wire lies between.
 func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) domain.DecisionRecord {
-	p := g.t.Players[rec.Seat]
 	legal := req.Legal
-	sent, action, at, err := d.Decide(req)
+	sent, action, handed, at, err := d.Decide(req)
 	if !g.t.Unrecorded {
 		rec.Sent, rec.SentFromState = sent, len(sent) > 0
 	}
 	if err != nil {
 		return g.late(rec, legal, start, allowed)
 	}
-	elapsed := at.Sub(start)
+	rec.ArenaShare = handed.Sub(start)
+	g.asked[g.requests-1] = handed
+	elapsed := at.Sub(handed)
+	rec.Think = elapsed
 	if !slices.Contains(legal, action) {
 		// A Direct bot answers one of the legal actions; one that does not is refused as an
 		// answer over the wire is, and as it cannot correct itself its fallback is played.
@@ -371,10 +416,11 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 	}
 	if elapsed > allowed {
 		// Late: the fallback at the deadline, and the answer recorded as one to a request
-		// that is over, as a late answer over the wire is when it comes during the game.
-		rec = g.late(rec, legal, start, allowed)
+		// that is over, as a late answer over the wire is when it comes during the game
+		// (its Think is the strike's attribution, as a late answer's over the wire).
+		rec = g.late(rec, legal, handed, allowed)
 		if !g.t.Unrecorded {
-			addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: lateReason(rec.RequestID)})
+			addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: duplicateReason(rec.RequestID)})
 		}
 		return rec
 	}
@@ -383,14 +429,9 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 	}
 	rec.Action, rec.Latency = action, elapsed
 	if over := elapsed - g.t.TimeControl.PerDecision; over > 0 {
-		p.Clock.spend(over)
+		g.clocks[rec.Seat].spend(over)
 	}
 	return rec
-}
-
-// lateReason is why an answer to request id, which is over, is refused.
-func lateReason(id string) string {
-	return "request " + id + " is over: it was answered, or its deadline passed and the fallback was played"
 }
 
 // scratch is a game's working storage, kept between deals (scratches) so that a deal grows
@@ -453,7 +494,7 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 	switch {
 	case a.RequestID != rec.RequestID && g.closed(a.RequestID, seat):
 		// The referee keeps no record of how each earlier request ended, only that it did.
-		rule, reason = ReasonDuplicate, lateReason(a.RequestID)
+		rule, reason = ReasonDuplicate, duplicateReason(a.RequestID)
 	case a.RequestID != rec.RequestID:
 		// Another seat's request, or none at all: it belongs to no decision of this seat, so
 		// it is recorded nowhere in the deal (the session counts it among its refusals).
@@ -486,6 +527,54 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 	return action, false
 }
 
+// traceLate records, once the deal is over, the answers still waiting for the referee (every
+// one names a request that is over: they are late) and the answers the seats' connections
+// refused themselves (FloodCounter), each with the decision it names, if it names one of its
+// seat's: every answer a bot sent for a decision is in that decision's record, one by one or
+// counted.
+func (g *game) traceLate(answers []<-chan Answer) {
+	for i, ch := range answers {
+		seat := engine.Seat(i)
+		for drained := false; !drained; {
+			select {
+			case a := <-ch:
+				if g.closed(a.RequestID, seat) {
+					g.recordLate(seat, a, duplicateReason(a.RequestID))
+				}
+			default:
+				drained = true
+			}
+		}
+		fc, ok := g.t.Players[i].Conn.(FloodCounter)
+		if !ok {
+			continue
+		}
+		for id, n := range fc.Flooded(g.id) {
+			if d := g.decisionOf(seat, id); d != nil {
+				d.Flooded += n
+			}
+		}
+	}
+}
+
+// duplicateReason is why an answer to request id, which is over, is refused.
+func duplicateReason(id string) string {
+	return "request " + id + " is over: it was answered, or its deadline passed and the fallback was played"
+}
+
+// decisionOf is the recorded decision of seat whose request was id, or nil.
+func (g *game) decisionOf(seat engine.Seat, id string) *domain.DecisionRecord {
+	if id == "" {
+		return nil
+	}
+	for i := len(g.deal.Decisions) - 1; i >= 0; i-- {
+		if d := &g.deal.Decisions[i]; d.RequestID == id && d.Seat == seat {
+			return d
+		}
+	}
+	return nil
+}
+
 // recordLate adds an answer to a request that is over (answered, or played by the fallback)
 // to that request's decision, with its time from that request: a bot's late answers show in
 // the record of the decision they were meant for. closed() has checked that the request was
@@ -493,37 +582,28 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 // record.
 func (g *game) recordLate(seat engine.Seat, a Answer, reason string) {
 	k, _ := strconv.Atoi(strings.TrimPrefix(a.RequestID, "r")) // closed() checked the form
-	for i := len(g.deal.Decisions) - 1; i >= 0; i-- {
-		if d := &g.deal.Decisions[i]; d.RequestID == a.RequestID && d.Seat == seat {
-			addAttempt(d, domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
-			return
+	if d := g.decisionOf(seat, a.RequestID); d != nil {
+		if d.Fallback && d.Think == 0 {
+			d.Think = a.Think // a strike's attribution: what the bot says it thought
 		}
+		addAttempt(d, domain.AnswerAttempt{Text: a.Action, After: a.At.Sub(g.asked[k-1]), Rejected: reason})
 	}
 }
 
-// addAttempt records one answer of a decision; past maxAttempts the last attempt counts the
-// refused answers that were not recorded one by one.
+// addAttempt records one answer of a decision; past maxAttempts the refused answers are
+// counted (Flooded), not recorded one by one. (Deals recorded before Flooded counted them in
+// their last attempt, whose reason says "PROTO-FLOOD: n more refused answers".)
 func addAttempt(d *domain.DecisionRecord, a domain.AnswerAttempt) {
-	switch n := len(d.Attempts); {
-	case n < maxAttempts-1 || a.Rejected == "":
+	if len(d.Attempts) < maxAttempts || a.Rejected == "" {
 		d.Attempts = append(d.Attempts, a)
-	case n == maxAttempts-1:
-		d.Attempts = append(d.Attempts, domain.AnswerAttempt{Text: a.Text, After: a.After, Rejected: floodNote(1)})
-	default:
-		last := &d.Attempts[n-1]
-		var more int
-		fmt.Sscanf(last.Rejected, ReasonFlood+": %d", &more)
-		last.Text, last.After, last.Rejected = a.Text, a.After, floodNote(more+1)
+		return
 	}
+	d.Flooded++
 }
 
 // ReasonFlood refuses answers beyond what a decision records, or beyond what a session
 // queues for a game.
 const ReasonFlood = "PROTO-FLOOD"
-
-func floodNote(n int) string {
-	return ReasonFlood + ": " + strconv.Itoa(n) + " more refused answers, the last one shown (a decision records " + strconv.Itoa(maxAttempts) + ")"
-}
 
 // closed reports whether id names a request of this game for seat that is over (answered, or
 // given its fallback): every request of the seat but the one open now.
@@ -536,9 +616,19 @@ func (g *game) closed(id string, seat engine.Seat) bool {
 // late plays the fallback for a late or missing answer and gives a strike.
 func (g *game) late(rec domain.DecisionRecord, legal []engine.Action, start time.Time, waited time.Duration) domain.DecisionRecord {
 	p := g.t.Players[rec.Seat]
-	strikes, forfeited, counted := p.Clock.strike()
+	strikes, forfeited, counted := g.clocks[rec.Seat].strike()
 	rec.Action, rec.Fallback, rec.Strike, rec.Latency = Fallback(legal), true, counted, waited
 	p.Conn.Fallback(FallbackPlayed{GameID: g.id, RequestID: rec.RequestID, Action: rec.Action, Strikes: strikes, Forfeited: forfeited})
+	return rec
+}
+
+// neverHanded plays the fallback for a request that never reached the bot's connection in
+// all its retimes: the bot's clock never started, so there is no strike; the bot is told, as
+// the request may still reach it.
+func (g *game) neverHanded(rec domain.DecisionRecord, legal []engine.Action) domain.DecisionRecord {
+	p, clock := g.t.Players[rec.Seat], g.clocks[rec.Seat]
+	rec.Action, rec.Fallback = Fallback(legal), true
+	p.Conn.Fallback(FallbackPlayed{GameID: g.id, RequestID: rec.RequestID, Action: rec.Action, Strikes: clock.Strikes(), Forfeited: clock.Forfeited()})
 	return rec
 }
 

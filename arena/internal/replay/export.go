@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,15 +13,22 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/engine"
 )
 
-// FormatVersion names the export schema; it is the "format" field of every line. A reader
-// refuses lines of another format.
-const FormatVersion = "tapp-replay/1"
+// FormatVersion names the export schema this build writes; it is the "format" field of
+// every line. Version 2 adds each deal's place in its match's chain, the digest of its
+// requests as sent, think times and whether a line was exported alone; a reader reads
+// versions 1 and 2 and refuses any other.
+const FormatVersion = "tapp-replay/2"
+
+// formatVersion1 is the first export schema, still read.
+const formatVersion1 = "tapp-replay/1"
 
 // DealExport is one line of a JSON Lines export: one deal, complete enough to be replayed,
 // verified and re-asked without the store. Cards and actions are in the engine's text
@@ -43,6 +51,18 @@ type DealExport struct {
 	// (docs/replay.md, "Verifiable deals").
 	Commitment string `json:"commitment,omitempty"`
 	Nonce      string `json:"nonce,omitempty"`
+	// CommitmentVersion is the construction of the commitment (2 with the manifest; absent:
+	// 1, or no commitment).
+	CommitmentVersion int `json:"commitment_version,omitempty"`
+	// Chain is the deal's place in its match's chain of stored deals (dealchain): absent only
+	// in lines written before version 2.
+	Chain *ChainJSON `json:"chain,omitempty"`
+	// Manifest is the match's manifest (its deals, groups and seatings), which its commitment
+	// binds: what an export of a finished match must hold.
+	Manifest *ManifestJSON `json:"manifest,omitempty"`
+	// Excerpt marks a line exported alone (tapp replay export --deal): the file does not claim
+	// to hold the match's other deals.
+	Excerpt bool `json:"excerpt,omitempty"`
 
 	Deal    int         `json:"deal"`
 	Group   int         `json:"group"`
@@ -59,6 +79,21 @@ type DealExport struct {
 
 	Started    time.Time `json:"started"`
 	DurationUS int64     `json:"duration_us"`
+	// SentDigest is the digest of the requests as they were sent (domain.SentDigest, hex),
+	// which the chain covers; present even when the requests are left out (--no-sent).
+	SentDigest string `json:"sent_digest,omitempty"`
+}
+
+// ChainJSON is a deal's place in its match's chain (dealchain): its position, counted in the
+// order the deals were stored, the link before it (for position 0 the match's anchor) and
+// its own link, SHA-256(prev ‖ SHA-256(the deal's canonical text)). A deal stored before the
+// arena chained deals is Unchained and has neither.
+type ChainJSON struct {
+	Version   int    `json:"version,omitempty"`
+	Seq       int    `json:"seq"`
+	Prev      string `json:"prev,omitempty"`
+	Link      string `json:"link,omitempty"`
+	Unchained bool   `json:"unchained,omitempty"`
 }
 
 // FormatJSON is the match's format: "deals" with the number of deal sources, or "session"
@@ -115,6 +150,9 @@ type TimeControlJSON struct {
 	PerDecisionUS int64 `json:"per_decision_us"`
 	OverageUS     int64 `json:"overage_us"`
 	MaxStrikes    int   `json:"max_strikes"`
+	// Bank is whose bank and strikes they are: "game" or "match"; an export without it was
+	// written before clocks per game, when they were the match's.
+	Bank string `json:"bank,omitempty"`
 }
 
 // OptionsJSON are the deal's options.
@@ -133,11 +171,27 @@ type DecisionJSON struct {
 	Action    string `json:"action"`
 	LatencyUS int64  `json:"latency_us"`
 	// ArenaShareUS is the arena's own share of the decision, never charged to the bot.
-	ArenaShareUS int64           `json:"arena_share_us,omitempty"`
-	Strike       bool            `json:"strike"`
-	Fallback     bool            `json:"fallback"`
-	Attempts     []AttemptJSON   `json:"attempts,omitempty"`
-	Sent         json.RawMessage `json:"sent,omitempty"`
+	ArenaShareUS int64 `json:"arena_share_us,omitempty"`
+	// Handed is when the request was handed to the bot's connection, its clock's start (from
+	// the request as sent: its deadline less the time per decision, plus the arena's share).
+	Handed *time.Time `json:"handed,omitempty"`
+	// ThinkUS is what the bot reported it thought (for a fallback, with its first late answer).
+	ThinkUS int64 `json:"think_us,omitempty"`
+	// TransportUS is the rest of the time the bot was charged for, from the hand-off to its
+	// answer (for a strike, to its first late answer): the wire and both processes waiting
+	// for a CPU. Left out when no answer came.
+	TransportUS *int64 `json:"transport_us,omitempty"`
+	// Retimed counts how often the request got its time again before it reached the bot's
+	// connection (never a strike).
+	Retimed int `json:"retimed,omitempty"`
+	// Flooded counts the answers naming the request that were refused without being listed
+	// in attempts (PROTO-FLOOD): past the attempts a decision keeps, or refused by the
+	// bot's connection for a full buffer.
+	Flooded  int             `json:"flooded,omitempty"`
+	Strike   bool            `json:"strike"`
+	Fallback bool            `json:"fallback"`
+	Attempts []AttemptJSON   `json:"attempts,omitempty"`
+	Sent     json.RawMessage `json:"sent,omitempty"`
 }
 
 // AttemptJSON is one answer the bot sent, accepted or refused.
@@ -203,12 +257,13 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 		Format: FormatVersion, Match: m.ID, League: m.LeagueID, Rules: r.String(), Bots: m.Bots,
 		Duplicate: m.Duplicate,
 		TimeControl: TimeControlJSON{PerDecisionUS: us(m.TimeControl.PerDecision), OverageUS: us(m.TimeControl.Overage),
-			MaxStrikes: m.TimeControl.MaxStrikes},
+			MaxStrikes: m.TimeControl.MaxStrikes, Bank: m.TimeControl.Scope.String()},
 		Deal: rec.Number, Group: rec.Group, Seating: rec.Seating, Tapp: nonNil(protoconv.CardsToProto(rec.Deal.Tapp)),
 		Options: OptionsJSON{Pot: rec.Options.Pot, ForcedRamsch: rec.Options.ForcedRamsch},
 		Moves:   make([]string, len(rec.Moves)), Decisions: make([]DecisionJSON, len(rec.Decisions)),
 		Results: make([]ResultJSON, len(rec.Results)), Started: rec.Started.UTC(), DurationUS: us(rec.Duration),
 		Stakes: stakesOf(r), Dealer: dealerOf(m.Bots, rec.Seating), Commitment: m.Commitment, Nonce: m.Nonce,
+		CommitmentVersion: m.CommitmentVersion, SentDigest: hex.EncodeToString(dealchain.SentDigestOf(rec)),
 	}
 	if m.Format != "" {
 		e.MatchFormat = &FormatJSON{Format: m.Format, Deals: m.Deals, Rounds: m.Rounds}
@@ -234,7 +289,19 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 	for i, x := range rec.Decisions {
 		d := DecisionJSON{Index: x.Index, Seat: int(x.Seat), Bot: x.Bot, Decision: x.Decision.String(),
 			RequestID: x.RequestID, Action: x.Action.String(), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback,
-			ArenaShareUS: us(x.ArenaShare)}
+			ArenaShareUS: us(x.ArenaShare), ThinkUS: us(x.Think), Retimed: x.Retimed, Flooded: x.Flooded}
+		if x.RequestID != "" {
+			if a := Attribute(&x, m.TimeControl.PerDecision); a.Answered || !a.Handed.IsZero() {
+				if !a.Handed.IsZero() {
+					handed := a.Handed.UTC()
+					d.Handed = &handed
+				}
+				if a.Answered {
+					transport := us(a.Transport)
+					d.TransportUS = &transport
+				}
+			}
+		}
 		for _, a := range x.Attempts {
 			d.Attempts = append(d.Attempts, AttemptJSON{Text: a.Text, AfterUS: us(a.After), Rejected: a.Rejected})
 		}
@@ -258,6 +325,26 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 	return e, nil
 }
 
+// Attribute is a recorded decision's attribution (domain.DecisionRecord.Attribution), with
+// the moment it was handed over taken from its request when the record does not keep it (a
+// stored deal's records do not: the request's deadline less the time per decision is when
+// the referee asked).
+func Attribute(x *domain.DecisionRecord, perDecision time.Duration) domain.Attribution {
+	a := x.Attribution()
+	if len(x.Sent) > 0 { // the request says, to the µs, whether the record keeps it or not
+		if req, err := protoconv.DecodeSent(x.Sent); err == nil && req.GetDeadline() != nil {
+			a.Handed = req.GetDeadline().AsTime().Add(-perDecision).Add(x.ArenaShare)
+		}
+	}
+	if x.NeverHanded() {
+		a.Handed = time.Time{}
+	}
+	if !a.Handed.IsZero() {
+		a.Handed = a.Handed.UTC().Truncate(time.Microsecond)
+	}
+	return a
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -269,8 +356,8 @@ func nonNil(s []string) []string {
 // action and name is parsed; an error names the field. Whether the deal is legal is for
 // Verify.
 func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
-	if e.Format != FormatVersion {
-		return Match{}, nil, fmt.Errorf("format %q: this build reads %q", e.Format, FormatVersion)
+	if e.Format != FormatVersion && e.Format != formatVersion1 {
+		return Match{}, nil, fmt.Errorf("format %q: this build reads %q and %q", e.Format, formatVersion1, FormatVersion)
 	}
 	rules, err := engine.ParseRuleSet(e.Rules)
 	if err != nil {
@@ -278,7 +365,13 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	}
 	m := Match{ID: e.Match, LeagueID: e.League, Rules: rules, Bots: e.Bots, Duplicate: e.Duplicate,
 		TimeControl: domain.TimeControl{PerDecision: fromUS(e.TimeControl.PerDecisionUS), Overage: fromUS(e.TimeControl.OverageUS),
-			MaxStrikes: e.TimeControl.MaxStrikes}, Commitment: e.Commitment, Nonce: e.Nonce}
+			MaxStrikes: e.TimeControl.MaxStrikes, Scope: domain.ClockPerMatch}, Commitment: e.Commitment, Nonce: e.Nonce,
+		CommitmentVersion: e.CommitmentVersion}
+	if e.TimeControl.Bank != "" { // an export before clocks per game says nothing: the match's
+		if m.TimeControl.Scope, err = domain.ParseClockScope(e.TimeControl.Bank); err != nil {
+			return m, nil, fmt.Errorf("time_control.bank: %w", err)
+		}
+	}
 	if f := e.MatchFormat; f != nil {
 		m.Format, m.Deals, m.Rounds = f.Format, f.Deals, f.Rounds
 	}
@@ -291,6 +384,9 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	rec := &domain.DealRecord{MatchID: e.Match, Number: e.Deal, Group: e.Group, Seating: e.Seating,
 		Options: engine.Options{Pot: e.Options.Pot, ForcedRamsch: e.Options.ForcedRamsch},
 		Started: e.Started, Duration: fromUS(e.DurationUS)}
+	if _, err := e.sentDigest(); err != nil {
+		return m, nil, err
+	}
 	if len(e.Hands) != rules.Players {
 		return m, nil, fmt.Errorf("hands: %d hands for %d players", len(e.Hands), rules.Players)
 	}
@@ -311,7 +407,11 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	}
 	for i, d := range e.Decisions {
 		x := domain.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
-			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback, ArenaShare: fromUS(d.ArenaShareUS)}
+			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback, ArenaShare: fromUS(d.ArenaShareUS),
+			Think: fromUS(d.ThinkUS), Retimed: d.Retimed, Flooded: d.Flooded}
+		if d.Handed != nil {
+			x.Asked = d.Handed.Add(-x.ArenaShare)
+		}
 		if x.Decision, err = parseDecision(d.Decision); err != nil {
 			return m, nil, fmt.Errorf("decisions[%d].decision: %w", i, err)
 		}
@@ -357,6 +457,22 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 	return m, rec, nil
 }
 
+// sentDigest is the line's digest of the requests as sent.
+func (e *DealExport) sentDigest() ([]byte, error) {
+	d, err := hex.DecodeString(e.SentDigest)
+	if err != nil || (len(d) != domain.SentDigestSize && e.SentDigest != "") {
+		return nil, fmt.Errorf("sent_digest %q: want %d hex digits", e.SentDigest, 2*domain.SentDigestSize)
+	}
+	return d, nil
+}
+
+// Digest is the digest the chain covers of the deal a line holds, rec as Record read it
+// (dealchain.Digest, with the line's digest of the requests as sent).
+func (e *DealExport) Digest(rec *domain.DealRecord, players int) [32]byte {
+	d, _ := e.sentDigest() // checked by Record
+	return dealchain.Digest(rec, d, players)
+}
+
 // parseMove reads "seat:action" (Move.String).
 func parseMove(text string, players int) (engine.Move, error) {
 	seat, act, ok := strings.Cut(text, ":")
@@ -394,35 +510,106 @@ func WriteLine(w io.Writer, e *DealExport) error {
 	return err
 }
 
-// ExportStored writes every stored deal of a match (or only deal *only) as JSON Lines and
-// returns how many deals it wrote. Deals are read one at a time, so a long match does not
-// have to fit in memory.
-func ExportStored(ctx context.Context, st Store, matchID string, only *int, w io.Writer, o ExportOptions) (int, error) {
+// ExportStored writes every stored deal of a match (or only deal *only, marked an excerpt) as
+// JSON Lines, in the order of the match's chain (dealchain: the order they were stored; deals
+// stored before chains first, by number), each with its place in the chain, and returns how
+// many deals it wrote and how many it left out because their cards are still in play (Gate;
+// asked for alone, such a deal is an error wrapping ErrInPlay). Deals are read one at a
+// time, so a long match does not have to fit in memory. The chain is checked against the
+// store as it goes: an export never passes off a broken chain as a whole one (the error
+// names the deal; tapp replay verify says more).
+func ExportStored(ctx context.Context, st Store, matchID string, only *int, w io.Writer, o ExportOptions) (written, withheld int, err error) {
 	am, err := st.GetMatch(ctx, matchID)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	m := MatchOf(am)
-	nums := []int{}
-	if only != nil {
-		nums = append(nums, *only)
-	} else if nums, err = st.DealNumbers(ctx, matchID); err != nil {
-		return 0, err
+	gate, err := NewGate(ctx, st, am)
+	if err != nil {
+		return 0, 0, err
 	}
-	for i, n := range nums {
-		rec, err := st.Deal(ctx, matchID, n)
-		if err != nil {
-			return i, err
+	if only != nil {
+		if err := gate.Check(*only); err != nil {
+			return 0, 0, err
 		}
+	}
+	chain, err := st.Chain(ctx, matchID)
+	if err != nil {
+		return 0, 0, err
+	}
+	tables, err := match.Plan(am.Spec)
+	if err != nil {
+		return 0, 0, fmt.Errorf("match %s: %w", matchID, err)
+	}
+	manifest := manifestJSON(match.ManifestOf(tables))
+	write := func(rec *domain.DealRecord, c *ChainJSON) error {
 		e, err := NewDealExport(m, rec, o)
 		if err != nil {
-			return i, err
+			return err
 		}
+		e.Chain, e.Excerpt, e.Manifest = c, only != nil, manifest
 		if err := WriteLine(w, e); err != nil {
-			return i, err
+			return err
+		}
+		written++
+		return nil
+	}
+	for _, n := range chain.Unchained {
+		if only != nil && n != *only {
+			continue
+		}
+		if gate.Check(n) != nil {
+			withheld++
+			continue
+		}
+		rec, err := st.Deal(ctx, matchID, n)
+		if err != nil {
+			return written, withheld, err
+		}
+		if err := write(rec, &ChainJSON{Unchained: true}); err != nil {
+			return written, withheld, err
 		}
 	}
-	return len(nums), nil
+	prev := dealchain.Anchor(am.ID, am.Commitment)
+	for i, l := range chain.Links {
+		if l.Seq != i {
+			return written, withheld, fmt.Errorf("match %s: the chain of its stored deals has place %d where %d belongs: "+
+				"a deal is missing or doubled (tapp replay verify %s)", matchID, l.Seq, i, matchID)
+		}
+		// Every deal is read, also those left out, for its link: the lines after it need it.
+		rec, err := st.Deal(ctx, matchID, l.Number)
+		if err != nil {
+			return written, withheld, err
+		}
+		link := dealchain.Next(prev, dealchain.RecordDigest(rec, m.Rules.Players))
+		if !bytes.Equal(link[:min(len(l.Link), len(link))], l.Link) || len(l.Link) != dealchain.StoredLinkSize {
+			return written, withheld, fmt.Errorf("match %s: deal %d (place %d in its chain) is not the deal stored there: "+
+				"altered, moved or damaged since (tapp replay verify %s)", matchID, l.Number, i, matchID)
+		}
+		c := &ChainJSON{Version: dealchain.Version, Seq: l.Seq, Prev: prev.String(), Link: link.String()}
+		prev = link
+		switch {
+		case only != nil && l.Number != *only:
+			continue
+		case gate.Check(l.Number) != nil:
+			withheld++
+			continue
+		}
+		if err := write(rec, c); err != nil {
+			return written, withheld, err
+		}
+		if only != nil {
+			return written, withheld, nil
+		}
+	}
+	if len(chain.Links) > 0 && (chain.Length != len(chain.Links) || !bytes.Equal(chain.Head, prev[:])) {
+		return written, withheld, fmt.Errorf("match %s: its chain of %d deals ends in %x, but the match says %d deals ending in %x: "+
+			"a deal is missing or altered (tapp replay verify %s)", matchID, len(chain.Links), prev, chain.Length, chain.Head, matchID)
+	}
+	if only != nil && written == 0 {
+		return 0, 0, fmt.Errorf("deal %d of match %s: %w", *only, matchID, domain.ErrNotFound)
+	}
+	return written, withheld, nil
 }
 
 // maxLine bounds one export line (a deal with every request as sent is far smaller).

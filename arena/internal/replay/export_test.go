@@ -14,7 +14,8 @@ import (
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
-// exportAll writes records as JSON Lines.
+// exportAll writes records as JSON Lines, as deals stored before chains (the tests of
+// chains store and export their deals: complete_test.go).
 func exportAll(t *testing.T, m Match, recs []domain.DealRecord, o ExportOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
@@ -23,6 +24,7 @@ func exportAll(t *testing.T, m Match, recs []domain.DealRecord, o ExportOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
+		e.Chain = &ChainJSON{Unchained: true}
 		if err := WriteLine(&b, e); err != nil {
 			t.Fatal(err)
 		}
@@ -40,8 +42,9 @@ func normalized(t *testing.T, rec domain.DealRecord) domain.DealRecord {
 	for i, d := range rec.Decisions {
 		d.Latency = d.Latency.Truncate(time.Microsecond)
 		d.ArenaShare = d.ArenaShare.Truncate(time.Microsecond)
-		d.Think = 0             // not exported
+		d.Think = d.Think.Truncate(time.Microsecond)
 		d.SentFromState = false // an export's request is JSON, not the referee's wire bytes
+		d.Asked = time.Time{}   // exported as the hand-off, checked below
 		as := make([]domain.AnswerAttempt, len(d.Attempts))
 		for j, a := range d.Attempts {
 			a.After = a.After.Truncate(time.Microsecond)
@@ -105,6 +108,9 @@ func TestExportThenVerifyRoundTrips(t *testing.T) {
 				if err != nil {
 					t.Fatalf("line %d: %v", line, err)
 				}
+				for k := range rec.Decisions {
+					rec.Decisions[k].Asked = time.Time{} // from the export's hand-off, to the µs
+				}
 				if want := normalized(t, recs[i]); !reflect.DeepEqual(*rec, want) {
 					t.Fatalf("line %d reads back as\n%+v\nwant\n%+v", line, *rec, want)
 				}
@@ -115,6 +121,7 @@ func TestExportThenVerifyRoundTrips(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				e2.Chain, e2.SentDigest = e.Chain, e.SentDigest // what the store gave: not in a record read from a line
 				if err := WriteLine(&again, e2); err != nil {
 					t.Fatal(err)
 				}
@@ -184,5 +191,38 @@ func TestReadExportRefusesBrokenLines(t *testing.T) {
 		if rep.OK() || !strings.Contains(rep.Problems[0].String(), c.want) || rep.Problems[0].Line != 1 {
 			t.Errorf("%s: problems %v, want one on line 1 mentioning %q", name, rep.Problems, c.want)
 		}
+	}
+}
+
+// A strike's export says whose time it was: when the request was handed over (its deadline
+// less the time per decision, plus the arena's share), what the bot says it thought with its
+// late answer, and the transport's share of the rest; a request never handed over says how
+// often it was retimed, and neither a hand-off nor a transport.
+func TestExportAttributesAStrike(t *testing.T) {
+	t.Parallel()
+	m, recs := play(t, "modern", 1)
+	rec := clone(recs[0])
+	late, never := &rec.Decisions[0], &rec.Decisions[1]
+	late.Strike, late.Fallback, late.ArenaShare, late.Think = true, true, 200*time.Millisecond, 3100*time.Millisecond
+	late.Attempts = []domain.AnswerAttempt{{Text: late.Action.String(), After: 3500 * time.Millisecond, Rejected: "late"}}
+	never.Fallback, never.Retimed, never.ArenaShare, never.Think, never.Attempts = true, domain.MaxRetimes, 2700*time.Millisecond, 0, nil
+	e, err := NewDealExport(m, &rec, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := protoconv.DecodeSent(late.Sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHanded := req.GetDeadline().AsTime().Add(-m.TimeControl.PerDecision).Add(200 * time.Millisecond).UTC()
+	d := e.Decisions[0]
+	if d.Handed == nil || !d.Handed.Equal(wantHanded) || d.ThinkUS != 3_100_000 || d.TransportUS == nil || *d.TransportUS != 400_000 ||
+		d.ArenaShareUS != 200_000 || !d.Strike {
+		t.Errorf("the strike exports handed %v, think %d µs, transport %v µs, arena %d µs; want %v, 3100000, 400000, 200000",
+			d.Handed, d.ThinkUS, d.TransportUS, d.ArenaShareUS, wantHanded)
+	}
+	if d := e.Decisions[1]; d.Retimed != domain.MaxRetimes || d.Strike || d.TransportUS != nil || d.Handed != nil {
+		t.Errorf("the request never handed over exports retimed %d, strike %v, transport %v, handed %v; want 8, no strike, no transport, no hand-off",
+			d.Retimed, d.Strike, d.TransportUS, d.Handed)
 	}
 }

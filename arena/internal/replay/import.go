@@ -121,7 +121,7 @@ func Import(ctx context.Context, st ImportStore, open func() (io.ReadCloser, err
 	for _, from := range order {
 		p := plans[from]
 		mt := &domain.Match{ID: ids[from], Status: domain.MatchFinished, Started: p.first, Finished: time.Now().UTC(),
-			Commitment: p.m.Commitment, Nonce: p.m.Nonce,
+			Commitment: p.m.Commitment, Nonce: p.m.Nonce, CommitmentVersion: p.m.CommitmentVersion,
 			Spec: domain.MatchSpec{Rules: p.m.Rules, Bots: p.m.Bots, Deals: p.m.Deals, Seed: p.m.Seed, Duplicate: p.m.Duplicate,
 				TimeControl: p.m.TimeControl, Format: p.m.Format, Rounds: p.m.Rounds}}
 		im := Imported{From: from, Deals: p.deals}

@@ -170,30 +170,42 @@ type NotationOptions struct {
 }
 
 // ExportNotation writes stored deals of a match (or only deal *only) as TPN records, one at a
-// time, and returns how many it wrote.
-func ExportNotation(ctx context.Context, st Store, matchID string, only *int, w io.Writer, o NotationOptions) (int, error) {
+// time, and returns how many it wrote and how many it left out because their cards are still
+// in play (Gate; asked for alone, such a deal is an error wrapping ErrInPlay). TPN carries no
+// chain: a TPN export shows each deal, not that none is missing (the JSON Lines export does).
+func ExportNotation(ctx context.Context, st Store, matchID string, only *int, w io.Writer, o NotationOptions) (wrote, withheld int, err error) {
 	am, err := st.GetMatch(ctx, matchID)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	m := MatchOf(am)
 	if o.Seat != engine.NoSeat && (o.Seat < 0 || int(o.Seat) >= m.Rules.Players) {
-		return 0, fmt.Errorf("seat %d is not at a table of %d", o.Seat, m.Rules.Players)
+		return 0, 0, fmt.Errorf("seat %d is not at a table of %d", o.Seat, m.Rules.Players)
+	}
+	gate, err := NewGate(ctx, st, am)
+	if err != nil {
+		return 0, 0, err
 	}
 	nums := []int{}
 	if only != nil {
+		if err := gate.Check(*only); err != nil {
+			return 0, 0, err
+		}
 		nums = append(nums, *only)
 	} else if nums, err = st.DealNumbers(ctx, matchID); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	wrote := 0
 	for _, n := range nums {
 		if err := ctx.Err(); err != nil {
-			return wrote, err
+			return wrote, withheld, err
+		}
+		if gate.Check(n) != nil {
+			withheld++
+			continue
 		}
 		rec, err := st.Deal(ctx, matchID, n)
 		if err != nil {
-			return wrote, err
+			return wrote, withheld, err
 		}
 		r := ToNotation(m, rec)
 		seat := o.Seat
@@ -204,7 +216,7 @@ func ExportNotation(ctx context.Context, st Store, matchID string, only *int, w 
 		}
 		if seat != engine.NoSeat {
 			if r, err = notation.Redact(r, seat); err != nil {
-				return wrote, err
+				return wrote, withheld, err
 			}
 		}
 		write := notation.Write
@@ -212,9 +224,9 @@ func ExportNotation(ctx context.Context, st Store, matchID string, only *int, w 
 			write = notation.WriteJSON
 		}
 		if err := write(w, r); err != nil {
-			return wrote, err
+			return wrote, withheld, err
 		}
 		wrote++
 	}
-	return wrote, nil
+	return wrote, withheld, nil
 }

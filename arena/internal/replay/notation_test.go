@@ -131,7 +131,7 @@ func TestImportStoresVerifiedDeals(t *testing.T) {
 		t.Fatalf("the imported match: %v %+v", err, rep)
 	}
 	var out bytes.Buffer
-	if _, err := ExportNotation(ctx, st, m.ID, nil, &out, NotationOptions{Seat: -1}); err != nil {
+	if _, _, err := ExportNotation(ctx, st, m.ID, nil, &out, NotationOptions{Seat: -1}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(stripStarted(out.Bytes()), stripStarted(good)) {

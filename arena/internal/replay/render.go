@@ -238,6 +238,29 @@ func actionText(a engine.Action) string {
 	return a.String()
 }
 
+// timing says where a decision's time went (domain.Attribution): when the request was handed
+// to the bot's connection (and how long the arena held it before), what the bot says it
+// thought, and what the transport took — for a strike, up to its late answer, if one came.
+func timing(r *domain.DecisionRecord, a domain.Attribution) string {
+	var parts []string
+	if !a.Handed.IsZero() {
+		parts = append(parts, "handed over at "+a.Handed.Format("15:04:05.000000")+" UTC")
+	}
+	parts = append(parts, "arena "+dur(a.Arena))
+	if r.Retimed > 0 {
+		parts = append(parts, fmt.Sprintf("retimed %d× (not yet handed over)", r.Retimed))
+	}
+	switch {
+	case !a.Answered:
+		parts = append(parts, "no answer came while the deal was played")
+	case r.Fallback:
+		parts = append(parts, fmt.Sprintf("late answer after %s: bot %s, transport %s", dur(a.Think+a.Transport), dur(a.Think), dur(a.Transport)))
+	default:
+		parts = append(parts, "bot "+dur(a.Think), "transport "+dur(a.Transport))
+	}
+	return strings.Join(parts, " · ")
+}
+
 // dur writes a duration rounded to microseconds.
 func dur(d time.Duration) string { return d.Round(time.Microsecond).String() }
 
@@ -283,13 +306,22 @@ func (wk *Walk) writeAnswers(w io.Writer, s *Step, o RenderOptions) {
 			line(w, "refused", "%q after %s: %s", a.Text, dur(a.After), a.Rejected)
 		}
 	}
+	if r.Flooded > 0 {
+		line(w, "refused", "%d more answers naming this request, counted, not listed (PROTO-FLOOD)", r.Flooded)
+	}
+	a := Attribute(r, wk.Match.TimeControl.PerDecision)
 	switch {
 	case r.Strike:
 		line(w, "STRIKE", "no legal answer within %s: the arena played the fallback %s", dur(r.Latency), actionText(s.Action))
+		line(w, "timing", "%s", timing(r, a))
+	case r.Fallback && r.RequestID != "" && r.Retimed > 0:
+		line(w, "FALLBACK", "the request never reached the bot's connection (%d retimes, %s in the arena): the arena played %s, no strike",
+			r.Retimed, dur(r.ArenaShare), actionText(s.Action))
 	case r.Fallback:
 		line(w, "FALLBACK", "the arena played %s for the bot (forfeited or gone)", actionText(s.Action))
 	default:
 		line(w, "answer", "%s after %s", actionText(s.Action), dur(r.Latency))
+		line(w, "timing", "%s", timing(r, a))
 	}
 	if o.Sent && s.Request != nil {
 		b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(s.Request)

@@ -44,8 +44,9 @@ type Match struct {
 	Deals  int
 	// Commitment is the match's commitment to its deals (match.Commitment); Nonce its secret,
 	// revealed once the match is over (empty before, and for matches that made none).
-	Commitment string
-	Nonce      string
+	Commitment        string
+	Nonce             string
+	CommitmentVersion int
 }
 
 // MatchOf is the replay context of a stored match.
@@ -55,6 +56,7 @@ func MatchOf(m *domain.Match) Match {
 		TimeControl: m.Spec.TimeControl, Duplicate: m.Spec.Duplicate,
 		Seeded: m.Spec.DealsText == "", Seed: m.Spec.Seed,
 		Format: m.Spec.Format, Rounds: m.Spec.Rounds, Deals: m.Spec.Deals, Commitment: m.Commitment,
+		CommitmentVersion: m.CommitmentVersion,
 	}
 	if out.Format == "" {
 		out.Format = domain.FormatDeals
@@ -72,16 +74,11 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 		return t, false
 	}
 	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: group + 1, Seed: m.Seed, Duplicate: m.Duplicate}
-	tables, err := match.Plan(spec)
-	if err != nil {
+	tables, err := match.NewSchedule(spec)
+	if err != nil || n >= tables.Len() {
 		return t, false
 	}
-	for _, tb := range tables {
-		if tb.Number == n {
-			return tb, true
-		}
-	}
-	return t, false
+	return tables.Table(n), true
 }
 
 // Store is the part of a store that replays read; the SQL store (arena/internal/store) has
@@ -89,25 +86,47 @@ func (m Match) planned(n, group int) (t match.Table, ok bool) {
 type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
-	DealNumbers(ctx context.Context, matchID string) ([]int, error)
+	// Chain is what the store keeps of the match's chain of stored deals (dealchain).
+	Chain(ctx context.Context, matchID string) (*domain.Chain, error)
+	GateStore
 }
 
-// LoadDeal reads one stored deal with its match.
+// DealReader is what reading one deal that may be shown needs.
+type DealReader interface {
+	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
+	GateStore
+}
+
+// LoadDeal reads one stored deal with its match; a deal whose cards are still in play (Gate)
+// is an error wrapping ErrInPlay.
 func LoadDeal(ctx context.Context, st Store, matchID string, number int) (Match, *domain.DealRecord, error) {
 	m, err := st.GetMatch(ctx, matchID)
 	if err != nil {
 		return Match{}, nil, err
 	}
-	rec, err := ReadDeal(ctx, st, m.ID, number)
+	rec, err := ReadOpenDeal(ctx, st, m, number)
 	if err != nil {
 		return Match{}, nil, err
 	}
 	return MatchOf(m), rec, nil
 }
 
+// ReadOpenDeal is ReadDeal for a deal that may be shown now: one whose cards are still in
+// play is an error wrapping ErrInPlay, and is not read.
+func ReadOpenDeal(ctx context.Context, st DealReader, m *domain.Match, number int) (*domain.DealRecord, error) {
+	gate, err := NewGate(ctx, st, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := gate.Check(number); err != nil {
+		return nil, err
+	}
+	return ReadDeal(ctx, st, m.ID, number)
+}
+
 // ReadDeal reads deal number of a match already read; a deal that is not stored is an error
 // that says which deals are.
-func ReadDeal(ctx context.Context, st Store, matchID string, number int) (*domain.DealRecord, error) {
+func ReadDeal(ctx context.Context, st DealReader, matchID string, number int) (*domain.DealRecord, error) {
 	rec, err := st.Deal(ctx, matchID, number)
 	if err == nil {
 		return rec, nil
@@ -119,11 +138,11 @@ func ReadDeal(ctx context.Context, st Store, matchID string, number int) (*domai
 	case len(nums) == 0:
 		return nil, fmt.Errorf("match %s has no finished deal yet: %w", matchID, err)
 	}
-	return nil, fmt.Errorf("%w (finished deals: %s)", err, numberRanges(nums))
+	return nil, fmt.Errorf("%w (finished deals: %s)", err, NumberRanges(nums))
 }
 
-// numberRanges writes ascending numbers compactly: "0-17, 19, 21-30".
-func numberRanges(ns []int) string {
+// NumberRanges writes ascending numbers compactly: "0-17, 19, 21-30".
+func NumberRanges(ns []int) string {
 	out := ""
 	for i := 0; i < len(ns); {
 		j := i

@@ -2,10 +2,8 @@ package replay
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -73,6 +71,11 @@ type Report struct {
 	// checked (none made, nonce not revealed yet, a deal file) is in Unchecked with why.
 	Commitments []string
 	Unchecked   []string
+	// Chains lists the chains found whole, one per match, with their last link (what a third
+	// party compares with the head `tapp match` printed); Complete the matches shown to hold
+	// every deal of their manifest.
+	Chains   []string
+	Complete []string
 }
 
 // checkCommitment checks m's commitment, if it can be checked, into the report.
@@ -94,6 +97,15 @@ func (r *Report) checkCommitment(m *domain.Match, line int) {
 
 // OK reports whether nothing was wrong.
 func (r *Report) OK() bool { return len(r.Problems) == 0 }
+
+// Proven reports whether the report shows every match in it complete: no problem, nothing
+// left unchecked (a commitment that cannot be checked, deals or lines from before chains, an
+// excerpt, a running match), and each match's commitment holding and its manifest's deals all
+// there. An export downgraded to the first format, or stripped of what proves it, checks out
+// deal by deal but is not proven.
+func (r *Report) Proven() bool {
+	return r.OK() && len(r.Unchecked) == 0 && len(r.Complete) > 0 && len(r.Complete) == len(r.Commitments)
+}
 
 // Err is nil when the report is OK, else an error counting the problems.
 func (r *Report) Err() error {
@@ -503,44 +515,6 @@ func (v *verifier) checkOutcome(want engine.Outcome) {
 	}
 }
 
-// VerifyStored verifies every stored deal of a match, reading one deal at a time, and checks
-// that the pot carries from each deal to the next (R-POT).
-func VerifyStored(ctx context.Context, st Store, matchID string) (*Report, error) {
-	am, err := st.GetMatch(ctx, matchID)
-	if err != nil {
-		return nil, err
-	}
-	m := MatchOf(am)
-	nums, err := st.DealNumbers(ctx, matchID)
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{}
-	rep.checkCommitment(am, 0)
-	var prev *domain.DealRecord
-	for _, n := range nums {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-		rec, err := st.Deal(ctx, matchID, n)
-		rep.Deals++
-		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return rep, err
-			}
-			rep.Problems = append(rep.Problems, Problem{Match: matchID, Deal: n, Decision: -1, Rule: ruleOf(err, RecUnreadable),
-				Msg: fmt.Sprintf("the stored deal cannot be read: %v", err)})
-			prev = nil
-			continue
-		}
-		rep.Decisions += len(rec.Moves)
-		rep.Problems = append(rep.Problems, VerifyDeal(m, rec)...)
-		rep.Problems = append(rep.Problems, potCarry(m, prev, rec)...)
-		prev = rec
-	}
-	return rep, nil
-}
-
 // potCarry checks that a deal starts with the pot the deal before it left (R-POT): deals of a
 // match with a pot are played one after the other.
 func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
@@ -559,25 +533,6 @@ func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
 	}
 	return []Problem{{Match: m.ID, Deal: rec.Number, Decision: -1, Rule: "R-POT",
 		Msg: fmt.Sprintf("the deal starts with a pot of %d, but the deal before it left %d", rec.Options.Pot, want)}}
-}
-
-// VerifyExport verifies every deal of a JSON Lines export.
-func VerifyExport(r io.Reader) (*Report, error) {
-	c := &fileCheck{rep: &Report{}}
-	err := ReadExport(r, func(line int, e *DealExport, err error) error {
-		if err != nil {
-			c.unreadable(line, "", -1, err)
-			return nil
-		}
-		m, rec, err := e.Record()
-		if err != nil {
-			c.unreadable(line, e.Match, e.Deal, err)
-			return nil
-		}
-		c.deal(line, m, rec)
-		return nil
-	})
-	return c.rep, err
 }
 
 // fileCheck verifies the deals of a file one at a time, in file order: each deal, the pot
@@ -623,5 +578,6 @@ func (r *Report) checkExportCommitment(m Match, line int) {
 	if spec.Format == domain.FormatDeals {
 		spec.Format = ""
 	}
-	r.checkCommitment(&domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce}, line)
+	r.checkCommitment(&domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce,
+		CommitmentVersion: m.CommitmentVersion}, line)
 }

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/engine"
@@ -248,6 +249,14 @@ func (s *memStore) DealNumbers(context.Context, string) ([]int, error) {
 	return ns, nil
 }
 
+func (s *memStore) RoundJobs(context.Context, string) ([]domain.Job, error) { return nil, nil }
+
+// Chain says the deals were stored before chains were kept.
+func (s *memStore) Chain(ctx context.Context, id string) (*domain.Chain, error) {
+	ns, _ := s.DealNumbers(ctx, id)
+	return &domain.Chain{Unchained: ns}, nil
+}
+
 func storeOf(m Match, recs []domain.DealRecord) *memStore {
 	return &memStore{m: &domain.Match{ID: m.ID, Spec: domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs),
 		Seed: m.Seed, TimeControl: m.TimeControl}}, deals: recs}
@@ -313,6 +322,9 @@ func TestVerifyStoredProvesTheRebuiltRequests(t *testing.T) {
 		}
 		am := &domain.Match{ID: m.ID, Spec: domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: len(recs), Seed: m.Seed,
 			TimeControl: m.TimeControl}}
+		if err := match.Commit(am); err != nil {
+			t.Fatal(err)
+		}
 		if err := st.CreateMatch(ctx, am); err != nil {
 			t.Fatal(err)
 		}
@@ -350,7 +362,11 @@ func TestVerifyStoredProvesTheRebuiltRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := find(t, rep.Problems, RecSent); p.Deal != 1 || p.Decision != -1 || len(rep.Problems) != 1 {
-		t.Errorf("problems %v, want one REC-SENT for deal 1", rep.Problems)
+	// The record is not the one stored either: the chain breaks at it.
+	if p := find(t, rep.Problems, RecSent); p.Deal != 1 || p.Decision != -1 || len(rep.Problems) != 2 {
+		t.Errorf("problems %v, want one REC-SENT and one REC-CHAIN for deal 1", rep.Problems)
+	}
+	if p := find(t, rep.Problems, RecChain); p.Deal != 1 {
+		t.Errorf("problem %v, want REC-CHAIN for deal 1", p)
 	}
 }

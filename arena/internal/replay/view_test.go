@@ -251,7 +251,8 @@ func TestWalkShowsStrikesAndFallbacks(t *testing.T) {
 	if strikes != testClock.MaxStrikes || fallbacks == 0 {
 		t.Fatalf("%d strikes and %d fallbacks, want %d strikes and then fallbacks", strikes, fallbacks, testClock.MaxStrikes)
 	}
-	for _, want := range []string{"STRIKE", "no legal answer within", "FALLBACK", "no request was sent"} {
+	for _, want := range []string{"STRIKE", "no legal answer within", "FALLBACK", "no request was sent",
+		"timing    handed over at ", "no answer came while the deal was played"} {
 		if !strings.Contains(text.String(), want) {
 			t.Fatalf("the walk does not say %q", want)
 		}

@@ -59,7 +59,10 @@ func specFromProto(req *tappv1.StartMatchRequest) (domain.MatchSpec, error) {
 		TimeControl: protoconv.TimeControlFromProto(req.GetTimeControl()),
 		Format:      req.GetFormat(), Rounds: int(req.GetRounds()),
 	}
-	_, err = match.Plan(spec)
+	if err := spec.TimeControl.Check(); err != nil {
+		return spec, err
+	}
+	_, err = match.NewSchedule(spec)
 	return spec, err
 }
 
@@ -72,8 +75,8 @@ func matchSummary(ctx context.Context, store domain.Store, m *domain.Match) *tap
 	if !m.Finished.IsZero() {
 		sum.Finished = protoconv.Timestamp(m.Finished)
 	}
-	if tables, err := match.Plan(m.Spec); err == nil {
-		sum.DealsPlanned = int32(len(tables))
+	if tables, err := match.NewSchedule(m.Spec); err == nil {
+		sum.DealsPlanned = int32(tables.Len())
 	}
 	if res, err := match.Summarize(ctx, store, m); err == nil {
 		sum.DealsPlayed = int32(res.Deals)

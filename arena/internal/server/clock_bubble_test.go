@@ -30,7 +30,7 @@ func TestOverageBankStrikesAndForfeitInFakeTime(t *testing.T) {
 		a := newBubbleArena(t, time.Second)
 		defer a.stop()
 		// 100 ms per decision and a bank of 150 ms; the second strike forfeits.
-		tc := domain.TimeControl{PerDecision: 100 * time.Millisecond, Overage: 150 * time.Millisecond, MaxStrikes: 2}
+		tc := domain.TimeControl{PerDecision: 100 * time.Millisecond, Overage: 150 * time.Millisecond, MaxStrikes: 2, Scope: domain.ClockPerMatch} // the match forfeit: one bank per match
 		delays := []time.Duration{
 			160 * time.Millisecond, // 60 ms over: from the bank, which keeps 90 ms
 			100 * time.Millisecond, // exactly on time: the bank keeps 90 ms
@@ -124,7 +124,7 @@ func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
 		names := goodBots(a, "odd")
 		a.waitSessions(3)
 		spec := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names, Deals: 3, Seed: 3,
-			TimeControl: domain.TimeControl{PerDecision: 150 * time.Millisecond, Overage: 100 * time.Millisecond, MaxStrikes: 3}}
+			TimeControl: domain.TimeControl{PerDecision: 150 * time.Millisecond, Overage: 100 * time.Millisecond, MaxStrikes: 3, Scope: domain.ClockPerMatch}}
 		start := time.Now()
 		res := a.play(spec)
 		if res.Deals != 3 || len(res.Forfeited) != 1 || res.Forfeited[0] != "odd" {

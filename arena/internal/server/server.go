@@ -57,9 +57,12 @@ type Config struct {
 // Server serves bots and admins.
 type Server struct {
 	tappv1.UnimplementedBotServiceServer
-	cfg    Config
-	log    *zap.Logger
-	grpc   *grpc.Server
+	cfg  Config
+	log  *zap.Logger
+	grpc *grpc.Server
+	// local serves plain text on a loopback listener beside a TLS server (ServeLocal): for
+	// the bots this arena launches itself, whose tokens never leave the machine.
+	local  *grpc.Server
 	health *health.Server
 	admin  *adminService
 
@@ -104,6 +107,8 @@ func New(cfg Config) *Server {
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 	}
 	if cfg.TLS != nil {
+		s.local = grpc.NewServer(opts...)
+		tappv1.RegisterBotServiceServer(s.local, s)
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
 	}
 	s.grpc = grpc.NewServer(opts...)
@@ -112,6 +117,9 @@ func New(cfg Config) *Server {
 	tappv1.RegisterAdminServiceServer(s.grpc, s.admin)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
+	if s.local != nil {
+		healthpb.RegisterHealthServer(s.local, s.health)
+	}
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(tappv1.BotService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	reflection.Register(s.grpc)
@@ -122,6 +130,22 @@ func New(cfg Config) *Server {
 func (s *Server) Serve(lis net.Listener) error {
 	s.checkOnce.Do(func() { go s.checkTokens(s.stopCheck) })
 	return s.grpc.Serve(lis)
+}
+
+// ServeLocal serves bots in plain text on lis, which must listen on loopback only, beside a
+// server that serves TLS (Config.TLS) on Serve's listener: the bots the arena launches
+// connect there, so that their tokens never cross a network and need no certificate that
+// names 127.0.0.1. It returns at once when the server serves plain text anyway.
+func (s *Server) ServeLocal(lis net.Listener) error {
+	if s.local == nil {
+		return lis.Close()
+	}
+	if !IsLoopback(lis.Addr().String()) {
+		lis.Close()
+		return fmt.Errorf("the plain-text listener for launched bots must be on loopback, not %s", lis.Addr())
+	}
+	s.checkOnce.Do(func() { go s.checkTokens(s.stopCheck) })
+	return s.local.Serve(lis)
 }
 
 // SetMatchStarter lets the admin service start matches (the arena wires the match runner in).
@@ -145,10 +169,21 @@ func (s *Server) Shutdown(ctx context.Context) {
 		_ = ss.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GoingAway{GoingAway: &tappv1.GoingAway{Reason: "arena shutting down"}}})
 	}
 	done := make(chan struct{})
-	go func() { s.grpc.GracefulStop(); close(done) }()
+	go func() {
+		var wg sync.WaitGroup
+		if s.local != nil {
+			wg.Go(s.local.GracefulStop)
+		}
+		s.grpc.GracefulStop()
+		wg.Wait()
+		close(done)
+	}()
 	select {
 	case <-done:
 	case <-ctx.Done():
+		if s.local != nil {
+			s.local.Stop()
+		}
 		s.grpc.Stop()
 	}
 	for _, ss := range sessions {

@@ -76,7 +76,14 @@ type route struct {
 	pending func(use func(*referee.Request)) // the open request, for a resume snapshot
 	open    string                           // the id of the game's open request for this session, if any
 	closed  chan struct{}                    // closed when the referee leaves the game
+	// flooded counts the answers refused for a full buffer (PROTO-FLOOD), by the request id
+	// they named, for the referee to record (Flooded); s.mu guards it.
+	flooded map[string]int
 }
+
+// maxFloodIDs bounds the request ids a game's flood counts keep apart: a bot naming ever new
+// ids has the rest counted under "" (they name no decision of its anyway).
+const maxFloodIDs = 64
 
 // handOff is a decision request in the outbox: the writer tells the referee when it hands the
 // request to the stream, and the bot's clock starts then.
@@ -356,15 +363,15 @@ func (s *Session) deliver(a *tappv1.Answer, at time.Time, stop <-chan struct{}) 
 	}
 	ans := referee.Answer{RequestID: a.GetRequestId(), Action: a.GetAction(), At: at, Think: a.GetThinkTime().AsDuration()}
 	if !open {
-		if len(r.answers) >= answerBuffer {
-			return true, true
+		if len(r.answers) < answerBuffer {
+			select {
+			case r.answers <- ans:
+				return true, false
+			default:
+			}
 		}
-		select {
-		case r.answers <- ans:
-			return true, false
-		default:
-			return true, true
-		}
+		s.countFlood(r, a.GetRequestId())
+		return true, true
 	}
 	select {
 	case r.answers <- ans:
@@ -372,6 +379,33 @@ func (s *Session) deliver(a *tappv1.Answer, at time.Time, stop <-chan struct{}) 
 	case <-stop:
 	}
 	return true, false
+}
+
+// countFlood counts an answer refused for a full buffer against the request it named.
+func (s *Session) countFlood(r *route, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.flooded == nil {
+		r.flooded = make(map[string]int)
+	}
+	if _, ok := r.flooded[id]; !ok && len(r.flooded) >= maxFloodIDs {
+		id = ""
+	}
+	r.flooded[id]++
+}
+
+// Flooded implements referee.FloodCounter: the answers this session refused for gameID's
+// full buffer since it was last asked, by the request id they named.
+func (s *Session) Flooded(gameID string) map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.games[gameID]
+	if r == nil {
+		return nil
+	}
+	out := r.flooded
+	r.flooded = nil
+	return out
 }
 
 // snapshot lists every running game of the session as the bot sees it now.

@@ -3,9 +3,8 @@ package server
 import (
 	"crypto/tls"
 	"fmt"
-	"net"
-	"net/netip"
-	"strings"
+
+	"github.com/tapparena/tapp/arena/internal/loopback"
 )
 
 // LoadTLS reads the arena's certificate (PEM, the chain after the leaf) and its private key
@@ -37,14 +36,4 @@ func CheckPlainText(listen string, useTLS, insecure bool) error {
 
 // IsLoopback reports whether a listen address (host:port) is bound to loopback only; an empty
 // host, "0.0.0.0" or "::" listen everywhere.
-func IsLoopback(listen string) bool {
-	host, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		host = listen
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
-	return err == nil && ip.IsLoopback()
-}
+func IsLoopback(listen string) bool { return loopback.Listen(listen) }

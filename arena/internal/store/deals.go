@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
@@ -31,7 +32,7 @@ const maxRowsPerInsert = 100
 //
 // The decisions are stored as one compressed value beside the deal (see decisionlog.go).
 func (s *Store) SaveDeal(ctx context.Context, d *domain.DealRecord) error {
-	return s.saveDeal(ctx, d, nil)
+	return s.saveDeal(ctx, d, saveHooks{})
 }
 
 // SaveDeals stores several finished deals in one transaction (group commit: one commit and
@@ -39,27 +40,41 @@ func (s *Store) SaveDeal(ctx context.Context, d *domain.DealRecord) error {
 // deal cannot be stored (domain.ErrConflict for one stored already, a full disk, a lock), none
 // is, and the caller may store them one by one to learn which.
 func (s *Store) SaveDeals(ctx context.Context, ds []*domain.DealRecord) error {
-	return s.saveBatch(ctx, ds, nil)
+	return s.saveBatch(ctx, ds, saveHooks{})
 }
 
-// saveBatch is SaveDeals; then, when set, runs inside the transaction after the deals' rows
-// are written and before the commit (an error from it rolls everything back).
-func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, then func(tx *sql.Tx) error) error {
+// saveHooks are what storing a league's deals adds to the transaction that stores them.
+type saveHooks struct {
+	// before runs first in the transaction, to take locks that must come before the matches'
+	// (a league's jobs: every transaction takes jobs, then matches, in ascending order).
+	before func(tx *sql.Tx) error
+	// then runs after the deals' rows are written and before the commit.
+	then func(tx *sql.Tx) error
+}
+
+// saveBatch is SaveDeals with hooks; an error from a hook rolls everything back.
+func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks saveHooks) error {
 	if len(ds) == 0 {
 		return nil
 	}
+	then := hooks.then
 	var dealArgs, resultArgs []any
-	for _, d := range ds {
+	digests := make([][32]byte, len(ds))
+	for i, d := range ds {
 		p, err := s.prepareDeal(ctx, d)
 		if err != nil {
 			return err
 		}
+		digests[i] = p.digest
 		dealArgs = append(dealArgs, p.dealArgs...)
 		resultArgs = append(resultArgs, p.resultArgs...)
 	}
 	// The deals' rows, and then the results of those that are not compact records, go in as
 	// few statements as possible.
 	deals := s.rowOps(insertDeal, dealCols, dealArgs, ` ON CONFLICT DO NOTHING`)
+	if !s.chained { // a schema before version 15, which tests build: its columns only
+		deals = s.rowOps(insertUnchainedDeal, dealCols-2, unchained(dealArgs), ` ON CONFLICT DO NOTHING`)
+	}
 	results := s.rowOps(insertResult, resultCols, resultArgs)
 	first := ds[0]
 	sums, err := s.prepareRatingSums(ctx, ds) // the leaderboard's aggregates, ratingstats.go
@@ -75,11 +90,23 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, then fun
 			return s.wrapSave(first.MatchID, first.Number, err)
 		}
 	}
+	if err := s.readyQueries(ctx, s.chainQueries()); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrapSave(first.MatchID, first.Number, err)
 	}
 	defer tx.Rollback()
+	if hooks.before != nil {
+		if err := hooks.before(tx); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, err)
+		}
+	}
+	// The deals join their matches' chains in the order of the batch (chain.go).
+	if err := s.chainDeals(ctx, tx, ds, digests, dealArgs); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
 	inserted := 0
 	for _, op := range deals {
 		res, err := s.txExec(ctx, tx, op.query, op.args...)
@@ -117,38 +144,60 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, then fun
 			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("league totals: %w", err))
 		}
 	}
-	return s.wrapSave(first.MatchID, first.Number, tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
+	s.recordHistory(ctx, sums.clocks) // the rating over time, history.go
+	return nil
 }
 
 // The multi-row INSERTs of saveBatch: the head of each, and its columns.
 const (
 	insertDeal = `INSERT INTO deals (match_id, number, deal_group, seating, deal, options, moves, outcome,
+	started, duration_us, decision_log, record, chain_seq, chain_link) VALUES `
+	dealCols = 14
+	// chainCols are the places of chain_seq and chain_link in a deal's values, which the
+	// transaction fills in (chainDeals).
+	chainSeqCol, chainLinkCol = 12, 13
+	// insertUnchainedDeal is insertDeal for a schema before version 15.
+	insertUnchainedDeal = `INSERT INTO deals (match_id, number, deal_group, seating, deal, options, moves, outcome,
 	started, duration_us, decision_log, record) VALUES `
-	dealCols     = 12
 	insertResult = `INSERT INTO results (match_id, deal_number, league_id, seat, bot, payoff, points, tricks,
 	declarer) VALUES `
 	resultCols = 9
 )
 
+// unchained is the deals' values without their chain columns.
+func unchained(args []any) []any {
+	out := make([]any, 0, len(args)/dealCols*(dealCols-2))
+	for i := 0; i < len(args); i += dealCols {
+		out = append(out, args[i:i+chainSeqCol]...)
+	}
+	return out
+}
+
 // saveDeal is SaveDeal; then, when set, runs inside the transaction after the deal's rows are
 // written and before the commit (an error from it rolls everything back).
-func (s *Store) saveDeal(ctx context.Context, d *domain.DealRecord, then func(tx *sql.Tx) error) error {
-	if then == nil {
-		return s.saveBatch(ctx, []*domain.DealRecord{d}, nil)
-	}
-	return s.saveBatch(ctx, []*domain.DealRecord{d}, func(tx *sql.Tx) error {
-		if err := then(tx); err != nil {
-			return s.wrapSave(d.MatchID, d.Number, err)
+func (s *Store) saveDeal(ctx context.Context, d *domain.DealRecord, hooks saveHooks) error {
+	then := hooks.then
+	if then != nil {
+		hooks.then = func(tx *sql.Tx) error {
+			if err := then(tx); err != nil {
+				return s.wrapSave(d.MatchID, d.Number, err)
+			}
+			return nil
 		}
-		return nil
-	})
+	}
+	return s.saveBatch(ctx, []*domain.DealRecord{d}, hooks)
 }
 
 // preparedDeal is a deal record checked and converted for writing: the values of its row
-// of deals and of its rows of results, in the columns of insertDeal and insertResult.
+// of deals and of its rows of results, in the columns of insertDeal and insertResult, and its
+// digest in the match's chain (dealchain.Digest, of the deal as it reads back).
 type preparedDeal struct {
 	dealArgs   []any // dealCols values
 	resultArgs []any // resultCols per seat
+	digest     [32]byte
 }
 
 // writeOp is one statement of a write, with its arguments.
@@ -263,16 +312,20 @@ func (s *Store) prepareDeal(ctx context.Context, d *domain.DealRecord) (*prepare
 	// it is only for a deal whose results are those (all but one given results by hand).
 	if slices.Equal(d.Results, domain.ResultsOf(d.Seating, d.Outcome)) {
 		if rec, err := encodeRecord(d, started, info); err == nil {
+			// The chain covers the digest of the requests the record keeps (its header), as
+			// the deal reads back.
+			digest := chainDigest(d, started, rules.Players, rec[1:1+domain.SentDigestSize])
 			return &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, "", "", "", "", "", s.timeArg(started),
-				us(d.Duration), nil, rec}}, nil
+				us(d.Duration), nil, rec, nil, nil}, digest: digest}, nil
 		}
 	}
+	digest := chainDigest(d, started, rules.Players, dealchain.SentDigestOf(d))
 	text, err := textColumns(d, rules)
 	if err != nil {
 		return nil, fmt.Errorf("store: saving deal %d of match %s: %w", d.Number, d.MatchID, err)
 	}
 	p := &preparedDeal{dealArgs: []any{d.MatchID, d.Number, d.Group, text[0], text[1], text[2], text[3], text[4],
-		s.timeArg(started), us(d.Duration), text[5], nil}}
+		s.timeArg(started), us(d.Duration), text[5], nil, nil, nil}, digest: digest}
 	// Any other deal keeps its results as rows; league_id is copied from the match, so that
 	// league queries need no join.
 	p.resultArgs = make([]any, 0, len(d.Results)*resultCols)
@@ -556,7 +609,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 		d, log, err := scanDeal(rows, info, withSent)
 		if err != nil {
 			rows.Close()
-			return nil, s.wrap(op, err)
+			return nil, s.damaged(op, err)
 		}
 		at[d.Number] = len(deals)
 		withRows = withRows || d.SentDigest == nil
@@ -566,7 +619,7 @@ func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, m
 			inRows[d.Number] = true
 		} else if d.Decisions, err = decodeDecisionLog(log, withSent); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("store: deal %d of match %s: the stored decisions do not decode: %w", d.Number, matchID, err)
+			return nil, s.damaged(op, fmt.Errorf("deal %d of match %s: the stored decisions do not decode: %w", d.Number, matchID, err))
 		}
 		deals = append(deals, *d)
 	}
@@ -773,7 +826,7 @@ FROM deals d JOIN matches m ON m.id = d.match_id`+cond+resultOrder+`, d.number`+
 		}
 		d := domain.DealRecord{MatchID: x.row.MatchID, Number: x.row.Deal, Group: x.row.Group, Started: x.start.T}
 		if err := decodeRecord(&d, x.record, info, false); err != nil {
-			return nil, fmt.Errorf("store: deal %d of match %s: %w", d.Number, d.MatchID, err)
+			return nil, s.damaged("read results", fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, err))
 		}
 		for _, r := range domain.ResultsOf(d.Seating, d.Outcome) {
 			row := x.row

@@ -75,7 +75,7 @@ const (
 
 	decisionIndex, decisionSeat, decisionBot, decisionKind, decisionRequestID, decisionSent = 1, 2, 3, 4, 5, 6
 	decisionAttempts, decisionAction, decisionLatency, decisionStrike, decisionFallback     = 7, 8, 9, 10, 11
-	decisionThink, decisionArenaShare                                                       = 12, 13
+	decisionThink, decisionArenaShare, decisionFlooded, decisionRetimed                     = 12, 13, 14, 15
 
 	attemptText, attemptAfter, attemptRejected = 1, 2, 3
 )
@@ -109,6 +109,8 @@ func appendDecisionLog(b []byte, ds []domain.DecisionRecord) []byte {
 		b = protoappend.Bool(b, decisionFallback, x.Fallback)
 		b = protoappend.Int(b, decisionThink, int64(x.Think))
 		b = protoappend.Int(b, decisionArenaShare, int64(x.ArenaShare))
+		b = protoappend.Int(b, decisionFlooded, int64(int32(x.Flooded)))
+		b = protoappend.Int(b, decisionRetimed, int64(int32(x.Retimed)))
 		b = protoappend.Close(b, m)
 	}
 	return b
@@ -202,6 +204,8 @@ func decodeDecisionLog(blob []byte, withSent bool) ([]domain.DecisionRecord, err
 		x.Latency, x.Strike, x.Fallback = fromUS(p.LatencyUs), p.Strike, p.Fallback
 		x.Think = time.Duration(p.ThinkNs)
 		x.ArenaShare = time.Duration(p.ArenaShareNs)
+		x.Flooded = int(p.Flooded)
+		x.Retimed = int(p.Retimed)
 	}
 	return ds, nil
 }

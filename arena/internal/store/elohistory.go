@@ -18,9 +18,20 @@ import (
 // writes a point per bot and ledger as it rates a finished match; EloHistory reads a bounded
 // sample of them, so that a history costs what it shows, however many matches were rated.
 
+// eloPointsSchema is the schema version that keeps the Elo points (rating_elo_points).
+const eloPointsSchema = 18
+
 // addEloPoint records bot's rating after its n-th match of ledger k (match matchID, which
 // finished then), in tx.
 func (s *Store) addEloPoint(ctx context.Context, tx *sql.Tx, k board.EloKey, bot string, n int, matchID string, finished time.Time, elo float64) error {
+	if s.schema < eloPointsSchema {
+		return nil // a store opened at an older version (tests): its migration 18 fills them in
+	}
+	return s.insertEloPoint(ctx, tx, k, bot, n, matchID, finished, elo)
+}
+
+// insertEloPoint is addEloPoint whatever the store's schema (migration 18 fills the table).
+func (s *Store) insertEloPoint(ctx context.Context, tx *sql.Tx, k board.EloKey, bot string, n int, matchID string, finished time.Time, elo float64) error {
 	var at any
 	if !finished.IsZero() {
 		at = s.timeArg(finished)
@@ -30,20 +41,20 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`), k.League, k.Rules, tai
 	return err
 }
 
-// EloHistory implements board.HistorySource: ledger k's bots, each with its rating after
+// EloHistory implements board.EloHistorySource: ledger k's bots, each with its rating after
 // its matches, at most points in all (a bot's first and last match always among them, the
 // others evenly spaced by match count), best rating first. It reads one row per bot and one
 // per point shown.
-func (s *Store) EloHistory(ctx context.Context, k board.EloKey, points int) ([]board.BotHistory, error) {
+func (s *Store) EloHistory(ctx context.Context, k board.EloKey, points int) ([]board.BotEloHistory, error) {
 	const op = "read the rating history"
 	ka := []any{k.League, k.Rules, tainted(k)}
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT bot, elo, matches FROM rating_elo WHERE league_id = ? AND rules = ? AND tainted = ?`), ka...)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
-	var out []board.BotHistory
+	var out []board.BotEloHistory
 	for rows.Next() {
-		var h board.BotHistory
+		var h board.BotEloHistory
 		if err := rows.Scan(&h.Bot, &h.Rating, &h.Matches); err != nil {
 			rows.Close()
 			return nil, s.wrap(op, err)
@@ -54,7 +65,7 @@ func (s *Store) EloHistory(ctx context.Context, k board.EloKey, points int) ([]b
 	if err := rows.Err(); err != nil {
 		return nil, s.wrap(op, err)
 	}
-	slices.SortFunc(out, func(a, b board.BotHistory) int {
+	slices.SortFunc(out, func(a, b board.BotEloHistory) int {
 		return cmp.Or(cmp.Compare(b.Rating, a.Rating), strings.Compare(a.Bot, b.Bot))
 	})
 	per := board.PointsPerBot(points, len(out))
@@ -74,7 +85,7 @@ WHERE league_id = ? AND rules = ? AND tainted = ? AND bot = ? AND n IN (`+placeh
 			return nil, s.wrap(op, err)
 		}
 		for rows.Next() {
-			var p board.HistoryPoint
+			var p board.EloSample
 			var finished dbTime
 			if err := rows.Scan(&p.Number, &p.Rating, &p.Match, &finished); err != nil {
 				rows.Close()
@@ -161,7 +172,7 @@ WHERE l.league_id = ? AND l.rules = ? AND l.tainted = ? ORDER BY l.seq`), k.Leag
 			return err
 		}
 		for i, b := range r.bots {
-			if err := s.addEloPoint(ctx, tx, k, b, l.Matches[b]+1, r.id, r.finished, after[i]); err != nil {
+			if err := s.insertEloPoint(ctx, tx, k, b, l.Matches[b]+1, r.id, r.finished, after[i]); err != nil {
 				return err
 			}
 		}

@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 )
@@ -60,7 +62,19 @@ func (s *Store) GetLeague(ctx context.Context, id string) (*domain.League, error
 		return nil, s.wrap("read league "+id, err)
 	}
 	l.Status, l.Created, l.Updated = domain.LeagueStatus(status), created.T, updated.T
+	if err := checkPlan(l.Plan); err != nil {
+		return nil, s.damaged("read league "+id, err)
+	}
 	return &l, nil
+}
+
+// checkPlan refuses a stored league plan that is not the JSON the store wrote (a damaged
+// page read without an error): compared with a league file's, it would read as another plan.
+func checkPlan(plan string) error {
+	if !utf8.ValidString(plan) || !json.Valid([]byte(plan)) {
+		return fmt.Errorf("the stored plan %q is not valid JSON text", plan)
+	}
+	return nil
 }
 
 // ListLeagues returns every league, newest first.
@@ -486,6 +500,24 @@ func (s *Store) Jobs(ctx context.Context, league string) ([]domain.Job, error) {
 	return jobs, s.wrap("list the jobs of league "+league, err)
 }
 
+// RoundJobs returns the jobs of the league round a match belongs to, by id: every match of
+// a round deals the same deal sources, so a deal's cards are in play until every job of its
+// group in the round is done (what the replays and the dashboard ask before they show a deal).
+// A stand-alone match has none. One index range of league_jobs_round.
+func (s *Store) RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) {
+	what := "list the jobs of the round of match " + matchID
+	// Without Stored (0): counting each job's deals would read the whole round's.
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT j.id, j.league_id, j.round, j.match_id, j.first_group,
+	j.n_groups, j.deals, j.state, j.owner, j.lease_until, j.attempts, j.last_error, 0 FROM league_matches lm
+JOIN league_jobs j ON j.league_id = lm.league_id AND j.round = lm.round
+WHERE lm.match_id = ? ORDER BY j.id`), matchID)
+	if err != nil {
+		return nil, s.wrap(what, err)
+	}
+	jobs, err := scanJobs(rows)
+	return jobs, s.wrap(what, err)
+}
+
 // JobsIn returns the league's jobs in the given states, by id (two index ranges per state:
 // what `tapp league status` lists, without reading the done jobs of a long league).
 func (s *Store) JobsIn(ctx context.Context, league string, states ...domain.JobState) ([]domain.Job, error) {
@@ -533,11 +565,13 @@ func (s *Store) SaveJobDeal(ctx context.Context, d *domain.DealRecord, jobID int
 		return false, s.wrapSave(d.MatchID, d.Number, err)
 	}
 	var done bool
-	err := s.saveDeal(ctx, d, func(tx *sql.Tx) error {
-		var err error
-		done, err = s.completeJob(ctx, tx, jobID)
-		return err
-	})
+	err := s.saveDeal(ctx, d, saveHooks{
+		before: func(tx *sql.Tx) error { return s.lockJobs(ctx, tx, []int64{jobID}) },
+		then: func(tx *sql.Tx) error {
+			var err error
+			done, err = s.completeJob(ctx, tx, jobID)
+			return err
+		}})
 	return done, err
 }
 
@@ -569,47 +603,43 @@ func (s *Store) saveJobDeals(ctx context.Context, items []domain.JobDeal) error 
 	if err := s.readyQueries(ctx, s.completeJobQueries()); err != nil {
 		return s.wrapSave(first.MatchID, first.Number, err)
 	}
-	return s.saveBatch(ctx, deals, func(tx *sql.Tx) error {
-		// Jobs, then matches, each in ascending order: every transaction that completes jobs
-		// takes its locks in this order, so two of them never wait for each other in a circle.
-		var jobs []int64
-		seen := map[int64]bool{}
-		for _, it := range items {
-			if !seen[it.JobID] {
-				seen[it.JobID] = true
-				jobs = append(jobs, it.JobID)
-			}
+	var jobs []int64
+	seen := map[int64]bool{}
+	for _, it := range items {
+		if !seen[it.JobID] {
+			seen[it.JobID] = true
+			jobs = append(jobs, it.JobID)
 		}
-		sort.Slice(jobs, func(a, b int) bool { return jobs[a] < jobs[b] })
-		if s.dialect == postgresDialect {
-			args := make([]any, len(jobs))
-			for i, id := range jobs {
-				args[i] = id
-			}
-			if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE id IN (`+placeholders(len(jobs))+
-				`) ORDER BY id FOR NO KEY UPDATE`), args...); err != nil {
-				return s.wrapSave(first.MatchID, first.Number, err)
-			}
-			matchSet := map[string]bool{}
-			var margs []any
-			for _, it := range items {
-				if !matchSet[it.Deal.MatchID] {
-					matchSet[it.Deal.MatchID] = true
-					margs = append(margs, it.Deal.MatchID)
+	}
+	sort.Slice(jobs, func(a, b int) bool { return jobs[a] < jobs[b] })
+	return s.saveBatch(ctx, deals, saveHooks{
+		// Jobs, then matches (chainDeals locks those), each in ascending order: every
+		// transaction that stores deals or completes jobs takes its locks in this order, so two
+		// of them never wait for each other in a circle.
+		before: func(tx *sql.Tx) error { return s.lockJobs(ctx, tx, jobs) },
+		then: func(tx *sql.Tx) error {
+			for _, id := range jobs {
+				if _, err := s.completeJob(ctx, tx, id); err != nil {
+					return s.wrapSave(first.MatchID, first.Number, err)
 				}
 			}
-			if _, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM matches WHERE id IN (`+placeholders(len(margs))+
-				`) ORDER BY id FOR NO KEY UPDATE`), margs...); err != nil {
-				return s.wrapSave(first.MatchID, first.Number, err)
-			}
-		}
-		for _, id := range jobs {
-			if _, err := s.completeJob(ctx, tx, id); err != nil {
-				return s.wrapSave(first.MatchID, first.Number, err)
-			}
-		}
+			return nil
+		}})
+}
+
+// lockJobs locks the rows of jobs (ascending ids) on PostgreSQL, FOR NO KEY UPDATE, as the
+// first locks of a transaction that stores their deals; SQLite's one writer needs none.
+func (s *Store) lockJobs(ctx context.Context, tx *sql.Tx, jobs []int64) error {
+	if s.dialect != postgresDialect || len(jobs) == 0 {
 		return nil
-	})
+	}
+	args := make([]any, len(jobs))
+	for i, id := range jobs {
+		args[i] = id
+	}
+	_, err := tx.ExecContext(ctx, s.rebind(`SELECT id FROM league_jobs WHERE id IN (`+placeholders(len(jobs))+
+		`) ORDER BY id FOR NO KEY UPDATE`), args...)
+	return err
 }
 
 // CompleteJob marks job jobID done if all its deals are stored (for a job found complete when

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -58,11 +59,23 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHIN
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return false, err
 	}
+	// A separate statement, so that a match with the default clock is stored by the
+	// statement every schema version knows (the tests of old schemas store such matches).
+	if sp.TimeControl.Scope == domain.ClockPerMatch && s.schema >= clockScopeSchema {
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET clock_scope = ? WHERE id = ?`),
+			string(domain.ClockPerMatch), m.ID); err != nil {
+			return false, err
+		}
+	}
 	// A separate statement, so that a match without a commitment is stored by the statement
 	// every schema version knows (the tests of old schemas store such matches).
 	if m.Commitment != "" || m.Nonce != "" {
-		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET commitment = ?, nonce = ? WHERE id = ?`),
-			m.Commitment, m.Nonce, m.ID); err != nil {
+		q, args := `UPDATE matches SET commitment = ?, nonce = ? WHERE id = ?`, []any{m.Commitment, m.Nonce, m.ID}
+		if s.chained {
+			q, args = `UPDATE matches SET commitment = ?, nonce = ?, commitment_version = ? WHERE id = ?`,
+				[]any{m.Commitment, m.Nonce, m.CommitmentVersion, m.ID}
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(q), args...); err != nil {
 			return false, err
 		}
 	}
@@ -102,6 +115,15 @@ func (s *Store) UpdateMatch(ctx context.Context, m *domain.Match) error {
 	if err != nil {
 		return s.wrap(op, err)
 	}
+	if m.Admission != nil && s.schema >= clockScopeSchema {
+		text, err := json.Marshal(m.Admission)
+		if err != nil {
+			return s.wrap(op, err)
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET admission = ? WHERE id = ?`), string(text), m.ID); err != nil {
+			return s.wrap(op, err)
+		}
+	}
 	n, err := res.RowsAffected()
 	if err != nil {
 		return s.wrap(op, err)
@@ -119,21 +141,57 @@ func (s *Store) UpdateMatch(ctx context.Context, m *domain.Match) error {
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
 	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
-	m.commitment, m.nonce, m.decisions, m.fallbacks`
+	m.commitment, m.nonce, m.decisions, m.fallbacks, ` + chainColumns + `, ` + clockColumns
+
+// chainColumns are the match's columns of schema version 15, read as zeros from an older one;
+// clockColumns those of clockScopeSchema, read as the match's clock (as it was played) from an
+// older one. The tests of old schemas read matches of them.
+const (
+	chainColumns    = `m.commitment_version, m.chain_version, m.chain_len, m.chain_head`
+	unchainColumns  = `0, 0, 0, NULL`
+	clockColumns    = `m.clock_scope, m.admission`
+	oldClockColumns = `'match', ''`
+)
+
+// matchColumnsOf is matchColumns for the store's schema.
+func (s *Store) matchColumnsOf() string {
+	cols := matchColumns
+	if !s.chained {
+		cols = strings.Replace(cols, chainColumns, unchainColumns, 1)
+	}
+	if s.schema < clockScopeSchema {
+		cols = strings.Replace(cols, clockColumns, oldClockColumns, 1)
+	}
+	return cols
+}
+
+// clockScopeSchema is the schema version that keeps a match's clock scope and admission
+// (migrations/*/0019_clock_scope.sql).
+const clockScopeSchema = 19
 
 func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	var (
 		m                         domain.Match
 		rules, bots, seed, status string
-		forfeited                 string
+		forfeited, scope, admit   string
 		perDecision, overage      int64
 		started, finished         dbTime
 	)
 	sp := &m.Spec
 	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
 		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited,
-		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks); err != nil {
+		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks, &m.CommitmentVersion,
+		&m.ChainVersion, &m.ChainLength, &m.ChainHead, &scope, &admit); err != nil {
 		return nil, err
+	}
+	if scope == string(domain.ClockPerMatch) {
+		sp.TimeControl.Scope = domain.ClockPerMatch // the zero value is a game's clock
+	}
+	if admit != "" {
+		m.Admission = &domain.Admission{}
+		if err := json.Unmarshal([]byte(admit), m.Admission); err != nil {
+			return nil, fmt.Errorf("stored admission %q: %w", admit, err)
+		}
 	}
 	var err error
 	if sp.Rules, err = parseRules(rules); err != nil {
@@ -160,13 +218,13 @@ func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 
 // GetMatch returns the match, or domain.ErrNotFound.
 func (s *Store) GetMatch(ctx context.Context, id string) (*domain.Match, error) {
-	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m WHERE m.id = ?`), id)
+	row := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+s.matchColumnsOf()+` FROM matches m WHERE m.id = ?`), id)
 	m, err := scanMatch(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("match %s: %w", id, domain.ErrNotFound)
 	}
 	if err != nil {
-		return nil, s.wrap("read match "+id, err)
+		return nil, s.damaged("read match "+id, err)
 	}
 	return m, nil
 }
@@ -213,7 +271,7 @@ func limit(f domain.MatchFilter) string {
 // f.Limit of them when it is positive.
 func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error) {
 	where, args := filterWhere(f, s, "m.league_id")
-	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+matchColumns+` FROM matches m`+where+
+	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+s.matchColumnsOf()+` FROM matches m`+where+
 		` ORDER BY m.started DESC, m.id DESC`+limit(f)), args...)
 	if err != nil {
 		return nil, s.wrap("list matches", err)
@@ -223,7 +281,7 @@ func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {
-			return nil, s.wrap("list matches", err)
+			return nil, s.damaged("list matches", err)
 		}
 		ms = append(ms, *m)
 	}

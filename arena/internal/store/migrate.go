@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +26,9 @@ type migration struct {
 	sql     string
 }
 
-// loadMigrations reads the migrations of one folder, ascending; versions must run 1, 2, ...
+// loadMigrations reads the migrations of one folder, ascending. A version appears once; a
+// missing number is one another branch holds (the team fixes each feature's number ahead),
+// applied whenever it arrives, as every migration not yet recorded is.
 func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
@@ -48,12 +51,20 @@ func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
 		ms = append(ms, migration{version: v, name: strings.TrimSuffix(e.Name(), ".sql"), sql: string(text)})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migrations in %s: want version %d, found %s", dir, i+1, m.name)
+	for i := 1; i < len(ms); i++ {
+		if ms[i].version == ms[i-1].version {
+			return nil, fmt.Errorf("migrations in %s: version %d twice (%s, %s)", dir, ms[i].version, ms[i-1].name, ms[i].name)
 		}
 	}
 	return ms, nil
+}
+
+// newest is the highest version of ms (0 for none).
+func newest(ms []migration) int {
+	if len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
 }
 
 func (s *Store) migrations() ([]migration, error) {
@@ -69,27 +80,33 @@ func LatestSchema() (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		latest = max(latest, len(ms))
+		latest = max(latest, newest(ms))
 	}
 	return latest, nil
 }
 
 // SchemaVersion returns the version the database's schema is at (0 for an empty database).
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	v, err := s.schemaVersionOn(ctx, s.r)
+	return v, s.wrap("read the schema version", err)
+}
+
+// schemaVersionOn is SchemaVersion through db, its error as the driver gave it.
+func (s *Store) schemaVersionOn(ctx context.Context, db *sql.DB) (int, error) {
 	var exists bool
 	var err error
 	if s.dialect == postgresDialect {
-		err = s.r.QueryRowContext(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists)
+		err = db.QueryRowContext(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists)
 	} else {
-		err = s.r.QueryRowContext(ctx,
+		err = db.QueryRowContext(ctx,
 			`SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&exists)
 	}
 	if err != nil || !exists {
-		return 0, s.wrap("read the schema version", err)
+		return 0, err
 	}
 	var v sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v); err != nil {
-		return 0, s.wrap("read the schema version", err)
+	if err := db.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, err
 	}
 	return int(v.Int64), nil
 }
@@ -107,16 +124,23 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	if version > 0 && version < len(ms) {
-		ms = ms[:version]
+	if version > 0 {
+		ms = slices.DeleteFunc(ms, func(m migration) bool { return m.version > version })
 	}
-	latest := len(ms)
+	latest := newest(ms)
 	v, err := s.SchemaVersion(ctx)
 	if err != nil {
 		return err
 	}
-	if err := s.checkVersion(v, latest); err != nil || v == latest {
+	if err := s.checkVersion(v, latest); err != nil {
 		return err
+	}
+	if v == latest {
+		applied, err := s.appliedVersions(ctx, s.r)
+		if err != nil || len(pending(ms, applied)) == 0 {
+			s.schema = v
+			return err
+		}
 	}
 
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -145,15 +169,16 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 		return s.wrap("create schema_migrations", err)
 	}
 	// Read again under the lock: another process may have migrated meanwhile.
-	var cur sql.NullInt64
-	if err := tx.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&cur); err != nil {
-		return s.wrap("read the schema version", err)
-	}
-	v = int(cur.Int64)
-	if err := s.checkVersion(v, latest); err != nil {
+	applied, err := s.appliedVersions(ctx, tx)
+	if err != nil {
 		return err
 	}
-	for _, m := range ms[v:] {
+	for a := range applied {
+		if err := s.checkVersion(a, latest); err != nil {
+			return err
+		}
+	}
+	for _, m := range pending(ms, applied) {
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return s.wrap("apply migration "+m.name, err)
 		}
@@ -170,7 +195,39 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 	if err := tx.Commit(); err != nil {
 		return s.wrap("migrate the schema", err)
 	}
+	s.schema = latest
 	return nil
+}
+
+// appliedVersions are the versions schema_migrations records.
+func (s *Store) appliedVersions(ctx context.Context, q interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}) (map[int]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, s.wrap("read the schema versions", err)
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, s.wrap("read the schema versions", err)
+		}
+		applied[v] = true
+	}
+	return applied, s.wrap("read the schema versions", rows.Err())
+}
+
+// pending are the migrations of ms not applied yet, ascending.
+func pending(ms []migration, applied map[int]bool) []migration {
+	var todo []migration
+	for _, m := range ms {
+		if !applied[m.version] {
+			todo = append(todo, m)
+		}
+	}
+	return todo
 }
 
 // conversions are the Go parts of migrations: what a version's SQL cannot do, run after it
@@ -179,6 +236,7 @@ var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	10: convertLeagueAggregates,
 	11: convertCompactRecords,
 	13: convertResultsFromRecords,
+	16: convertSourceSums,
 	18: convertEloPoints,
 }
 

@@ -84,6 +84,7 @@ func tableFromValues(bots []string, v []int64) (*rating.TableSums, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.Points, t.PointsCross = nil, nil // set apart (setPoints)
 	k, n := len(t.Bots), rating.MaxSeats
 	t.Units, t.Deals, t.DealsSq = v[0], v[1], v[2]
 	at := 3
@@ -133,7 +134,6 @@ var (
 	upsertRatingGroup = upsert("rating_open_groups", []string{"match_id", "grp"}, 2,
 		append([]string{"deals"}, netColumns...), "deals, "+strings.Join(netColumns, ", "))
 	deleteRatingGroup = `DELETE FROM rating_open_groups WHERE match_id = ? AND grp = ?`
-	upsertRatingTable = upsert("rating_tables", []string{"league_id", "rules", "bots"}, 3, tableColumns, "")
 	upsertRatingRole  = upsert("rating_roles", []string{"league_id", "rules", "bots", "bot", "role"}, 5,
 		[]string{"deals", "total", "total_sq", "made"}, "")
 	upsertRatingComposition = upsert("rating_compositions", []string{"league_id", "rules", "bots"}, 3,
@@ -171,25 +171,29 @@ type compositionDelta struct {
 type ratingBatch struct {
 	matches []*board.MatchSums
 	groups  []groupDelta
-	units   map[board.Scope]*rating.TableSums // units complete in themselves (no duplicate)
+	units   []completedUnit // units complete in themselves (no duplicate)
 	roles   []board.RoleDelta
+	// clocks are the deal sources of the leagues and rule sets the batch added sources to,
+	// after it (written by writeRatingSums): their rating histories' clocks.
+	clocks map[board.LeagueRules]int64
 }
 
 // groupDelta is what a batch adds to one duplicate group.
 type groupDelta struct {
-	scope board.Scope
-	comp  []string
-	match string
-	group int
-	want  int64 // deals of the complete group
-	deals int64
-	net   []int64
+	scope  board.Scope
+	comp   []string
+	source string // the group's deal source (board.SourceOf)
+	match  string
+	group  int
+	want   int64 // deals of the complete group
+	deals  int64
+	net    []int64
 }
 
 // prepareRatingSums computes what the deals add (before their transaction: it reads only
 // the matches, which do not change) and prepares the statements that write it.
 func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) (*ratingBatch, error) {
-	b := &ratingBatch{units: map[board.Scope]*rating.TableSums{}}
+	b := &ratingBatch{}
 	matches := map[string]*board.MatchSums{}
 	groups := map[string]*groupDelta{}
 	roles := map[board.RoleKey]*board.RoleSums{}
@@ -210,19 +214,13 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) 
 		m.AddDeal(dd)
 		board.AddRoles(roles, dd.Roles)
 		if want := int64(info.UnitDeals()); want == 1 {
-			t := b.units[dd.Scope]
-			if t == nil {
-				if t, err = rating.NewTableSums(dd.Comp); err != nil {
-					return nil, err
-				}
-				b.units[dd.Scope] = t
-			}
-			t.AddUnit(1, dd.Net)
+			b.units = append(b.units, completedUnit{lr: board.LeagueRules{League: dd.Scope.League, Rules: dd.Scope.Rules},
+				source: dd.Source, cell: rating.Cell{Bots: dd.Comp, Deals: 1, Net: dd.Net}})
 		} else {
 			key := fmt.Sprintf("%s\x00%09d", d.MatchID, d.Group)
 			g := groups[key]
 			if g == nil {
-				g = &groupDelta{scope: dd.Scope, comp: dd.Comp, match: d.MatchID, group: d.Group, want: want,
+				g = &groupDelta{scope: dd.Scope, comp: dd.Comp, source: dd.Source, match: d.MatchID, group: d.Group, want: want,
 					net: make([]int64, len(dd.Comp))}
 				groups[key] = g
 			}
@@ -242,8 +240,14 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) 
 		b.roles = append(b.roles, board.RoleDelta{Key: k, RoleSums: *r})
 	}
 	slices.SortFunc(b.roles, func(x, y board.RoleDelta) int { return compareRoleKeys(x.Key, y.Key) })
-	return b, s.readyQueries(ctx, []string{s.rebind(upsertRatingMatch), s.rebind(upsertRatingGroup),
-		s.rebind(deleteRatingGroup), s.rebind(upsertRatingTable), s.rebind(upsertRatingComposition), s.rebind(upsertRatingRole)})
+	queries := []string{s.rebind(upsertRatingMatch), s.rebind(upsertRatingGroup), s.rebind(deleteRatingGroup),
+		s.rebind(upsertRatingComposition), s.rebind(upsertRatingRole)}
+	for _, q := range sourceQueries {
+		if s.keepsSourceSums() {
+			queries = append(queries, s.rebind(q))
+		}
+	}
+	return b, s.readyQueries(ctx, queries)
 }
 
 func compareRoleKeys(x, y board.RoleKey) int {
@@ -288,7 +292,7 @@ func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch)
 			}
 		}
 	}
-	units := b.units
+	units := slices.Clone(b.units)
 	for _, g := range b.groups {
 		args := append([]any{g.match, g.group, g.deals}, nets(g.net)...)
 		var deals int64
@@ -307,20 +311,13 @@ func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch)
 		if _, err := s.txExec(ctx, tx, s.rebind(deleteRatingGroup), g.match, g.group); err != nil {
 			return fmt.Errorf("rating sums of group %d of match %s: %w", g.group, g.match, err)
 		}
-		t := units[g.scope]
-		if t == nil {
-			var err error
-			if t, err = rating.NewTableSums(g.comp); err != nil {
-				return err
-			}
-			units[g.scope] = t
-		}
-		t.AddUnit(deals, net[:len(g.comp)])
+		units = append(units, completedUnit{lr: board.LeagueRules{League: g.scope.League, Rules: g.scope.Rules},
+			source: g.source, cell: rating.Cell{Bots: g.comp, Deals: deals, Net: net[:len(g.comp)]}})
 	}
-	for _, sc := range slices.SortedFunc(scopeKeys(units), compareScopes) {
-		args := append([]any{sc.League, sc.Rules, sc.Bots}, tableValues(units[sc])...)
-		if _, err := s.txExec(ctx, tx, s.rebind(upsertRatingTable), args...); err != nil {
-			return fmt.Errorf("rating sums of table %s: %w", sc.Bots, err)
+	if s.keepsSourceSums() {
+		var err error
+		if b.clocks, err = s.writeSourceUnits(ctx, tx, units); err != nil {
+			return err
 		}
 	}
 	for _, sc := range slices.SortedFunc(scopeKeys(comps), compareScopes) {
@@ -419,10 +416,12 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 		return s.wrap(op, rows.Err())
 	}
 
-	err = each(`SELECT league_id, rules, bots, `+strings.Join(tableColumns, ", ")+` FROM rating_tables`+where, args,
+	sums.BySource = true
+	cols := slices.Concat(tableColumns, pointColumns)
+	err = each(`SELECT league_id, rules, bots, `+strings.Join(cols, ", ")+` FROM rating_tables`+where, args,
 		func(scan func(...any) error) error {
 			var sc board.Scope
-			v := make([]int64, len(tableColumns))
+			v := make([]int64, len(cols))
 			dest := []any{&sc.League, &sc.Rules, &sc.Bots}
 			for i := range v {
 				dest = append(dest, &v[i])
@@ -430,14 +429,18 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 			if err := scan(dest...); err != nil {
 				return err
 			}
-			t, err := tableFromValues(strings.Split(sc.Bots, ","), v)
+			t, err := tableFromValues(strings.Split(sc.Bots, ","), v[:len(tableColumns)])
 			if err != nil {
 				return fmt.Errorf("rating sums of %s: %w", sc.Bots, err)
 			}
+			setPoints(t, v[len(tableColumns):])
 			sums.Tables[sc] = t
 			return nil
 		})
 	if err != nil {
+		return nil, err
+	}
+	if err := readSourceSums(sums, where, args, each); err != nil {
 		return nil, err
 	}
 	err = each(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made FROM rating_roles`+where, args,
@@ -731,12 +734,12 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	acc, err := board.Replay(ctx, s, ms, nil)
+	acc, err := board.Replay(ctx, s, ms, func(done, total int) { s.report("matches whose rating sums are rebuilt", done, total) })
 	if err != nil {
 		return err
 	}
-	for _, t := range []string{"rating_tables", "rating_roles", "rating_matches", "rating_open_groups", "rating_compositions",
-		"rating_elo", "rating_elo_head", "rating_elo_log", "rating_elo_points"} {
+	for _, t := range slices.Concat([]string{"rating_roles", "rating_matches", "rating_open_groups", "rating_compositions",
+		"rating_elo", "rating_elo_head", "rating_elo_log", "rating_elo_points"}, sourceTables) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
 			return s.wrap(op, err)
 		}
@@ -759,10 +762,8 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, fillRatingCompositions); err != nil {
 		return s.wrap(op, err)
 	}
-	for sc, t := range sums.Tables {
-		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingTable), append([]any{sc.League, sc.Rules, sc.Bots}, tableValues(t)...)...); err != nil {
-			return s.wrap(op, err)
-		}
+	if err := s.writeAccumulatedSources(ctx, tx, acc); err != nil {
+		return s.wrap(op, err)
 	}
 	for k, r := range sums.Roles {
 		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingRole), k.League, k.Rules, k.Bots, k.Bot, k.Role,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -90,7 +91,10 @@ func boardJSON(t *testing.T, st domain.Store, f domain.MatchFilter, o board.Load
 
 // storeLeagueOfSyntheticDeals stores matches of every kind the sums distinguish, from several
 // goroutines at once (one and several deals per transaction): duplicate groups complete and
-// not, 3 and 4 seats, two leagues and stand-alone, a match with fallbacks, one forfeited.
+// not, 3 and 4 seats, two leagues and stand-alone, a match with fallbacks, one forfeited. The
+// matches of league L deal from one seed, as the tables of a league round do, so that their
+// compositions share deal sources (tainted matches too, and two matches of one composition
+// share cells).
 func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 	t.Helper()
 	ctx := context.Background()
@@ -105,6 +109,7 @@ func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 	}
 	plans := []plan{
 		{"L", "modern", []string{"a", "b", "c"}, true, 6 * 20, 0, false},
+		{"L", "modern", []string{"b", "c", "a"}, true, 6 * 5, 0, false},    // the same composition, the same sources
 		{"L", "modern", []string{"a", "b", "d"}, true, 6*15 + 4, 0, false}, // a group left open
 		{"L", "modern", []string{"c", "b", "d"}, false, 70, 0, false},
 		{"L", "modern", []string{"a", "c", "d"}, false, 60, 0.05, false}, // tainted: 5% fallbacks
@@ -116,7 +121,7 @@ func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 	errs := make(chan error, len(plans))
 	for i, p := range plans {
 		m := &domain.Match{Spec: domain.MatchSpec{Rules: mustRules(t, p.rules), Bots: p.bots, Deals: p.deals,
-			Seed: uint64(i + 1), Duplicate: p.dup, LeagueID: p.league, TimeControl: domain.DefaultTimeControl},
+			Seed: seedOf(p.league, i), Duplicate: p.dup, LeagueID: p.league, TimeControl: domain.DefaultTimeControl},
 			Started: time.Date(2026, 12, 1, 0, i, 0, 0, time.UTC)}
 		if err := s.CreateMatch(ctx, m); err != nil {
 			t.Fatal(err)
@@ -153,6 +158,14 @@ func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 	}
 }
 
+// seedOf is the deal seed of the data set's match i: one for league L, as a league round's.
+func seedOf(league string, i int) uint64 {
+	if league == "L" {
+		return 1
+	}
+	return uint64(i + 1)
+}
+
 // TestRatingSumsGiveTheBoardOfRawResults: the board from the sums the store keeps as it stores
 // deals is identical to the board recomputed from raw results, for every filter, with and
 // without tainted matches.
@@ -181,9 +194,12 @@ func TestRatingSumsGiveTheBoardOfRawResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if lb.TaintedMatches != 2 || lb.PartialUnits != 1 || lb.Units != 20+15+70 || lb.Matches != 3 {
-			t.Errorf("league L: %d tainted matches, %d partial units, %d units, %d rated by Elo; want 2, 1, %d, 3",
-				lb.TaintedMatches, lb.PartialUnits, lb.Units, lb.Matches, 20+15+70)
+		if lb.TaintedMatches != 2 || lb.PartialUnits != 1 || lb.Units != 20+15+70 || lb.Matches != 4 || lb.Sources != 70 {
+			t.Errorf("league L: %d tainted matches, %d partial units, %d cells, %d deal sources, %d rated by Elo; want 2, 1, %d, 70, 4",
+				lb.TaintedMatches, lb.PartialUnits, lb.Units, lb.Sources, lb.Matches, 20+15+70)
+		}
+		if len(sums.Pairs) < 3 {
+			t.Errorf("league L: %d pairs of compositions sharing deal sources, want its 3 compositions' (and more)", len(sums.Pairs))
 		}
 	})
 }
@@ -236,6 +252,19 @@ func withoutElo(t *testing.T, js string) string {
 	return string(out)
 }
 
+// undoMigration16 drops what migration 16 added (and so its deal-source sums), for tests that
+// rebuild an older database from a new one.
+func undoMigration16() []string {
+	var qs []string
+	for _, t := range append(sourceTables[1:], "rating_history") {
+		qs = append(qs, "DROP TABLE "+t)
+	}
+	for _, c := range pointColumns {
+		qs = append(qs, "ALTER TABLE rating_tables DROP COLUMN "+c)
+	}
+	return qs
+}
+
 func TestTableValuesRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, bots := range [][]string{{"x", "y", "z"}, {"p", "q", "r", "s"}} {
@@ -259,6 +288,7 @@ func TestTableValuesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ts.Points, ts.PointsCross = nil, nil // not kept: the store's sums are by table unit
 		if fmt.Sprint(back) != fmt.Sprint(ts) {
 			t.Errorf("%v: round trip gave %v, want %v", bots, back, ts)
 		}
@@ -276,9 +306,16 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 		storeLeagueOfSyntheticDeals(t, s)
 		want := boardJSON(t, s, domain.MatchFilter{LeagueID: "L"}, board.LoadOptions{})
 		ctx := context.Background()
-		for _, q := range []string{"DROP INDEX rating_matches_fallbacks", "DROP INDEX matches_forfeited",
+		for _, q := range slices.Concat([]string{"DROP INDEX rating_matches_fallbacks", "DROP INDEX matches_forfeited",
 			"ALTER TABLE rating_matches DROP COLUMN tainted_by_fallbacks",
-			"DROP TABLE rating_compositions", "DELETE FROM schema_migrations WHERE version >= 12"} {
+			"DROP TABLE rating_compositions",
+			// The versions after 12, undone so that they run again.
+			"DROP TABLE submissions", "DROP TABLE submission_sources",
+			"ALTER TABLE matches DROP COLUMN commitment_version", "ALTER TABLE matches DROP COLUMN chain_version",
+			"ALTER TABLE matches DROP COLUMN chain_len", "ALTER TABLE matches DROP COLUMN chain_head",
+			"ALTER TABLE deals DROP COLUMN chain_seq", "ALTER TABLE deals DROP COLUMN chain_link",
+			"ALTER TABLE matches DROP COLUMN clock_scope", "ALTER TABLE matches DROP COLUMN admission",
+			"DELETE FROM schema_migrations WHERE version >= 12"}, undoMigration16()) {
 			if _, err := s.w.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}
@@ -293,6 +330,45 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 		}
 		if got := boardJSON(t, again, domain.MatchFilter{LeagueID: "L"}, board.LoadOptions{}); got != want {
 			t.Errorf("board after migration 12:\n%s\nbefore:\n%s", got, want)
+		}
+	})
+}
+
+// TestMigration16BuildsTheDealSourceSums: a database at schema version 15 (sums by table unit,
+// no deal-source sums) gets them from its stored deals when migration 16 runs, with progress,
+// and its board is then the board of the raw results, as it was before.
+func TestMigration16BuildsTheDealSourceSums(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, b backend) {
+		dsn := b.newDSN(t)
+		s := openTest(t, dsn)
+		storeLeagueOfSyntheticDeals(t, s)
+		want := boardJSON(t, s, domain.MatchFilter{}, board.LoadOptions{})
+		ctx := context.Background()
+		for _, q := range slices.Concat(undoMigration16(), []string{"DELETE FROM schema_migrations WHERE version = 16"}) {
+			if _, err := s.w.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		var steps []string
+		again, err := OpenWith(ctx, dsn, Options{Progress: func(what string, done, total int) {
+			steps = append(steps, fmt.Sprintf("%s %d/%d", what, done, total))
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer again.Close()
+		const what = "matches whose deal-source rating sums are built"
+		if len(steps) != 9 || steps[0] != what+" 0/8" || steps[8] != what+" 8/8" {
+			t.Errorf("progress %q, want %q … %q for the 8 matches", steps, what+" 0/8", what+" 8/8")
+		}
+		if got := boardJSON(t, again, domain.MatchFilter{}, board.LoadOptions{}); got != want {
+			t.Errorf("board after migration 16:\n%s\nbefore:\n%s", got, want)
+		}
+		for _, f := range []domain.MatchFilter{{}, {LeagueID: "L"}} {
+			if got, raw := boardJSON(t, again, f, board.LoadOptions{}), boardJSON(t, again, f, board.LoadOptions{Recompute: true}); got != raw {
+				t.Errorf("filter %+v: board after migration 16:\n%s\nfrom raw results:\n%s", f, got, raw)
+			}
 		}
 	})
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/arena/internal/encode"
+	"github.com/tapparena/tapp/arena/internal/encode/encodev1"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/engine"
 )
@@ -35,7 +35,7 @@ import (
 // section is written and read by the pair of functions named beside it:
 //
 //	header      appendHeader, readHeader
-//	  byte      the format (recordFormat): 1
+//	  byte      the format (recordFormat), which names the request encoding: 1
 //	  8 bytes   domain.SentDigest of the requests as sent
 //	cards       appendDealCards, readDealCards (recorddeal.go)
 //	            for each card of the rule set's pack in card order, its owner (seat, or
@@ -80,23 +80,39 @@ import (
 // rebuilds them on saving, to compare, and on reading with them (Deal, Deals), not for
 // listings (DealSummaries).
 
-// recordFormat is one format of compact records, named by a record's first byte. A format
-// says how its records' requests are rebuilt (appendRequest), so that a later format (a
-// changed encoder, a new field) can come beside this one while the records written in it
-// still read with the encoder they were written with.
-type recordFormat struct{ id byte }
-
-// recordFormat1 is the format compact records are written in, and so far the only one.
-var recordFormat1 = &recordFormat{id: 1}
-
-// appendRequest encodes a request rebuilt for a record of format f, as the referee's
-// encoder encoded it when the record was written: for format 1, today's encoder.
-func (f *recordFormat) appendRequest(b []byte, r *referee.Request) []byte {
-	return encode.AppendRequest(b, r)
+// recordFormat is one format of compact records, named by a record's first byte: the layout
+// of its sections and the request encoding its requests are rebuilt with. A record is read
+// in the format it names for as long as it is kept, so a format never changes once records
+// are written in it: its encoder is frozen (arena/internal/encode/encodev1 for format 1),
+// apart from the one the arena sends with (arena/internal/encode), which may gain fields.
+// When that encoder changes, the store writes a new format whose encoder is a frozen copy of
+// the changed one (docs/protocol.md, "Changing the protocol"): the records written before go
+// on rebuilding, byte for byte, the requests their bots got.
+type recordFormat struct {
+	id byte
+	// encoding names the request encoding, as tapp version prints it.
+	encoding string
+	// encode encodes a rebuilt request as the arena's encoder did when the format was written.
+	encode func(b []byte, r *referee.Request) []byte
 }
 
-// recordFormats are the formats this build reads, by their first byte.
+// recordFormat1 is the first format: request encoding 1 (encodev1).
+var recordFormat1 = &recordFormat{id: 1, encoding: "tapp.v1 request encoding 1", encode: encodev1.AppendRequest}
+
+// writeFormat is the format records are written in: the one whose encoder is the arena's
+// (TestTheWriteFormatEncodesAsTheArena holds the two together).
+var writeFormat = recordFormat1
+
+// appendRequest encodes a request rebuilt for a record of format f.
+func (f *recordFormat) appendRequest(b []byte, r *referee.Request) []byte { return f.encode(b, r) }
+
+// recordFormats are the formats this build reads, by their first byte: every format ever
+// written.
 var recordFormats = map[byte]*recordFormat{recordFormat1.id: recordFormat1}
+
+// RecordFormat names the format compact records are written in and its request encoding (for
+// tapp version).
+func RecordFormat() (id int, encoding string) { return int(writeFormat.id), writeFormat.encoding }
 
 // errNotCompact says a deal cannot be stored as a compact record: it is stored as before.
 var errNotCompact = errors.New("not a compact record")
@@ -116,7 +132,7 @@ func encodeRecord(d *domain.DealRecord, started time.Time, info *matchInfo) ([]b
 
 // encodeRecordTrusting is encodeRecord; trust false rebuilds and compares every request.
 func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchInfo, trust bool) ([]byte, error) {
-	f := recordFormat1
+	f := writeFormat
 	r := info.rules
 	ds := d.Decisions
 	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index }) {
@@ -177,10 +193,19 @@ func decodeRecord(d *domain.DealRecord, blob []byte, info *matchInfo, withSent b
 
 // decodeRecordCounting is decodeRecord, and counts the requests kept verbatim.
 func decodeRecordCounting(d *domain.DealRecord, blob []byte, info *matchInfo, withSent bool) (verbatim int, err error) {
+	return decodeRecordAs(d, blob, info, withSent, nil)
+}
+
+// decodeRecordAs is decodeRecordCounting reading the record in format as (nil: the one it
+// names): what tests compare encoders with.
+func decodeRecordAs(d *domain.DealRecord, blob []byte, info *matchInfo, withSent bool, as *recordFormat) (verbatim int, err error) {
 	rd := &recordReader{b: blob, all: blob}
 	f, err := readHeader(rd, d)
 	if err != nil {
 		return 0, err
+	}
+	if as != nil {
+		f = as
 	}
 	r := info.rules
 	d.Deal = rd.dealCards(r)

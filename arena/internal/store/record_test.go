@@ -166,7 +166,7 @@ func asStored(d *domain.DealRecord) *domain.DealRecord {
 	c.Decisions = make([]domain.DecisionRecord, len(d.Decisions))
 	for i, x := range d.Decisions {
 		x.Latency, x.Think, x.ArenaShare = fromUS(us(x.Latency)), fromUS(us(x.Think)), fromUS(us(x.ArenaShare))
-		x.SentFromState = false
+		x.SentFromState, x.Asked = false, time.Time{} // neither is stored
 		if x.Attempts != nil {
 			as := make([]domain.AnswerAttempt, len(x.Attempts))
 			for j, a := range x.Attempts {
@@ -536,8 +536,11 @@ func TestMigration13DropsTheResultsRecordsRebuild(t *testing.T) {
 			t.Fatalf("Open: %v", err)
 		}
 		defer s.Close()
-		// One match to convert: the progress says 0 of 1, then 1 of 1.
+		// One match to convert: the progress says 0 of 1, then 1 of 1 (then migration 16's).
 		want := []step{{"matches whose results their records rebuild", 0, 1}, {"matches whose results their records rebuild", 1, 1}}
+		if len(steps) > len(want) {
+			steps = steps[:len(want)]
+		}
 		if !reflect.DeepEqual(steps, want) {
 			t.Errorf("progress of the migration %v, want %v", steps, want)
 		}

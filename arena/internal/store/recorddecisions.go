@@ -30,6 +30,15 @@ const (
 	recEvents                // the number of events differs from the expected one
 	recRequestID             // the request id is not the expected one
 	recVerbatim              // the request is kept as sent
+	recExtra                 // fields added to records later follow, tagged (extraFields)
+)
+
+// Fields of a decision's entry added after format 1's first records, each written only when
+// not zero, as a tag and a value after everything else (recExtra): a record without them reads
+// as before. A field added later gets the next tag; a tag is never reused.
+const (
+	extraFlooded = 1 // DecisionRecord.Flooded
+	extraRetimed = 2 // DecisionRecord.Retimed
 )
 
 // recUsual are the flags of a decision a bot answered in time, which a compact record writes
@@ -48,6 +57,8 @@ type decisionFields struct {
 	askDelta              uint64 // packAskDelta
 	bank                  time.Duration
 	events                int
+	flooded               int // extraFlooded
+	retimed               int // extraRetimed
 }
 
 // append writes the entry.
@@ -87,6 +98,21 @@ func (f *decisionFields) append(b []byte) []byte {
 		}
 		if f.flags&recEvents != 0 {
 			b = appendUvarint(b, uint64(f.events))
+		}
+	}
+	if f.flags&recExtra != 0 {
+		var tagged [2][2]uint64
+		n := 0
+		for _, x := range [...][2]uint64{{extraFlooded, uint64(f.flooded)}, {extraRetimed, uint64(f.retimed)}} {
+			if x[1] != 0 {
+				tagged[n] = x
+				n++
+			}
+		}
+		b = appendUvarint(b, uint64(n)) // the number of tagged fields
+		for _, x := range tagged[:n] {
+			b = appendUvarint(b, x[0])
+			b = appendUvarint(b, x[1])
 		}
 	}
 	return b
@@ -134,6 +160,20 @@ func readDecisionFields(rd *recordReader) decisionFields {
 			f.events = int(rd.uvarint())
 		}
 	}
+	if f.flags&recExtra != 0 {
+		n := rd.uvarint()
+		for range min(n, uint64(len(rd.b))) {
+			switch tag, v := rd.uvarint(), rd.uvarint(); tag {
+			case extraFlooded:
+				f.flooded = int(v)
+			case extraRetimed:
+				f.retimed = int(v)
+			default:
+				rd.err = fmt.Errorf("a decision field (tag %d) this build does not know", tag)
+				return f
+			}
+		}
+	}
 	return f
 }
 
@@ -155,6 +195,9 @@ func recordedFlags(x *domain.DecisionRecord) uint64 {
 	}
 	if !standardAttempts(x) {
 		flags |= recAttempts
+	}
+	if x.Flooded > 0 || x.Retimed > 0 {
+		flags |= recExtra
 	}
 	return flags
 }
@@ -317,7 +360,8 @@ func (rp *replay) readDecision(rd *recordReader, k int, x *domain.DecisionRecord
 	action := legal[f.move]
 	*x = domain.DecisionRecord{Index: k, Seat: seat, Bot: rp.seating[seat], Decision: st.Decision(), Action: action,
 		Latency: fromUS(f.latency), Think: fromUS(f.think), ArenaShare: fromUS(f.share),
-		Strike: f.flags&recStrike != 0, Fallback: f.flags&recFallback != 0, Attempts: f.attempts}
+		Strike: f.flags&recStrike != 0, Fallback: f.flags&recFallback != 0, Attempts: f.attempts, Flooded: f.flooded,
+		Retimed: f.retimed}
 	if f.flags&recAttempts == 0 && !x.Fallback {
 		x.Attempts = []domain.AnswerAttempt{{Text: action.String(), After: x.Latency}}
 	}
@@ -400,7 +444,8 @@ type step struct {
 func (s *step) fields() decisionFields {
 	x := s.x
 	return decisionFields{move: s.move, flags: s.flags, latency: us(x.Latency), think: us(x.Think), share: us(x.ArenaShare),
-		attempts: x.Attempts, requestID: x.RequestID, sent: x.Sent, askDelta: s.askDelta, bank: s.bank, events: s.events}
+		attempts: x.Attempts, requestID: x.RequestID, sent: x.Sent, askDelta: s.askDelta, bank: s.bank, events: s.events,
+		flooded: x.Flooded, retimed: x.Retimed}
 }
 
 // planDecisions replays the deal, checks each decision against it and plans its entry,

@@ -90,7 +90,23 @@ type Store struct {
 	ratingInfoCount atomic.Int64
 
 	progress func(what string, done, total int) // Options.Progress
+	// history holds the state of each league's rating history in this process (history.go).
+	history sync.Map // board.LeagueRules → *historyState
+
+	// readOnly: opened by OpenReadOnly; every write fails.
+	readOnly bool
+
+	// chained says the schema keeps deal chains (version 15 on): false only for a store that
+	// tests open at an older version, to write rows as that version did.
+	chained bool
+	// schema is the version the store's schema is at (migrateTo, readyToRead). A store opened
+	// short of the newest (tests build databases as older versions left them so) writes only
+	// what its schema holds: no deal-source sums before version 16 (its migration builds them).
+	schema int
 }
+
+// keepsSourceSums reports whether the store's schema has the deal-source sums (migration 16).
+func (s *Store) keepsSourceSums() bool { return s.schema >= 16 }
 
 var _ domain.Store = (*Store)(nil)
 
@@ -137,6 +153,7 @@ func openWith(ctx context.Context, dsn string, version int, o Options) (*Store, 
 		s.Close()
 		return nil, err
 	}
+	s.chained = version == 0 || version >= chainSchema
 	if version == 0 {
 		if err := s.rebuildRatingSums(ctx); err != nil { // once, for deals stored before the sums were kept
 			s.Close()
@@ -218,7 +235,9 @@ func openSQLite(ctx context.Context, path string, busy time.Duration) (*Store, e
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("store: SQLite path %q must not contain '?' or '#'", path)
 	}
-	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)",
+	// cell_size_check: a damaged page is met as SQLITE_CORRUPT (ErrCorrupt) rather than read
+	// as rows that are not there, at a cost too small to measure.
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_pragma=cell_size_check(1)",
 		busy.Milliseconds())
 	// Each connection's page cache is fixed (SQLite's 2 MB for the writer, 512 KB for each of
 	// the four readers, whose work is lookups by key), so that the arena's memory reaches its

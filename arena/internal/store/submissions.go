@@ -30,7 +30,9 @@ func (s *Store) AddSubmission(ctx context.Context, sub *domain.Submission, sourc
 	op := fmt.Sprintf("add a version of bot %q", sub.Bot)
 	for attempt := 0; ; attempt++ {
 		err := s.addSubmission(ctx, sub, source)
-		if err == nil || !isUniqueViolation(err) || attempt == 3 {
+		// A unique violation means another caller stored the number first, so each retry
+		// follows someone's success: a caller retries at most once per concurrent submitter.
+		if err == nil || !isUniqueViolation(err) || attempt == 100 {
 			return s.wrap(op, err)
 		}
 	}

@@ -12,9 +12,9 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 		LeagueId: lb.League, Unit: lb.Unit, RuleSets: lb.RuleSets, Matches: int32(lb.Matches),
 		Units: int32(lb.Units), Deals: int32(lb.Deals), Duplicate: lb.Duplicate,
 		Columns: []*viewv1.Column{
-			{Key: "rating", Title: lb.Unit + "/deal", Help: "what the bot wins per deal against a table of average bots, adjusted for its opponents, with its 95% interval"},
+			{Key: "rating", Title: lb.Unit + "/deal", Help: "what the bot wins per deal at a table whose other seats are taken by bots drawn at random from the others (what a complete round robin of them shows), with its 95% interval clustered by deal source; none below 5 deal sources"},
 			{Key: "bt_elo", Title: "BT Elo", Help: "Bradley–Terry over all results (a unit's higher total beats a lower one), centred on 0"},
-			{Key: "multi_elo", Title: "multi-Elo", Help: "updated after every finished match from its final ranking, from 1500"},
+			{Key: "multi_elo", Title: "multi-Elo", Help: "secondary, without uncertainty: updated after every finished match from its ranking, from 1500; it follows the order of the matches and the last ones most"},
 			{Key: "matches", Title: "matches", Help: "finished matches rated by multiplayer Elo"},
 			{Key: "units", Title: map[bool]string{true: "groups", false: "deals"}[lb.Duplicate], Help: "complete statistical units: duplicate groups, or deals"},
 			{Key: "declarer", Title: "as declarer", Help: "result per deal when the bot declared (deals counted singly)"},
@@ -27,7 +27,7 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 			Bot: b.Bot, Rating: b.Rating, RatingLo: b.RatingLo, RatingHi: b.RatingHi,
 			BtElo: b.BT, BtEloLo: b.BTLo, BtEloHi: b.BTHi, MultiElo: b.Elo,
 			Matches: int32(b.EloMatches), Units: int32(b.Units), Deals: int32(b.Deals),
-			Provisional: b.Provisional,
+			Provisional: b.Provisional, Interval: b.Interval, Sources: int32(b.Sources),
 		})
 		if r := b.Roles; r != nil {
 			st := resp.Bots[len(resp.Bots)-1]
@@ -52,19 +52,47 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 	return resp
 }
 
-// historyToProto is each bot's multiplayer Elo after some of its finished matches.
-func historyToProto(hs []board.BotHistory) *viewv1.GetRatingHistoryResponse {
-	resp := &viewv1.GetRatingHistoryResponse{Rating: "multiplayer Elo after each finished match, from 1500"}
-	for _, b := range hs {
-		h := &viewv1.BotHistory{Bot: b.Bot, Matches: int32(b.Matches)}
+// historyToProto is the board's rating over its league's time: each bot's headline with its
+// interval at each point the store kept (a few dozen, never a point per match or deal); and
+// beneath each bot, its multiplayer Elo after some of its finished matches (elo).
+func historyToProto(lb *board.Leaderboard, elo []board.BotEloHistory) *viewv1.GetRatingHistoryResponse {
+	resp := &viewv1.GetRatingHistoryResponse{Unit: lb.Unit,
+		Rating:    lb.Unit + " per deal against a table of bots drawn from the others, with its 95% interval, over the deal sources stored",
+		EloRating: "multiplayer Elo after each finished match, from 1500"}
+	if len(lb.History) == 0 {
+		resp.Rating = lb.HistoryNote
+	}
+	byBot := map[string]*viewv1.BotHistory{}
+	for _, b := range lb.Bots {
+		h := &viewv1.BotHistory{Bot: b.Bot}
+		byBot[b.Bot] = h
+		resp.Bots = append(resp.Bots, h)
+	}
+	for _, b := range elo {
+		h := byBot[b.Bot]
+		if h == nil { // rated by Elo only (its deals not rated by the headline yet)
+			h = &viewv1.BotHistory{Bot: b.Bot}
+			byBot[b.Bot] = h
+			resp.Bots = append(resp.Bots, h)
+		}
+		h.Matches = int32(b.Matches)
 		for _, p := range b.Points {
-			pt := &viewv1.RatingPoint{MatchId: p.Match, MatchNumber: int32(p.Number), Rating: p.Rating}
+			pt := &viewv1.EloPoint{MatchId: p.Match, MatchNumber: int32(p.Number), Rating: p.Rating}
 			if !p.Finished.IsZero() {
 				pt.Finished = protoconv.Timestamp(p.Finished)
 			}
-			h.Points = append(h.Points, pt)
+			h.Elo = append(h.Elo, pt)
 		}
-		resp.Bots = append(resp.Bots, h)
+	}
+	for _, p := range lb.History {
+		for _, b := range p.Bots {
+			h := byBot[b.Bot]
+			if h == nil { // a bot of the league's board that the filter left out
+				continue
+			}
+			h.Points = append(h.Points, &viewv1.RatingPoint{Rating: b.Rating, RatingLo: b.Lo, RatingHi: b.Hi, Interval: b.Interval,
+				Provisional: b.Provisional, Clock: p.Clock, Sources: int32(p.Sources), Deals: int32(p.Deals), Taken: protoconv.Timestamp(p.At)})
+		}
 	}
 	return resp
 }

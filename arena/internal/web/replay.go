@@ -29,7 +29,8 @@ func parseView(text string, players int) (replay.View, error) {
 	return replay.SeatView(engine.Seat(n)), nil
 }
 
-// GetReplay steps through one stored deal from one view. The steps are built by
+// GetReplay steps through one stored deal from one view; a deal whose cards are still in play
+// at another table (replay.Gate) is FailedPrecondition, whatever the view. The steps are built by
 // replay.NewWalk, which leaves out what the view may not know when it builds them: this
 // conversion adds nothing of its own.
 func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*viewv1.GetReplayResponse, error) {
@@ -37,7 +38,7 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	rec, err := replay.ReadDeal(ctx, v.Store, stored.ID, int(req.GetDealNumber()))
+	rec, err := replay.ReadOpenDeal(ctx, v.Store, stored, int(req.GetDealNumber()))
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -123,6 +124,7 @@ func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {
 			p.Attempts = append(p.Attempts, &viewv1.Attempt{Text: a.Text, After: protoconv.Duration(a.After), Rejected: a.Rejected})
 		}
 		p.Think = protoconv.Duration(s.Record.Think)
+		p.Flooded = int32(s.Record.Flooded)
 	}
 	if s.HasRecord {
 		p.Latency = protoconv.Duration(s.Record.Latency)

@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
+	"strings"
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
@@ -20,14 +22,17 @@ type Dashboard struct {
 	Admin       func(grpc.ServiceRegistrar)
 	Addr        string // the address to listen on
 	ViewerToken string // see Config.ViewerToken
-	Log         *zap.Logger
+	// TLS, when set, serves HTTPS (the arena's certificate): the viewer token, the admin
+	// token and the bot tokens the admin API returns never cross a network in clear text.
+	TLS *tls.Config
+	Log *zap.Logger
 	// Submissions takes hosted bots' versions (nil: none; see Config.Submissions).
 	Submissions Submissions
 }
 
 // Start listens on d.Addr and serves the dashboard until ctx ends. It returns the
-// dashboard's URL (with the viewer token, for the person who started it) and a channel that
-// reports a failure to serve.
+// dashboard's URL (without the viewer token, which is never logged: open URL?token=... once,
+// and the page keeps it in a cookie) and a channel that reports a failure to serve.
 func Start(ctx context.Context, d Dashboard) (url string, served <-chan error, err error) {
 	if d.Log == nil {
 		d.Log = zap.NewNop()
@@ -36,7 +41,8 @@ func Start(ctx context.Context, d Dashboard) (url string, served <-chan error, e
 	if d.Live != nil {
 		lv = NewLive(ctx, d.Live)
 	}
-	h, err := Handler(Config{View: NewView(d.Store, d.Leaderboards, lv), Admin: d.Admin, ViewerToken: d.ViewerToken, Log: d.Log, Submissions: d.Submissions})
+	h, err := Handler(Config{View: NewView(d.Store, d.Leaderboards, lv), Admin: d.Admin, ViewerToken: d.ViewerToken,
+		Secure: d.TLS != nil, Log: d.Log, Submissions: d.Submissions})
 	if err != nil {
 		return "", nil, err
 	}
@@ -45,10 +51,11 @@ func Start(ctx context.Context, d Dashboard) (url string, served <-chan error, e
 		return "", nil, fmt.Errorf("dashboard: listening on %s: %w", d.Addr, err)
 	}
 	url = "http://" + lis.Addr().String() + "/"
-	if d.ViewerToken != "" {
-		url += "?token=" + d.ViewerToken
+	if d.TLS != nil {
+		lis = tls.NewListener(lis, d.TLS)
+		url = "https://" + strings.TrimPrefix(url, "http://")
 	}
-	d.Log.Info("dashboard serving", zap.String("url", url))
+	d.Log.Info("dashboard serving", zap.String("url", url), zap.Bool("tls", d.TLS != nil), zap.Bool("viewer_token", d.ViewerToken != ""))
 	ch := make(chan error, 1)
 	go func() { ch <- Serve(ctx, lis, h, d.Log) }()
 	return url, ch, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/engine"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
@@ -45,6 +46,7 @@ type Store interface {
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
 	DealNumbers(ctx context.Context, matchID string) ([]int, error) // (replay.Store: when a deal is missing)
 	DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error)
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) // see replay.Gate
 	// DealSpan: the count of a match's stored deals, the first and last of their numbers.
 	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
 	// DealSummaryPage: at most limit of a match's deals numbered first or more, and whether
@@ -52,7 +54,7 @@ type Store interface {
 	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
 	// MatchNets: each bot's net over the match's stored deals, from kept sums.
 	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
-	board.HistorySource
+	board.EloHistorySource
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
 	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
@@ -72,8 +74,8 @@ type View struct {
 	now  func() time.Time
 
 	mu    sync.Mutex
-	rates map[string]rateSample // by league: the deals stored at an earlier call
-	plans map[string][][]string // by running match: the seating of each deal
+	rates map[string]rateSample      // by league: the deals stored at an earlier call
+	plans map[string]*match.Schedule // by running match
 }
 
 type rateSample struct {
@@ -84,7 +86,7 @@ type rateSample struct {
 
 // NewView is a view service over st.
 func NewView(st Store, boards Leaderboards, live *Live) *View {
-	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]rateSample), plans: make(map[string][][]string)}
+	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]rateSample), plans: make(map[string]*match.Schedule)}
 }
 
 // grpcError turns a store error into a status the page can show.
@@ -94,6 +96,8 @@ func grpcError(err error) error {
 		return nil
 	case errors.Is(err, domain.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, replay.ErrInPlay):
+		return status.Error(codes.FailedPrecondition, err.Error())
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return status.FromContextError(err).Err()
 	}
@@ -159,9 +163,10 @@ func (v *View) GetLeaderboard(ctx context.Context, req *viewv1.GetLeaderboardReq
 	return boardToProto(lb), nil
 }
 
-// GetRatingHistory is every bot's multiplayer Elo after its matches, as the board's ledger
-// keeps it (clean matches only), sampled to a bounded number of points: its cost and size
-// follow the points shown, not the matches rated.
+// GetRatingHistory is a league's headline rating over its time, with each bot's interval (the
+// board's history, a few dozen points the store kept), and beneath each bot its multiplayer
+// Elo after its matches, as the board's ledger keeps it (clean matches only), sampled to a
+// bounded number of points: its cost and size follow the points shown, not the matches rated.
 func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistoryRequest) (*viewv1.GetRatingHistoryResponse, error) {
 	rules, err := filterRules(req.GetRules())
 	if err != nil {
@@ -179,7 +184,11 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	return historyToProto(hs), nil
+	lb, err := v.Leaderboard(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	return historyToProto(lb, hs), nil
 }
 
 // GetLeagueProgress is a league's progress from its counters: deals stored, the rate since
@@ -245,8 +254,8 @@ func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
 	if !m.Finished.IsZero() {
 		info.Finished = protoconv.Timestamp(m.Finished)
 	}
-	if tables, err := match.Plan(m.Spec); err == nil {
-		info.DealsPlanned = int32(len(tables))
+	if tables, err := match.NewSchedule(m.Spec); err == nil {
+		info.DealsPlanned = int32(tables.Len())
 	}
 	return info
 }
@@ -304,7 +313,11 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	net, err := v.Store.MatchNets(ctx, m.ID)
+	gate, err := replay.NewGate(ctx, v.Store, m)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	net, err := v.openNets(ctx, m, gate)
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -312,10 +325,15 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	resp := &viewv1.GetMatchResponse{Match: info, More: more}
 	for i := range deals {
 		d := &deals[i]
-		resp.Deals = append(resp.Deals, &viewv1.DealLine{
-			DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating,
-			Settlement: protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
-		})
+		line := &viewv1.DealLine{DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating}
+		resp.Deals = append(resp.Deals, line)
+		if gate.Check(d.Number) != nil {
+			// Its settlement (the contract, who made it, the points) tells of cards still in
+			// play at another table: only that it is stored is shown, and it is not in the net.
+			line.InPlay = true
+			continue
+		}
+		line.Settlement = protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players)
 	}
 	if more {
 		resp.NextDeal = int32(deals[len(deals)-1].Number + 1)
@@ -324,6 +342,33 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 		info.Net = append(info.Net, net[b])
 	}
 	return resp, nil
+}
+
+// openNets is each bot's net over the match's stored deals that gate lets be shown: the kept
+// sums, less the deals still in play at another table (a few: a duplicate group, or a deal of
+// a league round not done everywhere; none once the match and its round are done).
+func (v *View) openNets(ctx context.Context, m *domain.Match, gate *replay.Gate) (map[string]int64, error) {
+	net, err := v.Store.MatchNets(ctx, m.ID)
+	if err != nil || gate.AllOpen() {
+		return net, err
+	}
+	numbers, err := v.Store.DealNumbers(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range numbers {
+		if gate.Check(n) == nil {
+			continue
+		}
+		d, err := v.Store.Deal(ctx, m.ID, n)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range d.Results {
+			net[r.Bot] -= int64(r.Payoff)
+		}
+	}
+	return net, nil
 }
 
 // GetLive is the public state of the arena's running matches.
@@ -344,22 +389,22 @@ func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1
 		return nil, grpcError(fmt.Errorf("match %s: %w", req.GetMatchId(), err))
 	}
 	if len(resp.Deals) > 0 {
-		seatings, err := v.seatings(ctx, req.GetMatchId())
+		tables, err := v.schedule(ctx, req.GetMatchId())
 		if err != nil {
 			return nil, grpcError(err)
 		}
 		for _, d := range resp.Deals {
-			if n := int(d.DealNumber); n >= 0 && n < len(seatings) {
-				d.Seating = seatings[n]
+			if n := int(d.DealNumber); n >= 0 && n < tables.Len() {
+				d.Seating = tables.Table(n).Seating
 			}
 		}
 	}
 	return resp, nil
 }
 
-// seatings is the seating of every deal of a match, from its plan (kept: a plan deals every
-// table, which a poll should not repeat).
-func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error) {
+// schedule is a running match's schedule, which gives each deal's seating (kept: a poll
+// should not read the match and its deal file again).
+func (v *View) schedule(ctx context.Context, matchID string) (*match.Schedule, error) {
 	v.mu.Lock()
 	s, ok := v.plans[matchID]
 	v.mu.Unlock()
@@ -370,15 +415,9 @@ func (v *View) seatings(ctx context.Context, matchID string) ([][]string, error)
 	if err != nil {
 		return nil, err
 	}
-	tables, err := match.Plan(m.Spec)
+	s, err = match.NewSchedule(m.Spec)
 	if err != nil {
 		return nil, err
-	}
-	s = make([][]string, len(tables))
-	for _, t := range tables {
-		if t.Number >= 0 && t.Number < len(s) {
-			s[t.Number] = t.Seating
-		}
 	}
 	v.mu.Lock()
 	if len(v.plans) > 64 {

@@ -22,9 +22,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
+	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
-	"connectrpc.com/vanguard/vanguardgrpc"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -32,7 +33,9 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
+	"github.com/tapparena/tapp/arena/internal/loopback"
 	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
@@ -43,10 +46,22 @@ var assets embed.FS
 // than missing keys) and unknown fields from a newer page are ignored rather than refused.
 // The resolver finds the types of Any fields (nil: the global registry).
 func pageJSON(res vanguard.TypeResolver) vanguard.Codec {
-	return &vanguard.JSONCodec{
+	return requestJSON{&vanguard.JSONCodec{
 		MarshalOptions:   protojson.MarshalOptions{Resolver: res, EmitUnpopulated: true},
 		UnmarshalOptions: protojson.UnmarshalOptions{Resolver: res, DiscardUnknown: true},
+	}}
+}
+
+// requestJSON is the page's JSON codec, saying what a request that does not parse is: the
+// client's mistake, invalid_argument (HTTP 400), not the server's.
+type requestJSON struct{ *vanguard.JSONCodec }
+
+// Unmarshal implements vanguard.Codec.
+func (c requestJSON) Unmarshal(data []byte, msg proto.Message) error {
+	if err := c.JSONCodec.Unmarshal(data, msg); err != nil {
+		return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("the request is not a %s in protobuf JSON: %w", msg.ProtoReflect().Descriptor().Name(), err))
 	}
+	return nil
 }
 
 // Config is what the dashboard serves and to whom.
@@ -58,7 +73,9 @@ type Config struct {
 	// ViewerToken, when set, is needed for every read (Bearer header, or ?token= on the page,
 	// which the page then sends itself). Without it the pages are open to loopback clients only.
 	ViewerToken string
-	Log         *zap.Logger
+	// Secure marks the viewer cookie for HTTPS only (the dashboard serves TLS).
+	Secure bool
+	Log    *zap.Logger
 	// Submissions, when set, takes hosted bots' versions at /api/submissions (upload.go).
 	Submissions Submissions
 }
@@ -69,10 +86,10 @@ func Handler(cfg Config) (http.Handler, error) {
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
-	// The services' gRPC server is reached only through the transcoder, and speaks the page's
-	// JSON itself: a page's request passes through to it without a second conversion. The
-	// codec is this server's own, not one registered for the whole process.
-	g := grpc.NewServer(grpc.UnaryInterceptor(readAccess(cfg.ViewerToken)), grpc.ForceServerCodec(vanguardgrpc.NewCodec(pageJSON(nil))))
+	// The services' gRPC server is reached only through the transcoder, which reads the
+	// page's JSON itself: a body that is not the method's message is refused there as
+	// invalid_argument (HTTP 400), where the gRPC server could only call it internal.
+	g := grpc.NewServer(grpc.UnaryInterceptor(readAccess(cfg.ViewerToken)))
 	viewv1.RegisterViewServiceServer(g, cfg.View)
 	if cfg.Admin != nil {
 		cfg.Admin(g)
@@ -83,7 +100,7 @@ func Handler(cfg Config) (http.Handler, error) {
 	}
 	rpc, err := vanguard.NewTranscoder(services,
 		vanguard.WithCodec(pageJSON),
-		vanguard.WithDefaultServiceOptions(vanguard.WithTargetCodecs(vanguard.CodecJSON), vanguard.WithTargetProtocols(vanguard.ProtocolGRPC)))
+		vanguard.WithDefaultServiceOptions(vanguard.WithTargetCodecs(vanguard.CodecProto), vanguard.WithTargetProtocols(vanguard.ProtocolGRPC)))
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
 	}
@@ -100,12 +117,48 @@ func Handler(cfg Config) (http.Handler, error) {
 		mux.Handle("/api/submissions", uploadHandler(cfg.Submissions, cfg.Log))
 	}
 	mux.Handle("/", noStore(static))
-	return mux, nil
+	return guard(mux, cfg), nil
+}
+
+// viewerCookie holds the viewer token in the browser once a link with ?token= was opened:
+// HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Secure
+// behind TLS.
+const viewerCookie = "tapp_viewer"
+
+// viewerCookieAge is how long a browser keeps the viewer cookie.
+const viewerCookieAge = 30 * 24 * time.Hour
+
+// guard adds the headers every response carries — no framing by other sites (clickjacking),
+// no referrer leaving the page — and takes the viewer token out of the address: a request
+// with ?token= gets the token as a cookie (if it is the right one) and is sent on to the
+// same address without it, so that the token stays out of the address bar, the history,
+// bookmarks and any log of addresses.
+func guard(h http.Handler, cfg Config) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Frame-Options", "DENY")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		q := r.URL.Query()
+		if !q.Has("token") || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if cfg.ViewerToken != "" && subtle.ConstantTimeCompare([]byte(q.Get("token")), []byte(cfg.ViewerToken)) == 1 {
+			http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cfg.ViewerToken, Path: "/", HttpOnly: true,
+				SameSite: http.SameSiteStrictMode, Secure: cfg.Secure, MaxAge: int(viewerCookieAge / time.Second)})
+		}
+		q.Del("token")
+		to := *r.URL
+		to.RawQuery = q.Encode()
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, to.RequestURI(), http.StatusSeeOther)
+	})
 }
 
 // Serve serves the dashboard on lis until ctx ends.
 func Serve(ctx context.Context, lis net.Listener, h http.Handler, log *zap.Logger) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: httpHeaderTimeout}
+	// The server's own complaints (a failed TLS handshake, say) go to the log, not to stderr.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: httpHeaderTimeout, ErrorLog: zap.NewStdLog(log.Named("http"))}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
@@ -120,37 +173,33 @@ func Serve(ctx context.Context, lis net.Listener, h http.Handler, log *zap.Logge
 // RequiresViewerToken says whether a dashboard listening on addr must have a viewer token:
 // anything beyond loopback is reachable by others.
 func RequiresViewerToken(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return true
 	}
-	if host == "localhost" {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip == nil || !ip.IsLoopback()
+	return !loopback.Listen(addr)
 }
 
 func noStore(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The page is small and changes with the binary: never serve a stale one.
 		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 		h.ServeHTTP(w, r)
 	})
 }
 
-// readAccess guards the view service: with a viewer token every call needs it (or the admin
-// token, which the admin service checks itself); without one only loopback clients are served.
+// readAccess guards the view service: with a viewer token every call needs it, as a Bearer
+// header or the page's cookie (the admin service checks the admin token itself); without one
+// only loopback clients are served.
 func readAccess(viewerToken string) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		if !strings.HasPrefix(info.FullMethod, "/"+viewv1.ViewService_ServiceDesc.ServiceName+"/") {
 			return handler(ctx, req) // the admin service checks the admin token itself
 		}
 		if viewerToken != "" {
-			if subtle.ConstantTimeCompare([]byte(bearer(ctx)), []byte(viewerToken)) != 1 {
-				return nil, status.Error(codes.Unauthenticated, "this dashboard needs its viewer token (open the page with ?token=...)")
+			if subtle.ConstantTimeCompare([]byte(bearer(ctx)), []byte(viewerToken)) != 1 &&
+				subtle.ConstantTimeCompare([]byte(cookie(ctx, viewerCookie)), []byte(viewerToken)) != 1 {
+				return nil, status.Error(codes.Unauthenticated, "this dashboard needs its viewer token (open the page once with ?token=...)")
 			}
 			return handler(ctx, req)
 		}
@@ -162,13 +211,23 @@ func readAccess(viewerToken string) grpc.UnaryServerInterceptor {
 	}
 }
 
-func loopbackPeer(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
+func loopbackPeer(addr string) bool { return loopback.Peer(addr) }
+
+// cookie returns the value of the named cookie the browser sent ("" without it).
+func cookie(ctx context.Context, name string) string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	for _, line := range md.Get("cookie") {
+		cookies, err := http.ParseCookie(line)
+		if err != nil {
+			continue
+		}
+		for _, c := range cookies {
+			if c.Name == name {
+				return c.Value
+			}
+		}
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return ""
 }
 
 func bearer(ctx context.Context) string {

@@ -660,9 +660,11 @@ type DecisionRequest struct {
 	Decision  Decision               `protobuf:"varint,3,opt,name=decision,proto3,enum=tapp.v1.Decision" json:"decision,omitempty"`
 	// The legal actions in the engine's stable order.
 	Legal []string `protobuf:"bytes,4,rep,name=legal,proto3" json:"legal,omitempty"`
-	// Answer before this moment; after it the arena plays the fallback.
+	// Answer before this moment; after it (and the bank) the arena plays the fallback. It is
+	// the time per decision from when the arena built the request: the bot's clock starts only
+	// when the request is handed to its connection, so the true deadline is never earlier.
 	Deadline *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=deadline,proto3" json:"deadline,omitempty"`
-	// The bank left for overruns in this match.
+	// The bank left for overruns in this game (in this match, with a per-match clock).
 	OverageLeft *durationpb.Duration `protobuf:"bytes,6,opt,name=overage_left,json=overageLeft,proto3" json:"overage_left,omitempty"`
 	Observation *Observation         `protobuf:"bytes,7,opt,name=observation,proto3" json:"observation,omitempty"`
 	// The game's events since the last message sent to this seat about this game.
@@ -905,8 +907,10 @@ type Fallback struct {
 	GameId    string                 `protobuf:"bytes,1,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
 	RequestId string                 `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	Action    string                 `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`
-	Strikes   int32                  `protobuf:"varint,4,opt,name=strikes,proto3" json:"strikes,omitempty"`
-	// True once the bot has forfeited the match: all its further decisions are fallbacks.
+	// The bot's strikes so far in the game (in the match, with a per-match clock).
+	Strikes int32 `protobuf:"varint,4,opt,name=strikes,proto3" json:"strikes,omitempty"`
+	// True once the bot has forfeited the game (the match, with a per-match clock): all its
+	// further decisions there are fallbacks.
 	Forfeited     bool `protobuf:"varint,5,opt,name=forfeited,proto3" json:"forfeited,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

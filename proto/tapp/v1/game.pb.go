@@ -193,6 +193,62 @@ func (EventKind) EnumDescriptor() ([]byte, []int) {
 	return file_tapp_v1_game_proto_rawDescGZIP(), []int{1}
 }
 
+// ClockScope says whose overage bank and strikes a time control's are.
+type ClockScope int32
+
+const (
+	// Not said: an arena older than this field, which kept one bank per bot and match.
+	ClockScope_CLOCK_SCOPE_UNSPECIFIED ClockScope = 0
+	// Every game (a deal; in the session format, the whole session) gives each bot a bank and
+	// a strike count of its own: a bot playing many games at once is never charged for
+	// answering them at the same time, and max_strikes strikes forfeit that game only.
+	ClockScope_CLOCK_SCOPE_GAME ClockScope = 1
+	// One bank and strike count per bot for the whole match, shared by all its games:
+	// max_strikes strikes forfeit the rest of the match.
+	ClockScope_CLOCK_SCOPE_MATCH ClockScope = 2
+)
+
+// Enum value maps for ClockScope.
+var (
+	ClockScope_name = map[int32]string{
+		0: "CLOCK_SCOPE_UNSPECIFIED",
+		1: "CLOCK_SCOPE_GAME",
+		2: "CLOCK_SCOPE_MATCH",
+	}
+	ClockScope_value = map[string]int32{
+		"CLOCK_SCOPE_UNSPECIFIED": 0,
+		"CLOCK_SCOPE_GAME":        1,
+		"CLOCK_SCOPE_MATCH":       2,
+	}
+)
+
+func (x ClockScope) Enum() *ClockScope {
+	p := new(ClockScope)
+	*p = x
+	return p
+}
+
+func (x ClockScope) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ClockScope) Descriptor() protoreflect.EnumDescriptor {
+	return file_tapp_v1_game_proto_enumTypes[2].Descriptor()
+}
+
+func (ClockScope) Type() protoreflect.EnumType {
+	return &file_tapp_v1_game_proto_enumTypes[2]
+}
+
+func (x ClockScope) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ClockScope.Descriptor instead.
+func (ClockScope) EnumDescriptor() ([]byte, []int) {
+	return file_tapp_v1_game_proto_rawDescGZIP(), []int{2}
+}
+
 // GameEvent is one entry of a game's event log, as the receiving seat may see it: a card hidden
 // from it is "" and a hidden hand is empty.
 type GameEvent struct {
@@ -1021,12 +1077,15 @@ func (x *Settlement) GetPotAfter() int32 {
 // TimeControl is the clock a match is played under.
 type TimeControl struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Time for one decision.
+	// Time for one decision, from the moment the request is handed to the bot's connection.
 	PerDecision *durationpb.Duration `protobuf:"bytes,1,opt,name=per_decision,json=perDecision,proto3" json:"per_decision,omitempty"`
-	// A bank spent when a decision overruns, for the whole match.
+	// A bank spent when a decision overruns: each game's, or the whole match's (scope).
 	Overage *durationpb.Duration `protobuf:"bytes,2,opt,name=overage,proto3" json:"overage,omitempty"`
-	// Late or missing answers a bot may have before it forfeits the match.
-	MaxStrikes    int32 `protobuf:"varint,3,opt,name=max_strikes,json=maxStrikes,proto3" json:"max_strikes,omitempty"`
+	// Late or missing answers a bot may have before it forfeits the game (the match, with
+	// CLOCK_SCOPE_MATCH); 0: it never forfeits.
+	MaxStrikes int32 `protobuf:"varint,3,opt,name=max_strikes,json=maxStrikes,proto3" json:"max_strikes,omitempty"`
+	// Whose bank and strikes these are.
+	Scope         ClockScope `protobuf:"varint,4,opt,name=scope,proto3,enum=tapp.v1.ClockScope" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1080,6 +1139,13 @@ func (x *TimeControl) GetMaxStrikes() int32 {
 		return x.MaxStrikes
 	}
 	return 0
+}
+
+func (x *TimeControl) GetScope() ClockScope {
+	if x != nil {
+		return x.Scope
+	}
+	return ClockScope_CLOCK_SCOPE_UNSPECIFIED
 }
 
 var File_tapp_v1_game_proto protoreflect.FileDescriptor
@@ -1165,12 +1231,13 @@ const file_tapp_v1_game_proto_rawDesc = "" +
 	" \x03(\x05R\x06payoff\x12\x1d\n" +
 	"\n" +
 	"pot_before\x18\v \x01(\x05R\tpotBefore\x12\x1b\n" +
-	"\tpot_after\x18\f \x01(\x05R\bpotAfter\"\xa1\x01\n" +
+	"\tpot_after\x18\f \x01(\x05R\bpotAfter\"\xcc\x01\n" +
 	"\vTimeControl\x12<\n" +
 	"\fper_decision\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\vperDecision\x123\n" +
 	"\aoverage\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\aoverage\x12\x1f\n" +
 	"\vmax_strikes\x18\x03 \x01(\x05R\n" +
-	"maxStrikes*\xc3\x01\n" +
+	"maxStrikes\x12)\n" +
+	"\x05scope\x18\x04 \x01(\x0e2\x13.tapp.v1.ClockScopeR\x05scope*\xc3\x01\n" +
 	"\bDecision\x12\x18\n" +
 	"\x14DECISION_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fDECISION_BID\x10\x01\x12\x15\n" +
@@ -1199,7 +1266,12 @@ const file_tapp_v1_game_proto_rawDesc = "" +
 	"\x0fEVENT_KIND_CARD\x10\r\x12\x18\n" +
 	"\x14EVENT_KIND_TRICK_WON\x10\x0e\x12\x17\n" +
 	"\x13EVENT_KIND_DEAL_END\x10\x0f\x12\x16\n" +
-	"\x12EVENT_KIND_SETTLED\x10\x10B0Z.github.com/tapparena/tapp/proto/tapp/v1;tappv1b\x06proto3"
+	"\x12EVENT_KIND_SETTLED\x10\x10*V\n" +
+	"\n" +
+	"ClockScope\x12\x1b\n" +
+	"\x17CLOCK_SCOPE_UNSPECIFIED\x10\x00\x12\x14\n" +
+	"\x10CLOCK_SCOPE_GAME\x10\x01\x12\x15\n" +
+	"\x11CLOCK_SCOPE_MATCH\x10\x02B0Z.github.com/tapparena/tapp/proto/tapp/v1;tappv1b\x06proto3"
 
 var (
 	file_tapp_v1_game_proto_rawDescOnce sync.Once
@@ -1213,38 +1285,40 @@ func file_tapp_v1_game_proto_rawDescGZIP() []byte {
 	return file_tapp_v1_game_proto_rawDescData
 }
 
-var file_tapp_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_tapp_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
 var file_tapp_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_tapp_v1_game_proto_goTypes = []any{
 	(Decision)(0),               // 0: tapp.v1.Decision
 	(EventKind)(0),              // 1: tapp.v1.EventKind
-	(*GameEvent)(nil),           // 2: tapp.v1.GameEvent
-	(*Hand)(nil),                // 3: tapp.v1.Hand
-	(*Trick)(nil),               // 4: tapp.v1.Trick
-	(*Move)(nil),                // 5: tapp.v1.Move
-	(*Observation)(nil),         // 6: tapp.v1.Observation
-	(*Reveal)(nil),              // 7: tapp.v1.Reveal
-	(*Settlement)(nil),          // 8: tapp.v1.Settlement
-	(*TimeControl)(nil),         // 9: tapp.v1.TimeControl
-	(*durationpb.Duration)(nil), // 10: google.protobuf.Duration
+	(ClockScope)(0),             // 2: tapp.v1.ClockScope
+	(*GameEvent)(nil),           // 3: tapp.v1.GameEvent
+	(*Hand)(nil),                // 4: tapp.v1.Hand
+	(*Trick)(nil),               // 5: tapp.v1.Trick
+	(*Move)(nil),                // 6: tapp.v1.Move
+	(*Observation)(nil),         // 7: tapp.v1.Observation
+	(*Reveal)(nil),              // 8: tapp.v1.Reveal
+	(*Settlement)(nil),          // 9: tapp.v1.Settlement
+	(*TimeControl)(nil),         // 10: tapp.v1.TimeControl
+	(*durationpb.Duration)(nil), // 11: google.protobuf.Duration
 }
 var file_tapp_v1_game_proto_depIdxs = []int32{
 	1,  // 0: tapp.v1.GameEvent.kind:type_name -> tapp.v1.EventKind
-	3,  // 1: tapp.v1.GameEvent.hands:type_name -> tapp.v1.Hand
+	4,  // 1: tapp.v1.GameEvent.hands:type_name -> tapp.v1.Hand
 	0,  // 2: tapp.v1.Observation.decision:type_name -> tapp.v1.Decision
-	5,  // 3: tapp.v1.Observation.bids:type_name -> tapp.v1.Move
-	4,  // 4: tapp.v1.Observation.tricks:type_name -> tapp.v1.Trick
-	4,  // 5: tapp.v1.Observation.current:type_name -> tapp.v1.Trick
-	5,  // 6: tapp.v1.Observation.history:type_name -> tapp.v1.Move
-	3,  // 7: tapp.v1.Observation.played:type_name -> tapp.v1.Hand
-	3,  // 8: tapp.v1.Reveal.hands:type_name -> tapp.v1.Hand
-	10, // 9: tapp.v1.TimeControl.per_decision:type_name -> google.protobuf.Duration
-	10, // 10: tapp.v1.TimeControl.overage:type_name -> google.protobuf.Duration
-	11, // [11:11] is the sub-list for method output_type
-	11, // [11:11] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	6,  // 3: tapp.v1.Observation.bids:type_name -> tapp.v1.Move
+	5,  // 4: tapp.v1.Observation.tricks:type_name -> tapp.v1.Trick
+	5,  // 5: tapp.v1.Observation.current:type_name -> tapp.v1.Trick
+	6,  // 6: tapp.v1.Observation.history:type_name -> tapp.v1.Move
+	4,  // 7: tapp.v1.Observation.played:type_name -> tapp.v1.Hand
+	4,  // 8: tapp.v1.Reveal.hands:type_name -> tapp.v1.Hand
+	11, // 9: tapp.v1.TimeControl.per_decision:type_name -> google.protobuf.Duration
+	11, // 10: tapp.v1.TimeControl.overage:type_name -> google.protobuf.Duration
+	2,  // 11: tapp.v1.TimeControl.scope:type_name -> tapp.v1.ClockScope
+	12, // [12:12] is the sub-list for method output_type
+	12, // [12:12] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_tapp_v1_game_proto_init() }
@@ -1257,7 +1331,7 @@ func file_tapp_v1_game_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tapp_v1_game_proto_rawDesc), len(file_tapp_v1_game_proto_rawDesc)),
-			NumEnums:      2,
+			NumEnums:      3,
 			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,

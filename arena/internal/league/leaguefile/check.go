@@ -1,6 +1,7 @@
 package leaguefile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,14 +10,16 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/loopback"
+	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/engine"
 )
 
 // check checks a league file's settings, one group at a time, and fills in the defaults.
 func (p *fileChecker) check(c *Config, opts Options) error {
 	for _, step := range []func(*Config, Options) error{
-		p.checkName, p.checkRules, p.checkFormat, p.checkRunning, p.checkTimeControl, p.checkDeals,
-		p.expandBuiltins, p.checkBots, p.checkFamilyCap, p.checkTables,
+		p.checkName, p.checkRules, p.checkFormat, p.checkRunning, p.checkListen, p.checkTimeControl, p.checkDeals,
+		p.expandBuiltins, p.checkBots, p.checkFamilyCap, p.checkTables, p.checkLimits,
 	} {
 		if err := step(c, opts); err != nil {
 			return err
@@ -89,17 +92,20 @@ func (p *fileChecker) checkRunning(c *Config, _ Options) error {
 	if c.Concurrency < 0 {
 		return p.errf("concurrency", "must not be negative")
 	}
+	if c.Concurrency > match.MaxTables {
+		return p.errf("concurrency", "%d: at most %d tables are played at once", c.Concurrency, match.MaxTables)
+	}
 	if c.Concurrency == 0 {
 		c.Concurrency = DefaultConcurrency
 	}
-	if c.Lease < 0 || (c.Lease > 0 && time.Duration(c.Lease) < time.Second) {
-		return p.errf("lease", "must be at least 1s")
+	if c.Lease < 0 || (c.Lease > 0 && time.Duration(c.Lease) < time.Second) || time.Duration(c.Lease) > MaxLease {
+		return p.errf("lease", "must be from 1s to %v", MaxLease)
 	}
 	if c.Lease == 0 {
 		c.Lease = Duration(DefaultLease)
 	}
-	if c.Grace < 0 {
-		return p.errf("grace", "must not be negative")
+	if c.Grace < 0 || time.Duration(c.Grace) > MaxGrace {
+		return p.errf("grace", "must be from 0s to %v", MaxGrace)
 	}
 	if c.Grace == 0 {
 		c.Grace = Duration(DefaultGrace)
@@ -107,7 +113,37 @@ func (p *fileChecker) checkRunning(c *Config, _ Options) error {
 	return nil
 }
 
-// checkTimeControl checks the clock of the league's matches and fills in the arena's defaults.
+// checkListen checks where bots with a token connect: plain text is refused beyond loopback,
+// where tokens would cross the network in clear, unless TLS is set up or insecure: true says
+// that something else encrypts the traffic. The TLS files are relative to the league file.
+func (p *fileChecker) checkListen(c *Config, _ Options) error {
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return p.errf(map[bool]string{true: "tls_key", false: "tls_cert"}[c.TLSCert == ""],
+			"TLS needs both tls_cert (the certificate, PEM) and tls_key (its private key)")
+	}
+	for _, f := range []struct {
+		key  string
+		path *string
+	}{{"tls_cert", &c.TLSCert}, {"tls_key", &c.TLSKey}} {
+		if *f.path == "" {
+			continue
+		}
+		if !filepath.IsAbs(*f.path) {
+			*f.path = filepath.Join(filepath.Dir(p.file), *f.path)
+		}
+		if _, err := os.Stat(*f.path); err != nil {
+			return p.errf(f.key, "%v", err)
+		}
+	}
+	if c.Listen != "" && c.TLSCert == "" && !c.Insecure && !loopback.Listen(c.Listen) {
+		return p.errf("listen", "%s is reachable beyond this machine: bot tokens would cross the network in clear text; "+
+			"give tls_cert and tls_key, listen on 127.0.0.1, or say insecure: true if something else encrypts the traffic", c.Listen)
+	}
+	return nil
+}
+
+// checkTimeControl checks the clock of the league's matches and fills in the arena's
+// defaults; the bounds are every match's (domain.TimeControl.Check).
 func (p *fileChecker) checkTimeControl(c *Config, _ Options) error {
 	tc := &c.TimeControl
 	if tc.PerDecision < 0 || tc.Overage < 0 || (tc.Strikes != nil && *tc.Strikes < 0) {
@@ -116,15 +152,26 @@ func (p *fileChecker) checkTimeControl(c *Config, _ Options) error {
 	if tc.PerDecision == 0 {
 		tc.PerDecision = Duration(domain.DefaultTimeControl.PerDecision)
 	}
-	if time.Duration(tc.PerDecision) < 10*time.Millisecond {
-		return p.errf("time_control.per_decision", "%v is too short to answer over the network (at least 10ms)", time.Duration(tc.PerDecision))
-	}
 	if tc.Overage == 0 {
 		tc.Overage = Duration(domain.DefaultTimeControl.Overage)
 	}
 	if tc.Strikes == nil {
 		s := domain.DefaultTimeControl.MaxStrikes
 		tc.Strikes = &s
+	}
+	if _, err := domain.ParseClockScope(tc.Bank); err != nil {
+		var te *domain.TimeControlError
+		if errors.As(err, &te) {
+			return p.errf("time_control.bank", "%s", te.Msg)
+		}
+		return p.errf("time_control.bank", "%v", err)
+	}
+	if err := c.timeControl().Check(); err != nil {
+		var te *domain.TimeControlError
+		if errors.As(err, &te) {
+			return p.errf("time_control."+te.Field, "%s", te.Msg)
+		}
+		return p.errf("time_control", "%v", err)
 	}
 	return nil
 }
@@ -147,6 +194,9 @@ func (p *fileChecker) checkDeals(c *Config, _ Options) error {
 		}
 		if len(deals) == 0 {
 			return p.errf("deals_file", "%s holds no deals", path)
+		}
+		if c.Deals > len(deals) {
+			return p.errf("deals", "%d deals per match, but %s holds only %d (leave deals out to play the whole file)", c.Deals, path, len(deals))
 		}
 		c.DealsText = string(text)
 	}
@@ -250,8 +300,8 @@ func (p *fileChecker) checkBot(b Bot, at string, opts Options) error {
 			return p.errf(at+".builtin", "%v", err)
 		}
 	}
-	if b.Capacity < 0 {
-		return p.errf(at+".capacity", "must not be negative")
+	if b.Capacity < 0 || b.Capacity > match.MaxTables {
+		return p.errf(at+".capacity", "must be from 0 (the league's concurrency) to %d", match.MaxTables)
 	}
 	if len(b.Args) > 0 && b.Builtin == "" {
 		return p.errf(at+".args", "args are for built-in bots; put a command's arguments in its command")
@@ -283,6 +333,22 @@ func (p *fileChecker) checkFamilyCap(c *Config, opts Options) error {
 	}
 	if n := c.RuleSet.Players; seats < n && !opts.BotsOnly {
 		return p.errf("family_cap", "with at most %d of a family per table, the bots fill only %d of the %d seats", c.FamilyCap, seats, n)
+	}
+	return nil
+}
+
+// checkLimits refuses a schedule beyond the plan's maximums (plan.Plan.Check), at the
+// setting that asks for it.
+func (p *fileChecker) checkLimits(c *Config, opts Options) error {
+	if opts.BotsOnly {
+		return nil
+	}
+	if err := c.Plan().Check(); err != nil {
+		var le *plan.LimitError
+		if errors.As(err, &le) {
+			return p.errf(le.Field, "%s", le.Msg)
+		}
+		return p.errf("", "%v", err)
 	}
 	return nil
 }

@@ -37,11 +37,16 @@ type Config struct {
 	Concurrency     int         `yaml:"concurrency"`
 	TimeControl     TimeControl `yaml:"time_control"`
 	Listen          string      `yaml:"listen"`
-	DB              string      `yaml:"db"`
-	Logs            string      `yaml:"logs"`
-	Lease           Duration    `yaml:"lease"`
-	Grace           Duration    `yaml:"grace"`
-	Bots            []Bot       `yaml:"bots"`
+	// TLSCert and TLSKey make the league's arena serve TLS on Listen (paths relative to the
+	// file); Insecure allows plain text beyond loopback (behind a TLS-terminating proxy).
+	TLSCert  string   `yaml:"tls_cert"`
+	TLSKey   string   `yaml:"tls_key"`
+	Insecure bool     `yaml:"insecure"`
+	DB       string   `yaml:"db"`
+	Logs     string   `yaml:"logs"`
+	Lease    Duration `yaml:"lease"`
+	Grace    Duration `yaml:"grace"`
+	Bots     []Bot    `yaml:"bots"`
 	// FamilyCap caps the bots of one family (see Bot.Family) at a ladder table; 0: no cap.
 	FamilyCap int `yaml:"family_cap"`
 	// Gauntlet is how a new version of a hosted bot (submission:) is tested against the
@@ -59,6 +64,8 @@ type TimeControl struct {
 	PerDecision Duration `yaml:"per_decision"`
 	Overage     Duration `yaml:"overage"`
 	Strikes     *int     `yaml:"strikes"`
+	// Bank says whose bank and strikes: game (each deal's, the default) or match.
+	Bank string `yaml:"bank"`
 }
 
 // Gauntlet is the SPRT a new version of a hosted bot plays against its previous version,
@@ -110,6 +117,8 @@ const (
 	DefaultConcurrency = league.DefaultConcurrency
 	DefaultLease       = league.DefaultLease
 	DefaultGrace       = 30 * time.Second
+	MaxLease           = time.Hour
+	MaxGrace           = time.Hour
 )
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -182,8 +191,7 @@ func (c *Config) Plan() *plan.Plan {
 		League: c.Name, Rules: c.RuleSet, Format: c.Format, Candidate: c.Candidate,
 		Rounds: c.Rounds, MatchesPerRound: c.MatchesPerRound, Deals: c.Deals, Duplicate: *c.Duplicate,
 		DealsText: c.DealsText, Seed: c.Seed,
-		TimeControl: domain.TimeControl{PerDecision: time.Duration(c.TimeControl.PerDecision), Overage: time.Duration(c.TimeControl.Overage),
-			MaxStrikes: *c.TimeControl.Strikes},
+		TimeControl: c.timeControl(),
 	}
 	for _, b := range c.Bots {
 		p.Bots = append(p.Bots, b.Name)
@@ -196,6 +204,16 @@ func (c *Config) Plan() *plan.Plan {
 	}
 	p.FamilyCap = c.FamilyCap
 	return p
+}
+
+// timeControl is the league's clock (its defaults filled in by the check).
+func (c *Config) timeControl() domain.TimeControl {
+	tc := domain.TimeControl{PerDecision: time.Duration(c.TimeControl.PerDecision), Overage: time.Duration(c.TimeControl.Overage)}
+	tc.Scope, _ = domain.ParseClockScope(c.TimeControl.Bank) // the check refuses another
+	if c.TimeControl.Strikes != nil {
+		tc.MaxStrikes = *c.TimeControl.Strikes
+	}
+	return tc
 }
 
 // NamedBots returns the bots named, in order: each as the league file c defines it (c nil:

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"iter"
 	"math"
+	"slices"
 
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
@@ -36,6 +38,16 @@ func (p *Plan) LadderTables(r int, units []Unit, scheduled map[string]int) [][]s
 // in any order and summed or not: the fit sums them), as the store keeps them for a running
 // league (Store.LadderPairs), and each bot's matches in the rounds before r.
 func (p *Plan) LadderTablesFromPairs(r int, pairs []rating.PairResult, scheduled map[string]int) [][]string {
+	return slices.Collect(p.LadderTableSeq(r, pairs, scheduled))
+}
+
+// LadderTableSeq yields the tables of LadderTablesFromPairs one at a time, each chosen when
+// it is asked for: what a round holds while it is chosen does not grow with its matches.
+func (p *Plan) LadderTableSeq(r int, pairs []rating.PairResult, scheduled map[string]int) iter.Seq[[]string] {
+	return func(yield func([]string) bool) { p.ladderTables(r, pairs, scheduled, yield) }
+}
+
+func (p *Plan) ladderTables(r int, pairs []rating.PairResult, scheduled map[string]int, yield func([]string) bool) {
 	n := p.Rules.Players
 	ratingOf := map[string]float64{}
 	seOf := map[string]float64{}
@@ -68,7 +80,6 @@ func (p *Plan) LadderTablesFromPairs(r int, pairs []rating.PairResult, scheduled
 		}
 		return tie(a) > tie(b)
 	}
-	var tables [][]string
 	for range p.matchesPerRound() {
 		var table []string
 		in := map[string]bool{}
@@ -98,9 +109,10 @@ func (p *Plan) LadderTablesFromPairs(r int, pairs []rating.PairResult, scheduled
 		for _, b := range table {
 			seated[b]++
 		}
-		tables = append(tables, table)
+		if !yield(table) {
+			return
+		}
 	}
-	return tables
 }
 
 // familyFits reports whether b may join table under the plan's FamilyCap.

@@ -62,8 +62,17 @@ func (p *Plan) Fingerprint() string {
 	}
 	b, _ := json.Marshal(Stored{p.Rules.String(), p.Format, p.Bots, p.Candidate, p.Baseline, p.Field, p.matchesPerRound(), p.Deals, p.Duplicate,
 		deals, p.Seed, p.TimeControl.PerDecision.Milliseconds(), p.TimeControl.Overage.Milliseconds(), p.TimeControl.MaxStrikes,
-		p.Families, p.FamilyCap})
+		p.Families, p.FamilyCap, bankOf(p.TimeControl)})
 	return string(b)
+}
+
+// bankOf is the clock scope as the fingerprint keeps it: "match", or nothing for a game's
+// (the default), so that the fingerprints of leagues stored before keep their text.
+func bankOf(tc domain.TimeControl) string {
+	if tc.PerMatch() {
+		return string(domain.ClockPerMatch)
+	}
+	return ""
 }
 
 // Stored is a plan as its fingerprint keeps it with the league (domain.League.Plan): what a
@@ -87,6 +96,7 @@ type Stored struct {
 	// Left out when not set, so that a league file without families keeps its fingerprint.
 	Families  map[string]string `json:"families,omitempty"`
 	FamilyCap int               `json:"family_cap,omitempty"`
+	Bank      string            `json:"bank,omitempty"` // "match" for one clock per match; left out for a game's
 }
 
 // ParseStored reads a league's stored fingerprint (Plan.Fingerprint).
@@ -129,21 +139,74 @@ func DiffFingerprints(stored, now string) string {
 // Unbounded reports whether the league runs until stopped.
 func (p *Plan) Unbounded() bool { return p.Rounds <= 0 }
 
-// Ahead is how many rounds may be scheduled beyond the last complete one.
+// The largest schedules a plan may ask for: what a league stores ahead of play is bounded
+// by these, never by the league's length (Check says which one a plan exceeds).
+const (
+	// MaxMatchesPerRound bounds the matches of a round (a ladder's matches_per_round, the
+	// tables of a round robin's or a gauntlet's bots).
+	MaxMatchesPerRound = 10_000
+	// MaxJobsPerRound bounds the jobs a round stores when it is scheduled (matches × jobs
+	// per match): a round is stored before it is played.
+	MaxJobsPerRound = 100_000
+	// MaxRounds bounds a league's rounds.
+	MaxRounds = 1_000_000
+	// jobsAhead is how many jobs of a round robin or a gauntlet may be stored ahead of play
+	// (Ahead), so that the rounds to come do not all wait in the queue.
+	jobsAhead = MaxJobsPerRound
+)
+
+// LimitError is a plan beyond one of the maximums; Field names the league file's setting.
+type LimitError struct {
+	Field, Msg string
+}
+
+func (e *LimitError) Error() string { return e.Field + ": " + e.Msg }
+
+// Check reports a plan beyond the maximums (a *LimitError).
+func (p *Plan) Check() error {
+	switch {
+	case p.Rounds > MaxRounds:
+		return &LimitError{"rounds", fmt.Sprintf("%d rounds: a league plays at most %d", p.Rounds, MaxRounds)}
+	case p.Deals > match.MaxDeals:
+		return &LimitError{"deals", fmt.Sprintf("%d deals per match: a match plays at most %d", p.Deals, match.MaxDeals)}
+	case p.MatchesPerRound > MaxMatchesPerRound:
+		return &LimitError{"matches_per_round", fmt.Sprintf("%d: a round plays at most %d matches", p.MatchesPerRound, MaxMatchesPerRound)}
+	}
+	if n := p.matchesPerRound(); n > MaxMatchesPerRound {
+		return &LimitError{"bots", fmt.Sprintf("%d bots make %d tables per round, more than a round plays (%d): use a ladder (format: ladder)",
+			len(p.Bots), n, MaxMatchesPerRound)}
+	}
+	if j := p.JobsPerRound(); j > MaxJobsPerRound {
+		field := "deals"
+		if p.MatchesPerRound > 0 {
+			field = "matches_per_round"
+		}
+		return &LimitError{field, fmt.Sprintf("a round of %d matches × %d jobs each is %d jobs, more than a round stores (%d): fewer deals per match or fewer matches per round",
+			p.matchesPerRound(), p.jobsPerMatch(), j, MaxJobsPerRound)}
+	}
+	return nil
+}
+
+// Ahead is how many rounds may be scheduled beyond the last complete one: two for a ladder
+// and an SPRT (whose rounds depend on results), and for a round robin or a gauntlet as many
+// as keep jobsAhead jobs in the queue (at least two, at most every round).
 func (p *Plan) Ahead() int {
 	switch p.Format {
 	case Ladder, SPRTFormat:
 		return 2
 	}
-	return max(p.Rounds, 1)
+	return max(min(p.Rounds, 2), min(p.Rounds, jobsAhead/max(p.JobsPerRound(), 1)), 1)
 }
+
+// Matches is the number of matches of every round.
+func (p *Plan) Matches() int { return p.matchesPerRound() }
 
 func (p *Plan) matchesPerRound() int {
 	switch p.Format {
 	case RoundRobin:
-		return len(combinations(len(p.Bots), p.Rules.Players))
+		return binomial(len(p.Bots), p.Rules.Players)
 	case Gauntlet:
-		return len(combinations(len(p.Bots)-1, p.Rules.Players-1))
+		return binomial(len(p.Bots)-1, p.Rules.Players-1)
 	case SPRTFormat:
 		return 2
 	}
@@ -184,20 +247,27 @@ func (p *Plan) roundSeed(r int) uint64 { return p.Seed + uint64(r)*0x9e3779b97f4
 // RoundDeals returns the deal-file text of round r: the window of Deals deals that starts at
 // r·Deals (wrapping around the file), or "" when the league deals from seeds.
 func (p *Plan) RoundDeals(r int) (string, error) {
+	text, _, err := p.roundDeals(r)
+	return text, err
+}
+
+// roundDeals is RoundDeals, and whether the text is the whole file because it holds fewer
+// than Deals deals (a match then plays the file whole).
+func (p *Plan) roundDeals(r int) (string, bool, error) {
 	if p.DealsText == "" {
-		return "", nil
+		return "", false, nil
 	}
 	deals, err := engine.ParseDeals(p.Rules, p.DealsText)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if p.Deals <= 0 || p.Deals >= len(deals) {
-		return p.DealsText, nil
+		return p.DealsText, p.Deals > len(deals), nil
 	}
 	var b strings.Builder
 	for k := range p.Deals {
 		b.WriteString(deals[(r*p.Deals+k)%len(deals)].Format(p.Rules))
 		b.WriteByte('\n')
 	}
-	return b.String(), nil
+	return b.String(), false, nil
 }

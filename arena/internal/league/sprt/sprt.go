@@ -75,7 +75,8 @@ type Summary struct {
 	// Diff is the candidate's advantage in payoff per deal over the baseline, with its 95%
 	// interval, one value per pair.
 	Diff rating.Interval
-	// Elo is the score of the pairs as an Elo difference (and normalized Elo) with its margin.
+	// Elo is the score of the pairs as an Elo difference and normalized Elo per game (a game
+	// being one pair), with their margins, as fastchess prints them for a W/D/L tally.
 	Elo         rating.EloEstimate
 	W, D, L     int
 	DecidedPair int // pairs used for the decision (0 while continuing)
@@ -88,9 +89,9 @@ func (s Summary) Over(maxPairs int) bool {
 
 // tally is a test fed pairs in schedule order up to its decision, keeping running sums only.
 type tally struct {
-	test         *rating.SPRT
-	diff, scores rating.Running
-	w, d, l      int
+	test    *rating.SPRT
+	diff    rating.Running
+	w, d, l int
 }
 
 func newTally(s Settings) (*tally, error) {
@@ -106,27 +107,26 @@ func (t *tally) decided() bool { return t.test.Status() != rating.SPRTContinue }
 
 // add feeds the next pair of the schedule to the test.
 func (t *tally) add(p Pair) error {
-	if err := t.test.AddScores(p.Score); err != nil {
-		return err
+	var r rating.WDL
+	switch p.Score {
+	case 1:
+		r.W = 1
+	case 0:
+		r.L = 1
+	default:
+		r.D = 1
 	}
-	if err := t.scores.AddScore(p.Score); err != nil {
+	if err := t.test.AddWDL(r); err != nil {
 		return err
 	}
 	t.diff.Add(p.Diff())
-	switch p.Score {
-	case 1:
-		t.w++
-	case 0:
-		t.l++
-	default:
-		t.d++
-	}
+	t.w, t.d, t.l = t.w+r.W, t.d+r.D, t.l+r.L
 	return nil
 }
 
 func (t *tally) summary() Summary {
-	s := Summary{Report: t.test.Report(), Pairs: t.test.N(), Diff: t.diff.Interval(), Elo: t.scores.Elo(),
-		W: t.w, D: t.d, L: t.l}
+	s := Summary{Report: t.test.Report(), Pairs: t.test.N(), Diff: t.diff.Interval(),
+		Elo: rating.EloFromWDL(rating.WDL{W: t.w, D: t.d, L: t.l}), W: t.w, D: t.d, L: t.l}
 	if t.decided() {
 		s.DecidedPair = t.test.N()
 	}

@@ -158,3 +158,32 @@ func TestRunningTestAgreesWithRecomputation(t *testing.T) {
 		}
 	}
 }
+
+// TestExtremesStop: a candidate that wins every pair, or one identical to its baseline (every
+// pair drawn), is decided — the closed-form LLR used before stayed at 0 for both, forever.
+func TestExtremesStop(t *testing.T) {
+	t.Parallel()
+	s := sprt.Settings{NElo0: 0, NElo1: 10, Alpha: 0.05, Beta: 0.05}
+	tests := []struct {
+		name       string
+		cand, base int64
+		want       rating.SPRTStatus
+	}{
+		{"wins every pair", 30, -10, rating.SPRTAcceptH1},
+		{"identical to its baseline", 7, 7, rating.SPRTAcceptH0},
+		{"loses every pair", -10, 30, rating.SPRTAcceptH0},
+	}
+	for _, tc := range tests {
+		var pairs []sprt.Pair
+		for g := range 20000 {
+			pairs = append(pairs, sprt.NewPair(g/4, g%4, tc.cand, tc.base, 6))
+		}
+		sum, err := sprt.Summarize(pairs, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Report.Status != tc.want || sum.DecidedPair == 0 {
+			t.Errorf("%s: %v after %d pairs (LLR %.3f), want %v", tc.name, sum.Report.Status, sum.Pairs, sum.Report.LLR, tc.want)
+		}
+	}
+}

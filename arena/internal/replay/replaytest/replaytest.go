@@ -29,7 +29,7 @@ import (
 type Answers func(req *tappv1.DecisionRequest) []string
 
 // Clock is fast, so that a strike costs little time.
-var Clock = domain.TimeControl{PerDecision: 300 * time.Millisecond, Overage: 50 * time.Millisecond, MaxStrikes: 3}
+var Clock = domain.TimeControl{PerDecision: 300 * time.Millisecond, Overage: 50 * time.Millisecond, MaxStrikes: 3, Scope: domain.ClockPerMatch}
 
 // RuleSets are the variants and table sizes every replay feature is tested on.
 var RuleSets = []string{

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
 )
@@ -18,7 +19,8 @@ import (
 // domain.ErrNotFound; a deal that does not fit its match (its cards, the seats of its moves
 // and results) or has two decisions with one index is refused. A zero d.Started is stored as
 // the time of saving.
-func (s *Memory) SaveDeal(_ context.Context, d *domain.DealRecord) error {
+func (s *Memory) SaveDeal(ctx context.Context, d *domain.DealRecord) error {
+	defer s.takeHistory(ctx) // after the unlock
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.prepareDeal(d, nil)
@@ -113,12 +115,14 @@ func (s *Memory) saveDeal(d *domain.DealRecord) {
 		s.deals[d.MatchID] = map[int]*domain.DealRecord{}
 	}
 	s.deals[d.MatchID][d.Number] = d
+	s.chain(m, d)
 	rules := s.rulesText[d.MatchID]
 	for _, r := range d.Results {
 		s.results = append(s.results, domain.ResultRow{MatchID: d.MatchID, LeagueID: m.Spec.LeagueID, Deal: d.Number,
 			Group: d.Group, Rules: rules, SeatResult: r})
 	}
 	s.addToTotals(m, d)
+	s.addToRatings(m, d)
 }
 
 // dealCopy is a copy of a stored deal that shares nothing with it; withSent false leaves out
@@ -244,4 +248,34 @@ func (s *Memory) Analyses(_ context.Context, matchID, method string) (map[int][]
 		}
 	}
 	return out, nil
+}
+
+// chain links a stored deal into its match's chain, as the SQL store does (s.mu held).
+func (s *Memory) chain(m *domain.Match, d *domain.DealRecord) {
+	prev := dealchain.Anchor(m.ID, m.Commitment)
+	if m.ChainLength > 0 {
+		copy(prev[:], m.ChainHead)
+	}
+	link := dealchain.Next(prev, dealchain.RecordDigest(d, m.Spec.Rules.Players))
+	if s.links == nil {
+		s.links = map[string][]domain.ChainLink{}
+	}
+	s.links[m.ID] = append(s.links[m.ID], domain.ChainLink{Seq: m.ChainLength, Number: d.Number,
+		Link: slices.Clone(link[:dealchain.StoredLinkSize])})
+	m.ChainVersion, m.ChainLength, m.ChainHead = dealchain.Version, m.ChainLength+1, link[:]
+}
+
+// Chain implements what the SQL store's Chain does: the match's chain as it keeps it.
+func (s *Memory) Chain(_ context.Context, matchID string) (*domain.Chain, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.matches[matchID]
+	if !ok {
+		return nil, fmt.Errorf("match %s: %w", matchID, domain.ErrNotFound)
+	}
+	c := &domain.Chain{Version: m.ChainVersion, Length: m.ChainLength, Head: bytes.Clone(m.ChainHead)}
+	for _, l := range s.links[matchID] {
+		c.Links = append(c.Links, domain.ChainLink{Seq: l.Seq, Number: l.Number, Link: bytes.Clone(l.Link)})
+	}
+	return c, nil
 }

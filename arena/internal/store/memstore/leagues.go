@@ -225,7 +225,8 @@ func (s *Memory) Fail(_ context.Context, owner string, id int64, msg string, max
 }
 
 // SaveJobDeal implements leaguestore.Queue.
-func (s *Memory) SaveJobDeal(_ context.Context, d *domain.DealRecord, jobID int64) (bool, error) {
+func (s *Memory) SaveJobDeal(ctx context.Context, d *domain.DealRecord, jobID int64) (bool, error) {
+	defer s.takeHistory(ctx) // after the unlock
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.prepareDeal(d, nil)
@@ -240,7 +241,8 @@ func (s *Memory) SaveJobDeal(_ context.Context, d *domain.DealRecord, jobID int6
 }
 
 // SaveJobDeals implements leaguestore.Queue: all or nothing.
-func (s *Memory) SaveJobDeals(_ context.Context, items []domain.JobDeal) error {
+func (s *Memory) SaveJobDeals(ctx context.Context, items []domain.JobDeal) error {
+	defer s.takeHistory(ctx) // after the unlock
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	batch := make([]*domain.DealRecord, 0, len(items))
@@ -355,4 +357,25 @@ func (s *Memory) Rescue(_ context.Context, league string, owners []string) (int,
 		}
 	}
 	return n, nil
+}
+
+// RoundJobs returns the jobs of the league round the match belongs to, by id (none for a
+// stand-alone match), without Stored, as the SQL store does.
+func (s *Memory) RoundJobs(_ context.Context, matchID string) ([]domain.Job, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.matches[matchID]
+	round, placed := s.rounds[matchID]
+	if !ok || !placed {
+		return nil, nil
+	}
+	var out []domain.Job
+	for _, j := range s.jobs {
+		if j.LeagueID == m.Spec.LeagueID && j.Round == round {
+			c := *j
+			c.Stored = 0
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }

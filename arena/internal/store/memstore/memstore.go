@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
@@ -39,9 +40,16 @@ type Memory struct {
 	jobs      []*domain.Job
 	jobByKey  map[string]*domain.Job
 	nextID    int
-	rounds    map[string]int           // match id → round, for the matches of leagues' schedules
-	totals    map[string]*memoryTotals // league id → running totals (totals.go)
-	subs      submissions              // hosted bots' versions (submissions.go)
+	rounds    map[string]int                // match id → round, for the matches of leagues' schedules
+	links     map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
+	totals    map[string]*memoryTotals      // league id → running totals (totals.go)
+	ratings   *board.Accumulator            // the leaderboard's sums (ratings.go)
+	// The rating history (ratings.go): its points by league and rule set, the clocks the deals
+	// stored since the last look made due, and the writer taking points.
+	history    map[board.LeagueRules][]board.HistoryPoint
+	historyDue map[board.LeagueRules]int64
+	historyMu  sync.Mutex
+	subs       submissions // hosted bots' versions (submissions.go)
 }
 
 var _ leaguestore.Store = (*Memory)(nil)
@@ -139,7 +147,7 @@ func (s *Memory) ListBots(context.Context) ([]domain.Bot, error) {
 // matchCopy is a copy of a match that shares nothing with it.
 func matchCopy(m *domain.Match) *domain.Match {
 	c := *m
-	c.Spec.Bots, c.Forfeited = slices.Clone(m.Spec.Bots), slices.Clone(m.Forfeited)
+	c.Spec.Bots, c.Forfeited, c.ChainHead = slices.Clone(m.Spec.Bots), slices.Clone(m.Forfeited), bytes.Clone(m.ChainHead)
 	return &c
 }
 

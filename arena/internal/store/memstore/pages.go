@@ -58,8 +58,8 @@ func (s *Memory) MatchNets(_ context.Context, matchID string) (map[string]int64,
 	return out, nil
 }
 
-// EloHistory implements board.HistorySource by replaying ledger k from the stored results.
-func (s *Memory) EloHistory(ctx context.Context, k board.EloKey, points int) ([]board.BotHistory, error) {
+// EloHistory implements board.EloHistorySource by replaying ledger k from the stored results.
+func (s *Memory) EloHistory(ctx context.Context, k board.EloKey, points int) ([]board.BotEloHistory, error) {
 	f := domain.MatchFilter{LeagueID: k.League, Rules: k.Rules}
 	if f.LeagueID == board.AllScopes {
 		f.LeagueID = ""

@@ -63,7 +63,8 @@ func SentBytes(i, size int) []byte {
 	return b[:max(size, 10)]
 }
 
-// SampleDeal is a realistic deal record of match m: the deal from the match's seed, the
+// SampleDeal is a realistic deal record of match m: the deal from the match's seed (its
+// group's, in a duplicate match), the
 // given number of decisions (a round of bids, a contract, then cards), each with about
 // sentSize bytes of request (binary, see SentBytes), a rejected answer, a strike, and one
 // result per seat.
@@ -71,7 +72,11 @@ func SampleDeal(t testing.TB, m *domain.Match, number, decisions, sentSize int) 
 	t.Helper()
 	rules := m.Spec.Rules
 	seats := rules.Players
-	deal := engine.DealFromSeed(rules, m.Spec.Seed, uint64(number))
+	source := uint64(number)
+	if m.Spec.Duplicate {
+		source /= 6 // every seating of a duplicate group plays its source's deal, as in play
+	}
+	deal := engine.DealFromSeed(rules, m.Spec.Seed, source)
 	d := &domain.DealRecord{
 		MatchID: m.ID, Number: number, Group: number / 6,
 		Seating: append([]string(nil), m.Spec.Bots...),
@@ -135,6 +140,7 @@ func AtMicros(d *domain.DealRecord) *domain.DealRecord {
 	c.Decisions = make([]domain.DecisionRecord, len(d.Decisions))
 	for i, x := range d.Decisions {
 		x.Latency, x.Think, x.ArenaShare = x.Latency.Truncate(time.Microsecond), x.Think.Truncate(time.Microsecond), x.ArenaShare.Truncate(time.Microsecond)
+		x.Asked = time.Time{} // not stored: the request's deadline gives it
 		x.SentFromState = false
 		if x.Attempts != nil {
 			as := slices.Clone(x.Attempts)

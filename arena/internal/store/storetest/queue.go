@@ -314,3 +314,39 @@ func testBadBatch(t *testing.T, s Store) {
 		t.Errorf("the job of the refused batch is %s, want still running", all[0].State)
 	}
 }
+
+// RoundJobs lists the jobs of the round a match belongs to — every match's, by id, with their
+// states — and none for a stand-alone match: what decides whether a deal's cards are still in
+// play at another table of the round.
+func testRoundJobs(t *testing.T, s Store) {
+	ctx := context.Background()
+	ms := Schedule(t, s)
+	jobs, err := s.RoundJobs(ctx, ms[1].ID)
+	if err != nil || len(jobs) != 4 || !ascending(jobs) {
+		t.Fatalf("RoundJobs = %+v, %v; want the round's 4 jobs by id", jobs, err)
+	}
+	claimed, err := s.Claim(ctx, "L", "w", 1, lease)
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("Claim = %+v, %v", claimed, err)
+	}
+	for n := range 6 {
+		if _, err := s.SaveJobDeal(ctx, leagueDeal(ms[0], n), claimed[0].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jobs, _ = s.RoundJobs(ctx, ms[1].ID)
+	for _, j := range jobs {
+		want := domain.JobAvailable
+		if j.ID == claimed[0].ID {
+			want = domain.JobDone
+		}
+		if j.State != want || j.LeagueID != "L" || j.Round != 0 {
+			t.Errorf("job %d of match %s group %d: %s in league %q round %d; want %s in L round 0", j.ID, j.MatchID, j.FirstGroup,
+				j.State, j.LeagueID, j.Round, want)
+		}
+	}
+	alone := NewMatch(t, s, "", "a", "b", "c")
+	if jobs, err := s.RoundJobs(ctx, alone.ID); err != nil || len(jobs) != 0 {
+		t.Errorf("RoundJobs(stand-alone match) = %+v, %v; want none", jobs, err)
+	}
+}

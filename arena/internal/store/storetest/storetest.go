@@ -1,8 +1,8 @@
 // Package storetest is the contract every store of the arena keeps, as one test suite: bots,
 // matches, deals with their decision records, results, the readers' views (deal summaries,
-// analyses, leagues), the league's job queue with its running totals, and hosted bots'
-// submissions. The memory store and the SQL store on SQLite and PostgreSQL run it from their
-// own tests, and a new store must pass it:
+// analyses, leagues), the league's job queue with its running totals, the leaderboard's sums
+// kept as deals are stored, and hosted bots' submissions. The memory store and the SQL store
+// on SQLite and PostgreSQL run it from their own tests, and a new store must pass it:
 //
 //	storetest.Run(t, func(t *testing.T) storetest.Store { return openMyStore(t) })
 //
@@ -22,15 +22,22 @@ import (
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 )
 
-// Store is everything the suite checks: the arena's store, the league's, and what the
-// readers read (replays and verification: Deal; analyses: DealSummaries and Analyses; the
-// dashboard: DealSummaries and ListLeagues). A store that also stores several deals in one
-// transaction (match.BatchSaver) is checked for that too.
+// Store is everything the suite checks: the arena's store, the league's, what the readers
+// read (replays and verification: Deal; analyses: DealSummaries and Analyses; the dashboard:
+// DealSummaries and ListLeagues), and the leaderboard's kept sums with the rating history
+// (board.HistoryStore). A store that
+// also stores several deals in one transaction (match.BatchSaver) is checked for that too.
 type Store interface {
 	leaguestore.Store
+	board.HistoryStore
 	domain.SubmissionStore
 	// Jobs lists a league's jobs by id, each with Stored set.
 	Jobs(ctx context.Context, league string) ([]domain.Job, error)
+	// Chain returns a match's chain as the store keeps it (dealchain).
+	Chain(ctx context.Context, matchID string) (*domain.Chain, error)
+	// RoundJobs lists the jobs of the league round a match belongs to, by id (none for a
+	// stand-alone match), without Stored.
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error)
 	// ListLeagues lists every league, the newest first.
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	// DealSummaries is Deals without each decision's Sent.
@@ -41,11 +48,11 @@ type Store interface {
 	Analyses(ctx context.Context, matchID, method string) (map[int][]byte, error)
 	// What the dashboard reads a page at a time: a match's span (count, first and last deal
 	// number), a page of its deal summaries and whether more follow, its net over all its
-	// deals, and a bounded rating history (board.HistorySource).
+	// deals, and a bounded rating history (board.EloHistorySource).
 	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
 	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
 	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
-	board.HistorySource
+	board.EloHistorySource
 }
 
 // test is one test of the suite, run on a fresh store.
@@ -64,6 +71,7 @@ var tests = []test{
 	{"BadDealsAreRefusedWhole", testBadDealsAreRefusedWhole},
 	{"SaveDealsStoresABatchWholeOrNotAtAll", testSaveDealsBatch},
 	{"PlayedDealsReadBackExactly", testPlayedDeals},
+	{"DealsAreChainedInTheOrderStored", testChain},
 	{"Results", testResults},
 	{"ConcurrentWriters", testConcurrentWriters},
 	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
@@ -76,8 +84,12 @@ var tests = []test{
 	{"Queue/ClaimCountsStoredDeals", testClaimCountsStoredDeals},
 	{"Queue/ConcurrentClaimsNeverShareAJob", testConcurrentClaims},
 	{"Queue/BatchWithABadDealStoresNothing", testBadBatch},
+	{"Queue/RoundJobsAreTheRoundsOfEveryMatch", testRoundJobs},
 	{"Totals/LeagueUnitsAreRunningTotals", testLeagueUnits},
 	{"Totals/LeagueSeatsCountAPositionRange", testLeagueSeats},
+	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
+	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
+	{"Ratings/HistoryOverTheLeaguesClock", testRatingHistory},
 	{"Submissions", testSubmissions},
 	{"Submissions/ConcurrentVersionsAreNumberedOnce", testConcurrentSubmissions},
 }

@@ -12,17 +12,12 @@ let keyHandler = null;
 
 // --- the API ---------------------------------------------------------------------------
 
-function token() {
-  const q = new URLSearchParams(location.search);
-  if (q.get("token")) sessionStorage.setItem("tapp-token", q.get("token"));
-  return sessionStorage.getItem("tapp-token") || "";
-}
-
+// The viewer token, when the dashboard has one, is a cookie the server set when the page was
+// first opened with ?token=... (and took out of the address): the browser sends it with every
+// call, and no script here ever sees it.
 async function rpc(method, req, service = VIEW) {
   const headers = { "Content-Type": "application/json", "Connect-Protocol-Version": "1" };
-  const t = token();
-  if (t) headers.Authorization = "Bearer " + t;
-  const res = await fetch("/" + service + "/" + method, { method: "POST", headers, body: JSON.stringify(req || {}) });
+  const res = await fetch("/" + service + "/" + method, { method: "POST", headers, body: JSON.stringify(req || {}), credentials: "same-origin" });
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(body.message || res.status + " " + res.statusText);
   return body;
@@ -153,7 +148,7 @@ function boardView(board) {
     el("td", {}, rank.get(b.bot)),
     el("td", { class: "l" }, link("#/matches?bot=" + encodeURIComponent(b.bot), b.bot), b.provisional ? el("span", { class: "badge", title: "too few results to read much into" }, "provisional") : null),
     el("td", { "data-col": "rating" }, signed(b.rating)),
-    el("td", {}, `[${signed(b.ratingLo)}, ${signed(b.ratingHi)}]`),
+    el("td", {}, b.interval ? `[${signed(b.ratingLo)}, ${signed(b.ratingHi)}]` : "—"),
     el("td", {}, signed(b.btElo, 0)),
     el("td", {}, num(b.multiElo, 0)),
     el("td", {}, b.matches || 0),
@@ -171,16 +166,16 @@ function losHeatMap(bots, los) {
   if (n < 2 || los.length !== n * n) return null;
   const rows = bots.map((a, i) => el("tr", {}, el("th", { scope: "row", class: "l" }, a.bot),
     bots.map((b, j) => {
-      if (i === j) return el("td", { class: "cell" }, "—");
+      if (i === j || !a.interval || !b.interval) return el("td", { class: "cell" }, "—"); // no LOS without an interval
       const p = Number(los[i * n + j]);
       const provisional = a.provisional || b.provisional;
       // green when the row is likely stronger, red when likely weaker
       const hue = Math.round(120 * p), light = 92 - Math.round(Math.abs(p - 0.5) * 50);
       return el("td", { class: "cell", style: `background:hsl(${hue} 60% ${light}%)`, title: `${a.bot} stronger than ${b.bot}: ${(100 * p).toFixed(1)}%` },
-        provisional ? "?" : (100 * p).toFixed(1) + "%");
+        (100 * p).toFixed(1) + "%" + (provisional ? "?" : ""));
     })));
   return el("div", {}, el("h2", {}, "Likelihood of superiority"),
-    el("p", { class: "help" }, "row stronger than column; ? where a bot is still provisional"),
+    el("p", { class: "help" }, "row stronger than column, from the same t distribution as the intervals; — without an interval, ? where a bot is still provisional"),
     el("div", { class: "scroll" }, el("table", { class: "heat", id: "los" },
       el("thead", {}, el("tr", {}, el("th", {}), bots.map((b) => el("th", { scope: "col" }, b.bot)))), el("tbody", {}, rows))));
 }
@@ -189,11 +184,14 @@ const COLORS = ["#0b5d3b", "#b3261e", "#2d4f8a", "#a86b00", "#6a3d9a", "#00838f"
 
 function historyPlot(history) {
   const bots = (history.bots || []).filter((b) => (b.points || []).length);
-  if (!bots.length) return el("p", { class: "muted" }, "No finished matches yet.");
-  const W = 720, H = 260, P = 36;
-  const xs = bots.flatMap((b) => b.points.map((p) => p.matchNumber));
-  const ys = bots.flatMap((b) => b.points.map((p) => p.rating));
-  const x0 = 1, x1 = Math.max(2, ...xs), y0 = Math.min(...ys) - 10, y1 = Math.max(...ys) + 10;
+  if (!bots.length) return el("p", { class: "muted" }, history.rating || "No rating history yet.");
+  const W = 720, H = 260, P = 40;
+  const pts = bots.flatMap((b) => b.points);
+  const xs = pts.map((p) => Number(p.clock || 0));
+  const ys = pts.flatMap((p) => p.interval ? [p.ratingLo || 0, p.ratingHi || 0] : [p.rating || 0]);
+  const x0 = Math.min(...xs), x1 = Math.max(x0 + 1, ...xs);
+  const pad = Math.max(1, 0.05 * (Math.max(...ys) - Math.min(...ys)));
+  const y0 = Math.min(...ys) - pad, y1 = Math.max(...ys) + pad;
   const X = (x) => P + ((x - x0) / (x1 - x0)) * (W - 2 * P), Y = (y) => H - P - ((y - y0) / (y1 - y0)) * (H - 2 * P);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
@@ -201,41 +199,45 @@ function historyPlot(history) {
   svg.setAttribute("class", "plot");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", history.rating || "rating history");
-  const add = (tag, attrs, text) => {
+  const add = (parent, tag, attrs, text) => {
     const e = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
     if (text) e.textContent = text;
-    svg.append(e);
+    parent.append(e);
     return e;
   };
-  add("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, stroke: "#999" });
-  add("line", { x1: P, y1: P, x2: P, y2: H - P, stroke: "#999" });
-  add("text", { x: P, y: P - 8, "font-size": 11, fill: "#666" }, Math.round(y1));
-  add("text", { x: P, y: H - P + 14, "font-size": 11, fill: "#666" }, Math.round(y0) + " · match 1");
-  add("text", { x: W - P, y: H - P + 14, "font-size": 11, fill: "#666", "text-anchor": "end" }, "match " + x1);
+  add(svg, "line", { x1: P, y1: H - P, x2: W - P, y2: H - P, stroke: "#999" });
+  add(svg, "line", { x1: P, y1: P, x2: P, y2: H - P, stroke: "#999" });
+  if (y0 < 0 && y1 > 0) add(svg, "line", { x1: P, y1: Y(0), x2: W - P, y2: Y(0), stroke: "#ccc", "stroke-dasharray": "4 3" });
+  add(svg, "text", { x: P, y: P - 8, "font-size": 11, fill: "#666" }, y1.toFixed(1) + " " + (history.unit || "") + "/deal");
+  add(svg, "text", { x: P, y: H - P + 14, "font-size": 11, fill: "#666" }, y0.toFixed(1) + " · " + x0 + " deal sources");
+  add(svg, "text", { x: W - P, y: H - P + 14, "font-size": 11, fill: "#666", "text-anchor": "end" }, x1 + " deal sources");
   const lines = bots.map((b, i) => {
-    const g = add("g", { "data-bot": b.bot, stroke: COLORS[i % COLORS.length], fill: COLORS[i % COLORS.length] });
-    const line = document.createElementNS(ns, "polyline");
-    line.setAttribute("points", b.points.map((p) => `${X(p.matchNumber).toFixed(1)},${Y(p.rating).toFixed(1)}`).join(" "));
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke-width", 2);
-    g.append(line);
-    for (const p of b.points) { // a dot per point shown (a sample of a long history), so a bot with one match shows too
-      const dot = document.createElementNS(ns, "circle");
-      dot.setAttribute("cx", X(p.matchNumber).toFixed(1));
-      dot.setAttribute("cy", Y(p.rating).toFixed(1));
-      dot.setAttribute("r", 3);
-      const tip = document.createElementNS(ns, "title");
-      tip.textContent = `${b.bot}: ${Math.round(p.rating)} after match ${p.matchNumber} (${p.matchId})`;
-      dot.append(tip);
-      g.append(dot);
+    const color = COLORS[i % COLORS.length];
+    const g = add(svg, "g", { "data-bot": b.bot, stroke: color, fill: color });
+    // the band: the 95% interval where the bot had one
+    const band = b.points.filter((p) => p.interval);
+    if (band.length > 1) {
+      const upper = band.map((p) => `${X(Number(p.clock)).toFixed(1)},${Y(p.ratingHi || 0).toFixed(1)}`);
+      const lower = band.slice().reverse().map((p) => `${X(Number(p.clock)).toFixed(1)},${Y(p.ratingLo || 0).toFixed(1)}`);
+      add(g, "polygon", { points: upper.concat(lower).join(" "), "fill-opacity": 0.15, stroke: "none", class: "band" });
+    }
+    add(g, "polyline", { points: b.points.map((p) => `${X(Number(p.clock)).toFixed(1)},${Y(p.rating || 0).toFixed(1)}`).join(" "),
+      fill: "none", "stroke-width": 2 });
+    for (const p of b.points) { // a dot per point, hollow while provisional
+      const dot = add(g, "circle", { cx: X(Number(p.clock)).toFixed(1), cy: Y(p.rating || 0).toFixed(1), r: 3,
+        fill: p.provisional ? "white" : color });
+      const iv = p.interval ? ` [${signed(p.ratingLo)}, ${signed(p.ratingHi)}]` : " (no interval yet)";
+      add(dot, "title", {}, `${b.bot}: ${signed(p.rating)}${iv} after ${p.clock} deal sources (${p.deals || 0} deals rated)` +
+        (p.provisional ? ", provisional" : ""));
     }
     return g;
   });
+  const last = (b) => b.points[b.points.length - 1];
   const legend = el("div", { class: "legend" }, bots.map((b, i) => el("label", {},
     el("input", { type: "checkbox", checked: true, onchange: (e) => { lines[i].style.display = e.target.checked ? "" : "none"; } }),
-    el("span", { style: `color:${COLORS[i % COLORS.length]}` }, "■"), `${b.bot} (${Math.round(b.points[b.points.length - 1].rating)})`)));
-  return el("div", {}, el("p", { class: "help" }, history.rating), svg, legend);
+    el("span", { style: `color:${COLORS[i % COLORS.length]}` }, "■"), `${b.bot} (${signed(last(b).rating)})`)));
+  return el("div", {}, el("p", { class: "help" }, history.rating, "; the band is the 95% interval, a hollow dot provisional."), svg, legend);
 }
 
 // --- leagues ---------------------------------------------------------------------------
@@ -316,6 +318,11 @@ async function matchPage(id, q) {
       el("thead", {}, el("tr", {}, el("th", {}, "deal"), el("th", {}, "group"), el("th", { class: "l" }, "contract"), el("th", { class: "l" }, "declarer"),
         el("th", { class: "l" }, "result"), Array.from({ length: players }, (_, s) => el("th", {}, "seat " + s)), el("th", {}))),
       el("tbody", {}, deals.map((d) => {
+        if (d.inPlay) {
+          // Its cards are still in play at another table: nothing of it is shown yet.
+          return el("tr", { "data-deal": d.dealNumber || 0, class: "muted" }, el("td", {}, d.dealNumber || 0), el("td", {}, d.group || 0),
+            el("td", { class: "l", colspan: 3 + players }, "stored; withheld while its cards are in play at another table of its group"), el("td", {}));
+        }
         const st = d.settlement || {};
         const decl = st.declarer >= 0 && !st.thrownIn ? d.seating[st.declarer] : "";
         const result = st.thrownIn ? "thrown in" : st.draw ? "draw" : decl ? (st.declarerWon ? "made" : "lost") : "";
@@ -430,6 +437,7 @@ function stepPanel(s, r, o) {
       out.push(el("h3", {}, "answers"), el("ul", { class: "log" }, s.attempts.map((a) =>
         el("li", { class: a.rejected ? "error" : "" }, `${a.text} after ${ms(a.after)}`, a.rejected ? ` — refused: ${a.rejected}` : " — accepted"))));
     }
+    if (s.flooded) out.push(el("p", { class: "error", "data-flooded": s.flooded }, `and ${s.flooded} more answers, refused and counted, not listed (PROTO-FLOOD)`));
     if (s.request) out.push(el("details", {}, el("summary", {}, "the request as sent"), el("pre", { class: "sent" }, JSON.stringify(s.request, null, 1))));
   } else {
     out.push(el("p", { class: "muted" }, "Another seat's request and answers are not part of this view."));
@@ -465,9 +473,14 @@ async function livePage(id) {
   const deals = new Map(); // number -> {seating, events[], finished}
   const box = el("div", { id: "live" });
   const status = el("p", { class: "muted", id: "live-status" }, "watching…");
-  show(el("h1", {}, "Live: match " + id), status, box);
+  const note = el("p", { class: "muted", id: "live-note" });
+  show(el("h1", {}, "Live: match " + id), status, note, box);
   async function poll() {
     const resp = await rpc("GetLive", { matchId: id, afterSeq: seq });
+    const me = (resp.running || []).find((m) => m.matchId === id);
+    if (me && me.duplicate) {
+      note.textContent = "Duplicate play: a deal is shown only while it is the last of its group in play (the others deal the same cards).";
+    }
     for (const d of resp.deals || []) {
       const cur = deals.get(d.dealNumber || 0) || { events: [] };
       cur.seating = d.seating; cur.finished = d.finished;
@@ -545,5 +558,4 @@ async function route() {
 
 document.addEventListener("keydown", (e) => { if (keyHandler) keyHandler(e); });
 window.addEventListener("hashchange", () => { document.body.dataset.ready = ""; route(); });
-token();
 route();

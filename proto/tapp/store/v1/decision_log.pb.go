@@ -94,12 +94,20 @@ type Decision struct {
 	Strike bool `protobuf:"varint,10,opt,name=strike,proto3" json:"strike,omitempty"`
 	// The arena chose the action (strike, forfeit or a bot gone).
 	Fallback bool `protobuf:"varint,11,opt,name=fallback,proto3" json:"fallback,omitempty"`
-	// The bot's own thinking time for the accepted answer as it reported it, in nanoseconds; 0
-	// if it reported none. The decisions table has no such column: older deals read 0.
+	// The bot's own thinking time for the accepted answer as it reported it (for a fallback,
+	// that of its first late answer), in nanoseconds; 0 if it reported none. The decisions
+	// table has no such column: older deals read 0.
 	ThinkNs int64 `protobuf:"varint,12,opt,name=think_ns,json=thinkNs,proto3" json:"think_ns,omitempty"`
 	// The arena's own share of the decision, in nanoseconds, never charged to the bot: from the
 	// engine asking to the request's hand-off to the bot's connection. Older deals read 0.
-	ArenaShareNs  int64 `protobuf:"varint,13,opt,name=arena_share_ns,json=arenaShareNs,proto3" json:"arena_share_ns,omitempty"`
+	ArenaShareNs int64 `protobuf:"varint,13,opt,name=arena_share_ns,json=arenaShareNs,proto3" json:"arena_share_ns,omitempty"`
+	// Answers naming this decision's request that were refused without being recorded one by
+	// one (PROTO-FLOOD): past the attempts a decision keeps, or refused by the bot's connection
+	// for a full buffer. Older deals read 0.
+	Flooded int32 `protobuf:"varint,14,opt,name=flooded,proto3" json:"flooded,omitempty"`
+	// How often the request had not reached the bot's connection when its time was up and got
+	// its time again (never a strike). Older deals read 0.
+	Retimed       int32 `protobuf:"varint,15,opt,name=retimed,proto3" json:"retimed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -225,6 +233,20 @@ func (x *Decision) GetArenaShareNs() int64 {
 	return 0
 }
 
+func (x *Decision) GetFlooded() int32 {
+	if x != nil {
+		return x.Flooded
+	}
+	return 0
+}
+
+func (x *Decision) GetRetimed() int32 {
+	if x != nil {
+		return x.Retimed
+	}
+	return 0
+}
+
 // Attempt is one answer a bot sent for a decision.
 type Attempt struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -295,7 +317,7 @@ const file_tapp_store_v1_decision_log_proto_rawDesc = "" +
 	"\n" +
 	" tapp/store/v1/decision_log.proto\x12\rtapp.store.v1\"D\n" +
 	"\vDecisionLog\x125\n" +
-	"\tdecisions\x18\x01 \x03(\v2\x17.tapp.store.v1.DecisionR\tdecisions\"\xf5\x02\n" +
+	"\tdecisions\x18\x01 \x03(\v2\x17.tapp.store.v1.DecisionR\tdecisions\"\xa9\x03\n" +
 	"\bDecision\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
@@ -312,7 +334,9 @@ const file_tapp_store_v1_decision_log_proto_rawDesc = "" +
 	" \x01(\bR\x06strike\x12\x1a\n" +
 	"\bfallback\x18\v \x01(\bR\bfallback\x12\x19\n" +
 	"\bthink_ns\x18\f \x01(\x03R\athinkNs\x12$\n" +
-	"\x0earena_share_ns\x18\r \x01(\x03R\farenaShareNs\"T\n" +
+	"\x0earena_share_ns\x18\r \x01(\x03R\farenaShareNs\x12\x18\n" +
+	"\aflooded\x18\x0e \x01(\x05R\aflooded\x12\x18\n" +
+	"\aretimed\x18\x0f \x01(\x05R\aretimed\"T\n" +
 	"\aAttempt\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x19\n" +
 	"\bafter_us\x18\x02 \x01(\x03R\aafterUs\x12\x1a\n" +

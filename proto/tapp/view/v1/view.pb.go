@@ -325,8 +325,12 @@ type Standing struct {
 	DefenderPerDeal float64 `protobuf:"fixed64,14,opt,name=defender_per_deal,json=defenderPerDeal,proto3" json:"defender_per_deal,omitempty"`
 	DeclareRate     float64 `protobuf:"fixed64,15,opt,name=declare_rate,json=declareRate,proto3" json:"declare_rate,omitempty"`
 	MadeRate        float64 `protobuf:"fixed64,16,opt,name=made_rate,json=madeRate,proto3" json:"made_rate,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Whether the rating has an interval (from 5 deal sources; rating_lo = rating_hi = rating
+	// and no LOS without one), and the deal sources the bot sat in.
+	Interval      bool  `protobuf:"varint,17,opt,name=interval,proto3" json:"interval,omitempty"`
+	Sources       int32 `protobuf:"varint,18,opt,name=sources,proto3" json:"sources,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Standing) Reset() {
@@ -471,6 +475,20 @@ func (x *Standing) GetMadeRate() float64 {
 	return 0
 }
 
+func (x *Standing) GetInterval() bool {
+	if x != nil {
+		return x.Interval
+	}
+	return false
+}
+
+func (x *Standing) GetSources() int32 {
+	if x != nil {
+		return x.Sources
+	}
+	return 0
+}
+
 type GetLeaderboardResponse struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	LeagueId string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
@@ -603,8 +621,9 @@ type GetRatingHistoryRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	LeagueId string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
 	Rules    string                 `protobuf:"bytes,2,opt,name=rules,proto3" json:"rules,omitempty"`
-	// At most this many points in all (0: 1200; at most 5000), shared among the bots: each bot's
-	// first and last match and others evenly spaced between, by its match count.
+	// At most this many points of the multiplayer Elo (BotHistory.elo) in all (0: 1200; at most
+	// 5000), shared among the bots: each bot's first and last match and others evenly spaced
+	// between, by its match count. The headline's points are always all kept (a few dozen).
 	MaxPoints     int32 `protobuf:"varint,3,opt,name=max_points,json=maxPoints,proto3" json:"max_points,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -661,13 +680,33 @@ func (x *GetRatingHistoryRequest) GetMaxPoints() int32 {
 	return 0
 }
 
+// RatingPoint is a bot's headline rating at one moment of its league's time, with its 95%
+// interval: the board as it stood once `clock` deal sources were stored.
 type RatingPoint struct {
-	state    protoimpl.MessageState `protogen:"open.v1"`
-	MatchId  string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// No longer set: the history was once the multiplayer Elo after each match.
+	//
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
+	MatchId string `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 	Finished *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=finished,proto3" json:"finished,omitempty"`
-	// The bot's count of rated matches after this one, from 1.
-	MatchNumber   int32   `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
-	Rating        float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
+	MatchNumber int32 `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
+	// The headline: what the bot wins per deal at a table of bots drawn from the others.
+	Rating float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	// The league's clock: deal sources stored (every table and seating of one deal counts once).
+	Clock int64 `protobuf:"varint,5,opt,name=clock,proto3" json:"clock,omitempty"`
+	// Deal sources and deals rated then (tainted matches left out).
+	Sources int32 `protobuf:"varint,6,opt,name=sources,proto3" json:"sources,omitempty"`
+	Deals   int32 `protobuf:"varint,7,opt,name=deals,proto3" json:"deals,omitempty"`
+	// The 95% interval, where the bot had one (interval); rating_lo = rating_hi = rating else.
+	RatingLo float64 `protobuf:"fixed64,8,opt,name=rating_lo,json=ratingLo,proto3" json:"rating_lo,omitempty"`
+	RatingHi float64 `protobuf:"fixed64,9,opt,name=rating_hi,json=ratingHi,proto3" json:"rating_hi,omitempty"`
+	Interval bool    `protobuf:"varint,10,opt,name=interval,proto3" json:"interval,omitempty"`
+	// Fewer than 30 deal sources: the figures will still move.
+	Provisional bool `protobuf:"varint,11,opt,name=provisional,proto3" json:"provisional,omitempty"`
+	// When the point was taken.
+	Taken         *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=taken,proto3" json:"taken,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -702,6 +741,7 @@ func (*RatingPoint) Descriptor() ([]byte, []int) {
 	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{8}
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetMatchId() string {
 	if x != nil {
 		return x.MatchId
@@ -709,6 +749,7 @@ func (x *RatingPoint) GetMatchId() string {
 	return ""
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetFinished() *timestamppb.Timestamp {
 	if x != nil {
 		return x.Finished
@@ -716,6 +757,7 @@ func (x *RatingPoint) GetFinished() *timestamppb.Timestamp {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in tapp/view/v1/view.proto.
 func (x *RatingPoint) GetMatchNumber() int32 {
 	if x != nil {
 		return x.MatchNumber
@@ -730,13 +772,72 @@ func (x *RatingPoint) GetRating() float64 {
 	return 0
 }
 
+func (x *RatingPoint) GetClock() int64 {
+	if x != nil {
+		return x.Clock
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetSources() int32 {
+	if x != nil {
+		return x.Sources
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetDeals() int32 {
+	if x != nil {
+		return x.Deals
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetRatingLo() float64 {
+	if x != nil {
+		return x.RatingLo
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetRatingHi() float64 {
+	if x != nil {
+		return x.RatingHi
+	}
+	return 0
+}
+
+func (x *RatingPoint) GetInterval() bool {
+	if x != nil {
+		return x.Interval
+	}
+	return false
+}
+
+func (x *RatingPoint) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
+	}
+	return false
+}
+
+func (x *RatingPoint) GetTaken() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Taken
+	}
+	return nil
+}
+
 type BotHistory struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Bot   string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
-	// Some of the bot's rated matches (see max_points), by match_number.
+	// The headline over the league's time, oldest first: the board's history.
 	Points []*RatingPoint `protobuf:"bytes,2,rep,name=points,proto3" json:"points,omitempty"`
-	// All its rated matches.
-	Matches       int32 `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
+	// The multiplayer Elo's rated matches of the bot (clean matches only), all of them.
+	Matches int32 `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
+	// The multiplayer Elo after some of those matches (see max_points), by match_number: the
+	// secondary history, kept by the store per bot and ledger.
+	Elo           []*EloPoint `protobuf:"bytes,4,rep,name=elo,proto3" json:"elo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -792,18 +893,99 @@ func (x *BotHistory) GetMatches() int32 {
 	return 0
 }
 
+func (x *BotHistory) GetElo() []*EloPoint {
+	if x != nil {
+		return x.Elo
+	}
+	return nil
+}
+
+// EloPoint is a bot's multiplayer Elo (from 1500) after its match_number-th rated match.
+type EloPoint struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	MatchId  string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	Finished *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=finished,proto3" json:"finished,omitempty"`
+	// The bot's count of rated matches after this one, from 1.
+	MatchNumber   int32   `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
+	Rating        float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EloPoint) Reset() {
+	*x = EloPoint{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EloPoint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EloPoint) ProtoMessage() {}
+
+func (x *EloPoint) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EloPoint.ProtoReflect.Descriptor instead.
+func (*EloPoint) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *EloPoint) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *EloPoint) GetFinished() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Finished
+	}
+	return nil
+}
+
+func (x *EloPoint) GetMatchNumber() int32 {
+	if x != nil {
+		return x.MatchNumber
+	}
+	return 0
+}
+
+func (x *EloPoint) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
 type GetRatingHistoryResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// What the rating is ("multiplayer Elo after each match, from 1500").
-	Rating        string        `protobuf:"bytes,1,opt,name=rating,proto3" json:"rating,omitempty"`
-	Bots          []*BotHistory `protobuf:"bytes,2,rep,name=bots,proto3" json:"bots,omitempty"`
+	// What the rating is, or why there is no history (it is kept per league and rule set).
+	Rating string        `protobuf:"bytes,1,opt,name=rating,proto3" json:"rating,omitempty"`
+	Bots   []*BotHistory `protobuf:"bytes,2,rep,name=bots,proto3" json:"bots,omitempty"`
+	// The unit of the rating: cents (modern) or points.
+	Unit string `protobuf:"bytes,3,opt,name=unit,proto3" json:"unit,omitempty"`
+	// What the bots' elo points are ("multiplayer Elo after each finished match, from 1500").
+	EloRating     string `protobuf:"bytes,4,opt,name=elo_rating,json=eloRating,proto3" json:"elo_rating,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetRatingHistoryResponse) Reset() {
 	*x = GetRatingHistoryResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -815,7 +997,7 @@ func (x *GetRatingHistoryResponse) String() string {
 func (*GetRatingHistoryResponse) ProtoMessage() {}
 
 func (x *GetRatingHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[10]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -828,7 +1010,7 @@ func (x *GetRatingHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingHistoryResponse.ProtoReflect.Descriptor instead.
 func (*GetRatingHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{10}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetRatingHistoryResponse) GetRating() string {
@@ -845,6 +1027,20 @@ func (x *GetRatingHistoryResponse) GetBots() []*BotHistory {
 	return nil
 }
 
+func (x *GetRatingHistoryResponse) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
+}
+
+func (x *GetRatingHistoryResponse) GetEloRating() string {
+	if x != nil {
+		return x.EloRating
+	}
+	return ""
+}
+
 type GetLeagueProgressRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	LeagueId      string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
@@ -854,7 +1050,7 @@ type GetLeagueProgressRequest struct {
 
 func (x *GetLeagueProgressRequest) Reset() {
 	*x = GetLeagueProgressRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -866,7 +1062,7 @@ func (x *GetLeagueProgressRequest) String() string {
 func (*GetLeagueProgressRequest) ProtoMessage() {}
 
 func (x *GetLeagueProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[11]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -879,7 +1075,7 @@ func (x *GetLeagueProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueProgressRequest.ProtoReflect.Descriptor instead.
 func (*GetLeagueProgressRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{11}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetLeagueProgressRequest) GetLeagueId() string {
@@ -903,7 +1099,7 @@ type BotProgress struct {
 
 func (x *BotProgress) Reset() {
 	*x = BotProgress{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -915,7 +1111,7 @@ func (x *BotProgress) String() string {
 func (*BotProgress) ProtoMessage() {}
 
 func (x *BotProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -928,7 +1124,7 @@ func (x *BotProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotProgress.ProtoReflect.Descriptor instead.
 func (*BotProgress) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{12}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *BotProgress) GetBot() string {
@@ -994,7 +1190,7 @@ type GetLeagueProgressResponse struct {
 
 func (x *GetLeagueProgressResponse) Reset() {
 	*x = GetLeagueProgressResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1006,7 +1202,7 @@ func (x *GetLeagueProgressResponse) String() string {
 func (*GetLeagueProgressResponse) ProtoMessage() {}
 
 func (x *GetLeagueProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1019,7 +1215,7 @@ func (x *GetLeagueProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueProgressResponse.ProtoReflect.Descriptor instead.
 func (*GetLeagueProgressResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{13}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetLeagueProgressResponse) GetLeagueId() string {
@@ -1105,7 +1301,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1117,7 +1313,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1130,7 +1326,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{14}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListMatchesRequest) GetBot() string {
@@ -1191,7 +1387,7 @@ type MatchInfo struct {
 
 func (x *MatchInfo) Reset() {
 	*x = MatchInfo{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1203,7 +1399,7 @@ func (x *MatchInfo) String() string {
 func (*MatchInfo) ProtoMessage() {}
 
 func (x *MatchInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1216,7 +1412,7 @@ func (x *MatchInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchInfo.ProtoReflect.Descriptor instead.
 func (*MatchInfo) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{15}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *MatchInfo) GetMatchId() string {
@@ -1319,7 +1515,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1331,7 +1527,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1344,7 +1540,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{16}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchInfo {
@@ -1367,7 +1563,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1379,7 +1575,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1588,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{17}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -1421,15 +1617,20 @@ type DealLine struct {
 	DealNumber int32                  `protobuf:"varint,1,opt,name=deal_number,json=dealNumber,proto3" json:"deal_number,omitempty"`
 	Group      int32                  `protobuf:"varint,2,opt,name=group,proto3" json:"group,omitempty"`
 	// Bot names by seat.
-	Seating       []string       `protobuf:"bytes,3,rep,name=seating,proto3" json:"seating,omitempty"`
-	Settlement    *v1.Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	Seating []string `protobuf:"bytes,3,rep,name=seating,proto3" json:"seating,omitempty"`
+	// Unset while in_play.
+	Settlement *v1.Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	// The deal is stored, but another deal dealt the same cards (its duplicate group, or the same
+	// deal at another table of its league round) is not finished: its settlement and its replay
+	// are withheld until it is, and it is not in the match's net.
+	InPlay        bool `protobuf:"varint,5,opt,name=in_play,json=inPlay,proto3" json:"in_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DealLine) Reset() {
 	*x = DealLine{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1441,7 +1642,7 @@ func (x *DealLine) String() string {
 func (*DealLine) ProtoMessage() {}
 
 func (x *DealLine) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1454,7 +1655,7 @@ func (x *DealLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DealLine.ProtoReflect.Descriptor instead.
 func (*DealLine) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{18}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DealLine) GetDealNumber() int32 {
@@ -1485,6 +1686,13 @@ func (x *DealLine) GetSettlement() *v1.Settlement {
 	return nil
 }
 
+func (x *DealLine) GetInPlay() bool {
+	if x != nil {
+		return x.InPlay
+	}
+	return false
+}
+
 type GetMatchResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// With the net of every stored deal (not only the page's) and deals_played counting them all.
@@ -1500,7 +1708,7 @@ type GetMatchResponse struct {
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1512,7 +1720,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1525,7 +1733,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{19}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchInfo {
@@ -1568,7 +1776,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1580,7 +1788,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1593,7 +1801,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{20}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -1629,7 +1837,7 @@ type Attempt struct {
 
 func (x *Attempt) Reset() {
 	*x = Attempt{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1641,7 +1849,7 @@ func (x *Attempt) String() string {
 func (*Attempt) ProtoMessage() {}
 
 func (x *Attempt) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1654,7 +1862,7 @@ func (x *Attempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attempt.ProtoReflect.Descriptor instead.
 func (*Attempt) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{21}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Attempt) GetText() string {
@@ -1708,14 +1916,16 @@ type Step struct {
 	// End only.
 	Settlement *v1.Settlement `protobuf:"bytes,20,opt,name=settlement,proto3" json:"settlement,omitempty"`
 	// The number of the trick this step belongs to, from 0; -1 before the play.
-	Trick         int32 `protobuf:"varint,21,opt,name=trick,proto3" json:"trick,omitempty"`
+	Trick int32 `protobuf:"varint,21,opt,name=trick,proto3" json:"trick,omitempty"`
+	// Own only: the answers refused without being listed one by one in attempts (PROTO-FLOOD).
+	Flooded       int32 `protobuf:"varint,22,opt,name=flooded,proto3" json:"flooded,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Step) Reset() {
 	*x = Step{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1727,7 +1937,7 @@ func (x *Step) String() string {
 func (*Step) ProtoMessage() {}
 
 func (x *Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1740,7 +1950,7 @@ func (x *Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Step.ProtoReflect.Descriptor instead.
 func (*Step) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{22}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Step) GetIndex() int32 {
@@ -1890,6 +2100,13 @@ func (x *Step) GetTrick() int32 {
 	return 0
 }
 
+func (x *Step) GetFlooded() int32 {
+	if x != nil {
+		return x.Flooded
+	}
+	return 0
+}
+
 type GetReplayResponse struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Match      *MatchInfo             `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
@@ -1910,7 +2127,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1922,7 +2139,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1935,7 +2152,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{23}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchInfo {
@@ -2013,7 +2230,7 @@ type GetLiveRequest struct {
 
 func (x *GetLiveRequest) Reset() {
 	*x = GetLiveRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2025,7 +2242,7 @@ func (x *GetLiveRequest) String() string {
 func (*GetLiveRequest) ProtoMessage() {}
 
 func (x *GetLiveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2038,7 +2255,7 @@ func (x *GetLiveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLiveRequest.ProtoReflect.Descriptor instead.
 func (*GetLiveRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{24}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetLiveRequest) GetMatchId() string {
@@ -2068,7 +2285,7 @@ type LiveEvent struct {
 
 func (x *LiveEvent) Reset() {
 	*x = LiveEvent{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2080,7 +2297,7 @@ func (x *LiveEvent) String() string {
 func (*LiveEvent) ProtoMessage() {}
 
 func (x *LiveEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2093,7 +2310,7 @@ func (x *LiveEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveEvent.ProtoReflect.Descriptor instead.
 func (*LiveEvent) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{25}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *LiveEvent) GetSeq() int64 {
@@ -2135,7 +2352,7 @@ type LiveDeal struct {
 
 func (x *LiveDeal) Reset() {
 	*x = LiveDeal{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2364,7 @@ func (x *LiveDeal) String() string {
 func (*LiveDeal) ProtoMessage() {}
 
 func (x *LiveDeal) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2377,7 @@ func (x *LiveDeal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveDeal.ProtoReflect.Descriptor instead.
 func (*LiveDeal) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{26}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LiveDeal) GetDealNumber() int32 {
@@ -2197,7 +2414,7 @@ type GetLiveResponse struct {
 
 func (x *GetLiveResponse) Reset() {
 	*x = GetLiveResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2209,7 +2426,7 @@ func (x *GetLiveResponse) String() string {
 func (*GetLiveResponse) ProtoMessage() {}
 
 func (x *GetLiveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2222,7 +2439,7 @@ func (x *GetLiveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLiveResponse.ProtoReflect.Descriptor instead.
 func (*GetLiveResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{27}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetLiveResponse) GetRunning() []*MatchInfo {
@@ -2282,7 +2499,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x06Column\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
-	"\x04help\x18\x03 \x01(\tR\x04help\"\xda\x03\n" +
+	"\x04help\x18\x03 \x01(\tR\x04help\"\x90\x04\n" +
 	"\bStanding\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x16\n" +
 	"\x06rating\x18\x02 \x01(\x01R\x06rating\x12\x1b\n" +
@@ -2300,7 +2517,9 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x11declarer_per_deal\x18\r \x01(\x01R\x0fdeclarerPerDeal\x12*\n" +
 	"\x11defender_per_deal\x18\x0e \x01(\x01R\x0fdefenderPerDeal\x12!\n" +
 	"\fdeclare_rate\x18\x0f \x01(\x01R\vdeclareRate\x12\x1b\n" +
-	"\tmade_rate\x18\x10 \x01(\x01R\bmadeRate\"\xce\x02\n" +
+	"\tmade_rate\x18\x10 \x01(\x01R\bmadeRate\x12\x1a\n" +
+	"\binterval\x18\x11 \x01(\bR\binterval\x12\x18\n" +
+	"\asources\x18\x12 \x01(\x05R\asources\"\xce\x02\n" +
 	"\x16GetLeaderboardResponse\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x12\n" +
 	"\x04unit\x18\x02 \x01(\tR\x04unit\x12\x1b\n" +
@@ -2318,20 +2537,38 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x14\n" +
 	"\x05rules\x18\x02 \x01(\tR\x05rules\x12\x1d\n" +
 	"\n" +
-	"max_points\x18\x03 \x01(\x05R\tmaxPoints\"\x9b\x01\n" +
-	"\vRatingPoint\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x126\n" +
-	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12!\n" +
-	"\fmatch_number\x18\x03 \x01(\x05R\vmatchNumber\x12\x16\n" +
-	"\x06rating\x18\x04 \x01(\x01R\x06rating\"k\n" +
+	"max_points\x18\x03 \x01(\x05R\tmaxPoints\"\x97\x03\n" +
+	"\vRatingPoint\x12\x1d\n" +
+	"\bmatch_id\x18\x01 \x01(\tB\x02\x18\x01R\amatchId\x12:\n" +
+	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x02\x18\x01R\bfinished\x12%\n" +
+	"\fmatch_number\x18\x03 \x01(\x05B\x02\x18\x01R\vmatchNumber\x12\x16\n" +
+	"\x06rating\x18\x04 \x01(\x01R\x06rating\x12\x14\n" +
+	"\x05clock\x18\x05 \x01(\x03R\x05clock\x12\x18\n" +
+	"\asources\x18\x06 \x01(\x05R\asources\x12\x14\n" +
+	"\x05deals\x18\a \x01(\x05R\x05deals\x12\x1b\n" +
+	"\trating_lo\x18\b \x01(\x01R\bratingLo\x12\x1b\n" +
+	"\trating_hi\x18\t \x01(\x01R\bratingHi\x12\x1a\n" +
+	"\binterval\x18\n" +
+	" \x01(\bR\binterval\x12 \n" +
+	"\vprovisional\x18\v \x01(\bR\vprovisional\x120\n" +
+	"\x05taken\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\x05taken\"\x95\x01\n" +
 	"\n" +
 	"BotHistory\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x121\n" +
 	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\x12\x18\n" +
-	"\amatches\x18\x03 \x01(\x05R\amatches\"`\n" +
+	"\amatches\x18\x03 \x01(\x05R\amatches\x12(\n" +
+	"\x03elo\x18\x04 \x03(\v2\x16.tapp.view.v1.EloPointR\x03elo\"\x98\x01\n" +
+	"\bEloPoint\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x126\n" +
+	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12!\n" +
+	"\fmatch_number\x18\x03 \x01(\x05R\vmatchNumber\x12\x16\n" +
+	"\x06rating\x18\x04 \x01(\x01R\x06rating\"\x93\x01\n" +
 	"\x18GetRatingHistoryResponse\x12\x16\n" +
 	"\x06rating\x18\x01 \x01(\tR\x06rating\x12,\n" +
-	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\"7\n" +
+	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\x12\x12\n" +
+	"\x04unit\x18\x03 \x01(\tR\x04unit\x12\x1d\n" +
+	"\n" +
+	"elo_rating\x18\x04 \x01(\tR\teloRating\"7\n" +
 	"\x18GetLeagueProgressRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\"\xa5\x01\n" +
 	"\vBotProgress\x12\x10\n" +
@@ -2380,7 +2617,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
 	"\n" +
 	"first_deal\x18\x02 \x01(\x05R\tfirstDeal\x12\x14\n" +
-	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\x90\x01\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\xa9\x01\n" +
 	"\bDealLine\x12\x1f\n" +
 	"\vdeal_number\x18\x01 \x01(\x05R\n" +
 	"dealNumber\x12\x14\n" +
@@ -2388,7 +2625,8 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aseating\x18\x03 \x03(\tR\aseating\x123\n" +
 	"\n" +
 	"settlement\x18\x04 \x01(\v2\x13.tapp.v1.SettlementR\n" +
-	"settlement\"\xa0\x01\n" +
+	"settlement\x12\x17\n" +
+	"\ain_play\x18\x05 \x01(\bR\x06inPlay\"\xa0\x01\n" +
 	"\x10GetMatchResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12,\n" +
 	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.DealLineR\x05deals\x12\x12\n" +
@@ -2402,7 +2640,7 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\aAttempt\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05after\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x05after\x12\x1a\n" +
-	"\brejected\x18\x03 \x01(\tR\brejected\"\xc6\x05\n" +
+	"\brejected\x18\x03 \x01(\tR\brejected\"\xe0\x05\n" +
 	"\x04Step\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x10\n" +
 	"\x03end\x18\x02 \x01(\bR\x03end\x12\x12\n" +
@@ -2427,7 +2665,8 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\n" +
 	"settlement\x18\x14 \x01(\v2\x13.tapp.v1.SettlementR\n" +
 	"settlement\x12\x14\n" +
-	"\x05trick\x18\x15 \x01(\x05R\x05trick\"\xa6\x02\n" +
+	"\x05trick\x18\x15 \x01(\x05R\x05trick\x12\x18\n" +
+	"\aflooded\x18\x16 \x01(\x05R\aflooded\"\xa6\x02\n" +
 	"\x11GetReplayResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12\x1f\n" +
 	"\vdeal_number\x18\x02 \x01(\x05R\n" +
@@ -2483,7 +2722,7 @@ func file_tapp_view_v1_view_proto_rawDescGZIP() []byte {
 	return file_tapp_view_v1_view_proto_rawDescData
 }
 
-var file_tapp_view_v1_view_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_tapp_view_v1_view_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_tapp_view_v1_view_proto_goTypes = []any{
 	(*ListLeaguesRequest)(nil),        // 0: tapp.view.v1.ListLeaguesRequest
 	(*LeagueInfo)(nil),                // 1: tapp.view.v1.LeagueInfo
@@ -2495,90 +2734,94 @@ var file_tapp_view_v1_view_proto_goTypes = []any{
 	(*GetRatingHistoryRequest)(nil),   // 7: tapp.view.v1.GetRatingHistoryRequest
 	(*RatingPoint)(nil),               // 8: tapp.view.v1.RatingPoint
 	(*BotHistory)(nil),                // 9: tapp.view.v1.BotHistory
-	(*GetRatingHistoryResponse)(nil),  // 10: tapp.view.v1.GetRatingHistoryResponse
-	(*GetLeagueProgressRequest)(nil),  // 11: tapp.view.v1.GetLeagueProgressRequest
-	(*BotProgress)(nil),               // 12: tapp.view.v1.BotProgress
-	(*GetLeagueProgressResponse)(nil), // 13: tapp.view.v1.GetLeagueProgressResponse
-	(*ListMatchesRequest)(nil),        // 14: tapp.view.v1.ListMatchesRequest
-	(*MatchInfo)(nil),                 // 15: tapp.view.v1.MatchInfo
-	(*ListMatchesResponse)(nil),       // 16: tapp.view.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),           // 17: tapp.view.v1.GetMatchRequest
-	(*DealLine)(nil),                  // 18: tapp.view.v1.DealLine
-	(*GetMatchResponse)(nil),          // 19: tapp.view.v1.GetMatchResponse
-	(*GetReplayRequest)(nil),          // 20: tapp.view.v1.GetReplayRequest
-	(*Attempt)(nil),                   // 21: tapp.view.v1.Attempt
-	(*Step)(nil),                      // 22: tapp.view.v1.Step
-	(*GetReplayResponse)(nil),         // 23: tapp.view.v1.GetReplayResponse
-	(*GetLiveRequest)(nil),            // 24: tapp.view.v1.GetLiveRequest
-	(*LiveEvent)(nil),                 // 25: tapp.view.v1.LiveEvent
-	(*LiveDeal)(nil),                  // 26: tapp.view.v1.LiveDeal
-	(*GetLiveResponse)(nil),           // 27: tapp.view.v1.GetLiveResponse
-	(*timestamppb.Timestamp)(nil),     // 28: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),       // 29: google.protobuf.Duration
-	(*v1.Settlement)(nil),             // 30: tapp.v1.Settlement
-	(v1.Decision)(0),                  // 31: tapp.v1.Decision
-	(*v1.Observation)(nil),            // 32: tapp.v1.Observation
-	(*v1.Hand)(nil),                   // 33: tapp.v1.Hand
-	(*v1.DecisionRequest)(nil),        // 34: tapp.v1.DecisionRequest
-	(*v1.GameEvent)(nil),              // 35: tapp.v1.GameEvent
+	(*EloPoint)(nil),                  // 10: tapp.view.v1.EloPoint
+	(*GetRatingHistoryResponse)(nil),  // 11: tapp.view.v1.GetRatingHistoryResponse
+	(*GetLeagueProgressRequest)(nil),  // 12: tapp.view.v1.GetLeagueProgressRequest
+	(*BotProgress)(nil),               // 13: tapp.view.v1.BotProgress
+	(*GetLeagueProgressResponse)(nil), // 14: tapp.view.v1.GetLeagueProgressResponse
+	(*ListMatchesRequest)(nil),        // 15: tapp.view.v1.ListMatchesRequest
+	(*MatchInfo)(nil),                 // 16: tapp.view.v1.MatchInfo
+	(*ListMatchesResponse)(nil),       // 17: tapp.view.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),           // 18: tapp.view.v1.GetMatchRequest
+	(*DealLine)(nil),                  // 19: tapp.view.v1.DealLine
+	(*GetMatchResponse)(nil),          // 20: tapp.view.v1.GetMatchResponse
+	(*GetReplayRequest)(nil),          // 21: tapp.view.v1.GetReplayRequest
+	(*Attempt)(nil),                   // 22: tapp.view.v1.Attempt
+	(*Step)(nil),                      // 23: tapp.view.v1.Step
+	(*GetReplayResponse)(nil),         // 24: tapp.view.v1.GetReplayResponse
+	(*GetLiveRequest)(nil),            // 25: tapp.view.v1.GetLiveRequest
+	(*LiveEvent)(nil),                 // 26: tapp.view.v1.LiveEvent
+	(*LiveDeal)(nil),                  // 27: tapp.view.v1.LiveDeal
+	(*GetLiveResponse)(nil),           // 28: tapp.view.v1.GetLiveResponse
+	(*timestamppb.Timestamp)(nil),     // 29: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),       // 30: google.protobuf.Duration
+	(*v1.Settlement)(nil),             // 31: tapp.v1.Settlement
+	(v1.Decision)(0),                  // 32: tapp.v1.Decision
+	(*v1.Observation)(nil),            // 33: tapp.v1.Observation
+	(*v1.Hand)(nil),                   // 34: tapp.v1.Hand
+	(*v1.DecisionRequest)(nil),        // 35: tapp.v1.DecisionRequest
+	(*v1.GameEvent)(nil),              // 36: tapp.v1.GameEvent
 }
 var file_tapp_view_v1_view_proto_depIdxs = []int32{
-	28, // 0: tapp.view.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
-	28, // 1: tapp.view.v1.LeagueInfo.updated:type_name -> google.protobuf.Timestamp
+	29, // 0: tapp.view.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
+	29, // 1: tapp.view.v1.LeagueInfo.updated:type_name -> google.protobuf.Timestamp
 	1,  // 2: tapp.view.v1.ListLeaguesResponse.leagues:type_name -> tapp.view.v1.LeagueInfo
 	5,  // 3: tapp.view.v1.GetLeaderboardResponse.bots:type_name -> tapp.view.v1.Standing
 	4,  // 4: tapp.view.v1.GetLeaderboardResponse.columns:type_name -> tapp.view.v1.Column
-	28, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
-	8,  // 6: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
-	9,  // 7: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
-	29, // 8: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
-	12, // 9: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
-	28, // 10: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
-	28, // 11: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
-	28, // 12: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
-	28, // 13: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
-	15, // 14: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
-	30, // 15: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
-	15, // 16: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
-	18, // 17: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
-	29, // 18: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
-	31, // 19: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
-	32, // 20: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
-	33, // 21: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
-	34, // 22: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
-	21, // 23: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
-	35, // 24: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
-	29, // 25: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
-	29, // 26: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
-	30, // 27: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
-	15, // 28: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
-	22, // 29: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
-	35, // 30: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
-	30, // 31: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
-	15, // 32: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
-	26, // 33: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
-	25, // 34: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
-	0,  // 35: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
-	3,  // 36: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
-	7,  // 37: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
-	11, // 38: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
-	14, // 39: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
-	17, // 40: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
-	20, // 41: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
-	24, // 42: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
-	2,  // 43: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
-	6,  // 44: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
-	10, // 45: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
-	13, // 46: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
-	16, // 47: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
-	19, // 48: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
-	23, // 49: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
-	27, // 50: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
-	43, // [43:51] is the sub-list for method output_type
-	35, // [35:43] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	29, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
+	29, // 6: tapp.view.v1.RatingPoint.taken:type_name -> google.protobuf.Timestamp
+	8,  // 7: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
+	10, // 8: tapp.view.v1.BotHistory.elo:type_name -> tapp.view.v1.EloPoint
+	29, // 9: tapp.view.v1.EloPoint.finished:type_name -> google.protobuf.Timestamp
+	9,  // 10: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
+	30, // 11: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
+	13, // 12: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
+	29, // 13: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
+	29, // 14: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
+	29, // 15: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
+	29, // 16: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
+	16, // 17: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
+	31, // 18: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
+	16, // 19: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
+	19, // 20: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
+	30, // 21: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
+	32, // 22: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
+	33, // 23: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
+	34, // 24: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
+	35, // 25: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
+	22, // 26: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
+	36, // 27: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
+	30, // 28: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
+	30, // 29: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
+	31, // 30: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
+	16, // 31: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
+	23, // 32: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
+	36, // 33: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
+	31, // 34: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
+	16, // 35: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
+	27, // 36: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
+	26, // 37: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
+	0,  // 38: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
+	3,  // 39: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
+	7,  // 40: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
+	12, // 41: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
+	15, // 42: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
+	18, // 43: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
+	21, // 44: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
+	25, // 45: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
+	2,  // 46: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
+	6,  // 47: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
+	11, // 48: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
+	14, // 49: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
+	17, // 50: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
+	20, // 51: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
+	24, // 52: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
+	28, // 53: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
+	46, // [46:54] is the sub-list for method output_type
+	38, // [38:46] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_tapp_view_v1_view_proto_init() }
@@ -2592,7 +2835,7 @@ func file_tapp_view_v1_view_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tapp_view_v1_view_proto_rawDesc), len(file_tapp_view_v1_view_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   28,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

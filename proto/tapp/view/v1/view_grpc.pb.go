@@ -43,7 +43,7 @@ type ViewServiceClient interface {
 	ListLeagues(ctx context.Context, in *ListLeaguesRequest, opts ...grpc.CallOption) (*ListLeaguesResponse, error)
 	// GetLeaderboard is the board `tapp ratings` prints, for a league or for all stored results.
 	GetLeaderboard(ctx context.Context, in *GetLeaderboardRequest, opts ...grpc.CallOption) (*GetLeaderboardResponse, error)
-	// GetRatingHistory is each bot's rating after each of its matches.
+	// GetRatingHistory is a league's headline rating over its time, with each bot's interval.
 	GetRatingHistory(ctx context.Context, in *GetRatingHistoryRequest, opts ...grpc.CallOption) (*GetRatingHistoryResponse, error)
 	// GetLeagueProgress is a league's progress: deals stored, rate, ETA, tables, strikes.
 	GetLeagueProgress(ctx context.Context, in *GetLeagueProgressRequest, opts ...grpc.CallOption) (*GetLeagueProgressResponse, error)
@@ -160,7 +160,7 @@ type ViewServiceServer interface {
 	ListLeagues(context.Context, *ListLeaguesRequest) (*ListLeaguesResponse, error)
 	// GetLeaderboard is the board `tapp ratings` prints, for a league or for all stored results.
 	GetLeaderboard(context.Context, *GetLeaderboardRequest) (*GetLeaderboardResponse, error)
-	// GetRatingHistory is each bot's rating after each of its matches.
+	// GetRatingHistory is a league's headline rating over its time, with each bot's interval.
 	GetRatingHistory(context.Context, *GetRatingHistoryRequest) (*GetRatingHistoryResponse, error)
 	// GetLeagueProgress is a league's progress: deals stored, rate, ETA, tables, strikes.
 	GetLeagueProgress(context.Context, *GetLeagueProgressRequest) (*GetLeagueProgressResponse, error)

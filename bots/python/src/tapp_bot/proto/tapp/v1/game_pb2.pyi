@@ -41,6 +41,12 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_TRICK_WON: _ClassVar[EventKind]
     EVENT_KIND_DEAL_END: _ClassVar[EventKind]
     EVENT_KIND_SETTLED: _ClassVar[EventKind]
+
+class ClockScope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLOCK_SCOPE_UNSPECIFIED: _ClassVar[ClockScope]
+    CLOCK_SCOPE_GAME: _ClassVar[ClockScope]
+    CLOCK_SCOPE_MATCH: _ClassVar[ClockScope]
 DECISION_UNSPECIFIED: Decision
 DECISION_BID: Decision
 DECISION_CONTRACT: Decision
@@ -67,6 +73,9 @@ EVENT_KIND_CARD: EventKind
 EVENT_KIND_TRICK_WON: EventKind
 EVENT_KIND_DEAL_END: EventKind
 EVENT_KIND_SETTLED: EventKind
+CLOCK_SCOPE_UNSPECIFIED: ClockScope
+CLOCK_SCOPE_GAME: ClockScope
+CLOCK_SCOPE_MATCH: ClockScope
 
 class GameEvent(_message.Message):
     __slots__ = ("index", "kind", "seat", "action", "card", "cards", "contract", "trump", "holder", "trick", "points", "tout", "hands", "discards", "payoff", "pot_after")
@@ -229,11 +238,13 @@ class Settlement(_message.Message):
     def __init__(self, thrown_in: _Optional[bool] = ..., declarer: _Optional[int] = ..., contract: _Optional[str] = ..., trump: _Optional[str] = ..., tout: _Optional[bool] = ..., declarer_won: _Optional[bool] = ..., draw: _Optional[bool] = ..., points: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[int]] = ..., payoff: _Optional[_Iterable[int]] = ..., pot_before: _Optional[int] = ..., pot_after: _Optional[int] = ...) -> None: ...
 
 class TimeControl(_message.Message):
-    __slots__ = ("per_decision", "overage", "max_strikes")
+    __slots__ = ("per_decision", "overage", "max_strikes", "scope")
     PER_DECISION_FIELD_NUMBER: _ClassVar[int]
     OVERAGE_FIELD_NUMBER: _ClassVar[int]
     MAX_STRIKES_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
     per_decision: _duration_pb2.Duration
     overage: _duration_pb2.Duration
     max_strikes: int
-    def __init__(self, per_decision: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., overage: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., max_strikes: _Optional[int] = ...) -> None: ...
+    scope: ClockScope
+    def __init__(self, per_decision: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., overage: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., max_strikes: _Optional[int] = ..., scope: _Optional[_Union[ClockScope, str]] = ...) -> None: ...

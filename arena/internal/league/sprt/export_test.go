@@ -1,0 +1,4 @@
+package sprt
+
+// NewPair is newPair, for tests.
+var NewPair = newPair
