@@ -44,10 +44,21 @@ type Observation struct {
 	Outcome  *Outcome // terminal only
 }
 
-// Observe returns seat's observation (it allocates; not for the hot path).
+// Observe returns seat's observation (it allocates; on a hot path, ObserveInto reuses one).
 func (s *State) Observe(seat Seat) Observation {
+	var o Observation
+	s.ObserveInto(seat, &o)
+	return o
+}
+
+// ObserveInto sets *o to seat's observation, reusing the storage of its slices (Legal,
+// History, Tricks): what a referee or a simulation that observes every decision calls, so
+// that observing allocates nothing once o has grown. *o is overwritten whole; the slices of
+// an observation observed into o before are then those of the new one.
+func (s *State) ObserveInto(seat Seat, o *Observation) {
+	legal, history, tricks := o.Legal[:0], o.History[:0], o.Tricks[:0]
 	inTable := seat >= 0 && seat < Seat(s.n)
-	o := Observation{
+	*o = Observation{
 		Rules: s.rules, Options: s.opts, Seat: seat,
 		Decision: s.Decision(), ToMove: s.toMove,
 		Declarer: s.declarer, Contract: s.contract, Trump: s.trump, Tout: s.tout,
@@ -61,13 +72,16 @@ func (s *State) Observe(seat Seat) Observation {
 	if inTable {
 		o.Hand, o.Dealt = s.hands[seat], s.deal.Hands[seat]
 		if seat == s.toMove {
-			o.Legal = s.LegalActions(nil)
+			o.Legal = s.LegalActions(legal)
 		}
 	}
-	o.History = make([]Move, len(s.history))
-	for i, m := range s.history {
-		o.History[i] = s.redactMove(m, seat)
+	if history == nil {
+		history = make([]Move, 0, len(s.history)) // never nil, as Observe always gave it
 	}
+	for _, m := range s.history {
+		history = append(history, s.redactMove(m, seat))
+	}
+	o.History = history
 	o.Bids = o.History[:s.nBidMoves:s.nBidMoves]
 	if s.phase == phBid1 || s.phase == phBid2 || s.phase == phAuction {
 		o.Bids = o.History[:len(o.History):len(o.History)]
@@ -81,7 +95,7 @@ func (s *State) Observe(seat Seat) Observation {
 	if s.exposed {
 		o.Exposed = s.hands[s.declarer]
 	}
-	o.Tricks = append([]Trick(nil), s.tricks[:s.nTricks]...)
+	o.Tricks = append(tricks, s.tricks[:s.nTricks]...)
 	if s.phase == phPlay {
 		o.Current.Leader = s.leader
 	}
@@ -90,7 +104,6 @@ func (s *State) Observe(seat Seat) Observation {
 		out := s.outcome
 		o.Reveal, o.Discards, o.Outcome = &d, s.discards, &out
 	}
-	return o
 }
 
 // redactMove hides a Frage discard from everyone but the declarer, and the Rufer give from

@@ -74,7 +74,7 @@ func TestLeaderboardHasTheLeaguesFamilies(t *testing.T) {
 	}
 	for _, b := range lb.Bots {
 		if b.Family == nil && b.Bot != "heuristic" {
-			t.Errorf("dashboard board: %s has family %v, want its family", b.Bot, b.Family)
+			t.Errorf("dashboard board: %s has family %v; want its family", b.Bot, b.Family)
 		}
 	}
 }

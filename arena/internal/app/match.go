@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -24,7 +25,10 @@ type MatchPlay struct {
 	Kinds []string         // the built-in bot at each table position
 	// InProcess calls the bots in this process (arena/internal/inproc) instead of launching
 	// one `tapp bot` process per bot that connects to an arena on a loopback port.
-	InProcess  bool
+	InProcess bool
+	// Unrecorded (in process only) keeps no request or answer in the decision records, and
+	// encodes none: the fastest bulk play; replays show the moves, not what was asked.
+	Unrecorded bool
 	Parallel   int    // tables played at once
 	BotLogs    string // folder for the launched bots' stderr ("": discarded)
 	Executable string // the tapp binary the launched bots run
@@ -93,11 +97,14 @@ func PlayMatch(ctx context.Context, st domain.Store, p MatchPlay) (*PlayedMatch,
 // started for them.
 func seat(ctx context.Context, st domain.Store, p MatchPlay) (runner *match.Runner, where string, stop func(), err error) {
 	if p.InProcess {
-		if runner, err = inProcessRunner(ctx, st, p.Spec, p.Kinds); err != nil {
+		if runner, err = inProcessRunner(ctx, st, p.Spec, p.Kinds, p.Unrecorded); err != nil {
 			return nil, "", nil, err
 		}
 		runner.Log = p.Log
 		return runner, "in-process", func() {}, nil
+	}
+	if p.Unrecorded {
+		return nil, "", nil, errors.New("only a match in process plays unrecorded: over gRPC every request is encoded to be sent")
 	}
 	a, err := host.Start(ctx, host.Config{Store: st, Listen: "127.0.0.1:0", Grace: 5 * time.Second, Log: p.Log, Executable: p.Executable})
 	if err != nil {
@@ -128,9 +135,9 @@ func launchBuiltins(ctx context.Context, a *host.Host, p MatchPlay) error {
 // inProcessRunner is a match runner that seats the built-in bots (kinds in table order, named
 // as in spec) in this process: the bot at table position i is seeded with the match's seed
 // plus i, as the launched `tapp bot` processes are, and every request is recorded as the gRPC
-// session would have sent it.
-func inProcessRunner(ctx context.Context, st domain.Store, spec domain.MatchSpec, kinds []string) (*match.Runner, error) {
-	seats := &inproc.Seats{Bots: make(map[string]bots.Bot, len(kinds)), Record: true}
+// session would have sent it, unless unrecorded.
+func inProcessRunner(ctx context.Context, st domain.Store, spec domain.MatchSpec, kinds []string, unrecorded bool) (*match.Runner, error) {
+	seats := &inproc.Seats{Bots: make(map[string]bots.Bot, len(kinds)), Record: !unrecorded}
 	for i, k := range kinds {
 		b, err := builtin.New(k, spec.Seed+uint64(i))
 		if err != nil {
@@ -141,7 +148,7 @@ func inProcessRunner(ctx context.Context, st domain.Store, spec domain.MatchSpec
 			return nil, err
 		}
 	}
-	return &match.Runner{Store: st, Seats: seats}, nil
+	return &match.Runner{Store: st, Seats: seats, Unrecorded: unrecorded}, nil
 }
 
 // SeatNames names the bots at a table: a kind that appears more than once gets a suffix per

@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/engine"
 )
@@ -81,5 +83,56 @@ func TestSeatNamesNumberTheCopies(t *testing.T) {
 	t.Parallel()
 	if got := SeatNames([]string{"random", "heuristic", "random", "random"}); !reflect.DeepEqual(got, []string{"random", "heuristic", "random#2", "random#3"}) {
 		t.Errorf("SeatNames = %v", got)
+	}
+}
+
+// A match played unrecorded (tapp match --in-process --no-records) is the same match, stored
+// in SQLite alike, but its decisions keep no request and no answer; over gRPC it is refused.
+func TestPlayMatchUnrecorded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	kinds := []string{"random", "heuristic", "random"}
+	play := func(unrecorded bool) (*PlayedMatch, []*domain.DealRecord) {
+		st, err := store.Open(ctx, filepath.Join(t.TempDir(), "m.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		p, err := PlayMatch(ctx, st, MatchPlay{Spec: spec(t, "modern", 6, kinds...), Kinds: kinds, InProcess: true, Unrecorded: unrecorded, Parallel: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var deals []*domain.DealRecord
+		for n := range 6 {
+			d, err := st.Deal(ctx, p.Match.ID, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			deals = append(deals, d)
+		}
+		return p, deals
+	}
+	recorded, withRecords := play(false)
+	unrecorded, without := play(true)
+	if !reflect.DeepEqual(recorded.Lines, unrecorded.Lines) {
+		t.Errorf("recorded\n%+v\nunrecorded\n%+v", recorded.Lines, unrecorded.Lines)
+	}
+	for n := range without {
+		w, u := withRecords[n], without[n]
+		if !reflect.DeepEqual(w.Moves, u.Moves) || len(w.Decisions) != len(u.Decisions) {
+			t.Fatalf("deal %d: unrecorded, %d decisions and moves %v; recorded %d and %v", n, len(u.Decisions), u.Moves, len(w.Decisions), w.Moves)
+		}
+		for k, d := range u.Decisions {
+			if len(d.Sent) != 0 || len(d.Attempts) != 0 || d.Action != w.Decisions[k].Action || d.Fallback {
+				t.Fatalf("deal %d, decision %d: unrecorded %+v, recorded action %s", n, k, d, w.Decisions[k].Action)
+			}
+			if len(w.Decisions[k].Sent) == 0 || len(w.Decisions[k].Attempts) != 1 {
+				t.Fatalf("deal %d, decision %d: the recorded match has no request or answer: %+v", n, k, w.Decisions[k])
+			}
+		}
+	}
+	s := spec(t, "modern", 1, kinds...)
+	if _, err := PlayMatch(ctx, memstore.New(), MatchPlay{Spec: s, Kinds: kinds, Unrecorded: true}); err == nil {
+		t.Error("unrecorded over gRPC: no error")
 	}
 }

@@ -32,14 +32,29 @@ import (
 // (from the request to the answer's arrival, bot thinking included: an upper bound on what
 // the arena adds, since these bots think for microseconds).
 func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
-	benchArenaClock(b, parallel, domain.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}, botCmd)
+	benchArenaClock(b, parallel, domain.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}, nil, botCmd)
 }
+
+// benchArenaAgainstEcho is benchArena with the yardstick (yardstick_test.go) run first, with
+// as many round trips in flight as tables and about as many round trips as the deals have
+// decisions, so that the arena's figures come with their ratios to it (echo-ratio: decisions
+// per second over the echo's round trips per second; echo-cpu-ratio: CPU per decision over
+// the echo's CPU per round trip, all processes counted in both).
+func benchArenaAgainstEcho(b *testing.B, parallel int, botCmd func(name string) []string) {
+	b.StopTimer()
+	echo := runYardstick(b, parallel, max(b.N*decisionsPerDeal, 1000))
+	b.StartTimer()
+	benchArenaClock(b, parallel, domain.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}, &echo, botCmd)
+}
+
+// decisionsPerDeal is about the decisions of a random modern deal for three (17.6).
+const decisionsPerDeal = 18
 
 // benchArenaClock is benchArena under the given clock. Besides the rates it reports the
 // strikes and fallbacks (arena-caused: these bots answer at once) and the quantiles of each
 // decision's arena share (from the engine asking to the request's hand-off to the bot's
 // connection, which the bot is never charged).
-func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, botCmd func(name string) []string) {
+func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *echoYardstick, botCmd func(name string) []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as the tapp program runs the arena
@@ -55,6 +70,7 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, botCmd f
 	}
 	defer a.Stop()
 	names := []string{"b1", "b2", "b3"}
+	var cmds []*exec.Cmd
 	for _, n := range names {
 		token := "bench-" + n
 		a.Server.AddLaunchToken(token, n)
@@ -72,6 +88,7 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, botCmd f
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}
+		cmds = append(cmds, cmd)
 		defer func() { cancel(); _ = cmd.Wait() }()
 	}
 	if err := a.WaitConnected(ctx, names, 30*time.Second); err != nil {
@@ -84,16 +101,34 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, botCmd f
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := processesCPU(cmds)
 	start := time.Now()
 	if _, err := a.Runner.Run(ctx, mt); err != nil {
 		b.Fatal(err)
 	}
 	elapsed := time.Since(start)
+	cpu := processesCPU(cmds) - cpu0
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "deals/s")
 	deals, err := st.Deals(ctx, mt.ID)
 	if err != nil {
 		b.Fatal(err)
+	}
+	decisions := 0
+	for _, d := range deals {
+		decisions += len(d.Decisions)
+	}
+	if decisions > 0 {
+		perDecision := cpu / time.Duration(decisions)
+		b.ReportMetric(float64(perDecision.Nanoseconds())/1e3, "cpu-µs/decision")
+		if echo != nil {
+			// The same round trips in flight over bare gRPC, in this run just before: the rate of
+			// decisions against the echo's round trips, and the CPU of each against the echo's.
+			b.ReportMetric(float64(decisions)/elapsed.Seconds()/echo.rate, "echo-ratio")
+			b.ReportMetric(float64(perDecision)/float64(echo.cpuPerTrip), "echo-cpu-ratio")
+			b.ReportMetric(echo.rate, "echo-trips/s")
+			b.ReportMetric(float64(echo.cpuPerTrip.Nanoseconds())/1e3, "echo-cpu-µs/trip")
+		}
 	}
 	var lat, added, share []time.Duration
 	strikes, fallbacks := 0, 0
@@ -137,7 +172,7 @@ func reportQuantiles(b *testing.B, ds []time.Duration, what string) {
 func BenchmarkArenaGoBots(b *testing.B) {
 	for _, tables := range []int{64, 128} {
 		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
-			benchArena(b, tables, func(name string) []string {
+			benchArenaAgainstEcho(b, tables, func(name string) []string {
 				return []string{tappBin, "bot", "random", "--name", name, "--capacity", strconv.Itoa(tables)}
 			})
 		})
@@ -150,7 +185,7 @@ func BenchmarkArenaGoBots(b *testing.B) {
 func BenchmarkArenaFairClock(b *testing.B) {
 	tc := domain.DefaultTimeControl
 	tc.PerDecision = 100 * time.Millisecond
-	benchArenaClock(b, 200, tc, func(name string) []string {
+	benchArenaClock(b, 200, tc, nil, func(name string) []string {
 		return []string{tappBin, "bot", "random", "--name", name, "--capacity", "200"}
 	})
 }

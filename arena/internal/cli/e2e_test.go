@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 	if addr := os.Getenv("TAPP_BENCH_ECHO"); addr != "" {
 		os.Exit(runEchoBot(addr))
 	}
+	if addr := os.Getenv("TAPP_BENCH_YARDSTICK"); addr != "" {
+		os.Exit(runYardstickClient(addr))
+	}
 	dir, err := os.MkdirTemp("", "tapp-e2e")
 	if err != nil {
 		panic(err)

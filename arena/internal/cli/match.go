@@ -202,6 +202,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	logDir := fs.String("bot-logs", "", "folder for the bots' stderr logs (default: discarded)")
 	remote := fs.String("arena", "", "play among bots connected to this running arena (admin API, needs TAPP_ADMIN_TOKEN) instead of launching built-in bots")
 	inProcess := fs.Bool("in-process", false, "call the built-in bots in this process, without gRPC (the same deals, stored alike; faster)")
+	noRecords := fs.Bool("no-records", false, "with --in-process: keep no request or answer in the decision records (fastest; replays show the moves, not what each bot was asked)")
 	remoteTLS := m.clientTLSFlags(fs)
 	notifyTo := notifyFlag(fs, "match")
 	if err := fs.Parse(args); err != nil {
@@ -212,6 +213,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	}
 	if *remote != "" && *inProcess {
 		return usagef("--in-process plays built-in bots in this process; --arena plays bots connected to a running arena: choose one")
+	}
+	if *noRecords && !*inProcess {
+		return usagef("--no-records plays in process only: add --in-process")
 	}
 	if *remote != "" {
 		if isSet(fs, "parallel") {
@@ -239,7 +243,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	progress, endProgress, admitted := m.progressFrom("deals")
-	played, err := app.PlayMatch(ctx, st, app.MatchPlay{Spec: spec, Kinds: kinds, InProcess: *inProcess, Parallel: *parallel,
+	played, err := app.PlayMatch(ctx, st, app.MatchPlay{Spec: spec, Kinds: kinds, InProcess: *inProcess, Unrecorded: *noRecords, Parallel: *parallel,
 		BotLogs: *logDir, Executable: m.Executable, Log: m.Log, Progress: progress, Admitted: admitted})
 	endProgress()
 	summary := notify.Summary{Kind: notify.Match, Status: "finished", DB: redactDSN(*dsn)}

@@ -1,15 +1,18 @@
 // Package inproc seats Go bots (bots.Bot) at the referee's tables in this process, without
-// gRPC: for tests, self-play and research. A bot gets the engine's observation as it is,
-// decides in a goroutine of its own under the same clock as a bot over the wire (a late
-// answer is a late answer), and its matches are stored like any other: with Record, every
-// request is also encoded in wire form for the record, exactly as the gRPC session sends it,
-// so that `tapp replay verify` and `tapp replay ask` work on them.
+// gRPC: for tests, self-play and research. A bot gets the engine's observation as it is and
+// decides on the table's goroutine when the referee asks (referee.Direct: no goroutine,
+// channel or timer per decision), under the same clock as a bot over the wire (a late answer
+// is a late answer), and its matches are stored like any other: with Record, every request is
+// also encoded in wire form for the record, exactly as the gRPC session sends it, so that
+// `tapp replay verify` and `tapp replay ask` work on them.
 package inproc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/encode"
@@ -18,109 +21,94 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// Seats seats in-process bots for the match runner (it implements match.Seats): each seat
-// of a table gets a line of its own to its bot, and a bot may sit in several seats and at
-// several tables at once (its Decide is called concurrently, as the Go SDK calls it).
+// Seats seats in-process bots for the match runner (it implements match.Seats): a bot may
+// sit in several seats and at several tables at once (its Decide is called concurrently, as
+// the Go SDK calls it), through one line per bot.
 type Seats struct {
 	Bots map[string]bots.Bot // by bot name
 	// Record encodes every request in wire form for its decision record (DecisionRecord.Sent),
 	// as the gRPC session does; without it nothing is encoded and replays cannot show or
 	// re-ask the requests.
 	Record bool
+
+	mu    sync.Mutex
+	conns map[string]*Conn
 }
 
 // SeatTable implements match.Seats: it never waits.
 func (s *Seats) SeatTable(_ context.Context, seating []string) ([]referee.Conn, func(), error) {
 	conns := make([]referee.Conn, len(seating))
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i, name := range seating {
-		b := s.Bots[name]
-		if b == nil {
-			return nil, nil, fmt.Errorf("no in-process bot %q", name)
+		c := s.conns[name]
+		if c == nil {
+			b := s.Bots[name]
+			if b == nil {
+				return nil, nil, fmt.Errorf("no in-process bot %q", name)
+			}
+			if s.conns == nil {
+				s.conns = map[string]*Conn{}
+			}
+			c = NewConn(b, s.Record)
+			s.conns[name] = c
 		}
-		conns[i] = NewConn(b, s.Record)
+		conns[i] = c
 	}
-	return conns, func() {}, nil
+	return conns, release, nil
 }
 
-// answerBuffer is room for a seat's answers that the referee has not taken yet: one per open
-// request, and the late answers of requests that timed out.
-const answerBuffer = 8
+func release() {}
 
-// Conn is one seat's line to an in-process bot (a referee.Conn).
+// Conn is the line to an in-process bot (a referee.Direct), for any number of seats and
+// tables at once.
 type Conn struct {
 	bot    bots.Bot
 	record bool
-	gone   chan struct{}
-
-	mu    sync.Mutex
-	games map[string]*game
-	size  int // the size of the last request encoded, to allocate the next one at once
+	size   atomic.Int64 // the size of the last request encoded, to allocate the next one at once
 }
 
-type game struct {
-	answers chan referee.Answer
-	ctx     context.Context // ends when the referee leaves the game
-	cancel  context.CancelFunc
-}
+var _ referee.Direct = (*Conn)(nil)
 
 // NewConn returns a line to b; with record, requests are encoded for the record.
 func NewConn(b bots.Bot, record bool) *Conn {
-	return &Conn{bot: b, record: record, gone: make(chan struct{}), games: make(map[string]*game)}
+	return &Conn{bot: b, record: record}
 }
 
-// Open implements referee.Conn.
-func (c *Conn) Open(start *referee.Start, _ func(func(*referee.Request))) (<-chan referee.Answer, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	g := &game{answers: make(chan referee.Answer, answerBuffer), ctx: ctx, cancel: cancel}
-	c.mu.Lock()
-	c.games[start.GameID] = g
-	c.mu.Unlock()
-	return g.answers, func() {
-		c.mu.Lock()
-		if c.games[start.GameID] == g {
-			delete(c.games, start.GameID)
-		}
-		c.mu.Unlock()
-		cancel()
-	}
+// Open implements referee.Conn: an in-process bot answers when asked (Decide), never on a
+// channel.
+func (c *Conn) Open(*referee.Start, func(func(*referee.Request))) (<-chan referee.Answer, func()) {
+	return nil, release
 }
 
-// Ask implements referee.Conn: the bot decides in a goroutine of its own, with the request's
+// errDirect says that an in-process bot is asked through Decide.
+var errDirect = errors.New("an in-process bot is asked through Decide, not Ask")
+
+// Ask implements referee.Conn: the referee asks a Direct conn through Decide.
+func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return nil, nil, errDirect }
+
+// Decide implements referee.Direct: the bot decides on this goroutine, with the request's
 // deadline (and the overage left) on its context. A bot that fails or answers no legal
 // action gets the first legal one answered for it, as the Go SDK does.
-func (c *Conn) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
-	c.mu.Lock()
-	g := c.games[req.GameID]
-	size := c.size
-	c.mu.Unlock()
-	if g == nil {
-		return nil, nil, fmt.Errorf("no open game %s", req.GameID)
-	}
+func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, time.Time, error) {
 	var sent []byte
 	if c.record {
-		sent = encode.AppendRequest(make([]byte, 0, size+256), req)
-		c.mu.Lock()
-		c.size = len(sent)
-		c.mu.Unlock()
+		sent = encode.AppendRequest(make([]byte, 0, c.size.Load()+256), req)
+		c.size.Store(int64(len(sent)))
 	}
-	obs := *req.Observation // the referee's is valid only during Ask
-	go c.decide(g, req.RequestID, &obs, req.Deadline.Add(req.OverageLeft))
-	return sent, nil, nil
+	ctx := &deadlineContext{deadline: req.Deadline.Add(req.OverageLeft)}
+	handed := time.Now()
+	a, err := c.call(ctx, req.Observation)
+	at := time.Now()
+	ctx.stop()
+	if a = a.Canonical(); err != nil || !legal(req.Legal, a) {
+		a = req.Legal[0]
+	}
+	return sent, a, handed, at, nil
 }
 
-func (c *Conn) decide(g *game, requestID string, obs *engine.Observation, deadline time.Time) {
-	ctx, cancel := context.WithDeadline(g.ctx, deadline)
-	defer cancel()
-	a, err := c.call(ctx, obs)
-	if a = a.Canonical(); err != nil || !legal(obs.Legal, a) {
-		a = obs.Legal[0]
-	}
-	ans := referee.Answer{RequestID: requestID, Action: a.String(), At: time.Now()}
-	select {
-	case g.answers <- ans:
-	case <-g.ctx.Done(): // the game is over: nobody reads the answer
-	}
-}
+// Encodes implements referee.Direct: requests are encoded with Record.
+func (c *Conn) Encodes() bool { return c.record }
 
 // call calls the bot, turning a panic into an error.
 func (c *Conn) call(ctx context.Context, obs *engine.Observation) (a engine.Action, err error) {
@@ -153,8 +141,70 @@ func (c *Conn) Events(string, []engine.Event, int) {}
 // End implements referee.Conn.
 func (c *Conn) End(*referee.End, []engine.Event, int) {}
 
+// never is a channel that is never closed: an in-process bot never leaves.
+var never = make(chan struct{})
+
 // Gone implements referee.Conn: an in-process bot never leaves.
-func (c *Conn) Gone() <-chan struct{} { return c.gone }
+func (c *Conn) Gone() <-chan struct{} { return never }
 
 // StreamEvents implements referee.Conn.
 func (c *Conn) StreamEvents() bool { return false }
+
+// deadlineContext is a decision's context: it ends at the deadline, or when the bot has
+// answered. Most bots never ask whether it has ended (a random bot does not), so its channel
+// and timer are made only when a bot asks for Done; Err reads the clock.
+type deadlineContext struct {
+	deadline time.Time
+
+	mu       sync.Mutex
+	done     chan struct{}
+	timer    *time.Timer
+	answered bool
+}
+
+func (c *deadlineContext) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c *deadlineContext) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		switch d := time.Until(c.deadline); {
+		case c.answered || d <= 0:
+			close(c.done)
+		default:
+			done := c.done
+			c.timer = time.AfterFunc(d, func() { close(done) })
+		}
+	}
+	return c.done
+}
+
+func (c *deadlineContext) Err() error {
+	c.mu.Lock()
+	answered := c.answered
+	c.mu.Unlock()
+	switch {
+	case !time.Now().Before(c.deadline):
+		return context.DeadlineExceeded
+	case answered:
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c *deadlineContext) Value(any) any { return nil }
+
+// stop ends the context once the bot has answered, as a context cancelled after the call.
+func (c *deadlineContext) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.answered = true
+	if c.done != nil && (c.timer == nil || c.timer.Stop()) {
+		select {
+		case <-c.done:
+		default:
+			close(c.done)
+		}
+	}
+}

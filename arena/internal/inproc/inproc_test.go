@@ -18,6 +18,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -199,6 +200,43 @@ func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
 	}
 }
 
+// With a per-game clock (the default) an in-process bot's strikes are the game's, as over
+// the wire: striking out forfeits the game, not the match, and the next deal asks it again.
+// A strike's attribution is the bot's own time (Think) of its late answer, from the hand-off.
+func TestInProcessBotStrikesOutOfTheGameNotTheMatch(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	players := []referee.Player{
+		{Bot: "slow", Conn: inproc.NewConn(slow{}, false), Clock: referee.NewClock(tc)},
+		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},
+		{Bot: "r2", Conn: inproc.NewConn(builtinBot(t, "random", 2), false), Clock: referee.NewClock(tc)},
+	}
+	for deal := range 2 {
+		rec, err := referee.Play(context.Background(), &referee.Table{MatchID: "late", Number: deal, Rules: r,
+			Deal: engine.DealFromSeed(r, 3, uint64(deal)), Players: players, TimeControl: tc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		strikes := 0
+		for _, d := range rec.Decisions {
+			if d.Bot == "slow" && d.Strike {
+				strikes++
+				if d.Think < 30*time.Millisecond || len(d.Attempts) != 1 || d.Attempts[0].Rejected == "" || d.Asked.IsZero() {
+					t.Errorf("deal %d, decision %d: strike with think %v, attempts %v, asked %v; want the late answer's time and the answer refused",
+						deal, d.Index, d.Think, d.Attempts, d.Asked)
+				}
+			}
+		}
+		if strikes != tc.MaxStrikes { // in the second deal too: a fresh game clock asks again
+			t.Errorf("deal %d: %d strikes; want %d, the game's", deal, strikes, tc.MaxStrikes)
+		}
+		if players[0].Clock.Forfeited() {
+			t.Fatalf("deal %d: the match clock is forfeited by a game's strikes", deal)
+		}
+	}
+}
+
 func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
 	t.Helper()
 	b, err := builtin.New(kind, seed)
@@ -209,19 +247,23 @@ func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
 }
 
 // BenchmarkInProcessDeals plays modern deals among three in-process random bots, as many
-// tables at once as there are cores, and reports deals/s (no store: the referee, the engine,
-// the bots and, with record, the encoding of every request for its record).
+// tables at once as there are cores (-cpu 1: one core), and reports deals/s and the CPU of a
+// deal (no store: the referee, the engine, the bots and, with record, the encoding of every
+// request for its record). Its yardstick, timed in the same run after it: the engine's own
+// random deal (the loop of engine.BenchmarkRandomDeal, on one reused State), whose CPU per deal
+// it reports as engine-cpu-µs/deal and the ratio as x-engine.
 func BenchmarkInProcessDeals(b *testing.B) {
 	for _, record := range []bool{false, true} {
 		b.Run(fmt.Sprintf("record=%v", record), func(b *testing.B) {
 			b.ReportAllocs()
 			r := engine.DefaultRules(engine.Modern)
 			bs := []bots.Bot{builtinBot(b, "random", 1), builtinBot(b, "random", 2), builtinBot(b, "random", 3)}
+			conns := []referee.Conn{inproc.NewConn(bs[0], record), inproc.NewConn(bs[1], record), inproc.NewConn(bs[2], record)}
 			clocks := []*referee.Clock{referee.NewClock(clock), referee.NewClock(clock), referee.NewClock(clock)}
 			var next atomic.Int64
 			var wg sync.WaitGroup
 			b.ResetTimer()
-			start := time.Now()
+			start, cpu0 := time.Now(), cpuTime()
 			for range runtime.GOMAXPROCS(0) {
 				wg.Add(1)
 				go func() {
@@ -233,7 +275,7 @@ func BenchmarkInProcessDeals(b *testing.B) {
 						}
 						players := make([]referee.Player, 3)
 						for s := range players {
-							players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: inproc.NewConn(bs[s], record), Clock: clocks[s]}
+							players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: conns[s], Clock: clocks[s]}
 						}
 						if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "bench", Number: n, Rules: r,
 							Deal: engine.DealFromSeed(r, 1, uint64(n)), Players: players, TimeControl: clock}); err != nil {
@@ -244,7 +286,93 @@ func BenchmarkInProcessDeals(b *testing.B) {
 				}()
 			}
 			wg.Wait()
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deals/s")
+			wall, cpu := time.Since(start), cpuTime()-cpu0
+			b.StopTimer()
+			perDeal := float64(cpu.Microseconds()) / float64(b.N)
+			engineDeal := engineCPUPerDeal(b.N)
+			b.ReportMetric(float64(b.N)/wall.Seconds(), "deals/s")
+			b.ReportMetric(perDeal, "cpu-µs/deal")
+			b.ReportMetric(engineDeal, "engine-cpu-µs/deal")
+			b.ReportMetric(perDeal/engineDeal, "x-engine")
 		})
+	}
+}
+
+// engineCPUPerDeal plays n random modern deals on one reused State, as engine's
+// BenchmarkRandomDeal does, and returns the CPU µs of one.
+func engineCPUPerDeal(n int) float64 {
+	r := engine.DefaultRules(engine.Modern)
+	s, _ := engine.NewState(r, engine.DealFromSeed(r, 1, 0), engine.Options{})
+	rng := engine.NewRand(1, 1)
+	buf := make([]engine.Action, 0, 64)
+	cpu0 := cpuTime()
+	for range n {
+		if err := s.Reset(r, engine.DealFromRand(r, rng), engine.Options{}); err != nil {
+			panic(err)
+		}
+		for !s.Terminal() {
+			buf = s.LegalActions(buf[:0])
+			if err := s.Apply(buf[rng.IntN(len(buf))]); err != nil {
+				panic(err)
+			}
+		}
+	}
+	return float64((cpuTime() - cpu0).Microseconds()) / float64(n)
+}
+
+// BenchmarkInProcessMatch is `tapp match --in-process --bots random,random,random` as the
+// command plays it (the match runner, b.N deals at 8 tables at once) into a store kept in
+// memory (`--db memory:`) or in SQLite (`--db FILE`, every deal fsynced), with every request
+// recorded or with none (`--no-records`). It reports deals/s, the CPU of a deal, the heap the
+// store holds per deal (after a collection) and the ratio to the engine's own random deal
+// timed in the same run (engineCPUPerDeal).
+func BenchmarkInProcessMatch(b *testing.B) {
+	for _, db := range []string{"memory", "sqlite"} {
+		for _, record := range []bool{true, false} {
+			b.Run(fmt.Sprintf("db=%s/records=%v", db, record), func(b *testing.B) {
+				ctx := context.Background()
+				var st domain.Store = memstore.New()
+				if db == "sqlite" {
+					s, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer s.Close()
+					st = s
+				}
+				bs := builtins(b, 1, "random", "random", "random")
+				spec := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: names(bs), Deals: b.N, Seed: 1, TimeControl: clock}
+				for _, n := range spec.Bots {
+					if err := host.EnsureBot(ctx, st, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				r := &match.Runner{Store: st, Seats: &inproc.Seats{Bots: bs, Record: record}, Parallel: 8, Unrecorded: !record}
+				m, err := r.Create(ctx, spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				b.ResetTimer()
+				start, cpu0 := time.Now(), cpuTime()
+				if _, err := r.Run(ctx, m); err != nil {
+					b.Fatal(err)
+				}
+				wall, cpu := time.Since(start), cpuTime()-cpu0
+				b.StopTimer()
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				perDeal := float64(cpu.Microseconds()) / float64(b.N)
+				engineDeal := engineCPUPerDeal(b.N)
+				b.ReportMetric(float64(b.N)/wall.Seconds(), "deals/s")
+				b.ReportMetric(perDeal, "cpu-µs/deal")
+				b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/float64(b.N), "heap-B/deal")
+				b.ReportMetric(engineDeal, "engine-cpu-µs/deal")
+				b.ReportMetric(perDeal/engineDeal, "x-engine")
+				runtime.KeepAlive(st)
+			})
+		}
 	}
 }

@@ -35,6 +35,9 @@ type Runner struct {
 	Watch func(matchID string, number int, ev engine.Event, public []engine.Event)
 	// Watching, when set, says whether Watch has anyone to tell (see referee.Table.Watching).
 	Watching func() bool
+	// Unrecorded stores the deals' decisions without what each was asked and answered (see
+	// referee.Table.Unrecorded): bulk play whose replays need the moves, not the requests.
+	Unrecorded bool
 	// Stored, when set, is told each deal as soon as it is stored.
 	Stored func(matchID string, number int)
 	// Admitted, when set, is told every change of the tables the admission control lets a
@@ -396,7 +399,7 @@ func (r *Runner) playTable(ctx context.Context, m *domain.Match, t Table, opts e
 	table := &referee.Table{
 		MatchID: m.ID, Number: t.Number, Group: t.Group, Rules: m.Spec.Rules, Deal: t.Deal,
 		Options: opts, Players: players, TimeControl: TableClock(m.Spec), Commitment: m.Commitment,
-		Decided: adm.ObserveDecision,
+		Unrecorded: r.Unrecorded, Decided: adm.ObserveDecision,
 	}
 	if r.Watch != nil {
 		table.Watch = func(number int, ev engine.Event, public []engine.Event) { r.Watch(m.ID, number, ev, public) }

@@ -44,6 +44,27 @@ type Conn interface {
 	StreamEvents() bool
 }
 
+// Direct is a Conn whose bot decides on the goroutine that asks it (an in-process bot,
+// arena/internal/inproc): the referee calls Decide instead of Ask and waits for nothing, so a
+// decision costs no goroutine, channel or timer. The bot is under the same clock as any other:
+// an answer that comes past the time per decision and the bot's overage is late, and the
+// referee plays the fallback for it and gives a strike, as for a late answer over the wire
+// (the referee cannot take the table back from a bot that never returns, as it cannot
+// from any Go function it calls: such a bot holds its table).
+type Direct interface {
+	Conn
+	// Decide asks for the decision req describes and returns the bot's action, one of
+	// req.Legal, when the bot was handed the request (its clock starts then: encoding it
+	// before is the arena's share) and when the bot had its action; sent is as Ask's. req is
+	// valid only during the call. An error means the bot gave no action (the referee treats it
+	// like a missing answer).
+	Decide(req *Request) (sent []byte, action engine.Action, handed, at time.Time, err error)
+	// Encodes says whether Decide encodes its requests for their records, which needs each
+	// request's events; a bot in process reads only its observation, so when nothing is
+	// encoded the referee builds no events for the seat (they count as sent).
+	Encodes() bool
+}
+
 // FloodCounter is a Conn whose adapter refuses some answers itself, before the referee sees
 // them (a bot flooding a game, PROTO-FLOOD). Flooded returns how many it refused for game
 // since it was last asked, by the request id they named ("" for the answers past the ids it
@@ -92,9 +113,9 @@ type Request struct {
 func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
 	seat := st.ToMove()
 	r.Rules = rulesText(st.Rules())
-	r.obs = st.Observe(seat)
+	st.ObserveInto(seat, &r.obs) // into the storage of the request built before
 	r.GameID, r.RequestID, r.Observation = gameID, requestID, &r.obs
-	r.Legal = st.LegalActions(r.Legal[:0])
+	r.Legal = r.obs.Legal // the seat to move's observation holds its legal actions
 	r.Deadline, r.OverageLeft = deadline, overageLeft
 	r.Events, r.FirstEvent = st.EventsFor(seat, firstEvent), firstEvent
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -130,6 +131,11 @@ type Table struct {
 	Watching func() bool
 	// Commitment is the match's commitment to its deals, sent in every GameStarted.
 	Commitment string
+	// Unrecorded keeps no record of what the seats in process (Direct) were asked and
+	// answered: their decisions come back with what a match counts (seat, bot, action,
+	// latency, strike, fallback), without requests or answers. A seat over the wire is
+	// recorded as always: its requests are encoded to be sent anyway.
+	Unrecorded bool
 	// Decided, when set, is told every decision as it is recorded (the admission control
 	// judges the bots' headroom from them as they come).
 	Decided func(*domain.DecisionRecord)
@@ -145,31 +151,54 @@ func Fallback(legal []engine.Action) engine.Action { return legal[0] }
 
 // Play plays one deal to its end and returns its full record.
 func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
-	st, err := engine.NewState(t.Rules, t.Deal, t.Options)
+	st, err := newState(t)
 	if err != nil {
 		return nil, err
 	}
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sent: make([]int, len(t.Players)), clocks: make([]*Clock, len(t.Players))}
+	defer states.Put(st)
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number)}
 	for i, p := range t.Players {
+		g.direct[i], _ = p.Conn.(Direct)
 		g.clocks[i] = p.Clock
 		if !t.TimeControl.PerMatch() || p.Clock == nil {
-			g.clocks[i] = NewClock(t.TimeControl) // the game's own bank and strikes
+			// The game's own bank and strikes, kept in the game (no allocation per seat).
+			g.own[i].tc, g.own[i].bank = t.TimeControl, t.TimeControl.Overage
+			g.clocks[i] = &g.own[i]
 		}
 	}
 	return g.play(ctx)
+}
+
+// states keeps engine states between deals: a deal's state is the referee's alone (a Conn
+// sees it only during End, the record and the watchers get copies), so the next deal resets
+// it instead of allocating one.
+var states sync.Pool
+
+// newState is the state of t's deal at its start.
+func newState(t *Table) (*engine.State, error) {
+	if st, ok := states.Get().(*engine.State); ok {
+		if err := st.Reset(t.Rules, t.Deal, t.Options); err != nil {
+			states.Put(st)
+			return nil, err
+		}
+		return st, nil
+	}
+	return engine.NewState(t.Rules, t.Deal, t.Options)
 }
 
 // GameID names one deal of a match on the wire.
 func GameID(matchID string, number int) string { return matchID + "/" + strconv.Itoa(number) }
 
 type game struct {
-	t    *Table
-	st   *engine.State
-	id   string
-	sent []int // per seat: events sent so far
-	// clocks are the seats' banks and strikes: the game's own, or with a per-match time
-	// control the players' match clocks.
-	clocks []*Clock
+	t      *Table
+	st     *engine.State
+	id     string
+	sent   [engine.MaxPlayers]int    // per seat: events sent so far
+	direct [engine.MaxPlayers]Direct // per seat: its Conn, when it decides when asked
+	// clocks are the seats' banks and strikes: the game's own (own), or with a per-match
+	// time control the players' match clocks.
+	clocks [engine.MaxPlayers]*Clock
+	own    [engine.MaxPlayers]Clock
 
 	req Request // the request being asked, built afresh for each decision
 
@@ -203,6 +232,12 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		defer closeFn()
 		answers[i] = ch
 	}
+	// The decisions are gathered in storage kept between deals, and the record gets a copy of
+	// the size it needs: a deal's length is known only at its end.
+	sc := scratches.Get().(*scratch)
+	rec.Decisions, g.asked, g.askedSeat = sc.decisions[:0], sc.asked[:0], sc.askedSeat[:0]
+	work := &rec.Decisions // the working slice, until the record gets its copy
+	defer func() { sc.keep(*work, g) }()
 	g.watch(0)
 
 	for !g.st.Terminal() {
@@ -227,13 +262,16 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		}
 		g.watch(before)
 		for i, p := range t.Players {
-			if p.Conn.StreamEvents() {
+			if p.Conn.StreamEvents() { // a bot may ask for the stream, or stop it, at any time
 				g.flushEvents(engine.Seat(i))
 			}
 		}
 	}
 
-	g.traceLate(answers)
+	g.traceLate(answers) // into the working decisions, before the record's copy
+	kept := rec.Decisions
+	work = &kept
+	rec.Decisions = slices.Clone(kept) // the scratch storage goes back when play returns
 	out := g.st.Outcome()
 	rec.Moves = append(rec.Moves, g.st.History()...)
 	rec.Outcome = out
@@ -241,6 +279,9 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 	rec.Results = domain.ResultsOf(rec.Seating, out)
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
+		if d := g.direct[seat]; d != nil && !d.Encodes() {
+			g.sent[seat] = g.st.NumEvents() // as in decide: nothing reads them
+		}
 		evs, first := g.newEvents(seat)
 		p.Conn.End(end, evs, first)
 	}
@@ -269,7 +310,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	g.requests++
 	g.asked = append(g.asked, start)
 	g.askedSeat = append(g.askedSeat, seat)
-	rec.RequestID = "r" + strconv.Itoa(g.requests)
+	rec.RequestID = requestID(g.requests)
 	tc := g.t.TimeControl
 	bank := clock.Bank()
 	// One request per game, built afresh for each decision: the Conn uses it only during Ask
@@ -277,6 +318,9 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	// cannot use less), which keeps a compact deal record's clock fields a byte each
 	// (arena/internal/store/record.go). The request carries the seat's events since its last
 	// message, which count as sent from now on.
+	if d := g.direct[seat]; d != nil && !d.Encodes() {
+		g.sent[seat] = g.st.NumEvents() // nothing reads them: Build builds none
+	}
 	req := &g.req
 	req.Build(g.st, g.id, rec.RequestID, start.Add(tc.PerDecision).Truncate(time.Microsecond), bank, g.sent[seat])
 	g.sent[seat] += len(req.Events)
@@ -291,6 +335,9 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	// strike. A request the queue cannot take at all (a bot that stopped reading fills its
 	// outbox) is late at once.
 	allowed := tc.PerDecision + bank
+	if d := g.direct[seat]; d != nil {
+		return g.decideDirect(d, rec, req, start, allowed), nil
+	}
 	clockStart := start
 	sent, handed, err := p.Conn.Ask(req)
 	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with encode.AppendRequest
@@ -334,6 +381,102 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 			return rec, fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
 		}
 	}
+}
+
+// decideDirect is decide for a seat whose bot decides when asked (Direct), under the same
+// clock rules as a bot over the wire: its clock starts at the hand-off (when the bot is
+// given the request, once it is encoded: the time before is the arena's share), its answer
+// is checked as one over the wire, and it is late when it came past the time allowed (the
+// fallback and a strike from the game's or the match's clock, as the time control says). A
+// Direct bot is handed its request at once, on this goroutine: it is never retimed, and
+// never left unhanded. All of its time is its own (Think): no wire lies between.
+func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) domain.DecisionRecord {
+	legal := req.Legal
+	sent, action, handed, at, err := d.Decide(req)
+	if !g.t.Unrecorded {
+		rec.Sent, rec.SentFromState = sent, len(sent) > 0
+	}
+	if err != nil {
+		return g.late(rec, legal, start, allowed)
+	}
+	rec.ArenaShare = handed.Sub(start)
+	g.asked[g.requests-1] = handed
+	elapsed := at.Sub(handed)
+	rec.Think = elapsed
+	if !slices.Contains(legal, action) {
+		// A Direct bot answers one of the legal actions; one that does not is refused as an
+		// answer over the wire is, and as it cannot correct itself its fallback is played.
+		reason := "not one of the legal actions"
+		if err := g.st.Check(action); err != nil {
+			reason = err.Error()
+		}
+		addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: reason})
+		rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, elapsed
+		return rec
+	}
+	if elapsed > allowed {
+		// Late: the fallback at the deadline, and the answer recorded as one to a request
+		// that is over, as a late answer over the wire is when it comes during the game
+		// (its Think is the strike's attribution, as a late answer's over the wire).
+		rec = g.late(rec, legal, handed, allowed)
+		if !g.t.Unrecorded {
+			addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: duplicateReason(rec.RequestID)})
+		}
+		return rec
+	}
+	if !g.t.Unrecorded {
+		rec.Attempts = append(rec.Attempts, domain.AnswerAttempt{Text: action.String(), After: elapsed})
+	}
+	rec.Action, rec.Latency = action, elapsed
+	if over := elapsed - g.t.TimeControl.PerDecision; over > 0 {
+		g.clocks[rec.Seat].spend(over)
+	}
+	return rec
+}
+
+// scratch is a game's working storage, kept between deals (scratches) so that a deal grows
+// none of it: the decisions as they are made, and when each request was asked and of whom.
+type scratch struct {
+	decisions []domain.DecisionRecord
+	asked     []time.Time
+	askedSeat []engine.Seat
+}
+
+// scratchDecisions is room for the decisions of a long deal (a whole modern deal has 40-odd).
+const scratchDecisions = 64
+
+var scratches = sync.Pool{New: func() any {
+	return &scratch{
+		decisions: make([]domain.DecisionRecord, 0, scratchDecisions),
+		asked:     make([]time.Time, 0, scratchDecisions),
+		askedSeat: make([]engine.Seat, 0, scratchDecisions),
+	}
+}}
+
+// keep returns the storage g grew to the pool, holding nothing of the deal (decisions is
+// the working slice of the deal's decisions, whose record has a copy).
+func (sc *scratch) keep(decisions []domain.DecisionRecord, g *game) {
+	clear(decisions)
+	sc.decisions, sc.asked, sc.askedSeat = decisions[:0], g.asked[:0], g.askedSeat[:0]
+	g.asked, g.askedSeat = nil, nil
+	scratches.Put(sc)
+}
+
+// requestIDs are the names of a game's first requests, spelled once.
+var requestIDs = func() []string {
+	ids := make([]string, 128)
+	for k := range ids {
+		ids[k] = "r" + strconv.Itoa(k)
+	}
+	return ids
+}()
+
+// requestID names a game's k-th request: "r1", "r2", ...
+func requestID(k int) string {
+	if k < len(requestIDs) {
+		return requestIDs[k]
+	}
+	return "r" + strconv.Itoa(k)
 }
 
 // fallbackUnasked is the fallback of a decision the referee does not ask (the bot forfeited

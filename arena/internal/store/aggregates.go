@@ -212,7 +212,7 @@ func convertLeagueBots(ctx context.Context, s *Store, tx *sql.Tx) error {
 			return err
 		}
 		info.id = m.id
-		deals, err := s.loadDealsFrom(ctx, tx, info, m.id, nil, false)
+		deals, err := s.loadDealsFrom(ctx, tx, info, m.id, allDeals, false)
 		if err != nil {
 			return fmt.Errorf("match %s: %w", m.id, err)
 		}

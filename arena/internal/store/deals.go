@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -539,7 +540,7 @@ func scanResult(sc interface{ Scan(...any) error }) (int, domain.SeatResult, err
 // Deal returns one stored deal with its decisions (by index) and results (by seat), or
 // domain.ErrNotFound.
 func (s *Store) Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error) {
-	deals, err := s.loadDeals(ctx, matchID, &number, true)
+	deals, err := s.loadDeals(ctx, matchID, oneDeal(number), true)
 	if err != nil {
 		return nil, err
 	}
@@ -552,35 +553,47 @@ func (s *Store) Deal(ctx context.Context, matchID string, number int) (*domain.D
 // Deals returns every stored deal of a match in number order (domain.ErrNotFound for an
 // unknown match; an empty list for a match without finished deals).
 func (s *Store) Deals(ctx context.Context, matchID string) ([]domain.DealRecord, error) {
-	return s.loadDeals(ctx, matchID, nil, true)
+	return s.loadDeals(ctx, matchID, allDeals, true)
 }
 
-// loadDeals reads the deals of a match (only deal *number when number is not nil) with
-// their decisions and results; withSent false leaves out each decision's request. A deal
+// dealRange selects the deals numbered first to last (inclusive) of a match.
+type dealRange struct{ first, last int }
+
+// allDeals selects every deal of a match; oneDeal(n) deal n.
+var allDeals = dealRange{first: 0, last: math.MaxInt32}
+
+func oneDeal(n int) dealRange { return dealRange{first: n, last: n} }
+
+// loadDeals reads the deals of a match that sel selects with their decisions and results;
+// withSent false leaves out each decision's request. A deal
 // stored since schema version 4 has its decisions in its decision log; one stored before has
 // them in rows of decisions, which are read only when there is such a deal; one stored since
 // version 11 as a compact record is rebuilt from it (record.go). A deal is stored in one
 // transaction and never changed (but by migrations), so reading its parts one after the
 // other sees all of them.
-func (s *Store) loadDeals(ctx context.Context, matchID string, number *int, withSent bool) ([]domain.DealRecord, error) {
+func (s *Store) loadDeals(ctx context.Context, matchID string, sel dealRange, withSent bool) ([]domain.DealRecord, error) {
 	info, err := s.cachedMatchInfo(ctx, matchID)
 	if err != nil {
 		return nil, err
 	}
-	return s.loadDealsFrom(ctx, s.r, info, matchID, number, withSent)
+	return s.loadDealsFrom(ctx, s.r, info, matchID, sel, withSent)
 }
 
 // loadDealsFrom is loadDeals reading through q, for the match info describes.
-func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, matchID string, number *int, withSent bool) ([]domain.DealRecord, error) {
+func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, matchID string, sel dealRange, withSent bool) ([]domain.DealRecord, error) {
 	op := "read the deals of match " + matchID
-	if number != nil {
-		op = fmt.Sprintf("read deal %d of match %s", *number, matchID)
-	}
 	dealCond, cond, args := ` WHERE d.match_id = ?`, ` WHERE match_id = ?`, []any{matchID}
-	if number != nil {
+	switch {
+	case sel.first == sel.last:
+		op = fmt.Sprintf("read deal %d of match %s", sel.first, matchID)
 		dealCond += ` AND d.number = ?`
 		cond += ` AND deal_number = ?`
-		args = append(args, *number)
+		args = append(args, sel.first)
+	case sel != allDeals:
+		op = fmt.Sprintf("read deals %d to %d of match %s", sel.first, sel.last, matchID)
+		dealCond += ` AND d.number BETWEEN ? AND ?`
+		cond += ` AND deal_number BETWEEN ? AND ?`
+		args = append(args, sel.first, sel.last)
 	}
 
 	rows, err := q.QueryContext(ctx, s.rebind(`SELECT `+dealColumns+` FROM deals d`+dealCond+

@@ -238,6 +238,7 @@ var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	13: convertResultsFromRecords,
 	16: convertSourceSums,
 	17: convertLeagueBots,
+	18: convertEloPoints,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

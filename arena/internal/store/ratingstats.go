@@ -619,11 +619,12 @@ func (s *Store) rateFinished(ctx context.Context, tx *sql.Tx, matchID string) er
 	var m board.MatchSums
 	var comp, status, forfeited string
 	var rated int
+	var finished dbTime
 	net := make([]int64, rating.MaxSeats)
 	err := tx.QueryRowContext(ctx, s.rebind(`SELECT rm.league_id, rm.rules, rm.bots, rm.deals, rm.decisions, rm.fallbacks,
-	rm.rated, rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.forfeited
+	rm.rated, rm.net0, rm.net1, rm.net2, rm.net3, m.status, m.forfeited, m.finished
 FROM rating_matches rm JOIN matches m ON m.id = rm.match_id WHERE rm.match_id = ?`), matchID).Scan(&m.League, &m.Rules,
-		&comp, &m.Deals, &m.Decisions, &m.Fallbacks, &rated, &net[0], &net[1], &net[2], &net[3], &status, &forfeited)
+		&comp, &m.Deals, &m.Decisions, &m.Fallbacks, &rated, &net[0], &net[1], &net[2], &net[3], &status, &forfeited, &finished)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
@@ -649,7 +650,7 @@ ON CONFLICT (league_id, rules, tainted) DO UPDATE SET seq = rating_elo_head.seq 
 			return err
 		}
 		l := board.NewEloLedger(false)
-		rows, err := tx.QueryContext(ctx, s.rebind(`SELECT bot, elo FROM rating_elo WHERE league_id = ? AND rules = ? AND tainted = ?
+		rows, err := tx.QueryContext(ctx, s.rebind(`SELECT bot, elo, matches FROM rating_elo WHERE league_id = ? AND rules = ? AND tainted = ?
 	AND bot IN (`+placeholders(len(m.Bots))+`)`), append(ka, anys(m.Bots)...)...)
 		if err != nil {
 			return err
@@ -657,11 +658,12 @@ ON CONFLICT (league_id, rules, tainted) DO UPDATE SET seq = rating_elo_head.seq 
 		for rows.Next() {
 			var b string
 			var elo float64
-			if err := rows.Scan(&b, &elo); err != nil {
+			var n int
+			if err := rows.Scan(&b, &elo, &n); err != nil {
 				rows.Close()
 				return err
 			}
-			l.Ratings[b] = elo
+			l.Ratings[b], l.Matches[b] = elo, n
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -675,6 +677,9 @@ ON CONFLICT (league_id, rules, tainted) DO UPDATE SET seq = rating_elo_head.seq 
 			if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO rating_elo (league_id, rules, tainted, bot, elo, matches)
 VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (league_id, rules, tainted, bot) DO UPDATE SET elo = excluded.elo,
 	matches = rating_elo.matches + 1`), append(ka, b, after[i])...); err != nil {
+				return err
+			}
+			if err := s.addEloPoint(ctx, tx, k, b, l.Matches[b]+1, matchID, finished.T, after[i]); err != nil { // elohistory.go
 				return err
 			}
 		}
@@ -734,7 +739,7 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 		return err
 	}
 	for _, t := range slices.Concat([]string{"rating_roles", "rating_matches", "rating_open_groups", "rating_compositions",
-		"rating_elo", "rating_elo_head", "rating_elo_log"}, sourceTables) {
+		"rating_elo", "rating_elo_head", "rating_elo_log", "rating_elo_points"}, sourceTables) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
 			return s.wrap(op, err)
 		}

@@ -50,7 +50,7 @@ func convertCompactRecords(ctx context.Context, s *Store, tx *sql.Tx) error {
 			}
 			info.id = k.match
 		}
-		deals, err := s.loadDealsFrom(ctx, tx, info, k.match, &k.number, true)
+		deals, err := s.loadDealsFrom(ctx, tx, info, k.match, oneDeal(k.number), true)
 		if err != nil {
 			return fmt.Errorf("deal %d of match %s: %w", k.number, k.match, err)
 		}
@@ -134,7 +134,7 @@ WHERE r.match_id = ? AND d.record IS NOT NULL ORDER BY r.deal_number, r.seat`), 
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	deals, err := s.loadDealsFrom(ctx, tx, info, matchID, nil, false) // a compact record's results are rebuilt
+	deals, err := s.loadDealsFrom(ctx, tx, info, matchID, allDeals, false) // a compact record's results are rebuilt
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ WHERE r.match_id = ? AND d.record IS NOT NULL ORDER BY r.deal_number, r.seat`), 
 		if d.SentDigest == nil || slices.Equal(stored[d.Number], d.Results) {
 			continue
 		}
-		whole, err := s.loadDealsFrom(ctx, tx, info, matchID, &d.Number, true)
+		whole, err := s.loadDealsFrom(ctx, tx, info, matchID, oneDeal(d.Number), true)
 		if err != nil {
 			return err
 		}

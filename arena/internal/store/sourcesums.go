@@ -555,7 +555,7 @@ func convertSourceSums(ctx context.Context, s *Store, tx *sql.Tx) error {
 			}
 			acc, cur = board.NewAccumulator(), lr
 		}
-		deals, err := s.loadDealsFrom(ctx, tx, m.mi, m.info.ID, nil, false)
+		deals, err := s.loadDealsFrom(ctx, tx, m.mi, m.info.ID, allDeals, false)
 		if err != nil {
 			return err
 		}

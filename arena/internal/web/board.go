@@ -53,19 +53,36 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 }
 
 // historyToProto is the board's rating over its league's time: each bot's headline with its
-// interval at each point the store kept (a few dozen, never a point per match or deal).
-func historyToProto(lb *board.Leaderboard) *viewv1.GetRatingHistoryResponse {
+// interval at each point the store kept (a few dozen, never a point per match or deal); and
+// beneath each bot, its multiplayer Elo after some of its finished matches (elo).
+func historyToProto(lb *board.Leaderboard, elo []board.BotEloHistory) *viewv1.GetRatingHistoryResponse {
 	resp := &viewv1.GetRatingHistoryResponse{Unit: lb.Unit,
-		Rating: lb.Unit + " per deal against a table of bots drawn from the others, with its 95% interval, over the deal sources stored"}
+		Rating:    lb.Unit + " per deal against a table of bots drawn from the others, with its 95% interval, over the deal sources stored",
+		EloRating: "multiplayer Elo after each finished match, from 1500"}
 	if len(lb.History) == 0 {
 		resp.Rating = lb.HistoryNote
-		return resp
 	}
 	byBot := map[string]*viewv1.BotHistory{}
 	for _, b := range lb.Bots {
 		h := &viewv1.BotHistory{Bot: b.Bot}
 		byBot[b.Bot] = h
 		resp.Bots = append(resp.Bots, h)
+	}
+	for _, b := range elo {
+		h := byBot[b.Bot]
+		if h == nil { // rated by Elo only (its deals not rated by the headline yet)
+			h = &viewv1.BotHistory{Bot: b.Bot}
+			byBot[b.Bot] = h
+			resp.Bots = append(resp.Bots, h)
+		}
+		h.Matches = int32(b.Matches)
+		for _, p := range b.Points {
+			pt := &viewv1.EloPoint{MatchId: p.Match, MatchNumber: int32(p.Number), Rating: p.Rating}
+			if !p.Finished.IsZero() {
+				pt.Finished = protoconv.Timestamp(p.Finished)
+			}
+			h.Elo = append(h.Elo, pt)
+		}
 	}
 	for _, p := range lb.History {
 		for _, b := range p.Bots {

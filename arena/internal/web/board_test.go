@@ -12,14 +12,15 @@ import (
 func TestRatingHistoryIsTheHeadlineWithItsBand(t *testing.T) {
 	t.Parallel()
 	lb := &board.Leaderboard{Unit: "cents", Bots: []board.Standing{{Bot: "a"}, {Bot: "b"}}}
-	if resp := historyToProto(&board.Leaderboard{HistoryNote: "kept per league"}); len(resp.Bots) != 0 || resp.Rating != "kept per league" {
+	if resp := historyToProto(&board.Leaderboard{HistoryNote: "kept per league"}, nil); len(resp.Bots) != 0 || resp.Rating != "kept per league" {
 		t.Errorf("no history: %v", resp)
 	}
 	for c := int64(1); c <= 3; c++ {
 		lb.History = append(lb.History, board.HistoryPoint{Clock: 10 * c, Sources: int(10 * c), Deals: 60 * int(c), At: time.Unix(c, 0),
 			Bots: []board.HistoryBot{{Bot: "a", Rating: 1, Lo: -1, Hi: 3, Interval: c > 1, Provisional: true}, {Bot: "b", Rating: -1, Lo: -1, Hi: -1}}})
 	}
-	resp := historyToProto(lb)
+	elo := []board.BotEloHistory{{Bot: "b", Rating: 1510, Matches: 7, Points: []board.EloSample{{Number: 1, Match: "m1", Rating: 1505}, {Number: 7, Match: "m7", Rating: 1510}}}}
+	resp := historyToProto(lb, elo)
 	if resp.Unit != "cents" || len(resp.Bots) != 2 || resp.Bots[0].Bot != "a" || len(resp.Bots[0].Points) != 3 {
 		t.Fatalf("history %v, want a's and b's 3 points", resp)
 	}
@@ -30,5 +31,12 @@ func TestRatingHistoryIsTheHeadlineWithItsBand(t *testing.T) {
 	}
 	if resp.Bots[0].Points[0].Interval || resp.Bots[1].Points[0].Interval {
 		t.Error("a point without an interval has one")
+	}
+	// Beneath the headline, each bot's sampled multiplayer Elo: the secondary history.
+	if b := resp.Bots[1]; b.Matches != 7 || len(b.Elo) != 2 || b.Elo[1].MatchNumber != 7 || b.Elo[1].MatchId != "m7" || b.Elo[1].Rating != 1510 {
+		t.Errorf("b's Elo %v (%d matches), want its 2 sampled points of 7 matches", b.Elo, b.Matches)
+	}
+	if len(resp.Bots[0].Elo) != 0 || resp.EloRating == "" {
+		t.Errorf("a's Elo %v (none was given), Elo rating %q", resp.Bots[0].Elo, resp.EloRating)
 	}
 }

@@ -43,12 +43,12 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 	}
 	m, view := walk.Match, walk.View
 	players := m.Rules.Players
-	nums, err := v.Store.DealNumbers(ctx, m.ID)
+	nums, played, err := v.neighbours(ctx, m.ID, rec.Number)
 	if err != nil {
 		return nil, grpcError(err)
 	}
 	resp := &viewv1.GetReplayResponse{
-		Match: matchInfo(stored, len(nums)), DealNumber: int32(rec.Number), Group: int32(rec.Group),
+		Match: matchInfo(stored, played), DealNumber: int32(rec.Number), Group: int32(rec.Group),
 		Seating: rec.Seating, View: view.String(), Players: int32(players), Dealer: int32(players - 1),
 		Pot: int32(rec.Options.Pot), ForcedRamsch: rec.Options.ForcedRamsch,
 	}
@@ -59,11 +59,11 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	before, played, err := v.scoreBefore(ctx, stored, len(nums), rec.Number, gate)
+	before, counted, err := v.scoreBefore(ctx, stored, played, rec.Number, gate)
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	resp.DealsBefore = int32(played)
+	resp.DealsBefore = int32(counted)
 	for _, b := range rec.Seating {
 		resp.ScoreBefore = append(resp.ScoreBefore, before[b])
 	}
@@ -136,6 +136,29 @@ func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number 
 		}
 	}
 	return net, counted, nil
+}
+
+// neighbours are the numbers of the match's stored deals around deal n (replayNeighbours on
+// either side, and the first and the last), for the replay's navigation, and how many are
+// stored.
+func (v *View) neighbours(ctx context.Context, matchID string, n int) ([]int, int, error) {
+	played, first, last, err := v.Store.DealSpan(ctx, matchID)
+	if err != nil {
+		return nil, 0, err
+	}
+	around, err := v.Store.DealNumbersBetween(ctx, matchID, max(n-replayNeighbours, 0), n+replayNeighbours)
+	if err != nil {
+		return nil, 0, err
+	}
+	var nums []int
+	if played > 0 && (len(around) == 0 || first < around[0]) {
+		nums = append(nums, first)
+	}
+	nums = append(nums, around...)
+	if played > 0 && last > nums[len(nums)-1] {
+		nums = append(nums, last)
+	}
+	return nums, played, nil
 }
 
 func stepToProto(s *replay.Step, view replay.View, players int) *viewv1.Step {

@@ -24,6 +24,17 @@ const (
 	// maxListedMatches bounds one ListMatches answer, whatever the page asks.
 	maxListedMatches = 500
 	defaultListed    = 50
+	// A match page lists defaultDealPage deals unless it asks for more, at most maxDealPage:
+	// a 10,000-deal match is a few hundred kilobytes a page, not megabytes at once.
+	defaultDealPage = 200
+	maxDealPage     = 1000
+	// A rating history has defaultHistoryPoints points in all unless the page asks for
+	// others, at most maxHistoryPoints: a few hundred matches per bot draw the curve.
+	defaultHistoryPoints = 1200
+	maxHistoryPoints     = 5000
+	// replayNeighbours is how many deal numbers on either side of a replayed deal its
+	// navigation lists.
+	replayNeighbours = 100
 )
 
 // Store is what the dashboard reads; the SQL store (arena/internal/store) has all of it. Every method reads a
@@ -32,9 +43,21 @@ type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
-	DealNumbers(ctx context.Context, matchID string) ([]int, error)
-	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) // see replay.Gate
+	DealNumbers(ctx context.Context, matchID string) ([]int, error) // (replay.Store: when a deal is missing)
+	DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error)
+	// DealSummaries: every stored deal of one match, without the requests sent. Read once per
+	// match (and per deal stored since) for the replay's and the live view's running score,
+	// which leave out deals still in play: the one read in proportion to a match's deals.
 	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
+	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) // see replay.Gate
+	// DealSpan: the count of a match's stored deals, the first and last of their numbers.
+	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
+	// DealSummaryPage: at most limit of a match's deals numbered first or more, and whether
+	// more follow.
+	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
+	// MatchNets: each bot's net over the match's stored deals, from kept sums.
+	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
+	board.EloHistorySource
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
 	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
@@ -157,17 +180,32 @@ func (v *View) GetLeaderboard(ctx context.Context, req *viewv1.GetLeaderboardReq
 	return boardToProto(lb), nil
 }
 
-// GetRatingHistory is a league's headline rating over its time, with each bot's interval.
+// GetRatingHistory is a league's headline rating over its time, with each bot's interval (the
+// board's history, a few dozen points the store kept), and beneath each bot its multiplayer
+// Elo after its matches, as the board's ledger keeps it (clean matches only), sampled to a
+// bounded number of points: its cost and size follow the points shown, not the matches rated.
 func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistoryRequest) (*viewv1.GetRatingHistoryResponse, error) {
 	rules, err := filterRules(req.GetRules())
 	if err != nil {
 		return nil, err
 	}
+	points := int(req.GetMaxPoints())
+	switch {
+	case points < 0:
+		return nil, status.Errorf(codes.InvalidArgument, "max_points %d: want a positive number (or 0 for %d)", points, defaultHistoryPoints)
+	case points == 0:
+		points = defaultHistoryPoints
+	}
+	k := board.BoardEloKey(domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules}, false)
+	hs, err := v.Store.EloHistory(ctx, k, min(points, maxHistoryPoints))
+	if err != nil {
+		return nil, grpcError(err)
+	}
 	lb, err := v.Leaderboard(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	return historyToProto(lb), nil
+	return historyToProto(lb, hs), nil
 }
 
 func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
@@ -208,22 +246,36 @@ func (v *View) ListMatches(ctx context.Context, req *viewv1.ListMatchesRequest) 
 	}
 	resp := &viewv1.ListMatchesResponse{}
 	for i := range ms {
-		nums, err := v.Store.DealNumbers(ctx, ms[i].ID)
+		n, _, _, err := v.Store.DealSpan(ctx, ms[i].ID)
 		if err != nil {
 			return nil, grpcError(err)
 		}
-		resp.Matches = append(resp.Matches, matchInfo(&ms[i], len(nums)))
+		resp.Matches = append(resp.Matches, matchInfo(&ms[i], n))
 	}
 	return resp, nil
 }
 
-// GetMatch is a match with each stored deal's contract, declarer, result and payoffs.
+// GetMatch is a match, with its net over every stored deal, and a page of its stored deals
+// with each one's contract, declarer, result and payoffs.
 func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*viewv1.GetMatchResponse, error) {
+	first, limit := int(req.GetFirstDeal()), int(req.GetLimit())
+	switch {
+	case first < 0:
+		return nil, status.Errorf(codes.InvalidArgument, "first_deal %d: deals are numbered from 0", first)
+	case limit < 0:
+		return nil, status.Errorf(codes.InvalidArgument, "limit %d: want a positive number (or 0 for %d)", limit, defaultDealPage)
+	case limit == 0:
+		limit = defaultDealPage
+	}
 	m, err := v.Store.GetMatch(ctx, req.GetMatchId())
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	deals, err := v.Store.DealSummaries(ctx, m.ID)
+	deals, more, err := v.Store.DealSummaryPage(ctx, m.ID, first, min(limit, maxDealPage))
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	played, _, _, err := v.Store.DealSpan(ctx, m.ID)
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -231,9 +283,12 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	info := matchInfo(m, len(deals))
-	net := make(map[string]int64)
-	resp := &viewv1.GetMatchResponse{Match: info}
+	net, err := v.openNets(ctx, m, gate)
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	info := matchInfo(m, played)
+	resp := &viewv1.GetMatchResponse{Match: info, More: more}
 	for i := range deals {
 		d := &deals[i]
 		line := &viewv1.DealLine{DealNumber: int32(d.Number), Group: int32(d.Group), Seating: d.Seating}
@@ -245,14 +300,41 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 			continue
 		}
 		line.Settlement = protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players)
-		for _, r := range d.Results {
-			net[r.Bot] += int64(r.Payoff)
-		}
+	}
+	if more {
+		resp.NextDeal = int32(deals[len(deals)-1].Number + 1)
 	}
 	for _, b := range m.Spec.Bots {
 		info.Net = append(info.Net, net[b])
 	}
 	return resp, nil
+}
+
+// openNets is each bot's net over the match's stored deals that gate lets be shown: the kept
+// sums, less the deals still in play at another table (a few: a duplicate group, or a deal of
+// a league round not done everywhere; none once the match and its round are done).
+func (v *View) openNets(ctx context.Context, m *domain.Match, gate *replay.Gate) (map[string]int64, error) {
+	net, err := v.Store.MatchNets(ctx, m.ID)
+	if err != nil || gate.AllOpen() {
+		return net, err
+	}
+	numbers, err := v.Store.DealNumbers(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range numbers {
+		if gate.Check(n) == nil {
+			continue
+		}
+		d, err := v.Store.Deal(ctx, m.ID, n)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range d.Results {
+			net[r.Bot] -= int64(r.Payoff)
+		}
+	}
+	return net, nil
 }
 
 // GetLive is the public state of the arena's running matches.

@@ -116,9 +116,10 @@ func (s *Memory) saveDeal(d *domain.DealRecord) {
 	}
 	s.deals[d.MatchID][d.Number] = d
 	s.chain(m, d)
+	rules := s.rulesText[d.MatchID]
 	for _, r := range d.Results {
 		s.results = append(s.results, domain.ResultRow{MatchID: d.MatchID, LeagueID: m.Spec.LeagueID, Deal: d.Number,
-			Group: d.Group, Rules: m.Spec.Rules.String(), SeatResult: r})
+			Group: d.Group, Rules: rules, SeatResult: r})
 	}
 	s.addToTotals(m, d)
 	s.addToRatings(m, d)

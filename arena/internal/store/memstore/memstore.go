@@ -26,21 +26,24 @@ import (
 // play, most of it the requests: docs/BENCHMARKS.md), so a league of millions of deals
 // belongs in a database.
 type Memory struct {
-	mu       sync.Mutex
-	bots     map[string]domain.Bot // by name
-	matches  map[string]*domain.Match
-	deals    map[string]map[int]*domain.DealRecord
-	results  []domain.ResultRow
-	analyses map[analysisKey][]byte
-	leagues  map[string]*domain.League
-	places   map[string][]domain.LeagueMatch
-	jobs     []*domain.Job
-	jobByKey map[string]*domain.Job
-	nextID   int
-	rounds   map[string]int                // match id → round, for the matches of leagues' schedules
-	links    map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
-	totals   map[string]*memoryTotals      // league id → running totals (totals.go)
-	ratings  *board.Accumulator            // the leaderboard's sums (ratings.go)
+	mu      sync.Mutex
+	bots    map[string]domain.Bot // by name
+	matches map[string]*domain.Match
+	// rulesText spells each match's rules once, for its result rows (a spelling costs more
+	// than the rest of storing a deal in memory).
+	rulesText map[string]string
+	deals     map[string]map[int]*domain.DealRecord
+	results   []domain.ResultRow
+	analyses  map[analysisKey][]byte
+	leagues   map[string]*domain.League
+	places    map[string][]domain.LeagueMatch
+	jobs      []*domain.Job
+	jobByKey  map[string]*domain.Job
+	nextID    int
+	rounds    map[string]int                // match id → round, for the matches of leagues' schedules
+	links     map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
+	totals    map[string]*memoryTotals      // league id → running totals (totals.go)
+	ratings   *board.Accumulator            // the leaderboard's sums (ratings.go)
 	// The rating history (ratings.go): its points by league and rule set, the clocks the deals
 	// stored since the last look made due, and the writer taking points.
 	history    map[board.LeagueRules][]board.HistoryPoint
@@ -54,7 +57,7 @@ var _ leaguestore.Store = (*Memory)(nil)
 // New returns an empty memory store.
 func New() *Memory {
 	return &Memory{
-		bots: map[string]domain.Bot{}, matches: map[string]*domain.Match{}, deals: map[string]map[int]*domain.DealRecord{},
+		bots: map[string]domain.Bot{}, matches: map[string]*domain.Match{}, rulesText: map[string]string{}, deals: map[string]map[int]*domain.DealRecord{},
 		analyses: map[analysisKey][]byte{}, leagues: map[string]*domain.League{}, places: map[string][]domain.LeagueMatch{},
 		jobByKey: map[string]*domain.Job{},
 	}
@@ -175,6 +178,7 @@ func (s *Memory) createMatch(m *domain.Match) bool {
 		c.Forfeited = nil
 	}
 	s.matches[m.ID] = c
+	s.rulesText[m.ID] = c.Spec.Rules.String()
 	return true
 }
 

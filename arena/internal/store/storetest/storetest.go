@@ -52,6 +52,13 @@ type Store interface {
 	// or resumes a league (domain.League.Paused).
 	LeagueBots(ctx context.Context, league string) ([]domain.LeagueBot, error)
 	SetLeaguePaused(ctx context.Context, id string, paused bool) error
+	// What the dashboard reads a page at a time: a match's span (count, first and last deal
+	// number), a page of its deal summaries and whether more follow, its net over all its
+	// deals, and a bounded rating history (board.EloHistorySource).
+	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
+	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
+	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
+	board.EloHistorySource
 }
 
 // test is one test of the suite, run on a fresh store.
@@ -75,6 +82,8 @@ var tests = []test{
 	{"ConcurrentWriters", testConcurrentWriters},
 	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
 	{"AnalysesRoundTripPerMethodAndReplace", testAnalyses},
+	{"DealPagesSpanAndNet", testDealPages},
+	{"EloHistoryIsTheLedgerSampled", testEloHistory},
 	{"LeagueScheduleIsIdempotent", testLeagueSchedule},
 	{"Queue/LeasesHeartbeatsAndRescue", testLeases},
 	{"Queue/SaveJobDealCompletesJobAndMatchOnce", testCompletion},

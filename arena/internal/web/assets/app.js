@@ -342,17 +342,23 @@ async function matchesPage(q) {
       el("td", { class: "l" }, (m.bots || []).join(", "))))))) : el("p", { class: "muted" }, "No matches match."));
 }
 
-async function matchPage(id) {
-  const resp = await rpc("GetMatch", { matchId: id });
+async function matchPage(id, q) {
+  const from = Math.max(Number(q.get("from") || 0), 0);
+  const resp = await rpc("GetMatch", { matchId: id, firstDeal: from });
   const m = resp.match;
   const players = (m.bots || []).length;
   const deals = resp.deals || [];
+  // A long match comes a page at a time: the net above is over every stored deal.
+  const page = (from > 0 || resp.more) && deals.length ? el("p", { class: "muted", id: "deal-pages" },
+    `deals ${deals[0].dealNumber || 0}–${deals[deals.length - 1].dealNumber || 0} of ${m.dealsPlayed} stored`,
+    from > 0 ? el("span", {}, " · ", link(`#/match/${encodeURIComponent(id)}?from=${Math.max(from - deals.length, 0)}`, "‹ earlier")) : null,
+    resp.more ? el("span", {}, " · ", link(`#/match/${encodeURIComponent(id)}?from=${resp.nextDeal}`, "later ›")) : null) : null;
   const netRows = (m.bots || []).map((b, i) => el("tr", {}, el("td", { class: "l" }, b), el("td", {}, m.net ? m.net[i] : 0)));
   show(el("h1", {}, "Match " + m.matchId),
     el("p", { class: "muted" }, `${m.status} · ${m.rules} · ${m.dealsPlayed}/${m.dealsPlanned} deals${m.duplicate ? " · duplicate" : ""}${m.leagueId ? " · league " + m.leagueId : ""}`,
       m.status === "running" ? el("span", {}, " · ", link("#/live/" + encodeURIComponent(id), "watch it live")) : null),
     el("h2", {}, "Net result"), el("table", { style: "width:auto" }, el("tbody", {}, netRows)),
-    el("h2", {}, "Deals"),
+    el("h2", {}, "Deals"), page,
     deals.length ? el("div", { class: "scroll" }, el("table", { id: "deals" },
       el("thead", {}, el("tr", {}, el("th", {}, "deal"), el("th", {}, "group"), el("th", { class: "l" }, "contract"), el("th", { class: "l" }, "declarer"),
         el("th", { class: "l" }, "result"), Array.from({ length: players }, (_, s) => el("th", {}, "seat " + s)), el("th", {}))),
@@ -762,7 +768,7 @@ async function route() {
       case "leagues": await leaguesPage(); break;
       case "league": await leaguePage(parts[1]); break;
       case "matches": await matchesPage(q); break;
-      case "match": await matchPage(parts[1]); break;
+      case "match": await matchPage(parts[1], q); break;
       case "replay": await replayPage(parts[1], Number(parts[2] || 0), q); break;
       case "live": await livePage(parts[1]); break;
       default: show(el("p", { class: "error" }, "No such page: " + location.hash));

@@ -733,9 +733,13 @@ func (x *GetLeaderboardResponse) GetNotes() []string {
 }
 
 type GetRatingHistoryRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	LeagueId      string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
-	Rules         string                 `protobuf:"bytes,2,opt,name=rules,proto3" json:"rules,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	LeagueId string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
+	Rules    string                 `protobuf:"bytes,2,opt,name=rules,proto3" json:"rules,omitempty"`
+	// At most this many points of the multiplayer Elo (BotHistory.elo) in all (0: 1200; at most
+	// 5000), shared among the bots: each bot's first and last match and others evenly spaced
+	// between, by its match count. The headline's points are always all kept (a few dozen).
+	MaxPoints     int32 `protobuf:"varint,3,opt,name=max_points,json=maxPoints,proto3" json:"max_points,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -782,6 +786,13 @@ func (x *GetRatingHistoryRequest) GetRules() string {
 		return x.Rules
 	}
 	return ""
+}
+
+func (x *GetRatingHistoryRequest) GetMaxPoints() int32 {
+	if x != nil {
+		return x.MaxPoints
+	}
+	return 0
 }
 
 // RatingPoint is a bot's headline rating at one moment of its league's time, with its 95%
@@ -933,9 +944,15 @@ func (x *RatingPoint) GetTaken() *timestamppb.Timestamp {
 }
 
 type BotHistory struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Bot           string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
-	Points        []*RatingPoint         `protobuf:"bytes,2,rep,name=points,proto3" json:"points,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Bot   string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
+	// The headline over the league's time, oldest first: the board's history.
+	Points []*RatingPoint `protobuf:"bytes,2,rep,name=points,proto3" json:"points,omitempty"`
+	// The multiplayer Elo's rated matches of the bot (clean matches only), all of them.
+	Matches int32 `protobuf:"varint,3,opt,name=matches,proto3" json:"matches,omitempty"`
+	// The multiplayer Elo after some of those matches (see max_points), by match_number: the
+	// secondary history, kept by the store per bot and ledger.
+	Elo           []*EloPoint `protobuf:"bytes,4,rep,name=elo,proto3" json:"elo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -984,20 +1001,106 @@ func (x *BotHistory) GetPoints() []*RatingPoint {
 	return nil
 }
 
+func (x *BotHistory) GetMatches() int32 {
+	if x != nil {
+		return x.Matches
+	}
+	return 0
+}
+
+func (x *BotHistory) GetElo() []*EloPoint {
+	if x != nil {
+		return x.Elo
+	}
+	return nil
+}
+
+// EloPoint is a bot's multiplayer Elo (from 1500) after its match_number-th rated match.
+type EloPoint struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	MatchId  string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	Finished *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=finished,proto3" json:"finished,omitempty"`
+	// The bot's count of rated matches after this one, from 1.
+	MatchNumber   int32   `protobuf:"varint,3,opt,name=match_number,json=matchNumber,proto3" json:"match_number,omitempty"`
+	Rating        float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EloPoint) Reset() {
+	*x = EloPoint{}
+	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EloPoint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EloPoint) ProtoMessage() {}
+
+func (x *EloPoint) ProtoReflect() protoreflect.Message {
+	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EloPoint.ProtoReflect.Descriptor instead.
+func (*EloPoint) Descriptor() ([]byte, []int) {
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *EloPoint) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *EloPoint) GetFinished() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Finished
+	}
+	return nil
+}
+
+func (x *EloPoint) GetMatchNumber() int32 {
+	if x != nil {
+		return x.MatchNumber
+	}
+	return 0
+}
+
+func (x *EloPoint) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
 type GetRatingHistoryResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// What the rating is, or why there is no history (it is kept per league and rule set).
 	Rating string        `protobuf:"bytes,1,opt,name=rating,proto3" json:"rating,omitempty"`
 	Bots   []*BotHistory `protobuf:"bytes,2,rep,name=bots,proto3" json:"bots,omitempty"`
 	// The unit of the rating: cents (modern) or points.
-	Unit          string `protobuf:"bytes,3,opt,name=unit,proto3" json:"unit,omitempty"`
+	Unit string `protobuf:"bytes,3,opt,name=unit,proto3" json:"unit,omitempty"`
+	// What the bots' elo points are ("multiplayer Elo after each finished match, from 1500").
+	EloRating     string `protobuf:"bytes,4,opt,name=elo_rating,json=eloRating,proto3" json:"elo_rating,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetRatingHistoryResponse) Reset() {
 	*x = GetRatingHistoryResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1009,7 +1112,7 @@ func (x *GetRatingHistoryResponse) String() string {
 func (*GetRatingHistoryResponse) ProtoMessage() {}
 
 func (x *GetRatingHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[12]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1022,7 +1125,7 @@ func (x *GetRatingHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRatingHistoryResponse.ProtoReflect.Descriptor instead.
 func (*GetRatingHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{12}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetRatingHistoryResponse) GetRating() string {
@@ -1046,6 +1149,13 @@ func (x *GetRatingHistoryResponse) GetUnit() string {
 	return ""
 }
 
+func (x *GetRatingHistoryResponse) GetEloRating() string {
+	if x != nil {
+		return x.EloRating
+	}
+	return ""
+}
+
 type GetLeagueProgressRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	LeagueId      string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
@@ -1055,7 +1165,7 @@ type GetLeagueProgressRequest struct {
 
 func (x *GetLeagueProgressRequest) Reset() {
 	*x = GetLeagueProgressRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1067,7 +1177,7 @@ func (x *GetLeagueProgressRequest) String() string {
 func (*GetLeagueProgressRequest) ProtoMessage() {}
 
 func (x *GetLeagueProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[13]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1080,7 +1190,7 @@ func (x *GetLeagueProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueProgressRequest.ProtoReflect.Descriptor instead.
 func (*GetLeagueProgressRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{13}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetLeagueProgressRequest) GetLeagueId() string {
@@ -1111,7 +1221,7 @@ type BotProgress struct {
 
 func (x *BotProgress) Reset() {
 	*x = BotProgress{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1123,7 +1233,7 @@ func (x *BotProgress) String() string {
 func (*BotProgress) ProtoMessage() {}
 
 func (x *BotProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[14]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1136,7 +1246,7 @@ func (x *BotProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BotProgress.ProtoReflect.Descriptor instead.
 func (*BotProgress) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{14}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BotProgress) GetBot() string {
@@ -1221,7 +1331,7 @@ type GetLeagueProgressResponse struct {
 
 func (x *GetLeagueProgressResponse) Reset() {
 	*x = GetLeagueProgressResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1233,7 +1343,7 @@ func (x *GetLeagueProgressResponse) String() string {
 func (*GetLeagueProgressResponse) ProtoMessage() {}
 
 func (x *GetLeagueProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[15]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1246,7 +1356,7 @@ func (x *GetLeagueProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueProgressResponse.ProtoReflect.Descriptor instead.
 func (*GetLeagueProgressResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{15}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetLeagueProgressResponse) GetLeagueId() string {
@@ -1367,7 +1477,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1379,7 +1489,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[16]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1502,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{16}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListMatchesRequest) GetBot() string {
@@ -1453,7 +1563,7 @@ type MatchInfo struct {
 
 func (x *MatchInfo) Reset() {
 	*x = MatchInfo{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1575,7 @@ func (x *MatchInfo) String() string {
 func (*MatchInfo) ProtoMessage() {}
 
 func (x *MatchInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[17]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1588,7 @@ func (x *MatchInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchInfo.ProtoReflect.Descriptor instead.
 func (*MatchInfo) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{17}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *MatchInfo) GetMatchId() string {
@@ -1581,7 +1691,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1593,7 +1703,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[18]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1606,7 +1716,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{18}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*MatchInfo {
@@ -1617,15 +1727,19 @@ func (x *ListMatchesResponse) GetMatches() []*MatchInfo {
 }
 
 type GetMatchRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// The page: the stored deals numbered first_deal or more, at most limit of them (0: 200;
+	// at most 1000).
+	FirstDeal     int32 `protobuf:"varint,2,opt,name=first_deal,json=firstDeal,proto3" json:"first_deal,omitempty"`
+	Limit         int32 `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1637,7 +1751,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[19]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1650,7 +1764,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{19}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetMatchRequest) GetMatchId() string {
@@ -1658,6 +1772,20 @@ func (x *GetMatchRequest) GetMatchId() string {
 		return x.MatchId
 	}
 	return ""
+}
+
+func (x *GetMatchRequest) GetFirstDeal() int32 {
+	if x != nil {
+		return x.FirstDeal
+	}
+	return 0
+}
+
+func (x *GetMatchRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
 }
 
 type DealLine struct {
@@ -1678,7 +1806,7 @@ type DealLine struct {
 
 func (x *DealLine) Reset() {
 	*x = DealLine{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1690,7 +1818,7 @@ func (x *DealLine) String() string {
 func (*DealLine) ProtoMessage() {}
 
 func (x *DealLine) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[20]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1703,7 +1831,7 @@ func (x *DealLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DealLine.ProtoReflect.Descriptor instead.
 func (*DealLine) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{20}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DealLine) GetDealNumber() int32 {
@@ -1742,16 +1870,21 @@ func (x *DealLine) GetInPlay() bool {
 }
 
 type GetMatchResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Match         *MatchInfo             `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
-	Deals         []*DealLine            `protobuf:"bytes,2,rep,name=deals,proto3" json:"deals,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// With the net of every stored deal (not only the page's) and deals_played counting them all.
+	Match *MatchInfo `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	// The page's deals, by number.
+	Deals []*DealLine `protobuf:"bytes,2,rep,name=deals,proto3" json:"deals,omitempty"`
+	// More deals are stored after the page: the next page starts at next_deal.
+	More          bool  `protobuf:"varint,3,opt,name=more,proto3" json:"more,omitempty"`
+	NextDeal      int32 `protobuf:"varint,4,opt,name=next_deal,json=nextDeal,proto3" json:"next_deal,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetMatchResponse) Reset() {
 	*x = GetMatchResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1763,7 +1896,7 @@ func (x *GetMatchResponse) String() string {
 func (*GetMatchResponse) ProtoMessage() {}
 
 func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[21]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1776,7 +1909,7 @@ func (x *GetMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchResponse.ProtoReflect.Descriptor instead.
 func (*GetMatchResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{21}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetMatchResponse) GetMatch() *MatchInfo {
@@ -1793,6 +1926,20 @@ func (x *GetMatchResponse) GetDeals() []*DealLine {
 	return nil
 }
 
+func (x *GetMatchResponse) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
+}
+
+func (x *GetMatchResponse) GetNextDeal() int32 {
+	if x != nil {
+		return x.NextDeal
+	}
+	return 0
+}
+
 type GetReplayRequest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	MatchId    string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
@@ -1805,7 +1952,7 @@ type GetReplayRequest struct {
 
 func (x *GetReplayRequest) Reset() {
 	*x = GetReplayRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1817,7 +1964,7 @@ func (x *GetReplayRequest) String() string {
 func (*GetReplayRequest) ProtoMessage() {}
 
 func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[22]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1830,7 +1977,7 @@ func (x *GetReplayRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{22}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetReplayRequest) GetMatchId() string {
@@ -1866,7 +2013,7 @@ type Attempt struct {
 
 func (x *Attempt) Reset() {
 	*x = Attempt{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +2025,7 @@ func (x *Attempt) String() string {
 func (*Attempt) ProtoMessage() {}
 
 func (x *Attempt) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[23]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1891,7 +2038,7 @@ func (x *Attempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attempt.ProtoReflect.Descriptor instead.
 func (*Attempt) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{23}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Attempt) GetText() string {
@@ -1958,7 +2105,7 @@ type Step struct {
 
 func (x *Step) Reset() {
 	*x = Step{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1970,7 +2117,7 @@ func (x *Step) String() string {
 func (*Step) ProtoMessage() {}
 
 func (x *Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[24]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1983,7 +2130,7 @@ func (x *Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Step.ProtoReflect.Descriptor instead.
 func (*Step) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{24}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Step) GetIndex() int32 {
@@ -2187,7 +2334,7 @@ type TableView struct {
 
 func (x *TableView) Reset() {
 	*x = TableView{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2199,7 +2346,7 @@ func (x *TableView) String() string {
 func (*TableView) ProtoMessage() {}
 
 func (x *TableView) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[25]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2212,7 +2359,7 @@ func (x *TableView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableView.ProtoReflect.Descriptor instead.
 func (*TableView) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{25}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TableView) GetBidding() []*LogEntry {
@@ -2362,7 +2509,7 @@ type LogEntry struct {
 
 func (x *LogEntry) Reset() {
 	*x = LogEntry{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2374,7 +2521,7 @@ func (x *LogEntry) String() string {
 func (*LogEntry) ProtoMessage() {}
 
 func (x *LogEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[26]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2387,7 +2534,7 @@ func (x *LogEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
 func (*LogEntry) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{26}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LogEntry) GetDecision() int32 {
@@ -2430,7 +2577,7 @@ type TrickView struct {
 
 func (x *TrickView) Reset() {
 	*x = TrickView{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2442,7 +2589,7 @@ func (x *TrickView) String() string {
 func (*TrickView) ProtoMessage() {}
 
 func (x *TrickView) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[27]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2455,7 +2602,7 @@ func (x *TrickView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TrickView.ProtoReflect.Descriptor instead.
 func (*TrickView) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{27}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *TrickView) GetNumber() int32 {
@@ -2523,7 +2670,7 @@ type SeatHand struct {
 
 func (x *SeatHand) Reset() {
 	*x = SeatHand{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2535,7 +2682,7 @@ func (x *SeatHand) String() string {
 func (*SeatHand) ProtoMessage() {}
 
 func (x *SeatHand) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[28]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2548,7 +2695,7 @@ func (x *SeatHand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatHand.ProtoReflect.Descriptor instead.
 func (*SeatHand) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{28}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SeatHand) GetCards() []string {
@@ -2590,7 +2737,8 @@ type GetReplayResponse struct {
 	// The deal's dealer, by seat (the seat before forehand).
 	Dealer int32   `protobuf:"varint,7,opt,name=dealer,proto3" json:"dealer,omitempty"`
 	Steps  []*Step `protobuf:"bytes,8,rep,name=steps,proto3" json:"steps,omitempty"`
-	// Deal numbers of the match, for the viewer's navigation.
+	// Deal numbers of the match's stored deals around this one (up to 100 on either side, and the
+	// first and the last), for the viewer's navigation.
 	DealNumbers []int32 `protobuf:"varint,9,rep,packed,name=deal_numbers,json=dealNumbers,proto3" json:"deal_numbers,omitempty"`
 	// The match's score before this deal, by seat of this deal: the net payoff of the bot in
 	// that seat over the match's deals played before it; with the settlement's payoffs, after.
@@ -2606,7 +2754,7 @@ type GetReplayResponse struct {
 
 func (x *GetReplayResponse) Reset() {
 	*x = GetReplayResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[29]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2618,7 +2766,7 @@ func (x *GetReplayResponse) String() string {
 func (*GetReplayResponse) ProtoMessage() {}
 
 func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[29]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2631,7 +2779,7 @@ func (x *GetReplayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{29}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetReplayResponse) GetMatch() *MatchInfo {
@@ -2737,7 +2885,7 @@ type GetReplayAnalysisRequest struct {
 
 func (x *GetReplayAnalysisRequest) Reset() {
 	*x = GetReplayAnalysisRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[30]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2749,7 +2897,7 @@ func (x *GetReplayAnalysisRequest) String() string {
 func (*GetReplayAnalysisRequest) ProtoMessage() {}
 
 func (x *GetReplayAnalysisRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[30]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2762,7 +2910,7 @@ func (x *GetReplayAnalysisRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayAnalysisRequest.ProtoReflect.Descriptor instead.
 func (*GetReplayAnalysisRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{30}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetReplayAnalysisRequest) GetMatchId() string {
@@ -2812,7 +2960,7 @@ type DecisionAnalysis struct {
 
 func (x *DecisionAnalysis) Reset() {
 	*x = DecisionAnalysis{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[31]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2824,7 +2972,7 @@ func (x *DecisionAnalysis) String() string {
 func (*DecisionAnalysis) ProtoMessage() {}
 
 func (x *DecisionAnalysis) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[31]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2837,7 +2985,7 @@ func (x *DecisionAnalysis) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecisionAnalysis.ProtoReflect.Descriptor instead.
 func (*DecisionAnalysis) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{31}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DecisionAnalysis) GetDecision() int32 {
@@ -2935,7 +3083,7 @@ type DealPar struct {
 
 func (x *DealPar) Reset() {
 	*x = DealPar{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[32]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2947,7 +3095,7 @@ func (x *DealPar) String() string {
 func (*DealPar) ProtoMessage() {}
 
 func (x *DealPar) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[32]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2960,7 +3108,7 @@ func (x *DealPar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DealPar.ProtoReflect.Descriptor instead.
 func (*DealPar) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{32}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *DealPar) GetGoal() string {
@@ -3020,7 +3168,7 @@ type StepAnalysis struct {
 
 func (x *StepAnalysis) Reset() {
 	*x = StepAnalysis{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[33]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3032,7 +3180,7 @@ func (x *StepAnalysis) String() string {
 func (*StepAnalysis) ProtoMessage() {}
 
 func (x *StepAnalysis) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[33]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3045,7 +3193,7 @@ func (x *StepAnalysis) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepAnalysis.ProtoReflect.Descriptor instead.
 func (*StepAnalysis) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{33}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *StepAnalysis) GetIndex() int32 {
@@ -3092,7 +3240,7 @@ type GetReplayAnalysisResponse struct {
 
 func (x *GetReplayAnalysisResponse) Reset() {
 	*x = GetReplayAnalysisResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[34]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3104,7 +3252,7 @@ func (x *GetReplayAnalysisResponse) String() string {
 func (*GetReplayAnalysisResponse) ProtoMessage() {}
 
 func (x *GetReplayAnalysisResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[34]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3117,7 +3265,7 @@ func (x *GetReplayAnalysisResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReplayAnalysisResponse.ProtoReflect.Descriptor instead.
 func (*GetReplayAnalysisResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{34}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetReplayAnalysisResponse) GetUnit() string {
@@ -3188,7 +3336,7 @@ type GetLiveRequest struct {
 
 func (x *GetLiveRequest) Reset() {
 	*x = GetLiveRequest{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[35]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3200,7 +3348,7 @@ func (x *GetLiveRequest) String() string {
 func (*GetLiveRequest) ProtoMessage() {}
 
 func (x *GetLiveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[35]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3213,7 +3361,7 @@ func (x *GetLiveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLiveRequest.ProtoReflect.Descriptor instead.
 func (*GetLiveRequest) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{35}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetLiveRequest) GetMatchId() string {
@@ -3243,7 +3391,7 @@ type LiveEvent struct {
 
 func (x *LiveEvent) Reset() {
 	*x = LiveEvent{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[36]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3255,7 +3403,7 @@ func (x *LiveEvent) String() string {
 func (*LiveEvent) ProtoMessage() {}
 
 func (x *LiveEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[36]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3268,7 +3416,7 @@ func (x *LiveEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveEvent.ProtoReflect.Descriptor instead.
 func (*LiveEvent) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{36}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *LiveEvent) GetSeq() int64 {
@@ -3310,7 +3458,7 @@ type LiveDeal struct {
 
 func (x *LiveDeal) Reset() {
 	*x = LiveDeal{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[37]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3322,7 +3470,7 @@ func (x *LiveDeal) String() string {
 func (*LiveDeal) ProtoMessage() {}
 
 func (x *LiveDeal) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[37]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3335,7 +3483,7 @@ func (x *LiveDeal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveDeal.ProtoReflect.Descriptor instead.
 func (*LiveDeal) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{37}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *LiveDeal) GetDealNumber() int32 {
@@ -3375,7 +3523,7 @@ type GetLiveResponse struct {
 
 func (x *GetLiveResponse) Reset() {
 	*x = GetLiveResponse{}
-	mi := &file_tapp_view_v1_view_proto_msgTypes[38]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3387,7 +3535,7 @@ func (x *GetLiveResponse) String() string {
 func (*GetLiveResponse) ProtoMessage() {}
 
 func (x *GetLiveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tapp_view_v1_view_proto_msgTypes[38]
+	mi := &file_tapp_view_v1_view_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3400,7 +3548,7 @@ func (x *GetLiveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLiveResponse.ProtoReflect.Descriptor instead.
 func (*GetLiveResponse) Descriptor() ([]byte, []int) {
-	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{38}
+	return file_tapp_view_v1_view_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *GetLiveResponse) GetRunning() []*MatchInfo {
@@ -3507,10 +3655,12 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\x03los\x18\t \x03(\x01R\x03los\x12.\n" +
 	"\acolumns\x18\n" +
 	" \x03(\v2\x14.tapp.view.v1.ColumnR\acolumns\x12\x14\n" +
-	"\x05notes\x18\v \x03(\tR\x05notes\"L\n" +
+	"\x05notes\x18\v \x03(\tR\x05notes\"k\n" +
 	"\x17GetRatingHistoryRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\x12\x14\n" +
-	"\x05rules\x18\x02 \x01(\tR\x05rules\"\x97\x03\n" +
+	"\x05rules\x18\x02 \x01(\tR\x05rules\x12\x1d\n" +
+	"\n" +
+	"max_points\x18\x03 \x01(\x05R\tmaxPoints\"\x97\x03\n" +
 	"\vRatingPoint\x12\x1d\n" +
 	"\bmatch_id\x18\x01 \x01(\tB\x02\x18\x01R\amatchId\x12:\n" +
 	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x02\x18\x01R\bfinished\x12%\n" +
@@ -3524,15 +3674,24 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\binterval\x18\n" +
 	" \x01(\bR\binterval\x12 \n" +
 	"\vprovisional\x18\v \x01(\bR\vprovisional\x120\n" +
-	"\x05taken\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\x05taken\"Q\n" +
+	"\x05taken\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\x05taken\"\x95\x01\n" +
 	"\n" +
 	"BotHistory\x12\x10\n" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x121\n" +
-	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\"t\n" +
+	"\x06points\x18\x02 \x03(\v2\x19.tapp.view.v1.RatingPointR\x06points\x12\x18\n" +
+	"\amatches\x18\x03 \x01(\x05R\amatches\x12(\n" +
+	"\x03elo\x18\x04 \x03(\v2\x16.tapp.view.v1.EloPointR\x03elo\"\x98\x01\n" +
+	"\bEloPoint\x12\x19\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x126\n" +
+	"\bfinished\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\bfinished\x12!\n" +
+	"\fmatch_number\x18\x03 \x01(\x05R\vmatchNumber\x12\x16\n" +
+	"\x06rating\x18\x04 \x01(\x01R\x06rating\"\x93\x01\n" +
 	"\x18GetRatingHistoryResponse\x12\x16\n" +
 	"\x06rating\x18\x01 \x01(\tR\x06rating\x12,\n" +
 	"\x04bots\x18\x02 \x03(\v2\x18.tapp.view.v1.BotHistoryR\x04bots\x12\x12\n" +
-	"\x04unit\x18\x03 \x01(\tR\x04unit\"7\n" +
+	"\x04unit\x18\x03 \x01(\tR\x04unit\x12\x1d\n" +
+	"\n" +
+	"elo_rating\x18\x04 \x01(\tR\teloRating\"7\n" +
 	"\x18GetLeagueProgressRequest\x12\x1b\n" +
 	"\tleague_id\x18\x01 \x01(\tR\bleagueId\"\xc3\x01\n" +
 	"\vBotProgress\x12\x10\n" +
@@ -3583,9 +3742,12 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\tduplicate\x18\f \x01(\bR\tduplicate\x12\x16\n" +
 	"\x06format\x18\r \x01(\tR\x06format\"H\n" +
 	"\x13ListMatchesResponse\x121\n" +
-	"\amatches\x18\x01 \x03(\v2\x17.tapp.view.v1.MatchInfoR\amatches\",\n" +
+	"\amatches\x18\x01 \x03(\v2\x17.tapp.view.v1.MatchInfoR\amatches\"a\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xa9\x01\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
+	"\n" +
+	"first_deal\x18\x02 \x01(\x05R\tfirstDeal\x12\x14\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\xa9\x01\n" +
 	"\bDealLine\x12\x1f\n" +
 	"\vdeal_number\x18\x01 \x01(\x05R\n" +
 	"dealNumber\x12\x14\n" +
@@ -3594,10 +3756,12 @@ const file_tapp_view_v1_view_proto_rawDesc = "" +
 	"\n" +
 	"settlement\x18\x04 \x01(\v2\x13.tapp.v1.SettlementR\n" +
 	"settlement\x12\x17\n" +
-	"\ain_play\x18\x05 \x01(\bR\x06inPlay\"o\n" +
+	"\ain_play\x18\x05 \x01(\bR\x06inPlay\"\xa0\x01\n" +
 	"\x10GetMatchResponse\x12-\n" +
 	"\x05match\x18\x01 \x01(\v2\x17.tapp.view.v1.MatchInfoR\x05match\x12,\n" +
-	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.DealLineR\x05deals\"b\n" +
+	"\x05deals\x18\x02 \x03(\v2\x16.tapp.view.v1.DealLineR\x05deals\x12\x12\n" +
+	"\x04more\x18\x03 \x01(\bR\x04more\x12\x1b\n" +
+	"\tnext_deal\x18\x04 \x01(\x05R\bnextDeal\"b\n" +
 	"\x10GetReplayRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1f\n" +
 	"\vdeal_number\x18\x02 \x01(\x05R\n" +
@@ -3777,7 +3941,7 @@ func file_tapp_view_v1_view_proto_rawDescGZIP() []byte {
 	return file_tapp_view_v1_view_proto_rawDescData
 }
 
-var file_tapp_view_v1_view_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_tapp_view_v1_view_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_tapp_view_v1_view_proto_goTypes = []any{
 	(*SetLeaguePausedRequest)(nil),    // 0: tapp.view.v1.SetLeaguePausedRequest
 	(*SetLeaguePausedResponse)(nil),   // 1: tapp.view.v1.SetLeaguePausedResponse
@@ -3791,114 +3955,117 @@ var file_tapp_view_v1_view_proto_goTypes = []any{
 	(*GetRatingHistoryRequest)(nil),   // 9: tapp.view.v1.GetRatingHistoryRequest
 	(*RatingPoint)(nil),               // 10: tapp.view.v1.RatingPoint
 	(*BotHistory)(nil),                // 11: tapp.view.v1.BotHistory
-	(*GetRatingHistoryResponse)(nil),  // 12: tapp.view.v1.GetRatingHistoryResponse
-	(*GetLeagueProgressRequest)(nil),  // 13: tapp.view.v1.GetLeagueProgressRequest
-	(*BotProgress)(nil),               // 14: tapp.view.v1.BotProgress
-	(*GetLeagueProgressResponse)(nil), // 15: tapp.view.v1.GetLeagueProgressResponse
-	(*ListMatchesRequest)(nil),        // 16: tapp.view.v1.ListMatchesRequest
-	(*MatchInfo)(nil),                 // 17: tapp.view.v1.MatchInfo
-	(*ListMatchesResponse)(nil),       // 18: tapp.view.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),           // 19: tapp.view.v1.GetMatchRequest
-	(*DealLine)(nil),                  // 20: tapp.view.v1.DealLine
-	(*GetMatchResponse)(nil),          // 21: tapp.view.v1.GetMatchResponse
-	(*GetReplayRequest)(nil),          // 22: tapp.view.v1.GetReplayRequest
-	(*Attempt)(nil),                   // 23: tapp.view.v1.Attempt
-	(*Step)(nil),                      // 24: tapp.view.v1.Step
-	(*TableView)(nil),                 // 25: tapp.view.v1.TableView
-	(*LogEntry)(nil),                  // 26: tapp.view.v1.LogEntry
-	(*TrickView)(nil),                 // 27: tapp.view.v1.TrickView
-	(*SeatHand)(nil),                  // 28: tapp.view.v1.SeatHand
-	(*GetReplayResponse)(nil),         // 29: tapp.view.v1.GetReplayResponse
-	(*GetReplayAnalysisRequest)(nil),  // 30: tapp.view.v1.GetReplayAnalysisRequest
-	(*DecisionAnalysis)(nil),          // 31: tapp.view.v1.DecisionAnalysis
-	(*DealPar)(nil),                   // 32: tapp.view.v1.DealPar
-	(*StepAnalysis)(nil),              // 33: tapp.view.v1.StepAnalysis
-	(*GetReplayAnalysisResponse)(nil), // 34: tapp.view.v1.GetReplayAnalysisResponse
-	(*GetLiveRequest)(nil),            // 35: tapp.view.v1.GetLiveRequest
-	(*LiveEvent)(nil),                 // 36: tapp.view.v1.LiveEvent
-	(*LiveDeal)(nil),                  // 37: tapp.view.v1.LiveDeal
-	(*GetLiveResponse)(nil),           // 38: tapp.view.v1.GetLiveResponse
-	(*timestamppb.Timestamp)(nil),     // 39: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),       // 40: google.protobuf.Duration
-	(*v1.Settlement)(nil),             // 41: tapp.v1.Settlement
-	(v1.Decision)(0),                  // 42: tapp.v1.Decision
-	(*v1.Observation)(nil),            // 43: tapp.v1.Observation
-	(*v1.Hand)(nil),                   // 44: tapp.v1.Hand
-	(*v1.DecisionRequest)(nil),        // 45: tapp.v1.DecisionRequest
-	(*v1.GameEvent)(nil),              // 46: tapp.v1.GameEvent
+	(*EloPoint)(nil),                  // 12: tapp.view.v1.EloPoint
+	(*GetRatingHistoryResponse)(nil),  // 13: tapp.view.v1.GetRatingHistoryResponse
+	(*GetLeagueProgressRequest)(nil),  // 14: tapp.view.v1.GetLeagueProgressRequest
+	(*BotProgress)(nil),               // 15: tapp.view.v1.BotProgress
+	(*GetLeagueProgressResponse)(nil), // 16: tapp.view.v1.GetLeagueProgressResponse
+	(*ListMatchesRequest)(nil),        // 17: tapp.view.v1.ListMatchesRequest
+	(*MatchInfo)(nil),                 // 18: tapp.view.v1.MatchInfo
+	(*ListMatchesResponse)(nil),       // 19: tapp.view.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),           // 20: tapp.view.v1.GetMatchRequest
+	(*DealLine)(nil),                  // 21: tapp.view.v1.DealLine
+	(*GetMatchResponse)(nil),          // 22: tapp.view.v1.GetMatchResponse
+	(*GetReplayRequest)(nil),          // 23: tapp.view.v1.GetReplayRequest
+	(*Attempt)(nil),                   // 24: tapp.view.v1.Attempt
+	(*Step)(nil),                      // 25: tapp.view.v1.Step
+	(*TableView)(nil),                 // 26: tapp.view.v1.TableView
+	(*LogEntry)(nil),                  // 27: tapp.view.v1.LogEntry
+	(*TrickView)(nil),                 // 28: tapp.view.v1.TrickView
+	(*SeatHand)(nil),                  // 29: tapp.view.v1.SeatHand
+	(*GetReplayResponse)(nil),         // 30: tapp.view.v1.GetReplayResponse
+	(*GetReplayAnalysisRequest)(nil),  // 31: tapp.view.v1.GetReplayAnalysisRequest
+	(*DecisionAnalysis)(nil),          // 32: tapp.view.v1.DecisionAnalysis
+	(*DealPar)(nil),                   // 33: tapp.view.v1.DealPar
+	(*StepAnalysis)(nil),              // 34: tapp.view.v1.StepAnalysis
+	(*GetReplayAnalysisResponse)(nil), // 35: tapp.view.v1.GetReplayAnalysisResponse
+	(*GetLiveRequest)(nil),            // 36: tapp.view.v1.GetLiveRequest
+	(*LiveEvent)(nil),                 // 37: tapp.view.v1.LiveEvent
+	(*LiveDeal)(nil),                  // 38: tapp.view.v1.LiveDeal
+	(*GetLiveResponse)(nil),           // 39: tapp.view.v1.GetLiveResponse
+	(*timestamppb.Timestamp)(nil),     // 40: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),       // 41: google.protobuf.Duration
+	(*v1.Settlement)(nil),             // 42: tapp.v1.Settlement
+	(v1.Decision)(0),                  // 43: tapp.v1.Decision
+	(*v1.Observation)(nil),            // 44: tapp.v1.Observation
+	(*v1.Hand)(nil),                   // 45: tapp.v1.Hand
+	(*v1.DecisionRequest)(nil),        // 46: tapp.v1.DecisionRequest
+	(*v1.GameEvent)(nil),              // 47: tapp.v1.GameEvent
 }
 var file_tapp_view_v1_view_proto_depIdxs = []int32{
-	39, // 0: tapp.view.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
-	39, // 1: tapp.view.v1.LeagueInfo.updated:type_name -> google.protobuf.Timestamp
+	40, // 0: tapp.view.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
+	40, // 1: tapp.view.v1.LeagueInfo.updated:type_name -> google.protobuf.Timestamp
 	3,  // 2: tapp.view.v1.ListLeaguesResponse.leagues:type_name -> tapp.view.v1.LeagueInfo
 	7,  // 3: tapp.view.v1.GetLeaderboardResponse.bots:type_name -> tapp.view.v1.Standing
 	6,  // 4: tapp.view.v1.GetLeaderboardResponse.columns:type_name -> tapp.view.v1.Column
-	39, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
-	39, // 6: tapp.view.v1.RatingPoint.taken:type_name -> google.protobuf.Timestamp
+	40, // 5: tapp.view.v1.RatingPoint.finished:type_name -> google.protobuf.Timestamp
+	40, // 6: tapp.view.v1.RatingPoint.taken:type_name -> google.protobuf.Timestamp
 	10, // 7: tapp.view.v1.BotHistory.points:type_name -> tapp.view.v1.RatingPoint
-	11, // 8: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
-	40, // 9: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
-	14, // 10: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
-	39, // 11: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
-	40, // 12: tapp.view.v1.GetLeagueProgressResponse.rate_window:type_name -> google.protobuf.Duration
-	39, // 13: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
-	39, // 14: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
-	39, // 15: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
-	17, // 16: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
-	41, // 17: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
-	17, // 18: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
-	20, // 19: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
-	40, // 20: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
-	42, // 21: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
-	43, // 22: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
-	44, // 23: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
-	45, // 24: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
-	23, // 25: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
-	46, // 26: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
-	40, // 27: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
-	40, // 28: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
-	41, // 29: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
-	25, // 30: tapp.view.v1.Step.table:type_name -> tapp.view.v1.TableView
-	26, // 31: tapp.view.v1.TableView.bidding:type_name -> tapp.view.v1.LogEntry
-	27, // 32: tapp.view.v1.TableView.tricks:type_name -> tapp.view.v1.TrickView
-	27, // 33: tapp.view.v1.TableView.current:type_name -> tapp.view.v1.TrickView
-	28, // 34: tapp.view.v1.TableView.hands:type_name -> tapp.view.v1.SeatHand
-	17, // 35: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
-	24, // 36: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
-	32, // 37: tapp.view.v1.StepAnalysis.par:type_name -> tapp.view.v1.DealPar
-	31, // 38: tapp.view.v1.StepAnalysis.decisions:type_name -> tapp.view.v1.DecisionAnalysis
-	33, // 39: tapp.view.v1.GetReplayAnalysisResponse.steps:type_name -> tapp.view.v1.StepAnalysis
-	46, // 40: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
-	41, // 41: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
-	17, // 42: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
-	37, // 43: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
-	36, // 44: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
-	17, // 45: tapp.view.v1.GetLiveResponse.match:type_name -> tapp.view.v1.MatchInfo
-	2,  // 46: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
-	5,  // 47: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
-	9,  // 48: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
-	13, // 49: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
-	16, // 50: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
-	19, // 51: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
-	22, // 52: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
-	30, // 53: tapp.view.v1.ViewService.GetReplayAnalysis:input_type -> tapp.view.v1.GetReplayAnalysisRequest
-	35, // 54: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
-	0,  // 55: tapp.view.v1.LeagueAdminService.SetLeaguePaused:input_type -> tapp.view.v1.SetLeaguePausedRequest
-	4,  // 56: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
-	8,  // 57: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
-	12, // 58: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
-	15, // 59: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
-	18, // 60: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
-	21, // 61: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
-	29, // 62: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
-	34, // 63: tapp.view.v1.ViewService.GetReplayAnalysis:output_type -> tapp.view.v1.GetReplayAnalysisResponse
-	38, // 64: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
-	1,  // 65: tapp.view.v1.LeagueAdminService.SetLeaguePaused:output_type -> tapp.view.v1.SetLeaguePausedResponse
-	56, // [56:66] is the sub-list for method output_type
-	46, // [46:56] is the sub-list for method input_type
-	46, // [46:46] is the sub-list for extension type_name
-	46, // [46:46] is the sub-list for extension extendee
-	0,  // [0:46] is the sub-list for field type_name
+	12, // 8: tapp.view.v1.BotHistory.elo:type_name -> tapp.view.v1.EloPoint
+	40, // 9: tapp.view.v1.EloPoint.finished:type_name -> google.protobuf.Timestamp
+	11, // 10: tapp.view.v1.GetRatingHistoryResponse.bots:type_name -> tapp.view.v1.BotHistory
+	41, // 11: tapp.view.v1.GetLeagueProgressResponse.eta:type_name -> google.protobuf.Duration
+	15, // 12: tapp.view.v1.GetLeagueProgressResponse.bots:type_name -> tapp.view.v1.BotProgress
+	40, // 13: tapp.view.v1.GetLeagueProgressResponse.updated:type_name -> google.protobuf.Timestamp
+	41, // 14: tapp.view.v1.GetLeagueProgressResponse.rate_window:type_name -> google.protobuf.Duration
+	40, // 15: tapp.view.v1.ListMatchesRequest.since:type_name -> google.protobuf.Timestamp
+	40, // 16: tapp.view.v1.MatchInfo.started:type_name -> google.protobuf.Timestamp
+	40, // 17: tapp.view.v1.MatchInfo.finished:type_name -> google.protobuf.Timestamp
+	18, // 18: tapp.view.v1.ListMatchesResponse.matches:type_name -> tapp.view.v1.MatchInfo
+	42, // 19: tapp.view.v1.DealLine.settlement:type_name -> tapp.v1.Settlement
+	18, // 20: tapp.view.v1.GetMatchResponse.match:type_name -> tapp.view.v1.MatchInfo
+	21, // 21: tapp.view.v1.GetMatchResponse.deals:type_name -> tapp.view.v1.DealLine
+	41, // 22: tapp.view.v1.Attempt.after:type_name -> google.protobuf.Duration
+	43, // 23: tapp.view.v1.Step.decision:type_name -> tapp.v1.Decision
+	44, // 24: tapp.view.v1.Step.observation:type_name -> tapp.v1.Observation
+	45, // 25: tapp.view.v1.Step.hands:type_name -> tapp.v1.Hand
+	46, // 26: tapp.view.v1.Step.request:type_name -> tapp.v1.DecisionRequest
+	24, // 27: tapp.view.v1.Step.attempts:type_name -> tapp.view.v1.Attempt
+	47, // 28: tapp.view.v1.Step.after:type_name -> tapp.v1.GameEvent
+	41, // 29: tapp.view.v1.Step.latency:type_name -> google.protobuf.Duration
+	41, // 30: tapp.view.v1.Step.think:type_name -> google.protobuf.Duration
+	42, // 31: tapp.view.v1.Step.settlement:type_name -> tapp.v1.Settlement
+	26, // 32: tapp.view.v1.Step.table:type_name -> tapp.view.v1.TableView
+	27, // 33: tapp.view.v1.TableView.bidding:type_name -> tapp.view.v1.LogEntry
+	28, // 34: tapp.view.v1.TableView.tricks:type_name -> tapp.view.v1.TrickView
+	28, // 35: tapp.view.v1.TableView.current:type_name -> tapp.view.v1.TrickView
+	29, // 36: tapp.view.v1.TableView.hands:type_name -> tapp.view.v1.SeatHand
+	18, // 37: tapp.view.v1.GetReplayResponse.match:type_name -> tapp.view.v1.MatchInfo
+	25, // 38: tapp.view.v1.GetReplayResponse.steps:type_name -> tapp.view.v1.Step
+	33, // 39: tapp.view.v1.StepAnalysis.par:type_name -> tapp.view.v1.DealPar
+	32, // 40: tapp.view.v1.StepAnalysis.decisions:type_name -> tapp.view.v1.DecisionAnalysis
+	34, // 41: tapp.view.v1.GetReplayAnalysisResponse.steps:type_name -> tapp.view.v1.StepAnalysis
+	47, // 42: tapp.view.v1.LiveEvent.event:type_name -> tapp.v1.GameEvent
+	42, // 43: tapp.view.v1.LiveEvent.settlement:type_name -> tapp.v1.Settlement
+	18, // 44: tapp.view.v1.GetLiveResponse.running:type_name -> tapp.view.v1.MatchInfo
+	38, // 45: tapp.view.v1.GetLiveResponse.deals:type_name -> tapp.view.v1.LiveDeal
+	37, // 46: tapp.view.v1.GetLiveResponse.events:type_name -> tapp.view.v1.LiveEvent
+	18, // 47: tapp.view.v1.GetLiveResponse.match:type_name -> tapp.view.v1.MatchInfo
+	2,  // 48: tapp.view.v1.ViewService.ListLeagues:input_type -> tapp.view.v1.ListLeaguesRequest
+	5,  // 49: tapp.view.v1.ViewService.GetLeaderboard:input_type -> tapp.view.v1.GetLeaderboardRequest
+	9,  // 50: tapp.view.v1.ViewService.GetRatingHistory:input_type -> tapp.view.v1.GetRatingHistoryRequest
+	14, // 51: tapp.view.v1.ViewService.GetLeagueProgress:input_type -> tapp.view.v1.GetLeagueProgressRequest
+	17, // 52: tapp.view.v1.ViewService.ListMatches:input_type -> tapp.view.v1.ListMatchesRequest
+	20, // 53: tapp.view.v1.ViewService.GetMatch:input_type -> tapp.view.v1.GetMatchRequest
+	23, // 54: tapp.view.v1.ViewService.GetReplay:input_type -> tapp.view.v1.GetReplayRequest
+	31, // 55: tapp.view.v1.ViewService.GetReplayAnalysis:input_type -> tapp.view.v1.GetReplayAnalysisRequest
+	36, // 56: tapp.view.v1.ViewService.GetLive:input_type -> tapp.view.v1.GetLiveRequest
+	0,  // 57: tapp.view.v1.LeagueAdminService.SetLeaguePaused:input_type -> tapp.view.v1.SetLeaguePausedRequest
+	4,  // 58: tapp.view.v1.ViewService.ListLeagues:output_type -> tapp.view.v1.ListLeaguesResponse
+	8,  // 59: tapp.view.v1.ViewService.GetLeaderboard:output_type -> tapp.view.v1.GetLeaderboardResponse
+	13, // 60: tapp.view.v1.ViewService.GetRatingHistory:output_type -> tapp.view.v1.GetRatingHistoryResponse
+	16, // 61: tapp.view.v1.ViewService.GetLeagueProgress:output_type -> tapp.view.v1.GetLeagueProgressResponse
+	19, // 62: tapp.view.v1.ViewService.ListMatches:output_type -> tapp.view.v1.ListMatchesResponse
+	22, // 63: tapp.view.v1.ViewService.GetMatch:output_type -> tapp.view.v1.GetMatchResponse
+	30, // 64: tapp.view.v1.ViewService.GetReplay:output_type -> tapp.view.v1.GetReplayResponse
+	35, // 65: tapp.view.v1.ViewService.GetReplayAnalysis:output_type -> tapp.view.v1.GetReplayAnalysisResponse
+	39, // 66: tapp.view.v1.ViewService.GetLive:output_type -> tapp.view.v1.GetLiveResponse
+	1,  // 67: tapp.view.v1.LeagueAdminService.SetLeaguePaused:output_type -> tapp.view.v1.SetLeaguePausedResponse
+	58, // [58:68] is the sub-list for method output_type
+	48, // [48:58] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_tapp_view_v1_view_proto_init() }
@@ -3912,7 +4079,7 @@ func file_tapp_view_v1_view_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tapp_view_v1_view_proto_rawDesc), len(file_tapp_view_v1_view_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   39,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

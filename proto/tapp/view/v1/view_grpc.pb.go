@@ -50,7 +50,7 @@ type ViewServiceClient interface {
 	GetLeagueProgress(ctx context.Context, in *GetLeagueProgressRequest, opts ...grpc.CallOption) (*GetLeagueProgressResponse, error)
 	// ListMatches lists stored matches, newest first, with the filters of `tapp matches`.
 	ListMatches(ctx context.Context, in *ListMatchesRequest, opts ...grpc.CallOption) (*ListMatchesResponse, error)
-	// GetMatch is one match with a line per stored deal.
+	// GetMatch is one match with a line per stored deal, a page of deals at a time.
 	GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*GetMatchResponse, error)
 	// GetReplay is one stored deal stepped through from one view.
 	GetReplay(ctx context.Context, in *GetReplayRequest, opts ...grpc.CallOption) (*GetReplayResponse, error)
@@ -181,7 +181,7 @@ type ViewServiceServer interface {
 	GetLeagueProgress(context.Context, *GetLeagueProgressRequest) (*GetLeagueProgressResponse, error)
 	// ListMatches lists stored matches, newest first, with the filters of `tapp matches`.
 	ListMatches(context.Context, *ListMatchesRequest) (*ListMatchesResponse, error)
-	// GetMatch is one match with a line per stored deal.
+	// GetMatch is one match with a line per stored deal, a page of deals at a time.
 	GetMatch(context.Context, *GetMatchRequest) (*GetMatchResponse, error)
 	// GetReplay is one stored deal stepped through from one view.
 	GetReplay(context.Context, *GetReplayRequest) (*GetReplayResponse, error)

@@ -1,0 +1,381 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tapparena/tapp/arena/internal/app"
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/engine"
+)
+
+// The shape of the database BenchmarkDashboardAtScale builds: a ladder league of many short
+// matches among scaleBots bots, three at a table, and scaleLong long matches outside it that
+// hold a tenth of the deals (the match page a user opens after a long `tapp match`).
+const (
+	scaleLeague = "ladder"
+	scaleBots   = 12
+	scaleLong   = 10
+)
+
+// BenchmarkDashboardAtScale times, over HTTP as the page asks, every call the dashboard's
+// pages make, on a database of many matches and deals: the leaderboard and the rating
+// history of everything and of the league, the league list and progress, the match lists,
+// a long match's page and a league match's, and replays from the full and a seat's view.
+// It reports each call's server time (wall and this process's CPU, which the client shares
+// but hardly uses) and response size, and the worst of each over all calls.
+//
+//	TAPP_BENCH_WEB_DEALS=1000000 TAPP_BENCH_WEB_MATCHES=20000 TAPP_BENCH_WEB_DB=/tmp/web-1m.db \
+//	  go test ./arena/internal/web -run '^$' -bench DashboardAtScale -benchtime 5x
+//
+// The database is built once (random legal play, stored through the store's own API: the
+// league's rounds and jobs as a league schedules them, the deals in batches as its workers
+// store them) and kept at TAPP_BENCH_WEB_DB for later runs; by default 20,000 deals in 400
+// matches in a temporary folder.
+func BenchmarkDashboardAtScale(b *testing.B) {
+	deals, matches := envInt(b, "TAPP_BENCH_WEB_DEALS", 20000), envInt(b, "TAPP_BENCH_WEB_MATCHES", 400)
+	db := os.Getenv("TAPP_BENCH_WEB_DB")
+	if db == "" {
+		db = filepath.Join(b.TempDir(), "web.db")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	shape := fillLadder(b, ctx, st, deals, matches)
+
+	h, err := Handler(Config{View: NewView(st, app.Leaderboards(st), nil)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() { _ = Serve(ctx, lis, h, nil) }()
+	base := "http://" + lis.Addr().String() + "/tapp.view.v1.ViewService/"
+	call := func(method, body string) (wall, cpu time.Duration, size int) {
+		req, err := http.NewRequest(http.MethodPost, base+method, strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Connect-Protocol-Version", "1")
+		c0, t0 := cpuTime(), time.Now()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		_, _ = io.Copy(&buf, resp.Body)
+		resp.Body.Close()
+		wall, cpu = time.Since(t0), cpuTime()-c0
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("%s %s: %s: %s", method, body, resp.Status, buf.String())
+		}
+		return wall, cpu, buf.Len()
+	}
+	league := fmt.Sprintf(`{"leagueId":%q}`, scaleLeague)
+	calls := []struct{ name, method, body string }{
+		{"leagues", "ListLeagues", `{}`},
+		{"board", "GetLeaderboard", `{}`},
+		{"board-league", "GetLeaderboard", league},
+		{"history", "GetRatingHistory", `{}`},
+		{"history-league", "GetRatingHistory", league},
+		{"progress", "GetLeagueProgress", league},
+		{"matches", "ListMatches", `{}`},
+		{"matches-league", "ListMatches", league},
+		{"matches-bot", "ListMatches", `{"bot":"b07"}`},
+		{"match-long", "GetMatch", fmt.Sprintf(`{"matchId":%q}`, shape.long)},
+		{"match-long-last", "GetMatch", fmt.Sprintf(`{"matchId":%q,"firstDeal":%d}`, shape.long, shape.longDeals-1)},
+		{"match-league", "GetMatch", fmt.Sprintf(`{"matchId":%q}`, shape.short)},
+		{"replay-full", "GetReplay", fmt.Sprintf(`{"matchId":%q,"dealNumber":%d,"view":"full"}`, shape.long, shape.longDeals/2)},
+		{"replay-seat", "GetReplay", fmt.Sprintf(`{"matchId":%q,"dealNumber":7,"view":"1"}`, shape.short)},
+		{"live", "GetLive", `{}`},
+	}
+	for _, c := range calls {
+		call(c.method, c.body) // warm: the first read of a page fills the database's cache
+	}
+	yard := engineYardstick(b)
+	wall := make([]time.Duration, len(calls))
+	cpu := make([]time.Duration, len(calls))
+	size := make([]int, len(calls))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k, c := range calls {
+			w, u, n := call(c.method, c.body)
+			wall[k] += w
+			cpu[k] += u
+			size[k] = max(size[k], n)
+		}
+	}
+	b.StopTimer()
+	var worstWall, worstCPU float64
+	worstSize := 0
+	for k, c := range calls {
+		w, u := wall[k].Seconds()*1000/float64(b.N), cpu[k].Seconds()*1000/float64(b.N)
+		b.ReportMetric(w, c.name+"-ms")
+		b.ReportMetric(u, c.name+"-cpu-ms")
+		b.ReportMetric(float64(size[k])/1000, c.name+"-kB")
+		worstWall, worstCPU, worstSize = max(worstWall, w), max(worstCPU, u), max(worstSize, size[k])
+	}
+	b.ReportMetric(worstWall, "worst-ms")
+	b.ReportMetric(worstCPU, "worst-cpu-ms")
+	// The yardstick, timed in this run: the CPU of one random deal of the engine, and the worst
+	// call's CPU in such deals, which the machine's load moves less than milliseconds.
+	b.ReportMetric(float64(yard.Nanoseconds())/1e3, "yardstick-cpu-µs/deal")
+	b.ReportMetric(worstCPU*1e6/float64(yard.Nanoseconds()), "worst-cpu-in-deals")
+	b.ReportMetric(float64(worstSize)/1000, "worst-kB")
+	b.ReportMetric(float64(shape.deals), "deals-stored")
+	b.ReportMetric(float64(shape.matches), "matches-stored")
+}
+
+func envInt(b testing.TB, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		b.Fatalf("%s=%q: want a positive number", name, v)
+	}
+	return n
+}
+
+// ladderShape is what fillLadder stored: the counts, a long match and its deals, and a
+// league match.
+type ladderShape struct {
+	deals, matches  int
+	long, short     string
+	longDeals       int
+	leagueMatches   int
+	leagueMatchSize int
+}
+
+// fillLadder makes sure the store holds a ladder of about deals deals in matches matches
+// (scaleLong long ones outside the league holding a tenth of the deals, the rest league
+// matches of equal length among scaleBots bots), building what is missing, and says what it
+// holds. A database built before with other counts is used as it is.
+func fillLadder(b testing.TB, ctx context.Context, st *store.Store, deals, matches int) ladderShape {
+	b.Helper()
+	long := min(scaleLong, max(matches/10, 1))
+	sh := ladderShape{leagueMatches: matches - long}
+	sh.longDeals = deals / 10 / long
+	sh.leagueMatchSize = max((deals-sh.longDeals*long)/max(sh.leagueMatches, 1), 1)
+	rules := engine.DefaultRules(engine.Modern)
+	var bots []string
+	for i := 1; i <= scaleBots; i++ {
+		bots = append(bots, fmt.Sprintf("b%02d", i))
+	}
+	for _, name := range bots {
+		_ = st.CreateBot(ctx, &domain.Bot{Name: name, TokenHash: []byte("bench-" + name)})
+	}
+	plan := fmt.Sprintf(`{"name":%q,"rules":%q,"format":"ladder","bots":["%s"]}`, scaleLeague, rules.String(), strings.Join(bots, `","`))
+	if _, err := st.EnsureLeague(ctx, &domain.League{ID: scaleLeague, Plan: plan}); err != nil {
+		b.Fatal(err)
+	}
+	f := &filler{b: b, ctx: ctx, st: st, rules: rules, rng: engine.NewRand(42, 0)}
+
+	// The long matches first: the oldest in the list, as a user's long runs before a ladder.
+	for i := 0; i < long; i++ {
+		id := fmt.Sprintf("long-%02d", i)
+		spec := domain.MatchSpec{Rules: rules, Bots: []string{bots[i%scaleBots], bots[(i+1)%scaleBots], bots[(i+2)%scaleBots]},
+			Deals: sh.longDeals, Seed: uint64(1000 + i), TimeControl: domain.DefaultTimeControl}
+		if i == 0 {
+			sh.long = id
+		}
+		if _, err := st.GetMatch(ctx, id); err == nil {
+			continue
+		}
+		m := &domain.Match{ID: id, Spec: spec, Status: domain.MatchRunning, Started: time.Now()}
+		if err := st.CreateMatch(ctx, m); err != nil {
+			b.Fatal(err)
+		}
+		f.play(m, -1)
+		m.Status, m.Finished = domain.MatchFinished, time.Now()
+		if err := st.UpdateMatch(ctx, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+
+	// The ladder, in rounds as a league schedules them: each match one job of all its deals.
+	const perRound = 100
+	for first := 0; first < sh.leagueMatches; first += perRound {
+		var places []domain.LeagueMatch
+		var ms []*domain.Match
+		var jobs []domain.Job
+		for k := first; k < min(first+perRound, sh.leagueMatches); k++ {
+			id := fmt.Sprintf("ladder-%06d", k)
+			if sh.short == "" {
+				sh.short = id
+			}
+			if _, err := st.GetMatch(ctx, id); err == nil {
+				continue
+			}
+			// Three different bots, seeded by the match: every pair meets, as a ladder's
+			// matchmaking has them do over a night.
+			r := engine.NewRand(7, uint64(k))
+			a := r.IntN(scaleBots)
+			c := (a + 1 + r.IntN(scaleBots-1)) % scaleBots
+			d := a
+			for d == a || d == c {
+				d = r.IntN(scaleBots)
+			}
+			spec := domain.MatchSpec{Rules: rules, Bots: []string{bots[a], bots[c], bots[d]}, Deals: sh.leagueMatchSize,
+				Seed: uint64(k), TimeControl: domain.DefaultTimeControl, LeagueID: scaleLeague}
+			places = append(places, domain.LeagueMatch{LeagueID: scaleLeague, Seq: k, Round: first / perRound, MatchID: id})
+			ms = append(ms, &domain.Match{ID: id, Spec: spec})
+			jobs = append(jobs, domain.Job{LeagueID: scaleLeague, Round: first / perRound, MatchID: id, Groups: sh.leagueMatchSize, Deals: sh.leagueMatchSize})
+		}
+		if len(ms) == 0 {
+			continue
+		}
+		if err := st.ScheduleRound(ctx, places, ms, jobs); err != nil {
+			b.Fatal(err)
+		}
+		stored, err := st.JobsIn(ctx, scaleLeague, domain.JobAvailable)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, j := range stored {
+			for _, m := range ms {
+				if m.ID == j.MatchID {
+					f.play(m, j.ID)
+				}
+			}
+		}
+		f.flush()
+		if first/perRound%20 == 19 {
+			b.Logf("dashboard database: %d of %d league matches stored", first+perRound, sh.leagueMatches)
+		}
+	}
+	f.flush()
+
+	all, err := st.ListMatches(ctx, domain.MatchFilter{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sh.matches = len(all)
+	sh.deals, err = st.LeagueDeals(ctx, scaleLeague)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < long; i++ {
+		nums, err := st.DealNumbers(ctx, fmt.Sprintf("long-%02d", i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sh.deals += len(nums)
+	}
+	return sh
+}
+
+// filler plays random legal deals and stores them in batches of 256, as workers do.
+type filler struct {
+	b     testing.TB
+	ctx   context.Context
+	st    *store.Store
+	rules engine.RuleSet
+	rng   *engine.Rand
+	legal []engine.Action
+	batch []domain.JobDeal
+	plain []*domain.DealRecord
+}
+
+// play stores every deal of m; of league job jobID, or outside a league (jobID < 0).
+func (f *filler) play(m *domain.Match, jobID int64) {
+	for k := 0; k < m.Spec.Deals; k++ {
+		rec := f.deal(m, k)
+		if jobID < 0 {
+			f.plain = append(f.plain, rec)
+		} else {
+			f.batch = append(f.batch, domain.JobDeal{Deal: rec, JobID: jobID})
+		}
+		if len(f.batch)+len(f.plain) >= 256 {
+			f.flush()
+		}
+	}
+	f.flush()
+}
+
+func (f *filler) flush() {
+	if len(f.plain) > 0 {
+		if err := f.st.SaveDeals(f.ctx, f.plain); err != nil {
+			f.b.Fatal(err)
+		}
+		f.plain = f.plain[:0]
+	}
+	if len(f.batch) > 0 {
+		if err := f.st.SaveJobDeals(f.ctx, f.batch); err != nil {
+			f.b.Fatal(err)
+		}
+		f.batch = f.batch[:0]
+	}
+}
+
+// deal plays deal k of m at random, recording every decision as the referee does.
+func (f *filler) deal(m *domain.Match, k int) *domain.DealRecord {
+	bots := m.Spec.Bots
+	deal := engine.DealFromSeed(f.rules, m.Spec.Seed, uint64(k))
+	s, err := engine.NewState(f.rules, deal, engine.Options{})
+	if err != nil {
+		f.b.Fatal(err)
+	}
+	rec := &domain.DealRecord{MatchID: m.ID, Number: k, Group: k, Seating: bots, Deal: deal, Started: time.Now()}
+	for !s.Terminal() {
+		f.legal = s.LegalActions(f.legal[:0])
+		a := f.legal[f.rng.IntN(len(f.legal))]
+		seat := s.ToMove()
+		rec.Decisions = append(rec.Decisions, domain.DecisionRecord{Index: len(rec.Moves), Seat: seat, Bot: bots[seat],
+			Decision: s.Decision(), RequestID: "r" + strconv.Itoa(len(rec.Moves)), Action: a, Latency: 300 * time.Microsecond,
+			Attempts: []domain.AnswerAttempt{{Text: a.String(), After: 300 * time.Microsecond}}})
+		rec.Moves = append(rec.Moves, engine.Move{Seat: seat, Action: a})
+		if err := s.Apply(a); err != nil {
+			f.b.Fatal(err)
+		}
+	}
+	rec.Outcome = s.Outcome()
+	rec.Results = domain.ResultsOf(bots, rec.Outcome)
+	return rec
+}
+
+// engineYardstick is the CPU time of one random deal of the engine (BenchmarkRandomDeal's
+// work: a seeded deal of modern Tapp for 3, every decision a random legal action), over
+// enough deals to take a few tenths of a second here.
+func engineYardstick(b testing.TB) time.Duration {
+	rules := engine.DefaultRules(engine.Modern)
+	rng := engine.NewRand(1, 2)
+	st, err := engine.NewState(rules, engine.DealFromSeed(rules, 1, 0), engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var legal []engine.Action
+	const deals = 50000
+	c0 := cpuTime()
+	for range deals {
+		if err := st.Reset(rules, engine.DealFromRand(rules, rng), engine.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		for !st.Terminal() {
+			legal = st.LegalActions(legal[:0])
+			if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return (cpuTime() - c0) / deals
+}
