@@ -259,7 +259,7 @@ func TestBotAlreadyRunningIsCheckedAtTheAddress(t *testing.T) {
 func TestPythonSDKBotPasses(t *testing.T) {
 	t.Parallel()
 	py := venvPython(t)
-	r := check(t, Config{Command: py + " ../../bots/python/examples/random_bot.py", Deals: 2, Questions: 1})
+	r := check(t, Config{Command: py + " ../../../bots/python/examples/random_bot.py", Deals: 2, Questions: 1})
 	if !r.Passed() {
 		t.Fatalf("the Python SDK's random bot fails: %s", r.Summary())
 	}

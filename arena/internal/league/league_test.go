@@ -437,7 +437,10 @@ func TestPauseHoldsTheLeagueUntilResumed(t *testing.T) {
 	ctx := context.Background()
 	st := memstore.New()
 	a := newArena(t, st, fourBots)
-	p := testPlan(t, "paused", plan.RoundRobin, 1, 3) // 4 tables × 3 groups: 12 jobs, 72 deals
+	// 4 tables × 30 groups: 120 jobs, 720 deals, so that an idle host cannot finish the league
+	// between the pause and the poll that notices it.
+	const total = 720
+	p := testPlan(t, "paused", plan.RoundRobin, 1, 30)
 	var sawPaused atomic.Bool
 	pausedOnce := atomic.Bool{}
 	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 6, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
@@ -475,8 +478,8 @@ func TestPauseHoldsTheLeagueUntilResumed(t *testing.T) {
 	// A deal that was being played when the pause came may still be stored late on a busy
 	// host, one per table at the most; no deal starts, so the league does not get further.
 	time.Sleep(time.Second) // 50 more polls
-	if now, _ := st.LeagueDeals(ctx, "paused"); now > held+r.Concurrency || now >= 72 {
-		t.Errorf("paused with %d deals stored, then %d: want fewer than 72, and at most one more per table (%d) while paused", held, now, r.Concurrency)
+	if now, _ := st.LeagueDeals(ctx, "paused"); now > held+r.Concurrency || now >= total {
+		t.Errorf("paused with %d deals stored, then %d: want fewer than %d, and at most one more per table (%d) while paused", held, now, total, r.Concurrency)
 	}
 	if running(t, st, "paused") == 0 {
 		t.Error("the paused league gave its jobs back; it holds them until resumed")
@@ -486,8 +489,8 @@ func TestPauseHoldsTheLeagueUntilResumed(t *testing.T) {
 	}
 	select {
 	case res := <-done:
-		if res.err != nil || !res.out.Finished || res.out.Played != 72 {
-			t.Errorf("resumed league: %v, %v; want finished with 72 deals", describe(res.out), res.err)
+		if res.err != nil || !res.out.Finished || res.out.Played != total {
+			t.Errorf("resumed league: %v, %v; want finished with %d deals", describe(res.out), res.err, total)
 		}
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the resumed league did not finish within 2 minutes")
