@@ -86,6 +86,10 @@ def test_batched_events_reach_the_game_before_the_decision_and_the_end(arena, st
     conn.send(game_ended=bot_pb2.GameEnded(game_id="g1", events=[bid_event(1, "play"), bid_event(2, "HA")]))
     conn.send(going_away=bot_pb2.GoingAway())
     conn.expect_eof()
+    # The end runs on the game's thread: it may finish after the stream does.
+    deadline = time.monotonic() + 5
+    while (len(game.events) < 3 or not bot.ended) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert [e.action for e in game.events] == ["pass", "play", "HA"]  # index 1 was not added twice
     assert bot.ended == [("g1", [])]
 
