@@ -13,60 +13,8 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/engine"
+	"github.com/tapparena/tapp/arena/internal/store/storetest"
 )
-
-// syntheticDeal is a deal of match m with random results in the shape of Tapp's (a declarer
-// with a contract, made or not, or a Ramsch), fallbacks in about fallbackShare of its 10
-// decisions, and the seating of duplicate play.
-func syntheticDeal(m *domain.Match, number int, rng *rand.Rand, fallbackShare float64) *domain.DealRecord {
-	rules := m.Spec.Rules
-	k := rules.Players
-	unit := 1
-	if m.Spec.Duplicate {
-		unit = map[int]int{3: 6, 4: 4}[k]
-	}
-	seating := append([]string(nil), m.Spec.Bots...)
-	rot := number % unit
-	for range rot % k { // a different seating for each deal of a group
-		seating = append(seating[1:], seating[0])
-	}
-	if rot >= k {
-		seating[0], seating[1] = seating[1], seating[0]
-	}
-	d := &domain.DealRecord{MatchID: m.ID, Number: number, Group: number / unit, Seating: seating,
-		Deal: engine.DealFromSeed(rules, m.Spec.Seed, uint64(number/unit))}
-	contracts := []engine.Contract{engine.Frage, engine.Solo, engine.HeartSolo, engine.Bettel}
-	declarer := rng.IntN(k + 1) // k: nobody declared
-	v := []int{10, 20, 30, 50}[rng.IntN(4)]
-	if rng.IntN(2) == 0 {
-		v = -v
-	}
-	d.Outcome = engine.Outcome{Declarer: engine.NoSeat, Contract: engine.Ramsch}
-	for seat := range k {
-		pay := -v
-		switch {
-		case declarer == k:
-			pay = []int{-10, 5, 5, 0}[(seat+number)%k] // a Ramsch
-			if k == 4 && seat == 3 {
-				pay = 0
-			}
-		case seat == declarer:
-			pay = v * (k - 1)
-		}
-		d.Results = append(d.Results, domain.SeatResult{Bot: seating[seat], Seat: engine.Seat(seat), Payoff: pay,
-			Declarer: seat == declarer})
-	}
-	if declarer < k {
-		d.Outcome = engine.Outcome{Declarer: engine.Seat(declarer), Contract: contracts[rng.IntN(len(contracts))],
-			DeclarerWon: v > 0}
-	}
-	for i := range 10 {
-		d.Decisions = append(d.Decisions, domain.DecisionRecord{Index: i, Seat: engine.Seat(i % k), Bot: seating[i%k],
-			Decision: engine.DecideCard, Fallback: rng.Float64() < fallbackShare})
-	}
-	return d
-}
 
 // boardJSON is the leaderboard of the sums Load gives, as JSON.
 func boardJSON(t *testing.T, st domain.Store, f domain.MatchFilter, o board.LoadOptions) string {
@@ -131,10 +79,10 @@ func storeLeagueOfSyntheticDeals(t *testing.T, s *Store) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(i), 99))
 			for n := 0; n < p.deals; {
-				batch := []*domain.DealRecord{syntheticDeal(m, n, rng, p.fallback)}
+				batch := []*domain.DealRecord{storetest.RatedDeal(m, n, rng, p.fallback)}
 				n++
 				for n%7 != 0 && n < p.deals && i%2 == 0 { // every other match stores batches
-					batch = append(batch, syntheticDeal(m, n, rng, p.fallback))
+					batch = append(batch, storetest.RatedDeal(m, n, rng, p.fallback))
 					n++
 				}
 				if err := s.SaveDeals(ctx, batch); err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"github.com/tapparena/tapp/arena/internal/store/storetest"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestPreparedStatementsStayFew(t *testing.T) {
 	for size := 1; size <= 60; size++ { // batches of 1 to 60 deals: 3 to 180 result rows
 		var batch []*domain.DealRecord
 		for range size {
-			batch = append(batch, syntheticDeal(m, number, rng, 0))
+			batch = append(batch, storetest.RatedDeal(m, number, rng, 0))
 			number++
 		}
 		if err := s.SaveDeals(ctx, batch); err != nil {
