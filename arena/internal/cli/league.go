@@ -578,7 +578,7 @@ func (m *Main) leaguePause(ctx context.Context, args []string, pause bool) error
 func (m *Main) leagueList(ctx context.Context, args []string) error {
 	fs := m.flags("league list", "[flags]")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	st, err := m.openExistingStore(ctx, *dsn)
