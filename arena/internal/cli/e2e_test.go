@@ -78,7 +78,7 @@ func (a *arenaProc) setDashboard(url string) {
 // dashboardURL waits for the web dashboard's URL in the arena's log.
 func (a *arenaProc) dashboardURL() string {
 	a.t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(patience(a.t, 20*time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		a.mu.Lock()
 		url := a.dashboard
 		a.mu.Unlock()
@@ -145,13 +145,14 @@ func startServeAt(t testing.TB, creds credentials.TransportCredentials, db, list
 	a := &arenaProc{t: t, cmd: cmd, logs: &lockedBuffer{}, db: db}
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
+		stop := patience(t, 10*time.Second)
 		done := make(chan struct{})
 		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(stop):
 			_ = cmd.Process.Kill()
-			t.Errorf("tapp serve did not stop on interrupt within 10 s")
+			t.Errorf("tapp serve did not stop on interrupt within %v (10 s on an idle machine)", stop.Round(time.Second))
 		}
 		if t.Failed() {
 			t.Logf("arena log:\n%s", a.logs.String())
@@ -179,7 +180,7 @@ func startServeAt(t testing.TB, creds credentials.TransportCredentials, db, list
 	}()
 	select {
 	case a.addr = <-addrCh:
-	case <-time.After(20 * time.Second):
+	case <-time.After(patience(t, 20*time.Second)):
 		t.Fatalf("tapp serve did not start; log:\n%s", a.logs.String())
 	}
 	conn, err := grpc.NewClient(a.addr, grpc.WithTransportCredentials(creds))
@@ -243,7 +244,7 @@ func pythonBin(t *testing.T) string {
 // waitConnected waits until every named bot has a live session.
 func (a *arenaProc) waitConnected(names ...string) {
 	a.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(patience(a.t, 30*time.Second))
 	for time.Now().Before(deadline) {
 		resp, err := a.admin.ListSessions(a.ctx(), &tappv1.ListSessionsRequest{})
 		if err == nil {
@@ -273,7 +274,7 @@ func (a *arenaProc) playMatch(req *tappv1.StartMatchRequest) *tappv1.GetMatchRes
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(patience(a.t, 2*time.Minute))
 	for time.Now().Before(deadline) {
 		got, err := a.admin.GetMatch(a.ctx(), &tappv1.GetMatchRequest{MatchId: start.GetMatchId()})
 		if err != nil {
@@ -284,7 +285,7 @@ func (a *arenaProc) playMatch(req *tappv1.StartMatchRequest) *tappv1.GetMatchRes
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	a.t.Fatalf("match %s did not finish in 2 minutes", start.GetMatchId())
+	a.t.Fatalf("match %s did not finish in time (2 minutes on an idle machine)", start.GetMatchId())
 	return nil
 }
 

@@ -52,14 +52,12 @@ bots:
 		cmd := leagueCmd("league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"))
 		var errOut bytes.Buffer
 		cmd.Stderr = &errOut
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitDeals(t, db, "ladder", at, cmd)
+		run := startTapp(t, cmd)
+		waitDeals(t, db, "ladder", at, run)
 		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		_ = cmd.Wait()
+		_ = run.Wait()
 		if n, _ := openDB(t, db).LeagueDeals(context.Background(), "ladder"); n >= 144 {
 			t.Fatalf("the ladder finished before it was killed")
 		}

@@ -121,36 +121,73 @@ func withoutMultiElo(v map[string]any) map[string]any {
 	return v
 }
 
-// waitDeals polls the database until the league has at least n deals stored.
-func waitDeals(t *testing.T, path, leagueID string, n int, cmd *exec.Cmd) {
+// waitDeals polls the database until the league run has at least n deals stored. It waits on
+// the league's progress, not a wall-clock budget: it fails at once when the process exits
+// first (with what it said), and otherwise only as the test's own deadline nears.
+func waitDeals(t *testing.T, path, leagueID string, n int, run *tappRun) {
 	t.Helper()
 	// One store, opened once the league has made the file, polled every few milliseconds: an
 	// open per poll (a migration check, on a busy machine tens of milliseconds) let a fast
-	// league run past the count it was to be killed at.
+	// league run past the count it was to be killed at. It is opened read-only, and only once
+	// the league has migrated the file: an ordinary open in the middle of the league's own
+	// migration takes the write lock itself, and a league with a short busy timeout (the
+	// locked-database test's) then stops on a lock the test held.
 	var st *store.Store
 	defer func() {
 		if st != nil {
 			st.Close()
 		}
 	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if st == nil {
-			if _, err := os.Stat(path); err == nil {
-				st, _ = store.Open(context.Background(), path) // nil while the league is still creating it
-			}
+	got := 0
+	count := func() bool {
+		if st == nil && readyToRead(path) {
+			st, _ = store.OpenReadOnly(context.Background(), path, store.Options{})
 		}
 		if st != nil {
-			if got, err := st.LeagueDeals(context.Background(), leagueID); err == nil && got >= n {
-				return
+			if c, err := st.LeagueDeals(context.Background(), leagueID); err == nil {
+				got = c
 			}
 		}
-		if cmd.ProcessState != nil {
-			t.Fatalf("tapp exited before %d deals were stored", n)
-		}
-		time.Sleep(2 * time.Millisecond)
+		return got >= n
 	}
-	t.Fatalf("%d deals were not stored within a minute", n)
+	stuck := stuckAt(t)
+	for ; !count(); time.Sleep(2 * time.Millisecond) {
+		select {
+		case <-run.exited:
+			if count() {
+				return
+			}
+			t.Fatalf("tapp exited (%v) with %d of %d deals stored\n%s", run.err, got, n, run.stderr.String())
+		default:
+		}
+		if pastStuck(stuck) {
+			t.Fatalf("%d of %d deals stored when the test's time ran out\n%s", got, n, run.stderr.String())
+		}
+	}
+}
+
+// readyToRead reports whether the SQLite database at path is at this build's schema with its
+// rating sums built, read through a read-only connection: then a read-only store opens it
+// without writing (it would otherwise migrate it or rebuild the sums, as any open does).
+func readyToRead(path string) bool {
+	if _, err := os.Stat(path); err != nil {
+		return false
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)")
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	latest, err := store.LatestSchema()
+	if err != nil {
+		return false
+	}
+	var version, stale sql.NullInt64
+	if err := db.QueryRow(`SELECT max(version) FROM schema_migrations`).Scan(&version); err != nil || int(version.Int64) != latest {
+		return false
+	}
+	err = db.QueryRow(`SELECT stale FROM rating_state WHERE id = 1`).Scan(&stale)
+	return (err == nil && stale.Int64 == 0) || errors.Is(err, sql.ErrNoRows)
 }
 
 // A league killed outright (kill -9, or a pipe that closed under it) takes the bots it
@@ -164,12 +201,10 @@ func TestLaunchedBotsDieWithTheLeague(t *testing.T) {
 	db := filepath.Join(dir, "orphans.db")
 	cmd := leagueCmd("league", "run", leagueFile(t, dir, "orphans", "", 500), "--db", db)
 	cmd.Dir = dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run := startTapp(t, cmd)
 	pid := cmd.Process.Pid
 	defer func() { _ = syscall.Kill(-pid, syscall.SIGKILL) }() // the group: league and bots, if the test fails
-	waitDeals(t, db, "orphans", 1, cmd)
+	waitDeals(t, db, "orphans", 1, run)
 	bots := childProcesses(t, pid)
 	if len(bots) != 4 {
 		t.Fatalf("the league runs %d child processes, want its 4 bots", len(bots))
@@ -177,8 +212,9 @@ func TestLaunchedBotsDieWithTheLeague(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil { // the league only, not its group
 		t.Fatal(err)
 	}
-	_ = cmd.Wait()
-	deadline := time.Now().Add(20 * time.Second)
+	_ = run.Wait()
+	wait := patience(t, 20*time.Second)
+	deadline := time.Now().Add(wait)
 	for {
 		var alive []int
 		for _, b := range bots {
@@ -190,7 +226,7 @@ func TestLaunchedBotsDieWithTheLeague(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("bot processes %v still run 20 s after their league was killed", alive)
+			t.Fatalf("bot processes %v still run %v after their league was killed (20 s on an idle machine)", alive, wait.Round(time.Second))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -248,14 +284,12 @@ func killTwice(t *testing.T, file, db, logs string) bool {
 		cmd := leagueCmd("league", "run", file, "--db", db, "--logs", logs)
 		var errOut bytes.Buffer
 		cmd.Stderr = &errOut
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitDeals(t, db, "night", at, cmd)
+		run := startTapp(t, cmd)
+		waitDeals(t, db, "night", at, run)
 		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		_ = cmd.Wait()
+		_ = run.Wait()
 		st := openDB(t, db)
 		n, _ := st.LeagueDeals(context.Background(), "night")
 		jobs, _ := st.Jobs(context.Background(), "night")
@@ -360,7 +394,7 @@ func TestFinishedLeagueNeedsNoBots(t *testing.T) {
 	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience(t, time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tappBin, "league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"))
 	var out, stderr bytes.Buffer
@@ -448,12 +482,10 @@ func TestLeagueStopsCleanlyOnALockedDatabase(t *testing.T) {
 	cmd := leagueCmd("league", "run", file, "--db", dsn, "--logs", filepath.Join(dir, "logs"))
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitDeals(t, path, "locked", 10, cmd)
+	run := startTapp(t, cmd)
+	waitDeals(t, path, "locked", 10, run)
 	release := holdWriteLock(t, path)
-	err := cmd.Wait()
+	err := run.Wait()
 	release()
 	if code := cmd.ProcessState.ExitCode(); err == nil || code != 1 {
 		t.Fatalf("tapp exited with %v (code %d), want failure 1\n%s", err, code, errOut.String())
@@ -594,23 +626,20 @@ func TestLeagueCtrlCStopsCleanly(t *testing.T) {
 	cmd := leagueCmd("league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"))
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitDeals(t, db, "ctrlc", 20, cmd)
+	run := startTapp(t, cmd)
+	waitDeals(t, db, "ctrlc", 20, run)
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	wait := patience(t, 20*time.Second)
 	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("tapp after Ctrl-C: %v\n%s", err, errOut.String())
+	case <-run.exited:
+		if run.err != nil {
+			t.Fatalf("tapp after Ctrl-C: %v\n%s", run.err, errOut.String())
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(wait):
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		t.Fatalf("tapp did not stop within 20 s of Ctrl-C\n%s", errOut.String())
+		t.Fatalf("tapp did not stop within %v of Ctrl-C (20 s on an idle machine)\n%s", wait.Round(time.Second), run.stderr.String())
 	}
 	if !strings.Contains(out.String(), "league ctrlc stopped (interrupted): run the same command to resume") {
 		t.Errorf("output:\n%s", out.String())
@@ -654,25 +683,22 @@ func TestLeagueWithATokenBot(t *testing.T) {
 	league := leagueCmd("league", "run", file, "--db", db, "--logs", filepath.Join(dir, "logs"))
 	var out, lerr bytes.Buffer
 	league.Stdout, league.Stderr = &out, &lerr
-	if err := league.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run := startTapp(t, league)
 	time.Sleep(300 * time.Millisecond) // the league waits for the bot
 	bot := leagueCmd("bot", "random", "--arena", addr, "--token", strings.TrimSpace(token), "--name", "remote", "--capacity", "8")
 	if err := bot.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = syscall.Kill(-bot.Process.Pid, syscall.SIGKILL); _ = bot.Wait() }()
-	done := make(chan error, 1)
-	go func() { done <- league.Wait() }()
+	wait := patience(t, 60*time.Second)
 	select {
-	case err := <-done:
-		if err != nil || !strings.Contains(out.String(), "league token finished") {
-			t.Fatalf("league: %v\n%s\n%s", err, out.String(), lerr.String())
+	case <-run.exited:
+		if run.err != nil || !strings.Contains(out.String(), "league token finished") {
+			t.Fatalf("league: %v\n%s\n%s", run.err, out.String(), lerr.String())
 		}
-	case <-time.After(60 * time.Second):
+	case <-time.After(wait):
 		_ = syscall.Kill(-league.Process.Pid, syscall.SIGKILL)
-		t.Fatalf("league did not finish\n%s", lerr.String())
+		t.Fatalf("league did not finish within %v (60 s on an idle machine)\n%s", wait.Round(time.Second), run.stderr.String())
 	}
 	// 5 bots, tables of 3: 10 tables × 1 group × 6 seatings.
 	if n, _ := openDB(t, db).LeagueDeals(context.Background(), "token"); n != 60 {

@@ -70,7 +70,7 @@ func TestNotificationsWhenAMatchAndALeagueEnd(t *testing.T) {
 		if posted["kind"] != "league" || posted["name"] != "told" || posted["status"] != "finished" || posted["deals"] != float64(6) {
 			t.Errorf("the league's summary POSTed: %v", posted)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience(t, 10*time.Second)):
 		t.Fatal("the league file's notify URL got nothing")
 	}
 	if text, err := os.ReadFile(out2); err != nil || !strings.Contains(string(text), `"kind":"league"`) {
@@ -96,7 +96,7 @@ func TestLeagueForEndsTheWaitForBots(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tapp league run --for 3s waiting for a bot: %v\n%s", err, b)
 	}
-	if took := time.Since(start); took > time.Minute {
+	if took := time.Since(start); took > patience(t, time.Minute) {
 		t.Errorf("--for 3s took %v", took)
 	}
 	if !strings.Contains(string(b), "time limit reached while waiting for bots late") {

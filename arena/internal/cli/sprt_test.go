@@ -29,14 +29,12 @@ func TestSPRTResumesAfterKill9(t *testing.T) {
 	cmd := leagueCmd(args...)
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitDeals(t, db, "killed", 40, cmd) // 3 pairs and some (a pair is 12 deals)
+	run := startTapp(t, cmd)
+	waitDeals(t, db, "killed", 40, run) // 3 pairs and some (a pair is 12 deals)
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	_ = cmd.Wait()
+	_ = run.Wait()
 	if n, _ := openDB(t, db).LeagueDeals(context.Background(), "killed"); n >= 24*12 {
 		t.Fatalf("the test finished (%d deals) before it was killed", n)
 	}

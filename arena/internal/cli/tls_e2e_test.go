@@ -62,8 +62,8 @@ func TestServeTLSRotateRevoke(t *testing.T) {
 		if err == nil || !strings.Contains(logs, "rotated or revoked") {
 			t.Errorf("alice after its token was rotated: exit %v, log %s; want a failure saying the token was rotated or revoked", err, logs)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("alice's session was not closed within 30 s of the rotation")
+	case <-time.After(patience(t, 30*time.Second)):
+		t.Fatal("alice's session was not closed in time (30 s on an idle machine) after the rotation")
 	}
 	again := exec.Command(tappBin, "bot", "random", "--arena", a.addr, "--ca", cert.Cert, "--token", newToken)
 	again.Stderr = &lockedBuffer{}
@@ -161,10 +161,10 @@ func TestTLSMismatchesAreNamedAndGivenUp(t *testing.T) {
 			go func() { out, err = cmd.CombinedOutput(); close(done) }()
 			select {
 			case <-done:
-			case <-time.After(90 * time.Second):
+			case <-time.After(patience(t, 90*time.Second)):
 				_ = cmd.Process.Kill()
 				<-done
-				t.Fatalf("still trying after 90 s:\n%s", out)
+				t.Fatalf("still trying after 90 s on an idle machine's scale:\n%s", out)
 			}
 			if err == nil {
 				t.Fatalf("exit status 0, want a failure:\n%s", out)

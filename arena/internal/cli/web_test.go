@@ -49,7 +49,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 1000))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelTime := context.WithTimeout(ctx, patience(t, 3*time.Minute))
 	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
 	return ctx
 }
@@ -132,8 +132,8 @@ func startWebEnv(t *testing.T, db string, env ...string) string {
 	select {
 	case url := <-urls:
 		return url
-	case <-time.After(30 * time.Second):
-		t.Fatal("tapp web printed no dashboard URL in 30 s")
+	case <-time.After(patience(t, 30*time.Second)):
+		t.Fatal("tapp web printed no dashboard URL in time (30 s on an idle machine)")
 		return ""
 	}
 }
