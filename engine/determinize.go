@@ -84,126 +84,159 @@ func (o Observation) Sample(rng *Rand) (*State, error) {
 // laid-away (or, before take-up, nothing relevant) cards to fill hidden discards with, and the
 // given card of a Rufer exchange (NoCard if none).
 func (o Observation) sampleDeal(rng *Rand) (Deal, CardSet, Card, error) {
-	r := o.Rules
-	n := r.Players
-	me := o.Seat
-	d := o.Declarer
-	var played CardSet
-	for s := 0; s < n; s++ {
-		played |= o.Played[s]
+	k, err := o.knownCards()
+	if err != nil {
+		return Deal{}, 0, NoCard, err
 	}
-	// What is known about each location now.
-	var known [MaxPlayers]CardSet
-	known[me] = o.Hand
+	caps, allow, err := o.hiddenSlots(&k)
+	if err != nil {
+		return Deal{}, 0, NoCard, err
+	}
+	n := o.Rules.Players
+	assigned, err := assignCards(k.unknown, caps[:n+1], allow[:n+1], rng)
+	if err != nil {
+		return Deal{}, 0, NoCard, err
+	}
+	var deal Deal
+	for s := 0; s < n; s++ {
+		deal.Hands[s] = k.known[s] | assigned[s] | o.Played[s]
+	}
+	aside := k.knownAside | assigned[n]
+	deal.Tapp = aside
+	given := o.undoExchange(&deal, &k, rng)
+	return deal, aside, given, nil
+}
+
+// knownCards is what an observation tells about where the cards it does not see are: the
+// cards known to be in each hand, in the aside pile (tapp or lay-away), and the rest.
+type knownCards struct {
+	known      [MaxPlayers]CardSet // in each seat's hand now (the observer's: all of it)
+	knownAside CardSet             // in the aside pile
+	asideSize  int                 // the aside pile's size
+	unknown    CardSet             // neither played nor known: the cards to draw
+	frage      bool                // a Frage: the declarer's hand and the tapp are split after take-up
+	rufer      bool                // a Rufer whose called card's holder is known
+	giveDone   bool                // the Rufer's exchange has happened
+}
+
+// knownCards collects what o tells about the hidden cards' places.
+func (o Observation) knownCards() (knownCards, error) {
+	r := o.Rules
+	me, d := o.Seat, o.Declarer
+	var k knownCards
+	k.known[me] = o.Hand
 	nDiscards := 0
-	giveDone := false
 	for _, m := range o.History {
 		switch m.Action.Kind {
 		case ActDiscard:
 			nDiscards++
 		case ActGive:
-			giveDone = true
+			k.giveDone = true
 		}
 	}
-	asideSize := r.TappSize()
-	var knownAside CardSet
-	frage := o.Contract == Frage
-	if frage {
-		asideSize = nDiscards
+	k.asideSize = r.TappSize()
+	k.frage = o.Contract == Frage
+	if k.frage {
+		k.asideSize = nDiscards
 		if d == me {
-			knownAside = o.Discarded
+			k.knownAside = o.Discarded
 		}
 	}
 	if o.CalledInTapp && o.Called != NoCard {
-		knownAside = knownAside.With(o.Called)
+		k.knownAside = k.knownAside.With(o.Called)
 	}
 	if o.Exposed != 0 && d >= 0 && d != me {
-		known[d] |= o.Exposed
+		k.known[d] |= o.Exposed
 	}
-	c := o.Called
-	h := o.CalledHolder
-	rufer := c != NoCard && h != NoSeat
-	if rufer {
-		if d != me && !o.Played[d].Has(c) {
-			known[d] = known[d].With(c)
+	o.knownFromTheCall(&k)
+	var played, all CardSet
+	for s := 0; s < r.Players; s++ {
+		if s != int(me) && k.known[s]&o.Played[s] != 0 {
+			return k, errors.New("sample: inconsistent observation (known card already played)")
 		}
-		if giveDone && o.Given != NoCard && h != me && !o.Played[h].Has(o.Given) {
-			known[h] = known[h].With(o.Given)
-		}
+		played |= o.Played[s]
+		all |= k.known[s]
 	}
-	var all CardSet
-	for s := 0; s < n; s++ {
-		if s != int(me) && known[s]&o.Played[s] != 0 {
-			return Deal{}, 0, NoCard, errors.New("sample: inconsistent observation (known card already played)")
-		}
-		all |= known[s]
+	k.unknown = r.Pack() &^ (played | all | k.knownAside)
+	return k, nil
+}
+
+// knownFromTheCall adds what a Rufer's call tells: the declarer holds the called card until
+// the exchange, and the called card's holder the given card after it.
+func (o Observation) knownFromTheCall(k *knownCards) {
+	me, d, c, h := o.Seat, o.Declarer, o.Called, o.CalledHolder
+	k.rufer = c != NoCard && h != NoSeat
+	if !k.rufer {
+		return
 	}
-	unknown := r.Pack() &^ (played | all | knownAside)
-	// Slots: the other seats' hands and the aside pile (tapp or lay-away).
-	var caps [MaxPlayers + 1]int
-	var allow [MaxPlayers + 1]Suits
+	if d != me && !o.Played[d].Has(c) {
+		k.known[d] = k.known[d].With(c)
+	}
+	if k.giveDone && o.Given != NoCard && h != me && !o.Played[h].Has(o.Given) {
+		k.known[h] = k.known[h].With(o.Given)
+	}
+}
+
+// hiddenSlots are the places the unknown cards go: each other seat's hand (its room left
+// after the known cards, the suits it is not void in) and, last, the aside pile.
+func (o Observation) hiddenSlots(k *knownCards) (caps [MaxPlayers + 1]int, allow [MaxPlayers + 1]Suits, err error) {
+	n := o.Rules.Players
 	total := 0
 	for s := 0; s < n; s++ {
-		if Seat(s) == me {
+		if Seat(s) == o.Seat {
 			if o.HandSizes[s] != o.Hand.Len() {
-				return Deal{}, 0, NoCard, errors.New("sample: hand size does not match the hand")
+				return caps, allow, errors.New("sample: hand size does not match the hand")
 			}
 			continue
 		}
-		caps[s] = o.HandSizes[s] - known[s].Len()
+		caps[s] = o.HandSizes[s] - k.known[s].Len()
 		allow[s] = ^o.Voids[s] & 0xF
 		total += caps[s]
 	}
-	caps[n] = asideSize - knownAside.Len()
+	caps[n] = k.asideSize - k.knownAside.Len()
 	allow[n] = 0xF
 	total += caps[n]
 	for _, cp := range caps {
 		if cp < 0 {
-			return Deal{}, 0, NoCard, errors.New("sample: inconsistent observation (more known cards than room)")
+			return caps, allow, errors.New("sample: inconsistent observation (more known cards than room)")
 		}
 	}
-	if total != unknown.Len() {
-		return Deal{}, 0, NoCard, fmt.Errorf("sample: %d hidden cards for %d places", unknown.Len(), total)
+	if total != k.unknown.Len() {
+		return caps, allow, fmt.Errorf("sample: %d hidden cards for %d places", k.unknown.Len(), total)
 	}
-	assigned, err := assignCards(unknown, caps[:n+1], allow[:n+1], rng)
-	if err != nil {
-		return Deal{}, 0, NoCard, err
-	}
-	var deal Deal
-	var cur [MaxPlayers]CardSet
-	for s := 0; s < n; s++ {
-		cur[s] = known[s] | assigned[s]
-		deal.Hands[s] = cur[s] | o.Played[s]
-	}
-	aside := knownAside | assigned[n]
-	deal.Tapp = aside
-	given := NoCard
+	return caps, allow, nil
+}
+
+// undoExchange turns the sampled hands of now into the hands as dealt: a Frage's declarer
+// and tapp split again, a Rufer's exchanged cards back where they were dealt. It returns the
+// given card of a Rufer exchange (NoCard if none).
+func (o Observation) undoExchange(deal *Deal, k *knownCards, rng *Rand) Card {
+	d, c, h := o.Declarer, o.Called, o.CalledHolder
 	switch {
-	case frage:
+	case k.frage:
 		// D ∪ T = what the declarer held after take-up; the split is only known to him.
-		pool := deal.Hands[d] | aside
+		pool := deal.Hands[d] | deal.Tapp
 		var tapp CardSet
-		if d == me {
+		if d == o.Seat {
 			tapp = o.Tapp
 		} else {
-			tapp = randomSubset(pool, r.TappSize(), rng)
+			tapp = randomSubset(pool, o.Rules.TappSize(), rng)
 		}
 		deal.Hands[d] = pool &^ tapp
 		deal.Tapp = tapp
-	case rufer:
-		if giveDone {
-			given = o.Given
-			if given == NoCard {
-				given = randomSubset(deal.Hands[h], 1, rng).Lowest()
-			}
-			deal.Hands[d] = deal.Hands[d].Without(c).With(given)
-			deal.Hands[h] = deal.Hands[h].Without(given).With(c)
-		} else {
-			deal.Hands[d] = deal.Hands[d].Without(c)
-			deal.Hands[h] = deal.Hands[h].With(c)
+	case k.rufer && k.giveDone:
+		given := o.Given
+		if given == NoCard {
+			given = randomSubset(deal.Hands[h], 1, rng).Lowest()
 		}
+		deal.Hands[d] = deal.Hands[d].Without(c).With(given)
+		deal.Hands[h] = deal.Hands[h].Without(given).With(c)
+		return given
+	case k.rufer:
+		deal.Hands[d] = deal.Hands[d].Without(c)
+		deal.Hands[h] = deal.Hands[h].With(c)
 	}
-	return deal, aside, given, nil
+	return NoCard
 }
 
 // randomSubset returns k cards of set chosen uniformly.

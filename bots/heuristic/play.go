@@ -267,67 +267,89 @@ func (v *view) leadLow(legal engine.CardSet, asDeclarer bool) engine.Card {
 // ---------------------------------------------------------------------------------------------
 // All-tricks contracts: Rufer, Durch, and Tout.
 
+// playAllTricks plays a card in a contract where the declarer must take every trick.
 func (v *view) playAllTricks(legal engine.CardSet) engine.Card {
-	if v.declarer() {
-		if len(v.trick) == 0 {
-			trumps := legal.OfSuit(v.trump)
-			if v.trump != engine.NoSuit && trumps != 0 && v.oppsMayHold(v.trump) {
-				return trumps.Highest()
-			}
-			if c, ok := v.cashMaster(legal); ok {
-				return c
-			}
-			// Highest side card of the suit with fewest outstanding cards.
-			best, bestScore := engine.NoCard, -1000
-			for _, c := range legal.Cards(nil) {
-				score := int(c.Rank()) - 2*v.outstanding(c.Suit()).Len()
-				if v.master(c) {
-					score += 20
-				}
-				if score > bestScore {
-					best, bestScore = c, score
-				}
-			}
-			return best
-		}
-		bestCard := v.trick[winning(v.trick, v.trump)].card
-		var winners, safe engine.CardSet
-		for _, c := range legal.Cards(nil) {
-			if beats(c, bestCard, v.trump) {
-				winners = winners.With(c)
-				if !v.canBeatLater(c, nil) {
-					safe = safe.With(c)
-				}
-			}
-		}
-		switch {
-		case safe != 0:
-			return v.cheapestWinner(safe)
-		case winners != 0:
-			return highestRanked(winners, v.trump)
-		}
-		return v.throwLow(legal)
+	switch {
+	case v.declarer() && len(v.trick) == 0:
+		return v.leadAllTricks(legal)
+	case v.declarer():
+		return v.followAllTricks(legal)
+	case len(v.trick) == 0:
+		return v.leadAgainstAllTricks(legal)
 	}
+	return v.followAgainstAllTricks(legal)
+}
 
-	// Defender: one trick is enough.
-	if len(v.trick) == 0 {
-		best, bestScore := engine.NoCard, -1000
-		for _, c := range legal.Cards(nil) {
-			score := int(c.Rank())
-			if c.Suit() == v.trump {
-				score -= 5
-			} else if v.mayBeVoid(v.decl, c.Suit()) {
-				score -= 12
-			}
-			if v.master(c) {
-				score += 10
-			}
-			if score > bestScore {
-				best, bestScore = c, score
+// leadAllTricks is the declarer's lead: trumps while the opponents may hold some, then the
+// masters, then the highest side card of the suit with fewest outstanding cards.
+func (v *view) leadAllTricks(legal engine.CardSet) engine.Card {
+	trumps := legal.OfSuit(v.trump)
+	if v.trump != engine.NoSuit && trumps != 0 && v.oppsMayHold(v.trump) {
+		return trumps.Highest()
+	}
+	if c, ok := v.cashMaster(legal); ok {
+		return c
+	}
+	best, bestScore := engine.NoCard, -1000
+	for _, c := range legal.Cards(nil) {
+		score := int(c.Rank()) - 2*v.outstanding(c.Suit()).Len()
+		if v.master(c) {
+			score += 20
+		}
+		if score > bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}
+
+// followAllTricks is the declarer's card to a trick led: the cheapest winner nobody after
+// him can beat, else the highest winner, else a low card (the contract is lost).
+func (v *view) followAllTricks(legal engine.CardSet) engine.Card {
+	bestCard := v.trick[winning(v.trick, v.trump)].card
+	var winners, safe engine.CardSet
+	for _, c := range legal.Cards(nil) {
+		if beats(c, bestCard, v.trump) {
+			winners = winners.With(c)
+			if !v.canBeatLater(c, nil) {
+				safe = safe.With(c)
 			}
 		}
-		return best
 	}
+	switch {
+	case safe != 0:
+		return v.cheapestWinner(safe)
+	case winners != 0:
+		return highestRanked(winners, v.trump)
+	}
+	return v.throwLow(legal)
+}
+
+// leadAgainstAllTricks is a defender's lead (one trick is enough): a high card, a master
+// best, not a trump and not a suit the declarer may be void in.
+func (v *view) leadAgainstAllTricks(legal engine.CardSet) engine.Card {
+	best, bestScore := engine.NoCard, -1000
+	for _, c := range legal.Cards(nil) {
+		score := int(c.Rank())
+		if c.Suit() == v.trump {
+			score -= 5
+		} else if v.mayBeVoid(v.decl, c.Suit()) {
+			score -= 12
+		}
+		if v.master(c) {
+			score += 10
+		}
+		if score > bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}
+
+// followAgainstAllTricks is a defender's card to a trick led: against the declarer (winning
+// it, or still to play) a winner — the highest while he plays after, so that he must beat it
+// — else a low card.
+func (v *view) followAgainstAllTricks(legal engine.CardSet) engine.Card {
 	best := winning(v.trick, v.trump)
 	bestCard := v.trick[best].card
 	declLater := false
@@ -348,9 +370,6 @@ func (v *view) playAllTricks(legal engine.CardSet) engine.Card {
 				return highestRanked(winners, v.trump) // make it as hard as possible
 			}
 			return lowestRanked(winners)
-		}
-		if declLater && !v.partner(v.trick[best].seat) {
-			return v.throwLow(legal)
 		}
 	}
 	return v.throwLow(legal)

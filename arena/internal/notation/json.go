@@ -164,6 +164,31 @@ func outcomeJSON(o engine.Outcome, n int) *jsonOutcome {
 
 // readJSON reads one line of the JSON Lines twin.
 func readJSON(line []byte) (*Record, error) {
+	j, err := decodeJSONLine(line)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := engine.ParseRuleSet(j.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
+	}
+	n := rules.Players
+	r := &Record{Match: j.Match, League: j.League, Deal: j.Deal, Group: j.Group, Rules: rules, Table: j.Bots,
+		Seating: j.Seating, Dealer: -1, Commitment: j.Commitment, Nonce: j.Nonce, Holder: engine.NoSeat,
+		Options: engine.Options{Pot: j.Options.Pot, ForcedRamsch: j.Options.ForcedRamsch}}
+	for _, step := range []func(*jsonRecord, *Record, int) error{readJSONMatch, readJSONCards, readJSONPlay} {
+		if err := step(j, r, n); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// decodeJSONLine decodes a line that must hold exactly one JSON record of this build's format.
+func decodeJSONLine(line []byte) (*jsonRecord, error) {
 	var j jsonRecord
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -176,43 +201,29 @@ func readJSON(line []byte) (*Record, error) {
 	if j.Format != JSONFormat {
 		return nil, fmt.Errorf("format %q: this build reads %q", j.Format, JSONFormat)
 	}
-	rules, err := engine.ParseRuleSet(j.Rules)
-	if err != nil {
-		return nil, fmt.Errorf("rules: %w", err)
-	}
-	n := rules.Players
-	r := &Record{Match: j.Match, League: j.League, Deal: j.Deal, Group: j.Group, Rules: rules, Table: j.Bots,
-		Seating: j.Seating, Dealer: -1, Commitment: j.Commitment, Nonce: j.Nonce, Holder: engine.NoSeat,
-		Options: engine.Options{Pot: j.Options.Pot, ForcedRamsch: j.Options.ForcedRamsch}}
+	return &j, nil
+}
+
+// readJSONMatch reads what the line says about the deal's place in its match: its numbers,
+// the dealer, the match's format, duplicate, seed, start and the seat a redacted line is for.
+func readJSONMatch(j *jsonRecord, r *Record, n int) error {
 	if j.Deal < 0 || j.Group < 0 {
-		return nil, errors.New("deal, group: want numbers, 0 or more")
+		return errors.New("deal, group: want numbers, 0 or more")
 	}
-	if j.Dealer != nil {
-		if j.Dealer.Seat != n-1 {
-			return nil, fmt.Errorf("dealer: seat %d, but the dealer sits in the last seat, %d (R-SEAT-2)", j.Dealer.Seat, n-1)
-		}
-		r.Dealer = j.Dealer.Position
-		if r.Table != nil && (r.Dealer < 0 || r.Dealer >= len(r.Table) || r.Table[r.Dealer] != j.Dealer.Bot) {
-			return nil, fmt.Errorf("dealer: position %d is not bot %q in bots", r.Dealer, j.Dealer.Bot)
-		}
+	if err := readJSONDealer(j, r, n); err != nil {
+		return err
 	}
-	if f := j.MatchFormat; f != nil {
-		switch f.Format {
-		case "deals":
-			r.Format, r.Deals = f.Format, f.Deals
-		case "session":
-			r.Format, r.Rounds = f.Format, f.Rounds
-		default:
-			return nil, fmt.Errorf("match_format: format %q: want deals or session", f.Format)
-		}
+	if err := readJSONMatchFormat(j, r); err != nil {
+		return err
 	}
 	if j.Duplicate != nil {
 		r.HasDuplicate, r.Duplicate = true, *j.Duplicate
 	}
 	if j.Seed != "" {
 		r.Seeded = true
+		var err error
 		if r.Seed, err = strconv.ParseUint(j.Seed, 10, 64); err != nil {
-			return nil, fmt.Errorf("seed %q: want a decimal uint64", j.Seed)
+			return fmt.Errorf("seed %q: want a decimal uint64", j.Seed)
 		}
 	}
 	if j.Started != nil {
@@ -221,47 +232,87 @@ func readJSON(line []byte) (*Record, error) {
 	if j.View != nil {
 		r.Redacted, r.View = true, engine.Seat(*j.View)
 		if *j.View < 0 || *j.View >= n {
-			return nil, fmt.Errorf("view: seat %d at a table of %d", *j.View, n)
+			return fmt.Errorf("view: seat %d at a table of %d", *j.View, n)
 		}
 	}
-	if len(j.Hands) != n {
-		return nil, fmt.Errorf("hands: %d hands for %d players", len(j.Hands), n)
+	return nil
+}
+
+// readJSONDealer reads the dealer: always the last seat, and the bot at its table position.
+func readJSONDealer(j *jsonRecord, r *Record, n int) error {
+	if j.Dealer == nil {
+		return nil
 	}
+	if j.Dealer.Seat != n-1 {
+		return fmt.Errorf("dealer: seat %d, but the dealer sits in the last seat, %d (R-SEAT-2)", j.Dealer.Seat, n-1)
+	}
+	r.Dealer = j.Dealer.Position
+	if r.Table != nil && (r.Dealer < 0 || r.Dealer >= len(r.Table) || r.Table[r.Dealer] != j.Dealer.Bot) {
+		return fmt.Errorf("dealer: position %d is not bot %q in bots", r.Dealer, j.Dealer.Bot)
+	}
+	return nil
+}
+
+// readJSONMatchFormat reads the match's format: a number of deals or of session rounds.
+func readJSONMatchFormat(j *jsonRecord, r *Record) error {
+	f := j.MatchFormat
+	if f == nil {
+		return nil
+	}
+	switch f.Format {
+	case "deals":
+		r.Format, r.Deals = f.Format, f.Deals
+	case "session":
+		r.Format, r.Rounds = f.Format, f.Rounds
+	default:
+		return fmt.Errorf("match_format: format %q: want deals or session", f.Format)
+	}
+	return nil
+}
+
+// readJSONCards reads the cards as dealt: the hands, the tapp and the called card's holder.
+func readJSONCards(j *jsonRecord, r *Record, n int) error {
+	if len(j.Hands) != n {
+		return fmt.Errorf("hands: %d hands for %d players", len(j.Hands), n)
+	}
+	var err error
 	for s, h := range j.Hands {
 		if r.Hands[s], r.Known[s], err = parseNames(h); err != nil {
-			return nil, fmt.Errorf("hands[%d]: %w", s, err)
+			return fmt.Errorf("hands[%d]: %w", s, err)
 		}
 	}
 	if r.Tapp, r.TappKnown, err = parseNames(j.Tapp); err != nil {
-		return nil, fmt.Errorf("tapp: %w", err)
+		return fmt.Errorf("tapp: %w", err)
 	}
 	if j.Holder != nil {
 		r.HasHolder, r.Holder = true, engine.Seat(*j.Holder)
 		if *j.Holder < -1 {
-			return nil, fmt.Errorf("holder: seat %d", *j.Holder)
+			return fmt.Errorf("holder: seat %d", *j.Holder)
 		}
 	}
+	return nil
+}
+
+// readJSONPlay reads the play: the moves, the outcome and the extra tags.
+func readJSONPlay(j *jsonRecord, r *Record, n int) error {
 	for i, text := range j.Moves {
 		m, err := ParseMove(text, n)
 		if err != nil {
-			return nil, fmt.Errorf("moves[%d]: %w", i, err)
+			return fmt.Errorf("moves[%d]: %w", i, err)
 		}
 		r.Moves = append(r.Moves, m)
 	}
 	if j.Outcome != nil {
 		o, err := outcomeFromJSON(j.Outcome, n)
 		if err != nil {
-			return nil, fmt.Errorf("outcome: %w", err)
+			return fmt.Errorf("outcome: %w", err)
 		}
 		r.Outcome = &o
 	}
 	for _, t := range j.Tags {
 		r.Extra = append(r.Extra, Tag(t))
 	}
-	if err := r.validate(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return nil
 }
 
 func parseNames(names []string) (engine.CardSet, bool, error) {

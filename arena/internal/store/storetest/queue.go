@@ -84,9 +84,25 @@ func ascending(jobs []domain.Job) bool {
 	return true
 }
 
+// testLeases checks the queue's leases through one scheduled league: claims in id order, an
+// expired lease rescued by the next claim, Release and Fail, and Rescue of dead owners.
 func testLeases(t *testing.T, s Store) {
-	ctx := context.Background()
 	Schedule(t, s)
+	a, b := checkClaims(t, s)
+	checkExpiredLease(t, s, a, b)
+	checkReleaseAndFail(t, s, a)
+	checkRescue(t, s, a)
+}
+
+// shortLease is b's lease in testLeases: it may run out only after the next claim, so
+// seconds of margin on a busy host.
+const shortLease = 2 * time.Second
+
+// checkClaims claims the league's four jobs, three to a and one to b (on a short lease), and
+// checks that nothing is left to claim.
+func checkClaims(t *testing.T, s Store) (a, b []domain.Job) {
+	t.Helper()
+	ctx := context.Background()
 	a, err := s.Claim(ctx, "L", "host/1/a", 3, lease)
 	if err != nil || len(a) != 3 || !ascending(a) {
 		t.Fatalf("Claim(a) = %v, %v; want 3 jobs in the order of their ids", ids(a), err)
@@ -94,17 +110,22 @@ func testLeases(t *testing.T, s Store) {
 	if a[0].State != domain.JobRunning || a[0].Owner != "host/1/a" || a[0].Attempts != 1 || a[0].LeaseUntil.Before(time.Now()) {
 		t.Errorf("claimed job = %+v", a[0])
 	}
-	// b's short lease may run out only after the next claim: seconds of margin on a busy host.
-	const short = 2 * time.Second
-	b, err := s.Claim(ctx, "L", "host/2/b", 3, short)
+	b, err = s.Claim(ctx, "L", "host/2/b", 3, shortLease)
 	if err != nil || len(b) != 1 || b[0].ID <= a[2].ID {
 		t.Fatalf("Claim(b) = %v, %v; want the one job left, after a's", ids(b), err)
 	}
 	if none, err := s.Claim(ctx, "L", "host/3/c", 3, lease); err != nil || len(none) != 0 {
 		t.Errorf("Claim with nothing left = %v, %v", ids(none), err)
 	}
-	// b's lease expires: the next claim rescues its job, and b's heartbeat learns it lost it.
-	time.Sleep(short + 500*time.Millisecond)
+	return a, b
+}
+
+// checkExpiredLease lets b's lease expire: the next claim rescues its job, and b's heartbeat
+// learns it lost it while a's does not.
+func checkExpiredLease(t *testing.T, s Store, a, b []domain.Job) {
+	t.Helper()
+	ctx := context.Background()
+	time.Sleep(shortLease + 500*time.Millisecond)
 	c, err := s.Claim(ctx, "L", "host/3/c", 3, lease)
 	if err != nil || len(c) != 1 || c[0].ID != b[0].ID || c[0].Attempts != 2 {
 		t.Fatalf("Claim after expiry = %+v, %v; want b's job, second attempt", c, err)
@@ -117,8 +138,13 @@ func testLeases(t *testing.T, s Store) {
 	if err != nil || len(lost) != 0 {
 		t.Errorf("Extend by the owner = %v, %v; want nothing lost", lost, err)
 	}
+}
 
-	// Release gives a job back without counting the attempt; Fail counts and gives up.
+// checkReleaseAndFail checks that Release gives a job back without counting the attempt and
+// that Fail counts and gives up.
+func checkReleaseAndFail(t *testing.T, s Store, a []domain.Job) {
+	t.Helper()
+	ctx := context.Background()
 	if err := s.Release(ctx, "host/1/a", []int64{a[2].ID}); err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +169,12 @@ func testLeases(t *testing.T, s Store) {
 	if none, _ := s.Claim(ctx, "L", "host/5/e", 4, lease); len(none) != 0 {
 		t.Errorf("a failed job was claimed again: %v", ids(none))
 	}
+}
 
-	// Rescue frees the jobs of owners known to be dead, at once.
+// checkRescue checks that Rescue frees the jobs of owners known to be dead, at once.
+func checkRescue(t *testing.T, s Store, a []domain.Job) {
+	t.Helper()
+	ctx := context.Background()
 	owners, err := s.LeaseOwners(ctx, "L")
 	if err != nil || !reflect.DeepEqual(owners, []string{"host/1/a", "host/3/c"}) {
 		t.Errorf("LeaseOwners = %v, %v", owners, err)

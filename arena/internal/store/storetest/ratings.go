@@ -247,27 +247,44 @@ func testRatingSumsReadNoDeals(t *testing.T, s Store) {
 // headline, with its interval, on the league's clock (the deal sources stored), oldest first,
 // evenly spaced and bounded, up to date by the rule that takes them (board.HistoryDue).
 func testRatingHistory(t *testing.T, s Store) {
-	ctx := context.Background()
 	hs, ok := s.(board.HistoryStore)
 	if !ok {
 		t.Fatal("the store keeps no rating history (board.HistoryStore)")
 	}
-	m := &domain.Match{Spec: domain.MatchSpec{Rules: Rules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: 200, Seed: 5,
-		LeagueID: "H", TimeControl: domain.DefaultTimeControl}}
+	m := storeRatedMatch(t, s, "H", 200)
+	lr := board.LeagueRules{League: "H", Rules: m.Spec.Rules.String()}
+	ps, err := hs.RatingHistory(context.Background(), lr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHistoryPoints(t, ps)
+	checkLastHistoryPoint(t, s, ps)
+}
+
+// storeRatedMatch stores a match of league of the given deals (one a deal source), rated
+// deals among bots a, b and c.
+func storeRatedMatch(t *testing.T, s Store, league string, deals int) *domain.Match {
+	t.Helper()
+	ctx := context.Background()
+	m := &domain.Match{Spec: domain.MatchSpec{Rules: Rules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: deals, Seed: 5,
+		LeagueID: league, TimeControl: domain.DefaultTimeControl}}
 	if err := s.CreateMatch(ctx, m); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(5, 5))
-	for n := range 200 {
+	for n := range deals {
 		if err := s.SaveDeal(ctx, RatedDeal(m, n, rng, 0)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	lr := board.LeagueRules{League: "H", Rules: m.Spec.Rules.String()}
-	ps, err := hs.RatingHistory(ctx, lr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return m
+}
+
+// checkHistoryPoints checks the points of the history after 200 deal sources: bounded in
+// number, from clock 1 up to date, evenly spaced, each with the three bots in the board's
+// order and, some of them, an interval.
+func checkHistoryPoints(t *testing.T, ps []board.HistoryPoint) {
+	t.Helper()
 	if len(ps) < board.MaxHistoryPoints/2 || len(ps) > board.MaxHistoryPoints+1 {
 		t.Fatalf("%d points after 200 deal sources, want %d to %d", len(ps), board.MaxHistoryPoints/2, board.MaxHistoryPoints+1)
 	}
@@ -282,20 +299,33 @@ func testRatingHistory(t *testing.T, s Store) {
 		if len(p.Bots) != 3 || p.Sources != int(p.Clock) || p.Deals != int(p.Clock) || p.At.IsZero() {
 			t.Errorf("point %d: %+v, want the 3 bots, %d sources and deals rated, a time", i, p, p.Clock)
 		}
-		for j, b := range p.Bots {
-			if j > 0 && b.Rating > p.Bots[j-1].Rating || b.Interval && !(b.Lo < b.Rating && b.Rating < b.Hi) ||
-				!b.Interval && (b.Lo != b.Rating || b.Hi != b.Rating) || b.Provisional != (p.Clock < 30) {
-				t.Errorf("point %d, bot %+v: want the board's order, its interval around it (or none), provisional below 30 sources", i, b)
-			}
-			if b.Interval {
-				withIntervals++
-			}
-		}
+		withIntervals += checkPointBots(t, i, p)
 	}
 	if withIntervals == 0 {
 		t.Error("no point has an interval")
 	}
-	// The last point is the board of the kept sums as they were then: here, when it was taken.
+}
+
+// checkPointBots checks point i's bots: in the board's order, each with its interval around
+// its rating (or none), provisional below 30 sources. It returns how many have an interval.
+func checkPointBots(t *testing.T, i int, p board.HistoryPoint) (withIntervals int) {
+	t.Helper()
+	for j, b := range p.Bots {
+		if j > 0 && b.Rating > p.Bots[j-1].Rating || b.Interval && !(b.Lo < b.Rating && b.Rating < b.Hi) ||
+			!b.Interval && (b.Lo != b.Rating || b.Hi != b.Rating) || b.Provisional != (p.Clock < 30) {
+			t.Errorf("point %d, bot %+v: want the board's order, its interval around it (or none), provisional below 30 sources", i, b)
+		}
+		if b.Interval {
+			withIntervals++
+		}
+	}
+	return withIntervals
+}
+
+// checkLastHistoryPoint checks that the last point is the board of the kept sums as they were
+// then: here, when it was taken.
+func checkLastHistoryPoint(t *testing.T, s Store, ps []board.HistoryPoint) {
+	t.Helper()
 	last := ps[len(ps)-1]
 	if last.Clock == 200 {
 		lb, err := board.Compute(mustLoad(t, s, domain.MatchFilter{LeagueID: "H"}), board.Options{})

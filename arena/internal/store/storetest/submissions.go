@@ -14,6 +14,16 @@ import (
 // digest, their builds and gauntlet verdicts recorded; a version of an unregistered bot, an
 // unknown version or source is ErrNotFound.
 func testSubmissions(t *testing.T, s Store) {
+	addSubmissions(t, s)
+	checkSubmissionReads(t, s)
+	checkSubmissionVerdicts(t, s)
+}
+
+// addSubmissions registers bots a and b and submits a@1 (source "one"), a@2 ("two"), b@1
+// ("one") and a@3 ("one" again), checking each is numbered per bot and stored queued; a
+// version of an unregistered bot is refused.
+func addSubmissions(t *testing.T, s Store) {
+	t.Helper()
 	ctx := context.Background()
 	if err := s.AddSubmission(ctx, &domain.Submission{Bot: "ghost", Lang: "go", Digest: "d0"}, []byte("x")); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("a version of an unregistered bot: %v, want ErrNotFound", err)
@@ -40,6 +50,13 @@ func testSubmissions(t *testing.T, s Store) {
 			t.Errorf("stored %+v, want %s queued, format %d, 3 bytes, a creation time", tc.sub, tc.want, domain.SourceFormat)
 		}
 	}
+}
+
+// checkSubmissionReads reads addSubmissions' sources and versions back; unknown ones are
+// ErrNotFound.
+func checkSubmissionReads(t *testing.T, s Store) {
+	t.Helper()
+	ctx := context.Background()
 	if src, err := s.SubmissionSource(ctx, "d2"); err != nil || string(src) != "two" {
 		t.Errorf("source d2 = %q, %v", src, err)
 	}
@@ -56,6 +73,13 @@ func testSubmissions(t *testing.T, s Store) {
 	if _, err := s.Submission(ctx, "ghost", 0); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("ghost@latest: %v, want ErrNotFound", err)
 	}
+}
+
+// checkSubmissionVerdicts records a build and a gauntlet verdict on addSubmissions' versions
+// and reads them back, by version and in the lists.
+func checkSubmissionVerdicts(t *testing.T, s Store) {
+	t.Helper()
+	ctx := context.Background()
 	if err := s.SetSubmissionBuild(ctx, "a", 2, domain.SubmissionFailed, "bot.py:3: SyntaxError"); err != nil {
 		t.Fatal(err)
 	}
