@@ -3,8 +3,10 @@ package inproc_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -253,6 +255,7 @@ func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
 // random deal (the loop of engine.BenchmarkRandomDeal, on one reused State), whose CPU per deal
 // it reports as engine-cpu-µs/deal and the ratio as x-engine.
 func BenchmarkInProcessDeals(b *testing.B) {
+	asTheProgramCollects(b)
 	for _, record := range []bool{false, true} {
 		b.Run(fmt.Sprintf("record=%v", record), func(b *testing.B) {
 			b.ReportAllocs()
@@ -260,6 +263,10 @@ func BenchmarkInProcessDeals(b *testing.B) {
 			bs := []bots.Bot{builtinBot(b, "random", 1), builtinBot(b, "random", 2), builtinBot(b, "random", 3)}
 			conns := []referee.Conn{inproc.NewConn(bs[0], record), inproc.NewConn(bs[1], record), inproc.NewConn(bs[2], record)}
 			clocks := []*referee.Clock{referee.NewClock(clock), referee.NewClock(clock), referee.NewClock(clock)}
+			players := make([]referee.Player, 3) // Play only reads them
+			for s := range players {
+				players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: conns[s], Clock: clocks[s]}
+			}
 			var next atomic.Int64
 			var wg sync.WaitGroup
 			b.ResetTimer()
@@ -272,10 +279,6 @@ func BenchmarkInProcessDeals(b *testing.B) {
 						n := int(next.Add(1)) - 1
 						if n >= b.N {
 							return
-						}
-						players := make([]referee.Player, 3)
-						for s := range players {
-							players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: conns[s], Clock: clocks[s]}
 						}
 						if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "bench", Number: n, Rules: r,
 							Deal: engine.DealFromSeed(r, 1, uint64(n)), Players: players, TimeControl: clock}); err != nil {
@@ -295,6 +298,16 @@ func BenchmarkInProcessDeals(b *testing.B) {
 			b.ReportMetric(engineDeal, "engine-cpu-µs/deal")
 			b.ReportMetric(perDeal/engineDeal, "x-engine")
 		})
+	}
+}
+
+// asTheProgramCollects sets the collector as the tapp program does (GOGC=400 unless GOGC is
+// set, arena/internal/cli) for the benchmark: what a deal allocates is collected at the rate
+// it would be in `tapp match --in-process`.
+func asTheProgramCollects(b *testing.B) {
+	if os.Getenv("GOGC") == "" {
+		old := debug.SetGCPercent(400)
+		b.Cleanup(func() { debug.SetGCPercent(old) })
 	}
 }
 
@@ -327,6 +340,7 @@ func engineCPUPerDeal(n int) float64 {
 // store holds per deal (after a collection) and the ratio to the engine's own random deal
 // timed in the same run (engineCPUPerDeal).
 func BenchmarkInProcessMatch(b *testing.B) {
+	asTheProgramCollects(b)
 	for _, db := range []string{"memory", "sqlite"} {
 		for _, record := range []bool{true, false} {
 			b.Run(fmt.Sprintf("db=%s/records=%v", db, record), func(b *testing.B) {

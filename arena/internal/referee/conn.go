@@ -55,7 +55,8 @@ type Direct interface {
 	Conn
 	// Decide asks for the decision req describes and returns the bot's action, one of
 	// req.Legal, when the bot was handed the request (its clock starts then: encoding it
-	// before is the arena's share) and when the bot had its action; sent is as Ask's. req is
+	// before is the arena's share; zero: when the referee asked, as nothing came before) and
+	// when the bot had its action; sent is as Ask's. req is
 	// valid only during the call. An error means the bot gave no action (the referee treats it
 	// like a missing answer).
 	Decide(req *Request) (sent []byte, action engine.Action, handed, at time.Time, err error)
