@@ -202,6 +202,52 @@ func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
 	}
 }
 
+// stuck never returns from Decide until released, whatever its context says.
+type stuck struct{ release chan struct{} }
+
+func (s stuck) Decide(_ context.Context, obs *engine.Observation) (engine.Action, error) {
+	<-s.release
+	return obs.Legal[len(obs.Legal)-1], nil
+}
+
+// An in-process bot that never returns does not hold its table: past its time the referee
+// plays the fallback with a strike, as for a bot over the wire that never answers, and the
+// deal goes on to its end without it (striking out, the bot is asked no more); what the bot
+// answers when it returns at last changes nothing. Through the match runner too, for every
+// deal of the match.
+func TestInProcessBotThatNeverReturnsHoldsNoTable(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	bot := stuck{release: make(chan struct{})}
+	defer close(bot.release) // the goroutines the bot holds return, and find their decisions taken
+	bs := map[string]bots.Bot{"stuck": bot, "r1": builtinBot(t, "random", 1), "r2": builtinBot(t, "random", 2)}
+	runner := &match.Runner{Store: memstore.New(), Seats: &inproc.Seats{Bots: bs, Record: true}, Parallel: 2}
+	recs := playMatch(t, runner, domain.MatchSpec{Rules: r, Bots: []string{"stuck", "r1", "r2"}, Deals: 3, Seed: 5, TimeControl: tc})
+	if len(recs) != 3 {
+		t.Fatalf("%d deals stored, want 3", len(recs))
+	}
+	for _, rec := range recs {
+		strikes := 0
+		for _, d := range rec.Decisions {
+			switch {
+			case d.Bot == "stuck" && !d.Fallback:
+				t.Fatalf("deal %d, decision %d: the stuck bot's seat played %s, not the fallback", rec.Number, d.Index, d.Action)
+			case d.Bot == "stuck" && d.Strike:
+				strikes++
+				if len(d.Attempts) != 0 {
+					t.Fatalf("deal %d, decision %d: answers %v recorded for a bot that never answered", rec.Number, d.Index, d.Attempts)
+				}
+			case d.Bot != "stuck" && d.Fallback:
+				t.Fatalf("deal %d, decision %d: fallback for %s, which answers at once", rec.Number, d.Index, d.Bot)
+			}
+		}
+		if strikes != tc.MaxStrikes {
+			t.Fatalf("deal %d: %d strikes for the stuck bot, want %d (then it forfeits the game)", rec.Number, strikes, tc.MaxStrikes)
+		}
+	}
+}
+
 // With a per-game clock (the default) an in-process bot's strikes are the game's, as over
 // the wire: striking out forfeits the game, not the match, and the next deal asks it again.
 // A strike's attribution is the bot's own time (Think) of its late answer, from the hand-off.

@@ -158,15 +158,20 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	defer states.Put(st)
 	sc := scratches.Get().(*scratch)
 	defer sc.keep()
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: &sc.req}
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req}
+	anyDirect := false
 	for i, p := range t.Players {
 		g.direct[i], _ = p.Conn.(Direct)
+		anyDirect = anyDirect || g.direct[i] != nil
 		g.clocks[i] = p.Clock
 		if !t.TimeControl.PerMatch() || p.Clock == nil {
 			// The game's own bank and strikes, kept in the game (no allocation per seat).
 			g.own[i].tc, g.own[i].bank = t.TimeControl, t.TimeControl.Overage
 			g.clocks[i] = &g.own[i]
 		}
+	}
+	if anyDirect {
+		return g.playTakeable(ctx) // takeover.go: a bot in process that never returns holds no table
 	}
 	return g.play(ctx)
 }
@@ -205,6 +210,10 @@ type game struct {
 	req *Request // the request being asked, built afresh for each decision (the scratch's)
 	sc  *scratch // storage kept between deals
 
+	answers [engine.MaxPlayers]<-chan Answer // per seat over the wire: its answers
+	closers []func()                         // the seats' close functions, for the game's end
+	taking  takeover                         // takeover.go, for the tables with Direct seats
+
 	mu      sync.Mutex                  // guards pending for resumes, which come from the adapters' goroutines
 	pending [engine.MaxPlayers]*Request // the open request of each seat
 
@@ -231,55 +240,98 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 
 	// A Direct seat is not opened: its bot is asked through Decide, answers on no channel and
 	// needs no start message (nothing is built for it).
-	var answers [engine.MaxPlayers]<-chan Answer
 	for i, p := range t.Players {
 		if g.direct[i] != nil {
 			continue
 		}
 		seat := engine.Seat(i)
 		ch, closeFn := p.Conn.Open(g.started(seat), func(use func(*Request)) { g.withPending(seat, use) })
-		defer closeFn()
-		answers[i] = ch
+		g.closers = append(g.closers, closeFn)
+		g.answers[i] = ch
 	}
 	// The decisions are gathered in storage kept between deals, and the record gets a copy of
 	// the size it needs: a deal's length is known only at its end.
 	sc := g.sc
 	rec.Decisions, g.asked, g.askedSeat = sc.decisions[:0], sc.asked[:0], sc.askedSeat[:0]
 	sc.attempts, sc.attemptOf = sc.attempts[:0], sc.attemptOf[:0]
-	defer func() { sc.asked, sc.askedSeat, g.asked, g.askedSeat = g.asked[:0], g.askedSeat[:0], nil, nil }()
 	g.watch(0)
+	return g.run(ctx, nil)
+}
 
+// run plays the deal from where it is to its end (first, when set, is a decision decided
+// already: a takeover's), and ends the game: the goroutine that returns from run with
+// anything but errTakenOver is the one that ended it (with no defers: a goroutine whose bot
+// was taken over from returns without touching the game).
+func (g *game) run(ctx context.Context, first *domain.DecisionRecord) (*domain.DealRecord, error) {
+	rec, err := g.loop(ctx, first)
+	if errors.Is(err, errTakenOver) {
+		return nil, err
+	}
+	if err == nil {
+		g.finish()
+	}
+	sc := g.sc
+	sc.asked, sc.askedSeat, g.asked, g.askedSeat = g.asked[:0], g.askedSeat[:0], nil, nil
+	for _, closeFn := range g.closers {
+		closeFn()
+	}
+	return rec, err
+}
+
+// loop asks and applies the decisions to the deal's end.
+func (g *game) loop(ctx context.Context, first *domain.DecisionRecord) (*domain.DealRecord, error) {
+	if first != nil {
+		if err := g.apply(*first); err != nil {
+			return nil, err
+		}
+	}
 	for !g.st.Terminal() {
 		if err := ctx.Err(); err != nil {
 			g.abort()
 			return nil, fmt.Errorf("%w: %w", ErrAborted, err)
 		}
 		seat := g.st.ToMove()
-		d, err := g.decide(ctx, seat, answers[seat])
+		d, err := g.decide(ctx, seat, g.answers[seat])
+		if errors.Is(err, errTakenOver) {
+			return nil, err
+		}
 		if err != nil {
-			sc.decisions = rec.Decisions
 			g.abort()
 			return nil, err
 		}
-		d.Index = len(rec.Decisions)
-		rec.Decisions = append(rec.Decisions, d)
-		sc.decisions = rec.Decisions // the storage grown, kept (and cleared) for the next deal
-		if t.Decided != nil {
-			t.Decided(&rec.Decisions[len(rec.Decisions)-1])
-		}
-		before := g.st.NumEvents()
-		if err := g.st.Apply(d.Action); err != nil {
-			return nil, fmt.Errorf("referee: applying checked action %s: %w", d.Action, err)
-		}
-		g.watch(before)
-		for i, p := range t.Players {
-			if p.Conn.StreamEvents() { // a bot may ask for the stream, or stop it, at any time
-				g.flushEvents(engine.Seat(i))
-			}
+		if err := g.apply(d); err != nil {
+			return nil, err
 		}
 	}
+	return g.deal, nil
+}
 
-	g.traceLate(answers[:len(t.Players)])           // into the working decisions, before the record's copy
+// apply records decision d and plays its action.
+func (g *game) apply(d domain.DecisionRecord) error {
+	t, rec := g.t, g.deal
+	d.Index = len(rec.Decisions)
+	rec.Decisions = append(rec.Decisions, d)
+	g.sc.decisions = rec.Decisions // the storage grown, kept (and cleared) for the next deal
+	if t.Decided != nil {
+		t.Decided(&rec.Decisions[len(rec.Decisions)-1])
+	}
+	before := g.st.NumEvents()
+	if err := g.st.Apply(d.Action); err != nil {
+		return fmt.Errorf("referee: applying checked action %s: %w", d.Action, err)
+	}
+	g.watch(before)
+	for i, p := range t.Players {
+		if p.Conn.StreamEvents() { // a bot may ask for the stream, or stop it, at any time
+			g.flushEvents(engine.Seat(i))
+		}
+	}
+	return nil
+}
+
+// finish completes the record of a deal played to its end and tells the seats.
+func (g *game) finish() {
+	t, rec, sc := g.t, g.deal, g.sc
+	g.traceLate(g.answers[:len(t.Players)])         // into the working decisions, before the record's copy
 	rec.Decisions = sc.copyDecisions(rec.Decisions) // the scratch storage goes back when Play returns
 	out := g.st.Outcome()
 	rec.Moves = slices.Clone(g.st.History())
@@ -296,7 +348,6 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		p.Conn.End(end, evs, first)
 	}
 	rec.Duration = time.Since(rec.Started)
-	return rec, nil
 }
 
 // decide asks the seat's bot for one decision and returns what was decided and how.
@@ -344,7 +395,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	// outbox) is late at once.
 	allowed := tc.PerDecision + bank
 	if d := g.direct[seat]; d != nil { // never opened: no resume asks for its pending request
-		return g.decideDirect(d, rec, req, start, allowed), nil
+		return g.decideDirect(d, rec, req, start, allowed)
 	}
 	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
@@ -400,14 +451,22 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 // fallback and a strike from the game's or the match's clock, as the time control says). A
 // Direct bot is handed its request at once, on this goroutine: it is never retimed, and
 // never left unhanded. All of its time is its own (Think): no wire lies between.
-func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) domain.DecisionRecord {
+//
+// A bot that has not returned well past the time allowed is taken over from (takeover.go):
+// another goroutine plays the fallback with a strike and goes on with the deal, and this one,
+// when the bot returns at last, returns errTakenOver and touches the game no more.
+func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) (domain.DecisionRecord, error) {
 	legal := req.Legal
+	k := g.taking.deciding(rec, legal, start, allowed, int64(g.requests))
 	sent, action, handed, at, err := d.Decide(req)
+	if !g.taking.returned(k) {
+		return rec, errTakenOver
+	}
 	if !g.t.Unrecorded {
 		rec.Sent, rec.SentFromState = sent, len(sent) > 0
 	}
 	if err != nil {
-		return g.late(rec, legal, start, allowed)
+		return g.late(rec, legal, start, allowed), nil
 	}
 	if handed.IsZero() { // handed over as asked: nothing was encoded before
 		handed = start
@@ -425,7 +484,7 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 		}
 		addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: reason})
 		rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, elapsed
-		return rec
+		return rec, nil
 	}
 	if elapsed > allowed {
 		// Late: the fallback at the deadline, and the answer recorded as one to a request
@@ -435,7 +494,7 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 		if !g.t.Unrecorded {
 			addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: duplicateReason(rec.RequestID)})
 		}
-		return rec
+		return rec, nil
 	}
 	if !g.t.Unrecorded {
 		rec.Attempts = g.sc.attempt(len(g.deal.Decisions), domain.AnswerAttempt{Text: action.String(), After: elapsed})
@@ -444,7 +503,7 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 	if over := elapsed - g.t.TimeControl.PerDecision; over > 0 {
 		g.clocks[rec.Seat].spend(over)
 	}
-	return rec
+	return rec, nil
 }
 
 // scratch is a game's working storage, kept between deals (scratches) so that a deal grows
@@ -457,7 +516,7 @@ type scratch struct {
 	askedSeat []engine.Seat
 	attempts  []domain.AnswerAttempt
 	attemptOf []int // the decision each of attempts is of
-	req       Request
+	req       *Request // left to a bot that was taken over from, replaced by a new one
 	end       End
 }
 
@@ -470,6 +529,7 @@ var scratches = sync.Pool{New: func() any {
 		asked:     make([]time.Time, 0, scratchDecisions),
 		askedSeat: make([]engine.Seat, 0, scratchDecisions),
 		attempts:  make([]domain.AnswerAttempt, 0, scratchDecisions),
+		req:       new(Request),
 	}
 }}
 
