@@ -515,7 +515,7 @@ type scratch struct {
 	asked     []time.Time
 	askedSeat []engine.Seat
 	attempts  []domain.AnswerAttempt
-	attemptOf []int // the decision each of attempts is of
+	attemptOf []int    // the decision each of attempts is of
 	req       *Request // left to a bot that was taken over from, replaced by a new one
 	end       End
 }
