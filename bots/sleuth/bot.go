@@ -58,7 +58,11 @@ type Bot struct {
 	solvers  pimc.SolverPool
 }
 
-var _ bots.Bot = (*Bot)(nil)
+var _ bots.BankSpender = (*Bot)(nil)
+
+// SpendsBank implements bots.BankSpender: decisions that matter may run on into the overage
+// bank when their work does not fit in their own time (effort.go).
+func (b *Bot) SpendsBank() bool { return true }
 
 // New returns a bot with the given settings (zero fields take the defaults).
 func New(cfg Config) *Bot {

@@ -87,9 +87,10 @@ var errDirect = errors.New("an in-process bot is asked through Decide, not Ask")
 // Ask implements referee.Conn: the referee asks a Direct conn through Decide.
 func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return nil, nil, errDirect }
 
-// Decide implements referee.Direct: the bot decides on this goroutine, with the request's
-// deadline (and the overage left) on its context. A bot that fails or answers no legal
-// action gets the first legal one answered for it, as the Go SDK does.
+// Decide implements referee.Direct: the bot decides on this goroutine, its context ending at
+// the request's deadline plus the overage left, and carrying both (bots.ClockOf). A bot that
+// fails or answers no legal action gets the first legal one answered for it, as the Go SDK
+// does.
 func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, time.Time, error) {
 	var sent []byte
 	if c.record {
@@ -97,8 +98,9 @@ func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, t
 		c.size.Store(int64(len(sent)))
 	}
 	ctx := &deadlineContext{deadline: req.Deadline.Add(req.OverageLeft)}
+	clock := bots.WithClock(ctx, bots.Clock{Deadline: req.Deadline, Overage: req.OverageLeft})
 	handed := time.Now()
-	a, err := c.call(ctx, req.Observation)
+	a, err := c.call(clock, req.Observation)
 	at := time.Now()
 	ctx.stop()
 	if a = a.Canonical(); err != nil || !legal(req.Legal, a) {
