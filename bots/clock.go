@@ -31,17 +31,20 @@ func (c Clock) End() time.Time {
 	return c.Deadline.Add(c.Overage)
 }
 
-type clockKey struct{}
+// ClockKey is the context key of a decision's clock: WithClock sets it, and an adapter with a
+// context type of its own (the arena's in-process one, which allocates nothing per decision)
+// answers Value(ClockKey{}) with the Clock itself.
+type ClockKey struct{}
 
 // WithClock returns ctx carrying c (ClockOf).
 func WithClock(ctx context.Context, c Clock) context.Context {
-	return context.WithValue(ctx, clockKey{}, c)
+	return context.WithValue(ctx, ClockKey{}, c)
 }
 
 // ClockOf returns the clock of the decision ctx belongs to; false when the caller gave none
 // (a test, an older caller).
 func ClockOf(ctx context.Context) (Clock, bool) {
-	c, ok := ctx.Value(clockKey{}).(Clock)
+	c, ok := ctx.Value(ClockKey{}).(Clock)
 	return c, ok
 }
 
