@@ -1,11 +1,12 @@
 // Package admission keeps an overloaded host from taking its bots' time. A Controller hands
-// out the tables a match or a league may play at once: it measures the arena's own
-// scheduling lag (how late a timer of this process fires) and every bot's headroom (how
-// much of its time per decision an answer leaves, apart from the bot's own thinking), and
-// when either runs short it lowers the tables in flight, or pauses new deals altogether,
-// before bots lose time; as the host recovers it raises them again, up to what was asked
-// for. It holds new deals back only: a deal in play is never touched, so overload slows a
-// match down and never forfeits a bot.
+// out the tables a match or a league may play at once: it measures every bot's headroom (how
+// much of its time per decision an answer leaves, apart from the bot's own thinking) and
+// whether the tables queue (the median delay above the host's floor), and when the bots are
+// threatened by the arena's own load it lowers the tables in flight, multiplicatively; every
+// other window raises them again, up to what was asked for (AIMD). A busy host's tail, which
+// comes however few tables play, holds nothing back. Only a starved arena (its own timers
+// late by more than a decision) pauses new deals. It holds new deals back only: a deal in
+// play is never touched, so overload slows a match down and never forfeits a bot.
 package admission
 
 import (
