@@ -1,8 +1,8 @@
 package match
 
 import (
-	"context"
 	"bufio"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
