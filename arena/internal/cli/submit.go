@@ -1,20 +1,20 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"connectrpc.com/connect"
+
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/hosting"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
 const submitUsage = `tapp submit --bot NAME --lang go|python [--entry FILE] [--token T] [--db DSN | --web URL] DIR|ARCHIVE`
@@ -88,49 +88,35 @@ func (m *Main) buildVersion(ctx context.Context, st hosting.Store, hf *hostingFl
 	return nil
 }
 
-// submitToWeb sends the version to a dashboard's upload (POST /api/submissions).
+// submitToWeb sends the version to a dashboard's SubmissionService (Connect protocol,
+// protobuf), with the bot's token as the Bearer header.
 func (m *Main) submitToWeb(ctx context.Context, base, bot, lang, entry, token string, source []byte) error {
 	if token == "" {
 		return usagef("give the bot's token (--token or TAPP_TOKEN)")
 	}
-	u, err := url.Parse(strings.TrimRight(base, "/") + "/api/submissions")
-	if err != nil {
-		return usagef("--web %s: %v", base, err)
+	base = strings.TrimRight(base, "/")
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return usagef("--web %s: give the dashboard's address, https://HOST:PORT", base)
 	}
 	if u.Scheme != "https" && !isLoopback(u.Hostname()) {
 		return usagef("--web %s: the token would cross the network in clear text: use https://", base)
 	}
-	q := u.Query()
-	q.Set("bot", bot)
-	q.Set("lang", lang)
-	if entry != "" {
-		q.Set("entry", entry)
-	}
-	u.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(source))
+	client := connect.NewClient[viewv1.SubmitVersionRequest, viewv1.SubmitVersionResponse](http.DefaultClient,
+		base+"/"+viewv1.SubmissionService_ServiceDesc.ServiceName+"/SubmitVersion", connect.WithReadMaxBytes(1<<20))
+	req := connect.NewRequest(&viewv1.SubmitVersionRequest{Bot: bot, Lang: lang, Entry: entry, Archive: source,
+		Format: viewv1.ArchiveFormat_ARCHIVE_FORMAT_TAR_GZ})
+	req.Header().Set("Authorization", "Bearer "+token)
+	resp, err := client.CallUnary(ctx, req)
 	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/gzip")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	var out struct {
-		Name, Digest, Status, Code, Message string
-	}
-	_ = json.Unmarshal(body, &out)
-	if resp.StatusCode != http.StatusOK {
-		msg := out.Message
-		if msg == "" {
-			msg = strings.TrimSpace(string(body))
+		var ce *connect.Error
+		if errors.As(err, &ce) && ce.Code() != connect.CodeUnavailable && ce.Code() != connect.CodeUnknown {
+			return fmt.Errorf("the arena refused the submission (%s): %s", ce.Code(), ce.Message())
 		}
-		return fmt.Errorf("the arena refused the submission (%s): %s", resp.Status, msg)
+		return fmt.Errorf("submitting to %s: %w", base, err)
 	}
-	fmt.Fprintf(m.Stdout, "stored %s (sha256 %s): %s; the arena builds it on its ladder\n", out.Name, out.Digest, out.Status)
+	out := resp.Msg
+	fmt.Fprintf(m.Stdout, "stored %s (sha256 %s): %s; the arena builds it on its ladder\n", out.GetName(), out.GetDigest(), out.GetStatus())
 	return nil
 }
 
