@@ -50,7 +50,7 @@ func pythonVersion(t *testing.T, dir string, highest bool) []byte {
 func TestTheStandingLadderGauntletsEveryNewVersion(t *testing.T) {
 	t.Parallel()
 	rt := python(t)
-	sb := strongest(t)
+	sb := defaultSandbox(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := openDir(t)
