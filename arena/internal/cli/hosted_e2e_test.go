@@ -51,6 +51,7 @@ func TestAHostedPythonBotGoesFromSubmitToTheLaddersBoard(t *testing.T) {
 	league := filepath.Join(dir, "club.yaml")
 	write(t, league, fmt.Sprintf(`name: club
 db: %s
+logs: club-logs
 format: ladder
 rules: modern players=3
 deals: 1
@@ -69,6 +70,10 @@ bots:
 	board, err := tappRun(t, "ratings", "--league", "club", "--db", db)
 	if err != nil || !strings.Contains(board, "pybot@1") {
 		t.Errorf("ratings --league club = %q, %v; want pybot@1 on the ladder's board", board, err)
+	}
+	logs, err := tappRun(t, "submissions", "logs", "pybot@1", "--db", db, "--logs", filepath.Join(dir, "club-logs"))
+	if err != nil || !strings.Contains(logs, "== build log of pybot@1") || !strings.Contains(logs, "== run log of pybot@1") {
+		t.Errorf("submissions logs pybot@1 = %q, %v; want its build log and its run log", logs, err)
 	}
 	list, err := tappRun(t, "submissions", "list", "--db", db)
 	if err != nil || !strings.Contains(strings.Join(strings.Fields(list), " "), "pybot@1 python ready first") {
