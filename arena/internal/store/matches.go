@@ -256,8 +256,12 @@ func filterWhere(f domain.MatchFilter, s *Store, league string) (string, []any) 
 		conds = append(conds, `EXISTS (SELECT 1 FROM match_bots mb WHERE mb.match_id = m.id AND mb.bot = ?)`)
 		args = append(args, f.Bot)
 	}
-	if f.LeagueID != "" && s.schema >= boardSchema { // a league, or the board of a ladder's epochs
-		conds = append(conds, `(`+league+` = ? OR m.board = ?)`)
+	if f.LeagueID != "" && s.schema >= boardSchema {
+		// A league, or the board of a ladder's epochs: the matches of each through its index
+		// (an OR of the two columns would scan every match; board <> '' lets the partial
+		// index answer).
+		conds = append(conds, `m.id IN (SELECT id FROM matches WHERE league_id = ?
+	UNION ALL SELECT id FROM matches WHERE board = ? AND board <> '')`)
 		args = append(args, f.LeagueID, f.LeagueID)
 	} else if f.LeagueID != "" {
 		conds = append(conds, league+` = ?`)
