@@ -85,7 +85,11 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 	if err != nil {
 		return s.wrapSave(first.MatchID, first.Number, err)
 	}
-	for _, op := range slices.Concat(deals, results, totals) {
+	scores, err := s.scoreOps(ctx, ds) // the matches' running scores, scores.go
+	if err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
+	for _, op := range slices.Concat(deals, results, scores, totals) {
 		if _, err := s.stmt(ctx, op.query); err != nil {
 			return s.wrapSave(first.MatchID, first.Number, err)
 		}
@@ -129,6 +133,11 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 	for _, op := range results {
 		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
 			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("results: %w", err))
+		}
+	}
+	for _, op := range scores {
+		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
+			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("running scores: %w", err))
 		}
 	}
 	if err := s.writeRatingSums(ctx, tx, sums); err != nil {
