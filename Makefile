@@ -79,7 +79,7 @@ test: ## Run every check: proto-check, go vet, lint, cross builds, go test, Pyth
 	$(GO) test -json ./... | $(GO) run ./scripts/testsummary
 	$(MAKE) test-python
 
-lint: ## gofmt on every Go file, architecture rules on the whole dependency graph (scripts/archlint, and the forbidden changes it must catch), then staticcheck, unused and errorlint.
+lint: ## gofmt on every Go file, architecture rules on the whole dependency graph (scripts/archlint, and the forbidden changes it must catch), then staticcheck, unused, errorlint and gocyclo (a complexity ceiling).
 	@# Every Go file of the checkout, those of other platforms' builds and untracked ones too.
 	@unformatted=$$(git ls-files -z --cached --others --exclude-standard -- '*.go' | \
 	  xargs -0 -r "$$($(GO) env GOROOT)/bin/gofmt" -l); \

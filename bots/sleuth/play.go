@@ -14,7 +14,7 @@ import (
 //     within estimateTol (61 settled exactly), exact in the last exactTricks+1 tricks;
 //   - every trick (Rufer, Durch, Tout) and no trick (Bettel, Ouvert): won or lost, with the
 //     tricks the declarer is forced to take as the tie-break of the no-trick contracts;
-//   - Ramsch: see ramsch.go.
+//   - Ramsch: see ramschCard (rollout.go).
 const (
 	exactTricks = 5
 	estimateTol = 8

@@ -120,6 +120,9 @@ var dealt = time.Now()`,
 			`import "net"
 var _ = net.Dial`,
 			"DOMAIN_OFF_THE_NETWORK", "arena/internal/league imports net"},
+		{"the analysis solving through the search bot", "arena/internal/analysis",
+			`import _ "github.com/tapparena/tapp/bots/search"`,
+			"ANALYSIS_WITHOUT_BOTS", "bots/search"},
 
 		// The public API: one entry point for the command, and no internal type handed out.
 		{"a second entry point in arena/cli", "arena/cli",

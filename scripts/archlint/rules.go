@@ -218,6 +218,14 @@ var depRules = []depRule{
 		deny:  []string{"google.golang.org/grpc/...", "golang.org/x/net/..."},
 	},
 	{
+		id:    "ANALYSIS_WITHOUT_BOTS",
+		why:   "the analysis judges play with the double-dummy solver (bots/doubledummy), never through a playing bot: a change to a bot must not change how its play is judged",
+		scope: []string{m("arena/internal/analysis/...")},
+		deny: []string{
+			m("bots/search/..."), m("bots/sleuth/..."), m("bots/heuristic/..."), m("bots/random/..."), m("bots/builtin/..."),
+		},
+	},
+	{
 		id:    "DASHBOARD_READ_ONLY",
 		why:   "the dashboard reads the store and the match feed: it links no arena host, launcher, sandbox, hosting use case, league runner, bot SDK or YAML",
 		scope: []string{m("arena/internal/web/...")},

@@ -27,8 +27,14 @@ type Store interface {
 	SaveAnalysis(ctx context.Context, matchID string, number int, key string, body []byte) error
 }
 
+// JSONFormat is the version of Report's JSON, which `tapp analyze --json` prints and
+// scripts read (docs/analysis.md, "JSON"): 2 since its intervals are rating.Interval
+// (`lo`, `hi` and the t interval's `sd`, `se`, `crit`, `half`); 1 had `{mean, low, high, n}`.
+const JSONFormat = 2
+
 // Report is the analysis of a match (or of a file's deals).
 type Report struct {
+	Format   int          `json:"format"` // JSONFormat
 	Match    string       `json:"match"`
 	Rules    string       `json:"rules"`
 	Unit     string       `json:"unit"`
@@ -143,7 +149,7 @@ func (run Run) Report(ctx context.Context, name string, r engine.RuleSet, recs [
 	if err != nil {
 		return nil, err
 	}
-	return &Report{Match: name, Rules: r.String(), Unit: unitOf(r), Method: run.Options.Key(),
+	return &Report{Format: JSONFormat, Match: name, Rules: r.String(), Unit: unitOf(r), Method: run.Options.Key(),
 		Deals: deals, Bots: Summarize(deals), Computed: len(deals)}, nil
 }
 
@@ -206,7 +212,7 @@ func (run Run) Stored(ctx context.Context, st Store, matchID string, only *int) 
 	}
 	deals = append(deals, fresh...)
 	sort.Slice(deals, func(i, j int) bool { return deals[i].Number < deals[j].Number })
-	return &Report{Match: matchID, Rules: m.Spec.Rules.String(), Unit: unitOf(m.Spec.Rules), Method: key,
+	return &Report{Format: JSONFormat, Match: matchID, Rules: m.Spec.Rules.String(), Unit: unitOf(m.Spec.Rules), Method: key,
 		Deals: deals, Bots: Summarize(deals), Computed: len(fresh), Stored: cached}, nil
 }
 

@@ -28,7 +28,7 @@ func (m *Main) deals(ctx context.Context, args []string) error {
 	variant := fs.String("variant", "modern", "rule variant (decides the pack and hand sizes)")
 	players := fs.Int("players", 3, "players")
 	rulesText := fs.String("rules", "", "full rule set (overrides --variant and --players)")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
 	text := *rulesText
@@ -68,7 +68,7 @@ func (m *Main) matches(ctx context.Context, args []string) error {
 	since := fs.Duration("since", 0, "only matches started within this long (e.g. 24h)")
 	limit := fs.Int("limit", 50, "at most this many")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkBounds(fs).count("limit", *limit, 0, math.MaxInt32).duration("since", *since, 0, math.MaxInt64).err(); err != nil {

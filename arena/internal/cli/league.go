@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -91,19 +93,7 @@ func resolve(dir, path string) string {
 
 func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	fs := m.flags("league run", "FILE [flags]")
-	forDur := fs.Duration("for", 0, "stop cleanly after this long (e.g. 8h); running the same command again resumes")
-	dsn := fs.String("db", "", "store: a SQLite file or a postgres:// URL; memory: keeps nothing (default: the file's db, else $TAPP_DB, else "+defaultDB+")")
-	concurrency := fs.Int("concurrency", 0, "tables played at once on this host (default: the file's concurrency)")
-	listen := fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)")
-	logs := fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)")
-	certFile := fs.String("tls-cert", "", "serve TLS on the listen address with this certificate (PEM; default: the file's tls_cert)")
-	keyFile := fs.String("tls-key", "", "the certificate's private key (PEM; default: the file's tls_key)")
-	plain := fs.Bool("insecure", false, "allow plain text on a listen address beyond loopback (default: the file's insecure)")
-	asJSON := fs.Bool("json", false, "print the final leaderboard as JSON")
-	notifyTo := notifyFlag(fs, "run of the league")
-	continuous := fs.Bool("continuous", false, "a standing ladder: keep it going as hosted bots' versions arrive (docs/hosting.md)")
-	var hf hostingFlags
-	hf.register(fs, m)
+	f := registerLeagueRunFlags(fs, m)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -111,105 +101,162 @@ func (m *Main) leagueRun(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usagef("tapp league run FILE [flags]: give one league file (see docs/league.md)")
 	}
-	if err := checkBounds(fs).duration("for", *forDur, 0, maxFor).count("concurrency", *concurrency, 0, match.MaxTables).err(); err != nil {
+	if err := checkBounds(fs).duration("for", *f.forDur, 0, maxFor).count("concurrency", *f.concurrency, 0, match.MaxTables).err(); err != nil {
 		return err
 	}
 	cfg, err := loadLeagueFile(pos[0])
 	if err != nil {
 		return err
 	}
-	if *concurrency > 0 {
-		cfg.Concurrency = *concurrency
-	}
-	db := *dsn
-	if db == "" {
-		db = resolve(cfg.Dir, cfg.DB)
-	}
-	if db == "" {
-		db = m.env("TAPP_DB", defaultDB)
-	}
-	if *listen == "" {
-		*listen = cfg.Listen
-	}
-	if *listen == "" {
-		*listen = "127.0.0.1:0"
-	}
-	if *certFile == "" && *keyFile == "" {
-		*certFile, *keyFile = cfg.TLSCert, cfg.TLSKey
-	}
-	tlsCfg, err := server.LoadTLS(*certFile, *keyFile)
+	s, err := m.leagueSettingsOf(cfg, f)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
-	if err := server.CheckPlainText(*listen, tlsCfg != nil, *plain || cfg.Insecure); err != nil {
-		return usagef("%v", err)
-	}
-	logDir := *logs
-	if logDir == "" {
-		logDir = resolve(cfg.Dir, cfg.Logs)
-	}
-	if logDir == "" {
-		logDir = cfg.Name + "-logs"
-	}
-	var until time.Time
-	if *forDur > 0 {
-		until = time.Now().Add(*forDur)
-	}
-
-	st, err := m.openLeagueStore(ctx, db)
+	st, err := m.openLeagueStore(ctx, s.db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	targets := append(append([]string(nil), cfg.Notify...), *notifyTo...)
-	if cfg.HasSubmissions() || *continuous {
-		return m.runStandingLadder(ctx, ladderRun{cfg: cfg, st: st, db: db, listen: *listen, logs: logDir, until: until, continuous: *continuous, hf: &hf,
+	targets := append(append([]string(nil), cfg.Notify...), *f.notifyTo...)
+	if cfg.HasSubmissions() || *f.continuous {
+		return m.runStandingLadder(ctx, ladderRun{cfg: cfg, st: st, db: s.db, listen: s.listen, logs: s.logDir, until: s.until, continuous: *f.continuous, hf: &f.hf,
 			notify: targets})
 	}
-	bar := m.newLeagueProgress(until)
-	runLog := m.Log
-	if m.Terminal { // the bar shows the progress; keep the screen for it and for warnings
-		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
-	}
-	res, err := app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: *listen, TLS: tlsCfg, BotLogs: logDir, Until: until,
-		Executable: m.Executable, StoreName: redactDSN(db), Log: m.Log, RunLog: runLog, Progress: bar.update, Admitted: bar.admitted})
-	bar.finish()
-	summary := notify.Summary{Kind: notify.League, Name: cfg.Name, DB: redactDSN(db),
-		Next: []string{"tapp ratings --league " + cfg.Name + m.suggestDB(db), "tapp web" + m.suggestDB(db)}}
+	res, err := m.playLeague(ctx, st, cfg, s)
+	summary := notify.Summary{Kind: notify.League, Name: cfg.Name, DB: redactDSN(s.db),
+		Next: []string{"tapp ratings --league " + cfg.Name + m.suggestDB(s.db), "tapp web" + m.suggestDB(s.db)}}
 	if err != nil {
 		summary.Status, summary.Reason = "failed", err.Error()
 		m.notify(ctx, targets, summary)
 		return err
 	}
-	p, out, lb := res.Plan, res.Outcome, res.Board
-	result := struct {
-		*board.Leaderboard
-		Outcome *league.Outcome `json:"outcome"`
-	}{lb, out}
+	out := res.Outcome
+	result := leagueRunResult{res.Board, out}
 	summary.Status, summary.Reason, summary.Deals, summary.Result = "finished", out.Stopped, out.Played, result
 	if !out.Finished {
 		summary.Status = "stopped"
 	}
 	m.notify(ctx, targets, summary)
-	if *asJSON {
+	if *f.asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(result)
 	}
-	status := "finished"
-	if !out.Finished {
-		status = "stopped (" + out.Stopped + "): run the same command to resume"
+	return m.printLeagueRun(ctx, st, s.db, res)
+}
+
+// leagueRunFlags are tapp league run's flags; the league file fills in those left out.
+type leagueRunFlags struct {
+	forDur                               *time.Duration
+	dsn, listen, logs, certFile, keyFile *string
+	concurrency                          *int
+	plain, asJSON, continuous            *bool
+	notifyTo                             *notifyTargets
+	hf                                   hostingFlags
+}
+
+func registerLeagueRunFlags(fs *flag.FlagSet, m *Main) *leagueRunFlags {
+	f := &leagueRunFlags{
+		forDur:      fs.Duration("for", 0, "stop cleanly after this long (e.g. 8h); running the same command again resumes"),
+		dsn:         fs.String("db", "", "store: a SQLite file or a postgres:// URL; memory: keeps nothing (default: the file's db, else $TAPP_DB, else "+defaultDB+")"),
+		concurrency: fs.Int("concurrency", 0, "tables played at once on this host (default: the file's concurrency)"),
+		listen:      fs.String("listen", "", "address bots with a token connect to (default: the file's listen, else a free loopback port)"),
+		logs:        fs.String("logs", "", "folder for the launched bots' stderr (default: the file's logs, else NAME-logs in the current folder)"),
+		certFile:    fs.String("tls-cert", "", "serve TLS on the listen address with this certificate (PEM; default: the file's tls_cert)"),
+		keyFile:     fs.String("tls-key", "", "the certificate's private key (PEM; default: the file's tls_key)"),
+		plain:       fs.Bool("insecure", false, "allow plain text on a listen address beyond loopback (default: the file's insecure)"),
+		asJSON:      fs.Bool("json", false, "print the final leaderboard as JSON"),
+		notifyTo:    notifyFlag(fs, "run of the league"),
+		continuous:  fs.Bool("continuous", false, "a standing ladder: keep it going as hosted bots' versions arrive (docs/hosting.md)"),
 	}
+	f.hf.register(fs, m)
+	return f
+}
+
+// leagueSettings are what a league run uses, each from its flag, else from the league file,
+// else its default.
+type leagueSettings struct {
+	db, listen, logDir string
+	tls                *tls.Config
+	until              time.Time // zero: no --for
+}
+
+// leagueSettingsOf resolves the run's settings (and sets the file's concurrency from the
+// flag): the store, the listen address with its TLS, the bots' log folder and the deadline.
+func (m *Main) leagueSettingsOf(cfg *leaguefile.Config, f *leagueRunFlags) (leagueSettings, error) {
+	if *f.concurrency > 0 {
+		cfg.Concurrency = *f.concurrency
+	}
+	s := leagueSettings{
+		db:     firstSet(*f.dsn, resolve(cfg.Dir, cfg.DB), m.env("TAPP_DB", defaultDB)),
+		listen: firstSet(*f.listen, cfg.Listen, "127.0.0.1:0"),
+		logDir: firstSet(*f.logs, resolve(cfg.Dir, cfg.Logs), cfg.Name+"-logs"),
+	}
+	certFile, keyFile := *f.certFile, *f.keyFile
+	if certFile == "" && keyFile == "" {
+		certFile, keyFile = cfg.TLSCert, cfg.TLSKey
+	}
+	var err error
+	if s.tls, err = server.LoadTLS(certFile, keyFile); err != nil {
+		return s, usagef("%v", err)
+	}
+	if err := server.CheckPlainText(s.listen, s.tls != nil, *f.plain || cfg.Insecure); err != nil {
+		return s, usagef("%v", err)
+	}
+	if *f.forDur > 0 {
+		s.until = time.Now().Add(*f.forDur)
+	}
+	return s, nil
+}
+
+// firstSet is the first of values that is not empty ("" if none is).
+func firstSet(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// playLeague plays the league with a progress bar (on a terminal the bar shows the progress,
+// and the log keeps the screen for warnings).
+func (m *Main) playLeague(ctx context.Context, st leaguestore.Store, cfg *leaguefile.Config, s leagueSettings) (*app.LeagueResult, error) {
+	bar := m.newLeagueProgress(s.until)
+	defer bar.finish()
+	runLog := m.Log
+	if m.Terminal {
+		runLog = m.Log.WithOptions(zap.IncreaseLevel(zap.WarnLevel))
+	}
+	return app.RunLeague(ctx, st, app.LeagueRun{Config: cfg, Listen: s.listen, TLS: s.tls, BotLogs: s.logDir, Until: s.until,
+		Executable: m.Executable, StoreName: redactDSN(s.db), Log: m.Log, RunLog: runLog, Progress: bar.update, Admitted: bar.admitted})
+}
+
+// leagueRunResult is what tapp league run --json prints and its notification carries: the
+// leaderboard with the run's outcome.
+type leagueRunResult struct {
+	*board.Leaderboard
+	Outcome *league.Outcome `json:"outcome"`
+}
+
+// printLeagueRun prints a run's end: how it stopped, the tables it played at, the
+// leaderboard, how to replay, and what went wrong (jobs given up, fallbacks).
+func (m *Main) printLeagueRun(ctx context.Context, st leaguestore.Store, db string, res *app.LeagueResult) error {
+	p, out := res.Plan, res.Outcome
 	if res.AlreadyFinished {
 		fmt.Fprintf(m.Stdout, "league %s finished already: nothing to play\n\n", p.League)
 	} else {
+		status := "finished"
+		if !out.Finished {
+			status = "stopped (" + out.Stopped + "): run the same command to resume"
+		}
 		fmt.Fprintf(m.Stdout, "league %s %s — %d deals played in this run in %s (%.1f deals/s)\n\n", p.League, status,
 			out.Played, res.Elapsed.Round(100*time.Millisecond), float64(out.Played)/max(res.Elapsed.Seconds(), 1e-3))
+		if line := tablesLine(out.Admission); line != "" {
+			fmt.Fprintln(m.Stdout, line+"\n")
+		}
 	}
-	if line := tablesLine(out.Admission); line != "" && !res.AlreadyFinished {
-		fmt.Fprintln(m.Stdout, line+"\n")
-	}
-	m.printLeaderboard(lb, shortRules(p.Rules), false)
+	m.printLeaderboard(res.Board, shortRules(p.Rules), false)
 	if err := m.printReplayHint(context.WithoutCancel(ctx), st, p.League, db); err != nil {
 		return err
 	}
@@ -531,7 +578,7 @@ func (m *Main) leaguePause(ctx context.Context, args []string, pause bool) error
 func (m *Main) leagueList(ctx context.Context, args []string) error {
 	fs := m.flags("league list", "[flags]")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	st, err := m.openExistingStore(ctx, *dsn)

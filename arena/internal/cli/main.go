@@ -226,7 +226,7 @@ func (e *mistakeWriter) Write(p []byte) (int, error) {
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()
@@ -239,6 +239,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// parseFlags parses flags: an unknown flag or a value that does not parse is a mistake on the
+// command line (exit status 2), as a value out of range is; -h stays flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usageError{err.Error()}
 }
 
 // env returns the environment variable or def.

@@ -49,7 +49,7 @@ func (m *Main) bot(ctx context.Context, args []string) error {
 	budget := fs.Duration("budget", search.DefaultBudget, search.Name+": time per decision")
 	threads := fs.Int("threads", 1, search.Name+": goroutines solving samples of one decision")
 	tlsFlags := m.clientTLSFlags(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
 	if err := checkBounds(fs).count("capacity", *capacity, 1, match.MaxTables).count("samples", *samples, 1, 1_000_000).
@@ -205,7 +205,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	noRecords := fs.Bool("no-records", false, "with --in-process: keep no request or answer in the decision records (fastest; replays show the moves, not what each bot was asked)")
 	remoteTLS := m.clientTLSFlags(fs)
 	notifyTo := notifyFlag(fs, "match")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkBounds(fs).count("parallel", *parallel, 1, match.MaxTables).err(); err != nil {

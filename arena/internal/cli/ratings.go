@@ -52,7 +52,7 @@ func (m *Main) ratings(ctx context.Context, args []string) error {
 	families := familyFlag{}
 	fs.Var(families, "family", "NAME=BOT,BOT,...: these bots are versions of one bot (repeatable); their results are split with and without the family at the table")
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

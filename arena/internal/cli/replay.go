@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -346,14 +347,8 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 	if err := checkBounds(fs).countIfSet("deal", *deal, 0, math.MaxInt32).err(); err != nil {
 		return err
 	}
-	if *format != "jsonl" && *format != "tpn" && *format != "tpn-jsonl" {
-		return usagef("--format %s: one of jsonl, tpn, tpn-jsonl", *format)
-	}
-	if *format == "jsonl" && (vf.seat != "" || vf.bot != "") {
-		return usagef("--seat and --bot redact a TPN export (--format tpn or tpn-jsonl); the jsonl export is the full record")
-	}
-	if vf.seat != "" && vf.bot != "" {
-		return usagef("give one of --seat and --bot")
+	if err := checkExportFormat(*format, vf); err != nil {
+		return err
 	}
 	st, err := m.openExistingStore(ctx, *dsn)
 	if err != nil {
@@ -372,20 +367,11 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 		defer f.Close()
 		w = f
 	}
-	bw := bufio.NewWriter(w)
 	var only *int
 	if *deal >= 0 {
 		only = deal
 	}
-	var n, withheld int
-	if *format == "jsonl" {
-		n, withheld, err = replay.ExportStored(ctx, st, pos[0], only, bw, replay.ExportOptions{NoSent: *noSent})
-	} else {
-		n, withheld, err = m.exportNotation(ctx, st, pos[0], only, bw, *format == "tpn-jsonl", vf)
-	}
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
+	n, withheld, err := m.writeExport(ctx, st, pos[0], only, w, *format, vf, *noSent)
 	if err != nil {
 		return fmt.Errorf("export of match %s: %w", pos[0], err)
 	}
@@ -400,6 +386,36 @@ func (m *Main) replayExport(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "exported %d deal(s) of match %s to %s\n", n, pos[0], *out)
 	}
 	return nil
+}
+
+// checkExportFormat refuses a format tapp replay export does not write, and a redaction the
+// format does not have.
+func checkExportFormat(format string, vf viewFlags) error {
+	if format != "jsonl" && format != "tpn" && format != "tpn-jsonl" {
+		return usagef("--format %s: one of jsonl, tpn, tpn-jsonl", format)
+	}
+	if format == "jsonl" && (vf.seat != "" || vf.bot != "") {
+		return usagef("--seat and --bot redact a TPN export (--format tpn or tpn-jsonl); the jsonl export is the full record")
+	}
+	if vf.seat != "" && vf.bot != "" {
+		return usagef("give one of --seat and --bot")
+	}
+	return nil
+}
+
+// writeExport writes the match's stored deals (or only one) to w in the format, buffered:
+// how many it wrote, and how many it left out because their cards are still in play.
+func (m *Main) writeExport(ctx context.Context, st *store.Store, matchID string, only *int, w io.Writer, format string, vf viewFlags, noSent bool) (n, withheld int, err error) {
+	bw := bufio.NewWriter(w)
+	if format == "jsonl" {
+		n, withheld, err = replay.ExportStored(ctx, st, matchID, only, bw, replay.ExportOptions{NoSent: noSent})
+	} else {
+		n, withheld, err = m.exportNotation(ctx, st, matchID, only, bw, format == "tpn-jsonl", vf)
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return n, withheld, err
 }
 
 func (m *Main) replayVerify(ctx context.Context, args []string) error {
@@ -508,17 +524,7 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The bot connecting with the arena's one-time token is named after the built-in bot, or
-	// after the bot it stands in for (the recorded bot of the first decision asked).
-	askName := *name
-	switch {
-	case askName != "":
-	case *bot != "":
-		askName = strings.ToLower(*bot)
-	default:
-		askName = questions[0].Recorded.Bot
-	}
-	asker := app.Asker{Name: askName, Listen: *listen, Wait: *wait, Log: m.Log,
+	asker := app.Asker{Name: askedName(*name, *bot, questions[0]), Listen: *listen, Wait: *wait, Log: m.Log,
 		Builtin: builtinBot, BuiltinKind: *bot, Command: *botCmd, Output: m.Stderr,
 		Listening: func(addr, token string) {
 			fmt.Fprintf(m.Stderr, "replay arena listening on %s: start your bot with\n  TAPP_ARENA=%s TAPP_TOKEN=%s <your bot>\n"+
@@ -535,6 +541,19 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 		return m.printAnswer(mt, rec, questions[0], answers[0], *sent)
 	}
 	return m.printAnswers(rec, questions, answers)
+}
+
+// askedName is the name the asked bot connects with the arena's one-time token: --name, else
+// the built-in bot's, else that of the bot it stands in for (the recorded bot of the first
+// decision asked).
+func askedName(name, builtinKind string, first *reask.Question) string {
+	switch {
+	case name != "":
+		return name
+	case builtinKind != "":
+		return strings.ToLower(builtinKind)
+	}
+	return first.Recorded.Bot
 }
 
 // pickQuestions reads --decision (a list) or --seat (every decision of that seat) and makes

@@ -122,7 +122,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	httpAddr := fs.String("http", "", "also serve the web dashboard (and the admin API) on this address, e.g. "+defaultHTTP+", with the same TLS as --listen")
 	viewer := fs.String("viewer-token", m.env("TAPP_VIEWER_TOKEN", ""), "token the dashboard's pages need (required beyond loopback; env TAPP_VIEWER_TOKEN)")
 	parallel := fs.Int("parallel", 8, "tables each match plays at once (fewer while the host is overloaded)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkBounds(fs).duration("grace", *grace, 0, maxGrace).count("parallel", *parallel, 1, match.MaxTables).err(); err != nil {

@@ -107,7 +107,7 @@ func (m *Main) parseSPRTFlags(args []string) (*sprtFlags, error) {
 	deals := fs.Lookup("deals")
 	deals.Usage, deals.DefValue = "deal sources per round: each is one pair of duplicate groups", "8"
 	f.match.deals = 8
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {

@@ -20,7 +20,7 @@ import (
 // this binary writes, which stored history and exports carry.
 func (m *Main) version(_ context.Context, args []string) error {
 	fs := m.flags("version", "")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

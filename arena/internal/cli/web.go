@@ -25,7 +25,7 @@ func (m *Main) web(ctx context.Context, args []string) error {
 	certFile := fs.String("tls-cert", m.Getenv("TAPP_TLS_CERT"), "serve HTTPS with this certificate (PEM; env TAPP_TLS_CERT)")
 	keyFile := fs.String("tls-key", m.Getenv("TAPP_TLS_KEY"), "the certificate's private key (PEM; env TAPP_TLS_KEY)")
 	plain := fs.Bool("insecure", false, "allow plain HTTP on an address beyond loopback (the viewer token in clear: only behind a TLS proxy)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

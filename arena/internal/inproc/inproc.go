@@ -92,12 +92,14 @@ func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return 
 // action gets the first legal one answered for it, as the Go SDK does.
 func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, time.Time, error) {
 	var sent []byte
+	var handed time.Time // zero: handed over when asked, with nothing encoded before
 	if c.record {
 		sent = encode.AppendRequest(make([]byte, 0, c.size.Load()+256), req)
 		c.size.Store(int64(len(sent)))
+		handed = time.Now()
 	}
-	ctx := &deadlineContext{deadline: req.Deadline.Add(req.OverageLeft)}
-	handed := time.Now()
+	ctx := contexts.Get().(*deadlineContext)
+	ctx.deadline = req.Deadline.Add(req.OverageLeft)
 	a, err := c.call(ctx, req.Observation)
 	at := time.Now()
 	ctx.stop()
@@ -162,6 +164,10 @@ type deadlineContext struct {
 	answered bool
 }
 
+// contexts keeps decisions' contexts between decisions: a context is the bot's only until its
+// Decide returns (as a context cancelled after the call, it has no use after).
+var contexts = sync.Pool{New: func() any { return new(deadlineContext) }}
+
 func (c *deadlineContext) Deadline() (time.Time, bool) { return c.deadline, true }
 
 func (c *deadlineContext) Done() <-chan struct{} {
@@ -195,12 +201,20 @@ func (c *deadlineContext) Err() error {
 
 func (c *deadlineContext) Value(any) any { return nil }
 
-// stop ends the context once the bot has answered, as a context cancelled after the call.
+// stop ends the context once the bot has answered, as a context cancelled after the call, and
+// puts it back into contexts for another decision, unless its channel was made (a goroutine of
+// the bot may still wait on it, or ask it: it stays ended, and is left to the collector).
 func (c *deadlineContext) stop() {
 	c.mu.Lock()
+	if c.done == nil {
+		c.answered = false
+		c.mu.Unlock()
+		contexts.Put(c)
+		return
+	}
 	defer c.mu.Unlock()
 	c.answered = true
-	if c.done != nil && (c.timer == nil || c.timer.Stop()) {
+	if c.timer == nil || c.timer.Stop() {
 		select {
 		case <-c.done:
 		default:

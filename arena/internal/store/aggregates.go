@@ -306,26 +306,8 @@ func convertLeagueAggregates(ctx context.Context, s *Store, tx *sql.Tx) error {
 	JOIN matches m ON m.id = d.match_id WHERE m.league_id = leagues.id)`); err != nil {
 		return err
 	}
-	type scheduled struct {
-		league, id, bots string
-		round            int
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT lm.league_id, lm.round, m.id, m.bots
-FROM league_matches lm JOIN matches m ON m.id = lm.match_id ORDER BY m.id`)
+	ms, err := scheduledMatches(ctx, tx)
 	if err != nil {
-		return err
-	}
-	var ms []scheduled
-	for rows.Next() {
-		var m scheduled
-		if err := rows.Scan(&m.league, &m.round, &m.id, &m.bots); err != nil {
-			rows.Close()
-			return err
-		}
-		ms = append(ms, m)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, m := range ms {
@@ -333,43 +315,8 @@ FROM league_matches lm JOIN matches m ON m.id = lm.match_id ORDER BY m.id`)
 		if err != nil {
 			return fmt.Errorf("match %s: %w", m.id, err)
 		}
-		units := map[int]*unitTotal{}
-		rows, err := tx.QueryContext(ctx, s.rebind(`SELECT deal_group, count(*) FROM deals WHERE match_id = ? GROUP BY deal_group`), m.id)
+		units, err := unitsOf(ctx, s, tx, m.id, bots)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			u := &unitTotal{}
-			var g int
-			if err := rows.Scan(&g, &u.deals); err != nil {
-				rows.Close()
-				return err
-			}
-			units[g] = u
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.QueryContext(ctx, s.rebind(`SELECT d.deal_group, r.bot, r.payoff FROM results r
-JOIN deals d ON d.match_id = r.match_id AND d.number = r.deal_number WHERE r.match_id = ?`), m.id)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var g int
-			var bot string
-			var payoff int64
-			if err := rows.Scan(&g, &bot, &payoff); err != nil {
-				rows.Close()
-				return err
-			}
-			if i := slices.Index(bots, bot); i >= 0 && i < engine.MaxPlayers && units[g] != nil {
-				units[g].net[i] += payoff
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for g, u := range units {
@@ -380,6 +327,79 @@ JOIN deals d ON d.match_id = r.match_id AND d.number = r.deal_number WHERE r.mat
 		}
 	}
 	return nil
+}
+
+// scheduled is a league's match as convertLeagueAggregates reads it.
+type scheduled struct {
+	league, id, bots string
+	round            int
+}
+
+// scheduledMatches are the matches of every league, by id.
+func scheduledMatches(ctx context.Context, tx *sql.Tx) ([]scheduled, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT lm.league_id, lm.round, m.id, m.bots
+FROM league_matches lm JOIN matches m ON m.id = lm.match_id ORDER BY m.id`)
+	if err != nil {
+		return nil, err
+	}
+	var ms []scheduled
+	for rows.Next() {
+		var m scheduled
+		if err := rows.Scan(&m.league, &m.round, &m.id, &m.bots); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return ms, nil
+}
+
+// unitsOf are the deal groups of a stored match, each with its deals and the net of each bot.
+func unitsOf(ctx context.Context, s *Store, tx *sql.Tx, matchID string, bots []string) (map[int]*unitTotal, error) {
+	units := map[int]*unitTotal{}
+	rows, err := tx.QueryContext(ctx, s.rebind(`SELECT deal_group, count(*) FROM deals WHERE match_id = ? GROUP BY deal_group`), matchID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		u := &unitTotal{}
+		var g int
+		if err := rows.Scan(&g, &u.deals); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		units[g] = u
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, s.rebind(`SELECT d.deal_group, r.bot, r.payoff FROM results r
+JOIN deals d ON d.match_id = r.match_id AND d.number = r.deal_number WHERE r.match_id = ?`), matchID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var g int
+		var bot string
+		var payoff int64
+		if err := rows.Scan(&g, &bot, &payoff); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if i := slices.Index(bots, bot); i >= 0 && i < engine.MaxPlayers && units[g] != nil {
+			units[g].net[i] += payoff
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return units, nil
 }
 
 // unitsWanted is the number of deals of a unit of a match: every seating of a duplicate

@@ -57,45 +57,10 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 	if len(ds) == 0 {
 		return nil
 	}
-	then := hooks.then
-	var dealArgs, resultArgs []any
-	digests := make([][32]byte, len(ds))
-	for i, d := range ds {
-		p, err := s.prepareDeal(ctx, d)
-		if err != nil {
-			return err
-		}
-		digests[i] = p.digest
-		dealArgs = append(dealArgs, p.dealArgs...)
-		resultArgs = append(resultArgs, p.resultArgs...)
-	}
-	// The deals' rows, and then the results of those that are not compact records, go in as
-	// few statements as possible.
-	deals := s.rowOps(insertDeal, dealCols, dealArgs, ` ON CONFLICT DO NOTHING`)
-	if !s.chained { // a schema before version 15, which tests build: its columns only
-		deals = s.rowOps(insertUnchainedDeal, dealCols-2, unchained(dealArgs), ` ON CONFLICT DO NOTHING`)
-	}
-	results := s.rowOps(insertResult, resultCols, resultArgs)
 	first := ds[0]
-	sums, err := s.prepareRatingSums(ctx, ds) // the leaderboard's aggregates, ratingstats.go
+	b, err := s.prepareBatch(ctx, ds)
 	if err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
-	}
-	totals, err := s.aggregateOps(ctx, ds) // the league's running totals, aggregates.go
-	if err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
-	}
-	scores, err := s.scoreOps(ctx, ds) // the matches' running scores, scores.go
-	if err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
-	}
-	for _, op := range slices.Concat(deals, results, scores, totals) {
-		if _, err := s.stmt(ctx, op.query); err != nil {
-			return s.wrapSave(first.MatchID, first.Number, err)
-		}
-	}
-	if err := s.readyQueries(ctx, s.chainQueries()); err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
+		return err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -108,9 +73,91 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 		}
 	}
 	// The deals join their matches' chains in the order of the batch (chain.go).
-	if err := s.chainDeals(ctx, tx, ds, digests, dealArgs); err != nil {
+	if err := s.chainDeals(ctx, tx, ds, b.digests, b.dealArgs); err != nil {
 		return s.wrapSave(first.MatchID, first.Number, err)
 	}
+	if err := s.insertDeals(ctx, tx, ds, b.deals); err != nil {
+		return err
+	}
+	if err := s.execOps(ctx, tx, b.results); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("results: %w", err))
+	}
+	if err := s.execOps(ctx, tx, b.scores); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("running scores: %w", err))
+	}
+	if err := s.writeRatingSums(ctx, tx, b.sums); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
+	if hooks.then != nil {
+		if err := hooks.then(tx); err != nil {
+			return err
+		}
+	}
+	if err := s.execOps(ctx, tx, b.totals); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("league totals: %w", err))
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, err)
+	}
+	s.recordHistory(ctx, b.sums.clocks) // the rating over time, history.go
+	return nil
+}
+
+// dealBatch is what a batch of deals writes, prepared before its transaction begins: the
+// deals' rows with their digests, the results of those that are not compact records, the
+// leaderboard's aggregates, the matches' running scores and the league's running totals.
+type dealBatch struct {
+	digests                        [][32]byte
+	dealArgs                       []any
+	deals, results, scores, totals []writeOp
+	sums                           *ratingBatch
+}
+
+// prepareBatch encodes the deals and builds the batch's statements (as few as possible),
+// preparing each of them, so that the transaction only executes.
+func (s *Store) prepareBatch(ctx context.Context, ds []*domain.DealRecord) (*dealBatch, error) {
+	first := ds[0]
+	b := &dealBatch{digests: make([][32]byte, len(ds))}
+	var resultArgs []any
+	for i, d := range ds {
+		p, err := s.prepareDeal(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		b.digests[i] = p.digest
+		b.dealArgs = append(b.dealArgs, p.dealArgs...)
+		resultArgs = append(resultArgs, p.resultArgs...)
+	}
+	b.deals = s.rowOps(insertDeal, dealCols, b.dealArgs, ` ON CONFLICT DO NOTHING`)
+	if !s.chained { // a schema before version 15, which tests build: its columns only
+		b.deals = s.rowOps(insertUnchainedDeal, dealCols-2, unchained(b.dealArgs), ` ON CONFLICT DO NOTHING`)
+	}
+	b.results = s.rowOps(insertResult, resultCols, resultArgs)
+	var err error
+	if b.sums, err = s.prepareRatingSums(ctx, ds); err != nil { // the leaderboard's aggregates, ratingstats.go
+		return nil, s.wrapSave(first.MatchID, first.Number, err)
+	}
+	if b.totals, err = s.aggregateOps(ctx, ds); err != nil { // the league's running totals, aggregates.go
+		return nil, s.wrapSave(first.MatchID, first.Number, err)
+	}
+	if b.scores, err = s.scoreOps(ctx, ds); err != nil { // the matches' running scores, scores.go
+		return nil, s.wrapSave(first.MatchID, first.Number, err)
+	}
+	for _, op := range slices.Concat(b.deals, b.results, b.scores, b.totals) {
+		if _, err := s.stmt(ctx, op.query); err != nil {
+			return nil, s.wrapSave(first.MatchID, first.Number, err)
+		}
+	}
+	if err := s.readyQueries(ctx, s.chainQueries()); err != nil {
+		return nil, s.wrapSave(first.MatchID, first.Number, err)
+	}
+	return b, nil
+}
+
+// insertDeals inserts the deals' rows; a row not inserted is a deal stored already, and the
+// batch fails with domain.ErrConflict.
+func (s *Store) insertDeals(ctx context.Context, tx *sql.Tx, ds []*domain.DealRecord, deals []writeOp) error {
+	first := ds[0]
 	inserted := 0
 	for _, op := range deals {
 		res, err := s.txExec(ctx, tx, op.query, op.args...)
@@ -123,40 +170,23 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 		}
 		inserted += int(n)
 	}
-	if inserted < len(ds) { // a row not inserted is a deal stored already
-		if len(ds) == 1 {
-			return fmt.Errorf("deal %d of match %s: %w", first.Number, first.MatchID, domain.ErrConflict)
-		}
-		return fmt.Errorf("%d of %d deals (the first: deal %d of match %s) stored already: %w",
-			len(ds)-inserted, len(ds), first.Number, first.MatchID, domain.ErrConflict)
+	if inserted == len(ds) {
+		return nil
 	}
-	for _, op := range results {
+	if len(ds) == 1 {
+		return fmt.Errorf("deal %d of match %s: %w", first.Number, first.MatchID, domain.ErrConflict)
+	}
+	return fmt.Errorf("%d of %d deals (the first: deal %d of match %s) stored already: %w",
+		len(ds)-inserted, len(ds), first.Number, first.MatchID, domain.ErrConflict)
+}
+
+// execOps executes prepared statements in the transaction, in order.
+func (s *Store) execOps(ctx context.Context, tx *sql.Tx, ops []writeOp) error {
+	for _, op := range ops {
 		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
-			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("results: %w", err))
-		}
-	}
-	for _, op := range scores {
-		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
-			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("running scores: %w", err))
-		}
-	}
-	if err := s.writeRatingSums(ctx, tx, sums); err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
-	}
-	if then != nil {
-		if err := then(tx); err != nil {
 			return err
 		}
 	}
-	for _, op := range totals {
-		if _, err := s.txExec(ctx, tx, op.query, op.args...); err != nil {
-			return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("league totals: %w", err))
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return s.wrapSave(first.MatchID, first.Number, err)
-	}
-	s.recordHistory(ctx, sums.clocks) // the rating over time, history.go
 	return nil
 }
 
@@ -590,98 +620,129 @@ func (s *Store) loadDeals(ctx context.Context, matchID string, sel dealRange, wi
 
 // loadDealsFrom is loadDeals reading through q, for the match info describes.
 func (s *Store) loadDealsFrom(ctx context.Context, q querier, info *matchInfo, matchID string, sel dealRange, withSent bool) ([]domain.DealRecord, error) {
-	op := "read the deals of match " + matchID
-	dealCond, cond, args := ` WHERE d.match_id = ?`, ` WHERE match_id = ?`, []any{matchID}
+	w := dealWhere(matchID, sel)
+	l, err := s.scanDeals(ctx, q, info, w, withSent)
+	if err != nil || len(l.deals) == 0 {
+		return nil, err
+	}
+	if len(l.inRows) > 0 {
+		if err := s.addDecisionRows(ctx, q, w, l, withSent); err != nil {
+			return nil, err
+		}
+	}
+	if !l.withRows {
+		return l.deals, nil
+	}
+	return l.deals, s.addResultRows(ctx, q, w, l)
+}
+
+// dealSelection is a read of some deals of a match: what the error says it was, and the
+// condition on the deals table (alias d) and on the tables keyed by deal_number.
+type dealSelection struct {
+	match, op, dealCond, cond string
+	args                      []any
+}
+
+// dealWhere selects the deals sel names of match matchID.
+func dealWhere(matchID string, sel dealRange) dealSelection {
+	w := dealSelection{match: matchID, op: "read the deals of match " + matchID, dealCond: ` WHERE d.match_id = ?`, cond: ` WHERE match_id = ?`, args: []any{matchID}}
 	switch {
 	case sel.first == sel.last:
-		op = fmt.Sprintf("read deal %d of match %s", sel.first, matchID)
-		dealCond += ` AND d.number = ?`
-		cond += ` AND deal_number = ?`
-		args = append(args, sel.first)
+		w.op = fmt.Sprintf("read deal %d of match %s", sel.first, matchID)
+		w.dealCond += ` AND d.number = ?`
+		w.cond += ` AND deal_number = ?`
+		w.args = append(w.args, sel.first)
 	case sel != allDeals:
-		op = fmt.Sprintf("read deals %d to %d of match %s", sel.first, sel.last, matchID)
-		dealCond += ` AND d.number BETWEEN ? AND ?`
-		cond += ` AND deal_number BETWEEN ? AND ?`
-		args = append(args, sel.first, sel.last)
+		w.op = fmt.Sprintf("read deals %d to %d of match %s", sel.first, sel.last, matchID)
+		w.dealCond += ` AND d.number BETWEEN ? AND ?`
+		w.cond += ` AND deal_number BETWEEN ? AND ?`
+		w.args = append(w.args, sel.first, sel.last)
 	}
+	return w
+}
 
-	rows, err := q.QueryContext(ctx, s.rebind(`SELECT `+dealColumns+` FROM deals d`+dealCond+
-		` ORDER BY d.number`), args...)
+// loadedDeals are deals read from their rows, with what is still to be read beside them.
+type loadedDeals struct {
+	deals    []domain.DealRecord
+	at       map[int]int  // deal number → index in deals
+	inRows   map[int]bool // the deals whose decisions are rows (stored before version 4)
+	withRows bool         // some deal is not a compact record, and has rows of results
+}
+
+// scanDeals reads the selected deals' rows: a compact record whole, an older deal with its
+// decision log decoded, or marked as having its decisions in rows.
+func (s *Store) scanDeals(ctx context.Context, q querier, info *matchInfo, w dealSelection, withSent bool) (*loadedDeals, error) {
+	rows, err := q.QueryContext(ctx, s.rebind(`SELECT `+dealColumns+` FROM deals d`+w.dealCond+
+		` ORDER BY d.number`), w.args...)
 	if err != nil {
-		return nil, s.wrap(op, err)
+		return nil, s.wrap(w.op, err)
 	}
-	var deals []domain.DealRecord
-	at := map[int]int{}      // deal number → index in deals
-	inRows := map[int]bool{} // the deals whose decisions are rows (stored before version 4)
-	withRows := false        // some deal is not a compact record, and has rows of results
+	defer rows.Close()
+	l := &loadedDeals{at: map[int]int{}, inRows: map[int]bool{}}
 	for rows.Next() {
 		d, log, err := scanDeal(rows, info, withSent)
 		if err != nil {
-			rows.Close()
-			return nil, s.damaged(op, err)
+			return nil, s.damaged(w.op, err)
 		}
-		at[d.Number] = len(deals)
-		withRows = withRows || d.SentDigest == nil
+		l.at[d.Number] = len(l.deals)
+		l.withRows = l.withRows || d.SentDigest == nil
 		if d.SentDigest != nil {
 			// a compact record, read whole
 		} else if log == nil {
-			inRows[d.Number] = true
+			l.inRows[d.Number] = true
 		} else if d.Decisions, err = decodeDecisionLog(log, withSent); err != nil {
-			rows.Close()
-			return nil, s.damaged(op, fmt.Errorf("deal %d of match %s: the stored decisions do not decode: %w", d.Number, matchID, err))
+			return nil, s.damaged(w.op, fmt.Errorf("deal %d of match %s: the stored decisions do not decode: %w", d.Number, w.match, err))
 		}
-		deals = append(deals, *d)
+		l.deals = append(l.deals, *d)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(deals) == 0 {
-		return nil, s.wrap(op, err)
+	if err := rows.Err(); err != nil || len(l.deals) == 0 {
+		return l, s.wrap(w.op, err)
 	}
+	return l, nil
+}
 
-	if len(inRows) > 0 {
-		cols := decisionColumns
-		if !withSent {
-			cols = summaryDecisionColumns
-		}
-		rows, err = q.QueryContext(ctx, s.rebind(`SELECT `+cols+` FROM decisions`+cond+
-			` ORDER BY deal_number, idx`), args...)
-		if err != nil {
-			return nil, s.wrap(op, err)
-		}
-		for rows.Next() {
-			n, x, err := scanDecision(rows)
-			if err != nil {
-				rows.Close()
-				return nil, s.wrap(op, err)
-			}
-			if i, ok := at[n]; ok && inRows[n] {
-				deals[i].Decisions = append(deals[i].Decisions, x)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, s.wrap(op, err)
-		}
+// addDecisionRows reads the decisions of the deals stored before version 4, kept in rows.
+func (s *Store) addDecisionRows(ctx context.Context, q querier, w dealSelection, l *loadedDeals, withSent bool) error {
+	cols := decisionColumns
+	if !withSent {
+		cols = summaryDecisionColumns
 	}
-
-	if !withRows {
-		return deals, nil
-	}
-	rows, err = q.QueryContext(ctx, s.rebind(`SELECT `+resultColumns+` FROM results`+cond+
-		` ORDER BY deal_number, seat`), args...)
+	rows, err := q.QueryContext(ctx, s.rebind(`SELECT `+cols+` FROM decisions`+w.cond+
+		` ORDER BY deal_number, idx`), w.args...)
 	if err != nil {
-		return nil, s.wrap(op, err)
+		return s.wrap(w.op, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		n, x, err := scanDecision(rows)
+		if err != nil {
+			return s.wrap(w.op, err)
+		}
+		if i, ok := l.at[n]; ok && l.inRows[n] {
+			l.deals[i].Decisions = append(l.deals[i].Decisions, x)
+		}
+	}
+	return s.wrap(w.op, rows.Err())
+}
+
+// addResultRows reads the results of the deals that are not compact records.
+func (s *Store) addResultRows(ctx context.Context, q querier, w dealSelection, l *loadedDeals) error {
+	rows, err := q.QueryContext(ctx, s.rebind(`SELECT `+resultColumns+` FROM results`+w.cond+
+		` ORDER BY deal_number, seat`), w.args...)
+	if err != nil {
+		return s.wrap(w.op, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		n, r, err := scanResult(rows)
 		if err != nil {
-			return nil, s.wrap(op, err)
+			return s.wrap(w.op, err)
 		}
-		if i, ok := at[n]; ok && deals[i].SentDigest == nil {
-			deals[i].Results = append(deals[i].Results, r)
+		if i, ok := l.at[n]; ok && l.deals[i].SentDigest == nil {
+			l.deals[i].Results = append(l.deals[i].Results, r)
 		}
 	}
-	return deals, s.wrap(op, rows.Err())
+	return s.wrap(w.op, rows.Err())
 }
 
 // DealNumbers returns the numbers of the match's stored (finished) deals, ascending.

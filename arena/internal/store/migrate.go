@@ -148,6 +148,32 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 		return s.wrap("migrate the schema", err)
 	}
 	defer tx.Rollback()
+	if err := s.lockMigrations(ctx, tx); err != nil {
+		return err
+	}
+	// Read again under the lock: another process may have migrated meanwhile.
+	applied, err := s.appliedVersions(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for a := range applied {
+		if err := s.checkVersion(a, latest); err != nil {
+			return err
+		}
+	}
+	if err := s.applyMigrations(ctx, tx, pending(ms, applied)); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap("migrate the schema", err)
+	}
+	s.schema = latest
+	return nil
+}
+
+// lockMigrations holds off other processes' migrations until tx ends (PostgreSQL: an
+// advisory lock; SQLite: the write transaction itself) and creates schema_migrations.
+func (s *Store) lockMigrations(ctx context.Context, tx *sql.Tx) error {
 	if s.dialect == postgresDialect {
 		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tapp schema_migrations ' || current_schema()))`); err != nil {
 			return s.wrap("lock the schema for migration", err)
@@ -168,17 +194,13 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 	if _, err := tx.ExecContext(ctx, created); err != nil {
 		return s.wrap("create schema_migrations", err)
 	}
-	// Read again under the lock: another process may have migrated meanwhile.
-	applied, err := s.appliedVersions(ctx, tx)
-	if err != nil {
-		return err
-	}
-	for a := range applied {
-		if err := s.checkVersion(a, latest); err != nil {
-			return err
-		}
-	}
-	for _, m := range pending(ms, applied) {
+	return nil
+}
+
+// applyMigrations applies migrations ms in order, each with its conversion of the stored
+// records, and records each as applied.
+func (s *Store) applyMigrations(ctx context.Context, tx *sql.Tx, ms []migration) error {
+	for _, m := range ms {
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return s.wrap("apply migration "+m.name, err)
 		}
@@ -192,10 +214,6 @@ func (s *Store) migrateTo(ctx context.Context, version int) error {
 			return s.wrap("record migration "+m.name, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return s.wrap("migrate the schema", err)
-	}
-	s.schema = latest
 	return nil
 }
 

@@ -390,35 +390,66 @@ func (s *Store) ratingInfo(ctx context.Context, matchID string) (board.MatchInfo
 // per table composition, per role of each of its bots, per composition's matches, per
 // tainted match and per bot of Elo ledger k; with history also ledger k's matches in order.
 func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.EloKey, history bool) (*board.Sums, error) {
-	const op = "read the rating sums"
 	var opts *sql.TxOptions
 	if s.dialect == postgresDialect {
 		opts = &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
 	}
 	tx, err := s.r.BeginTx(ctx, opts)
 	if err != nil {
-		return nil, s.wrap(op, err)
+		return nil, s.wrap(readRatingSums, err)
 	}
 	defer tx.Rollback()
-	where, args := ratingWhere(f, "")
-	sums := board.NewSums()
-	each := func(query string, qargs []any, scan func(sc func(...any) error) error) error {
-		rows, err := tx.QueryContext(ctx, s.rebind(query), qargs...)
-		if err != nil {
-			return s.wrap(op, err)
+	r := &sumsReader{s: s, ctx: ctx, tx: tx, sums: board.NewSums()}
+	r.where, r.args = ratingWhere(f, "")
+	r.sums.BySource = true
+	for _, step := range []func() error{
+		r.tables,
+		func() error { return readSourceSums(r.sums, r.where, r.args, r.each) },
+		r.roles,
+		r.compositions,
+		func() error { return r.taintedMatches(f) },
+		func() error { return r.elo(k, history) },
+	} {
+		if err := step(); err != nil {
+			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows.Scan); err != nil {
-				return s.wrap(op, err)
-			}
-		}
-		return s.wrap(op, rows.Err())
 	}
+	return r.sums, nil
+}
 
-	sums.BySource = true
+// readRatingSums is what a failed RatingSums was doing.
+const readRatingSums = "read the rating sums"
+
+// sumsReader reads the rating sums of one scope (where, args) in one read transaction, a
+// table of them at a time.
+type sumsReader struct {
+	s     *Store
+	ctx   context.Context
+	tx    *sql.Tx
+	where string
+	args  []any
+	sums  *board.Sums
+}
+
+// each runs query and hands each row to scan.
+func (r *sumsReader) each(query string, qargs []any, scan func(sc func(...any) error) error) error {
+	rows, err := r.tx.QueryContext(r.ctx, r.s.rebind(query), qargs...)
+	if err != nil {
+		return r.s.wrap(readRatingSums, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows.Scan); err != nil {
+			return r.s.wrap(readRatingSums, err)
+		}
+	}
+	return r.s.wrap(readRatingSums, rows.Err())
+}
+
+// tables reads the per-composition tables with their points.
+func (r *sumsReader) tables() error {
 	cols := slices.Concat(tableColumns, pointColumns)
-	err = each(`SELECT league_id, rules, bots, `+strings.Join(cols, ", ")+` FROM rating_tables`+where, args,
+	return r.each(`SELECT league_id, rules, bots, `+strings.Join(cols, ", ")+` FROM rating_tables`+r.where, r.args,
 		func(scan func(...any) error) error {
 			var sc board.Scope
 			v := make([]int64, len(cols))
@@ -434,29 +465,28 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 				return fmt.Errorf("rating sums of %s: %w", sc.Bots, err)
 			}
 			setPoints(t, v[len(tableColumns):])
-			sums.Tables[sc] = t
+			r.sums.Tables[sc] = t
 			return nil
 		})
-	if err != nil {
-		return nil, err
-	}
-	if err := readSourceSums(sums, where, args, each); err != nil {
-		return nil, err
-	}
-	err = each(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made FROM rating_roles`+where, args,
+}
+
+// roles reads each bot's sums per role.
+func (r *sumsReader) roles() error {
+	return r.each(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made FROM rating_roles`+r.where, r.args,
 		func(scan func(...any) error) error {
 			var k board.RoleKey
-			var r board.RoleSums
-			if err := scan(&k.League, &k.Rules, &k.Bots, &k.Bot, &k.Role, &r.Deals, &r.Total, &r.TotalSq, &r.Made); err != nil {
+			var rs board.RoleSums
+			if err := scan(&k.League, &k.Rules, &k.Bots, &k.Bot, &k.Role, &rs.Deals, &rs.Total, &rs.TotalSq, &rs.Made); err != nil {
 				return err
 			}
-			sums.Roles[k] = &r
+			r.sums.Roles[k] = &rs
 			return nil
 		})
-	if err != nil {
-		return nil, err
-	}
-	err = each(`SELECT league_id, rules, bots, matches, deals, duplicate, open_groups FROM rating_compositions`+where, args,
+}
+
+// compositions reads each composition's matches and groups, and the groups still open.
+func (r *sumsReader) compositions() error {
+	return r.each(`SELECT league_id, rules, bots, matches, deals, duplicate, open_groups FROM rating_compositions`+r.where, r.args,
 		func(scan func(...any) error) error {
 			var sc board.Scope
 			var g board.MatchGroup
@@ -465,17 +495,18 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 				return err
 			}
 			g.Duplicate = dup > 0
-			sums.OpenGroups += int(open)
+			r.sums.OpenGroups += int(open)
 			if g.Matches > 0 {
-				sums.Groups[sc] = &g
+				r.sums.Groups[sc] = &g
 			}
 			return nil
 		})
-	if err != nil {
-		return nil, err
-	}
-	tq, targs := s.taintedQuery(f)
-	err = each(tq, targs, func(scan func(...any) error) error {
+}
+
+// taintedMatches reads the matches the filter's tainted query names, one by one.
+func (r *sumsReader) taintedMatches(f domain.MatchFilter) error {
+	tq, targs := r.s.taintedQuery(f)
+	return r.each(tq, targs, func(scan func(...any) error) error {
 		var m board.MatchSums
 		var comp, status, forfeited string
 		var started, finished dbTime
@@ -491,23 +522,25 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 		if m.Forfeited, err = parseNames(forfeited); err != nil {
 			return fmt.Errorf("match %s: %w", m.ID, err)
 		}
-		sums.Matches[m.ID] = &m
+		r.sums.Matches[m.ID] = &m
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+}
 
+// eloWhere selects one Elo ledger (league, rules, tainted).
+const eloWhere = ` WHERE league_id = ? AND rules = ? AND tainted = ?`
+
+// elo reads Elo ledger k: its head, and either its ratings or, with history, its matches in
+// order, replayed.
+func (r *sumsReader) elo(k board.EloKey, history bool) error {
 	keyArgs := []any{k.League, k.Rules, tainted(k)}
-	const keyWhere = ` WHERE league_id = ? AND rules = ? AND tainted = ?`
-	err = each(`SELECT seq FROM rating_elo_head`+keyWhere, keyArgs,
-		func(scan func(...any) error) error { return scan(&sums.Elo.Rated) })
-	if err != nil {
-		return nil, err
+	if err := r.each(`SELECT seq FROM rating_elo_head`+eloWhere, keyArgs,
+		func(scan func(...any) error) error { return scan(&r.sums.Elo.Rated) }); err != nil {
+		return err
 	}
 	if history {
 		l := board.NewEloLedger(true)
-		err = each(`SELECT l.match_id, rm.bots, rm.net0, rm.net1, rm.net2, rm.net3 FROM rating_elo_log l
+		err := r.each(`SELECT l.match_id, rm.bots, rm.net0, rm.net1, rm.net2, rm.net3 FROM rating_elo_log l
 JOIN rating_matches rm ON rm.match_id = l.match_id WHERE l.league_id = ? AND l.rules = ? AND l.tainted = ? ORDER BY l.seq`, keyArgs,
 			func(scan func(...any) error) error {
 				var id, comp string
@@ -519,25 +552,21 @@ JOIN rating_matches rm ON rm.match_id = l.match_id WHERE l.league_id = ? AND l.r
 				return l.Apply(id, bots, net[:len(bots)])
 			})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		sums.Elo = l
-		return sums, nil
+		r.sums.Elo = l
+		return nil
 	}
-	err = each(`SELECT bot, elo, matches FROM rating_elo`+keyWhere, keyArgs, func(scan func(...any) error) error {
+	return r.each(`SELECT bot, elo, matches FROM rating_elo`+eloWhere, keyArgs, func(scan func(...any) error) error {
 		var b string
 		var elo float64
 		var n int
 		if err := scan(&b, &elo, &n); err != nil {
 			return err
 		}
-		sums.Elo.Ratings[b], sums.Elo.Matches[b] = elo, n
+		r.sums.Elo.Ratings[b], r.sums.Elo.Matches[b] = elo, n
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return sums, nil
 }
 
 // taintedQuery reads the tainted matches of the filter's league and rule set (both causes:
@@ -738,38 +767,8 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range slices.Concat([]string{"rating_roles", "rating_matches", "rating_open_groups", "rating_compositions",
-		"rating_elo", "rating_elo_head", "rating_elo_log", "rating_elo_points"}, sourceTables) {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
-			return s.wrap(op, err)
-		}
-	}
-	sums := acc.Sums
-	for _, id := range slices.Sorted(mapKeys(sums.Matches)) {
-		m := sums.Matches[id]
-		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, fallbackTainted(m), m.Deals,
-			m.Decisions, m.Fallbacks}, nets(m.Net)...)
-		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingMatch), args...); err != nil {
-			return s.wrap(op, err)
-		}
-	}
-	for _, g := range acc.Open() {
-		args := append([]any{g.Match, g.Group, g.Deals}, nets(g.Net)...)
-		if _, err := tx.ExecContext(ctx, s.rebind(strings.Split(upsertRatingGroup, " RETURNING")[0]), args...); err != nil {
-			return s.wrap(op, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, fillRatingCompositions); err != nil {
+	if err := s.writeRebuiltSums(ctx, tx, acc); err != nil {
 		return s.wrap(op, err)
-	}
-	if err := s.writeAccumulatedSources(ctx, tx, acc); err != nil {
-		return s.wrap(op, err)
-	}
-	for k, r := range sums.Roles {
-		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingRole), k.League, k.Rules, k.Bots, k.Bot, k.Role,
-			r.Deals, r.Total, r.TotalSq, r.Made); err != nil {
-			return s.wrap(op, err)
-		}
 	}
 	// The matches finished so far enter the Elo ledgers in the order they finished.
 	slices.SortFunc(ms, func(a, b domain.Match) int {
@@ -786,4 +785,44 @@ func (s *Store) rebuildRatingSums(ctx context.Context) error {
 		return s.wrap(op, err)
 	}
 	return s.wrap(op, tx.Commit())
+}
+
+// writeRebuiltSums replaces every rating sum (but the Elo ledgers, which rateFinished fills)
+// with those replayed from the stored results: matches, open groups, compositions, sources
+// and roles.
+func (s *Store) writeRebuiltSums(ctx context.Context, tx *sql.Tx, acc *board.Accumulator) error {
+	for _, t := range slices.Concat([]string{"rating_roles", "rating_matches", "rating_open_groups", "rating_compositions",
+		"rating_elo", "rating_elo_head", "rating_elo_log", "rating_elo_points"}, sourceTables) {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
+			return err
+		}
+	}
+	sums := acc.Sums
+	for _, id := range slices.Sorted(mapKeys(sums.Matches)) {
+		m := sums.Matches[id]
+		args := append([]any{m.ID, m.League, m.Rules, rating.CompositionKey(m.Bots), m.Duplicate, fallbackTainted(m), m.Deals,
+			m.Decisions, m.Fallbacks}, nets(m.Net)...)
+		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingMatch), args...); err != nil {
+			return err
+		}
+	}
+	for _, g := range acc.Open() {
+		args := append([]any{g.Match, g.Group, g.Deals}, nets(g.Net)...)
+		if _, err := tx.ExecContext(ctx, s.rebind(strings.Split(upsertRatingGroup, " RETURNING")[0]), args...); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fillRatingCompositions); err != nil {
+		return err
+	}
+	if err := s.writeAccumulatedSources(ctx, tx, acc); err != nil {
+		return err
+	}
+	for k, r := range sums.Roles {
+		if _, err := tx.ExecContext(ctx, s.rebind(upsertRatingRole), k.League, k.Rules, k.Bots, k.Bot, k.Role,
+			r.Deals, r.Total, r.TotalSq, r.Made); err != nil {
+			return err
+		}
+	}
+	return nil
 }

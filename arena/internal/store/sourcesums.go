@@ -507,41 +507,10 @@ func convertSourceSums(ctx context.Context, s *Store, tx *sql.Tx) error {
 			return err
 		}
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, duplicate FROM matches WHERE id IN (SELECT match_id FROM rating_matches) ORDER BY id`)
+	ms, err := ratedMatches(ctx, s, tx)
 	if err != nil {
 		return err
 	}
-	type match struct {
-		info board.MatchInfo
-		mi   *matchInfo
-	}
-	var ms []match
-	dup := map[string]bool{}
-	var ids []string
-	for rows.Next() {
-		var id string
-		var d bool
-		if err := rows.Scan(&id, &d); err != nil {
-			rows.Close()
-			return err
-		}
-		ids, dup[id] = append(ids, id), d
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, id := range ids {
-		mi, err := s.readMatchInfo(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		ms = append(ms, match{info: board.MatchInfo{ID: id, League: mi.league, Rules: formatRules(mi.rules), Duplicate: dup[id],
-			Players: mi.rules.Players}, mi: mi})
-	}
-	slices.SortStableFunc(ms, func(a, b match) int {
-		return compareLR(board.LeagueRules{League: a.info.League, Rules: a.info.Rules}, board.LeagueRules{League: b.info.League, Rules: b.info.Rules})
-	})
 	const what = "matches whose deal-source rating sums are built"
 	var acc *board.Accumulator
 	var cur board.LeagueRules
@@ -572,4 +541,46 @@ func convertSourceSums(ctx context.Context, s *Store, tx *sql.Tx) error {
 	}
 	s.report(what, len(ms), len(ms))
 	return nil
+}
+
+// ratedMatch is a match with rating sums, as the deal-source sums are built from it.
+type ratedMatch struct {
+	info board.MatchInfo
+	mi   *matchInfo
+}
+
+// ratedMatches are the matches with rating sums, by league and rule set (compareLR), then id.
+func ratedMatches(ctx context.Context, s *Store, tx *sql.Tx) ([]ratedMatch, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, duplicate FROM matches WHERE id IN (SELECT match_id FROM rating_matches) ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	var ms []ratedMatch
+	dup := map[string]bool{}
+	var ids []string
+	for rows.Next() {
+		var id string
+		var d bool
+		if err := rows.Scan(&id, &d); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids, dup[id] = append(ids, id), d
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		mi, err := s.readMatchInfo(ctx, tx, id)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, ratedMatch{info: board.MatchInfo{ID: id, League: mi.league, Rules: formatRules(mi.rules), Duplicate: dup[id],
+			Players: mi.rules.Players}, mi: mi})
+	}
+	slices.SortStableFunc(ms, func(a, b ratedMatch) int {
+		return compareLR(board.LeagueRules{League: a.info.League, Rules: a.info.Rules}, board.LeagueRules{League: b.info.League, Rules: b.info.Rules})
+	})
+	return ms, nil
 }
