@@ -102,6 +102,7 @@ var tests = []test{
 	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
 	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
 	{"Ratings/HistoryOverTheLeaguesClock", testRatingHistory},
+	{"Ratings/TheSampleOfSourcesIsBounded", testRatingSampleIsBounded},
 	{"Submissions", testSubmissions},
 	{"Submissions/ConcurrentVersionsAreNumberedOnce", testConcurrentSubmissions},
 }
