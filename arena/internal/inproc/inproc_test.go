@@ -3,8 +3,10 @@ package inproc_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -200,6 +202,52 @@ func TestInProcessBotThatIsLateGetsTheFallback(t *testing.T) {
 	}
 }
 
+// stuck never returns from Decide until released, whatever its context says.
+type stuck struct{ release chan struct{} }
+
+func (s stuck) Decide(_ context.Context, obs *engine.Observation) (engine.Action, error) {
+	<-s.release
+	return obs.Legal[len(obs.Legal)-1], nil
+}
+
+// An in-process bot that never returns does not hold its table: past its time the referee
+// plays the fallback with a strike, as for a bot over the wire that never answers, and the
+// deal goes on to its end without it (striking out, the bot is asked no more); what the bot
+// answers when it returns at last changes nothing. Through the match runner too, for every
+// deal of the match.
+func TestInProcessBotThatNeverReturnsHoldsNoTable(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	tc := domain.TimeControl{PerDecision: 20 * time.Millisecond, Overage: 10 * time.Millisecond, MaxStrikes: 2}
+	bot := stuck{release: make(chan struct{})}
+	defer close(bot.release) // the goroutines the bot holds return, and find their decisions taken
+	bs := map[string]bots.Bot{"stuck": bot, "r1": builtinBot(t, "random", 1), "r2": builtinBot(t, "random", 2)}
+	runner := &match.Runner{Store: memstore.New(), Seats: &inproc.Seats{Bots: bs, Record: true}, Parallel: 2}
+	recs := playMatch(t, runner, domain.MatchSpec{Rules: r, Bots: []string{"stuck", "r1", "r2"}, Deals: 3, Seed: 5, TimeControl: tc})
+	if len(recs) != 3 {
+		t.Fatalf("%d deals stored, want 3", len(recs))
+	}
+	for _, rec := range recs {
+		strikes := 0
+		for _, d := range rec.Decisions {
+			switch {
+			case d.Bot == "stuck" && !d.Fallback:
+				t.Fatalf("deal %d, decision %d: the stuck bot's seat played %s, not the fallback", rec.Number, d.Index, d.Action)
+			case d.Bot == "stuck" && d.Strike:
+				strikes++
+				if len(d.Attempts) != 0 {
+					t.Fatalf("deal %d, decision %d: answers %v recorded for a bot that never answered", rec.Number, d.Index, d.Attempts)
+				}
+			case d.Bot != "stuck" && d.Fallback:
+				t.Fatalf("deal %d, decision %d: fallback for %s, which answers at once", rec.Number, d.Index, d.Bot)
+			}
+		}
+		if strikes != tc.MaxStrikes {
+			t.Fatalf("deal %d: %d strikes for the stuck bot, want %d (then it forfeits the game)", rec.Number, strikes, tc.MaxStrikes)
+		}
+	}
+}
+
 // With a per-game clock (the default) an in-process bot's strikes are the game's, as over
 // the wire: striking out forfeits the game, not the match, and the next deal asks it again.
 // A strike's attribution is the bot's own time (Think) of its late answer, from the hand-off.
@@ -253,6 +301,7 @@ func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
 // random deal (the loop of engine.BenchmarkRandomDeal, on one reused State), whose CPU per deal
 // it reports as engine-cpu-µs/deal and the ratio as x-engine.
 func BenchmarkInProcessDeals(b *testing.B) {
+	asTheProgramCollects(b)
 	for _, record := range []bool{false, true} {
 		b.Run(fmt.Sprintf("record=%v", record), func(b *testing.B) {
 			b.ReportAllocs()
@@ -260,6 +309,10 @@ func BenchmarkInProcessDeals(b *testing.B) {
 			bs := []bots.Bot{builtinBot(b, "random", 1), builtinBot(b, "random", 2), builtinBot(b, "random", 3)}
 			conns := []referee.Conn{inproc.NewConn(bs[0], record), inproc.NewConn(bs[1], record), inproc.NewConn(bs[2], record)}
 			clocks := []*referee.Clock{referee.NewClock(clock), referee.NewClock(clock), referee.NewClock(clock)}
+			players := make([]referee.Player, 3) // Play only reads them
+			for s := range players {
+				players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: conns[s], Clock: clocks[s]}
+			}
 			var next atomic.Int64
 			var wg sync.WaitGroup
 			b.ResetTimer()
@@ -272,10 +325,6 @@ func BenchmarkInProcessDeals(b *testing.B) {
 						n := int(next.Add(1)) - 1
 						if n >= b.N {
 							return
-						}
-						players := make([]referee.Player, 3)
-						for s := range players {
-							players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: conns[s], Clock: clocks[s]}
 						}
 						if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "bench", Number: n, Rules: r,
 							Deal: engine.DealFromSeed(r, 1, uint64(n)), Players: players, TimeControl: clock}); err != nil {
@@ -295,6 +344,16 @@ func BenchmarkInProcessDeals(b *testing.B) {
 			b.ReportMetric(engineDeal, "engine-cpu-µs/deal")
 			b.ReportMetric(perDeal/engineDeal, "x-engine")
 		})
+	}
+}
+
+// asTheProgramCollects sets the collector as the tapp program does (GOGC=400 unless GOGC is
+// set, arena/internal/cli) for the benchmark: what a deal allocates is collected at the rate
+// it would be in `tapp match --in-process`.
+func asTheProgramCollects(b *testing.B) {
+	if os.Getenv("GOGC") == "" {
+		old := debug.SetGCPercent(400)
+		b.Cleanup(func() { debug.SetGCPercent(old) })
 	}
 }
 
@@ -327,6 +386,7 @@ func engineCPUPerDeal(n int) float64 {
 // store holds per deal (after a collection) and the ratio to the engine's own random deal
 // timed in the same run (engineCPUPerDeal).
 func BenchmarkInProcessMatch(b *testing.B) {
+	asTheProgramCollects(b)
 	for _, db := range []string{"memory", "sqlite"} {
 		for _, record := range []bool{true, false} {
 			b.Run(fmt.Sprintf("db=%s/records=%v", db, record), func(b *testing.B) {
@@ -373,6 +433,66 @@ func BenchmarkInProcessMatch(b *testing.B) {
 				b.ReportMetric(perDeal/engineDeal, "x-engine")
 				runtime.KeepAlive(st)
 			})
+		}
+	}
+}
+
+// clockReader is a bot that records the clock on its context at every decision, and the
+// context's deadline, then plays the first legal action.
+type clockReader struct {
+	mu   sync.Mutex
+	seen []clockSeen
+}
+
+type clockSeen struct {
+	clock    bots.Clock
+	ok       bool
+	deadline time.Time
+	asked    time.Time
+}
+
+func (c *clockReader) Decide(ctx context.Context, obs *engine.Observation) (engine.Action, error) {
+	clk, ok := bots.ClockOf(ctx)
+	dl, _ := ctx.Deadline()
+	c.mu.Lock()
+	c.seen = append(c.seen, clockSeen{clk, ok, dl, time.Now()})
+	c.mu.Unlock()
+	return obs.Legal[0], nil
+}
+
+// An in-process bot finds its clock on the context, as over gRPC: the decision's own
+// deadline and the bank the referee says is left; the context itself ends with the bank.
+func TestInProcessBotGetsItsClock(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	tc := domain.TimeControl{PerDecision: 30 * time.Second, Overage: 7 * time.Second, MaxStrikes: 3}
+	reader := &clockReader{}
+	players := []referee.Player{
+		{Bot: "reader", Conn: inproc.NewConn(reader, false), Clock: referee.NewClock(tc)},
+		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},
+		{Bot: "r2", Conn: inproc.NewConn(builtinBot(t, "random", 2), false), Clock: referee.NewClock(tc)},
+	}
+	if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "clock", Rules: r,
+		Deal: engine.DealFromSeed(r, 3, 0), Players: players, TimeControl: tc}); err != nil {
+		t.Fatal(err)
+	}
+	if len(reader.seen) == 0 {
+		t.Fatal("the bot was never asked")
+	}
+	for i, s := range reader.seen {
+		if !s.ok {
+			t.Fatalf("decision %d: no clock on the context", i)
+		}
+		// the bot answers at once: the bank stays full, and its own time is the 30 s per
+		// decision from about when it was asked (the referee sets it just before)
+		if s.clock.Overage != tc.Overage {
+			t.Errorf("decision %d: bank %v, want %v", i, s.clock.Overage, tc.Overage)
+		}
+		if own := s.clock.Deadline.Sub(s.asked); own > tc.PerDecision || own < tc.PerDecision-10*time.Second {
+			t.Errorf("decision %d: own time %v from the call, want about %v", i, own, tc.PerDecision)
+		}
+		if !s.deadline.Equal(s.clock.End()) {
+			t.Errorf("decision %d: context ends %v after the clock's deadline, want with the bank (%v)", i, s.deadline.Sub(s.clock.Deadline), tc.Overage)
 		}
 	}
 }

@@ -174,11 +174,14 @@ func (p *matchPlay) playAll(ctx context.Context, log *zap.Logger) {
 		linger = 0
 	}
 	// A table is free for the next deal as soon as its deal is over; the deal is stored while
-	// the next one plays, and at most parallel more deals wait for the store. With a pot the
-	// next deal needs this one's result, so it waits for the store too.
+	// the next one plays, and up to two batches of the store's (or parallel) more deals wait
+	// for it: what a transaction costs beyond its deals' rows (the commit, the leaderboard's
+	// sums and history) is shared by as many deals as finish meanwhile, which for quick bots
+	// at few tables is many more than the tables. With a pot the next deal needs this one's
+	// result, so it waits for the store too.
 	save, stopSaving := p.r.saver(ctx, linger, func() bool { return adm.InFlight() == 0 })
 	defer stopSaving()
-	unsaved := make(chan struct{}, 2*p.parallel)
+	unsaved := make(chan struct{}, p.parallel+2*maxBatch)
 	if p.m.Spec.Rules.Pot {
 		unsaved = make(chan struct{}, p.parallel)
 	}
@@ -336,6 +339,9 @@ func countFallbacks(d *domain.DealRecord) int {
 	return n
 }
 
+// maxBatch is the most deals stored in one transaction (as the league's commits).
+const maxBatch = 256
+
 // BatchSaver is a store that can store several deals in one transaction.
 type BatchSaver interface {
 	SaveDeals(ctx context.Context, ds []*domain.DealRecord) error
@@ -358,7 +364,6 @@ func (r *Runner) saver(ctx context.Context, linger time.Duration, idle func() bo
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		const maxBatch = 64
 		for first := range reqs {
 			batch := Gather(first, reqs, maxBatch, linger, idle)
 			recs := make([]*domain.DealRecord, len(batch))

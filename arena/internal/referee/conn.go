@@ -49,13 +49,16 @@ type Conn interface {
 // decision costs no goroutine, channel or timer. The bot is under the same clock as any other:
 // an answer that comes past the time per decision and the bot's overage is late, and the
 // referee plays the fallback for it and gives a strike, as for a late answer over the wire
-// (the referee cannot take the table back from a bot that never returns, as it cannot
-// from any Go function it calls: such a bot holds its table).
+// (a bot that never returns holds no table: the referee's watchdog takes the decision over
+// past its time and goes on with the deal on another goroutine, takeover.go). The referee
+// does not Open a Direct seat's games: its bot needs no start message and answers on no
+// channel.
 type Direct interface {
 	Conn
 	// Decide asks for the decision req describes and returns the bot's action, one of
 	// req.Legal, when the bot was handed the request (its clock starts then: encoding it
-	// before is the arena's share) and when the bot had its action; sent is as Ask's. req is
+	// before is the arena's share; zero: when the referee asked, as nothing came before) and
+	// when the bot had its action; sent is as Ask's. req is
 	// valid only during the call. An error means the bot gave no action (the referee treats it
 	// like a missing answer).
 	Decide(req *Request) (sent []byte, action engine.Action, handed, at time.Time, err error)

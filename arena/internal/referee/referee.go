@@ -156,15 +156,22 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 		return nil, err
 	}
 	defer states.Put(st)
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number)}
+	sc := scratches.Get().(*scratch)
+	defer sc.keep()
+	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req}
+	anyDirect := false
 	for i, p := range t.Players {
 		g.direct[i], _ = p.Conn.(Direct)
+		anyDirect = anyDirect || g.direct[i] != nil
 		g.clocks[i] = p.Clock
 		if !t.TimeControl.PerMatch() || p.Clock == nil {
 			// The game's own bank and strikes, kept in the game (no allocation per seat).
 			g.own[i].tc, g.own[i].bank = t.TimeControl, t.TimeControl.Overage
 			g.clocks[i] = &g.own[i]
 		}
+	}
+	if anyDirect {
+		return g.playTakeable(ctx) // takeover.go: a bot in process that never returns holds no table
 	}
 	return g.play(ctx)
 }
@@ -200,7 +207,12 @@ type game struct {
 	clocks [engine.MaxPlayers]*Clock
 	own    [engine.MaxPlayers]Clock
 
-	req Request // the request being asked, built afresh for each decision
+	req *Request // the request being asked, built afresh for each decision (the scratch's)
+	sc  *scratch // storage kept between deals
+
+	answers [engine.MaxPlayers]<-chan Answer // per seat over the wire: its answers
+	closers []func()                         // the seats' close functions, for the game's end
+	taking  takeover                         // takeover.go, for the tables with Direct seats
 
 	mu      sync.Mutex                  // guards pending for resumes, which come from the adapters' goroutines
 	pending [engine.MaxPlayers]*Request // the open request of each seat
@@ -220,62 +232,112 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		MatchID: t.MatchID, Number: t.Number, Group: t.Group, Deal: t.Deal, Options: t.Options,
 		Started: time.Now(),
 	}
-	for _, p := range t.Players {
-		rec.Seating = append(rec.Seating, p.Bot)
+	rec.Seating = make([]string, len(t.Players))
+	for i, p := range t.Players {
+		rec.Seating[i] = p.Bot
 	}
 	g.deal = rec
 
-	answers := make([]<-chan Answer, len(t.Players))
+	// A Direct seat is not opened: its bot is asked through Decide, answers on no channel and
+	// needs no start message (nothing is built for it).
 	for i, p := range t.Players {
+		if g.direct[i] != nil {
+			continue
+		}
 		seat := engine.Seat(i)
 		ch, closeFn := p.Conn.Open(g.started(seat), func(use func(*Request)) { g.withPending(seat, use) })
-		defer closeFn()
-		answers[i] = ch
+		g.closers = append(g.closers, closeFn)
+		g.answers[i] = ch
 	}
 	// The decisions are gathered in storage kept between deals, and the record gets a copy of
 	// the size it needs: a deal's length is known only at its end.
-	sc := scratches.Get().(*scratch)
+	sc := g.sc
 	rec.Decisions, g.asked, g.askedSeat = sc.decisions[:0], sc.asked[:0], sc.askedSeat[:0]
-	work := &rec.Decisions // the working slice, until the record gets its copy
-	defer func() { sc.keep(*work, g) }()
+	sc.attempts, sc.attemptOf = sc.attempts[:0], sc.attemptOf[:0]
 	g.watch(0)
+	return g.run(ctx, nil)
+}
 
+// run plays the deal from where it is to its end (first, when set, is a decision decided
+// already: a takeover's), and ends the game: the goroutine that returns from run with
+// anything but errTakenOver is the one that ended it (with no defers: a goroutine whose bot
+// was taken over from returns without touching the game).
+func (g *game) run(ctx context.Context, first *domain.DecisionRecord) (*domain.DealRecord, error) {
+	rec, err := g.loop(ctx, first)
+	if errors.Is(err, errTakenOver) {
+		return nil, err
+	}
+	if err == nil {
+		g.finish()
+	}
+	sc := g.sc
+	sc.asked, sc.askedSeat, g.asked, g.askedSeat = g.asked[:0], g.askedSeat[:0], nil, nil
+	for _, closeFn := range g.closers {
+		closeFn()
+	}
+	return rec, err
+}
+
+// loop asks and applies the decisions to the deal's end.
+func (g *game) loop(ctx context.Context, first *domain.DecisionRecord) (*domain.DealRecord, error) {
+	if first != nil {
+		if err := g.apply(*first); err != nil {
+			return nil, err
+		}
+	}
 	for !g.st.Terminal() {
 		if err := ctx.Err(); err != nil {
 			g.abort()
 			return nil, fmt.Errorf("%w: %w", ErrAborted, err)
 		}
 		seat := g.st.ToMove()
-		d, err := g.decide(ctx, seat, answers[seat])
+		d, err := g.decide(ctx, seat, g.answers[seat])
+		if errors.Is(err, errTakenOver) {
+			return nil, err
+		}
 		if err != nil {
 			g.abort()
 			return nil, err
 		}
-		d.Index = len(rec.Decisions)
-		rec.Decisions = append(rec.Decisions, d)
-		if t.Decided != nil {
-			t.Decided(&rec.Decisions[len(rec.Decisions)-1])
-		}
-		before := g.st.NumEvents()
-		if err := g.st.Apply(d.Action); err != nil {
-			return nil, fmt.Errorf("referee: applying checked action %s: %w", d.Action, err)
-		}
-		g.watch(before)
-		for i, p := range t.Players {
-			if p.Conn.StreamEvents() { // a bot may ask for the stream, or stop it, at any time
-				g.flushEvents(engine.Seat(i))
-			}
+		if err := g.apply(d); err != nil {
+			return nil, err
 		}
 	}
+	return g.deal, nil
+}
 
-	g.traceLate(answers) // into the working decisions, before the record's copy
-	kept := rec.Decisions
-	work = &kept
-	rec.Decisions = slices.Clone(kept) // the scratch storage goes back when play returns
+// apply records decision d and plays its action.
+func (g *game) apply(d domain.DecisionRecord) error {
+	t, rec := g.t, g.deal
+	d.Index = len(rec.Decisions)
+	rec.Decisions = append(rec.Decisions, d)
+	g.sc.decisions = rec.Decisions // the storage grown, kept (and cleared) for the next deal
+	if t.Decided != nil {
+		t.Decided(&rec.Decisions[len(rec.Decisions)-1])
+	}
+	before := g.st.NumEvents()
+	if err := g.st.Apply(d.Action); err != nil {
+		return fmt.Errorf("referee: applying checked action %s: %w", d.Action, err)
+	}
+	g.watch(before)
+	for i, p := range t.Players {
+		if p.Conn.StreamEvents() { // a bot may ask for the stream, or stop it, at any time
+			g.flushEvents(engine.Seat(i))
+		}
+	}
+	return nil
+}
+
+// finish completes the record of a deal played to its end and tells the seats.
+func (g *game) finish() {
+	t, rec, sc := g.t, g.deal, g.sc
+	g.traceLate(g.answers[:len(t.Players)])         // into the working decisions, before the record's copy
+	rec.Decisions = sc.copyDecisions(rec.Decisions) // the scratch storage goes back when Play returns
 	out := g.st.Outcome()
-	rec.Moves = append(rec.Moves, g.st.History()...)
+	rec.Moves = slices.Clone(g.st.History())
 	rec.Outcome = out
-	end := &End{GameID: g.id, Rules: t.Rules, Deal: t.Deal, State: g.st, Outcome: out}
+	end := &sc.end // valid only during the Conns' End calls
+	*end = End{GameID: g.id, Rules: t.Rules, Deal: t.Deal, State: g.st, Outcome: out}
 	rec.Results = domain.ResultsOf(rec.Seating, out)
 	for i, p := range t.Players {
 		seat := engine.Seat(i)
@@ -286,7 +348,6 @@ func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 		p.Conn.End(end, evs, first)
 	}
 	rec.Duration = time.Since(rec.Started)
-	return rec, nil
 }
 
 // decide asks the seat's bot for one decision and returns what was decided and how.
@@ -321,12 +382,10 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	if d := g.direct[seat]; d != nil && !d.Encodes() {
 		g.sent[seat] = g.st.NumEvents() // nothing reads them: Build builds none
 	}
-	req := &g.req
+	req := g.req
 	req.Build(g.st, g.id, rec.RequestID, start.Add(tc.PerDecision).Truncate(time.Microsecond), bank, g.sent[seat])
 	g.sent[seat] += len(req.Events)
 	legal := req.Legal
-	g.setPending(seat, req)
-	defer g.setPending(seat, nil)
 
 	// The bot's clock starts when the request is handed to its connection (at once for a
 	// Conn without a queue). Until then the wait is the arena's (the request queued behind
@@ -335,9 +394,11 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	// strike. A request the queue cannot take at all (a bot that stopped reading fills its
 	// outbox) is late at once.
 	allowed := tc.PerDecision + bank
-	if d := g.direct[seat]; d != nil {
-		return g.decideDirect(d, rec, req, start, allowed), nil
+	if d := g.direct[seat]; d != nil { // never opened: no resume asks for its pending request
+		return g.decideDirect(d, rec, req, start, allowed)
 	}
+	g.setPending(seat, req)
+	defer g.setPending(seat, nil)
 	clockStart := start
 	sent, handed, err := p.Conn.Ask(req)
 	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with encode.AppendRequest
@@ -390,14 +451,25 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 // fallback and a strike from the game's or the match's clock, as the time control says). A
 // Direct bot is handed its request at once, on this goroutine: it is never retimed, and
 // never left unhanded. All of its time is its own (Think): no wire lies between.
-func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) domain.DecisionRecord {
+//
+// A bot that has not returned well past the time allowed is taken over from (takeover.go):
+// another goroutine plays the fallback with a strike and goes on with the deal, and this one,
+// when the bot returns at last, returns errTakenOver and touches the game no more.
+func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) (domain.DecisionRecord, error) {
 	legal := req.Legal
+	k := g.taking.deciding(rec, legal, start, allowed, int64(g.requests))
 	sent, action, handed, at, err := d.Decide(req)
+	if !g.taking.returned(k) {
+		return rec, errTakenOver
+	}
 	if !g.t.Unrecorded {
 		rec.Sent, rec.SentFromState = sent, len(sent) > 0
 	}
 	if err != nil {
-		return g.late(rec, legal, start, allowed)
+		return g.late(rec, legal, start, allowed), nil
+	}
+	if handed.IsZero() { // handed over as asked: nothing was encoded before
+		handed = start
 	}
 	rec.ArenaShare = handed.Sub(start)
 	g.asked[g.requests-1] = handed
@@ -412,7 +484,7 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 		}
 		addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: reason})
 		rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, elapsed
-		return rec
+		return rec, nil
 	}
 	if elapsed > allowed {
 		// Late: the fallback at the deadline, and the answer recorded as one to a request
@@ -422,24 +494,30 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 		if !g.t.Unrecorded {
 			addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: duplicateReason(rec.RequestID)})
 		}
-		return rec
+		return rec, nil
 	}
 	if !g.t.Unrecorded {
-		rec.Attempts = append(rec.Attempts, domain.AnswerAttempt{Text: action.String(), After: elapsed})
+		rec.Attempts = g.sc.attempt(len(g.deal.Decisions), domain.AnswerAttempt{Text: action.String(), After: elapsed})
 	}
 	rec.Action, rec.Latency = action, elapsed
 	if over := elapsed - g.t.TimeControl.PerDecision; over > 0 {
 		g.clocks[rec.Seat].spend(over)
 	}
-	return rec
+	return rec, nil
 }
 
 // scratch is a game's working storage, kept between deals (scratches) so that a deal grows
-// none of it: the decisions as they are made, and when each request was asked and of whom.
+// none of it: the decisions as they are made, and when each request was asked and of whom;
+// the request being asked (with its observation's storage), the accepted answers of Direct
+// bots, and the end told to the seats.
 type scratch struct {
 	decisions []domain.DecisionRecord
 	asked     []time.Time
 	askedSeat []engine.Seat
+	attempts  []domain.AnswerAttempt
+	attemptOf []int    // the decision each of attempts is of
+	req       *Request // left to a bot that was taken over from, replaced by a new one
+	end       End
 }
 
 // scratchDecisions is room for the decisions of a long deal (a whole modern deal has 40-odd).
@@ -450,15 +528,43 @@ var scratches = sync.Pool{New: func() any {
 		decisions: make([]domain.DecisionRecord, 0, scratchDecisions),
 		asked:     make([]time.Time, 0, scratchDecisions),
 		askedSeat: make([]engine.Seat, 0, scratchDecisions),
+		attempts:  make([]domain.AnswerAttempt, 0, scratchDecisions),
+		req:       new(Request),
 	}
 }}
 
-// keep returns the storage g grew to the pool, holding nothing of the deal (decisions is
-// the working slice of the deal's decisions, whose record has a copy).
-func (sc *scratch) keep(decisions []domain.DecisionRecord, g *game) {
-	clear(decisions)
-	sc.decisions, sc.asked, sc.askedSeat = decisions[:0], g.asked[:0], g.askedSeat[:0]
-	g.asked, g.askedSeat = nil, nil
+// attempt returns the attempts of decision i (the deal's next) holding only a, in the
+// scratch's storage (a second attempt appended to them grows a slice of its own);
+// copyDecisions moves them to the record.
+func (sc *scratch) attempt(i int, a domain.AnswerAttempt) []domain.AnswerAttempt {
+	n := len(sc.attempts)
+	sc.attempts = append(sc.attempts, a)
+	sc.attemptOf = append(sc.attemptOf, i)
+	return sc.attempts[n : n+1 : n+1]
+}
+
+// copyDecisions returns the record's copy of the working decisions, with the attempts kept in
+// the scratch copied into one slice of their own: two allocations a deal, not one a decision.
+func (sc *scratch) copyDecisions(work []domain.DecisionRecord) []domain.DecisionRecord {
+	out := slices.Clone(work)
+	if len(sc.attempts) == 0 {
+		return out
+	}
+	attempts := slices.Clone(sc.attempts)
+	for j, i := range sc.attemptOf {
+		if len(out[i].Attempts) == 1 { // still the scratch's: one appended to would have grown
+			out[i].Attempts = attempts[j : j+1 : j+1]
+		}
+	}
+	return out
+}
+
+// keep returns the storage to the pool, holding nothing of the deal.
+func (sc *scratch) keep() {
+	clear(sc.decisions)
+	clear(sc.attempts)
+	sc.decisions, sc.attempts, sc.attemptOf = sc.decisions[:0], sc.attempts[:0], sc.attemptOf[:0]
+	sc.req.Events, sc.end = nil, End{}
 	scratches.Put(sc)
 }
 

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -79,20 +80,24 @@ type Report struct {
 }
 
 // checkCommitment checks m's commitment, if it can be checked, into the report.
-func (r *Report) checkCommitment(m *domain.Match, line int) {
+func (r *Report) checkCommitment(ctx context.Context, m *domain.Match, line int) error {
 	switch {
 	case m.Commitment == "":
 		r.Unchecked = append(r.Unchecked, "match "+m.ID+": no commitment (recorded before the arena committed to its deals)")
-		return
+		return nil
 	case m.Nonce == "":
 		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" not checkable yet: the nonce is revealed when the match is over")
-		return
+		return nil
 	}
-	if err := match.VerifyCommitment(m); err != nil {
+	if err := match.VerifyCommitment(ctx, m); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err() // interrupted: nothing was found wrong
+		}
 		r.Problems = append(r.Problems, Problem{Match: m.ID, Line: line, Deal: -1, Decision: -1, Rule: RecCommitment, Msg: err.Error()})
-		return
+		return nil
 	}
 	r.Commitments = append(r.Commitments, "match "+m.ID+": commitment "+m.Commitment+" holds: rules, deals and seating were fixed before the first deal")
+	return nil
 }
 
 // OK reports whether nothing was wrong.
@@ -578,6 +583,8 @@ func (r *Report) checkExportCommitment(m Match, line int) {
 	if spec.Format == domain.FormatDeals {
 		spec.Format = ""
 	}
-	r.checkCommitment(&domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce,
+	// A file's check has no context to end it (it reads the file to its end): the walk of
+	// the plan runs to its end too.
+	_ = r.checkCommitment(context.Background(), &domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce,
 		CommitmentVersion: m.CommitmentVersion}, line)
 }

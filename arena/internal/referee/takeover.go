@@ -1,0 +1,150 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/engine"
+)
+
+// A bot in process (Direct) decides on the goroutine that plays its deal, and Go cannot stop
+// a function it calls: a bot that never returns would hold its table, and the match, for
+// ever. So a deal with a Direct seat plays on a goroutine of its own, and a watchdog looks at
+// the decisions in progress every takeoverTick: one whose bot has not returned takeoverGrace
+// past the time allowed is taken over from. A new goroutine plays the fallback with a strike
+// (a late answer, as over the wire) and goes on with the deal; the bot keeps the request it
+// was handed (the game gets a new one), and when it returns at last its goroutine finds the
+// decision taken and leaves the game alone. A decision costs two atomic stores and a
+// compare-and-swap; a deal one goroutine and a channel.
+
+// errTakenOver is what the goroutine of a bot that was taken over from returns with: the game
+// is another goroutine's now.
+var errTakenOver = errors.New("referee: the decision was taken over from a bot that did not return")
+
+const (
+	// takeoverTick is how often the watchdog looks at the decisions in progress.
+	takeoverTick = 10 * time.Millisecond
+	// takeoverGrace is how long past the time allowed a bot may still return by itself (it is
+	// late then, as judged when it returns, and its late answer is recorded) before its
+	// decision is taken over: long enough that a bot that is merely slow on a busy host
+	// returns within it, short against a night's league.
+	takeoverGrace = 500 * time.Millisecond
+)
+
+// takeover is a game's decision in progress at a Direct seat, for the watchdog.
+type takeover struct {
+	// asked is the request number being decided (> 0), 0 when none is, and −k once the
+	// watchdog took request k over; deadline (Unix ns) is when it may.
+	asked    atomic.Int64
+	deadline atomic.Int64
+	// What the goroutine that takes over needs, written before asked is set.
+	rec     domain.DecisionRecord
+	legal   []engine.Action
+	start   time.Time
+	allowed time.Duration
+
+	done chan played     // the deal's end, from whichever goroutine ended it
+	ctx  context.Context // the deal's, for the goroutine that takes over
+}
+
+// played is how a deal ended.
+type played struct {
+	rec *domain.DealRecord
+	err error
+}
+
+// deciding marks request k as being decided by a Direct bot, and returns k.
+func (t *takeover) deciding(rec domain.DecisionRecord, legal []engine.Action, start time.Time, allowed time.Duration, k int64) int64 {
+	if t.done == nil { // the table has no Direct seat going through playTakeable
+		return k
+	}
+	t.rec, t.legal, t.start, t.allowed = rec, legal, start, allowed
+	t.deadline.Store(start.Add(allowed + takeoverGrace).UnixNano())
+	t.asked.Store(k)
+	return k
+}
+
+// returned reports whether the bot's return for request k still counts: false when the
+// watchdog took the decision over meanwhile.
+func (t *takeover) returned(k int64) bool {
+	return t.done == nil || t.asked.CompareAndSwap(k, 0)
+}
+
+// playTakeable plays the deal on a goroutine of its own, watched, and returns how it ended.
+func (g *game) playTakeable(ctx context.Context) (*domain.DealRecord, error) {
+	g.taking.done = make(chan played, 1)
+	g.taking.ctx = ctx
+	watchdog.add(g)
+	defer watchdog.remove(g)
+	go func() {
+		rec, err := g.play(ctx)
+		if !errors.Is(err, errTakenOver) {
+			g.taking.done <- played{rec, err}
+		}
+	}()
+	p := <-g.taking.done
+	return p.rec, p.err
+}
+
+// takeOver goes on with the deal from the decision the watchdog took over: the fallback with
+// a strike, as for an answer that never came; the bot keeps the request it was handed.
+func (g *game) takeOver() {
+	t := &g.taking
+	g.sc.req = new(Request)
+	g.req = g.sc.req
+	d := g.late(t.rec, t.legal, t.start, t.allowed)
+	rec, err := g.run(t.ctx, &d)
+	if !errors.Is(err, errTakenOver) {
+		t.done <- played{rec, err}
+	}
+}
+
+// watchdog watches the games with Direct seats being played in this process.
+var watchdog = &dog{games: map[*game]struct{}{}}
+
+type dog struct {
+	mu      sync.Mutex
+	games   map[*game]struct{}
+	running bool
+}
+
+func (w *dog) add(g *game) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.games[g] = struct{}{}
+	if !w.running {
+		w.running = true
+		go w.watch()
+	}
+}
+
+func (w *dog) remove(g *game) {
+	w.mu.Lock()
+	delete(w.games, g)
+	w.mu.Unlock()
+}
+
+// watch takes over the decisions past their time until no game is left to watch.
+func (w *dog) watch() {
+	tick := time.NewTicker(takeoverTick)
+	defer tick.Stop()
+	for now := range tick.C {
+		w.mu.Lock()
+		if len(w.games) == 0 {
+			w.running = false
+			w.mu.Unlock()
+			return
+		}
+		for g := range w.games {
+			t := &g.taking
+			if k := t.asked.Load(); k > 0 && now.UnixNano() > t.deadline.Load() && t.asked.CompareAndSwap(k, -k) {
+				go g.takeOver()
+			}
+		}
+		w.mu.Unlock()
+	}
+}
