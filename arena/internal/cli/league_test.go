@@ -124,7 +124,7 @@ func withoutMultiElo(v map[string]any) map[string]any {
 // waitDeals polls the database until the league run has at least n deals stored. It waits on
 // the league's progress, not a wall-clock budget: it fails at once when the process exits
 // first (with what it said), and otherwise only as the test's own deadline nears.
-func waitDeals(t *testing.T, path, leagueID string, n int, run *tappRun) {
+func waitDeals(t *testing.T, path, leagueID string, n int, run *watchedTapp) {
 	t.Helper()
 	// One store, opened once the league has made the file, polled every few milliseconds: an
 	// open per poll (a migration check, on a busy machine tens of milliseconds) let a fast

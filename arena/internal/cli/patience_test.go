@@ -72,10 +72,10 @@ func loadPerCPU() float64 {
 	return max(1, load/float64(runtime.NumCPU()))
 }
 
-// tappRun is a started tapp process whose exit a test can watch while it waits for the
+// watchedTapp is a started tapp process whose exit a test can watch while it waits for the
 // process's progress: a wait then fails at once, with what the process said, when the process
 // is gone, instead of waiting out a budget for progress that cannot come.
-type tappRun struct {
+type watchedTapp struct {
 	cmd    *exec.Cmd
 	exited chan struct{} // closed once the process has exited and its output is copied
 	err    error         // cmd.Wait's, once exited is closed
@@ -84,9 +84,9 @@ type tappRun struct {
 
 // startTapp starts cmd (as leagueCmd made it; its Stdout and Stderr as the caller set them,
 // stderr also copied for the failure messages) and watches its exit.
-func startTapp(t *testing.T, cmd *exec.Cmd) *tappRun {
+func startTapp(t *testing.T, cmd *exec.Cmd) *watchedTapp {
 	t.Helper()
-	r := &tappRun{cmd: cmd, exited: make(chan struct{})}
+	r := &watchedTapp{cmd: cmd, exited: make(chan struct{})}
 	if cmd.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(cmd.Stderr, &r.stderr)
 	} else {
@@ -103,7 +103,7 @@ func startTapp(t *testing.T, cmd *exec.Cmd) *tappRun {
 }
 
 // Wait waits for the process to exit and returns what cmd.Wait returned.
-func (r *tappRun) Wait() error {
+func (r *watchedTapp) Wait() error {
 	<-r.exited
 	return r.err
 }
