@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -140,6 +141,11 @@ type calTally struct {
 	pairs, flagged         int // pairs of identical bots, and those at LOS ≥ 97.5% either way
 	btIntervals, btCovered int // the same of the Bradley–Terry Elo's intervals
 	noInterval             int // bots without an interval
+	// copyPairs, copyFlagged: the pairs of copies of the heuristic alone (among pairs)
+	copyPairs, copyFlagged int
+	// the same per league, for the intervals of the shares: a league's intervals and pairs
+	// are not independent (they share bots and deal sources), its leagues are
+	coverByLeague, flagsByLeague leagueShare
 }
 
 func (c calTally) coverage() float64 { return float64(c.covered) / float64(max(c.intervals, 1)) }
@@ -148,11 +154,50 @@ func (c calTally) btCoverage() float64 {
 	return float64(c.btCovered) / float64(max(c.btIntervals, 1))
 }
 
+// leagueShare is a share counted league by league: hits of n in each.
+type leagueShare struct{ hits, n []float64 }
+
+func (s *leagueShare) add(hits, n int) {
+	s.hits, s.n = append(s.hits, float64(hits)), append(s.n, float64(n))
+}
+
+// interval is the share's 95% interval with the leagues as clusters: Wilson's score interval
+// on the effective sample n/D, D the design effect — the variance of the share as the
+// leagues' spread measures it (the ratio estimator's, clustered by league) over the binomial
+// variance of as many independent trials. One bot far from the others flags every pair it is
+// in, so a league's pairs count for fewer (D ≈ 1.5–2 for the random fields).
+func (s leagueShare) interval() (share, lo, hi float64) {
+	var h, n float64
+	for l := range s.n {
+		h, n = h+s.hits[l], n+s.n[l]
+	}
+	if n == 0 {
+		return 0, 0, 0
+	}
+	share = h / n
+	leagues := float64(len(s.n))
+	var ss float64
+	for l := range s.n {
+		r := s.hits[l] - share*s.n[l]
+		ss += r * r
+	}
+	design := 1.0
+	if binom := share * (1 - share) / n; binom > 0 && leagues > 1 {
+		design = math.Max(1, leagues/(leagues-1)*ss/(n*n)/binom)
+	}
+	eff := n / design
+	const z = 1.959964
+	centre := (share + z*z/(2*eff)) / (1 + z*z/eff)
+	half := z / (1 + z*z/eff) * math.Sqrt(share*(1-share)/eff+z*z/(4*eff*eff))
+	return share, math.Max(0, centre-half), math.Min(1, centre+half)
+}
+
 // calibrate plays the case's leagues and scores the current and the legacy estimator.
 func calibrate(t testing.TB, c calCase) (now, legacy calTally) {
 	pl := newPlayer(t, c.field)
 	for l := range c.leagues {
 		seed := uint64(1000*l + 17)
+		pl.cache = map[string][]int{} // a league's deals are its own: keep only those in memory
 		now.add(c, score(t, playLeague(t, c, pl, seed, board.NewAccumulator()), nil))
 		// The estimator before, on the same results (played again from the cache): every unit
 		// its own cluster, additive, the skill s_i itself, normal critical values.
@@ -169,11 +214,19 @@ func playLeague(t testing.TB, c calCase, pl *player, seed uint64, acc *board.Acc
 	r.Players = c.players
 	p := &plan.Plan{League: "cal", Rules: r, Format: c.format, Bots: c.field.names, Candidate: c.candidate,
 		Rounds: c.rounds, Deals: c.deals, Duplicate: c.duplicate, Seed: seed, MatchesPerRound: c.tables}
+	if c.format == lopsided {
+		p.Format = plan.RoundRobin // its rounds' tables are lopsidedTables'
+	}
 	var units, done []plan.Unit // done: the units of the rounds before the previous one (the ladder's)
 	for round := range c.rounds {
-		tables := p.FixedTables(round)
-		if c.format == plan.Ladder {
+		var tables [][]string
+		switch c.format {
+		case plan.Ladder:
 			tables = p.LadderTables(round, done, nil)
+		case lopsided:
+			tables = lopsidedTables(c, seed, round)
+		default:
+			tables = p.FixedTables(round)
 		}
 		_, ms, _, err := p.Round(round, tables)
 		if err != nil {
@@ -212,6 +265,51 @@ func playLeague(t testing.TB, c calCase, pl *player, seed uint64, acc *board.Acc
 	return acc
 }
 
+// lopsided is a schedule of the calibration's own, no league format: a field that meets in
+// unequal proportions, as stand-alone matches of one's choosing do. Each round seats
+// lopsidedTablesPerRound tables drawn without replacement from the compositions, each with a
+// chance in proportion to the product of its bots' weights (lopsidedWeights, in the field's
+// order): the first bot sits at most tables, the second at few, so that two copies of one
+// program meet their opponents in very different shares.
+const lopsided = "lopsided"
+
+var lopsidedWeights = []float64{8, 1, 4, 2, 1}
+
+const lopsidedTablesPerRound = 2
+
+// lopsidedTables draws round r's tables of a lopsided league from its seed.
+func lopsidedTables(c calCase, seed uint64, r int) [][]string {
+	var comps [][]string
+	var weights []float64
+	var rec func(from int, cur []string, w float64)
+	rec = func(from int, cur []string, w float64) {
+		if len(cur) == c.players {
+			comps, weights = append(comps, slices.Clone(cur)), append(weights, w)
+			return
+		}
+		for i := from; i < len(c.field.names); i++ {
+			rec(i+1, append(cur, c.field.names[i]), w*lopsidedWeights[i])
+		}
+	}
+	rec(0, nil, 1)
+	rng := rand.New(rand.NewPCG(seed, uint64(r)))
+	var out [][]string
+	for range min(lopsidedTablesPerRound, len(comps)) {
+		var total float64
+		for _, w := range weights {
+			total += w
+		}
+		x := rng.Float64() * total
+		k := 0
+		for ; k < len(weights)-1 && x >= weights[k]; k++ {
+			x -= weights[k]
+		}
+		out = append(out, comps[k])
+		comps, weights = slices.Delete(comps, k, k+1), slices.Delete(weights, k, k+1)
+	}
+	return out
+}
+
 func score(t testing.TB, acc *board.Accumulator, o *rating.SkillOptions) *board.Leaderboard {
 	lb, err := board.Compute(acc.Finish(nil), board.Options{Skill: o})
 	if err != nil {
@@ -221,6 +319,13 @@ func score(t testing.TB, acc *board.Accumulator, o *rating.SkillOptions) *board.
 }
 
 func (c *calTally) add(cc calCase, lb *board.Leaderboard) {
+	intervals, covered, pairs, flagged := c.intervals, c.covered, c.pairs, c.flagged
+	defer func() {
+		if cc.field.zero {
+			c.coverByLeague.add(c.covered-covered, c.intervals-intervals)
+		}
+		c.flagsByLeague.add(c.flagged-flagged, c.pairs-pairs)
+	}()
 	idx := map[string]int{}
 	for i, b := range lb.Bots {
 		idx[b.Bot] = i
@@ -241,7 +346,8 @@ func (c *calTally) add(cc calCase, lb *board.Leaderboard) {
 			}
 		}
 	}
-	for _, class := range cc.field.same {
+	for k, class := range cc.field.same {
+		copies := k == 0 && !cc.field.zero // copiesField's first class: the heuristic's copies
 		for x, a := range class {
 			for _, b := range class[x+1:] {
 				i, j := idx[a], idx[b]
@@ -249,8 +355,14 @@ func (c *calTally) add(cc calCase, lb *board.Leaderboard) {
 					continue
 				}
 				c.pairs++
+				if copies {
+					c.copyPairs++
+				}
 				if los := lb.LOS[i][j]; los >= 0.975 || los <= 0.025 {
 					c.flagged++
+					if copies {
+						c.copyFlagged++
+					}
 				}
 			}
 		}
@@ -268,7 +380,7 @@ func calMatrix() []calCase {
 	var out []calCase
 	for _, copies := range []bool{false, true} {
 		for _, seats := range []int{3, 4} {
-			for _, format := range []string{plan.RoundRobin, plan.Gauntlet, plan.Ladder} {
+			for _, format := range []string{plan.RoundRobin, plan.Gauntlet, plan.Ladder, lopsided} {
 				for _, dup := range []bool{true, false} {
 					c := calCase{players: seats, format: format, duplicate: dup, rounds: 4, deals: 10, leagues: 300}
 					field, what := randomField(seats+1), fmt.Sprintf("%d random", seats+1)
@@ -280,8 +392,11 @@ func calMatrix() []calCase {
 					if format == plan.Gauntlet {
 						c.candidate = field.names[0]
 					}
-					if format == plan.Ladder { // as many tables a round as seats: they share the round's deal sources
+					switch format {
+					case plan.Ladder: // as many tables a round as seats: they share the round's deal sources
 						c.rounds, c.deals, c.tables = 12, 5, seats
+					case lopsided: // lopsidedTablesPerRound tables a round
+						c.rounds, c.deals = 12, 5
 					}
 					c.name = fmt.Sprintf("%s, %d seats, %s, %s", what, seats, formatName(format, c.candidate), dupName(dup))
 					out = append(out, c)
@@ -305,6 +420,8 @@ func formatName(format, candidate string) string {
 		return "gauntlet of " + candidate
 	case plan.Ladder:
 		return "ladder"
+	case lopsided:
+		return "lopsided"
 	}
 	return "round robin"
 }
@@ -392,7 +509,8 @@ func TestCalibrationOnRealLeagues(t *testing.T) {
 	}
 }
 
-// calTable formats a case's line for docs/ratings.md.
+// calTable formats a case's line for docs/ratings.md: the current board's shares with their
+// 95% intervals (leagues as clusters), the estimator before's beside them.
 func calTable(c calCase, now, legacy calTally) string {
 	cov := func(x calTally) string {
 		if x.intervals == 0 || !c.field.zero {
@@ -400,8 +518,20 @@ func calTable(c calCase, now, legacy calTally) string {
 		}
 		return strconv.FormatFloat(100*x.coverage(), 'f', 1, 64) + "%"
 	}
-	return fmt.Sprintf("| %s | %d | %s | %s | %.1f%% | %.1f%% | %d |", c.name, c.leagues, cov(now), cov(legacy),
-		100*now.flagRate(), 100*legacy.flagRate(), now.noInterval)
+	withInterval := func(s leagueShare) string {
+		share, lo, hi := s.interval()
+		return fmt.Sprintf("%.1f%% (%.1f–%.1f)", 100*share, 100*lo, 100*hi)
+	}
+	covNow := cov(now)
+	if covNow != "—" {
+		covNow = withInterval(now.coverByLeague)
+	}
+	copies := "—"
+	if now.copyPairs > 0 {
+		copies = fmt.Sprintf("%d of %d", now.copyFlagged, now.copyPairs)
+	}
+	return fmt.Sprintf("| %s | %d | %s | %s | %s | %.1f%% | %s | %d |", c.name, c.leagues, covNow, cov(legacy),
+		withInterval(now.flagsByLeague), 100*legacy.flagRate(), copies, now.noInterval)
 }
 
 // BenchmarkCalibration is the long calibration: every case of calMatrix, 300 leagues of each

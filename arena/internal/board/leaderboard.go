@@ -274,6 +274,7 @@ func skillInput(s *Sums, tables []*rating.TableSums, scopes []Scope) *rating.Ski
 	}
 	for _, lr := range slices.SortedFunc(maps.Keys(lrs), compareLeagueRules) {
 		sample := s.Sample[lr]
+		first := len(in.Sample)
 		for _, key := range slices.Sorted(maps.Keys(sample)) {
 			var cells []rating.SampleCell
 			for _, c := range sample[key] {
@@ -283,6 +284,13 @@ func skillInput(s *Sums, tables []*rating.TableSums, scopes []Scope) *rating.Ski
 			}
 			if len(cells) > 0 {
 				in.Sample = append(in.Sample, cells)
+			}
+		}
+		// Each sampled source stands for its league's sources over its sample.
+		if n := len(in.Sample) - first; n > 0 {
+			w := float64(max(s.SourceCounts[lr], int64(n))) / float64(n)
+			for range n {
+				in.SampleWeight = append(in.SampleWeight, w)
 			}
 		}
 	}

@@ -120,7 +120,7 @@ func renderLegend(w io.Writer, lb *Leaderboard) {
 	unit := map[bool]string{true: "duplicate groups", false: "deals"}[lb.Duplicate]
 	fmt.Fprintf(w, "\n%s/deal (the rating): what the bot wins per deal at a table whose other seats are taken by bots drawn at\n", lb.Unit)
 	fmt.Fprintf(w, "  random from the others — what a complete round robin of them would show — from a model of the table's composition\n")
-	fmt.Fprintf(w, "  fitted over %s; 95%% interval clustered by %s, Student's t on the bot's deal sources − 1.\n", unit, lb.Clustering)
+	fmt.Fprintf(w, "  fitted over %s; 95%% interval clustered by %s, Student's t on its variance's degrees of freedom (at most the deal sources − 1).\n", unit, lb.Clustering)
 	fmt.Fprintln(w, "LOS next: likelihood that the bot is stronger than the next one, from the same t as the interval; — without one.")
 	fmt.Fprintln(w, "BT Elo: Bradley–Terry over all results (in each unit the higher total beats the lower), centred on 0.")
 	fmt.Fprintln(w, "raw/deal: the plain payoff per deal, not adjusted for the opponents it met; sources: the deal sources it sat in.")

@@ -88,6 +88,10 @@ type SkillInput struct {
 	// headlines' sampling distribution is estimated from them (see Skill). Nil: none, and the
 	// intervals are symmetric.
 	Sample [][]SampleCell
+	// SampleWeight is how many deal sources each sampled one stands for (its league's sources
+	// over its league's sampled ones), parallel to Sample; nil: all alike, Sources over the
+	// sample's size.
+	SampleWeight []float64
 }
 
 // SampleCell is one cell of a sampled deal source: its table (an index in SkillInput.Tables),
@@ -115,8 +119,8 @@ type SkillResult struct {
 	Bots   []string  // byte-wise sorted; every slice is indexed alike
 	Rating []float64 // the headline R_i
 	SE     []float64 // standard error of R_i
-	// DF is the degrees of freedom of R_i's t interval (the bot's deal sources − 1; +Inf
-	// with Legacy), and Lo, Hi the 95% interval R_i ∓ t·SE_i. Where a bot has no interval
+	// DF is the degrees of freedom of R_i's t interval (Welch–Satterthwaite's over the strata of
+	// the sampled deal sources, at most the bot's deal sources − 1; +Inf with Legacy), and Lo, Hi the 95% interval R_i ∓ t·SE_i. Where a bot has no interval
 	// (fewer than MinSourcesForInterval sources) Lo = Hi = R_i and HasInterval is false.
 	DF          []float64
 	Lo, Hi      []float64
@@ -128,7 +132,8 @@ type SkillResult struct {
 	Deals       []int64     // deals of its complete units
 	// Coef is the table-effect coefficient β of each rule set (TableEffect), by Kinds' values.
 	Coef map[string]float64
-	// LOS[i][j] = F_t((R_i − R_j)/sd(R_i − R_j)) with min(DF_i, DF_j) degrees of freedom: the
+	// LOS[i][j] = F_t((R_i − R_j)/sd(R_i − R_j)), the degrees of freedom those of the difference
+	// (as DF's, at most min(G_i, G_j) − 1): the
 	// likelihood that bot i is stronger than bot j, from the same distribution as the
 	// intervals (½ on the diagonal and where either bot has no interval).
 	LOS [][]float64
@@ -189,8 +194,10 @@ func (r *SkillResult) Provisional(i int) bool { return r.Sources[i] < MinUnitsFo
 //
 // over deal sources g: every table and seating of a source in one cluster. Its blocks come
 // from the TableSums (T = T′) and the PairSums (T ≠ T′). A bot's small-sample factor is
-// G_i/(G_i − 1), G_i its deal sources, and its interval and LOS use Student's t with G_i − 1
-// degrees of freedom. The headline's covariance is ∇R·V·∇Rᵀ.
+// G_i/(G_i − 1), G_i its deal sources, and its interval and LOS use Student's t with the
+// Welch–Satterthwaite degrees of freedom of their variance over the strata of deal sources
+// (sourceStrata.df: G_i − 1 in a round robin, as few as the few sources that carry most of
+// the variance in a lopsided schedule). The headline's covariance is ∇R·V·∇Rᵀ.
 func Skill(in *SkillInput, opts *SkillOptions) (*SkillResult, error) {
 	var o SkillOptions
 	if opts != nil {
@@ -904,7 +911,7 @@ func (m *skillModel) headline(res *SkillResult) {
 	for i := range n {
 		copy(res.Cov[i], cov[i])
 	}
-	infl := m.sampleInfluence(z, of, ev, ybar)
+	infl, strata := m.sampleInfluence(z, of, ev, ybar)
 	skewOf := func(i int) float64 { // of bot i's headline
 		if len(infl) < MinUnitsForLOS || m.sources[i] < MinUnitsForLOS || m.o.Legacy {
 			return 0 // provisional: the sample's skewness would be mostly noise
@@ -929,7 +936,7 @@ func (m *skillModel) headline(res *SkillResult) {
 		res.SE[i] = math.Sqrt(math.Max(res.Cov[i][i], 0))
 		res.DF[i] = math.Inf(1)
 		if !m.o.Legacy {
-			res.DF[i] = float64(m.sources[i] - 1)
+			res.DF[i] = strata.df(infl, func(f []float64) float64 { return f[i] }, float64(m.sources[i]-1))
 		}
 		res.Lo[i], res.Hi[i] = r[i], r[i]
 		res.HasInterval[i] = res.SE[i] > noSpread*(1+math.Abs(r[i])) &&
@@ -950,7 +957,11 @@ func (m *skillModel) headline(res *SkillResult) {
 				continue
 			}
 			v := res.Cov[i][i] + res.Cov[j][j] - 2*res.Cov[i][j]
-			res.LOS[i][j] = losT(r[i]-r[j], v, math.Min(res.DF[i], res.DF[j]))
+			df := math.Inf(1)
+			if !m.o.Legacy {
+				df = strata.df(infl, func(f []float64) float64 { return f[i] - f[j] }, float64(min(m.sources[i], m.sources[j])-1))
+			}
+			res.LOS[i][j] = losT(r[i]-r[j], v, df)
 		}
 	}
 }
@@ -998,19 +1009,23 @@ func (m *skillModel) meansScores(cells []*observedCell, of []int, w, pi map[stri
 }
 
 // sampleInfluence is each sampled deal source's influence on the headlines (SkillInput.Sample):
-// Z·ψ_g + v_g, the terms whose sum over all sources is R̂ − R to first order.
-func (m *skillModel) sampleInfluence(z [][]float64, of []int, ev [][][]float64, ybar [][]float64) [][]float64 {
+// Z·ψ_g + v_g, the terms whose sum over all sources is R̂ − R to first order; and the sources'
+// strata (see sourceStrata).
+func (m *skillModel) sampleInfluence(z [][]float64, of []int, ev [][][]float64, ybar [][]float64) ([][]float64, sourceStrata) {
 	var out [][]float64
-	for _, src := range m.in.Sample {
+	st := sourceStrata{index: map[string]int{}}
+	for si, src := range m.in.Sample {
 		psi := make([]float64, m.p)
 		v := make([]float64, m.n)
 		any := false
+		var key []byte
 		for _, c := range src {
 			ti, ok := m.modelIndex[c.Table]
 			if !ok || len(c.Net) != len(m.tables[ti].idx) {
 				continue
 			}
 			any = true
+			key = fmt.Appendf(key, "%d,", ti)
 			mt := m.tables[ti]
 			for a, i := range mt.idx {
 				d := float64(c.Deals)
@@ -1034,8 +1049,76 @@ func (m *skillModel) sampleInfluence(z [][]float64, of []int, ev [][][]float64, 
 			}
 		}
 		out = append(out, f)
+		w := float64(m.totalSources) / float64(max(len(m.in.Sample), 1))
+		if len(m.in.SampleWeight) == len(m.in.Sample) {
+			w = m.in.SampleWeight[si]
+		}
+		st.add(string(key), w)
 	}
-	return out
+	return out, st
+}
+
+// sourceStrata groups the sampled deal sources by the compositions that played them (sources
+// played by the same tables have errors of one distribution: a round's, in a league), for
+// the degrees of freedom of a headline's t (df).
+type sourceStrata struct {
+	index  map[string]int // composition set → stratum
+	of     []int          // each sampled source's stratum
+	weight []float64      // each sampled source's weight (SkillInput.SampleWeight)
+	n      int            // strata
+}
+
+func (st *sourceStrata) add(key string, weight float64) {
+	s, ok := st.index[key]
+	if !ok {
+		s = st.n
+		st.index[key] = s
+		st.n++
+	}
+	st.of, st.weight = append(st.of, s), append(st.weight, weight)
+}
+
+// df is the degrees of freedom of the t of an estimate whose influence of source g is
+// part(infl[g]), at most most. The cluster-robust variance is Σ_g f_g² = Σ_s V_s over the
+// strata s of sources (those played by the same tables: a round's, in a league), each V_s
+// estimated from its W_s sources less the means fitted from them, W_s − 1 degrees of freedom,
+// and Welch–Satterthwaite's approximation of the sum's distribution has (Σ V_s)²/Σ V_s²/(W_s −
+// 1). A round robin is one stratum: G − 1, exact. When a few sources carry most of the
+// variance — a composition played in one round of many, whose mean the headline weighs like
+// the others' — it is about as few as those sources (G − 1 there made the intervals of such
+// schedules too short and flagged identical bots too often: measured in docs/ratings.md).
+// V_s comes from the sample, each sampled source weighted by what it stands for; a stratum
+// sampled from n_s < W_s sources has the added noise of its estimate, (1 + 2/n_s)/(1 + 2/W_s)
+// (E[σ̂⁴] = σ⁴(1 + 2/n) for a mean of n squares of normal terms). Without a sample: most.
+func (st sourceStrata) df(infl [][]float64, part func([]float64) float64, most float64) float64 {
+	if len(infl) == 0 || most < 1 {
+		return math.Max(most, 1)
+	}
+	sum2, wsum, count := make([]float64, st.n), make([]float64, st.n), make([]float64, st.n)
+	for g, f := range infl {
+		x := part(f)
+		s := st.of[g]
+		sum2[s] += st.weight[g] * x * x
+		wsum[s] += st.weight[g]
+		count[s]++
+	}
+	var v, v2, sources float64
+	for s := range st.n {
+		if !(wsum[s] > 0) || !(sum2[s] > 0) {
+			continue
+		}
+		vs := sum2[s] // the stratum's part of the variance
+		v += vs
+		// its degrees of freedom: its sources less the mean fitted from them (Welch), and the
+		// noise of estimating σ_s⁴ from count[s] sampled sources beyond the full data's
+		noise := (1 + 2/count[s]) / (1 + 2/wsum[s])
+		v2 += vs * vs / (noise * math.Max(wsum[s]-1, 1))
+		sources += wsum[s]
+	}
+	if !(v2 > 0) || sources <= 1 {
+		return math.Max(most, 1)
+	}
+	return math.Max(1, math.Min(most, v*v/v2))
 }
 
 // addMeansCovariance adds to cov the terms of the compositions' means, Z Σψvᵀ + Σvψᵀ Zᵀ +

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tapparena/tapp/arena/internal/board"
 	"github.com/tapparena/tapp/arena/internal/domain"
+	"github.com/tapparena/tapp/arena/internal/rating"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -315,4 +317,50 @@ func mustLoad(t *testing.T, s Store, f domain.MatchFilter) *board.Sums {
 		t.Fatal(err)
 	}
 	return sums
+}
+
+// The board reads the cells of a bounded sample of each league's deal sources (the skewness
+// and the degrees of freedom of the headline come from them), never of all of them: with more
+// sources stored than rating.SampleSources, the kept sums hold exactly that many, the first by
+// key, the same sources as the raw results' board samples.
+func testRatingSampleIsBounded(t *testing.T, s Store) {
+	ctx := context.Background()
+	m := &domain.Match{Spec: domain.MatchSpec{Rules: Rules(t, "modern"), Bots: []string{"a", "b", "c"}, Deals: rating.SampleSources + 44,
+		Seed: 8, LeagueID: "S", TimeControl: domain.DefaultTimeControl}}
+	if err := s.CreateMatch(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	batcher, _ := s.(interface {
+		SaveDeals(ctx context.Context, ds []*domain.DealRecord) error
+	})
+	rng := rand.New(rand.NewPCG(8, 8))
+	var batch []*domain.DealRecord
+	for n := range m.Spec.Deals {
+		d := RatedDeal(m, n, rng, 0)
+		if batcher == nil {
+			if err := s.SaveDeal(ctx, d); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if batch = append(batch, d); len(batch) == 50 || n == m.Spec.Deals-1 {
+			if err := batcher.SaveDeals(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+			batch = nil
+		}
+	}
+	lr := board.LeagueRules{League: "S", Rules: m.Spec.Rules.String()}
+	sample := func(o board.LoadOptions) []string {
+		sums, err := board.Load(ctx, s, domain.MatchFilter{LeagueID: "S"}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Sorted(maps.Keys(sums.Sample[lr]))
+	}
+	kept, raw := sample(board.LoadOptions{}), sample(board.LoadOptions{Recompute: true})
+	if len(kept) != rating.SampleSources || !slices.Equal(kept, raw) {
+		t.Errorf("%d deal sources stored: the kept sums sample %d of them, the raw results %d (the same: %v); want %d, the same",
+			m.Spec.Deals, len(kept), len(raw), slices.Equal(kept, raw), rating.SampleSources)
+	}
 }
