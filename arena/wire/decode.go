@@ -8,19 +8,23 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	wf "github.com/tapparena/tapp/arena/internal/wireform"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
 
-// DecodedRequest is a decision request as a Go bot needs it: what to answer, by when, and
-// the engine's observation.
+// DecodedRequest is a decision request as a Go bot needs it: what to answer, by when (and
+// the bank left beyond that), and the engine's observation.
 type DecodedRequest struct {
 	GameID    string
 	RequestID string
 	Legal     []string // in the arena's notation, as the answer must quote one
 	Deadline  time.Time
+	// OverageLeft is the bank left for overruns past Deadline in this game (in this match,
+	// with a per-match clock); 0 when the request says none.
+	OverageLeft time.Duration
 	// Observation is the seat's observation, or nil with Err saying why it is unreadable.
 	Observation *engine.Observation
 	Err         error
@@ -48,6 +52,9 @@ func RequestFromProto(req *tappv1.DecisionRequest) *DecodedRequest {
 	r := &DecodedRequest{GameID: req.GetGameId(), RequestID: req.GetRequestId(), Legal: req.GetLegal()}
 	if req.GetDeadline() != nil {
 		r.Deadline = req.GetDeadline().AsTime()
+	}
+	if req.GetOverageLeft() != nil {
+		r.OverageLeft = req.GetOverageLeft().AsDuration()
 	}
 	r.Observation, r.Err = ObservationFromProto(req.GetObservation(), req.GetLegal())
 	return r
@@ -96,9 +103,12 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 			}
 			r.Deadline = t
 		case wf.ReqOverage:
-			if _, err := decodeTime(v); err != nil {
+			secs, nanos, ok := wf.SecondsNanos(v)
+			if !ok {
 				return nil, false
 			}
+			// as the reference path reads it (durationpb.AsDuration, saturating)
+			r.OverageLeft = (&durationpb.Duration{Seconds: secs, Nanos: nanos}).AsDuration()
 		case wf.ReqObservation:
 			obsBytes = v
 		case wf.ReqEvents:

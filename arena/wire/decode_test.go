@@ -65,6 +65,27 @@ func TestDecodeRequestIsTheReference(t *testing.T) {
 	}
 }
 
+// A Go bot reads the bank left (overage_left) as the referee sent it, on the fast path.
+func TestDecodeRequestReadsTheBank(t *testing.T) {
+	t.Parallel()
+	seen := 0
+	encodetest.EachRequest(t, 2, func(rr encodetest.Request) {
+		r, ok := decodeRequestFast(encode.AppendRequest(nil, rr.Req))
+		if !ok {
+			t.Fatal("the arena's own encoding took the slow path")
+		}
+		if r.OverageLeft != rr.Req.OverageLeft {
+			t.Fatalf("bank %v, sent %v", r.OverageLeft, rr.Req.OverageLeft)
+		}
+		if r.OverageLeft != 0 {
+			seen++
+		}
+	})
+	if seen == 0 {
+		t.Fatal("no request with a bank: the test checks nothing")
+	}
+}
+
 // Whatever the bytes, the fast decoder never panics and never disagrees with the reference.
 func FuzzDecodeRequest(f *testing.F) {
 	for i, b := range encodedRequests(f, 2) {

@@ -387,7 +387,14 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	if deadline.IsZero() {
 		deadline = time.Now().Add(time.Second)
 	}
-	dctx, cancel := context.WithDeadline(ctx, deadline.Add(-margin(c.cfg, time.Until(deadline))))
+	// The bot's clock: its own time less the margin for the answer to travel, and the bank;
+	// a bot that spends the bank (bots.BankSpender) is answered for only when that is spent.
+	clock := bots.Clock{Deadline: deadline.Add(-margin(c.cfg, time.Until(deadline))), Overage: max(req.OverageLeft, 0)}
+	end := clock.Deadline
+	if spendsBank(c.bot) {
+		end = clock.End()
+	}
+	dctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	var holdsSlot atomic.Bool
 	freeSlot := func() {
@@ -423,7 +430,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 		return
 	}
 	start := time.Now()
-	a, err := c.callBot(dctx, obs)
+	a, err := c.callBot(bots.WithClock(dctx, clock), obs)
 	think := time.Since(start)
 	switch {
 	case answered.Load():
@@ -440,6 +447,12 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	}
 	c.log.Error("bot chose an illegal action, answering the first legal one", slog.String("chosen", text), slog.Any("legal", legal))
 	answer(fallback, 0)
+}
+
+// spendsBank reports whether b manages its time from its clock and may spend the bank.
+func spendsBank(b bots.Bot) bool {
+	s, ok := b.(bots.BankSpender)
+	return ok && s.SpendsBank()
 }
 
 // margin is how long before the deadline the SDK answers for the bot, for a request with

@@ -40,6 +40,7 @@ import (
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/bots/heuristic"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/engine"
 )
@@ -54,11 +55,7 @@ const (
 	DefaultBudget  = 200 * time.Millisecond
 	// ToutThreshold is the share of sampled deals in which the declarer must take every trick
 	// before the bot announces Tout (classic, wuerttemberg).
-	ToutThreshold = 0.92
-	// exactTricks: in modern point contracts, where only 61 counts, the bot asks the solver
-	// only "61 or not" while more tricks than this remain, and for exact points (a
-	// tie-break between equally safe cards) from then on.
-	exactTricks = 5
+	ToutThreshold = pimc.ToutThreshold
 )
 
 // Config sets the bot's search effort.
@@ -77,13 +74,11 @@ type Config struct {
 }
 
 // Bot is the determinized-search bot: see the package comment. It is safe for concurrent
-// use; every decision takes solvers (each with its transposition table, 8 MiB) from a pool.
+// use; every decision takes solvers from a pool.
 type Bot struct {
 	cfg      Config
 	fallback bots.Bot
-
-	mu   sync.Mutex
-	free []*doubledummy.Solver
+	solvers  pimc.SolverPool
 }
 
 var _ bots.Bot = (*Bot)(nil)
@@ -104,24 +99,6 @@ func New(cfg Config) *Bot {
 
 // Config returns the bot's settings with the defaults filled in.
 func (b *Bot) Config() Config { return b.cfg }
-
-func (b *Bot) getSolver() *doubledummy.Solver {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if n := len(b.free); n > 0 {
-		s := b.free[n-1]
-		b.free = b.free[:n-1]
-		return s
-	}
-	return doubledummy.NewSolver(doubledummy.SolverOptions{})
-}
-
-func (b *Bot) putSolver(s *doubledummy.Solver) {
-	s.SetLimit(time.Time{}, nil)
-	b.mu.Lock()
-	b.free = append(b.free, s)
-	b.mu.Unlock()
-}
 
 var errNoLegal = errors.New("search: observation has no legal action")
 
@@ -164,21 +141,11 @@ func (b *Bot) Decide(ctx context.Context, obs *engine.Observation) (engine.Actio
 		a, ok = d.tout()
 	}
 	if ok {
-		if l, legal := findLegal(obs.Legal, a); legal {
+		if l, legal := pimc.FindLegal(obs.Legal, a); legal {
 			return l, nil
 		}
 	}
 	return b.fallback.Decide(ctx, obs)
-}
-
-func findLegal(legal []engine.Action, a engine.Action) (engine.Action, bool) {
-	ca := a.Canonical()
-	for _, l := range legal {
-		if l.Canonical() == ca {
-			return l, true
-		}
-	}
-	return engine.Action{}, false
 }
 
 // decision is one call of Decide.
@@ -205,8 +172,8 @@ func (d *decision) evaluate(nAlt int, fn func(st *engine.State, s *doubledummy.S
 	ok := make([]bool, n)
 	var next atomic.Int64
 	worker := func() {
-		s := d.b.getSolver()
-		defer d.b.putSolver(s)
+		s := d.b.solvers.Get()
+		defer d.b.solvers.Put(s)
 		s.SetLimit(d.deadline, &d.stop)
 		for {
 			i := int(next.Add(1) - 1)
@@ -285,7 +252,7 @@ func plausible(obs *engine.Observation, st *engine.State) bool {
 	}
 	r := &obs.Rules
 	hand := st.Deal().Hands[dl]
-	need := minTrumps(r)
+	need := pimc.MinTrumps(r)
 	switch obs.Contract {
 	case engine.Frage:
 		return hand.OfSuit(engine.Hearts).Len() >= need-2
@@ -316,20 +283,6 @@ func (d *decision) choose(mean []float64, n int, actions []engine.Action) (engin
 // best returns the index of the highest mean; among ties (means within 1e-9) the one whose
 // action equals the heuristic bot's choice, else the first.
 func (d *decision) best(mean []float64, actions []engine.Action) int {
-	const eps = 1e-9
-	bi := 0
-	for i := range mean {
-		if mean[i] > mean[bi] {
-			bi = i
-		}
-	}
 	h, err := d.b.fallback.Decide(d.ctx, d.obs)
-	if err == nil {
-		for i := range mean {
-			if mean[i] >= mean[bi]-eps && actions[i].Canonical() == h.Canonical() {
-				return i
-			}
-		}
-	}
-	return bi
+	return pimc.Best(mean, actions, 1e-9, h, err == nil)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/internal/bottest"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/engine"
 )
@@ -120,7 +121,7 @@ func TestBotBudget(t *testing.T) {
 	if d := time.Since(t0); d > 10*time.Second {
 		t.Errorf("decision took %v with a 50ms budget", d)
 	}
-	if _, ok := findLegal(obs.Legal, a); !ok {
+	if _, ok := pimc.FindLegal(obs.Legal, a); !ok {
 		t.Fatalf("illegal %v", a)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -129,7 +130,7 @@ func TestBotBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := findLegal(obs.Legal, a); !ok {
+	if _, ok := pimc.FindLegal(obs.Legal, a); !ok {
 		t.Fatalf("illegal %v", a)
 	}
 }

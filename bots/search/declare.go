@@ -2,6 +2,7 @@ package search
 
 import (
 	"github.com/tapparena/tapp/bots/doubledummy"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -51,10 +52,8 @@ func declarerValue(s *doubledummy.Solver, p *doubledummy.Position, sc *doubledum
 // was 10–40% won about two thirds of the time against the heuristic bot.)
 const bidOptimism = 12
 
-func minTrumps(r *engine.RuleSet) int { return (r.HandSize() + 2) / 3 }
-
-// bidCand is one contract the bot could declare; several may share an action (a classic
-// Solo whose trump is named later).
+// bidCand is one contract the bot could declare (pimc.Candidates); several may share an
+// action (a classic Solo whose trump is named later).
 type bidCand struct {
 	action   engine.Action
 	contract engine.Contract
@@ -62,75 +61,16 @@ type bidCand struct {
 	call     engine.Card // Rufer: the card the bot would call
 }
 
-var sideSuits = [3]engine.Suit{engine.Clubs, engine.Spades, engine.Diamonds}
-
-// bidCandidates lists the contracts worth evaluating for hand: every contract, with a trump
-// suit only where the hand holds enough of it.
+// bidCandidates lists the contracts worth evaluating for hand, with the card a Rufer would
+// call.
 func bidCandidates(r *engine.RuleSet, hand engine.CardSet) []bidCand {
 	var out []bidCand
-	// a third of the hand in trumps, less slack, but at least three (two for a Frage)
-	enough := func(t engine.Suit, slack int) bool {
-		return hand.OfSuit(t).Len() >= max(minTrumps(r)-slack, 3-slack/2)
-	}
-	add := func(a engine.Action, c engine.Contract, t engine.Suit) {
-		bc := bidCand{action: a, contract: c, trump: t, call: engine.NoCard}
-		if c == engine.Rufer || c == engine.HeartRufer {
-			bc.call = doubledummy.RuferCall(r.Pack(), hand, t)
+	for _, c := range pimc.Candidates(r, hand) {
+		bc := bidCand{action: c.Name, contract: c.Contract, trump: c.Trump, call: engine.NoCard}
+		if c.Contract == engine.Rufer || c.Contract == engine.HeartRufer {
+			bc.call = doubledummy.RuferCall(r.Pack(), hand, c.Trump)
 		}
 		out = append(out, bc)
-	}
-	// point contracts are worth solving with one trump fewer than a third of the hand (the
-	// heuristic bot wins Heart Solos with three hearts), a Frage with two fewer (the tapp
-	// may bring more); every-trick contracts only with a third of the hand in trumps
-	switch r.Variant {
-	case engine.Modern:
-		for _, c := range r.Contracts() {
-			switch c {
-			case engine.Solo, engine.Rufer, engine.Durch:
-				slack := 0
-				if c == engine.Solo {
-					slack = 1
-				}
-				for _, t := range sideSuits {
-					if enough(t, slack) {
-						add(engine.BidAction(c, t), c, t)
-					}
-				}
-			case engine.Bettel, engine.Ouvert:
-				add(engine.BidAction(c, engine.NoSuit), c, engine.NoSuit)
-			case engine.Frage:
-				if enough(engine.Hearts, 2) {
-					add(engine.BidAction(c, engine.NoSuit), c, engine.Hearts)
-				}
-			case engine.HeartSolo:
-				if enough(engine.Hearts, 1) {
-					add(engine.BidAction(c, engine.NoSuit), c, engine.Hearts)
-				}
-			default:
-				if enough(engine.Hearts, 0) {
-					add(engine.BidAction(c, engine.NoSuit), c, engine.Hearts)
-				}
-			}
-		}
-	case engine.Classic:
-		if enough(engine.Hearts, 2) {
-			add(engine.BidAction(engine.Frage, engine.NoSuit), engine.Frage, engine.Hearts)
-		}
-		for _, t := range sideSuits {
-			if enough(t, 1) {
-				add(engine.BidAction(engine.Solo, engine.NoSuit), engine.Solo, t)
-			}
-		}
-		if enough(engine.Hearts, 1) {
-			add(engine.BidAction(engine.HeartSolo, engine.NoSuit), engine.HeartSolo, engine.Hearts)
-		}
-	default:
-		if enough(engine.Hearts, 2) {
-			add(engine.BidAction(engine.Frage, engine.NoSuit), engine.Frage, engine.Hearts)
-		}
-		if enough(engine.Hearts, 1) {
-			add(engine.BidAction(engine.Solo, engine.NoSuit), engine.Solo, engine.Hearts)
-		}
 	}
 	return out
 }
@@ -145,7 +85,7 @@ func (d *decision) bid() (engine.Action, bool) {
 	var n int
 	if len(cands) > 0 {
 		ev, n = d.evaluate(len(cands), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
-			hands := handsOf(st, r.Players)
+			hands := pimc.Hands(st)
 			tapp := st.Deal().Tapp
 			for j, c := range cands {
 				out[j] = d.contractValue(s, hands, tapp, me, c) + trickBias(r, c.contract)
@@ -283,7 +223,7 @@ func (d *decision) discard() (engine.Action, bool) {
 	sets := doubledummy.FrageDiscards(obs.Hand, engine.Hearts, k, 4)
 	sc := doubledummy.NewScorer(*r, obs.Options, engine.Frage, false, me)
 	mean, n := d.evaluate(len(sets), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
-		hands := handsOf(st, r.Players)
+		hands := pimc.Hands(st)
 		for j, set := range sets {
 			hands[me] = obs.Hand &^ set
 			p := doubledummy.HandPosition(r, hands, me, engine.Frage, engine.Hearts, (obs.Discarded | set).Points(), false)
@@ -312,15 +252,10 @@ func (d *decision) trump() (engine.Action, bool) {
 	obs := d.obs
 	r := &obs.Rules
 	me := int(obs.Seat)
-	var actions []engine.Action
-	for _, a := range obs.Legal {
-		if a.Kind == engine.ActTrump {
-			actions = append(actions, a)
-		}
-	}
+	actions := pimc.OfKind(obs.Legal, engine.ActTrump)
 	sc := doubledummy.NewScorer(*r, obs.Options, obs.Contract, false, me)
 	mean, n := d.evaluate(len(actions), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
-		hands := handsOf(st, r.Players)
+		hands := pimc.Hands(st)
 		tapp := st.Deal().Tapp.Points()
 		for j, a := range actions {
 			p := doubledummy.HandPosition(r, hands, me, obs.Contract, a.Suit, tapp, false)
@@ -334,23 +269,6 @@ func (d *decision) trump() (engine.Action, bool) {
 	return d.choose(mean, n, actions)
 }
 
-// callCandidates are the calls worth evaluating: every missing trump, and the highest missing
-// card of each side suit.
-func callCandidates(obs *engine.Observation) []engine.Action {
-	var out []engine.Action
-	missing := obs.Rules.Pack() &^ obs.Hand
-	for _, a := range obs.Legal {
-		if a.Kind != engine.ActCall {
-			continue
-		}
-		c := a.Card
-		if c.Suit() == obs.Trump || c == missing.OfSuit(c.Suit()).Highest() {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // call chooses the Rufer's called card: for each candidate, on each sampled deal, the holder
 // hands it over and the declarer gives back the card that is best on that deal; the call
 // with the best mean payoff wins.
@@ -358,13 +276,13 @@ func (d *decision) call() (engine.Action, bool) {
 	obs := d.obs
 	r := &obs.Rules
 	me := int(obs.Seat)
-	actions := callCandidates(obs)
+	actions := pimc.CallCandidates(obs)
 	if len(actions) == 0 {
 		return engine.Action{}, false
 	}
 	sc := doubledummy.NewScorer(*r, obs.Options, obs.Contract, false, me)
 	mean, n := d.evaluate(len(actions), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
-		hands := handsOf(st, r.Players)
+		hands := pimc.Hands(st)
 		for j, a := range actions {
 			best := -1e9
 			gives := hands[me].Cards(nil)
@@ -405,15 +323,10 @@ func (d *decision) give() (engine.Action, bool) {
 	if holder < 0 {
 		return engine.Action{}, false
 	}
-	var actions []engine.Action
-	for _, a := range obs.Legal {
-		if a.Kind == engine.ActGive {
-			actions = append(actions, a)
-		}
-	}
+	actions := pimc.OfKind(obs.Legal, engine.ActGive)
 	sc := doubledummy.NewScorer(*r, obs.Options, obs.Contract, false, me)
 	mean, n := d.evaluate(len(actions), func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
-		hands := handsOf(st, r.Players)
+		hands := pimc.Hands(st)
 		for j, a := range actions {
 			hs := hands
 			hs[me] = hs[me].Without(a.Card)
@@ -436,7 +349,7 @@ func (d *decision) tout() (engine.Action, bool) {
 	r := &obs.Rules
 	me := int(obs.Seat)
 	mean, n := d.evaluate(1, func(st *engine.State, s *doubledummy.Solver, out []float64) bool {
-		hands := handsOf(st, r.Players)
+		hands := pimc.Hands(st)
 		p := doubledummy.HandPosition(r, hands, me, obs.Contract, obs.Trump, 0, true)
 		out[0] = 0
 		if s.DeclarerWins(&p) {
@@ -448,13 +361,4 @@ func (d *decision) tout() (engine.Action, bool) {
 		return engine.Action{}, false
 	}
 	return engine.ToutAction(mean[0] >= ToutThreshold), true
-}
-
-// handsOf returns the hands of the first players seats of a sampled deal.
-func handsOf(st *engine.State, players int) [engine.MaxPlayers]engine.CardSet {
-	var hands [engine.MaxPlayers]engine.CardSet
-	for i := range players {
-		hands[i] = st.Hand(engine.Seat(i))
-	}
-	return hands
 }

@@ -3,12 +3,13 @@ package sleuth
 import (
 	"context"
 	"runtime"
-	"sort"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/heuristic"
+	"github.com/tapparena/tapp/bots/internal/bottest"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -23,28 +24,9 @@ func threadCPU() time.Duration {
 // modulo the players) in games of heuristic bots, the bot's seat being the one that would sit
 // there in a match against them.
 func decisionsOf(tb testing.TB, r engine.RuleSet, deals int, seed uint64) []engine.Observation {
-	var out []engine.Observation
 	h := heuristic.New()
-	for i := 0; i < deals; i++ {
-		st, err := engine.NewState(r, engine.DealFromSeed(r, seed, uint64(i)), engine.Options{})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for !st.Terminal() {
-			obs := st.Observe(st.ToMove())
-			if len(obs.Legal) > 1 && int(obs.Seat) == i%r.Players {
-				out = append(out, obs)
-			}
-			a, err := h.Decide(context.Background(), &obs)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			if err := st.Apply(a); err != nil {
-				tb.Fatal(err)
-			}
-		}
-	}
-	return out
+	return bottest.Observations(tb, r, deals, seed, func(int, *engine.Observation) bots.Bot { return h },
+		func(i int, obs *engine.Observation) bool { return int(obs.Seat) == i%r.Players })
 }
 
 // BenchmarkDecide times Decide at the default settings (with no clock) on one core, in CPU time of the
@@ -70,16 +52,7 @@ func BenchmarkDecide(b *testing.B) {
 				}
 				times = append(times, threadCPU()-t0)
 			}
-			sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-			var sum time.Duration
-			for _, d := range times {
-				sum += d
-			}
-			ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-			b.ReportMetric(ms(sum/time.Duration(len(times))), "mean-ms")
-			b.ReportMetric(ms(times[len(times)/2]), "median-ms")
-			b.ReportMetric(ms(times[(len(times)*95)/100]), "p95-ms")
-			b.ReportMetric(ms(times[(len(times)*99)/100]), "p99-ms")
+			bottest.ReportTimes(b, times)
 		})
 	}
 }

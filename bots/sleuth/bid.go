@@ -2,6 +2,7 @@ package sleuth
 
 import (
 	"github.com/tapparena/tapp/bots/doubledummy"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -30,68 +31,12 @@ type plan struct {
 	trump  engine.Suit   // a classic Solo's trump (R-CL-ORDER)
 }
 
-// bidCandidates lists the contracts worth evaluating for hand, each with its trump where it
-// names one: every contract with enough trumps (a third of the hand, less a little for the
-// point contracts), Bettel and Ouvert always.
+// bidCandidates lists the contracts worth evaluating for hand (pimc.Candidates), as plans
+// that name them.
 func bidCandidates(r *engine.RuleSet, hand engine.CardSet) []plan {
 	var out []plan
-	third := (r.HandSize() + 2) / 3
-	enough := func(t engine.Suit, slack int) bool {
-		return hand.OfSuit(t).Len() >= max(third-slack, 3-slack/2)
-	}
-	add := func(c engine.Contract, s, trump engine.Suit) {
-		out = append(out, plan{name: engine.BidAction(c, s), trump: trump})
-	}
-	sides := [3]engine.Suit{engine.Clubs, engine.Spades, engine.Diamonds}
-	switch r.Variant {
-	case engine.Modern:
-		for _, c := range r.Contracts() {
-			switch c {
-			case engine.Solo, engine.Rufer, engine.Durch:
-				slack := 0
-				if c == engine.Solo {
-					slack = 1
-				}
-				for _, t := range sides {
-					if enough(t, slack) {
-						add(c, t, t)
-					}
-				}
-			case engine.Bettel, engine.Ouvert:
-				add(c, engine.NoSuit, engine.NoSuit)
-			case engine.Frage:
-				if enough(engine.Hearts, 2) {
-					add(c, engine.NoSuit, engine.Hearts)
-				}
-			case engine.HeartSolo:
-				if enough(engine.Hearts, 1) {
-					add(c, engine.NoSuit, engine.Hearts)
-				}
-			default: // heart Rufer, heart Durch
-				if enough(engine.Hearts, 0) {
-					add(c, engine.NoSuit, engine.Hearts)
-				}
-			}
-		}
-	case engine.Classic:
-		if enough(engine.Hearts, 2) {
-			add(engine.Frage, engine.NoSuit, engine.Hearts)
-		}
-		for _, t := range sides {
-			if enough(t, 1) {
-				add(engine.Solo, engine.NoSuit, t)
-			}
-		}
-		if enough(engine.Hearts, 1) {
-			add(engine.HeartSolo, engine.NoSuit, engine.Hearts)
-		}
-	default:
-		if enough(engine.Hearts, 2) {
-			add(engine.Frage, engine.NoSuit, engine.Hearts)
-		}
-		if enough(engine.Hearts, 1) {
-			add(engine.Solo, engine.NoSuit, engine.Hearts)
-		}
+	for _, c := range pimc.Candidates(r, hand) {
+		out = append(out, plan{name: c.Name, trump: c.Trump})
 	}
 	return out
 }
@@ -112,7 +57,7 @@ func (d *decision) plans() []plan {
 	case obs.Decision == engine.DecideBid:
 		out = append(out, plan{action: engine.PassAction()})
 		for _, c := range cands {
-			if _, ok := findLegal(obs.Legal, c.name); ok {
+			if _, ok := pimc.FindLegal(obs.Legal, c.name); ok {
 				c.action = c.name
 				out = append(out, c)
 			}
@@ -126,7 +71,7 @@ func (d *decision) plans() []plan {
 			}
 		}
 		for _, c := range cands {
-			if l, ok := findLegal(obs.Legal, c.name); ok && d.canWin(l) {
+			if l, ok := pimc.FindLegal(obs.Legal, c.name); ok && d.canWin(l) {
 				c.action = l
 				out = append(out, c)
 			}
@@ -324,13 +269,13 @@ func (d *decision) ownMove(st *engine.State, p plan, first bool) (engine.Action,
 		}
 		legal := st.LegalActions(nil)
 		if st.Decision() == engine.DecideContract {
-			if l, ok := findLegal(legal, p.name); ok {
+			if l, ok := pimc.FindLegal(legal, p.name); ok {
 				return l, true
 			}
 			return legal[0], true
 		}
 		if p.name.Kind == engine.ActBid {
-			if l, ok := findLegal(legal, p.name); ok {
+			if l, ok := pimc.FindLegal(legal, p.name); ok {
 				return l, true
 			}
 		}

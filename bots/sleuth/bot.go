@@ -3,13 +3,13 @@ package sleuth
 import (
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/doubledummy"
 	"github.com/tapparena/tapp/bots/heuristic"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/engine"
 )
@@ -55,12 +55,14 @@ type Bot struct {
 	model    *Model
 	cals     map[string]Calibration
 	fallback heuristic.Bot
-
-	mu   sync.Mutex
-	free []*doubledummy.Solver
+	solvers  pimc.SolverPool
 }
 
-var _ bots.Bot = (*Bot)(nil)
+var _ bots.BankSpender = (*Bot)(nil)
+
+// SpendsBank implements bots.BankSpender: decisions that matter may run on into the overage
+// bank when their work does not fit in their own time (effort.go).
+func (b *Bot) SpendsBank() bool { return true }
 
 // New returns a bot with the given settings (zero fields take the defaults).
 func New(cfg Config) *Bot {
@@ -83,24 +85,6 @@ func New(cfg Config) *Bot {
 // Config returns the bot's settings with the defaults filled in.
 func (b *Bot) Config() Config { return b.cfg }
 
-func (b *Bot) getSolver() *doubledummy.Solver {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if n := len(b.free); n > 0 {
-		s := b.free[n-1]
-		b.free = b.free[:n-1]
-		return s
-	}
-	return doubledummy.NewSolver(doubledummy.SolverOptions{})
-}
-
-func (b *Bot) putSolver(s *doubledummy.Solver) {
-	s.SetLimit(time.Time{}, nil)
-	b.mu.Lock()
-	b.free = append(b.free, s)
-	b.mu.Unlock()
-}
-
 var errNoLegal = errors.New("sleuth: observation has no legal action")
 
 // Decide returns one of obs.Legal.
@@ -116,8 +100,8 @@ func (b *Bot) Decide(ctx context.Context, obs *engine.Observation) (engine.Actio
 	cal := b.cals[Family(obs.Rules)]
 	d.cal = &cal
 	d.start(ctx)
-	s := b.getSolver()
-	defer b.putSolver(s)
+	s := b.solvers.Get()
+	defer b.solvers.Put(s)
 	d.solver = s
 	s.ClearTable()
 	d.stop = new(atomic.Bool)
@@ -144,21 +128,11 @@ func (b *Bot) Decide(ctx context.Context, obs *engine.Observation) (engine.Actio
 		a, ok = d.tout()
 	}
 	if ok {
-		if l, legal := findLegal(obs.Legal, a); legal {
+		if l, legal := pimc.FindLegal(obs.Legal, a); legal {
 			return l, nil
 		}
 	}
 	return b.fallback.Decide(ctx, obs)
-}
-
-func findLegal(legal []engine.Action, a engine.Action) (engine.Action, bool) {
-	ca := a.Canonical()
-	for _, l := range legal {
-		if l.Canonical() == ca {
-			return l, true
-		}
-	}
-	return engine.Action{}, false
 }
 
 // decision is one call of Decide.
@@ -189,17 +163,5 @@ func (d *decision) heuristicChoice() engine.Action {
 // best returns the index of the highest value; among values within eps of it the one whose
 // action is the heuristic's choice, else the first.
 func (d *decision) best(values []float64, actions []engine.Action, eps float64) int {
-	bi := 0
-	for i := range values {
-		if values[i] > values[bi] {
-			bi = i
-		}
-	}
-	h := d.heuristicChoice().Canonical()
-	for i := range values {
-		if values[i] >= values[bi]-eps && actions[i].Canonical() == h {
-			return i
-		}
-	}
-	return bi
+	return pimc.Best(values, actions, eps, d.heuristicChoice(), true)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/internal/bottest"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/engine"
 )
@@ -62,25 +63,9 @@ func TestLegalEveryContract(t *testing.T) {
 
 // observations collects decisions with a choice from random games of rule set r.
 func observations(t *testing.T, r engine.RuleSet, deals int, seed uint64) []engine.Observation {
-	var out []engine.Observation
 	filler := random.New(seed)
-	for i := 0; i < deals; i++ {
-		st, err := engine.NewState(r, engine.DealFromSeed(r, seed, uint64(i)), engine.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for !st.Terminal() {
-			obs := st.Observe(st.ToMove())
-			if len(obs.Legal) > 1 {
-				out = append(out, obs)
-			}
-			a, _ := filler.Decide(context.Background(), &obs)
-			if err := st.Apply(a); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return out
+	return bottest.Observations(t, r, deals, seed, func(int, *engine.Observation) bots.Bot { return filler },
+		func(int, *engine.Observation) bool { return true })
 }
 
 // The same seed and observation give the same action, whatever the bot decided before and
@@ -151,7 +136,7 @@ func TestClock(t *testing.T) {
 			if d := time.Since(t0); d > 10*time.Second {
 				t.Errorf("%s %s: decision took %v", obs.Decision, name, d)
 			}
-			if _, ok := findLegal(obs.Legal, a); !ok {
+			if _, ok := pimc.FindLegal(obs.Legal, a); !ok {
 				t.Fatalf("%s: illegal %v", name, a)
 			}
 		}

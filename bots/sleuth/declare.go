@@ -2,6 +2,7 @@ package sleuth
 
 import (
 	"github.com/tapparena/tapp/bots/doubledummy"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -37,15 +38,6 @@ func (d *decision) choose(actions []engine.Action, position func(w *world, j int
 	return actions[d.best(m, actions, 1e-9)], true
 }
 
-// hands returns the current hands of a world.
-func hands(st *engine.State) [engine.MaxPlayers]engine.CardSet {
-	var h [engine.MaxPlayers]engine.CardSet
-	for i := range st.Rules().Players {
-		h[i] = st.Hand(engine.Seat(i))
-	}
-	return h
-}
-
 // discard lays away one card of a Frage: the best of a few sets (doubledummy.FrageDiscards)
 // for the cards still to lay away; the set's most valuable card goes now.
 func (d *decision) discard() (engine.Action, bool) {
@@ -62,7 +54,7 @@ func (d *decision) discard() (engine.Action, bool) {
 		actions[j] = engine.DiscardAction(set.Highest())
 	}
 	return d.choose(actions, func(w *world, j int) (doubledummy.Position, bool) {
-		h := hands(w.st)
+		h := pimc.Hands(w.st)
 		h[me] = obs.Hand &^ sets[j]
 		return doubledummy.HandPosition(r, h, me, engine.Frage, engine.Hearts, (obs.Discarded | sets[j]).Points(), false), true
 	})
@@ -73,14 +65,9 @@ func (d *decision) trump() (engine.Action, bool) {
 	obs := d.obs
 	r := &obs.Rules
 	me := int(obs.Seat)
-	var actions []engine.Action
-	for _, a := range obs.Legal {
-		if a.Kind == engine.ActTrump {
-			actions = append(actions, a)
-		}
-	}
+	actions := pimc.OfKind(obs.Legal, engine.ActTrump)
 	return d.choose(actions, func(w *world, j int) (doubledummy.Position, bool) {
-		return doubledummy.HandPosition(r, hands(w.st), me, obs.Contract, actions[j].Suit, w.st.Deal().Tapp.Points(), false), true
+		return doubledummy.HandPosition(r, pimc.Hands(w.st), me, obs.Contract, actions[j].Suit, w.st.Deal().Tapp.Points(), false), true
 	})
 }
 
@@ -90,16 +77,10 @@ func (d *decision) call() (engine.Action, bool) {
 	obs := d.obs
 	r := &obs.Rules
 	me := int(obs.Seat)
-	missing := r.Pack() &^ obs.Hand
-	var actions []engine.Action
-	for _, a := range obs.Legal {
-		if a.Kind == engine.ActCall && (a.Card.Suit() == obs.Trump || a.Card == missing.OfSuit(a.Card.Suit()).Highest()) {
-			actions = append(actions, a)
-		}
-	}
+	actions := pimc.CallCandidates(obs)
 	return d.choose(actions, func(w *world, j int) (doubledummy.Position, bool) {
 		c := actions[j].Card
-		h := doubledummy.Exchange(r, hands(w.st), me, c, doubledummy.RuferGive(obs.Hand.With(c), obs.Trump, c))
+		h := doubledummy.Exchange(r, pimc.Hands(w.st), me, c, doubledummy.RuferGive(obs.Hand.With(c), obs.Trump, c))
 		return doubledummy.HandPosition(r, h, me, obs.Contract, obs.Trump, 0, false), true
 	})
 }
@@ -113,14 +94,9 @@ func (d *decision) give() (engine.Action, bool) {
 	if holder < 0 {
 		return engine.Action{}, false
 	}
-	var actions []engine.Action
-	for _, a := range obs.Legal {
-		if a.Kind == engine.ActGive {
-			actions = append(actions, a)
-		}
-	}
+	actions := pimc.OfKind(obs.Legal, engine.ActGive)
 	return d.choose(actions, func(w *world, j int) (doubledummy.Position, bool) {
-		h := hands(w.st)
+		h := pimc.Hands(w.st)
 		h[me] = h[me].Without(actions[j].Card)
 		h[holder] = h[holder].With(actions[j].Card)
 		return doubledummy.HandPosition(r, h, me, obs.Contract, obs.Trump, 0, false), true
@@ -134,7 +110,7 @@ func (d *decision) tout() (engine.Action, bool) {
 	r := &obs.Rules
 	me := int(obs.Seat)
 	ev := d.evaluate(1, maxDeclareBatches, func(w *world, out []float64) bool {
-		p := doubledummy.HandPosition(r, hands(w.st), me, obs.Contract, obs.Trump, 0, true)
+		p := doubledummy.HandPosition(r, pimc.Hands(w.st), me, obs.Contract, obs.Trump, 0, true)
 		if d.solver.DeclarerWins(&p) {
 			out[0] = 1
 		}
@@ -148,5 +124,5 @@ func (d *decision) tout() (engine.Action, bool) {
 }
 
 // ToutThreshold is the share of worlds in which the declarer must take every trick before the
-// bot announces Tout.
-const ToutThreshold = 0.92
+// bot announces Tout (kibitz's too).
+const ToutThreshold = pimc.ToutThreshold

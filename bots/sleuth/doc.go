@@ -1,6 +1,7 @@
 // Package sleuth is the built-in bot "sleuth", meant to be Tapp Arena's strongest:
 // determinized search over the double-dummy solver (package bots/doubledummy), like kibitz
-// (package bots/search), with three things kibitz lacks:
+// (package bots/search; what the two share is package bots/internal/pimc), with three things
+// kibitz lacks:
 //   - inference: the imagined deals are weighted by how likely every bid, pass and card the
 //     other seats chose is under a model of them (worlds.go, model.go), so that a pass, a
 //     contract named or a card ducked tells where the cards lie;
@@ -10,7 +11,9 @@
 //     turned into chances by a calibration fitted to played deals;
 //   - time management: work is counted in solver nodes, budgeted by what a decision puts at
 //     stake and stopped as soon as the choice is settled (effort.go), so the same seed gives
-//     the same decisions and the time goes where decisions matter.
+//     the same decisions and the time goes where decisions matter; the clock (bots.Clock: the
+//     deadline and the overage bank) only stops work that does not fit, and a bid or a
+//     declaration cut short may run on into a share of the bank.
 //
 // Cards are played as kibitz plays them, by the solver over the worlds (play.go) — but where
 // the seats still to play to the trick are, by the evidence, rule-of-thumb players, their

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -22,9 +23,13 @@ import (
 // Easy decisions so stay cheap and the time saved goes to the close ones that matter, which
 // draw further batches up to their budget.
 //
-// The clock is the safety net: a decision also stops halfway to the request's deadline
-// (the context's; DefaultMaxTime after it starts when there is none) or at Config.MaxTime if
-// set, whichever comes first, on the work done by then. The
+// The clock is the safety net: a decision also stops halfway through its own time (the
+// request's deadline, bots.ClockOf; the context's deadline when the caller gives no clock;
+// DefaultMaxTime after it starts when there is neither) or at Config.MaxTime if set,
+// whichever comes first, on the work done by then. A decision that matters may run on into
+// the overage bank (bankShare): where a busy host cuts the work of a bid short, the bank
+// buys it back, and ordinary cards leave the bank alone. The bot reports that it spends the
+// bank (bots.BankSpender), so that over gRPC the SDK lets it. The
 // budgets are set so that on one core of the reference machine 95% of decisions take at most
 // 250 ms (docs/STRENGTH.md), far inside the arena's default second per decision; only on a
 // machine loaded far beyond that do decisions run into the clock and depend on timing.
@@ -49,30 +54,77 @@ const (
 // start sets the decision's deadline and budget.
 func (d *decision) start(ctx context.Context) {
 	now := time.Now()
-	dl, hasDeadline := ctx.Deadline()
 	switch {
 	case d.b.cfg.MaxTime > 0:
 		d.deadline = now.Add(d.b.cfg.MaxTime)
-	case d.b.cfg.MaxTime == 0 && !hasDeadline:
-		d.deadline = now.Add(DefaultMaxTime)
+	case d.b.cfg.MaxTime == 0:
+		if _, ok := ctx.Deadline(); !ok {
+			d.deadline = now.Add(DefaultMaxTime)
+		}
 	}
-	if hasDeadline {
-		// stop after timeShare of the time left: on a host so busy that the work takes
-		// longer than that, the thread that has just been given the CPU may lose it for
-		// a while before the answer is sent
-		dl = now.Add(time.Duration(timeShare * float64(dl.Sub(now)-deadlineMargin)))
-		if dl.Before(now.Add(5 * time.Millisecond)) {
-			dl = now.Add(5 * time.Millisecond)
-		}
-		if d.deadline.IsZero() || dl.Before(d.deadline) {
-			d.deadline = dl
-		}
+	if dl, ok := d.clockStop(ctx, now); ok && (d.deadline.IsZero() || dl.Before(d.deadline)) {
+		d.deadline = dl
 	}
 	d.budget = uint64(float64(d.b.cfg.Effort) * d.importance())
 	if d.obs.Rules.Variant != engine.Modern {
 		d.budget = uint64(float64(d.budget) * olderEffort)
 	}
 }
+
+// clockStop is when the clock stops the decision: timeShare of its own time, and, for a
+// decision that matters (importance above 1), a share of the overage bank on top
+// (bankShare), never past timeShare of the time to the end of the bank (or of the context,
+// whichever is first). Without a clock on the context (bots.ClockOf: a caller that gives
+// none) it is timeShare of the time to the context's deadline, as before there was one.
+// false: no deadline at all.
+func (d *decision) clockStop(ctx context.Context, now time.Time) (time.Time, bool) {
+	share := func(until time.Time) time.Time {
+		// stop after timeShare of the time left: on a host so busy that the work takes
+		// longer than that, the thread that has just been given the CPU may lose it for a
+		// while before the answer is sent
+		return now.Add(max(time.Duration(timeShare*float64(until.Sub(now)-deadlineMargin)), minTime))
+	}
+	ctxEnd, hasDeadline := ctx.Deadline()
+	clock, hasClock := bots.ClockOf(ctx)
+	if !hasClock || clock.Deadline.IsZero() {
+		if !hasDeadline {
+			return time.Time{}, false
+		}
+		return share(ctxEnd), true
+	}
+	own := clock.Deadline
+	if hasDeadline && ctxEnd.Before(own) {
+		own = ctxEnd
+	}
+	stop := share(own)
+	if extra := d.bankShare() * float64(max(clock.Overage, 0)); extra > 0 {
+		end := clock.End()
+		if hasDeadline && ctxEnd.Before(end) {
+			end = ctxEnd
+		}
+		if longer := stop.Add(time.Duration(extra)); longer.Before(share(end)) {
+			stop = longer
+		} else if limit := share(end); limit.After(stop) {
+			stop = limit
+		}
+	}
+	return stop, true
+}
+
+// minTime is the least time a decision gets whatever the clock says.
+const minTime = 5 * time.Millisecond
+
+// bankShare is the share of the overage bank a decision may spend beyond its own time when
+// its work does not fit: a bid or a declaration (importance 2) a tenth, a card of a contract
+// of high stakes less, an ordinary card none. A tenth at a time leaves most of a game's bank
+// for the next bid (a seat has two to five such decisions a deal), and only decisions cut
+// short by the clock spend it at all: work, not time, bounds a decision that fits.
+func (d *decision) bankShare() float64 {
+	return max(0, d.importance()-1) * maxBankShare
+}
+
+// maxBankShare is the bank share of the decisions that matter most.
+const maxBankShare = 0.1
 
 // olderEffort scales the budget in the older variants, whose exact card points make the work
 // outside the solver's count (reading the worlds, valuing the plans) dearer: at the full

@@ -2,83 +2,24 @@ package sleuth
 
 import (
 	"github.com/tapparena/tapp/bots/doubledummy"
+	"github.com/tapparena/tapp/bots/internal/pimc"
 	"github.com/tapparena/tapp/engine"
 )
 
 // Card play: every legal card is valued on every world by the double-dummy solver, and the
-// card with the best weighted mean payoff is played. What the solver is asked depends on what
-// scores:
-//   - modern point contracts: only 61 counts, so "61 or not" for each card while more than
-//     exactTricks tricks remain, the exact points (a tie-break) from then on;
-//   - classic and wuerttemberg point contracts: the margin above 60 scores, so the points
-//     within estimateTol (61 settled exactly), exact in the last exactTricks+1 tricks;
-//   - every trick (Rufer, Durch, Tout) and no trick (Bettel, Ouvert): won or lost, with the
-//     tricks the declarer is forced to take as the tie-break of the no-trick contracts;
-//   - Ramsch: see ramschCard (rollout.go).
-const (
-	exactTricks = 5
-	estimateTol = 8
-)
-
+// card with the best weighted mean payoff is played; what the solver is asked, and how its
+// answer becomes the bot's payoff, is pimc.CardQuery's (kibitz asks the same). A Ramsch card:
+// see rollout.go.
 func (d *decision) card() (engine.Action, bool) {
 	obs := d.obs
-	var actions []engine.Action
-	var index [engine.NumCards]int
-	for _, a := range obs.Legal {
-		if a.Kind == engine.ActCard && a.Card.Valid() {
-			index[a.Card] = len(actions)
-			actions = append(actions, a)
-		}
-	}
+	actions, index := pimc.CardActions(obs.Legal)
 	if len(actions) == 0 {
 		return engine.Action{}, false
 	}
 	if obs.Contract == engine.Ramsch {
 		return d.ramschCard(actions)
 	}
-	me := int(obs.Seat)
-	hand := obs.Rules.HandSize()
-	sc := doubledummy.NewScorer(obs.Rules, obs.Options, obs.Contract, obs.Tout, int(obs.Declarer))
-	remaining := hand - len(obs.Tricks)
-	goal, _ := doubledummy.GoalOf(obs.Contract, obs.Tout)
-	lo, hi := -1, 1000 // exact
-	tol, anchor := 0, -1
-	tieBreak := false
-	switch goal {
-	case doubledummy.GoalPoints:
-		switch {
-		case obs.Rules.Variant != engine.Modern:
-			if remaining > exactTricks+1 {
-				tol, anchor = estimateTol, 61
-			}
-		case remaining > exactTricks:
-			lo, hi = 60, 61
-		default:
-			tieBreak = true
-		}
-	case doubledummy.GoalAllTricks:
-		lo, hi = hand-1, hand
-	case doubledummy.GoalNoTrick:
-		tieBreak = true
-	}
-	// utility is the bot's payoff when the declarer ends with value v
-	utility := func(v int) float64 {
-		u := sc.Payoff(me, v)
-		if tieBreak {
-			// a point more for the declarer is worth a little to him, less to the others;
-			// in a Bettel a trick more is worth a little less to him
-			t := 0.001 * float64(v)
-			if goal == doubledummy.GoalNoTrick {
-				t = -0.01 * float64(v)
-			}
-			if me == int(obs.Declarer) {
-				u += t
-			} else {
-				u -= t
-			}
-		}
-		return u
-	}
+	q := pimc.NewCardQuery(obs)
 	var after *engine.State
 	ev := d.evaluate(len(actions), maxCardBatches, func(w *world, out []float64) bool {
 		if d.modelReplies(w) {
@@ -89,11 +30,11 @@ func (d *decision) card() (engine.Action, bool) {
 				} else {
 					after.CopyFrom(w.st)
 				}
-				v, ok := d.afterTrick(after, a, lo, hi, tol, anchor)
+				v, ok := d.afterTrick(after, a, &q)
 				if !ok {
 					return false
 				}
-				out[j] = utility(v)
+				out[j] = q.Utility(v)
 			}
 			return true
 		}
@@ -102,17 +43,12 @@ func (d *decision) card() (engine.Action, bool) {
 		if err != nil {
 			return false
 		}
-		var buf []doubledummy.MoveValue
-		if tol > 0 {
-			buf = d.solver.MoveEstimates(&p, tol, anchor, mvBuf[:0])
-		} else {
-			buf = d.solver.MoveValues(&p, lo, hi, mvBuf[:0])
-		}
+		buf := q.MoveValues(d.solver, &p, mvBuf[:0])
 		if d.solver.Aborted() || len(buf) != len(actions) {
 			return false
 		}
 		for _, mv := range buf {
-			out[index[mv.Card]] = utility(mv.Value)
+			out[index[mv.Card]] = q.Utility(mv.Value)
 		}
 		return true
 	})
@@ -153,8 +89,8 @@ func (d *decision) modelReplies(w *world) bool {
 
 // afterTrick plays a on st (a copy of a world), lets the other seats finish the trick as the
 // heuristic plays, and returns the declarer's value from there under perfect play, searched
-// like MoveValues in the window (lo, hi) or within tol.
-func (d *decision) afterTrick(st *engine.State, a engine.Action, lo, hi, tol, anchor int) (int, bool) {
+// as q asks (the window, or the estimate within q.Tol).
+func (d *decision) afterTrick(st *engine.State, a engine.Action, q *pimc.CardQuery) (int, bool) {
 	me := d.obs.Seat
 	trick := st.TricksPlayed()
 	if err := st.Apply(a); err != nil {
@@ -185,16 +121,16 @@ func (d *decision) afterTrick(st *engine.State, a engine.Action, lo, hi, tol, an
 	}
 	s := d.solver
 	switch {
-	case tol > 0:
-		l, h := s.Approx(&p, tol, anchor)
+	case q.Tol > 0:
+		l, h := s.Approx(&p, q.Tol, q.Anchor)
 		return (l + h + 1) / 2, !s.Aborted()
-	case lo < 0:
+	case q.Lo < 0:
 		return s.Value(&p), !s.Aborted()
 	default:
-		if s.AtLeast(&p, hi) {
-			return hi, !s.Aborted()
+		if s.AtLeast(&p, q.Hi) {
+			return q.Hi, !s.Aborted()
 		}
-		return lo, !s.Aborted()
+		return q.Lo, !s.Aborted()
 	}
 }
 

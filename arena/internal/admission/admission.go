@@ -1,11 +1,12 @@
 // Package admission keeps an overloaded host from taking its bots' time. A Controller hands
-// out the tables a match or a league may play at once: it measures the arena's own
-// scheduling lag (how late a timer of this process fires) and every bot's headroom (how
-// much of its time per decision an answer leaves, apart from the bot's own thinking), and
-// when either runs short it lowers the tables in flight, or pauses new deals altogether,
-// before bots lose time; as the host recovers it raises them again, up to what was asked
-// for. It holds new deals back only: a deal in play is never touched, so overload slows a
-// match down and never forfeits a bot.
+// out the tables a match or a league may play at once: it measures every bot's headroom (how
+// much of its time per decision an answer leaves, apart from the bot's own thinking) and
+// whether the tables queue (the median delay above the host's floor), and when the bots are
+// threatened by the arena's own load it lowers the tables in flight, multiplicatively; every
+// other window raises them again, up to what was asked for (AIMD). A busy host's tail, which
+// comes however few tables play, holds nothing back. Only a starved arena (its own timers
+// late by more than a decision) pauses new deals. It holds new deals back only: a deal in
+// play is never touched, so overload slows a match down and never forfeits a bot.
 package admission
 
 import (
@@ -29,48 +30,55 @@ const (
 	// as the measurements allow (doubling while healthy, as TCP's slow start does), rather
 	// than every table's first request at the same instant.
 	startTables = 8
-	// maxSamples bounds the decisions one window keeps for its percentile (a quarter of a
+	// maxSamples bounds the decisions one window keeps for its quantiles (a quarter of a
 	// second of the fastest arena's decisions).
 	maxSamples = 16384
+	// minSamples is the decisions a window needs to be judged: a window of fewer (few tables,
+	// a slow host) keeps them for the next, up to maxWindows windows.
+	minSamples = 40
+	maxWindows = 8
 )
 
-// The thresholds, as shares of the time per decision. What decides is the decisions' delay
-// outside the bots' thinking (their headroom), at its 99th percentile in a window. It is
-// judged against the time per decision and against the host's floor: the lowest such
-// percentile of the last floorWindows windows, what the host gives however little the arena
-// plays (on a host busy with other work, the processes' wake-ups alone take tens of ms).
-// Beyond delayOverloaded, and loadedFloor times the floor, the delay is the arena's load:
-// the tables in flight are lowered. Below delayHealthy, or near the floor (healthyFloor),
-// for healthyWindows windows, they are raised. The arena's own scheduling lag alone lowers
-// nothing — a host busy with other work delays the arena's timers whatever it plays, and
-// only the delay says whether that costs the bots time — but a lag beyond a whole decision
-// (lagPause) with the decisions threatened too (delaySevere) holds every new deal back, for
-// at most maxPause or until the lag is below lagHealthy; while starting, with no decisions to
-// judge, a lag below lagHealthy counts as healthy. A lowering or a pause after which the
-// delay does not fall (undoneShare) was the host's doing, not the arena's load: it is undone
-// and that delay is the floor from then on (after an undone pause, for noPauseAfterUndo
-// only lowering holds deals back); at one table nothing pauses.
+// The law (AIMD on the bots' headroom, with a queueing test). A decision's delay is what its
+// answer took outside the bot's own thinking: the arena's share, the transport, and both
+// processes waiting for a CPU. Two quantiles of a window's delays judge it:
+//
+//   - the target quantile (targetQuantile, the 95th percentile) says whether the bots lose
+//     time: beyond targetShare of the time per decision they are threatened;
+//   - the median says whether the tables queue: the delay the arena's own load adds is the
+//     median's rise above the host's floor (the lowest median of the last floorWindows
+//     windows, what the host gives however little the arena plays), beyond queueShare of the
+//     time per decision.
+//
+// Only a window that is both threatened and queueing lowers the tables, multiplicatively (to
+// targetShare / the quantile's share, by decreaseMost at the most, decreaseLeast at the
+// least): the tail of a busy host (its wake-ups, other jobs preempting the processes) comes
+// whatever the arena plays, and holding tables back does not shorten it. Every other window
+// raises them: doubling until the first lowering (slow start), then by an eighth (at least
+// one). The tables never go below the floor of tables: half the most tables in flight in a
+// window that did not lower them, of the last floorWindows windows — what the host has shown it serves, so the
+// floor grows as it does. A lowering waits cooldown while more deals are in flight than the
+// new limit: their measurements are those of the old load.
+//
+// The arena's own scheduling lag (how late its timers fire) pauses new deals, for at most
+// maxPause or until the lag falls below lagHealthy, only when it exceeds a whole decision
+// (lagPause) in a window that lowers the tables and whose quantile is beyond delaySevere: the
+// arena is starved. After a pause, noPauseAfter passes before the next: a pause that does not
+// help (the host's doing) is not repeated window after window. At one table nothing pauses.
 const (
-	lagPause        = 1.0
-	lagHealthy      = 0.5
-	delayOverloaded = 0.30
-	delayHealthy    = 0.12
-	delaySevere     = 0.60
-	loadedFloor     = 1.5
-	healthyFloor    = 1.2
-	healthyWindows  = 4
-	maxPause        = 2 * time.Second
-	floorWindows    = 120 // 30 s of windows
-	floorSamples    = 20  // decisions a window needs to count for the floor
-	// undoneShare: a lowering after which the delay stays above this share of what it was
-	// did not help, and is undone (the delay is the host's).
-	undoneShare = 0.8
-	// noPauseAfterUndo is how long after an undone pause the controller only lowers.
-	noPauseAfterUndo = 30 * time.Second
-	// cooldown is how long after lowering the tables the controller waits before it lowers
-	// them again while the deals in flight still exceed the new limit: their measurements
-	// are those of the old load.
-	cooldown = 2 * time.Second
+	targetQuantile = 0.95
+	targetShare    = 0.5
+	queueShare     = 0.03
+	decreaseMost   = 0.5
+	decreaseLeast  = 0.8
+	increaseShare  = 8   // the step after slow start: limit/increaseShare
+	floorWindows   = 120 // 30 s of windows
+	cooldown       = time.Second
+	lagPause       = 1.0
+	lagHealthy     = 0.5
+	delaySevere    = 1.0
+	maxPause       = 2 * time.Second
+	noPauseAfter   = 30 * time.Second
 )
 
 // Config says what a Controller admits.
@@ -88,9 +96,10 @@ type Change struct {
 	From, To int
 	Reason   Reason
 	Lag      time.Duration // the arena's scheduling lag in the window judged (its worst probe)
-	Delay    time.Duration // the 99th percentile of the decisions' delay outside the bots' thinking
+	Delay    time.Duration // the target quantile (95th percentile) of the decisions' delay outside the bots' thinking
+	Median   time.Duration // their median
 	Bot      string        // the bot with the least headroom in the window ("" without decisions)
-	Headroom float64       // that bot's headroom: 1 − its delay at the 99th percentile / the time per decision
+	Headroom float64       // that bot's headroom: 1 − its delay at the target quantile / the time per decision
 }
 
 // Reason is why the tables in flight changed.
@@ -127,25 +136,29 @@ type Controller struct {
 	limit    int
 	inFlight int
 	wake     chan struct{} // closed and replaced when a table may be free
-	ramping  bool          // no overload seen yet: doubling while healthy
+	ramping  bool          // no lowering yet: doubling while healthy
 
 	// The window being measured.
 	lag     time.Duration
 	samples []sample
+	carried int // windows whose samples were too few and were kept for this one
 
-	healthy     int             // consecutive healthy windows
-	floors      []time.Duration // the 99th percentiles of the last windows (floorWindows at most)
-	lowered     time.Time       // when the tables were last lowered
-	loweredFrom int             // the tables before that
-	loweredAt   time.Duration   // and the delay that lowered them
-	pausedLast  bool            // the last hold-back was a pause
-	noPause     time.Time       // no pause before this: the last one did not help
-	pausedSince time.Time       // when new deals were paused (zero: not paused)
+	history     []judged  // the last floorWindows judged windows: the floors come from them
+	lowered     time.Time // when the tables were last lowered
+	noPause     time.Time // no pause before this
+	pausedSince time.Time // when new deals were paused (zero: not paused)
 
 	sum     domain.Admission
 	flight  time.Duration // ∫ tables in flight dt, for the mean
 	since   time.Time     // start of the time the mean covers
 	changed time.Time     // last change of inFlight
+}
+
+// judged is what a judged window leaves for the floors: its median delay, and the tables it
+// played if it did not lower them (0 if it did).
+type judged struct {
+	median time.Duration
+	served int
 }
 
 type sample struct {
@@ -299,132 +312,136 @@ func (c *Controller) judge(now time.Time) {
 	}
 }
 
+// floors returns the host's floor of delay (the lowest median of the windows kept) and the
+// floor of tables (half the most tables a window served unthreatened, at least one).
+func (c *Controller) floors() (time.Duration, int) {
+	median, served := time.Duration(-1), 0
+	for _, j := range c.history {
+		if median < 0 || j.median < median {
+			median = j.median
+		}
+		served = max(served, j.served)
+	}
+	return max(median, 0), max(1, served/2)
+}
+
 func (c *Controller) judgeLocked(now time.Time) (Change, bool) {
 	per := float64(c.cfg.PerDecision)
 	ch := Change{From: c.limit, Lag: c.lag}
-	ch.Delay, ch.Bot, ch.Headroom = c.worst()
-	decided, enough := len(c.samples) > 0, len(c.samples) >= floorSamples
-	floor := 0.0 // none known yet: the thresholds alone judge
-	if len(c.floors) > 0 {
-		floor = float64(slices.Min(c.floors)) / per
-	}
-	if enough {
-		if len(c.floors) == floorWindows {
-			c.floors = c.floors[1:]
-		}
-		c.floors = append(c.floors, ch.Delay)
-	}
-	lag, delay := float64(c.lag)/per, float64(ch.Delay)/per
-	// A window of few decisions (few tables) keeps them for the next, until there are enough
-	// to show the floor: at one table on a busy host that floor may exceed a decision.
+	lag := float64(c.lag) / per
 	c.lag = 0
-	if enough || !decided {
-		c.samples = c.samples[:0]
+	if c.limit == 0 { // paused: no decision to judge
+		return c.endPause(now, lag, ch)
 	}
-	// A lowering that did not lower the delay was the host's, not the arena's load: the host
-	// gives that delay however few tables play. Its floor is that delay from now on, and the
-	// tables lowered for it come back.
-	if enough && c.loweredFrom > c.limit && c.limit > 0 && c.inFlight <= c.limit && now.Sub(c.lowered) >= cooldown &&
-		ch.Delay >= time.Duration(float64(c.loweredAt)*undoneShare) {
-		c.floors = append(c.floors[:0], ch.Delay)
-		c.limit, ch.Reason, c.healthy, c.loweredFrom = c.loweredFrom, Recovered, 0, 0
-		if c.pausedLast { // pausing did not help either: lowering judges for a while
-			c.noPause = now.Add(noPauseAfterUndo)
-		}
-		ch.To = c.limit
-		c.wakeLocked()
-		return ch, true
-	}
-	// Until a window has shown the floor, only a delay that threatens the bots lowers the
-	// tables: the first windows play the few tables a start has, and their delay is the floor.
-	// A window of few decisions judges on a threatening delay only: one slow answer (a
-	// collection, a hiccup of the host) is not a load.
-	overloaded := delay > delayOverloaded && delay > loadedFloor*floor && ((floor > 0 && enough) || delay > delaySevere)
-
-	switch {
-	case c.limit == 0:
-		// Paused: no decision to judge. The pause ends when the arena's timers keep time
-		// again, and never lasts longer than maxPause: a lag the host's other work causes does
-		// not go away by waiting, and one table more tells whether the bots are losing time.
-		if lag >= lagHealthy && now.Sub(c.pausedSince) < maxPause {
-			return ch, false
-		}
-		c.sum.Paused += now.Sub(c.pausedSince)
-		c.pausedSince = time.Time{}
-		c.limit, ch.Reason, c.healthy = 1, Recovered, 0
-	case lag > lagPause && decided && delay > delaySevere && delay > loadedFloor*floor && c.limit > 1 && !now.Before(c.noPause):
-		// At one table the lag and the delay are the host's: pausing would not lower them.
-		c.healthy = 0
-		if c.loweredFrom <= c.limit { // what undoing restores (see above)
-			c.loweredFrom, c.loweredAt = c.limit, ch.Delay
-		}
-		c.ramping, c.limit, ch.Reason, c.lowered, c.pausedLast = false, 0, Paused, now, true
-		c.pausedSince = now
-		c.sum.Pauses++
-	case overloaded:
-		c.healthy = 0
-		if c.limit <= 1 || (c.inFlight > c.limit && now.Sub(c.lowered) < cooldown) {
-			return ch, false // the last decrease has not taken effect yet
-		}
-		// The delay of a queue grows with its load: aim at the healthy band, or the floor.
-		factor := min(max(max(delayHealthy, healthyFloor*floor)/delay, 0.25), 0.75)
-		c.ramping, c.lowered, ch.Reason = false, now, Overloaded
-		if c.loweredFrom <= c.limit { // the first of a run of lowerings: what undoing restores
-			c.loweredFrom, c.loweredAt = c.limit, ch.Delay
-		}
-		c.pausedLast = false
-		c.limit = max(1, int(float64(c.limit)*factor))
-		c.sum.Lowered++
-	case (decided && ((delay < delayHealthy && lag < lagPause) || delay < healthyFloor*floor)) ||
-		(!decided && lag < lagHealthy && c.ramping):
-		c.healthy++
-		if c.limit >= c.cfg.Tables || (!c.ramping && c.healthy < healthyWindows) {
-			if c.limit >= c.cfg.Tables {
-				c.ramping = false
-			}
-			return ch, false
-		}
-		ch.Reason = Recovered
-		if c.ramping {
-			ch.Reason = Ramp
-			c.limit = min(c.cfg.Tables, max(2*c.limit, 1))
-		} else {
-			c.limit = min(c.cfg.Tables, c.limit+max(1, c.limit/4))
-		}
-		c.healthy = 0
-	default:
-		c.healthy = 0
+	if len(c.samples) < minSamples && c.carried < maxWindows && len(c.samples) > 0 {
+		c.carried++ // too few to judge: they count with the next window's
 		return ch, false
 	}
-	c.samples = c.samples[:0] // a change: the next judgement is of the new tables
+	if len(c.samples) == 0 {
+		// Nothing played in the window (a start, a store that holds deals back): the lag
+		// alone says whether the arena keeps time, and while starting it may ramp up.
+		if !c.ramping || lag >= lagHealthy || c.limit >= c.cfg.Tables {
+			return ch, false
+		}
+		return c.raise(ch, Ramp)
+	}
+	ch.Delay, ch.Median, ch.Bot, ch.Headroom = c.quantiles()
+	c.samples, c.carried = c.samples[:0], 0
+	floorDelay, floorTables := c.floors()
+	threatened := float64(ch.Delay) > targetShare*per
+	queueing := float64(ch.Median-floorDelay) > queueShare*per
+	served := min(c.inFlight, c.limit)
+	if threatened && queueing {
+		served = 0
+	}
+	if len(c.history) == floorWindows {
+		c.history = c.history[1:]
+	}
+	c.history = append(c.history, judged{ch.Median, served})
+
+	switch {
+	case !threatened || !queueing:
+		if c.limit >= c.cfg.Tables {
+			c.ramping = false
+			return ch, false
+		}
+		reason := Recovered
+		if c.ramping {
+			reason = Ramp
+		}
+		return c.raise(ch, reason)
+	case lag > lagPause && float64(ch.Delay) > delaySevere*per && c.limit > 1 && !now.Before(c.noPause):
+		c.ramping, c.limit, ch.Reason, c.lowered = false, 0, Paused, now
+		c.pausedSince, c.noPause = now, now.Add(noPauseAfter)
+		c.sum.Pauses++
+	default:
+		if c.inFlight > c.limit && now.Sub(c.lowered) < cooldown {
+			return ch, false // the last lowering has not taken effect yet
+		}
+		factor := min(max(targetShare*per/float64(ch.Delay), decreaseMost), decreaseLeast)
+		to := max(floorTables, int(float64(c.limit)*factor))
+		if to >= c.limit {
+			return ch, false // at the floor of tables: the host has served them
+		}
+		c.ramping, c.limit, ch.Reason, c.lowered = false, to, Overloaded, now
+		c.sum.Lowered++
+	}
+	return c.changedLocked(ch), true
+}
+
+// raise adds tables: doubling while ramping up, else an eighth (at least one).
+func (c *Controller) raise(ch Change, reason Reason) (Change, bool) {
+	if reason == Ramp {
+		c.limit = min(c.cfg.Tables, max(2*c.limit, 1))
+	} else {
+		c.limit = min(c.cfg.Tables, c.limit+max(1, c.limit/increaseShare))
+	}
+	ch.Reason = reason
+	return c.changedLocked(ch), true
+}
+
+// endPause ends a pause once the arena's timers keep time again, or after maxPause: a lag the
+// host's other work causes does not go away by waiting. Play resumes at the floor of tables,
+// ramping up as after a start.
+func (c *Controller) endPause(now time.Time, lag float64, ch Change) (Change, bool) {
+	if lag >= lagHealthy && now.Sub(c.pausedSince) < maxPause {
+		return ch, false
+	}
+	c.sum.Paused += now.Sub(c.pausedSince)
+	c.pausedSince = time.Time{}
+	_, c.limit = c.floors()
+	c.samples, c.carried, c.ramping = c.samples[:0], 0, true // from the floor, doubling again as after a start
+	ch.Reason = Recovered
+	return c.changedLocked(ch), true
+}
+
+// changedLocked records a change of the limit and wakes those waiting for a table.
+func (c *Controller) changedLocked(ch Change) Change {
 	if c.limit < c.sum.Fewest && ch.Reason != Ramp {
 		c.sum.Fewest = c.limit
 	}
 	ch.To = c.limit
 	c.wakeLocked()
-	return ch, true
+	return ch
 }
 
-// worst returns the window's 99th percentile of delay, and the bot with the least headroom
-// (the highest 99th percentile of its own decisions) with that headroom.
-func (c *Controller) worst() (time.Duration, string, float64) {
-	if len(c.samples) == 0 {
-		return 0, "", 0
-	}
+// quantiles returns the window's target quantile and median of delay, and the bot with the
+// least headroom (the highest target quantile of its own decisions) with that headroom.
+func (c *Controller) quantiles() (q, median time.Duration, bot string, headroom float64) {
 	all := make([]time.Duration, len(c.samples))
 	byBot := map[string][]time.Duration{}
 	for i, s := range c.samples {
 		all[i] = s.delay
 		byBot[s.bot] = append(byBot[s.bot], s.delay)
 	}
-	p99 := percentile(all, 0.99)
-	bot, worst := "", time.Duration(-1)
+	q, median = percentile(all, targetQuantile), percentile(all, 0.5)
+	worst := time.Duration(-1)
 	for b, ds := range byBot {
-		if p := percentile(ds, 0.99); p > worst || (p == worst && b < bot) {
+		if p := percentile(ds, targetQuantile); p > worst || (p == worst && b < bot) {
 			bot, worst = b, p
 		}
 	}
-	return p99, bot, 1 - float64(worst)/float64(c.cfg.PerDecision)
+	return q, median, bot, 1 - float64(worst)/float64(c.cfg.PerDecision)
 }
 
 // percentile returns the q-quantile of ds (sorted here), the nearest rank.
@@ -437,7 +454,7 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 // report logs a change and tells Config.Changed.
 func (c *Controller) report(ch Change) {
 	fields := []zap.Field{zap.Int("from", ch.From), zap.Int("to", ch.To), zap.Duration("scheduling_lag", ch.Lag),
-		zap.Duration("delay_p99", ch.Delay)}
+		zap.Duration("delay_p95", ch.Delay), zap.Duration("delay_median", ch.Median)}
 	if ch.Bot != "" {
 		fields = append(fields, zap.String("bot", ch.Bot), zap.Float64("headroom", ch.Headroom))
 	}
@@ -445,7 +462,11 @@ func (c *Controller) report(ch Change) {
 	case Overloaded, Paused:
 		c.log.Warn(ch.String(), fields...)
 	case Recovered:
-		c.log.Info(ch.String(), fields...)
+		if ch.From == 0 { // the end of a pause; each step up after a lowering is debug
+			c.log.Info(ch.String(), fields...)
+		} else {
+			c.log.Debug(ch.String(), fields...)
+		}
 	default:
 		c.log.Debug(ch.String(), fields...)
 	}

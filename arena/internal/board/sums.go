@@ -291,9 +291,10 @@ type MatchInfo struct {
 	Players           int
 }
 
-// InfoOf returns a stored match's MatchInfo.
+// InfoOf returns a stored match's MatchInfo. Its League is the board the match counts on:
+// its league's, or the one its spec names (MatchSpec.Board, a standing ladder's epochs).
 func InfoOf(m *domain.Match) MatchInfo {
-	return MatchInfo{ID: m.ID, League: m.Spec.LeagueID, Rules: m.Spec.Rules.String(), Duplicate: m.Spec.Duplicate,
+	return MatchInfo{ID: m.ID, League: cmp.Or(m.Spec.Board, m.Spec.LeagueID), Rules: m.Spec.Rules.String(), Duplicate: m.Spec.Duplicate,
 		Players: m.Spec.Rules.Players}
 }
 

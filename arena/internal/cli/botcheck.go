@@ -108,7 +108,7 @@ func (m *Main) botCheck(ctx context.Context, args []string) error {
 	if *asJSON {
 		cfg.Progress = nil
 	}
-	if *cmd == "" && !*asJSON {
+	if *cmd == "" && start == nil && !*asJSON { // a bot the user starts (a hosted one is started here)
 		fmt.Fprintf(m.Stdout, "waiting for the bot at %s (token %s) for %s\n", *addr, *token, *connect)
 	}
 	report, err := botcheck.Run(ctx, cfg)

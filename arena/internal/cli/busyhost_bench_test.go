@@ -25,18 +25,18 @@ import (
 // serve` with three `tapp bot random` processes connected by token), `tapp match
 // --in-process`, `tapp league run` (a round robin of the three) and `tapp sprt`, each at 200
 // tables × 100 ms and at 400 tables × 50 ms per decision, with the default clock (10 s bank
-// and 3 strikes, per game), every deal stored in SQLite, beside TAPP_BENCH_SPINNERS
-// CPU-bound processes (`sh -c 'while :; do :; done'`, at the benchmark's niceness) that the
-// benchmark starts and stops. The bots answer at once (the Go random bot): every strike,
-// fallback or forfeit is the host's or the arena's doing, and the target is none, with the
-// tables the admission control ran reported. b.N is the deals of a path (the SPRT plays
-// whole rounds up to it, or stops sooner on a decision; deals/s counts what it played). The
-// yardstick, timed in the same run just before each path, is the engine's random deals per
-// second on one core of the same busy host. TAPP_BENCH_PATHS (comma-separated) picks paths.
+// and 3 strikes, per game), every deal stored in SQLite. The busy host is
+// scripts/busy-host.sh's: it starts eight CPU-bound processes beside the benchmark, says the
+// load average they ran at, and kills them. The bots answer at once (the Go random bot):
+// every strike, fallback or forfeit is the host's or the arena's doing, and the target is
+// none, with the tables the admission control ran reported. b.N is the deals of a path (the
+// SPRT plays whole rounds up to it, or stops sooner on a decision; deals/s counts what it
+// played). The yardstick, timed in the same run just before each path, is the engine's
+// random deals per second on one core of the same busy host. TAPP_BENCH_PATHS
+// (comma-separated) picks paths.
 //
-//	TAPP_BENCH_SPINNERS=8 go test -run '^$' -bench BenchmarkArenaBusyHost -benchtime 10000x ./arena/internal/cli
+//	scripts/busy-host.sh -n 8 -- go test -run '^$' -bench BenchmarkArenaBusyHost -benchtime 10000x ./arena/internal/cli
 func BenchmarkArenaBusyHost(b *testing.B) {
-	spinners, _ := strconv.Atoi(os.Getenv("TAPP_BENCH_SPINNERS"))
 	paths := []string{"match", "arena", "in-process", "league", "sprt"}
 	if only := os.Getenv("TAPP_BENCH_PATHS"); only != "" {
 		paths = splitList(only)
@@ -47,8 +47,6 @@ func BenchmarkArenaBusyHost(b *testing.B) {
 			per    time.Duration
 		}{{200, 100 * time.Millisecond}, {400, 50 * time.Millisecond}} {
 			b.Run(fmt.Sprintf("path=%s/tables=%d/time=%v", path, c.tables, c.per), func(b *testing.B) {
-				stop := startSpinners(b, spinners)
-				defer stop()
 				benchBusyPath(b, path, c.tables, c.per)
 			})
 		}
@@ -233,27 +231,6 @@ func busyFigures(b *testing.B, db string) busyTotals {
 		}
 	}
 	return f
-}
-
-// startSpinners starts n CPU-bound processes and returns what stops them.
-func startSpinners(b *testing.B, n int) func() {
-	var cmds []*exec.Cmd
-	for range n {
-		cmd := exec.Command("sh", "-c", "while :; do :; done")
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	if n > 0 {
-		time.Sleep(5 * time.Second) // let the load average see them
-	}
-	return func() {
-		for _, c := range cmds {
-			_ = c.Process.Kill()
-			_ = c.Wait()
-		}
-	}
 }
 
 // yardstick is the engine's random deals per second on this host now (one goroutine, 1 s).

@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	_ = os.Chmod(dir, 0o755) // the sandboxes' unprivileged user reaches the hosted bots' Python in it
 	tappBin = filepath.Join(dir, "tapp")
 	if out, err := exec.Command("go", "build", "-o", tappBin, "github.com/tapparena/tapp/cmd/tapp").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building tapp: %v\n%s", err, out)

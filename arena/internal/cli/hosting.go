@@ -23,7 +23,7 @@ type hostingFlags struct {
 }
 
 func (f *hostingFlags) register(fs *flag.FlagSet, m *Main) {
-	fs.StringVar(&f.sandbox, "sandbox", m.env("TAPP_SANDBOX", ""), "sandbox of hosted bots: runsc, bwrap or none (default: the strongest present; env TAPP_SANDBOX)")
+	fs.StringVar(&f.sandbox, "sandbox", m.env("TAPP_SANDBOX", ""), "sandbox of hosted bots: runsc, bwrap or none (default: bwrap, then runsc, the strongest present within the latency budget; env TAPP_SANDBOX)")
 	fs.StringVar(&f.dir, "hosting-dir", m.env("TAPP_HOSTING_DIR", ""), "folder of hosted bots' builds, caches and sockets (default: tapp-hosting beside the database; env TAPP_HOSTING_DIR)")
 	fs.StringVar(&f.python, "python", m.env("TAPP_HOSTED_PYTHON", ""), "the Python interpreter hosted Python bots run on, with tapp_bot installed (env TAPP_HOSTED_PYTHON; docs/hosting.md)")
 	fs.StringVar(&f.wheelhouse, "wheelhouse", m.env("TAPP_WHEELHOUSE", ""), "folder of wheels hosted Python bots may install from their requirements.txt (env TAPP_WHEELHOUSE)")

@@ -71,8 +71,8 @@ func (m *Main) runStandingLadder(ctx context.Context, lr ladderRun) error {
 		return err
 	}
 	if ep != nil {
-		summary.Name = ep.League // the epoch played last: its leaderboard and replays
-		summary.Next = append([]string{"tapp ratings --league " + ep.League + m.suggestDB(lr.db)}, summary.Next...)
+		// The ladder's one board counts every epoch; the epoch played last has the replays.
+		summary.Next = append([]string{"tapp ratings --league " + lr.cfg.Name + m.suggestDB(lr.db)}, summary.Next...)
 		if ep.Outcome != nil {
 			summary.Deals, summary.Reason = ep.Outcome.Played, ep.Outcome.Stopped
 			if ep.Outcome.Finished {
@@ -85,16 +85,16 @@ func (m *Main) runStandingLadder(ctx context.Context, lr ladderRun) error {
 		fmt.Fprintln(m.Stdout, "the ladder played nothing")
 		return nil
 	}
-	lb, err := app.Leaderboard(context.WithoutCancel(ctx), lr.st, app.BoardQuery{Filter: domain.MatchFilter{LeagueID: ep.League}})
+	lb, err := app.Leaderboard(context.WithoutCancel(ctx), lr.st, app.BoardQuery{Filter: domain.MatchFilter{LeagueID: lr.cfg.Name}})
 	if err != nil {
 		return err
 	}
-	lb.League = ep.League
+	lb.League = lr.cfg.Name
 	played := 0
 	if ep.Outcome != nil {
 		played = ep.Outcome.Played
 	}
-	fmt.Fprintf(m.Stdout, "standing ladder %s, epoch %s (%d bots) — %d deals played in its last run, %s in all\n\n",
+	fmt.Fprintf(m.Stdout, "standing ladder %s, its board over every epoch (the last: %s, %d bots) — %d deals played in its last run, %s in all\n\n",
 		lr.cfg.Name, ep.League, len(ep.Bots), played, time.Since(started).Round(time.Second))
 	m.printLeaderboard(lb, shortRules(ep.Plan.Rules), false)
 	m.printReplayHint(context.WithoutCancel(ctx), lr.st, ep.League, lr.db)

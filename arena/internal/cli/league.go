@@ -554,7 +554,8 @@ func (m *Main) leaguePause(ctx context.Context, args []string, pause bool) error
 	defer st.Close()
 	if err := st.SetLeaguePaused(ctx, name, pause); err != nil {
 		if errors.Is(err, domain.ErrNotFound) {
-			// A standing ladder plays its epochs as leagues NAME.HASH: name the running one.
+			// A standing ladder run before it had a league row of its own (NAME) to pause
+			// played its epochs as leagues NAME.HASH only: name the running one.
 			if ls, lerr := st.ListLeagues(ctx); lerr == nil {
 				for _, l := range ls {
 					if strings.HasPrefix(l.ID, name+".") && l.Status == domain.LeagueRunning {

@@ -17,7 +17,8 @@ import (
 )
 
 // Every listener that takes a token refuses plain text beyond loopback unless told
-// --insecure: the dashboard of tapp serve and tapp web, a league's listen (file or flag).
+// --insecure: the dashboard of tapp serve and tapp web, a league's listen (file or flag), the
+// replay arena of tapp replay ask --listen.
 func TestEveryListenerRefusesPlainTextBeyondLoopback(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -35,6 +36,7 @@ func TestEveryListenerRefusesPlainTextBeyondLoopback(t *testing.T) {
 		{"web", []string{"web", "--http", "0.0.0.0:0", "--viewer-token", "v", "--db", db}, "refusing to listen on 0.0.0.0:0 without TLS"},
 		{"league file", []string{"league", "run", plainLeague, "--db", db}, "plain.yaml:15:9: listen: 0.0.0.0:0 is reachable beyond this machine"},
 		{"league --listen", []string{"league", "run", leagueFile(t, dir, "flag", "", 1), "--listen", "0.0.0.0:0", "--db", db}, "refusing to listen on 0.0.0.0:0 without TLS"},
+		{"replay ask --listen", []string{"replay", "ask", "m", "--deal", "0", "--decision", "0", "--listen", "0.0.0.0:0", "--db", db}, "--listen: refusing to listen on 0.0.0.0:0: the replay arena has no TLS"},
 	} {
 		_, stderr, err := runTapp(t, c.args...)
 		var exit *exec.ExitError

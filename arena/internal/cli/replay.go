@@ -21,6 +21,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/reask"
 	"github.com/tapparena/tapp/arena/internal/replay"
+	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
@@ -484,6 +485,7 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	botCmd := fs.String("bot-cmd", "", "a command that starts your bot, split like a shell would but run without one (use sh -c '…' for pipes), with TAPP_ARENA and TAPP_TOKEN set, e.g. \"python mybot.py\"")
 	listen := fs.String("listen", "", "address of the replay arena; alone: wait for a bot you start yourself (e.g. under a debugger)")
 	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the bot to connect")
+	plain := fs.Bool("insecure", false, "allow --listen on an address beyond loopback (the bot's token in clear: only on a trusted network)")
 	name := fs.String("name", "", "the name the asked bot connects as (default: the bot recorded in the seat)")
 	perDecision := fs.Duration("time", 0, "time per decision (default: the match's)")
 	sent := fs.Bool("sent", false, "also show the request exactly as it was sent")
@@ -498,6 +500,12 @@ func (m *Main) replayAsk(ctx context.Context, args []string) error {
 	if err := checkBounds(fs).duration("wait", *wait, time.Millisecond, time.Hour).
 		durationOrZero("time", *perDecision, domain.MinPerDecision, domain.MaxPerDecision).err(); err != nil {
 		return err
+	}
+	// The replay arena takes a token (its one-time token, or the bot's registered one) and
+	// has no TLS: beyond loopback only when the user says so.
+	if *listen != "" && !*plain && !server.IsLoopback(*listen) {
+		return usagef("--listen: refusing to listen on %s: the replay arena has no TLS and the bot's token would cross the network in clear text; "+
+			"listen on 127.0.0.1, or pass --insecure on a trusted network", *listen)
 	}
 	if (*bot != "" && *botCmd != "") || (*bot == "" && *botCmd == "" && *listen == "") {
 		return usagef("say which bot to ask: one of --bot NAME (built-in), --bot-cmd CMD (your program) or --listen ADDR (a bot you start)")

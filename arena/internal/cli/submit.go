@@ -1,21 +1,20 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"connectrpc.com/connect"
+
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/hosting"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
 const submitUsage = `tapp submit --bot NAME --lang go|python [--entry FILE] [--token T] [--db DSN | --web URL] DIR|ARCHIVE`
@@ -89,49 +88,35 @@ func (m *Main) buildVersion(ctx context.Context, st hosting.Store, hf *hostingFl
 	return nil
 }
 
-// submitToWeb sends the version to a dashboard's upload (POST /api/submissions).
+// submitToWeb sends the version to a dashboard's SubmissionService (Connect protocol,
+// protobuf), with the bot's token as the Bearer header.
 func (m *Main) submitToWeb(ctx context.Context, base, bot, lang, entry, token string, source []byte) error {
 	if token == "" {
 		return usagef("give the bot's token (--token or TAPP_TOKEN)")
 	}
-	u, err := url.Parse(strings.TrimRight(base, "/") + "/api/submissions")
-	if err != nil {
-		return usagef("--web %s: %v", base, err)
+	base = strings.TrimRight(base, "/")
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return usagef("--web %s: give the dashboard's address, https://HOST:PORT", base)
 	}
 	if u.Scheme != "https" && !isLoopback(u.Hostname()) {
 		return usagef("--web %s: the token would cross the network in clear text: use https://", base)
 	}
-	q := u.Query()
-	q.Set("bot", bot)
-	q.Set("lang", lang)
-	if entry != "" {
-		q.Set("entry", entry)
-	}
-	u.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(source))
+	client := connect.NewClient[viewv1.SubmitVersionRequest, viewv1.SubmitVersionResponse](http.DefaultClient,
+		base+"/"+viewv1.SubmissionService_ServiceDesc.ServiceName+"/SubmitVersion", connect.WithReadMaxBytes(1<<20))
+	req := connect.NewRequest(&viewv1.SubmitVersionRequest{Bot: bot, Lang: lang, Entry: entry, Archive: source,
+		Format: viewv1.ArchiveFormat_ARCHIVE_FORMAT_TAR_GZ})
+	req.Header().Set("Authorization", "Bearer "+token)
+	resp, err := client.CallUnary(ctx, req)
 	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/gzip")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	var out struct {
-		Name, Digest, Status, Code, Message string
-	}
-	_ = json.Unmarshal(body, &out)
-	if resp.StatusCode != http.StatusOK {
-		msg := out.Message
-		if msg == "" {
-			msg = strings.TrimSpace(string(body))
+		var ce *connect.Error
+		if errors.As(err, &ce) && ce.Code() != connect.CodeUnavailable && ce.Code() != connect.CodeUnknown {
+			return fmt.Errorf("the arena refused the submission (%s): %s", ce.Code(), ce.Message())
 		}
-		return fmt.Errorf("the arena refused the submission (%s): %s", resp.Status, msg)
+		return fmt.Errorf("submitting to %s: %w", base, err)
 	}
-	fmt.Fprintf(m.Stdout, "stored %s (sha256 %s): %s; the arena builds it on its ladder\n", out.Name, out.Digest, out.Status)
+	out := resp.Msg
+	fmt.Fprintf(m.Stdout, "stored %s (sha256 %s): %s; the arena builds it on its ladder\n", out.GetName(), out.GetDigest(), out.GetStatus())
 	return nil
 }
 
@@ -141,14 +126,23 @@ func isLoopback(host string) bool {
 
 const submissionsUsage = `tapp submissions list [--bot NAME] | show NAME@V | logs NAME@V [--logs DIR] | build NAME@V|--queued`
 
-// submissions lists, shows and builds the stored versions of hosted bots.
+// submissionArgs is each subcommand's arguments, for its -h.
+var submissionArgs = map[string]string{
+	"list": "[--bot NAME]", "show": "NAME@V", "logs": "NAME@V [--logs DIR]", "build": "NAME@V | --queued",
+}
+
+// submissions lists, shows and builds the stored versions of hosted bots: the flags and the
+// printing; the use cases are arena/internal/hosting's.
 func (m *Main) submissions(ctx context.Context, args []string) error {
 	if len(args) == 0 || helpFlag(args[0]) {
 		fmt.Fprintf(m.Stdout, "%s\n(tapp submissions SUBCOMMAND -h lists its flags)\n", submissionsUsage)
 		return nil
 	}
 	sub, rest := args[0], args[1:]
-	fs := m.flags("submissions "+sub, submissionsUsage)
+	if _, ok := submissionArgs[sub]; !ok {
+		return usagef("unknown submissions subcommand %q\n%s", sub, submissionsUsage)
+	}
+	fs := m.flags("submissions "+sub, submissionArgs[sub])
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	bot := fs.String("bot", "", "list: only this bot's versions")
 	logs := fs.String("logs", "", "logs: the folder of the league's bot logs, for the version's run log")
@@ -168,86 +162,101 @@ func (m *Main) submissions(ctx context.Context, args []string) error {
 		if len(pos) != 1 {
 			return nil, usagef("tapp submissions %s NAME@V (or NAME@latest)", sub)
 		}
-		name, v, ok := domain.ParseVersionName(pos[0])
-		if !ok {
-			return nil, usagef("%q: name a version as NAME@V or NAME@latest", pos[0])
+		s, err := hosting.Version(ctx, st, pos[0])
+		if errors.Is(err, domain.ErrInvalid) {
+			return nil, usagef("%v", err)
 		}
-		return st.Submission(ctx, name, v)
+		return s, err
 	}
 	switch sub {
 	case "list":
-		list, err := st.Submissions(ctx, *bot)
-		if err != nil {
-			return err
-		}
-		if len(list) == 0 {
-			fmt.Fprintln(m.Stdout, "no submissions yet: tapp submit --bot NAME --lang go|python DIR")
-			return nil
-		}
-		tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "version\tlang\tstatus\tgauntlet\tsize\tsha256\tsubmitted")
-		for _, s := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d KiB\t%s\t%s\n", s.Name(), s.Lang, s.Status, orDash(s.Gauntlet), (s.Size+1023)/1024,
-				s.Digest[:12], s.Created.Local().Format("2006-01-02 15:04"))
-		}
-		return tw.Flush()
+		return m.submissionsList(ctx, st, *bot)
 	case "show":
 		s, err := version()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(m.Stdout, "%s\nlang:      %s (entry %s)\nstatus:    %s\ngauntlet:  %s\nsource:    sha256 %s, %d bytes, format %d\nsubmitted: %s\n",
-			s.Name(), s.Lang, s.Entry, s.Status, orDash(s.Gauntlet), s.Digest, s.Size, s.Format, s.Created.Local().Format(time.RFC3339))
-		if !s.Built.IsZero() {
-			fmt.Fprintf(m.Stdout, "built:     %s\n", s.Built.Local().Format(time.RFC3339))
-		}
+		m.submissionShow(s)
 		return nil
 	case "logs":
 		s, err := version()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(m.Stdout, "== build log of %s (%s)\n%s\n", s.Name(), s.Status, strings.TrimRight(s.BuildLog, "\n"))
-		if *logs != "" {
-			b, err := os.ReadFile(hosting.LogPath(*logs, s.Name()))
-			if err != nil {
-				return fmt.Errorf("the run log of %s: %w", s.Name(), err)
-			}
-			fmt.Fprintf(m.Stdout, "== run log of %s (%s)\n%s", s.Name(), hosting.LogPath(*logs, s.Name()), b)
-		}
-		return nil
+		return m.submissionLogs(s, *logs)
 	case "build":
 		var todo []domain.Submission
 		if *queued {
-			list, err := st.Submissions(ctx, "")
-			if err != nil {
-				return err
-			}
-			for _, s := range list {
-				if s.Status == domain.SubmissionQueued || s.Status == domain.SubmissionBuilding {
-					todo = append(todo, s)
-				}
-			}
+			todo, err = hosting.Unbuilt(ctx, st)
 		} else {
-			s, err := version()
-			if err != nil {
-				return err
-			}
-			todo = append(todo, *s)
-		}
-		var failed int
-		for i := range todo {
-			if err := m.buildVersion(ctx, st, &hf, *dsn, &todo[i]); err != nil {
-				fmt.Fprintln(m.Stderr, "tapp:", err)
-				failed++
+			var s *domain.Submission
+			if s, err = version(); err == nil {
+				todo = append(todo, *s)
 			}
 		}
-		if failed > 0 {
-			return fmt.Errorf("%d of %d builds failed", failed, len(todo))
+		if err != nil {
+			return err
 		}
-		return nil
+		return m.buildVersions(ctx, st, &hf, *dsn, todo)
 	}
 	return usagef("unknown submissions subcommand %q\n%s", sub, submissionsUsage)
+}
+
+// submissionsList prints every version (of one bot, when named).
+func (m *Main) submissionsList(ctx context.Context, st hosting.Store, bot string) error {
+	list, err := st.Submissions(ctx, bot)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(m.Stdout, "no submissions yet: tapp submit --bot NAME --lang go|python DIR")
+		return nil
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "version\tlang\tstatus\tgauntlet\tsize\tsha256\tsubmitted")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d KiB\t%s\t%s\n", s.Name(), s.Lang, s.Status, orDash(s.Gauntlet), (s.Size+1023)/1024,
+			s.Digest[:12], s.Created.Local().Format("2006-01-02 15:04"))
+	}
+	return tw.Flush()
+}
+
+// submissionShow prints one version.
+func (m *Main) submissionShow(s *domain.Submission) {
+	fmt.Fprintf(m.Stdout, "%s\nlang:      %s (entry %s)\nstatus:    %s\ngauntlet:  %s\nsource:    sha256 %s, %d bytes, format %d\nsubmitted: %s\n",
+		s.Name(), s.Lang, s.Entry, s.Status, orDash(s.Gauntlet), s.Digest, s.Size, s.Format, s.Created.Local().Format(time.RFC3339))
+	if !s.Built.IsZero() {
+		fmt.Fprintf(m.Stdout, "built:     %s\n", s.Built.Local().Format(time.RFC3339))
+	}
+}
+
+// submissionLogs prints a version's build log and, given the league's log folder, its run log.
+func (m *Main) submissionLogs(s *domain.Submission, logDir string) error {
+	fmt.Fprintf(m.Stdout, "== build log of %s (%s)\n%s\n", s.Name(), s.Status, strings.TrimRight(s.BuildLog, "\n"))
+	if logDir == "" {
+		return nil
+	}
+	b, path, err := hosting.RunLog(logDir, s)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "== run log of %s (%s)\n%s", s.Name(), path, b)
+	return nil
+}
+
+// buildVersions builds each version in turn, going on after a failure, and says how many failed.
+func (m *Main) buildVersions(ctx context.Context, st hosting.Store, hf *hostingFlags, dsn string, todo []domain.Submission) error {
+	var failed int
+	for i := range todo {
+		if err := m.buildVersion(ctx, st, hf, dsn, &todo[i]); err != nil {
+			fmt.Fprintln(m.Stderr, "tapp:", err)
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d builds failed", failed, len(todo))
+	}
+	return nil
 }
 
 func orDash(s string) string {

@@ -146,6 +146,10 @@ type MatchSpec struct {
 	DealsText   string // deals in deal-file notation, used instead of the seed when set
 	TimeControl TimeControl
 	LeagueID    string // empty for a stand-alone match
+	// Board is the board (the rating scope) the match counts on when it is not its league's
+	// own: a standing ladder's name, for the matches of its epochs. A filter by the board's
+	// name (MatchFilter.LeagueID) selects them, and their rating sums are kept under it.
+	Board string
 	// Format is FormatDeals (the default, also when empty: Deals deals, the deal passing round the table) or
 	// FormatSession (modern only: Rounds rounds, then the ace-of-hearts deal, the last round
 	// and the forced Ramsch round of R-SESSION-1..4).
@@ -222,7 +226,7 @@ func (m *Match) FallbackShare() float64 {
 type MatchFilter struct {
 	MatchID  string // one match only
 	Bot      string // matches this bot played in
-	LeagueID string
+	LeagueID string // the league, or the board (MatchSpec.Board) the matches count on
 	Rules    string // canonical rule-set text
 	Since    time.Time
 	Limit    int // at most this many (0: all); ListMatches lists newest first, Results oldest first

@@ -97,8 +97,8 @@ func makePython(repo string) (*hosting.PythonRuntime, error) {
 	return hosting.FindPython(context.Background(), filepath.Join(env, "bin", "python"))
 }
 
-// strongest is the strongest sandbox present.
-func strongest(t *testing.T) sandbox.Sandbox {
+// defaultSandbox is the sandbox the hosting commands choose by default (sandbox.New("")).
+func defaultSandbox(t *testing.T) sandbox.Sandbox {
 	t.Helper()
 	exe, _ := os.Executable()
 	sb, err := sandbox.New("", sandbox.Options{Work: openDir(t), Confine: exe})
@@ -137,7 +137,7 @@ func pack(t *testing.T, dir string) []byte {
 func TestAStarterPythonBotIsSubmittedBuiltAndPlaysSandboxed(t *testing.T) {
 	t.Parallel()
 	rt := python(t)
-	sb := strongest(t)
+	sb := defaultSandbox(t)
 	ctx := context.Background()
 	dir := openDir(t)
 	st, token := registered(t, dir, "pybot")
@@ -240,7 +240,7 @@ func playsAMatch(t *testing.T, st *store.Store, sb sandbox.Sandbox, rt *hosting.
 func TestAFailedBuildIsAStatusWithItsLog(t *testing.T) {
 	t.Parallel()
 	rt := python(t)
-	sb := strongest(t)
+	sb := defaultSandbox(t)
 	ctx := context.Background()
 	dir := openDir(t)
 	st, token := registered(t, dir, "broken")
@@ -274,7 +274,7 @@ func TestAFailedBuildIsAStatusWithItsLog(t *testing.T) {
 // that imports a module it did not vendor fails, and its log says what is missing.
 func TestAGoModuleBuildsOfflineFromItsVendorFolder(t *testing.T) {
 	t.Parallel()
-	sb := strongest(t)
+	sb := defaultSandbox(t)
 	ctx := context.Background()
 	dir := openDir(t)
 	st, token := registered(t, dir, "gobot")
@@ -372,7 +372,7 @@ func TestSubmitChecksTheTokenAndTheSource(t *testing.T) {
 // the resume), and every item passes.
 func TestABotCheckRunsTheVersionInItsSandbox(t *testing.T) {
 	t.Parallel()
-	sb := strongest(t)
+	sb := defaultSandbox(t)
 	dir := openDir(t)
 	a, _ := hostileArtifact(t, filepath.Join(dir, "bot"))
 	seats := &hosting.Seats{Sandbox: sb, Dir: dir}

@@ -41,7 +41,9 @@ const (
 // with the ladder's other bots as the field (the first version of a bot has nothing to
 // compare with and joins at once), then takes its bot's place on the ladder. The ladder is
 // played as leagues of one set of bots each ("epochs": NAME.HASH, resumable like any league);
-// when a version arrives, the epoch stops cleanly and the next one starts with it.
+// when a version arrives, the epoch stops cleanly and the next one starts with it. Every
+// epoch's matches count on one board, the ladder's (NAME), and pausing NAME pauses every
+// epoch and gauntlet of it.
 type Ladder struct {
 	Store   LadderStore
 	Config  *leaguefile.Config
@@ -79,6 +81,14 @@ func (l *Ladder) Run(ctx context.Context, until time.Time) (*Epoch, error) {
 		l.Poll = 2 * time.Second
 	}
 	l.running = map[string]*launch.Process{}
+	if err := l.ensureRow(ctx); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if ctx.Err() == nil { // stopped cleanly (the time limit, one epoch played): it resumes
+			_ = l.Store.SetLeagueStatus(ctx, l.Config.Name, domain.LeagueStopped)
+		}
+	}()
 	var last *Epoch
 	for {
 		if ctx.Err() != nil || (!until.IsZero() && time.Now().After(until)) {
@@ -129,6 +139,27 @@ func (l *Ladder) Run(ctx context.Context, until time.Time) (*Epoch, error) {
 			}
 		}
 	}
+}
+
+// ensureRow stores the ladder itself as a league of its own name, which plays nothing: the
+// board its epochs count on (tapp ratings --league NAME, the dashboard's leaderboard) and
+// the switch that pauses them all, and its gauntlets (tapp league pause NAME).
+func (l *Ladder) ensureRow(ctx context.Context) error {
+	row, err := l.Store.EnsureLeague(ctx, &domain.League{ID: l.Config.Name, Plan: LadderPlan(l.Config.Name)})
+	if err != nil {
+		return err
+	}
+	if row.Status != domain.LeagueRunning {
+		return l.Store.SetLeagueStatus(ctx, l.Config.Name, domain.LeagueRunning)
+	}
+	return nil
+}
+
+// LadderPlan is the stored plan of a standing ladder's own league row: it plays nothing
+// itself (its epochs do), and a league file of the same name that is not a ladder is told
+// apart by it.
+func LadderPlan(name string) string {
+	return fmt.Sprintf(`{"standing_ladder":%q}`, name)
 }
 
 // slot is a hosted bot of the league file.
@@ -263,6 +294,7 @@ func (l *Ladder) gauntlet(ctx context.Context, cand, prev *domain.Submission, fi
 	l.Log.Info("gauntlet", zap.String("candidate", cand.Name()), zap.String("baseline", prev.Name()), zap.Strings("field", field))
 	r := l.Runner
 	r.Store, r.Seats = l.Store, l.Host.Server
+	p.Ladder = l.Config.Name // paused with the ladder; its board is its own
 	s, out, err := sprt.Run(ctx, &r, p, settings, until)
 	if err != nil {
 		return "", err
@@ -324,6 +356,8 @@ func (l *Ladder) epochPlan(members map[string]string) (*plan.Plan, error) {
 	p.Bots, p.Families = bots, fam
 	sum := sha256.Sum256([]byte(strings.Join(bots, "\n")))
 	p.League = l.Config.Name + "." + hex.EncodeToString(sum[:4])
+	// Every epoch counts on the ladder's one board and pauses with the ladder.
+	p.Ladder, p.Board = l.Config.Name, l.Config.Name
 	return p, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/hosting"
@@ -49,7 +50,7 @@ func pythonVersion(t *testing.T, dir string, highest bool) []byte {
 func TestTheStandingLadderGauntletsEveryNewVersion(t *testing.T) {
 	t.Parallel()
 	rt := python(t)
-	sb := strongest(t)
+	sb := defaultSandbox(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := openDir(t)
@@ -128,9 +129,43 @@ bots:
 	if err != nil || gauntlet == 0 {
 		t.Errorf("the gauntlet of pybot@2 stored %d deals (%v)", gauntlet, err)
 	}
+	// One board across the epochs: both versions come onto the ladder's board (once a
+	// duplicate group of pybot@2's epoch is complete), which counts every epoch's deals and
+	// not the gauntlet's.
+	bg := context.Background()
+	onBoard := func() map[string]bool {
+		lb, err := app.Leaderboard(bg, st, app.BoardQuery{Filter: domain.MatchFilter{LeagueID: "club"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, b := range lb.Bots {
+			out[b.Bot] = true
+		}
+		return out
+	}
+	waitFor(t, done, "pybot@1 and pybot@2 on the ladder's board", func() bool { on := onBoard(); return on["pybot@1"] && on["pybot@2"] })
 	cancel()
 	if err := <-done; err != nil && ctx.Err() == nil {
 		t.Fatal(err)
+	}
+	lb, err := app.Leaderboard(bg, st, app.BoardQuery{Filter: domain.MatchFilter{LeagueID: "club"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leagues, err := st.ListLeagues(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epochs, epochDeals := 0, 0
+	for _, l := range leagues {
+		if strings.HasPrefix(l.ID, "club.") && !strings.Contains(l.ID, "gauntlet") {
+			n, _ := st.LeagueDeals(bg, l.ID)
+			epochs, epochDeals = epochs+1, epochDeals+n
+		}
+	}
+	if epochs < 2 || lb.StoredDeals != epochDeals {
+		t.Errorf("the ladder's board counts %d deals; its %d epochs stored %d (the gauntlet's are not the board's)", lb.StoredDeals, epochs, epochDeals)
 	}
 }
 

@@ -87,9 +87,10 @@ var errDirect = errors.New("an in-process bot is asked through Decide, not Ask")
 // Ask implements referee.Conn: the referee asks a Direct conn through Decide.
 func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return nil, nil, errDirect }
 
-// Decide implements referee.Direct: the bot decides on this goroutine, with the request's
-// deadline (and the overage left) on its context. A bot that fails or answers no legal
-// action gets the first legal one answered for it, as the Go SDK does.
+// Decide implements referee.Direct: the bot decides on this goroutine, its context ending at
+// the request's deadline plus the overage left, and carrying both (bots.ClockOf). A bot that
+// fails or answers no legal action gets the first legal one answered for it, as the Go SDK
+// does.
 func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, time.Time, error) {
 	var sent []byte
 	var handed time.Time // zero: handed over when asked, with nothing encoded before
@@ -100,6 +101,7 @@ func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, t
 	}
 	ctx := contexts.Get().(*deadlineContext)
 	ctx.deadline = req.Deadline.Add(req.OverageLeft)
+	ctx.clock = bots.Clock{Deadline: req.Deadline, Overage: req.OverageLeft}
 	a, err := c.call(ctx, req.Observation)
 	at := time.Now()
 	ctx.stop()
@@ -157,6 +159,7 @@ func (c *Conn) StreamEvents() bool { return false }
 // and timer are made only when a bot asks for Done; Err reads the clock.
 type deadlineContext struct {
 	deadline time.Time
+	clock    bots.Clock // the request's deadline and bank, for bots.ClockOf
 
 	mu       sync.Mutex
 	done     chan struct{}
@@ -199,7 +202,13 @@ func (c *deadlineContext) Err() error {
 	return nil
 }
 
-func (c *deadlineContext) Value(any) any { return nil }
+// Value answers the decision's clock (bots.ClockOf) and nothing else.
+func (c *deadlineContext) Value(key any) any {
+	if _, ok := key.(bots.ClockKey); ok {
+		return c.clock
+	}
+	return nil
+}
 
 // stop ends the context once the bot has answered, as a context cancelled after the call, and
 // puts it back into contexts for another decision, unless its channel was made (a goroutine of

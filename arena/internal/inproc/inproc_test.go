@@ -436,3 +436,63 @@ func BenchmarkInProcessMatch(b *testing.B) {
 		}
 	}
 }
+
+// clockReader is a bot that records the clock on its context at every decision, and the
+// context's deadline, then plays the first legal action.
+type clockReader struct {
+	mu   sync.Mutex
+	seen []clockSeen
+}
+
+type clockSeen struct {
+	clock    bots.Clock
+	ok       bool
+	deadline time.Time
+	asked    time.Time
+}
+
+func (c *clockReader) Decide(ctx context.Context, obs *engine.Observation) (engine.Action, error) {
+	clk, ok := bots.ClockOf(ctx)
+	dl, _ := ctx.Deadline()
+	c.mu.Lock()
+	c.seen = append(c.seen, clockSeen{clk, ok, dl, time.Now()})
+	c.mu.Unlock()
+	return obs.Legal[0], nil
+}
+
+// An in-process bot finds its clock on the context, as over gRPC: the decision's own
+// deadline and the bank the referee says is left; the context itself ends with the bank.
+func TestInProcessBotGetsItsClock(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	tc := domain.TimeControl{PerDecision: 30 * time.Second, Overage: 7 * time.Second, MaxStrikes: 3}
+	reader := &clockReader{}
+	players := []referee.Player{
+		{Bot: "reader", Conn: inproc.NewConn(reader, false), Clock: referee.NewClock(tc)},
+		{Bot: "r1", Conn: inproc.NewConn(builtinBot(t, "random", 1), false), Clock: referee.NewClock(tc)},
+		{Bot: "r2", Conn: inproc.NewConn(builtinBot(t, "random", 2), false), Clock: referee.NewClock(tc)},
+	}
+	if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "clock", Rules: r,
+		Deal: engine.DealFromSeed(r, 3, 0), Players: players, TimeControl: tc}); err != nil {
+		t.Fatal(err)
+	}
+	if len(reader.seen) == 0 {
+		t.Fatal("the bot was never asked")
+	}
+	for i, s := range reader.seen {
+		if !s.ok {
+			t.Fatalf("decision %d: no clock on the context", i)
+		}
+		// the bot answers at once: the bank stays full, and its own time is the 30 s per
+		// decision from about when it was asked (the referee sets it just before)
+		if s.clock.Overage != tc.Overage {
+			t.Errorf("decision %d: bank %v, want %v", i, s.clock.Overage, tc.Overage)
+		}
+		if own := s.clock.Deadline.Sub(s.asked); own > tc.PerDecision || own < tc.PerDecision-10*time.Second {
+			t.Errorf("decision %d: own time %v from the call, want about %v", i, own, tc.PerDecision)
+		}
+		if !s.deadline.Equal(s.clock.End()) {
+			t.Errorf("decision %d: context ends %v after the clock's deadline, want with the bank (%v)", i, s.deadline.Sub(s.clock.Deadline), tc.Overage)
+		}
+	}
+}

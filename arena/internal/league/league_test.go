@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
@@ -509,4 +510,87 @@ func running(t *testing.T, st leaguestore.Store, league string) int {
 		n += c.Running
 	}
 	return n
+}
+
+// A league of a standing ladder (an epoch, a gauntlet) pauses with the ladder: with the
+// ladder's row paused it starts no deal although its own row is not paused, and once the
+// ladder is resumed it plays to its end. Its matches count on the board it names: a filter
+// by the board's name selects them, and their sums are kept under it, not under the league.
+func TestALadderPausesItsLeaguesAndCountsThemOnItsBoard(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := memstore.New()
+	a := newArena(t, st, fourBots)
+	p := testPlan(t, "lad.epoch", plan.RoundRobin, 1, 2)
+	p.Ladder, p.Board = "lad", "lad"
+	if _, err := st.EnsureLeague(ctx, &domain.League{ID: "lad", Plan: `{"standing_ladder":"lad"}`}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetLeaguePaused(ctx, "lad", true); err != nil {
+		t.Fatal(err)
+	}
+	paused := make(chan struct{})
+	var once sync.Once
+	r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 2, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
+		Progress: func(pr league.Progress) {
+			if pr.Paused {
+				once.Do(func() { close(paused) })
+			}
+		}}
+	type result struct {
+		out *league.Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := r.Run(ctx, p, time.Time{})
+		done <- result{out, err}
+	}()
+	select {
+	case <-paused:
+	case res := <-done:
+		t.Fatalf("the league of a paused ladder ran: %v, %v", describe(res.out), res.err)
+	case <-time.After(time.Minute):
+		t.Fatal("the league of a paused ladder did not say it is paused within a minute")
+	}
+	// Paused before its first claim: not a deal is stored.
+	if n, err := st.LeagueDeals(ctx, "lad.epoch"); err != nil || n != 0 {
+		t.Errorf("the league of a paused ladder stored %d deals (%v)", n, err)
+	}
+	if err := st.SetLeaguePaused(ctx, "lad", false); err != nil {
+		t.Fatal(err)
+	}
+	var out *league.Outcome
+	select {
+	case res := <-done:
+		if res.err != nil || !res.out.Finished {
+			t.Fatalf("after the ladder's resume: %v, %v; want finished", describe(res.out), res.err)
+		}
+		out = res.out
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the league did not finish within 2 minutes of the ladder's resume")
+	}
+	ms, err := st.ListMatches(ctx, domain.MatchFilter{LeagueID: "lad"})
+	if err != nil || len(ms) == 0 {
+		t.Fatalf("the board's matches: %d, %v", len(ms), err)
+	}
+	for _, m := range ms {
+		if m.Spec.LeagueID != "lad.epoch" || m.Spec.Board != "lad" {
+			t.Errorf("match %s: league %q, board %q; want the epoch's, on the ladder's board", m.ID, m.Spec.LeagueID, m.Spec.Board)
+		}
+	}
+	onBoard, err := app.Leaderboard(ctx, st, app.BoardQuery{Filter: domain.MatchFilter{LeagueID: "lad"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if onBoard.StoredDeals != out.Played || len(onBoard.Bots) != len(fourBots) {
+		t.Errorf("the ladder's board: %d deals, %d bots; want the league's %d deals and its %d bots", onBoard.StoredDeals, len(onBoard.Bots), out.Played, len(fourBots))
+	}
+	own, err := app.Leaderboard(ctx, st, app.BoardQuery{Filter: domain.MatchFilter{LeagueID: "lad.epoch"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.Deals != 0 {
+		t.Errorf("the epoch's own board rates %d deals; its matches count on the ladder's", own.Deals)
+	}
 }

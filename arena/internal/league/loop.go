@@ -340,19 +340,19 @@ func (l *loop) pollForWork() {
 // says so when that changes: a paused league claims no jobs and starts no deal (the jobs in
 // hand keep their leases and wait), the deals being played finish, its bots stay connected.
 func (l *loop) checkPaused() {
-	lg, err := l.ru.r.Store.GetLeague(l.ctx, l.ru.p.League)
+	paused, err := l.pausedNow()
 	if err != nil {
 		if l.ctx.Err() == nil {
 			l.ru.log.Warn("could not read whether the league is paused", zap.Error(err))
 		}
 		return
 	}
-	if lg.Paused == l.paused {
+	if paused == l.paused {
 		return
 	}
-	l.paused = lg.Paused
+	l.paused = paused
 	l.ru.mu.Lock()
-	l.ru.paused = lg.Paused
+	l.ru.paused = paused
 	if l.paused {
 		l.ru.resumed = make(chan struct{})
 	} else {
@@ -367,6 +367,20 @@ func (l *loop) checkPaused() {
 		l.ru.log.Info("league resumed")
 	}
 	l.ru.progress()
+}
+
+// pausedNow reads whether the league is paused: itself, or the standing ladder it is part
+// of (an epoch or a gauntlet of it), which a pause of the ladder pauses as a whole.
+func (l *loop) pausedNow() (bool, error) {
+	lg, err := l.ru.r.Store.GetLeague(l.ctx, l.ru.p.League)
+	if err != nil || lg.Paused || l.ru.p.Ladder == "" {
+		return err == nil && lg.Paused, err
+	}
+	ladder, err := l.ru.r.Store.GetLeague(l.ctx, l.ru.p.Ladder)
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil && ladder.Paused, err
 }
 
 // timeLimitReached stops claiming and gives the jobs in flight Drain to finish.

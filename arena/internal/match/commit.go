@@ -2,6 +2,7 @@ package match
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -59,28 +60,46 @@ func NewNonce() string {
 // per table: Commitment hashes the same text as it is written.
 func CommitmentText(spec domain.MatchSpec, nonce string) (string, error) {
 	var b strings.Builder
-	if err := writeCommitment(&b, spec, nonce, CommitmentVersionNumber); err != nil {
+	if err := writeCommitment(context.Background(), &b, spec, nonce, CommitmentVersionNumber); err != nil {
 		return "", err
 	}
 	return b.String(), nil
 }
 
-// scheduleManifest is ManifestOf the schedule's tables, counted a table at a time.
-func scheduleManifest(s *Schedule) Manifest {
+// checkEvery is how many tables the walks over a whole plan go between looks at their
+// context: a plan may hold a million tables, and an interrupted command stops within seconds.
+const checkEvery = 4096
+
+// scheduleManifest is ManifestOf the schedule's tables, counted a table at a time (no table
+// is kept); it stops with ctx's error.
+func scheduleManifest(ctx context.Context, s *Schedule) (Manifest, error) {
 	per := map[int]int{}
 	var m Manifest
 	for t := range s.All() {
+		if m.Deals%checkEvery == 0 && ctx.Err() != nil {
+			return Manifest{}, ctx.Err()
+		}
 		m.Deals++
 		per[t.Group]++
 		m.Seatings = max(m.Seatings, per[t.Group])
 	}
 	m.Groups = len(per)
-	return m
+	return m, nil
+}
+
+// ManifestOfSpec is ManifestOf the match's planned tables, counted as they are made rather
+// than collected (a plan of a million deals is not held in memory); it stops with ctx's error.
+func ManifestOfSpec(ctx context.Context, spec domain.MatchSpec) (Manifest, error) {
+	s, err := NewSchedule(spec)
+	if err != nil {
+		return Manifest{}, err
+	}
+	return scheduleManifest(ctx, s)
 }
 
 // writeCommitment writes CommitmentText in construction version (1: without the manifest
-// line) to w, a table at a time.
-func writeCommitment(w io.Writer, spec domain.MatchSpec, nonce string, version int) error {
+// line) to w, a table at a time; it stops with ctx's error.
+func writeCommitment(ctx context.Context, w io.Writer, spec domain.MatchSpec, nonce string, version int) error {
 	if version != 1 && version != 2 {
 		return fmt.Errorf("commitment version %d: this build knows versions 1 and 2", version)
 	}
@@ -106,10 +125,16 @@ func writeCommitment(w io.Writer, spec domain.MatchSpec, nonce string, version i
 		fmt.Fprintf(bw, "deals seed %s count %d\n", strconv.FormatUint(spec.Seed, 10), count)
 	}
 	if version >= 2 {
-		mf := scheduleManifest(s)
+		mf, err := scheduleManifest(ctx, s)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(bw, "manifest deals %d groups %d seatings %d\n", mf.Deals, mf.Groups, mf.Seatings)
 	}
 	for t := range s.All() {
+		if t.Number%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		bw.WriteString("table ")
 		bw.WriteString(strconv.Itoa(t.Number))
 		bw.WriteString(" group ")
@@ -123,12 +148,12 @@ func writeCommitment(w io.Writer, spec domain.MatchSpec, nonce string, version i
 
 // Commitment is the lowercase hex SHA-256 of CommitmentText.
 func Commitment(spec domain.MatchSpec, nonce string) (string, error) {
-	return commitment(spec, nonce, CommitmentVersionNumber)
+	return commitment(context.Background(), spec, nonce, CommitmentVersionNumber)
 }
 
-func commitment(spec domain.MatchSpec, nonce string, version int) (string, error) {
+func commitment(ctx context.Context, spec domain.MatchSpec, nonce string, version int) (string, error) {
 	h := sha256.New()
-	if err := writeCommitment(h, spec, nonce, version); err != nil {
+	if err := writeCommitment(ctx, h, spec, nonce, version); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -149,8 +174,8 @@ func Commit(m *domain.Match) error {
 // revealed nonce and the plan they give hash to the commitment, in the construction the match
 // says it used. Version 0 is a commitment whose construction was not recorded (a match stored
 // before versions were, one imported from a record that does not say): it holds if either
-// construction gives it.
-func VerifyCommitment(m *domain.Match) error {
+// construction gives it. It walks the whole plan, and stops with ctx's error.
+func VerifyCommitment(ctx context.Context, m *domain.Match) error {
 	switch {
 	case m.Commitment == "":
 		return fmt.Errorf("match %s made no commitment (stored by an arena that did not commit)", m.ID)
@@ -164,7 +189,10 @@ func VerifyCommitment(m *domain.Match) error {
 	var got string
 	for _, v := range versions {
 		var err error
-		if got, err = commitment(m.Spec, m.Nonce, v); err != nil {
+		if got, err = commitment(ctx, m.Spec, m.Nonce, v); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return fmt.Errorf("match %s: %w", m.ID, err)
 		}
 		if got == m.Commitment {

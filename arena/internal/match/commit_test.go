@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -39,14 +40,14 @@ func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 		}
 	}
 	m := &domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce, CommitmentVersion: CommitmentVersionNumber}
-	if err := VerifyCommitment(m); err != nil {
+	if err := VerifyCommitment(context.Background(), m); err != nil {
 		t.Errorf("VerifyCommitment of the honest match: %v", err)
 	}
 	m.Spec.Seed = 1
-	if err := VerifyCommitment(m); err == nil {
+	if err := VerifyCommitment(context.Background(), m); err == nil {
 		t.Error("VerifyCommitment passed a match whose seed was changed after it committed")
 	}
-	if err := VerifyCommitment(&domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}); err != nil {
+	if err := VerifyCommitment(context.Background(), &domain.Match{ID: "m", Spec: base, Commitment: want, Nonce: nonce}); err != nil {
 		t.Errorf("a version-2 commitment of unrecorded version: %v", err)
 	}
 	// The text binds the manifest; a match stored before version 2 is checked in version 1.
@@ -54,13 +55,13 @@ func TestCommitmentBindsSeedRulesSeatingAndNonce(t *testing.T) {
 	if err != nil || !strings.HasPrefix(text, "tapp deal commitment 2\n") || !strings.Contains(text, "\nmanifest deals 6 groups 6 seatings 1\n") {
 		t.Errorf("commitment text %q, %v; want version 2 with the manifest", text, err)
 	}
-	old, err := commitment(base, nonce, 1)
+	old, err := commitment(context.Background(), base, nonce, 1)
 	if err != nil || old == want {
 		t.Fatalf("version 1: %q, %v; want another hash than version 2's", old, err)
 	}
 	for _, version := range []int{0, 1} { // 0: the version not recorded
 		m := &domain.Match{ID: "m", Spec: base, Commitment: old, Nonce: nonce, CommitmentVersion: version}
-		if err := VerifyCommitment(m); err != nil {
+		if err := VerifyCommitment(context.Background(), m); err != nil {
 			t.Errorf("a version-1 commitment stored as version %d: %v", version, err)
 		}
 	}
@@ -80,7 +81,7 @@ func TestCreateCommits(t *testing.T) {
 	if st.created == nil || st.created.Commitment == "" || len(st.created.Nonce) != 32 {
 		t.Fatalf("stored match %+v: want a commitment and a 32-digit nonce", st.created)
 	}
-	if err := VerifyCommitment(m); err != nil {
+	if err := VerifyCommitment(context.Background(), m); err != nil {
 		t.Error(err)
 	}
 }
@@ -94,4 +95,29 @@ type createOnly struct {
 func (s *createOnly) CreateMatch(_ context.Context, m *domain.Match) error {
 	s.created = m
 	return nil
+}
+
+// Checking the commitment of a match of the most deals walks a million tables: an interrupted
+// command (its context ended) stops the walk with the context's error rather than finishing
+// it, and the manifest counted as the plan is made is the one its collected tables give.
+func TestCommitmentWalksStopWithTheirContext(t *testing.T) {
+	t.Parallel()
+	spec := domain.MatchSpec{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: MaxDeals, Seed: 8, Duplicate: true}
+	nonce := NewNonce()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := &domain.Match{ID: "m", Spec: spec, Commitment: strings.Repeat("0", 64), Nonce: nonce, CommitmentVersion: CommitmentVersionNumber}
+	if err := VerifyCommitment(ctx, m); !errors.Is(err, context.Canceled) {
+		t.Errorf("VerifyCommitment with its context ended: %v, want %v", err, context.Canceled)
+	}
+	if _, err := ManifestOfSpec(ctx, spec); !errors.Is(err, context.Canceled) {
+		t.Errorf("ManifestOfSpec with its context ended: %v, want %v", err, context.Canceled)
+	}
+	small := spec
+	small.Deals = 5
+	got, err := ManifestOfSpec(context.Background(), small)
+	tables, _ := Plan(small)
+	if want := ManifestOf(tables); err != nil || got != want {
+		t.Errorf("ManifestOfSpec = %+v, %v; want %+v", got, err, want)
+	}
 }

@@ -84,7 +84,9 @@ func verifyStored(ctx context.Context, st Store, matchID string, light *lightRea
 	}
 	m := MatchOf(am)
 	rep := &Report{}
-	rep.checkCommitment(am, 0)
+	if err := rep.checkCommitment(ctx, am, 0); err != nil {
+		return nil, err
+	}
 	if am.Commitment == "" && am.CommitmentVersion >= 2 {
 		rep.problem(matchID, 0, -1, RecCommitment, "the match was recorded by an arena that commits to every match's deals "+
 			"(commitment version %d), but it has no commitment: it was removed (and the chain's anchor with it)", am.CommitmentVersion)
@@ -97,8 +99,12 @@ func verifyStored(ctx context.Context, st Store, matchID string, light *lightRea
 	if err != nil {
 		return nil, err
 	}
-	tables, err := match.Plan(am.Spec)
-	if err != nil {
+	manifest, err := match.ManifestOfSpec(ctx, am.Spec)
+	planned := err == nil
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
 		rep.problem(matchID, 0, -1, RecForeign, "the match's plan cannot be made: %v", err)
 	}
 	v := &storedCheck{ctx: ctx, st: st, m: m, gate: gate, rep: rep, pots: map[int][2]int{}, light: light}
@@ -130,8 +136,8 @@ func verifyStored(ctx context.Context, st Store, matchID string, light *lightRea
 		stored = append(stored, l.Number)
 	}
 	stored = append(stored, chain.Unchained...)
-	if tables != nil {
-		rep.checkManifest(am, match.ManifestOf(tables), stored, v.chainOK)
+	if planned {
+		rep.checkManifest(am, manifest, stored, v.chainOK)
 	}
 	return rep, nil
 }

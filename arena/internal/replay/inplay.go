@@ -31,7 +31,7 @@ type Gate struct {
 	league  string
 	open    bool          // every deal of the match is open
 	groupOf map[int]int   // deal number → its deal source (group), for a match not all open
-	closed  map[int][]int // group → the planned deal numbers of the match not stored yet (stand-alone)
+	missing map[int][]int // group → the planned deal numbers of the match not stored yet (stand-alone)
 	busy    map[int]bool  // group → not done at some table of the round (league)
 	round   int
 }
@@ -90,13 +90,13 @@ func NewGate(ctx context.Context, st GateStore, m *domain.Match) (*Gate, error) 
 	for _, n := range nums {
 		stored[n] = true
 	}
-	g.closed = make(map[int][]int)
+	g.missing = make(map[int][]int)
 	for _, t := range tables {
 		if !stored[t.Number] {
-			g.closed[t.Group] = append(g.closed[t.Group], t.Number)
+			g.missing[t.Group] = append(g.missing[t.Group], t.Number)
 		}
 	}
-	g.open = len(g.closed) == 0
+	g.open = len(g.missing) == 0
 	return g, nil
 }
 
@@ -106,27 +106,50 @@ func (g *Gate) AllOpen() bool { return g == nil || g.open }
 // Check is nil when deal number may be shown, else an error wrapping ErrInPlay that says which
 // deals hold it back and when it opens.
 func (g *Gate) Check(number int) error {
-	if g.AllOpen() {
+	group, closed := g.closed(number)
+	if !closed {
 		return nil
 	}
-	group, ok := g.groupOf[number]
-	if !ok {
-		return nil // not a deal of the plan: it shares its cards with no other
-	}
 	if g.busy != nil {
-		if !g.busy[group] {
-			return nil
-		}
 		return fmt.Errorf("deal %d of match %s: %w: deal source %d is still being played at a table of round %d of league %s, "+
 			"whose matches all deal it (its replay opens when they are finished)", number, g.matchID, ErrInPlay, group, g.round, g.league)
 	}
-	missing := g.closed[group]
-	if len(missing) == 0 {
-		return nil
-	}
-	others := slices.DeleteFunc(slices.Clone(missing), func(n int) bool { return n == number })
+	others := slices.DeleteFunc(slices.Clone(g.missing[group]), func(n int) bool { return n == number })
 	return fmt.Errorf("deal %d of match %s: %w: it shares its cards with deal(s) %s of its group, not finished yet "+
 		"(its replay opens when they are)", number, g.matchID, ErrInPlay, NumberRanges(others))
+}
+
+// closed reports whether deal number may not be shown yet, and its group.
+func (g *Gate) closed(number int) (group int, closed bool) {
+	if g.AllOpen() {
+		return 0, false
+	}
+	group, ok := g.groupOf[number]
+	if !ok {
+		return 0, false // not a deal of the plan: it shares its cards with no other
+	}
+	if g.busy != nil {
+		return group, g.busy[group]
+	}
+	return group, len(g.missing[group]) > 0
+}
+
+// HeldBelow lists, ascending, the planned deal numbers below number that may not be shown
+// yet, stored or not (none when the match is all open): a score over the match's stored deals
+// leaves out those of them that are stored, whenever they were stored, since a deal stored
+// after the gate was read is one the gate holds back.
+func (g *Gate) HeldBelow(number int) []int {
+	if g.AllOpen() {
+		return nil
+	}
+	var out []int
+	for n := range g.groupOf {
+		if _, closed := g.closed(n); closed && n < number {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Closed counts the deals among numbers that may not be shown yet.

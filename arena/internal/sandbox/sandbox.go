@@ -35,6 +35,10 @@ const (
 	None  = "none"
 )
 
+// DefaultOrder is the order in which New("") takes the back ends present: those within the
+// latency budget first (see New).
+var DefaultOrder = []string{Bwrap, Runsc}
+
 // Names lists the back ends, strongest first.
 var Names = []string{Runsc, Bwrap, None}
 
@@ -112,8 +116,13 @@ type Sandbox interface {
 // ErrNotAvailable says a back end is missing on this host.
 var ErrNotAvailable = errors.New("sandbox not available")
 
-// New returns the back end of that name, or the strongest present for "" (runsc, then
-// bwrap; never none, which confines nothing: ask for it by name).
+// New returns the back end of that name, or for "" the default: the strongest present that
+// keeps within the latency budget of a hosted bot's decision (at most 20% at p50 over the
+// same bot unconfined), bwrap, then runsc; never none, which confines nothing: ask for it
+// by name. runsc is the stronger wall but not the default: on the ptrace platform (the only
+// one Debian's gVisor has; KVM does not start in a VM without nested virtualisation) every
+// system call of the bot costs tens of µs, and a decision takes several times as long
+// (docs/BENCHMARKS.md, "Hosted bots"). Ask for it by name where that is worth it.
 func New(name string, o Options) (Sandbox, error) {
 	if o.User == nil && os.Geteuid() == 0 {
 		o.User = &launch.Credential{UID: 65534, GID: 65534}
@@ -129,7 +138,7 @@ func New(name string, o Options) (Sandbox, error) {
 	switch name {
 	case "":
 		var missing []string
-		for _, n := range []string{Runsc, Bwrap} {
+		for _, n := range DefaultOrder {
 			sb, err := New(n, o)
 			if err == nil {
 				return sb, nil

@@ -82,6 +82,9 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 	if err := s.execOps(ctx, tx, b.results); err != nil {
 		return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("results: %w", err))
 	}
+	if err := s.execOps(ctx, tx, b.scores); err != nil {
+		return s.wrapSave(first.MatchID, first.Number, fmt.Errorf("running scores: %w", err))
+	}
 	if err := s.writeRatingSums(ctx, tx, b.sums); err != nil {
 		return s.wrapSave(first.MatchID, first.Number, err)
 	}
@@ -102,12 +105,12 @@ func (s *Store) saveBatch(ctx context.Context, ds []*domain.DealRecord, hooks sa
 
 // dealBatch is what a batch of deals writes, prepared before its transaction begins: the
 // deals' rows with their digests, the results of those that are not compact records, the
-// leaderboard's aggregates and the league's running totals.
+// leaderboard's aggregates, the matches' running scores and the league's running totals.
 type dealBatch struct {
-	digests                [][32]byte
-	dealArgs               []any
-	deals, results, totals []writeOp
-	sums                   *ratingBatch
+	digests                        [][32]byte
+	dealArgs                       []any
+	deals, results, scores, totals []writeOp
+	sums                           *ratingBatch
 }
 
 // prepareBatch encodes the deals and builds the batch's statements (as few as possible),
@@ -137,7 +140,10 @@ func (s *Store) prepareBatch(ctx context.Context, ds []*domain.DealRecord) (*dea
 	if b.totals, err = s.aggregateOps(ctx, ds); err != nil { // the league's running totals, aggregates.go
 		return nil, s.wrapSave(first.MatchID, first.Number, err)
 	}
-	for _, op := range slices.Concat(b.deals, b.results, b.totals) {
+	if b.scores, err = s.scoreOps(ctx, ds); err != nil { // the matches' running scores, scores.go
+		return nil, s.wrapSave(first.MatchID, first.Number, err)
+	}
+	for _, op := range slices.Concat(b.deals, b.results, b.scores, b.totals) {
 		if _, err := s.stmt(ctx, op.query); err != nil {
 			return nil, s.wrapSave(first.MatchID, first.Number, err)
 		}

@@ -59,6 +59,11 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHIN
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return false, err
 	}
+	if sp.Board != "" && s.schema >= boardSchema {
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE matches SET board = ? WHERE id = ?`), sp.Board, m.ID); err != nil {
+			return false, err
+		}
+	}
 	// A separate statement, so that a match with the default clock is stored by the
 	// statement every schema version knows (the tests of old schemas store such matches).
 	if sp.TimeControl.Scope == domain.ClockPerMatch && s.schema >= clockScopeSchema {
@@ -141,7 +146,7 @@ func (s *Store) UpdateMatch(ctx context.Context, m *domain.Match) error {
 
 const matchColumns = `m.id, m.league_id, m.rules, m.bots, m.deals, m.seed, m.duplicate, m.deals_text,
 	m.per_decision_us, m.overage_us, m.max_strikes, m.status, m.started, m.finished, m.forfeited, m.format, m.rounds,
-	m.commitment, m.nonce, m.decisions, m.fallbacks, ` + chainColumns + `, ` + clockColumns
+	m.commitment, m.nonce, m.decisions, m.fallbacks, ` + chainColumns + `, ` + clockColumns + `, ` + boardColumn
 
 // chainColumns are the match's columns of schema version 15, read as zeros from an older one;
 // clockColumns those of clockScopeSchema, read as the match's clock (as it was played) from an
@@ -151,6 +156,8 @@ const (
 	unchainColumns  = `0, 0, 0, NULL`
 	clockColumns    = `m.clock_scope, m.admission`
 	oldClockColumns = `'match', ''`
+	boardColumn     = `m.board`
+	noBoardColumn   = `''`
 )
 
 // matchColumnsOf is matchColumns for the store's schema.
@@ -162,12 +169,19 @@ func (s *Store) matchColumnsOf() string {
 	if s.schema < clockScopeSchema {
 		cols = strings.Replace(cols, clockColumns, oldClockColumns, 1)
 	}
+	if s.schema < boardSchema {
+		cols = strings.Replace(cols, boardColumn, noBoardColumn, 1)
+	}
 	return cols
 }
 
 // clockScopeSchema is the schema version that keeps a match's clock scope and admission
 // (migrations/*/0019_clock_scope.sql).
 const clockScopeSchema = 19
+
+// boardSchema is the schema version that keeps the board a match counts on
+// (migrations/*/0022_match_board.sql).
+const boardSchema = 22
 
 func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	var (
@@ -181,7 +195,7 @@ func scanMatch(sc interface{ Scan(...any) error }) (*domain.Match, error) {
 	if err := sc.Scan(&m.ID, &sp.LeagueID, &rules, &bots, &sp.Deals, &seed, &sp.Duplicate, &sp.DealsText,
 		&perDecision, &overage, &sp.TimeControl.MaxStrikes, &status, &started, &finished, &forfeited,
 		&sp.Format, &sp.Rounds, &m.Commitment, &m.Nonce, &m.Decisions, &m.Fallbacks, &m.CommitmentVersion,
-		&m.ChainVersion, &m.ChainLength, &m.ChainHead, &scope, &admit); err != nil {
+		&m.ChainVersion, &m.ChainLength, &m.ChainHead, &scope, &admit, &sp.Board); err != nil {
 		return nil, err
 	}
 	if scope == string(domain.ClockPerMatch) {
@@ -242,7 +256,14 @@ func filterWhere(f domain.MatchFilter, s *Store, league string) (string, []any) 
 		conds = append(conds, `EXISTS (SELECT 1 FROM match_bots mb WHERE mb.match_id = m.id AND mb.bot = ?)`)
 		args = append(args, f.Bot)
 	}
-	if f.LeagueID != "" {
+	if f.LeagueID != "" && s.schema >= boardSchema {
+		// A league, or the board of a ladder's epochs: the matches of each through its index
+		// (an OR of the two columns would scan every match; board <> '' lets the partial
+		// index answer).
+		conds = append(conds, `m.id IN (SELECT id FROM matches WHERE league_id = ?
+	UNION ALL SELECT id FROM matches WHERE board = ? AND board <> '')`)
+		args = append(args, f.LeagueID, f.LeagueID)
+	} else if f.LeagueID != "" {
 		conds = append(conds, league+` = ?`)
 		args = append(args, f.LeagueID)
 	}

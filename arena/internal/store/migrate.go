@@ -257,6 +257,7 @@ var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	16: convertSourceSums,
 	17: convertLeagueBots,
 	18: convertEloPoints,
+	28: convertScoreBlocks,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

@@ -363,7 +363,8 @@ func compareScopes(a, b board.Scope) int {
 }
 
 // ratingInfo is what the sums need of a match (its duplicate flag besides matchInfo's rules
-// and league), read once per match and kept like matchInfo.
+// and league), read once per match and kept like matchInfo. Its League is the board the match
+// counts on: its league's, or the one it names (MatchSpec.Board, a standing ladder's).
 func (s *Store) ratingInfo(ctx context.Context, matchID string) (board.MatchInfo, error) {
 	if v, ok := s.ratingInfos.Load(matchID); ok {
 		return v.(board.MatchInfo), nil
@@ -373,10 +374,15 @@ func (s *Store) ratingInfo(ctx context.Context, matchID string) (board.MatchInfo
 		return board.MatchInfo{}, err
 	}
 	var dup bool
-	if err := s.r.QueryRowContext(ctx, s.rebind(`SELECT duplicate FROM matches WHERE id = ?`), matchID).Scan(&dup); err != nil {
+	var boardOf string // the board the match counts on, when not its league's (a ladder's epochs)
+	q := `SELECT duplicate, '' FROM matches WHERE id = ?`
+	if s.schema >= boardSchema {
+		q = `SELECT duplicate, board FROM matches WHERE id = ?`
+	}
+	if err := s.r.QueryRowContext(ctx, s.rebind(q), matchID).Scan(&dup, &boardOf); err != nil {
 		return board.MatchInfo{}, s.wrap("read match "+matchID, err)
 	}
-	info := board.MatchInfo{ID: matchID, League: league, Rules: formatRules(rules), Duplicate: dup, Players: rules.Players}
+	info := board.MatchInfo{ID: matchID, League: cmp.Or(boardOf, league), Rules: formatRules(rules), Duplicate: dup, Players: rules.Players}
 	if s.ratingInfoCount.Add(1) > maxCachedMatches {
 		s.ratingInfos.Clear()
 		s.ratingInfoCount.Store(1)
@@ -584,7 +590,7 @@ func (s *Store) taintedQuery(f domain.MatchFilter) (string, []any) {
 	var args, fargs []any
 	if f.LeagueID != "" {
 		conds, args = append(conds, "rm.league_id = ?"), append(args, f.LeagueID)
-		fconds, fargs = append(fconds, "m.league_id = ?"), append(fargs, f.LeagueID)
+		fconds, fargs = append(fconds, "rm.league_id = ?"), append(fargs, f.LeagueID) // the board's (MatchSpec.Board)
 	}
 	if f.Rules != "" {
 		conds, args = append(conds, "rm.rules = ?"), append(args, f.Rules)

@@ -263,6 +263,7 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 			"ALTER TABLE matches DROP COLUMN chain_len", "ALTER TABLE matches DROP COLUMN chain_head",
 			"ALTER TABLE deals DROP COLUMN chain_seq", "ALTER TABLE deals DROP COLUMN chain_link",
 			"ALTER TABLE matches DROP COLUMN clock_scope", "ALTER TABLE matches DROP COLUMN admission",
+			"DROP INDEX matches_board", "ALTER TABLE matches DROP COLUMN board",
 			"DROP TABLE league_bots", "ALTER TABLE leagues DROP COLUMN paused", "ALTER TABLE leagues DROP COLUMN matches",
 			"ALTER TABLE leagues DROP COLUMN matches_finished",
 			"DELETE FROM schema_migrations WHERE version >= 12"}, undoMigration16()) {

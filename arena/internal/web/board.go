@@ -53,7 +53,8 @@ func boardToProto(lb *board.Leaderboard) *viewv1.GetLeaderboardResponse {
 }
 
 // historyToProto is the board's rating over its league's time: each bot's headline with its
-// interval at each point the store kept (a few dozen, never a point per match or deal); and
+// interval at the points the store kept (a hundred or so, never a point per match or deal),
+// thinned to maxRatingPoints; and
 // beneath each bot, its multiplayer Elo after some of its finished matches (elo).
 func historyToProto(lb *board.Leaderboard, elo []board.BotEloHistory) *viewv1.GetRatingHistoryResponse {
 	resp := &viewv1.GetRatingHistoryResponse{Unit: lb.Unit,
@@ -84,7 +85,7 @@ func historyToProto(lb *board.Leaderboard, elo []board.BotEloHistory) *viewv1.Ge
 			h.Elo = append(h.Elo, pt)
 		}
 	}
-	for _, p := range lb.History {
+	for _, p := range thinned(lb.History, maxRatingPoints) {
 		for _, b := range p.Bots {
 			h := byBot[b.Bot]
 			if h == nil { // a bot of the league's board that the filter left out
@@ -95,4 +96,17 @@ func historyToProto(lb *board.Leaderboard, elo []board.BotEloHistory) *viewv1.Ge
 		}
 	}
 	return resp
+}
+
+// thinned is at most n of points (n ≥ 2): the first, the last, and others evenly spaced
+// between.
+func thinned(points []board.HistoryPoint, n int) []board.HistoryPoint {
+	if len(points) <= n {
+		return points
+	}
+	out := make([]board.HistoryPoint, 0, n)
+	for i := range n {
+		out = append(out, points[i*(len(points)-1)/(n-1)])
+	}
+	return out
 }

@@ -40,3 +40,23 @@ func TestRatingHistoryIsTheHeadlineWithItsBand(t *testing.T) {
 		t.Errorf("a's Elo %v (none was given), Elo rating %q", resp.Bots[0].Elo, resp.EloRating)
 	}
 }
+
+// A long league's headline history is thinned to maxRatingPoints, its first and last point
+// kept and the rest evenly spaced, in order: the answer's size does not grow with the league.
+func TestRatingHistoryIsThinned(t *testing.T) {
+	t.Parallel()
+	lb := &board.Leaderboard{Unit: "cents", Bots: []board.Standing{{Bot: "a"}}}
+	for c := int64(1); c <= 104; c++ {
+		lb.History = append(lb.History, board.HistoryPoint{Clock: c, At: time.Unix(c, 0), Bots: []board.HistoryBot{{Bot: "a", Rating: float64(c)}}})
+	}
+	pts := historyToProto(lb, nil).Bots[0].Points
+	if len(pts) != maxRatingPoints || pts[0].Clock != 1 || pts[len(pts)-1].Clock != 104 {
+		t.Fatalf("%d points from clock %d to %d, want %d from 1 to 104", len(pts), pts[0].Clock, pts[len(pts)-1].Clock, maxRatingPoints)
+	}
+	lo := int64(103 / (maxRatingPoints - 1)) // evenly spaced: every gap this or one more
+	for i := 1; i < len(pts); i++ {
+		if gap := pts[i].Clock - pts[i-1].Clock; gap < lo || gap > lo+1 {
+			t.Errorf("points %d and %d are %d clocks apart, want %d or %d (evenly spaced)", i-1, i, gap, lo, lo+1)
+		}
+	}
+}

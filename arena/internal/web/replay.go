@@ -2,14 +2,11 @@ package web
 
 import (
 	"context"
-	"maps"
-	"slices"
 	"strconv"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
 	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/engine"
@@ -59,7 +56,7 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	before, counted, err := v.scoreBefore(ctx, stored, played, rec.Number, gate)
+	before, counted, err := v.scoreBefore(ctx, stored.ID, rec.Number, gate)
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -74,68 +71,6 @@ func (v *View) GetReplay(ctx context.Context, req *viewv1.GetReplayRequest) (*vi
 		resp.Steps = append(resp.Steps, p)
 	}
 	return resp, nil
-}
-
-// matchScores are a match's running totals, by deal, as far as its stored deals go.
-type matchScores struct {
-	stored  int                // the match's stored deals when they were summed
-	numbers []int              // the deal numbers, ascending
-	net     []map[string]int64 // net[i]: each bot's net over the deals before numbers[i]
-	payoffs []map[string]int64 // payoffs[i]: each bot's payoff in deal numbers[i]
-}
-
-// scoreBefore is each bot's net over the match's deals played before deal number, and how
-// many there were (read once per match and number of stored deals: a long match's deals are
-// summed once, not per step or per poll). A deal whose cards are still in play at another
-// table (gate) is left out, as GetMatch leaves it out of the match's net: its payoffs would
-// tell its settlement.
-func (v *View) scoreBefore(ctx context.Context, m *domain.Match, stored, number int, gate *replay.Gate) (map[string]int64, int, error) {
-	v.mu.Lock()
-	sc := v.scores[m.ID]
-	v.mu.Unlock()
-	if sc == nil || sc.stored != stored {
-		deals, err := v.Store.DealSummaries(ctx, m.ID)
-		if err != nil {
-			return nil, 0, err
-		}
-		sc = &matchScores{stored: stored}
-		sum := map[string]int64{}
-		for i := range deals {
-			d := &deals[i]
-			sc.numbers = append(sc.numbers, d.Number)
-			sc.net = append(sc.net, maps.Clone(sum))
-			pay := make(map[string]int64, len(d.Results))
-			for _, r := range d.Results {
-				sum[r.Bot] += int64(r.Payoff)
-				pay[r.Bot] += int64(r.Payoff)
-			}
-			sc.payoffs = append(sc.payoffs, pay)
-		}
-		v.mu.Lock()
-		if v.scores == nil || len(v.scores) > 64 { // a View made without NewView keeps them too
-			v.scores = make(map[string]*matchScores)
-		}
-		v.scores[m.ID] = sc
-		v.mu.Unlock()
-	}
-	i, found := slices.BinarySearch(sc.numbers, number)
-	if gate.AllOpen() {
-		if !found {
-			return map[string]int64{}, i, nil
-		}
-		return sc.net[i], i, nil
-	}
-	net, counted := map[string]int64{}, 0
-	for k := range i {
-		if gate.Check(sc.numbers[k]) != nil {
-			continue
-		}
-		counted++
-		for b, p := range sc.payoffs[k] {
-			net[b] += p
-		}
-	}
-	return net, counted, nil
 }
 
 // neighbours are the numbers of the match's stored deals around deal n (replayNeighbours on

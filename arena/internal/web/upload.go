@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"net"
 	"net/http"
-	"strings"
 
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
 // Submissions stores a hosted bot's new version for the bot's token holder: the hosting use
@@ -33,60 +36,89 @@ type Upload struct {
 // MaxUpload bounds an uploaded archive (the hosting use case's own bound on a source).
 const MaxUpload = 64 << 20
 
-// uploadHandler is the dashboard's upload of a hosted bot's version, for the bot's token holder:
-// POST /api/submissions?bot=NAME&lang=go|python[&entry=FILE] with the bot's token as a Bearer
-// header and the source as the body (a .tar.gz, or a .zip with ?format=zip); `tapp submit
-// --web URL` and the page upload.html use it. The version is stored queued: the standing
-// ladder builds it. Errors are JSON {"code", "message"} with the codes of the API
-// (invalid_argument, permission_denied, unauthenticated). A token never crosses a network
-// in clear text: over plain HTTP only loopback clients may upload.
-func uploadHandler(submit Submissions, log *zap.Logger) http.Handler {
+// maxUploadBody bounds the HTTP body of an upload: the archive in protobuf JSON (base64, a
+// third larger) and the other fields. maxUploadMessage bounds the message the transcoder
+// hands the service's gRPC server (the archive as bytes).
+const (
+	maxUploadBody    = MaxUpload/3*4 + 1<<20
+	maxUploadMessage = MaxUpload + 1<<20
+)
+
+// submissionService is the SubmissionService (proto/tapp/view/v1/submission.proto): a
+// hosted bot's new version for its token holder, which the upload page and `tapp submit
+// --web` send. Its own gRPC server (registerSubmissions) takes messages up to
+// maxUploadMessage; the view's keeps the default limit.
+type submissionService struct {
+	viewv1.UnimplementedSubmissionServiceServer
+	submit Submissions
+	log    *zap.Logger
+}
+
+var archiveFormats = map[viewv1.ArchiveFormat]string{
+	viewv1.ArchiveFormat_ARCHIVE_FORMAT_UNSPECIFIED: "tar.gz",
+	viewv1.ArchiveFormat_ARCHIVE_FORMAT_TAR_GZ:      "tar.gz",
+	viewv1.ArchiveFormat_ARCHIVE_FORMAT_ZIP:         "zip",
+}
+
+// SubmitVersion stores the version, queued for its build on the ladder.
+func (s *submissionService) SubmitVersion(ctx context.Context, req *viewv1.SubmitVersionRequest) (*viewv1.SubmitVersionResponse, error) {
+	token := bearer(ctx)
+	if token == "" {
+		return nil, status.Error(codes.Unauthenticated, "send the bot's token as authorization: Bearer TOKEN")
+	}
+	format, ok := archiveFormats[req.GetFormat()]
+	if !ok {
+		return nil, status.Errorf(codes.InvalidArgument, "format: unknown archive format %d", req.GetFormat())
+	}
+	if n := len(req.GetArchive()); n > MaxUpload {
+		return nil, status.Errorf(codes.InvalidArgument, "archive: %d MiB, more than the %d MiB a version may have", n>>20, MaxUpload>>20)
+	}
+	sub, err := s.submit(ctx, Upload{Bot: req.GetBot(), Token: token, Lang: req.GetLang(), Entry: req.GetEntry(), Archive: req.GetArchive(), Format: format})
+	switch {
+	case errors.Is(err, domain.ErrForbidden):
+		return nil, status.Error(codes.PermissionDenied, err.Error())
+	case errors.Is(err, domain.ErrInvalid):
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	case err != nil:
+		s.log.Error("upload failed", zap.Error(err))
+		return nil, status.Error(codes.Internal, "the arena could not store the version")
+	}
+	s.log.Info("version submitted", zap.String("version", sub.Name()), zap.String("digest", sub.Digest))
+	return &viewv1.SubmitVersionResponse{Name: sub.Name(), Version: int32(sub.Version), Digest: sub.Digest, Status: string(sub.Status)}, nil
+}
+
+// registerSubmissions is the service's own gRPC server, which takes an archive's worth.
+func registerSubmissions(submit Submissions, log *zap.Logger) *grpc.Server {
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(maxUploadMessage))
+	viewv1.RegisterSubmissionServiceServer(g, &submissionService{submit: submit, log: log})
+	return g
+}
+
+// uploadGuard stands before the service's path: a token never crosses a network in clear
+// text (over plain HTTP only loopback clients may upload), and a body larger than an
+// archive's bound is refused before it is read. Its refusals are Connect errors, as the
+// service's own are.
+func uploadGuard(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fail := func(status int, code, msg string) {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			_ = json.NewEncoder(w).Encode(map[string]string{"code": code, "message": msg})
-		}
-		if r.Method != http.MethodPost {
-			fail(http.StatusMethodNotAllowed, "invalid_argument", "POST the source")
-			return
-		}
 		if r.TLS == nil && !loopbackClient(r) {
-			fail(http.StatusForbidden, "permission_denied", "uploads carry a bot token: use TLS, or upload from this machine")
+			connectError(w, http.StatusForbidden, "permission_denied", "uploads carry a bot token: use TLS, or upload from this machine")
 			return
 		}
-		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || token == "" {
-			fail(http.StatusUnauthorized, "unauthenticated", "send the bot's token as Authorization: Bearer TOKEN")
+		if r.ContentLength > maxUploadBody {
+			connectError(w, http.StatusBadRequest, "invalid_argument",
+				fmt.Sprintf("the upload is %d MiB, more than a version of %d MiB may take", r.ContentLength>>20, MaxUpload>>20))
 			return
 		}
-		q := r.URL.Query()
-		format := "tar.gz"
-		if q.Get("format") == "zip" {
-			format = "zip"
-		}
-		archive, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxUpload))
-		if err != nil {
-			fail(http.StatusBadRequest, "invalid_argument", "reading the upload: "+err.Error())
-			return
-		}
-		sub, err := submit(r.Context(), Upload{Bot: q.Get("bot"), Token: token, Lang: q.Get("lang"), Entry: q.Get("entry"), Archive: archive, Format: format})
-		switch {
-		case errors.Is(err, domain.ErrForbidden):
-			fail(http.StatusForbidden, "permission_denied", err.Error())
-			return
-		case errors.Is(err, domain.ErrInvalid):
-			fail(http.StatusBadRequest, "invalid_argument", err.Error())
-			return
-		case err != nil:
-			log.Error("upload failed", zap.Error(err))
-			fail(http.StatusInternalServerError, "internal", "the arena could not store the version")
-			return
-		}
-		log.Info("version submitted", zap.String("version", sub.Name()), zap.String("digest", sub.Digest))
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]string{"name": sub.Name(), "digest": sub.Digest, "status": string(sub.Status)})
+		r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
+		h.ServeHTTP(w, r)
 	})
+}
+
+// connectError writes an error as the Connect protocol's unary calls carry one.
+func connectError(w http.ResponseWriter, httpStatus int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(httpStatus)
+	_ = json.NewEncoder(w).Encode(map[string]string{"code": code, "message": msg})
 }
 
 func loopbackClient(r *http.Request) bool {

@@ -1,24 +1,28 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"connectrpc.com/connect"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/hosting"
 	"github.com/tapparena/tapp/arena/internal/server"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/internal/web"
+	viewv1 "github.com/tapparena/tapp/proto/tapp/view/v1"
 )
 
-// The dashboard's upload stores a version for the bot's token holder only, answers with the
-// API's error codes, and takes no token over plain HTTP from another machine.
+// The dashboard's upload, the SubmissionService, stores a version for the bot's token holder
+// only, answers with the API's error codes, refuses an archive above the size limit, and
+// takes no token over plain HTTP from another machine.
 func TestTheUploadStoresAVersionForTheTokenHolderOnly(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -47,38 +51,65 @@ func TestTheUploadStoresAVersionForTheTokenHolderOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	post := func(remote, tok, query string) (int, map[string]string) {
-		req := httptest.NewRequest(http.MethodPost, "/api/submissions?"+query, strings.NewReader(string(archive)))
+	// A call as the upload page makes it: Connect protocol, protobuf JSON, the archive in base64.
+	call := func(remote, tok, bot, lang string, format any, archive []byte) (int, map[string]any) {
+		body, _ := json.Marshal(map[string]any{"bot": bot, "lang": lang, "archive": archive, "format": format})
+		req := httptest.NewRequest(http.MethodPost, "/tapp.view.v1.SubmissionService/SubmitVersion", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Connect-Protocol-Version", "1")
 		req.RemoteAddr = remote
 		if tok != "" {
 			req.Header.Set("Authorization", "Bearer "+tok)
 		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
-		var body map[string]string
-		_ = json.Unmarshal(rec.Body.Bytes(), &body)
-		return rec.Code, body
+		var out map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &out)
+		return rec.Code, out
 	}
+	const here, afar = "127.0.0.1:5000", "203.0.113.7:5000"
+	tooBig := make([]byte, web.MaxUpload+1)
 	for _, tc := range []struct {
-		name, remote, token, query string
-		status                     int
-		code                       string
+		name, remote, token, lang string
+		format                    any
+		archive                   []byte
+		status                    int
+		code                      string
 	}{
-		{"no token", "127.0.0.1:5000", "", "bot=pybot&lang=python", 401, "unauthenticated"},
-		{"another token", "127.0.0.1:5000", server.NewToken("bot_"), "bot=pybot&lang=python", 403, "permission_denied"},
-		{"plain HTTP from afar", "203.0.113.7:5000", token, "bot=pybot&lang=python", 403, "permission_denied"},
-		{"unknown language", "127.0.0.1:5000", token, "bot=pybot&lang=cobol", 400, "invalid_argument"},
-		{"not a zip", "127.0.0.1:5000", token, "bot=pybot&lang=python&format=zip", 400, "invalid_argument"},
+		{"no token", here, "", "python", "", archive, 401, "unauthenticated"},
+		{"another token", here, server.NewToken("bot_"), "python", "", archive, 403, "permission_denied"},
+		{"plain HTTP from afar", afar, token, "python", "", archive, 403, "permission_denied"},
+		{"unknown language", here, token, "cobol", "", archive, 400, "invalid_argument"},
+		{"not a zip", here, token, "python", "ARCHIVE_FORMAT_ZIP", archive, 400, "invalid_argument"},
+		{"unknown format", here, token, "python", 7, archive, 400, "invalid_argument"},
+		{"above the size limit", here, token, "python", "", tooBig, 400, "invalid_argument"},
 	} {
-		if status, body := post(tc.remote, tc.token, tc.query); status != tc.status || body["code"] != tc.code {
+		if status, body := call(tc.remote, tc.token, "pybot", tc.lang, tc.format, tc.archive); status != tc.status || body["code"] != tc.code {
 			t.Errorf("%s: %d %v, want %d %s", tc.name, status, body, tc.status, tc.code)
 		}
 	}
-	status, body := post("127.0.0.1:5000", token, "bot=pybot&lang=python")
+	status, body := call(here, token, "pybot", "python", "ARCHIVE_FORMAT_TAR_GZ", archive)
 	if status != 200 || body["name"] != "pybot@1" || body["digest"] != hosting.Digest(archive) || body["status"] != "queued" {
 		t.Fatalf("upload: %d %v", status, body)
 	}
-	if subs, _ := st.Submissions(ctx, "pybot"); len(subs) != 1 {
-		t.Errorf("stored %d versions, want 1", len(subs))
+	// The same service through the generated messages, over the wire in protobuf, as
+	// `tapp submit --web` calls it.
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	client := connect.NewClient[viewv1.SubmitVersionRequest, viewv1.SubmitVersionResponse](srv.Client(),
+		srv.URL+"/tapp.view.v1.SubmissionService/SubmitVersion")
+	send := func(tok string) (*connect.Response[viewv1.SubmitVersionResponse], error) {
+		req := connect.NewRequest(&viewv1.SubmitVersionRequest{Bot: "pybot", Lang: "python", Archive: archive})
+		req.Header().Set("Authorization", "Bearer "+tok)
+		return client.CallUnary(ctx, req)
+	}
+	if _, err := send(server.NewToken("bot_")); connect.CodeOf(err) != connect.CodePermissionDenied {
+		t.Errorf("another token over protobuf: %v, want permission_denied", err)
+	}
+	if resp, err := send(token); err != nil || resp.Msg.GetName() != "pybot@2" || resp.Msg.GetVersion() != 2 {
+		t.Fatalf("upload over protobuf: %v, %v", resp, err)
+	}
+	if subs, _ := st.Submissions(ctx, "pybot"); len(subs) != 2 {
+		t.Errorf("stored %d versions, want 2", len(subs))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -28,10 +29,13 @@ const (
 	// a 10,000-deal match is a few hundred kilobytes a page, not megabytes at once.
 	defaultDealPage = 200
 	maxDealPage     = 1000
-	// A rating history has defaultHistoryPoints points in all unless the page asks for
-	// others, at most maxHistoryPoints: a few hundred matches per bot draw the curve.
-	defaultHistoryPoints = 1200
-	maxHistoryPoints     = 5000
+	// A rating history has defaultHistoryPoints points of multiplayer Elo in all unless the
+	// page asks for others, at most maxHistoryPoints: a few hundred matches per bot draw the
+	// curve. Of the headline's points it keeps at most maxRatingPoints. At 12 bots all of it
+	// is about 200 KB at most in JSON (a point of each is about 120 and 320 bytes).
+	defaultHistoryPoints = 800
+	maxHistoryPoints     = 1000
+	maxRatingPoints      = 24
 	// replayNeighbours is how many deal numbers on either side of a replayed deal its
 	// navigation lists.
 	replayNeighbours = 100
@@ -45,10 +49,6 @@ type Store interface {
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
 	DealNumbers(ctx context.Context, matchID string) ([]int, error) // (replay.Store: when a deal is missing)
 	DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error)
-	// DealSummaries: every stored deal of one match, without the requests sent. Read once per
-	// match (and per deal stored since) for the replay's and the live view's running score,
-	// which leave out deals still in play: the one read in proportion to a match's deals.
-	DealSummaries(ctx context.Context, matchID string) ([]domain.DealRecord, error)
 	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) // see replay.Gate
 	// DealSpan: the count of a match's stored deals, the first and last of their numbers.
 	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
@@ -57,6 +57,10 @@ type Store interface {
 	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
 	// MatchNets: each bot's net over the match's stored deals, from kept sums.
 	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
+	// ScoreBefore: each bot's net over the match's stored deals numbered below a number, and
+	// how many they are, from kept sums and fewer than a block of deals (the replay's and the
+	// live view's running score).
+	ScoreBefore(ctx context.Context, matchID string, number int) (map[string]int64, int, error)
 	board.EloHistorySource
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
@@ -91,17 +95,18 @@ type View struct {
 	Analyses *Analyses
 	now      func() time.Time
 
-	mu     sync.Mutex
-	rates  map[string]*rateWindow     // by league: the deals stored at earlier calls (progress.go)
-	plans  map[string]*match.Schedule // by running match
-	scores map[string]*matchScores    // by match: the running totals of its stored deals (replay.go)
-	live   map[string]*liveTotal      // by running match: its score as the live view follows it
+	boards singleflight.Group // by filter: the boards being computed (board)
+
+	mu    sync.Mutex
+	rates map[string]*rateWindow     // by league: the deals stored at earlier calls (progress.go)
+	plans map[string]*match.Schedule // by running match
+	live  map[string]*liveTotal      // by running match: its score as the live view follows it
 }
 
 // NewView is a view service over st.
 func NewView(st Store, boards Leaderboards, live *Live) *View {
 	return &View{Store: st, Leaderboard: boards, Live: live, now: time.Now, rates: make(map[string]*rateWindow),
-		plans: make(map[string]*match.Schedule), scores: make(map[string]*matchScores), live: make(map[string]*liveTotal)}
+		plans: make(map[string]*match.Schedule), live: make(map[string]*liveTotal)}
 }
 
 // clock is the time now (tests set now; a View made without NewView reads the wall clock).
@@ -172,11 +177,10 @@ func (v *View) GetLeaderboard(ctx context.Context, req *viewv1.GetLeaderboardReq
 			return nil, grpcError(err)
 		}
 	}
-	lb, err := v.Leaderboard(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	lb, err := v.board(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	lb.League = req.GetLeagueId()
 	return boardToProto(lb), nil
 }
 
@@ -201,11 +205,34 @@ func (v *View) GetRatingHistory(ctx context.Context, req *viewv1.GetRatingHistor
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	lb, err := v.Leaderboard(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
+	lb, err := v.board(ctx, domain.MatchFilter{LeagueID: req.GetLeagueId(), Rules: rules})
 	if err != nil {
 		return nil, grpcError(err)
 	}
 	return historyToProto(lb, hs), nil
+}
+
+// board is the leaderboard of f's results. Calls for the same board at the same time share
+// one computation: the leaderboard page asks for the board and the rating history at once,
+// and both need it. The board is shared: it is read, never changed.
+func (v *View) board(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
+	key := f.LeagueID + "\x00" + f.Rules
+	ch := v.boards.DoChan(key, func() (any, error) {
+		lb, err := v.Leaderboard(context.WithoutCancel(ctx), f)
+		if err == nil {
+			lb.League = f.LeagueID
+		}
+		return lb, err
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.(*board.Leaderboard), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func matchInfo(m *domain.Match, played int) *viewv1.MatchInfo {
@@ -310,33 +337,6 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	return resp, nil
 }
 
-// openNets is each bot's net over the match's stored deals that gate lets be shown: the kept
-// sums, less the deals still in play at another table (a few: a duplicate group, or a deal of
-// a league round not done everywhere; none once the match and its round are done).
-func (v *View) openNets(ctx context.Context, m *domain.Match, gate *replay.Gate) (map[string]int64, error) {
-	net, err := v.Store.MatchNets(ctx, m.ID)
-	if err != nil || gate.AllOpen() {
-		return net, err
-	}
-	numbers, err := v.Store.DealNumbers(ctx, m.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range numbers {
-		if gate.Check(n) == nil {
-			continue
-		}
-		d, err := v.Store.Deal(ctx, m.ID, n)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range d.Results {
-			net[r.Bot] -= int64(r.Payoff)
-		}
-	}
-	return net, nil
-}
-
 // GetLive is the public state of the arena's running matches.
 func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1.GetLiveResponse, error) {
 	if v.Live == nil {
@@ -377,109 +377,6 @@ func (v *View) GetLive(ctx context.Context, req *viewv1.GetLiveRequest) (*viewv1
 		resp.Match.Net = append(resp.Match.Net, net[b])
 	}
 	return resp, nil
-}
-
-// liveTotal is a running match's score as far as the dashboard knows it: the deals counted
-// (stored before the watch began, or settled since) and each one's payoffs by bot.
-type liveTotal struct {
-	known   map[int]bool
-	pay     map[int]map[string]int64 // by deal number
-	gate    *replay.Gate             // which deals may be shown, as of checked
-	checked time.Time                // when the stored deals were last compared with the known ones
-}
-
-// liveCheckEvery is how often a live score is checked against the stored deals, for a deal
-// that settled just before the watch began and was stored just after the first read.
-const liveCheckEvery = 10 * time.Second
-
-// liveScore is a running match's deals played and each bot's net: its stored deals read once,
-// then the deals the live feed saw settle (settled: payoffs by seat, by deal number), with a
-// look at the stored deal numbers every liveCheckEvery. A poll reads no deal. The net leaves
-// out a deal whose cards are still in play at another table (replay.Gate, read again at each
-// look: a gate that is behind only holds back more), as GetMatch does.
-func (v *View) liveScore(ctx context.Context, m *domain.Match, tables *match.Schedule, settled map[int32][]int32) (int, map[string]int64, error) {
-	v.mu.Lock()
-	lt := v.live[m.ID]
-	v.mu.Unlock()
-	now := v.clock()
-	if lt == nil {
-		deals, err := v.Store.DealSummaries(ctx, m.ID)
-		if err != nil {
-			return 0, nil, err
-		}
-		gate, err := replay.NewGate(ctx, v.Store, m)
-		if err != nil {
-			return 0, nil, err
-		}
-		lt = &liveTotal{known: map[int]bool{}, pay: map[int]map[string]int64{}, gate: gate, checked: now}
-		for i := range deals {
-			lt.add(&deals[i])
-		}
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.live == nil || len(v.live) > 64 {
-		v.live = make(map[string]*liveTotal)
-	}
-	v.live[m.ID] = lt
-	for n, pay := range settled {
-		if lt.known[int(n)] || int(n) >= tables.Len() {
-			continue
-		}
-		lt.known[int(n)] = true
-		seating := tables.Table(int(n)).Seating
-		byBot := make(map[string]int64, len(seating))
-		for seat, p := range pay {
-			if seat < len(seating) {
-				byBot[seating[seat]] += int64(p)
-			}
-		}
-		lt.pay[int(n)] = byBot
-	}
-	if now.Sub(lt.checked) >= liveCheckEvery {
-		lt.checked = now
-		gate, err := replay.NewGate(ctx, v.Store, m)
-		if err != nil {
-			return 0, nil, err
-		}
-		lt.gate = gate
-		nums, err := v.Store.DealNumbers(ctx, m.ID)
-		if err != nil {
-			return 0, nil, err
-		}
-		for _, n := range nums {
-			if lt.known[n] {
-				continue
-			}
-			rec, err := v.Store.Deal(ctx, m.ID, n)
-			if err != nil {
-				return 0, nil, err
-			}
-			lt.add(rec)
-		}
-	}
-	net := make(map[string]int64)
-	for n, pay := range lt.pay {
-		if lt.gate.Check(n) != nil {
-			continue
-		}
-		for b, p := range pay {
-			net[b] += p
-		}
-	}
-	return len(lt.known), net, nil
-}
-
-func (lt *liveTotal) add(d *domain.DealRecord) {
-	if lt.known[d.Number] {
-		return
-	}
-	lt.known[d.Number] = true
-	pay := make(map[string]int64, len(d.Results))
-	for _, r := range d.Results {
-		pay[r.Bot] += int64(r.Payoff)
-	}
-	lt.pay[d.Number] = pay
 }
 
 // schedule is a running match's schedule, which gives each deal's seating (kept: a poll

@@ -10,7 +10,7 @@
 //
 // Files: web.go (the handler and its access rules), view.go (the view service), board.go
 // (the leaderboard in view terms), replay.go (replays in view terms), live.go (running matches),
-// assets/ (the page: HTML, CSS and one script, embedded).
+// assets/ (the pages: HTML, CSS and their scripts, embedded).
 package web
 
 import (
@@ -79,7 +79,8 @@ type Config struct {
 	// Secure marks the viewer cookie for HTTPS only (the dashboard serves TLS).
 	Secure bool
 	Log    *zap.Logger
-	// Submissions, when set, takes hosted bots' versions at /api/submissions (upload.go).
+	// Submissions, when set, serves the SubmissionService: hosted bots' versions, for their
+	// token holders (upload.go).
 	Submissions Submissions
 }
 
@@ -107,6 +108,13 @@ func Handler(cfg Config) (http.Handler, error) {
 	for name := range g.GetServiceInfo() {
 		services = append(services, vanguard.NewService(name, g))
 	}
+	var uploads *grpc.Server // the SubmissionService, on a server of its own that takes an archive
+	if cfg.Submissions != nil {
+		uploads = registerSubmissions(cfg.Submissions, cfg.Log)
+		for name := range uploads.GetServiceInfo() {
+			services = append(services, vanguard.NewService(name, uploads))
+		}
+	}
 	rpc, err := vanguard.NewTranscoder(services,
 		vanguard.WithCodec(pageJSON),
 		vanguard.WithDefaultServiceOptions(vanguard.WithTargetCodecs(vanguard.CodecProto), vanguard.WithTargetProtocols(vanguard.ProtocolGRPC)))
@@ -122,8 +130,10 @@ func Handler(cfg Config) (http.Handler, error) {
 	for name := range g.GetServiceInfo() {
 		mux.Handle("/"+name+"/", rpc)
 	}
-	if cfg.Submissions != nil {
-		mux.Handle("/api/submissions", uploadHandler(cfg.Submissions, cfg.Log))
+	if uploads != nil {
+		for name := range uploads.GetServiceInfo() {
+			mux.Handle("/"+name+"/", uploadGuard(rpc))
+		}
 	}
 	mux.Handle("/", noStore(static))
 	return guard(mux, cfg), nil

@@ -49,6 +49,11 @@ type Plan struct {
 	TimeControl     domain.TimeControl
 	Families        map[string]string // bot → family (league file: family), for the board and FamilyCap
 	FamilyCap       int               // ladder: at most this many bots of one family per table (0: no cap)
+	// Ladder is the standing ladder the league is part of (its epochs and gauntlets): a pause
+	// of the ladder pauses the league too. Board is the board its matches count on instead of
+	// the league's own (the ladder's, for its epochs). Neither is in the fingerprint: they
+	// say where the league belongs, not what it plays.
+	Ladder, Board string
 }
 
 // Fingerprint is the canonical text of the plan, stored with the league: a league is resumed

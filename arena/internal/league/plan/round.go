@@ -35,7 +35,7 @@ func (p *Plan) RoundParts(r int, tables iter.Seq[[]string], chunk int) iter.Seq2
 		for bots := range tables {
 			spec := domain.MatchSpec{
 				Rules: p.Rules, Bots: bots, Deals: p.Deals, Seed: p.roundSeed(r), Duplicate: p.Duplicate,
-				DealsText: text, TimeControl: p.TimeControl, LeagueID: p.League,
+				DealsText: text, TimeControl: p.TimeControl, LeagueID: p.League, Board: p.Board,
 			}
 			if whole {
 				spec.Deals = 0 // a file of fewer than Deals deals is played whole

@@ -224,7 +224,7 @@ func (s *Memory) GetMatch(_ context.Context, id string) (*domain.Match, error) {
 }
 
 func (s *Memory) selected(m *domain.Match, f domain.MatchFilter) bool {
-	return (f.MatchID == "" || m.ID == f.MatchID) && (f.LeagueID == "" || m.Spec.LeagueID == f.LeagueID) &&
+	return (f.MatchID == "" || m.ID == f.MatchID) && (f.LeagueID == "" || m.Spec.LeagueID == f.LeagueID || m.Spec.Board == f.LeagueID) &&
 		(f.Bot == "" || slices.Contains(m.Spec.Bots, f.Bot)) && (f.Rules == "" || m.Spec.Rules.String() == f.Rules) &&
 		(f.Since.IsZero() || !m.Started.Before(f.Since))
 }

@@ -80,3 +80,24 @@ func (s *Memory) EloHistory(ctx context.Context, k board.EloKey, points int) ([]
 		return time.Time{}
 	}), nil
 }
+
+// ScoreBefore is each bot's net over the match's stored deals numbered below number, and how
+// many they are; an unknown match is domain.ErrNotFound.
+func (s *Memory) ScoreBefore(_ context.Context, matchID string, number int) (map[string]int64, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.matches[matchID]; !ok {
+		return nil, 0, fmt.Errorf("match %s: %w", matchID, domain.ErrNotFound)
+	}
+	net, counted := map[string]int64{}, 0
+	for n, d := range s.deals[matchID] {
+		if n >= number {
+			continue
+		}
+		counted++
+		for _, r := range d.Results {
+			net[r.Bot] += int64(r.Payoff)
+		}
+	}
+	return net, counted, nil
+}

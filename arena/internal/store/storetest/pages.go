@@ -150,3 +150,85 @@ func testEloHistory(t *testing.T, s Store) {
 		t.Errorf("EloHistory of a league without matches = %v, %v; want none", none, err)
 	}
 }
+
+// The score before a deal is each bot's net over the stored deals numbered below it, however
+// the deals were stored (one at a time, in batches, out of order, with gaps), and counts them.
+func testScoreBefore(t *testing.T, s Store) {
+	ctx := context.Background()
+	m := NewMatch(t, s, "", "a", "b", "c")
+	stored := []int{0, 1, 5, 63, 64, 65, 100, 127, 128, 200, 130, 129, 7}
+	payoff := map[int][3]int{}
+	var batch []*domain.DealRecord
+	saveBatch := func() {
+		t.Helper()
+		bs, ok := s.(interface {
+			SaveDeals(ctx context.Context, ds []*domain.DealRecord) error
+		})
+		for _, d := range batch {
+			if !ok {
+				if err := s.SaveDeal(ctx, d); err != nil {
+					t.Fatalf("SaveDeal(%d): %v", d.Number, err)
+				}
+			}
+		}
+		if ok {
+			if err := bs.SaveDeals(ctx, batch); err != nil {
+				t.Fatalf("SaveDeals: %v", err)
+			}
+		}
+		batch = nil
+	}
+	for k, n := range stored {
+		d := SampleDeal(t, m, n, 6, 32)
+		p := [3]int{20 - 3*k, 2*k - 10, k - 10}
+		d.Outcome.Payoff = [4]int{p[0], p[1], p[2]}
+		for i := range d.Results {
+			d.Results[i].Payoff = d.Outcome.Payoff[i]
+		}
+		payoff[n] = p
+		if k%3 == 0 { // some alone, the rest in batches that share blocks with them
+			if err := s.SaveDeal(ctx, d); err != nil {
+				t.Fatalf("SaveDeal(%d): %v", n, err)
+			}
+			continue
+		}
+		batch = append(batch, d)
+		if len(batch) == 4 {
+			saveBatch()
+		}
+	}
+	saveBatch()
+	for number := -1; number <= 260; number++ {
+		want, count := map[string]int64{}, 0
+		for n, p := range payoff {
+			if n >= number {
+				continue
+			}
+			count++
+			for i, b := range m.Spec.Bots {
+				want[b] += int64(p[i])
+			}
+		}
+		got, n, err := s.ScoreBefore(ctx, m.ID, number)
+		if err != nil {
+			t.Fatalf("ScoreBefore(%d): %v", number, err)
+		}
+		if n != count || fmt.Sprint(nonZero(got)) != fmt.Sprint(nonZero(want)) {
+			t.Fatalf("ScoreBefore(%d) = %v over %d deals; want %v over %d", number, got, n, want, count)
+		}
+	}
+	if _, _, err := s.ScoreBefore(ctx, "nope", 5); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("ScoreBefore(unknown match) = %v, want ErrNotFound", err)
+	}
+}
+
+// nonZero is a net without the bots at 0, which a store may list or leave out.
+func nonZero(net map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for b, v := range net {
+		if v != 0 {
+			out[b] = v
+		}
+	}
+	return out
+}

@@ -58,6 +58,9 @@ type Store interface {
 	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
 	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
 	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
+	// ScoreBefore: each bot's net over a match's stored deals numbered below a number, and
+	// how many they are (the replay's running score).
+	ScoreBefore(ctx context.Context, matchID string, number int) (map[string]int64, int, error)
 	board.EloHistorySource
 }
 
@@ -83,6 +86,7 @@ var tests = []test{
 	{"DealSummariesAreDealsWithoutRequests", testDealSummaries},
 	{"AnalysesRoundTripPerMethodAndReplace", testAnalyses},
 	{"DealPagesSpanAndNet", testDealPages},
+	{"ScoreBeforeADeal", testScoreBefore},
 	{"EloHistoryIsTheLedgerSampled", testEloHistory},
 	{"LeagueScheduleIsIdempotent", testLeagueSchedule},
 	{"Queue/LeasesHeartbeatsAndRescue", testLeases},

@@ -736,9 +736,11 @@ type GetRatingHistoryRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	LeagueId string                 `protobuf:"bytes,1,opt,name=league_id,json=leagueId,proto3" json:"league_id,omitempty"`
 	Rules    string                 `protobuf:"bytes,2,opt,name=rules,proto3" json:"rules,omitempty"`
-	// At most this many points of the multiplayer Elo (BotHistory.elo) in all (0: 1200; at most
-	// 5000), shared among the bots: each bot's first and last match and others evenly spaced
-	// between, by its match count. The headline's points are always all kept (a few dozen).
+	// At most this many points of the multiplayer Elo (BotHistory.elo) in all (0: 800; at most
+	// 1000), shared among the bots: each bot's first and last match and others evenly spaced
+	// between, by its match count. Of the headline's points (BotHistory.points) at most 24 are
+	// kept, the first and the last and others evenly spaced between: the answer stays within
+	// 200 KB however long the league.
 	MaxPoints     int32 `protobuf:"varint,3,opt,name=max_points,json=maxPoints,proto3" json:"max_points,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
