@@ -542,13 +542,7 @@ func calTable(c calCase, now, legacy calTally) string {
 //
 //	nice -n 10 go test ./arena/internal/board -run '^$' -bench Calibration -benchtime 1x -timeout 3h
 func BenchmarkCalibration(b *testing.B) {
-	scale := 1.0
-	if v := os.Getenv("TAPP_CALIBRATION_LEAGUES"); v != "" {
-		var err error
-		if scale, err = strconv.ParseFloat(v, 64); err != nil || !(scale > 0) {
-			b.Fatalf("TAPP_CALIBRATION_LEAGUES=%q: want a positive factor", v)
-		}
-	}
+	scale := calScale(b)
 	only := os.Getenv("TAPP_CALIBRATION_CASES") // a part of the names of the cases to run (all: empty)
 	for range b.N {
 		for i, c := range calMatrix() {
@@ -564,4 +558,17 @@ func BenchmarkCalibration(b *testing.B) {
 			}
 		}
 	}
+}
+
+// calScale is TAPP_CALIBRATION_LEAGUES, the factor of the long runs' leagues (1 when unset).
+func calScale(b *testing.B) float64 {
+	v := os.Getenv("TAPP_CALIBRATION_LEAGUES")
+	if v == "" {
+		return 1
+	}
+	scale, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(scale > 0) {
+		b.Fatalf("TAPP_CALIBRATION_LEAGUES=%q: want a positive factor", v)
+	}
+	return scale
 }

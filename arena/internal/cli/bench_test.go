@@ -153,6 +153,12 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *ec
 	}
 	b.ReportMetric(float64(strikes), "strikes")
 	b.ReportMetric(float64(fallbacks), "fallbacks")
+	// The tables playing at once on average: below the tables asked for when deals wait for
+	// the store (or the admission control held some back), and the arena share with it, as
+	// fewer requests are queued for the bots at once (docs/BENCHMARKS.md, issue 31).
+	if stored, err := st.GetMatch(ctx, mt.ID); err == nil && stored.Admission != nil {
+		b.ReportMetric(stored.Admission.Mean, "mean-tables")
+	}
 }
 
 // reportQuantiles reports the median and 99th percentile of ds in µs as p50-µs/what and

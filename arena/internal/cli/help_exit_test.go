@@ -23,6 +23,8 @@ func TestHelpAndVersionExitZero(t *testing.T) {
 		{[]string{"league", "run", "-h"}, "tapp league run", 0}, {[]string{"db", "--help"}, "tapp db", 0},
 		{[]string{"match", "--no-such-flag"}, "", 2}, {[]string{"match", "--deals", "many"}, "", 2},
 		{[]string{"match", "--deals", "0"}, "", 2}, {[]string{"web", "--no-such-flag"}, "", 2},
+		{[]string{"submissions", "show", "-h"}, "Usage: tapp submissions show NAME@V\n", 0},
+		{[]string{"submissions", "no-such-subcommand"}, "", 2},
 		{[]string{"sprt", "--no-such-flag"}, "", 2}, {[]string{"version", "--no-such-flag"}, "", 2},
 	} {
 		cmd := exec.Command(tappBin, c.args...)

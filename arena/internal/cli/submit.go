@@ -126,6 +126,11 @@ func isLoopback(host string) bool {
 
 const submissionsUsage = `tapp submissions list [--bot NAME] | show NAME@V | logs NAME@V [--logs DIR] | build NAME@V|--queued`
 
+// submissionArgs is each subcommand's arguments, for its -h.
+var submissionArgs = map[string]string{
+	"list": "[--bot NAME]", "show": "NAME@V", "logs": "NAME@V [--logs DIR]", "build": "NAME@V | --queued",
+}
+
 // submissions lists, shows and builds the stored versions of hosted bots: the flags and the
 // printing; the use cases are arena/internal/hosting's.
 func (m *Main) submissions(ctx context.Context, args []string) error {
@@ -134,7 +139,10 @@ func (m *Main) submissions(ctx context.Context, args []string) error {
 		return nil
 	}
 	sub, rest := args[0], args[1:]
-	fs := m.flags("submissions "+sub, submissionsUsage)
+	if _, ok := submissionArgs[sub]; !ok {
+		return usagef("unknown submissions subcommand %q\n%s", sub, submissionsUsage)
+	}
+	fs := m.flags("submissions "+sub, submissionArgs[sub])
 	dsn := fs.String("db", m.env("TAPP_DB", defaultDB), "store: a SQLite file or a postgres:// URL (env TAPP_DB)")
 	bot := fs.String("bot", "", "list: only this bot's versions")
 	logs := fs.String("logs", "", "logs: the folder of the league's bot logs, for the version's run log")

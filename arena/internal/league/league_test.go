@@ -125,8 +125,11 @@ func TestInterruptedLeagueResumesToTheSameResults(t *testing.T) {
 			a := newArena(t, st, fourBots)
 			for cut := 1; ; cut++ {
 				runCtx, cancel := context.WithCancel(ctx)
-				// Deals are stored (and counted) a few at a time, so that runs stop early.
-				r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
+				// Deals are stored (and counted) a few at a time, so that runs stop early; a run
+				// plays at most 12 of the 48 deals, so that it is stopped before it ends the
+				// league however far play runs ahead of the store on a busy host.
+				seats := &seatsUntilInterrupt{t: t, seats: a.srv, limit: 12, stopped: runCtx.Done()}
+				r := &league.Runner{Store: st, Seats: seats, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
 					Linger: time.Millisecond, Progress: func(pr league.Progress) {
 						if pr.Played >= 7 { // stop in the middle of a duplicate group
 							cancel()

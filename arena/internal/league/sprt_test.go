@@ -74,7 +74,10 @@ func TestInterruptedSPRTDecidesAsRecomputed(t *testing.T) {
 	p := sprtPlan(t, "sprt-resumed")
 	for run := 1; ; run++ {
 		runCtx, cancel := context.WithCancel(ctx)
-		r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
+		// A run plays at most 45 deals and is stopped after 30 are stored, so that it is
+		// interrupted before the test decides however far play runs ahead of the store.
+		seats := &seatsUntilInterrupt{t: t, seats: a.srv, limit: 45, stopped: runCtx.Done()}
+		r := &league.Runner{Store: st, Seats: seats, Concurrency: 8, Lease: 5 * time.Second, Poll: 20 * time.Millisecond,
 			Linger: time.Millisecond, Progress: func(pr league.Progress) {
 				if pr.Played >= 30 { // stop in the middle of a pair
 					cancel()

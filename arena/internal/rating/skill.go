@@ -135,7 +135,10 @@ type SkillResult struct {
 	// LOS[i][j] = F_t((R_i − R_j)/sd(R_i − R_j)), the degrees of freedom those of the difference
 	// (as DF's, at most min(G_i, G_j) − 1): the
 	// likelihood that bot i is stronger than bot j, from the same distribution as the
-	// intervals (½ on the diagonal and where either bot has no interval).
+	// intervals (½ on the diagonal and where either bot has no interval). Where the variance
+	// of the difference from Cov is not positive — two headlines that differ only by the
+	// model's filling-in, whose terms Cov's leverage corrections no longer let cancel — it is
+	// the sample's sum of the squared influences of the difference, never negative.
 	LOS [][]float64
 	// Fit tests the model against the composition means it was fitted to.
 	Fit FitTest
@@ -961,6 +964,9 @@ func (m *skillModel) headline(res *SkillResult) {
 			if !m.o.Legacy {
 				df = strata.df(infl, func(f []float64) float64 { return f[i] - f[j] }, float64(min(m.sources[i], m.sources[j])-1))
 			}
+			if !(v > 0) && !m.o.Legacy {
+				v = strata.variance(infl, func(f []float64) float64 { return f[i] - f[j] })
+			}
 			res.LOS[i][j] = losT(r[i]-r[j], v, df)
 		}
 	}
@@ -1119,6 +1125,18 @@ func (st sourceStrata) df(infl [][]float64, part func([]float64) float64, most f
 		return math.Max(most, 1)
 	}
 	return math.Max(1, math.Min(most, v*v/v2))
+}
+
+// variance is the cluster-robust variance of an estimate whose influence of source g is
+// part(infl[g]), from the sample alone: Σ_g w_g·part(f_g)², each sampled source weighted by
+// what it stands for, without leverage corrections — a sum of squares, so never negative.
+func (st sourceStrata) variance(infl [][]float64, part func([]float64) float64) float64 {
+	var v float64
+	for g, f := range infl {
+		x := part(f)
+		v += st.weight[g] * x * x
+	}
+	return v
 }
 
 // addMeansCovariance adds to cov the terms of the compositions' means, Z Σψvᵀ + Σvψᵀ Zᵀ +

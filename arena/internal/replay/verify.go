@@ -296,12 +296,18 @@ func (v *verifier) checkDecision(st *engine.State, k int, mv engine.Move, x *dom
 			accepted = i
 		}
 	}
+	// A decision of a seat in process played unrecorded (tapp match --in-process
+	// --no-records) keeps what the match counts and neither the request nor the answer: no
+	// attempt and nothing sent. Every other decision keeps its accepted answer. Such a record
+	// is checked for its move, seat, bot and fallback like any other; that nothing was taken
+	// out afterwards is the deal chain's to prove (the chain's hash covers the record).
+	unrecorded := len(x.Attempts) == 0 && len(x.Sent) == 0
 	switch {
 	case x.Fallback && accepted >= 0:
 		diffs = append(diffs, fmt.Sprintf("an accepted answer %q, but a fallback", x.Attempts[accepted].Text))
-	case !x.Fallback && accepted < 0:
+	case !x.Fallback && accepted < 0 && !unrecorded:
 		diffs = append(diffs, "no accepted answer, but no fallback either")
-	case !x.Fallback:
+	case !x.Fallback && accepted >= 0:
 		if a, err := engine.ParseAction(x.Attempts[accepted].Text); err != nil || a.Canonical() != x.Action.Canonical() {
 			diffs = append(diffs, fmt.Sprintf("the accepted answer %q is not the action %s", x.Attempts[accepted].Text, x.Action))
 		}

@@ -302,6 +302,29 @@ func TestVerifyAcceptsLateRefusedAnswers(t *testing.T) {
 	}
 }
 
+// A match played in process with --no-records keeps each decision without its request and
+// answer; such a deal verifies, and one whose unrecorded decisions are wrong is still caught.
+func TestVerifyAcceptsUnrecordedDecisions(t *testing.T) {
+	t.Parallel()
+	m, recs := play(t, "modern", 2)
+	for i := range recs {
+		rec := clone(recs[i])
+		for k := range rec.Decisions {
+			rec.Decisions[k].Attempts, rec.Decisions[k].Sent, rec.Decisions[k].SentFromState = nil, nil, false
+		}
+		if ps := VerifyDeal(m, &rec); len(ps) != 0 {
+			t.Errorf("deal %d unrecorded: problems %v, want none", rec.Number, ps)
+		}
+		rec.Decisions[0].Seat = (rec.Decisions[0].Seat + 1) % engine.Seat(len(rec.Seating))
+		find(t, VerifyDeal(m, &rec), RecDecision)
+		rec = clone(recs[i])
+		rec.Decisions[0].Attempts = nil // the answer alone taken out: the request is still there
+		if p := find(t, VerifyDeal(m, &rec), RecDecision); !strings.Contains(p.Msg, "no accepted answer") {
+			t.Errorf("deal %d without its answer: %q", rec.Number, p)
+		}
+	}
+}
+
 // A stored deal's requests are rebuilt from its compact record; verifying it checks them
 // against the digest of the requests as sent, on every variant, and a digest that does not
 // match (a build that rebuilds them otherwise, or a damaged record) is a REC-SENT problem.
