@@ -61,7 +61,9 @@ func (m *Main) datasetExport(ctx context.Context, args []string) error {
 		for _, lm := range lms {
 			ids = append(ids, lm.MatchID)
 		}
-		total, _ = st.LeagueDeals(ctx, *league)
+		if total, err = st.LeagueDeals(ctx, *league); err != nil {
+			return err
+		}
 	} else {
 		ids = strings.Split(*matches, ",")
 		source = "matches " + *matches

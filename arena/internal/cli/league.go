@@ -594,7 +594,10 @@ func (m *Main) leagueList(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "league\tstatus\tcreated\tdeals\tleaderboard with")
 	for _, l := range ls {
-		n, _ := st.LeagueDeals(ctx, l.ID)
+		n, err := st.LeagueDeals(ctx, l.ID)
+		if err != nil {
+			return err
+		}
 		status := string(l.Status)
 		if l.Paused {
 			status += " (paused)"
