@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -78,11 +79,7 @@ func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]wr
 	if len(leagues) == 0 {
 		return nil, nil
 	}
-	keys := make([]unitKey, 0, len(units))
-	for k := range units {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b unitKey) int {
+	keys := slices.SortedFunc(maps.Keys(units), func(a, b unitKey) int {
 		return cmp.Or(strings.Compare(a.league, b.league), cmp.Compare(a.round, b.round),
 			strings.Compare(a.match, b.match), cmp.Compare(a.group, b.group))
 	})
@@ -137,11 +134,7 @@ func addLeagueBots(bots map[botKey]*domain.LeagueBot, league string, d *domain.D
 
 // leagueBotOps are the upserts of league_bots for a batch's totals, in key order.
 func (s *Store) leagueBotOps(bots map[botKey]*domain.LeagueBot) []writeOp {
-	keys := make([]botKey, 0, len(bots))
-	for k := range bots {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b botKey) int {
+	keys := slices.SortedFunc(maps.Keys(bots), func(a, b botKey) int {
 		return cmp.Or(strings.Compare(a.league, b.league), strings.Compare(a.bot, b.bot))
 	})
 	args := make([]any, 0, len(keys)*botCols)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -76,11 +77,7 @@ func addToBlock(blocks map[blockKey]*unitTotal, bots []string, d *domain.DealRec
 
 // blockArgs are the values of insertBlock's rows for blocks, in key order.
 func blockArgs(blocks map[blockKey]*unitTotal) []any {
-	keys := make([]blockKey, 0, len(blocks))
-	for k := range blocks {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b blockKey) int {
+	keys := slices.SortedFunc(maps.Keys(blocks), func(a, b blockKey) int {
 		return cmp.Or(strings.Compare(a.match, b.match), cmp.Compare(a.block, b.block))
 	})
 	args := make([]any, 0, len(keys)*blockCols)

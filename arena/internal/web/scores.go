@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"maps"
 	"math"
 	"time"
 
@@ -165,10 +166,7 @@ func (v *View) liveScore(ctx context.Context, m *domain.Match, tables *match.Sch
 		}
 		lt.feed[int(n)] = byBot
 	}
-	net := make(map[string]int64, len(lt.base))
-	for b, p := range lt.base {
-		net[b] = p
-	}
+	net := maps.Clone(lt.base) // never nil: ScoreBefore gives every bot a net
 	for n, pay := range lt.feed {
 		if lt.gate.Check(n) != nil {
 			continue
