@@ -113,17 +113,23 @@ func (d *decision) bid() (engine.Action, bool) {
 		return plans[0].action, true
 	}
 	var sim *engine.State
+	var tags []uint64 // per world solved, what the bot heard by its round-two turn (adapt.go)
 	solve := func(plans []plan) func(w *world, out []float64) bool {
 		return func(w *world, out []float64) bool {
 			cache := map[outcomeKey]float64{}
+			var tag uint64
 			for j, p := range plans {
 				if sim == nil {
 					sim = w.st.Clone()
 				} else {
 					sim.CopyFrom(w.st)
 				}
-				if !d.simulateBidding(sim, p) {
+				t, ok := d.simulateBidding(sim, p)
+				if !ok {
 					return false
+				}
+				if p.action.Kind == engine.ActPlay {
+					tag = t
 				}
 				key := keyOf(sim)
 				v, ok := cache[key]
@@ -135,6 +141,7 @@ func (d *decision) bid() (engine.Action, bool) {
 				}
 				out[j] = v
 			}
+			tags = append(tags, tag)
 			return true
 		}
 	}
@@ -164,7 +171,10 @@ func (d *decision) bid() (engine.Action, bool) {
 		for i, j := range keep {
 			kept[i] = plans[j]
 		}
+		tags1 := tags
+		tags = nil
 		ev2 := d.evaluateFrom(1, len(kept), maxBidBatches-1, solve(kept))
+		tags = append(tags1, tags...)
 		merged := &evaluation{alts: len(kept)}
 		for i := range ev.values {
 			vals := make([]float64, len(kept))
@@ -181,7 +191,38 @@ func (d *decision) bid() (engine.Action, bool) {
 	} else if len(keep) == 1 {
 		return plans[keep[0]].action, true
 	}
+	if d.obs.Decision == engine.DecideBid && d.obs.Rules.Variant == engine.Modern && !d.b.cfg.FixedPlay {
+		return d.choosePlay(ev, m, plans, tags), true
+	}
 	return plans[d.choosePlan(ev, m, plans)].action, true
+}
+
+// choosePlay answers modern round one: pass, or play valued as the policy of naming in round
+// two the contract best for what the bot will have heard by then (adaptivePlay), which must
+// beat passing by bidCaution standard errors.
+func (d *decision) choosePlay(ev *evaluation, m []float64, plans []plan, tags []uint64) engine.Action {
+	var plays []int
+	pass := -1
+	for j, p := range plans {
+		if p.action.Kind == engine.ActPlay {
+			plays = append(plays, j)
+		} else if pass < 0 && d.passive(p) {
+			pass = j
+		}
+	}
+	if len(plays) == 0 || pass < 0 || len(tags) != ev.worlds() {
+		return plans[d.choosePlan(ev, m, plans)].action
+	}
+	col, differs := adaptivePlay(ev, tags, plays)
+	if !differs {
+		return plans[d.choosePlan(ev, m, plans)].action
+	}
+	wide := ev.withColumn(col)
+	gap, se := wide.gap(ev.alts, pass)
+	if gap < bidCaution*se {
+		return plans[pass].action
+	}
+	return engine.PlayAction()
 }
 
 // raceMargin is how many standard errors behind the best a plan may be after the first batch
@@ -229,32 +270,37 @@ const maxBidBatches = 3
 
 // simulateBidding plays the rest of the bidding and the declaration on st (a world at the
 // bot's decision): the bot by plan p, the others by the model. It stops at the first card or
-// the end of the deal.
-func (d *decision) simulateBidding(st *engine.State, p plan) bool {
+// the end of the deal. It returns what the bot heard by its round-two turn (heard; 0 when it
+// had none).
+func (d *decision) simulateBidding(st *engine.State, p plan) (uint64, bool) {
 	me := d.obs.Seat
 	first := true
+	var tag uint64
 	for !st.Terminal() && st.Decision() != engine.DecideCard {
 		var a engine.Action
 		seat := st.ToMove()
 		if seat == me {
+			if !first && st.Decision() == engine.DecideContract && tag == 0 {
+				tag = heard(st, len(d.obs.History), me) | 1
+			}
 			var ok bool
 			if a, ok = d.ownMove(st, p, first); !ok {
-				return false
+				return 0, false
 			}
 			first = false
 		} else {
 			obs := st.Observe(seat)
 			var err error
 			if a, err = d.b.fallback.Decide(d.ctx, &obs); err != nil {
-				return false
+				return 0, false
 			}
 			d.spend(rolloutCost)
 		}
 		if err := st.Apply(a); err != nil {
-			return false
+			return 0, false
 		}
 	}
-	return true
+	return tag, true
 }
 
 // ownMove is the bot's move in a simulated bidding and declaration.

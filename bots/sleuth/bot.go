@@ -43,6 +43,9 @@ type Config struct {
 	// NoModelReplies values every card by the solver alone, even where the seats still to play
 	// to the trick are, by the evidence, rule-of-thumb players whose replies the model knows.
 	NoModelReplies bool
+	// FixedPlay values "play" in modern round one by the best fixed contract to name in round
+	// two, as before adapt.go (for comparison).
+	FixedPlay bool
 	// Model is the opponent model (nil: the trained one, model.json).
 	Model *Model
 	// Calibrations turn double-dummy verdicts into chances, by Family (nil: the trained ones).
