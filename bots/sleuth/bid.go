@@ -33,18 +33,10 @@ type plan struct {
 }
 
 // bidCandidates lists the contracts worth evaluating for hand (pimc.Candidates), as plans
-// that name them — less a modern suit Solo with fewer than a third of the hand in trumps.
-// Measured over 600 duplicate deals against heuristic bots (docs/STRENGTH.md, session 5),
-// the bot declared such a Solo in 22 of them and won 36% (−2.7 cents each; with four
-// trumps 46%, five 88%): the worlds' double-dummy verdicts, calibrated over every point
-// contract, overrate a short trump suit, whose declarer must guess where a double-dummy one
-// knows. The Heart Solo keeps its three-card slack: with three hearts it won 57%.
+// that name them.
 func bidCandidates(r *engine.RuleSet, hand engine.CardSet) []plan {
 	var out []plan
 	for _, c := range pimc.Candidates(r, hand) {
-		if r.Variant == engine.Modern && c.Contract == engine.Solo && hand.OfSuit(c.Trump).Len() < pimc.MinTrumps(r) {
-			continue
-		}
 		out = append(out, plan{name: c.Name, trump: c.Trump})
 	}
 	return out
