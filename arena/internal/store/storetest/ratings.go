@@ -189,7 +189,7 @@ func testRatingSumsAreTheRawResults(t *testing.T, s Store) {
 		}
 	}
 	// The data set exercises what it claims to.
-	sums, err := s.RatingSums(context.Background(), domain.MatchFilter{LeagueID: "L"}, board.BoardEloKey(domain.MatchFilter{LeagueID: "L"}, false), false)
+	sums, err := s.RatingSums(context.Background(), domain.MatchFilter{LeagueID: "L"}, board.BoardEloKey(domain.MatchFilter{LeagueID: "L"}, false), board.SumsRead{})
 	if err != nil {
 		t.Fatal(err)
 	}
