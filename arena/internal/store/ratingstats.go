@@ -242,10 +242,11 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) 
 	slices.SortFunc(b.roles, func(x, y board.RoleDelta) int { return compareRoleKeys(x.Key, y.Key) })
 	queries := []string{s.rebind(upsertRatingMatch), s.rebind(upsertRatingGroup), s.rebind(deleteRatingGroup),
 		s.rebind(upsertRatingComposition), s.rebind(upsertRatingRole)}
-	for _, q := range sourceQueries {
-		if s.keepsSourceSums() {
+	if s.keepsSourceSums() {
+		for _, q := range sourceQueries {
 			queries = append(queries, s.rebind(q))
 		}
+		queries = append(queries, s.sourceBatchQueries()...)
 	}
 	return b, s.readyQueries(ctx, queries)
 }
