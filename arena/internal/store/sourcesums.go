@@ -159,8 +159,14 @@ ON CONFLICT (league_id, rules, source, bots) DO UPDATE SET deals = excluded.deal
 )
 
 // sourceBatchQueries are the multi-row statements of writeSourceUnits in every size rowOps
-// makes, prepared with the batch (before its transaction).
+// makes, prepared with the batch (before its transaction); spelled once per store.
 func (s *Store) sourceBatchQueries() []string {
+	s.sourceBatch.Do(func() { s.sourceBatchQs = s.spellSourceBatchQueries() })
+	return s.sourceBatchQs
+}
+
+// spellSourceBatchQueries spells sourceBatchQueries.
+func (s *Store) spellSourceBatchQueries() []string {
 	var qs []string
 	for n := 1; n <= maxRowsPerInsert; n *= 2 {
 		for _, op := range []struct {
