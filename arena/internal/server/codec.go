@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -29,12 +30,21 @@ func decodeRequest(raw *grpccodec.Raw) (*tappv1.ConnectRequest, error) {
 // encodeResponse frames a message in wire form as the ConnectResponse with the given seq that
 // holds it in field kind, with the fields in number order as proto.Marshal writes them.
 func encodeResponse(seq uint64, kind protowire.Number, body []byte) *grpccodec.Encoded {
-	head := make([]byte, 0, 3+protowire.SizeVarint(seq)+protowire.SizeVarint(uint64(len(body))))
+	head := appendResponseHead(make([]byte, 0, 3+protowire.SizeVarint(seq)+protowire.SizeVarint(uint64(len(body)))), seq, kind, len(body))
+	return &grpccodec.Encoded{Head: head, Body: body}
+}
+
+// maxResponseHead is the longest head appendResponseHead writes: two one-byte tags (the
+// message fields' numbers are below 16) and two varints of at most 10 bytes.
+const maxResponseHead = 2 + 2*binary.MaxVarintLen64
+
+// appendResponseHead appends the head of the ConnectResponse with the given seq that holds a
+// body of size bytes in field kind: the seq, and the field's tag and length.
+func appendResponseHead(head []byte, seq uint64, kind protowire.Number, size int) []byte {
 	head = protowire.AppendTag(head, wf.ResponseSeq, protowire.VarintType)
 	head = protowire.AppendVarint(head, seq)
 	head = protowire.AppendTag(head, kind, protowire.BytesType)
-	head = protowire.AppendVarint(head, uint64(len(body)))
-	return &grpccodec.Encoded{Head: head, Body: body}
+	return protowire.AppendVarint(head, uint64(size))
 }
 
 // decodeAnswer reads a ConnectRequest that holds an answer and nothing else, its fields in

@@ -84,6 +84,9 @@ type Server struct {
 	stopCheck    chan struct{}
 }
 
+// flowWindow is the flow-control window of a bot's stream and connection, each way.
+const flowWindow = 1 << 20
+
 // New builds a server; call Serve to accept connections.
 func New(cfg Config) *Server {
 	if cfg.Log == nil {
@@ -101,6 +104,11 @@ func New(cfg Config) *Server {
 		grpc.ForceServerCodecV2(grpccodec.Codec()), // requests and answers go through it in wire form
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
+		// Fixed flow-control windows, large enough for a burst of requests to every table of a
+		// bot, turn off gRPC's bandwidth estimation, whose pings went out with the answers all
+		// the time on a busy stream (a frame each way, and a wake-up, per round trip of them).
+		grpc.InitialWindowSize(flowWindow),
+		grpc.InitialConnWindowSize(flowWindow),
 		// Bot streams live for hours: no MaxConnectionAge, pings from clients allowed every
 		// 10 s even without streams, dead peers found by server pings.
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
@@ -389,7 +397,7 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 		case msg := <-outbox:
 			if h, ok := msg.(*handOff); ok {
 				h.handed <- time.Now()
-				msg = h.msg
+				msg = &h.msg
 			}
 			if err := stream.SendMsg(msg); err != nil {
 				return err

@@ -87,8 +87,11 @@ const maxFloodIDs = 64
 
 // handOff is a decision request in the outbox: the writer tells the referee when it hands the
 // request to the stream, and the bot's clock starts then.
+// The message, its head's bytes and the channel are one allocation: the writer hands
+// &msg to gRPC, which keeps it until its transport has written it.
 type handOff struct {
-	msg    *grpccodec.Encoded
+	msg    grpccodec.Encoded
+	head   [maxResponseHead]byte
 	handed chan time.Time
 }
 
@@ -138,7 +141,9 @@ func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
 		return body, handed, nil
 	}
 	s.seq++
-	return body, handed, s.queue(&handOff{msg: encodeResponse(s.seq, wf.ResponseDecisionRequest, body), handed: handed})
+	h := &handOff{handed: handed}
+	h.msg = grpccodec.Encoded{Head: appendResponseHead(h.head[:0], s.seq, wf.ResponseDecisionRequest, len(body)), Body: body}
+	return body, handed, s.queue(h)
 }
 
 // Refuse implements referee.Conn.
