@@ -50,9 +50,8 @@ func (idleSeats) SeatTable(ctx context.Context, _ []string) ([]referee.Conn, fun
 	return nil, nil, ctx.Err()
 }
 
-// A ladder round of more matches than one part of plan.RoundChunk jobs holds is played as it
-// is stored: the first jobs are claimed once the first part is stored, not after the whole
-// round (10,000 matches a round took 8 s to store on a busy host, with nothing played and no
+// A ladder round of more matches than one part holds is played as it is stored: the first
+// jobs are claimed once the first part is stored, not after the whole round (10,000 matches a round took 8 s to store on a busy host, with nothing played and no
 // progress meanwhile).
 func TestLargeRoundIsPlayedAsItIsStored(t *testing.T) {
 	t.Parallel()
@@ -60,7 +59,7 @@ func TestLargeRoundIsPlayedAsItIsStored(t *testing.T) {
 	defer cancel()
 	st := &partsStore{Store: openSQLite(t), stop: cancel, partsAtFirstClaim: -1}
 	p := testPlan(t, "big-ladder", plan.Ladder, 1, 1)
-	p.MatchesPerRound = plan.RoundChunk + 1 // a job per match: two parts
+	p.MatchesPerRound = plan.RoundChunk + 1 // a job per match: five parts (128, 256, 512, 1,024 and 129 jobs)
 	r := &league.Runner{Store: st, Seats: idleSeats{}, Concurrency: 8, Lease: 5 * time.Second, Poll: 50 * time.Millisecond}
 	out, err := r.Run(ctx, p, time.Time{})
 	if err != nil {
@@ -69,7 +68,7 @@ func TestLargeRoundIsPlayedAsItIsStored(t *testing.T) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.partsAtFirstClaim != 1 {
-		t.Errorf("the first job was claimed with %d parts of the round stored, want 1 (of 2)", st.partsAtFirstClaim)
+		t.Errorf("the first job was claimed with %d parts of the round stored, want 1 (of 5)", st.partsAtFirstClaim)
 	}
 	if out.Stopped != "interrupted" {
 		t.Errorf("outcome %+v, want it interrupted", out)
