@@ -15,11 +15,11 @@ import (
 )
 
 // schedule stores the next part of the rounds that may be planned now (a round is stored a
-// part of about plan.RoundChunk jobs at a time: see storeNextPart) and reports whether it
-// stored any. It stores at most one part per call, so that the main loop claims and plays
-// the jobs stored so far between the parts of a large round (a ladder of 10,000 matches a
-// round took 8 s to store whole on a busy host, with no deal played meanwhile);
-// roundPending reports whether a round is still being stored, so that the loop calls again at once.
+// part at a time, plan.RoundParts: see storeNextPart) and reports whether it stored any. It
+// stores at most one part per call, so that the main loop claims and plays the jobs stored
+// so far between the parts of a large round (a ladder of 10,000 matches a round took 8 s to
+// store whole on a busy host, with no deal played meanwhile); roundPending reports whether a
+// round is still being stored, so that the loop calls again at once.
 func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 	for {
 		if ru.partial == nil {
