@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +20,47 @@ import (
 func TestAHostedPythonBotGoesFromSubmitToTheLaddersBoard(t *testing.T) {
 	t.Parallel()
 	py := hostedPython(t)
+	authorsPath(t, "pybot", "python", []string{"--python", py}, nil)
+}
+
+// The same path for a Go bot written by `tapp new bot --lang go` and vendored (`go mod
+// vendor`, as its README says). Its build compiles the bot's own package only: the SDK,
+// gRPC, protobuf and the standard library they use come from the arena's shared build cache,
+// which the arena compiles once from its own checkout (--go-sdk; here before the build, and
+// the submit's output says so), and which the build reads without being able to write.
+func TestAHostedGoBotGoesFromSubmitToTheLaddersBoard(t *testing.T) {
+	t.Parallel()
+	out := authorsPath(t, "gobot", "go", []string{"--go-sdk", repoRoot(t)}, func(src string) {
+		vendor := exec.Command("go", "mod", "vendor")
+		vendor.Dir = src
+		vendor.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		if out, err := vendor.CombinedOutput(); err != nil {
+			t.Fatalf("go mod vendor in the new bot: %v\n%s", err, out)
+		}
+	})
+	if !strings.Contains(out, "the shared Go build cache is ready") {
+		t.Errorf("submit = %q: want the shared cache compiled (once, in this fresh hosting folder) and said so", out)
+	}
+	var compiled []string
+	for _, line := range strings.Split(out, "\n") {
+		if pkg, ok := strings.CutPrefix(strings.TrimSpace(line), "gobot@1 | "); ok && !strings.Contains(pkg, " ") {
+			compiled = append(compiled, pkg) // go build -v: a package's path as it compiles it
+		}
+	}
+	if len(compiled) != 1 || compiled[0] != "mybot" {
+		t.Errorf("the build of gobot@1 compiled %q, want only the bot's own package (mybot, its module); submit said:\n%s", compiled, out)
+	}
+	if !strings.Contains(out, "lookups answered by the arena's shared layer") {
+		t.Errorf("submit = %q: want the build's cache line", out)
+	}
+}
+
+// authorsPath runs a new author's commands for a bot of lang and returns what submit said:
+// tapp new bot, prepare (the author's own step), tapp submit, tapp bot check --submission,
+// tapp league run of a ladder naming the submission, tapp ratings, tapp submissions logs
+// and list. hosting are the hosting flags every command gets.
+func authorsPath(t *testing.T, bot, lang string, hosting []string, prepare func(src string)) string {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "tapp-cli-hosted-")
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +68,7 @@ func TestAHostedPythonBotGoesFromSubmitToTheLaddersBoard(t *testing.T) {
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	_ = os.Chmod(dir, 0o755) // the sandbox's user reaches the builds beside the database
 	db := filepath.Join(dir, "club.db")
-	token, err := tappRun(t, "bots", "add", "pybot", "--db", db)
+	token, err := tappRun(t, "bots", "add", bot, "--db", db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,18 +78,22 @@ func TestAHostedPythonBotGoesFromSubmitToTheLaddersBoard(t *testing.T) {
 		}
 	}
 	src := filepath.Join(dir, "mybot")
-	if out, err := tappRun(t, "new", "bot", "--lang", "python", "--repo", repoRoot(t), src); err != nil {
+	if out, err := tappRun(t, "new", "bot", "--lang", lang, "--repo", repoRoot(t), src); err != nil {
 		t.Fatalf("new bot: %q, %v", out, err)
 	}
-	out, err := tappRun(t, "submit", "--bot", "pybot", "--lang", "python", "--token", token, "--db", db, "--python", py, src)
-	if err != nil || !strings.Contains(out, "stored pybot@1") || !strings.Contains(out, "pybot@1 built in") {
-		t.Fatalf("submit = %q, %v; want pybot@1 stored and built", out, err)
+	if prepare != nil {
+		prepare(src)
 	}
-	if !strings.Contains(out, "in the bwrap sandbox") && !strings.Contains(out, "in the runsc sandbox") {
-		t.Errorf("submit = %q: want the build in a sandbox", out)
+	v := bot + "@1"
+	submitted, err := tappRun(t, append([]string{"submit", "--bot", bot, "--lang", lang, "--token", token, "--db", db, src}, hosting...)...)
+	if err != nil || !strings.Contains(submitted, "stored "+v) || !strings.Contains(submitted, v+" built in") {
+		t.Fatalf("submit = %q, %v; want %s stored and built", submitted, err, v)
 	}
-	if out, err := tappRun(t, "bot", "check", "--submission", "pybot@1", "--db", db, "--python", py); err != nil {
-		t.Fatalf("bot check --submission pybot@1 = %q, %v", out, err)
+	if !strings.Contains(submitted, "in the bwrap sandbox") && !strings.Contains(submitted, "in the runsc sandbox") {
+		t.Errorf("submit = %q: want the build in a sandbox", submitted)
+	}
+	if out, err := tappRun(t, append([]string{"bot", "check", "--submission", v, "--db", db}, hosting...)...); err != nil {
+		t.Fatalf("bot check --submission %s = %q, %v", v, out, err)
 	}
 	league := filepath.Join(dir, "club.yaml")
 	write(t, league, fmt.Sprintf(`name: club
@@ -59,26 +106,56 @@ rounds: 2
 concurrency: 2
 time_control: {per_decision: 5s, overage: 30s, strikes: 20}
 bots:
-  - submission: pybot@latest
+  - submission: %s@latest
   - {name: random, builtin: random}
   - {name: heuristic, builtin: heuristic}
-`, db))
-	out, err = tappRun(t, "league", "run", league, "--python", py)
-	if err != nil || !strings.Contains(out, "standing ladder club") || !strings.Contains(out, "pybot@1") {
-		t.Fatalf("league run = %q, %v; want the ladder's board with pybot@1", out, err)
+`, db, bot))
+	out, err := tappRun(t, append([]string{"league", "run", league}, hosting...)...)
+	if err != nil || !strings.Contains(out, "standing ladder club") || !strings.Contains(out, v) {
+		t.Fatalf("league run = %q, %v; want the ladder's board with %s", out, err, v)
+	}
+	leagues, err := tappRun(t, "league", "list", "--db", db)
+	if err != nil {
+		t.Fatalf("league list = %q, %v", leagues, err)
+	}
+	if ladder, epochs := ladderDeals(leagues, "club"); ladder == 0 || ladder != epochs {
+		t.Errorf("league list shows the ladder club with %d deals, its epochs with %d; want the ladder's board (its epochs' deals), not 0:\n%s",
+			ladder, epochs, leagues)
 	}
 	board, err := tappRun(t, "ratings", "--league", "club", "--db", db)
-	if err != nil || !strings.Contains(board, "pybot@1") {
-		t.Errorf("ratings --league club = %q, %v; want pybot@1 on the ladder's board", board, err)
+	if err != nil || !strings.Contains(board, v) {
+		t.Errorf("ratings --league club = %q, %v; want %s on the ladder's board", board, err, v)
 	}
-	logs, err := tappRun(t, "submissions", "logs", "pybot@1", "--db", db, "--logs", filepath.Join(dir, "club-logs"))
-	if err != nil || !strings.Contains(logs, "== build log of pybot@1") || !strings.Contains(logs, "== run log of pybot@1") {
-		t.Errorf("submissions logs pybot@1 = %q, %v; want its build log and its run log", logs, err)
+	logs, err := tappRun(t, "submissions", "logs", v, "--db", db, "--logs", filepath.Join(dir, "club-logs"))
+	if err != nil || !strings.Contains(logs, "== build log of "+v) || !strings.Contains(logs, "== run log of "+v) {
+		t.Errorf("submissions logs %s = %q, %v; want its build log and its run log", v, logs, err)
 	}
 	list, err := tappRun(t, "submissions", "list", "--db", db)
-	if err != nil || !strings.Contains(strings.Join(strings.Fields(list), " "), "pybot@1 python ready first") {
-		t.Errorf("submissions list = %q, %v; want pybot@1 ready, its gauntlet first", list, err)
+	if err != nil || !strings.Contains(strings.Join(strings.Fields(list), " "), v+" "+lang+" ready first") {
+		t.Errorf("submissions list = %q, %v; want %s ready, its gauntlet first", list, err, v)
 	}
+	return submitted
+}
+
+// ladderDeals reads tapp league list: the deals of the ladder's own row, and the sum of
+// its epochs' (NAME.HASH) rows.
+func ladderDeals(list, ladder string) (own, epochs int) {
+	for _, line := range strings.Split(list, "\n") {
+		f := strings.Fields(line)
+		i := slices.Index(f, "tapp") // the deals column comes just before "tapp ratings --league ID"
+		if len(f) == 0 || i < 1 {
+			continue
+		}
+		n, err := strconv.Atoi(f[i-1])
+		switch {
+		case err != nil:
+		case f[0] == ladder:
+			own = n
+		case strings.HasPrefix(f[0], ladder+"."):
+			epochs += n
+		}
+	}
+	return own, epochs
 }
 
 // tappRun runs the built tapp binary (the sandboxes confine with `tapp __confine`) and

@@ -14,18 +14,20 @@ import (
 	"github.com/tapparena/tapp/arena/internal/hosting"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/sandbox"
+	"github.com/tapparena/tapp/bots/starter"
 )
 
 // hostingFlags say where and how hosted bots are built and run: shared by tapp submit,
 // tapp submissions build, tapp bot check --submission and tapp league run.
 type hostingFlags struct {
-	sandbox, dir, python, wheelhouse string
+	sandbox, dir, python, wheelhouse, goSDK string
 }
 
 func (f *hostingFlags) register(fs *flag.FlagSet, m *Main) {
 	fs.StringVar(&f.sandbox, "sandbox", m.env("TAPP_SANDBOX", ""), "sandbox of hosted bots: runsc, bwrap or none (default: bwrap, then runsc, the strongest present within the latency budget; env TAPP_SANDBOX)")
 	fs.StringVar(&f.dir, "hosting-dir", m.env("TAPP_HOSTING_DIR", ""), "folder of hosted bots' builds, caches and sockets (default: tapp-hosting beside the database; env TAPP_HOSTING_DIR)")
 	fs.StringVar(&f.python, "python", m.env("TAPP_HOSTED_PYTHON", ""), "the Python interpreter hosted Python bots run on, with tapp_bot installed (env TAPP_HOSTED_PYTHON; docs/hosting.md)")
+	fs.StringVar(&f.goSDK, "go-sdk", m.env("TAPP_GO_SDK", ""), "the Tapp Arena checkout whose Go SDK the arena compiles once into hosted Go builds' shared, read-only build cache (default: the one around the current folder, else around this tapp binary; env TAPP_GO_SDK)")
 	fs.StringVar(&f.wheelhouse, "wheelhouse", m.env("TAPP_WHEELHOUSE", ""), "folder of wheels hosted Python bots may install from their requirements.txt (env TAPP_WHEELHOUSE)")
 }
 
@@ -86,7 +88,14 @@ func (m *Main) hosting(ctx context.Context, f *hostingFlags, dsn string) (*hosti
 			return nil, err
 		}
 	}
-	p.builder = &hosting.Builder{Sandbox: sb, Dir: dir, Python: p.python, Wheelhouse: wheels, Log: m.Log.Named("build")}
+	goSDK := f.goSDK
+	if goSDK == "" {
+		goSDK, _ = m.findRepo() // none: Go builds compile the SDK's modules themselves, and their logs say so
+	} else if !starter.IsRepo(goSDK) {
+		return nil, usagef("--go-sdk %s: not a Tapp Arena checkout (no go.mod of %s)", goSDK, starter.Module)
+	}
+	p.builder = &hosting.Builder{Sandbox: sb, Dir: dir, Python: p.python, Wheelhouse: wheels, Log: m.Log.Named("build"),
+		Tool: m.Executable, GoSDK: goSDK, Progress: func(version, line string) { fmt.Fprintf(m.Stdout, "  %s | %s\n", version, line) }}
 	m.Log.Debug("hosting", zap.String("sandbox", sb.Name()), zap.String("dir", dir))
 	return p, nil
 }

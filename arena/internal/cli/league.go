@@ -600,7 +600,7 @@ func (m *Main) leagueList(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "league\tstatus\tcreated\tdeals\tleaderboard with")
 	for _, l := range ls {
-		n, err := st.LeagueDeals(ctx, l.ID)
+		n, err := st.BoardDeals(ctx, l.ID) // a standing ladder's row: the deals of its epochs, on its board
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"golang.org/x/term"
 
+	"github.com/tapparena/tapp/arena/internal/hosting/gocache"
 	"github.com/tapparena/tapp/arena/internal/launch/confine"
 	"github.com/tapparena/tapp/bots/builtin"
 )
@@ -31,6 +32,9 @@ import (
 func Execute(args []string) int {
 	if len(args) > 0 && args[0] == confine.Command { // inside a bwrap sandbox, before a hosted bot
 		return confine.Main(args[1:], os.Stderr)
+	}
+	if len(args) > 0 && args[0] == gocache.Command { // inside a hosted Go build: the go command's cache
+		return gocache.Main(args[1:], os.Stdin, os.Stdout, os.Stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -19,6 +19,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/bots/random"
 	"github.com/tapparena/tapp/bots/sdk"
+	"github.com/tapparena/tapp/bots/starter"
 	"github.com/tapparena/tapp/engine"
 )
 
@@ -45,6 +46,21 @@ func splitEnv(s string) []string {
 //
 //	go test -run '^$' -bench HostedDecisionLatency -benchtime 20x ./arena/internal/hosting
 func BenchmarkHostedDecisionLatency(b *testing.B) {
+	benchHostedLatency(b, nil, func(dir, bot string) *hosting.Artifact { return benchArtifact(b, dir, bot) })
+}
+
+// BenchmarkHostedPythonDecisionLatency is BenchmarkHostedDecisionLatency for a Python bot:
+// the starter of `tapp new bot --lang python` (the lowest legal card, the SDK's defaults
+// otherwise) on the hosted bots' Python runtime, unconfined, under bubblewrap and under
+// gVisor. TAPP_BENCH_ENV=GRPC_POLL_STRATEGY=poll (say) tries a setting of grpcio's.
+//
+//	go test -run '^$' -bench HostedPythonDecisionLatency -benchtime 20x ./arena/internal/hosting
+func BenchmarkHostedPythonDecisionLatency(b *testing.B) {
+	rt := python(b)
+	benchHostedLatency(b, rt, func(dir, bot string) *hosting.Artifact { return benchPythonArtifact(b, dir, bot) })
+}
+
+func benchHostedLatency(b *testing.B, rt *hosting.PythonRuntime, artifact func(dir, bot string) *hosting.Artifact) {
 	if n, _ := strconv.Atoi(os.Getenv("TAPP_BENCH_BUSY")); n > 0 {
 		stop := burnCPU(b, n)
 		defer stop()
@@ -80,9 +96,9 @@ func BenchmarkHostedDecisionLatency(b *testing.B) {
 			b.Logf("%s: %v", name, err)
 			continue
 		}
-		seats := &hosting.Seats{Host: h, Sandbox: sb, Dir: dir, LogDir: filepath.Join(dir, "logs")}
+		seats := &hosting.Seats{Host: h, Sandbox: sb, Python: rt, Dir: dir, LogDir: filepath.Join(dir, "logs")}
 		all = append(all, seats)
-		a := benchArtifact(b, dir, "bench-"+name)
+		a := artifact(dir, "bench-"+name)
 		if _, err := seats.Start(ctx, a, 1, 1, append([]string{"TAPP_HOSTILE=play", "TAPP_THINK=" + os.Getenv("TAPP_THINK")}, benchEnv...)...); err != nil {
 			b.Fatal(err)
 		}
@@ -158,6 +174,22 @@ func benchArtifact(b *testing.B, dir, bot string) *hosting.Artifact {
 	}
 	if err := os.WriteFile(filepath.Join(a.Out, "bot"), bin, 0o755); err != nil {
 		b.Fatal(err)
+	}
+	return a
+}
+
+// benchPythonArtifact is a "built" Python version: the Python starter, as tapp new bot writes it.
+func benchPythonArtifact(b *testing.B, dir, bot string) *hosting.Artifact {
+	a := &hosting.Artifact{Sub: domain.Submission{Bot: bot, Version: 1, Lang: hosting.Python, Entry: "bot.py"},
+		Src: filepath.Join(dir, "src"), Out: filepath.Join(dir, "out")}
+	if _, err := starter.Write(starter.Options{Lang: "python", Dir: a.Src, Name: "pybench", Repo: repoRoot(b)}); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(a.Out, "site"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if out, err := exec.Command("chmod", "-R", "a+rX", dir).CombinedOutput(); err != nil {
+		b.Fatalf("chmod: %v: %s", err, out)
 	}
 	return a
 }

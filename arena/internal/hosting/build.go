@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -48,6 +49,22 @@ type Builder struct {
 	Wheelhouse string
 	Limits     sandbox.Limits // default BuildLimits
 	Log        *zap.Logger
+	// Tool is the host path of the tapp binary: Go builds run it as their GOCACHEPROG
+	// (`tapp __gocacheprog`, arena/internal/hosting/gocache). Empty: a Go build uses a plain
+	// build cache of the bot's own and compiles everything itself.
+	Tool string
+	// GoSDK is the Tapp Arena checkout whose Go SDK (and the modules it pins, from the host's
+	// module cache) the arena compiles once into the shared, read-only build cache of every
+	// Go build (gowarm.go). Empty: no shared cache; each bot compiles gRPC itself (minutes).
+	GoSDK string
+	// Progress, when set, is told each line a build prints, as it prints it (the go
+	// command's -v names each package it compiles).
+	Progress func(version, line string)
+
+	warmMu   sync.Mutex // one warm-up of the shared Go cache at a time
+	warmDone bool
+	warmDir  string
+	warmErr  error
 }
 
 // Artifact is a built version, ready to run.
@@ -121,13 +138,19 @@ func (b *Builder) Build(ctx context.Context, st Store, sub *domain.Submission) (
 	if err := b.ownedDir(a.Out); err != nil {
 		return nil, requeue(err)
 	}
-	spec, err := b.buildSpec(sub, a)
+	spec, note, err := b.buildSpec(ctx, sub, a)
+	if ctx.Err() != nil {
+		return nil, requeue(ctx.Err())
+	}
 	var out []byte
 	if err == nil {
 		log.Info("building", zap.String("lang", sub.Lang), zap.String("sandbox", b.Sandbox.Name()))
+		if note != "" {
+			b.progress(sub.Name(), strings.TrimSpace(note))
+		}
 		out, err = b.run(ctx, spec, sub.Name())
 	}
-	text := strings.ToValidUTF8(string(out), "?")
+	text := note + strings.ToValidUTF8(string(out), "?")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, requeue(ctx.Err())
@@ -172,8 +195,8 @@ func (b *Builder) run(ctx context.Context, spec sandbox.Spec, name string) ([]by
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	ls.Name, ls.Once, ls.Output = "build "+name, true, &out
+	out := &lineWriter{line: func(line string) { b.progress(name, line) }}
+	ls.Name, ls.Once, ls.Output = "build "+name, true, out
 	p, err := launch.Start(ctx, ls, b.Log)
 	if err != nil {
 		return nil, err
@@ -187,6 +210,55 @@ func (b *Builder) run(ctx context.Context, spec sandbox.Spec, name string) ([]by
 	return out.Bytes(), p.Err()
 }
 
+// progress passes a line of a build to Progress and the debug log.
+func (b *Builder) progress(version, line string) {
+	if b.Log != nil {
+		b.Log.Debug("build output", zap.String("version", version), zap.String("line", line))
+	}
+	if b.Progress != nil {
+		b.Progress(version, line)
+	}
+}
+
+// lineWriter keeps what a build prints and hands each whole line on as it comes; the
+// launcher writes stdout and stderr from two goroutines.
+type lineWriter struct {
+	mu      sync.Mutex
+	all     bytes.Buffer
+	partial []byte
+	line    func(string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.all.Write(p)
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		w.line(strings.ToValidUTF8(string(w.partial[:i]), "?"))
+		w.partial = w.partial[i+1:]
+	}
+	if len(w.partial) > 4096 { // a line without end is still shown
+		w.line(strings.ToValidUTF8(string(w.partial), "?"))
+		w.partial = nil
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) Bytes() []byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.partial) > 0 {
+		w.line(strings.ToValidUTF8(string(w.partial), "?"))
+		w.partial = nil
+	}
+	return bytes.Clone(w.all.Bytes())
+}
+
 func (b *Builder) limits() sandbox.Limits {
 	if b.Limits == (sandbox.Limits{}) {
 		return BuildLimits
@@ -197,41 +269,42 @@ func (b *Builder) limits() sandbox.Limits {
 // baseEnv is every sandboxed program's environment besides its own.
 var baseEnv = []string{"HOME=" + sandbox.Scratch, "TMPDIR=" + sandbox.Scratch, "PATH=/usr/bin:/bin", "LANG=C.UTF-8"}
 
-func (b *Builder) buildSpec(sub *domain.Submission, a *Artifact) (sandbox.Spec, error) {
+// buildSpec is the sandbox spec of a build, and a note for its log (a Go build without the
+// shared cache says why).
+func (b *Builder) buildSpec(ctx context.Context, sub *domain.Submission, a *Artifact) (sandbox.Spec, string, error) {
 	mounts := []sandbox.Mount{{Source: a.Src, Target: srcDir}, {Source: a.Out, Target: outDir, Writable: true}}
 	switch sub.Lang {
 	case Go:
 		root, err := b.goRoot()
 		if err != nil {
-			return sandbox.Spec{}, err
+			return sandbox.Spec{}, "", err
 		}
 		cache := filepath.Join(b.Dir, "gocache", sub.Bot) // the bot's own: no other author's build can plant entries in it
 		if err := b.ownedDir(cache); err != nil {
-			return sandbox.Spec{}, err
+			return sandbox.Spec{}, "", err
 		}
-		mounts = append(mounts, sandbox.Mount{Source: root, Target: goRoot}, sandbox.Mount{Source: cache, Target: goCache, Writable: true})
-		pkg := sub.Entry
-		if pkg == "" || pkg == "." {
-			pkg = "."
-		} else {
-			pkg = "./" + strings.TrimPrefix(pkg, "./")
+		if b.Tool == "" {
+			spec, err := b.goSpec(a, root, cache, "")
+			return spec, "", err
 		}
-		env := append([]string{"GOROOT=" + goRoot, "GOCACHE=" + goCache, "GOPATH=/tmp/go", "GOMODCACHE=/tmp/go/mod",
-			"GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=vendor", "GOWORK=off", "CGO_ENABLED=0", "GOTOOLCHAIN=local",
-			"GOTELEMETRY=off", "GOENV=off", "GOMAXPROCS=2"}, baseEnv...)
-		env = append(env, "PATH="+goRoot+"/bin:/usr/bin:/bin")
-		return sandbox.Spec{Command: []string{goRoot + "/bin/go", "build", "-mod=vendor", "-trimpath", "-buildvcs=false", "-o", outDir + "/bot", pkg},
-			Env: env, Dir: srcDir, Mounts: mounts, Limits: b.limits()}, nil
+		shared, err := b.sharedGoCache(ctx, root)
+		note := ""
+		if err != nil {
+			b.Log.Warn("no shared Go build cache", zap.Error(err))
+			note = goCacheNote(err)
+		}
+		spec, err := b.goSpec(a, root, cache, shared)
+		return spec, note, err
 	case Python:
 		if b.Python == nil {
-			return sandbox.Spec{}, errors.New("this arena hosts no Python bots: the organiser has not named a Python environment with tapp_bot (--python)")
+			return sandbox.Spec{}, "", errors.New("this arena hosts no Python bots: the organiser has not named a Python environment with tapp_bot (--python)")
 		}
 		reqs, err := requirements(a.Src)
 		if err != nil {
-			return sandbox.Spec{}, err
+			return sandbox.Spec{}, "", err
 		}
 		if reqs != "" && b.Wheelhouse == "" {
-			return sandbox.Spec{}, fmt.Errorf("requirements.txt asks for %s, but this arena has no wheelhouse: only the standard library and tapp_bot are installed (ask the organiser to add the wheels)",
+			return sandbox.Spec{}, "", fmt.Errorf("requirements.txt asks for %s, but this arena has no wheelhouse: only the standard library and tapp_bot are installed (ask the organiser to add the wheels)",
 				strings.ReplaceAll(reqs, "\n", ", "))
 		}
 		if b.Wheelhouse != "" {
@@ -241,9 +314,54 @@ func (b *Builder) buildSpec(sub *domain.Submission, a *Artifact) (sandbox.Spec, 
 		env := append([]string{"TAPP_REQUIREMENTS=" + reqs, "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
 			"PIP_NO_INDEX=1", "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_CACHE_DIR=1"}, baseEnv...)
 		return sandbox.Spec{Command: []string{b.Python.Executable, "-c", pythonBuild}, Env: env, Dir: srcDir, Mounts: mounts,
-			Limits: b.limits()}, nil
+			Limits: b.limits()}, "", nil
 	}
-	return sandbox.Spec{}, fmt.Errorf("unknown language %q", sub.Lang)
+	return sandbox.Spec{}, "", fmt.Errorf("unknown language %q", sub.Lang)
+}
+
+// goSpec is the sandboxed `go build` of a module: offline, vendored only, the bot's cache
+// (host folder cache) writable, the shared layer (host folder shared, when not empty)
+// read-only. The warm-up of the shared layer runs this very spec, so that the go command
+// computes the same action ids for the SDK's packages in both.
+func (b *Builder) goSpec(a *Artifact, root, cache, shared string) (sandbox.Spec, error) {
+	mounts := []sandbox.Mount{{Source: a.Src, Target: srcDir}, {Source: a.Out, Target: outDir, Writable: true},
+		{Source: root, Target: goRoot}, {Source: cache, Target: goCache, Writable: true}}
+	pkg := a.Sub.Entry
+	if pkg == "" || pkg == "." {
+		pkg = "."
+	} else {
+		pkg = "./" + strings.TrimPrefix(pkg, "./")
+	}
+	env := append([]string{"GOROOT=" + goRoot, "GOPATH=/tmp/go", "GOMODCACHE=/tmp/go/mod",
+		"GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=vendor", "GOWORK=off", "CGO_ENABLED=0", "GOTOOLCHAIN=local",
+		"GOTELEMETRY=off", "GOENV=off", "GOMAXPROCS=2"}, baseEnv...)
+	env = append(env, "PATH="+goRoot+"/bin:/usr/bin:/bin")
+	tool, err := b.tool()
+	if err != nil {
+		return sandbox.Spec{}, err
+	}
+	if tool != "" {
+		mounts = append(mounts, sandbox.Mount{Source: tool, Target: toolPath})
+		if shared != "" {
+			mounts = append(mounts, sandbox.Mount{Source: shared, Target: sharedCache})
+		}
+		env = append(env, "GOCACHE="+diskCache, "GOCACHEPROG="+cacheProg(shared != ""))
+	} else {
+		env = append(env, "GOCACHE="+goCache)
+	}
+	return sandbox.Spec{Command: []string{goRoot + "/bin/go", "build", "-v", "-mod=vendor", "-trimpath", "-buildvcs=false", "-o", outDir + "/bot", pkg},
+		Env: env, Dir: srcDir, Mounts: mounts, Limits: b.limits()}, nil
+}
+
+// tool is the copy of Tool in the hosting folder, where the sandbox's user reaches it.
+func (b *Builder) tool() (string, error) {
+	if b.Tool == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(filepath.Join(b.Dir, "tools"), 0o755); err != nil {
+		return "", err
+	}
+	return sandbox.CopyExecutable(b.Tool, filepath.Join(b.Dir, "tools", "tapp"))
 }
 
 // pythonBuild checks every file compiles, installs the requirements from the wheelhouse into

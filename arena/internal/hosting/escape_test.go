@@ -16,6 +16,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/host"
 	"github.com/tapparena/tapp/arena/internal/hosting"
+	"github.com/tapparena/tapp/arena/internal/hosting/gocache"
 	"github.com/tapparena/tapp/arena/internal/launch"
 	"github.com/tapparena/tapp/arena/internal/launch/confine"
 	"github.com/tapparena/tapp/arena/internal/sandbox"
@@ -26,11 +27,14 @@ import (
 	"github.com/tapparena/tapp/engine"
 )
 
-// The test binary is the sandbox's confining program (as the tapp binary is) and the hostile
-// bot (hostile_test.go).
+// The test binary is the sandbox's confining program and Go builds' cache program (as the
+// tapp binary is) and the hostile bot (hostile_test.go).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == confine.Command {
 		os.Exit(confine.Main(os.Args[2:], os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == gocache.Command {
+		os.Exit(gocache.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	if mode := os.Getenv("TAPP_HOSTILE"); mode != "" {
 		os.Exit(hostileMain(mode))

@@ -50,6 +50,8 @@ func hostileMain(mode string) int {
 		for i := 0; ; i++ {
 			_ = i * i
 		}
+	case "poison-cache": // a Go build that tries to change the shared build cache
+		return poisonCache()
 	case "child-sleep":
 		time.Sleep(20 * time.Second)
 		return 0

@@ -27,7 +27,7 @@ import (
 )
 
 // repoRoot is the checkout this test runs in.
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	wd, _ := os.Getwd()
 	root, err := starter.FindRepo(wd)
@@ -41,7 +41,7 @@ func repoRoot(t *testing.T) string {
 // system's python3 in a folder the sandbox's user can reach, with grpcio and protobuf from the
 // checkout's .venv (`make venv`; make test makes it) and tapp_bot from bots/python — what
 // docs/hosting.md has an organiser install.
-func python(t *testing.T) *hosting.PythonRuntime {
+func python(t testing.TB) *hosting.PythonRuntime {
 	t.Helper()
 	pyOnce.Do(func() { pyRuntime, pyErr = makePython(repoRoot(t)) })
 	if pyErr != nil {

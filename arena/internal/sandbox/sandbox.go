@@ -166,7 +166,7 @@ func New(name string, o Options) (Sandbox, error) {
 		}
 		// The sandbox's user binds it from the host: a copy in the work directory is in
 		// its reach wherever tapp is installed.
-		confine, err := copyExecutable(o.Confine, filepath.Join(o.Work, "confine"))
+		confine, err := CopyExecutable(o.Confine, filepath.Join(o.Work, "confine"))
 		if err != nil {
 			return nil, fmt.Errorf("bwrap: %w", err)
 		}
@@ -297,9 +297,9 @@ func Reachable(path string) error {
 	}
 }
 
-// copyExecutable copies the program at src to dst (once: an existing copy of the same size
+// CopyExecutable copies the program at src to dst (once: an existing copy of the same size
 // and time is kept), readable and executable by everyone.
-func copyExecutable(src, dst string) (string, error) {
+func CopyExecutable(src, dst string) (string, error) {
 	si, err := os.Stat(src)
 	if err != nil {
 		return "", err

@@ -48,6 +48,7 @@ type unitTotal struct {
 // circle. Their queries are prepared before the transaction begins (stmt).
 func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]writeOp, error) {
 	leagues := map[string]int{}
+	boards := map[string]int{} // deals of a league's match that count on another league's board (a ladder's epochs)
 	units := map[unitKey]*unitTotal{}
 	bots := map[botKey]*domain.LeagueBot{}
 	for _, d := range ds {
@@ -59,6 +60,15 @@ func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]wr
 			continue
 		}
 		leagues[info.league]++
+		if s.schema >= boardDealsSchema {
+			ri, err := s.ratingInfo(ctx, d.MatchID)
+			if err != nil {
+				return nil, err
+			}
+			if ri.League != info.league {
+				boards[ri.League]++
+			}
+		}
 		addLeagueBots(bots, info.league, d)
 		if info.round < 0 { // a league's match outside its schedule: counted, not rated
 			continue
@@ -92,16 +102,26 @@ func (s *Store) aggregateOps(ctx context.Context, ds []*domain.DealRecord) ([]wr
 	if s.keepsLeagueTotals() {
 		ops = append(ops, s.leagueBotOps(bots)...)
 	}
-	names := make([]string, 0, len(leagues))
-	for id := range leagues {
-		names = append(names, id)
+	names := slices.Sorted(maps.Keys(leagues))
+	for id := range boards {
+		if _, ok := leagues[id]; !ok {
+			names = append(names, id)
+		}
 	}
-	slices.Sort(names)
+	slices.Sort(names) // one order for every league row the batch updates, the boards' too
 	for _, id := range names {
+		if _, ok := boards[id]; ok {
+			ops = append(ops, writeOp{query: s.rebind(`UPDATE leagues SET deals = deals + ?, board_deals = board_deals + ? WHERE id = ?`),
+				args: []any{leagues[id], boards[id], id}})
+			continue
+		}
 		ops = append(ops, writeOp{query: s.rebind(`UPDATE leagues SET deals = deals + ? WHERE id = ?`), args: []any{leagues[id], id}})
 	}
 	return ops, nil
 }
+
+// boardDealsSchema is the schema version that keeps leagues.board_deals.
+const boardDealsSchema = 31
 
 // The upsert of a batch's units.
 const (

@@ -300,6 +300,21 @@ func (s *Store) LeagueDeals(ctx context.Context, league string) (int, error) {
 	return n, s.wrap("count the deals of league "+league, err)
 }
 
+// BoardDeals counts the deals on the league's board: its own, and those of other leagues'
+// matches that count on it (a standing ladder's epochs on the ladder's row) — what a list of
+// leagues shows. One row read (leagues.board_deals, schema version 31).
+func (s *Store) BoardDeals(ctx context.Context, league string) (int, error) {
+	if s.schema < boardDealsSchema {
+		return s.LeagueDeals(ctx, league)
+	}
+	var n int
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT deals + board_deals FROM leagues WHERE id = ?`), league).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return n, s.wrap("count the deals on the board of league "+league, err)
+}
+
 const jobColumns = `id, league_id, round, match_id, first_group, n_groups, deals, state, owner, lease_until, attempts,
 	last_error, ` + jobStored
 

@@ -258,6 +258,7 @@ var conversions = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
 	17: convertLeagueBots,
 	18: convertEloPoints,
 	28: convertScoreBlocks,
+	30: convertEpochBoards,
 }
 
 func (s *Store) checkVersion(v, latest int) error {

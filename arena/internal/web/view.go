@@ -66,6 +66,9 @@ type Store interface {
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
 	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
 	LeagueDeals(ctx context.Context, league string) (int, error)
+	// BoardDeals is LeagueDeals with the deals other leagues play onto the league's board (a
+	// standing ladder's epochs onto the ladder's row): what the league list shows.
+	BoardDeals(ctx context.Context, league string) (int, error)
 	// LeagueBots: a league's running totals per bot (strikes, fallbacks, forfeits).
 	LeagueBots(ctx context.Context, league string) ([]domain.LeagueBot, error)
 	// DealAnalysis: a deal's stored double-dummy analysis (tapp analyze), domain.ErrNotFound
@@ -156,7 +159,7 @@ func (v *View) ListLeagues(ctx context.Context, _ *viewv1.ListLeaguesRequest) (*
 	for _, l := range ls {
 		info := &viewv1.LeagueInfo{LeagueId: l.ID, Status: string(l.Status), Created: protoconv.Timestamp(l.Created), Updated: protoconv.Timestamp(l.Updated),
 			Matches: int32(l.Matches), MatchesFinished: int32(l.MatchesFinished), Paused: l.Paused}
-		n, err := v.Store.LeagueDeals(ctx, l.ID)
+		n, err := v.Store.BoardDeals(ctx, l.ID) // a standing ladder's row: the deals of its board
 		if err != nil {
 			return nil, grpcError(err)
 		}

@@ -31,19 +31,20 @@ type Memory struct {
 	matches map[string]*domain.Match
 	// rulesText spells each match's rules once, for its result rows (a spelling costs more
 	// than the rest of storing a deal in memory).
-	rulesText map[string]string
-	deals     map[string]map[int]*domain.DealRecord
-	results   []domain.ResultRow
-	analyses  map[analysisKey][]byte
-	leagues   map[string]*domain.League
-	places    map[string][]domain.LeagueMatch
-	jobs      []*domain.Job
-	jobByKey  map[string]*domain.Job
-	nextID    int
-	rounds    map[string]int                // match id → round, for the matches of leagues' schedules
-	links     map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
-	totals    map[string]*memoryTotals      // league id → running totals (totals.go)
-	ratings   *board.Accumulator            // the leaderboard's sums (ratings.go)
+	rulesText  map[string]string
+	deals      map[string]map[int]*domain.DealRecord
+	results    []domain.ResultRow
+	analyses   map[analysisKey][]byte
+	leagues    map[string]*domain.League
+	places     map[string][]domain.LeagueMatch
+	jobs       []*domain.Job
+	jobByKey   map[string]*domain.Job
+	nextID     int
+	rounds     map[string]int                // match id → round, for the matches of leagues' schedules
+	links      map[string][]domain.ChainLink // match id → its deals' places in its chain, by place
+	totals     map[string]*memoryTotals      // league id → running totals (totals.go)
+	boardDeals map[string]int                // board (a ladder's row) → deals of other leagues' matches on it
+	ratings    *board.Accumulator            // the leaderboard's sums (ratings.go)
 	// The rating history (ratings.go): its points by league and rule set, the clocks the deals
 	// stored since the last look made due, and the writer taking points.
 	history    map[board.LeagueRules][]board.HistoryPoint

@@ -45,6 +45,12 @@ func (s *Memory) addToTotals(m *domain.Match, d *domain.DealRecord) {
 		s.totals[league] = t
 	}
 	t.deals++
+	if b := m.Spec.Board; b != "" && b != league { // a ladder's epoch: its deals count on the ladder's row too
+		if s.boardDeals == nil {
+			s.boardDeals = map[string]int{}
+		}
+		s.boardDeals[b]++
+	}
 	for name, add := range domain.LeagueBotOf(d) {
 		b := t.bots[name]
 		if b == nil {
@@ -127,6 +133,15 @@ func (s *Memory) LeagueDeals(_ context.Context, league string) (int, error) {
 		return t.deals, nil
 	}
 	return 0, nil
+}
+
+// BoardDeals is LeagueDeals with the deals other leagues' matches play onto the league's
+// board (a standing ladder's epochs onto the ladder's row), as the SQL store's.
+func (s *Memory) BoardDeals(ctx context.Context, league string) (int, error) {
+	n, _ := s.LeagueDeals(ctx, league)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return n + s.boardDeals[league], nil
 }
 
 // RoundCounts implements leaguestore.Queue.
