@@ -148,10 +148,13 @@ type Controller struct {
 	noPause     time.Time // no pause before this
 	pausedSince time.Time // when new deals were paused (zero: not paused)
 
-	sum     domain.Admission
-	flight  time.Duration // ∫ tables in flight dt, for the mean
-	since   time.Time     // start of the time the mean covers
-	changed time.Time     // last change of inFlight
+	sum          domain.Admission
+	flight       time.Duration // ∫ tables in flight dt, for the mean
+	since        time.Time     // start of the time the means cover
+	changed      time.Time     // last change of inFlight
+	allowed      time.Duration // ∫ tables allowed dt, for the mean allowed
+	allowedLimit int           // the limit allowedSince began with
+	allowedSince time.Time     // last change of the limit
 }
 
 // judged is what a judged window leaves for the floors: its median delay, and the tables it
@@ -177,7 +180,8 @@ func New(cfg Config) *Controller {
 	}
 	now := time.Now()
 	c := &Controller{cfg: cfg, log: cfg.Log, limit: min(cfg.Tables, startTables), wake: make(chan struct{}), ramping: true,
-		since: now, changed: now}
+		since: now, changed: now, allowedSince: now}
+	c.allowedLimit = c.limit
 	c.sum.Asked, c.sum.Fewest = cfg.Tables, cfg.Tables
 	return c
 }
@@ -240,6 +244,13 @@ func (c *Controller) account(now time.Time) {
 	c.changed = now
 }
 
+// accountAllowed adds the tables allowed since the limit's last change to the integral of the
+// mean allowed, and starts the next stretch at the limit as it is now.
+func (c *Controller) accountAllowed(now time.Time) {
+	c.allowed += time.Duration(c.allowedLimit) * now.Sub(c.allowedSince)
+	c.allowedLimit, c.allowedSince = c.limit, now
+}
+
 func (c *Controller) wakeLocked() {
 	close(c.wake)
 	c.wake = make(chan struct{})
@@ -292,12 +303,14 @@ func (c *Controller) Summary() domain.Admission {
 	defer c.mu.Unlock()
 	now := time.Now()
 	c.account(now)
+	c.accountAllowed(now)
 	s := c.sum
 	if c.pausedSince != (time.Time{}) {
 		s.Paused += now.Sub(c.pausedSince)
 	}
 	if d := now.Sub(c.since); d > 0 {
 		s.Mean = float64(c.flight) / float64(d)
+		s.AllowedMean = float64(c.allowed) / float64(d)
 	}
 	return s
 }
@@ -421,6 +434,7 @@ func (c *Controller) changedLocked(ch Change) Change {
 		c.sum.Fewest = c.limit
 	}
 	ch.To = c.limit
+	c.accountAllowed(time.Now())
 	c.wakeLocked()
 	return ch
 }

@@ -339,3 +339,22 @@ func TestHostDelayTheTablesCannotLowerIsNotHeldBack(t *testing.T) {
 		}
 	})
 }
+
+// The summary's mean allowed is the time-mean of the limit: 8 tables for a second, then 16
+// for a second, is 12 — told apart from the mean in flight (here none), so that a record says
+// whether the admission control or something else kept the tables down. Tested in fake time.
+func TestSummaryMeanAllowedIsTheLimitsTimeMean(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		c := New(Config{Tables: 16, PerDecision: per})
+		time.Sleep(time.Second)
+		windows(c, 1, 0, time.Millisecond, 2*time.Millisecond) // healthy: doubled to 16
+		if c.Limit() != 16 {
+			t.Fatalf("limit %d, want 16", c.Limit())
+		}
+		time.Sleep(time.Second)
+		if s := c.Summary(); s.AllowedMean != 12 || s.Mean != 0 {
+			t.Errorf("summary %+v: want 12 tables allowed and none in flight on average", s)
+		}
+	})
+}

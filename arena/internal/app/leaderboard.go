@@ -125,11 +125,12 @@ func attachHistory(ctx context.Context, st BoardStore, lb *board.Leaderboard, f 
 
 // Leaderboards is the dashboard's leaderboard over st (web.Leaderboards): the board of the
 // filter's results with its league's rating history (the headline over the league's time, a
-// few dozen points) and families, the board `tapp ratings` prints. It reads no Elo history:
+// few dozen points) and families, the board `tapp ratings` prints but for the bots' figures by
+// contract and seat, which the dashboard does not show (LoadOptions.RoleTotals). It reads no Elo history:
 // the dashboard reads a bounded one from the store (board.EloHistorySource).
 func Leaderboards(st BoardStore) func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
 	return func(ctx context.Context, f domain.MatchFilter) (*board.Leaderboard, error) {
-		return Leaderboard(ctx, st, BoardQuery{Filter: f, History: true})
+		return Leaderboard(ctx, st, BoardQuery{Filter: f, History: true, Load: board.LoadOptions{RoleTotals: true}})
 	}
 }
 

@@ -851,8 +851,22 @@ func SetMatchRow(ms *MatchSums, m *domain.Match) {
 // counts of the filter's league and rule set (not narrowed to f.Bot), every tainted match,
 // and the ledger k; and the cells of the deal sources a tainted match played.
 type Source interface {
-	RatingSums(ctx context.Context, f domain.MatchFilter, k EloKey, history bool) (*Sums, error)
+	RatingSums(ctx context.Context, f domain.MatchFilter, k EloKey, o SumsRead) (*Sums, error)
 	CellSource
+}
+
+// SumsRead says what of the kept sums a Source reads beyond the board's figures.
+type SumsRead struct {
+	History bool // the Elo ledger's matches in order (its history), not only its ratings
+	// RoleTotals reads only the roles of the totals (IsTotalRole), not those by contract or
+	// seat: a third of the role rows.
+	RoleTotals bool
+}
+
+// IsTotalRole reports whether role is one of a bot's totals by role: as declarer, as
+// defender (against each seat of the composition), with no declarer.
+func IsTotalRole(role string) bool {
+	return role == RoleDeclarer || role == RoleNoDeclarer || strings.HasPrefix(role, RoleDefendVs)
 }
 
 // LoadOptions says how Load reads the sums.
@@ -860,7 +874,11 @@ type LoadOptions struct {
 	Recompute      bool // from raw results even when the store keeps the sums (the same sums)
 	IncludeTainted bool // keep tainted matches in the ratings
 	History        bool // the multiplayer Elo after every match, not only the last
-	Progress       func(done, total int)
+	// RoleTotals keeps only each bot's totals by role (declarer, defender, no declarer: what
+	// the dashboard's columns show), not its figures by contract and seat (Roles.Contracts
+	// and Roles.Seats stay empty): a store that keeps the sums reads a third of its role rows.
+	RoleTotals bool
+	Progress   func(done, total int)
 }
 
 // Load reads the sums of the results of the filter's league and rule set (Compute narrows
@@ -877,7 +895,7 @@ func Load(ctx context.Context, st domain.Store, f domain.MatchFilter, o LoadOpti
 	src, kept := st.(Source)
 	kept = kept && !o.Recompute && f.MatchID == "" && f.Since.IsZero() // the sums are kept per league and rules
 	if kept {
-		sums, err = src.RatingSums(ctx, f, key, o.History)
+		sums, err = src.RatingSums(ctx, f, key, SumsRead{History: o.History, RoleTotals: o.RoleTotals})
 	} else {
 		var ms []domain.Match
 		if ms, err = st.ListMatches(ctx, domain.MatchFilter{MatchID: f.MatchID, LeagueID: f.LeagueID, Rules: f.Rules, Since: f.Since}); err == nil {
@@ -885,6 +903,9 @@ func Load(ctx context.Context, st domain.Store, f domain.MatchFilter, o LoadOpti
 				sums = acc.Finish(nil)
 				sums.Elo, err = replayElo(ctx, st, sums, key, o.History)
 			}
+		}
+		if err == nil && o.RoleTotals { // as a store that keeps the sums reads them
+			maps.DeleteFunc(sums.Roles, func(k RoleKey, _ *RoleSums) bool { return !IsTotalRole(k.Role) })
 		}
 	}
 	if err != nil || o.IncludeTainted {

@@ -167,6 +167,9 @@ func benchBusyPath(b *testing.B, path string, tables int, per time.Duration) {
 	if adm != nil {
 		b.ReportMetric(float64(adm.Most), "tables-most")
 		b.ReportMetric(adm.Mean, "tables-mean")
+		b.ReportMetric(adm.AllowedMean, "tables-allowed-mean")
+		b.ReportMetric(float64(adm.Pauses), "pauses")
+		b.ReportMetric(adm.Paused.Seconds(), "paused-s")
 		b.ReportMetric(float64(adm.Fewest), "tables-fewest")
 		b.ReportMetric(float64(adm.Lowered), "lowered")
 	}

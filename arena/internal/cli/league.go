@@ -296,8 +296,8 @@ func redactDSN(dsn string) string {
 }
 
 // leagueProgress shows a league's progress: a bar with the ETA of the remaining deals on a
-// terminal (a spinner with the count for a league without a round limit), a log line every
-// 10 s otherwise.
+// terminal (a spinner with the count for a league without a round limit), otherwise a log
+// line when the run's first deal is stored and every 10 s after.
 type leagueProgress struct {
 	m     *Main
 	until time.Time
@@ -310,8 +310,10 @@ type leagueProgress struct {
 	bar     *progressbar.ProgressBar
 	desc    string // the bar's description, without the note and the pause
 	paused  bool   // the last progress said the league is paused
-	latest  league.Progress
-	note    string // the admission control's latest change
+	// playedSaid: a line said that this run stored deals (the first is said at once)
+	playedSaid bool
+	latest     league.Progress
+	note       string // the admission control's latest change
 }
 
 // admitted shows the admission control's latest change beside the progress.
@@ -379,9 +381,13 @@ func (b *leagueProgress) update(pr league.Progress) {
 		b.log(pr)
 		return
 	}
-	if time.Since(b.last) < 10*time.Second {
+	// The first deal this run stores is said at once (the rounds before it may take seconds
+	// to store); then a line every 10 s.
+	first := !b.playedSaid && pr.Done > b.base
+	if !first && time.Since(b.last) < 10*time.Second {
 		return
 	}
+	b.playedSaid = b.playedSaid || first
 	b.last = time.Now()
 	b.log(pr)
 }

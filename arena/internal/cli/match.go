@@ -451,6 +451,9 @@ func tablesLine(a *domain.Admission) string {
 		return ""
 	}
 	line := fmt.Sprintf("tables: %d asked, %d at most at once, %.1f on average", a.Asked, a.Most, a.Mean)
+	if a.Overloaded() && a.AllowedMean > 0 {
+		line += fmt.Sprintf(" (%.1f allowed on average)", a.AllowedMean)
+	}
 	if a.Overloaded() {
 		var held []string
 		if a.Lowered > 0 {

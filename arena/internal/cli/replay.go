@@ -438,7 +438,7 @@ func (m *Main) replayVerify(ctx context.Context, args []string) error {
 			return err
 		}
 		defer f.Close()
-		rep, err = replay.VerifyFile(f)
+		rep, err = replay.VerifyFile(ctx, f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}

@@ -194,17 +194,20 @@ type Match struct {
 }
 
 // Admission is how the arena's admission control ran a match: the tables asked for, the
-// most and the mean it had in flight, the fewest it allowed when the host was overloaded,
-// how often it lowered them and paused new deals, and how long new deals were paused. An
-// overloaded host slows a match down; it never costs a bot a strike.
+// most and the mean it had in flight, the mean it allowed (near the mean in flight: the
+// admission control kept the tables down; far above it: something else did — the store, the
+// deals starting, the bots' connections), the fewest it allowed when the host was overloaded, how often it lowered them and paused new deals, and how long new deals
+// were paused. An overloaded host slows a match down; it never costs a bot a strike.
+// AllowedMean is 0 in records written before it was kept.
 type Admission struct {
-	Asked   int           `json:"asked"`
-	Most    int           `json:"most"`
-	Mean    float64       `json:"mean"`
-	Fewest  int           `json:"fewest"`
-	Lowered int           `json:"lowered"`
-	Pauses  int           `json:"pauses"`
-	Paused  time.Duration `json:"paused_ns"`
+	Asked       int           `json:"asked"`
+	Most        int           `json:"most"`
+	Mean        float64       `json:"mean"`
+	AllowedMean float64       `json:"allowed_mean,omitempty"`
+	Fewest      int           `json:"fewest"`
+	Lowered     int           `json:"lowered"`
+	Pauses      int           `json:"pauses"`
+	Paused      time.Duration `json:"paused_ns"`
 }
 
 // Overloaded reports whether the arena held deals back at all.

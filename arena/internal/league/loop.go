@@ -48,6 +48,7 @@ type loop struct {
 func (ru *run) mainLoop(ctx context.Context, until time.Time) (*Outcome, error) {
 	l := ru.newLoop(ctx, until)
 	defer l.cancelJobs()
+	defer ru.stopStoring()
 	actx, stopAdmission := context.WithCancel(l.bg)
 	defer stopAdmission()
 	go ru.admit.Run(actx)
@@ -230,9 +231,15 @@ func (l *loop) over() bool {
 	return finished
 }
 
-// waitForEvent waits for the next thing to do and does it.
+// waitForEvent waits for the next thing to do and does it. While a round is being stored
+// it does not wait: the loop stores its next part (between the events that are ready).
 func (l *loop) waitForEvent(heartbeat, poll <-chan time.Time) {
+	var storeMore <-chan struct{}
+	if l.stop == "" && l.ru.roundPending() {
+		storeMore = closedChan
+	}
 	select {
+	case <-storeMore:
 	case id := <-l.ru.playedJobs:
 		if aj := l.active[id]; aj != nil {
 			aj.played = true // it needs no table any more: new jobs may be claimed
@@ -253,6 +260,13 @@ func (l *loop) waitForEvent(heartbeat, poll <-chan time.Time) {
 		// handled at the top of the loop (noticeInterrupt)
 	}
 }
+
+// closedChan is always ready.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // jobEnded takes a job out of hand: done (then the goal may be reached), lost to another
 // worker, given back when stopped, or failed.

@@ -142,6 +142,7 @@ type run struct {
 	pairs      []rating.PairResult
 	seatsTo    int
 	seats      map[string]int
+	partial    *roundStoring // the round being stored, a part at a time (nil: none)
 
 	// Of the plan, counted once (a deal file is read to count them): the jobs of a round
 	// scheduled whole, and the deals of every round (0 without a round limit).

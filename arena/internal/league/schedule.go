@@ -14,25 +14,99 @@ import (
 	"github.com/tapparena/tapp/arena/internal/rating"
 )
 
-// schedule stores the rounds that may be planned now and reports whether it stored any.
+// schedule stores the next part of the rounds that may be planned now (a round is stored a
+// part at a time, plan.RoundParts: see storeNextPart) and reports whether it stored any. It
+// stores at most one part per call, so that the main loop claims and plays the jobs stored
+// so far between the parts of a large round (a ladder of 10,000 matches a round took 8 s to
+// store whole on a busy host, with no deal played meanwhile); roundPending reports whether a
+// round is still being stored, so that the loop calls again at once.
 func (ru *run) schedule(ctx context.Context) (added bool, err error) {
 	for {
-		n := ru.scheduled
-		if !ru.p.Unbounded() && n >= ru.p.Rounds {
-			return added, nil
+		if ru.partial == nil {
+			n := ru.scheduled
+			if !ru.p.Unbounded() && n >= ru.p.Rounds {
+				return added, nil
+			}
+			if ok, err := ru.mayPlan(ctx, n); !ok || err != nil {
+				return added, err
+			}
+			tables, err := ru.tables(ctx, n)
+			if err != nil {
+				return added, err
+			}
+			next, stop := iter.Pull2(ru.p.RoundParts(n, tables, plan.RoundChunk))
+			ru.partial = &roundStoring{n: n, next: next, stop: stop}
 		}
-		if ok, err := ru.mayPlan(ctx, n); !ok || err != nil {
-			return added, err
-		}
-		tables, err := ru.tables(ctx, n)
+		stored, err := ru.storeNextPart(ctx)
 		if err != nil {
+			ru.stopStoring()
 			return added, err
 		}
-		if err := ru.storeRound(ctx, n, tables); err != nil {
-			return added, err
+		if stored {
+			return true, nil
 		}
+		// The round is stored whole: go on with the next, if it may be planned.
 		added = true
 	}
+}
+
+// roundStoring is a round being stored, a part at a time.
+type roundStoring struct {
+	n     int
+	next  func() (plan.RoundPart, error, bool) // the round's next part
+	stop  func()
+	jobs  int
+	names []string
+}
+
+// roundPending reports whether a round is being stored: schedule has more to do at once.
+func (ru *run) roundPending() bool { return ru.partial != nil }
+
+// stopStoring abandons the round being stored, if any (a round left half stored is stored
+// whole when it is scheduled again: storing is idempotent).
+func (ru *run) stopStoring() {
+	if ru.partial != nil {
+		ru.partial.stop()
+		ru.partial = nil
+	}
+}
+
+// storeNextPart stores the next part of the round being stored (each match with all its
+// jobs, in one transaction) and reports true; once the round has no more parts it counts
+// the round scheduled and reports false.
+func (ru *run) storeNextPart(ctx context.Context) (bool, error) {
+	rs := ru.partial
+	part, err, ok := rs.next()
+	if !ok {
+		ru.partial = nil
+		rs.stop()
+		ru.mu.Lock()
+		ru.scheduled = rs.n + 1
+		ru.mu.Unlock()
+		fields := []zap.Field{zap.Int("round", rs.n), zap.Strings("tables", rs.names), zap.Int("jobs", rs.jobs)}
+		if m := ru.p.Matches(); m > len(rs.names) {
+			fields = append(fields, zap.Int("matches", m))
+		}
+		ru.log.Info("round scheduled", fields...)
+		ru.progress()
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if err := ru.r.Store.ScheduleRound(ctx, part.Places, part.Matches, part.Jobs); err != nil {
+		return false, storeErr(err)
+	}
+	rs.jobs += len(part.Jobs)
+	for _, m := range part.Matches {
+		if len(rs.names) < maxLoggedTables {
+			rs.names = append(rs.names, strings.Join(m.Spec.Bots, "+"))
+		}
+	}
+	return true, nil
 }
 
 // mayPlan reports whether round n may be scheduled: every round more than Ahead rounds
@@ -75,41 +149,6 @@ func (ru *run) tables(ctx context.Context, n int) (iter.Seq[[]string], error) {
 		return nil, err
 	}
 	return p.LadderTableSeq(n, pairs, scheduled), nil
-}
-
-// storeRound stores round n's matches and jobs, a part of about plan.RoundChunk jobs per
-// transaction (each match with all its jobs: storing is idempotent, so a round left half
-// stored is stored whole when it is scheduled again), and counts it scheduled.
-func (ru *run) storeRound(ctx context.Context, n int, tables iter.Seq[[]string]) error {
-	var names []string
-	jobs := 0
-	for part, err := range ru.p.RoundParts(n, tables, plan.RoundChunk) {
-		if err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := ru.r.Store.ScheduleRound(ctx, part.Places, part.Matches, part.Jobs); err != nil {
-			return storeErr(err)
-		}
-		jobs += len(part.Jobs)
-		for _, m := range part.Matches {
-			if len(names) < maxLoggedTables {
-				names = append(names, strings.Join(m.Spec.Bots, "+"))
-			}
-		}
-	}
-	ru.mu.Lock()
-	ru.scheduled = n + 1
-	ru.mu.Unlock()
-	fields := []zap.Field{zap.Int("round", n), zap.Strings("tables", names), zap.Int("jobs", jobs)}
-	if m := ru.p.Matches(); m > len(names) {
-		fields = append(fields, zap.Int("matches", m))
-	}
-	ru.log.Info("round scheduled", fields...)
-	ru.progress()
-	return nil
 }
 
 // maxLoggedTables bounds the tables a "round scheduled" line names.

@@ -71,8 +71,41 @@ func CommitmentText(spec domain.MatchSpec, nonce string) (string, error) {
 const checkEvery = 4096
 
 // scheduleManifest is ManifestOf the schedule's tables, counted a table at a time (no table
-// is kept); it stops with ctx's error.
+// is kept); it stops with ctx's error. A schedule yields each group's tables together, in
+// the groups' order, and then nothing is kept per group either: a plan of a million deal
+// sources is counted in flat memory (a map of them held 35 MB).
 func scheduleManifest(ctx context.Context, s *Schedule) (Manifest, error) {
+	if m, ok, err := orderedManifest(ctx, s); ok || err != nil {
+		return m, err
+	}
+	return mappedManifest(ctx, s)
+}
+
+// orderedManifest counts the manifest of a schedule whose groups come whole and in order; ok
+// is false once a table's group is one counted before (then mappedManifest counts it).
+func orderedManifest(ctx context.Context, s *Schedule) (m Manifest, ok bool, err error) {
+	group, tables := -1, 0 // the group being counted and its tables so far
+	for t := range s.All() {
+		if m.Deals%checkEvery == 0 && ctx.Err() != nil {
+			return Manifest{}, false, ctx.Err()
+		}
+		switch {
+		case t.Group == group:
+			tables++
+		case t.Group > group:
+			group, tables = t.Group, 1
+			m.Groups++
+		default:
+			return Manifest{}, false, nil
+		}
+		m.Deals++
+		m.Seatings = max(m.Seatings, tables)
+	}
+	return m, true, nil
+}
+
+// mappedManifest counts the manifest of any schedule, keeping each group's tables.
+func mappedManifest(ctx context.Context, s *Schedule) (Manifest, error) {
 	per := map[int]int{}
 	var m Manifest
 	for t := range s.All() {

@@ -121,3 +121,28 @@ func TestCommitmentWalksStopWithTheirContext(t *testing.T) {
 		t.Errorf("ManifestOfSpec = %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// The manifest counted a table at a time (ManifestOfSpec) is the one of the plan collected
+// (ManifestOf), for every shape of plan: duplicate or not, three or four players, a session.
+func TestManifestOfSpecIsThePlansManifest(t *testing.T) {
+	t.Parallel()
+	four, err := engine.ParseRuleSet("modern players=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []domain.MatchSpec{
+		{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 7, Seed: 1},
+		{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Deals: 7, Seed: 1, Duplicate: true},
+		{Rules: four, Bots: []string{"a", "b", "c", "d"}, Deals: 5, Seed: 2, Duplicate: true},
+		{Rules: engine.DefaultRules(engine.Modern), Bots: []string{"a", "b", "c"}, Seed: 3, Format: domain.FormatSession, Rounds: 2},
+	} {
+		got, err := ManifestOfSpec(t.Context(), spec)
+		tables, perr := Plan(spec)
+		if err != nil || perr != nil {
+			t.Fatalf("%+v: %v, %v", spec, err, perr)
+		}
+		if want := ManifestOf(tables); got != want {
+			t.Errorf("%+v: ManifestOfSpec = %+v, want %+v", spec, got, want)
+		}
+	}
+}

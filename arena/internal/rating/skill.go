@@ -266,6 +266,10 @@ type modelTable struct {
 	kind string
 	mu   []float64
 	j    [][]float64 // k × p
+	// cols are the columns of j that can be nonzero: the table's bots and its β. The normal
+	// equations visit only these (a table has at most MaxSeats + 1 of the p), which leaves
+	// every sum as it was: the other columns add exact zeros.
+	cols []int
 }
 
 type modelPair struct {
@@ -364,7 +368,11 @@ func (m *skillModel) result() *SkillResult {
 }
 
 // eval sets each table's μ and Jacobian at theta.
-func (m *skillModel) eval(theta []float64) {
+func (m *skillModel) eval(theta []float64) { m.evalAt(theta, true) }
+
+// evalAt sets each table's μ at theta, and with jacobian its Jacobian (the objective needs
+// μ only; μ comes out the same either way).
+func (m *skillModel) evalAt(theta []float64, jacobian bool) {
 	for ti := range m.tables {
 		mt := &m.tables[ti]
 		k := len(mt.idx)
@@ -375,7 +383,8 @@ func (m *skillModel) eval(theta []float64) {
 			mean += theta[i]
 		}
 		mean /= fk
-		e := make([]float64, k)
+		var eb [MaxSeats]float64
+		e := eb[:k]
 		var e2 float64
 		for a, i := range mt.idx {
 			e[a] = theta[i] - mean
@@ -388,11 +397,25 @@ func (m *skillModel) eval(theta []float64) {
 		if mt.mu == nil {
 			mt.mu = make([]float64, k)
 			mt.j = newMatrixRect(k, m.p)
+			mt.cols = make([]int, 0, len(mt.idx)+1)
+			for _, i := range mt.idx {
+				if !slices.Contains(mt.cols, i) {
+					mt.cols = append(mt.cols, i)
+				}
+			}
+			if mt.beta >= 0 {
+				mt.cols = append(mt.cols, mt.beta)
+			}
 		}
 		for a := range k {
 			mt.mu[a] = kappa*e[a] + beta*(e[a]*e[a]-e2/fk)
+			if !jacobian {
+				continue
+			}
 			row := mt.j[a]
-			clear(row)
+			for _, q := range mt.cols { // the others stay 0
+				row[q] = 0
+			}
 			for c, i := range mt.idx {
 				d := -1 / fk
 				if a == c {
@@ -410,7 +433,7 @@ func (m *skillModel) eval(theta []float64) {
 // objective is Σ_T Σ_a (D μ_a² − 2 μ_a N_a) + Σ ridge·θ² (the least-squares criterion up to
 // a constant).
 func (m *skillModel) objective(theta []float64) float64 {
-	m.eval(theta)
+	m.evalAt(theta, false)
 	var f float64
 	for _, mt := range m.tables {
 		d := float64(mt.t.Deals)
@@ -473,6 +496,7 @@ func (m *skillModel) fit() error {
 
 func (m *skillModel) gaussNewton() error {
 	obj := m.objective(m.theta)
+	last := math.Inf(1) // the last step's change of θ
 	for range 200 {
 		g, h := m.normal(m.theta, false)
 		l, ok := cholesky(h)
@@ -480,6 +504,11 @@ func (m *skillModel) gaussNewton() error {
 			return errors.New("rating: the skill model's normal equations are not positive definite")
 		}
 		step := l.solve(g)
+		// The Gauss–Newton decrement gᵀ·step: twice the decrease the step promises.
+		var dec float64
+		for q := range g {
+			dec += g[q] * step[q]
+		}
 		t := 1.0
 		next := make([]float64, m.p)
 		var nextObj float64
@@ -497,8 +526,15 @@ func (m *skillModel) gaussNewton() error {
 			change = math.Max(change, math.Abs(next[q]-m.theta[q]))
 			size = math.Max(size, math.Abs(next[q]))
 		}
-		m.theta, obj = next, nextObj
-		if change <= 1e-12*(1+size) {
+		// Done when θ stops moving; or when it has reached the floor of the sums' rounding: the
+		// step promised nothing the objective can show (a hundred or so units in its last
+		// place) and θ moved no less than the step before, where a fit still converging (in
+		// the nearly flat direction of a common shift of the skills, which only the ridge
+		// holds) moves a fraction of it. A fit at that floor otherwise stepped about in the
+		// rounding until all 200 iterations were spent, on every board.
+		floor := dec <= 1e-14*math.Abs(obj) && change > last/2
+		m.theta, obj, last = next, nextObj, change
+		if change <= 1e-12*(1+size) || floor {
 			break
 		}
 	}
@@ -519,13 +555,15 @@ func (m *skillModel) normal(theta []float64, exact bool) ([]float64, [][]float64
 		for a := range k {
 			res := float64(mt.t.Net[a]) - d*mt.mu[a]
 			row := mt.j[a]
-			for q, x := range row {
+			for _, q := range mt.cols {
+				x := row[q]
 				if x == 0 {
 					continue
 				}
 				g[q] += x * res
-				for r, y := range row {
-					h[q][r] += d * x * y
+				hq := h[q]
+				for _, r := range mt.cols {
+					hq[r] += d * x * row[r]
 				}
 			}
 			if exact && mt.beta >= 0 {

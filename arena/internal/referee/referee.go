@@ -224,6 +224,7 @@ type game struct {
 	asked     []time.Time
 	askedSeat []engine.Seat
 	deal      *domain.DealRecord
+	hard      *time.Timer // the decision timer (timer), made at the first decision over the wire
 }
 
 func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
@@ -405,16 +406,18 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	if err != nil {
 		return g.late(rec, legal, start, allowed), nil
 	}
-	hard := time.NewTimer(allowed)
+	// The hand-off's moment is taken from handed when something needs it (an answer, the
+	// timer, the bot gone), not waited for: the adapter puts it in handed's buffer before the
+	// bot can have the request, so it is there when the answer comes, and waking this
+	// goroutine just to note it cost a goroutine switch per decision. The timer is set from
+	// the ask and, when it fires after a hand-off, set again for the rest of the time allowed
+	// from the hand-off: the same deadline as a timer reset at the hand-off.
+	hard := g.timer(allowed)
 	defer hard.Stop()
 	for {
 		select {
-		case at := <-handed:
-			handed, clockStart = nil, at
-			rec.ArenaShare = at.Sub(start)
-			g.asked[g.requests-1] = at
-			hard.Reset(max(allowed-time.Since(at), 0))
 		case a := <-answers:
+			handed = g.takeHandOff(handed, &rec, start, &clockStart)
 			if action, ok := g.check(p, seat, &rec, a, clockStart); ok {
 				elapsed := a.At.Sub(clockStart)
 				rec.Action, rec.Latency, rec.Think = action, elapsed, a.Think
@@ -424,7 +427,7 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 				return rec, nil
 			}
 		case <-hard.C:
-			if handed != nil { // not handed over yet: the whole wait is the arena's
+			if handed = g.takeHandOff(handed, &rec, start, &clockStart); handed != nil { // not handed over yet: the whole wait is the arena's
 				if rec.Retimed < maxRetimes {
 					rec.Retimed++
 					hard.Reset(allowed)
@@ -433,8 +436,13 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 				rec.ArenaShare = time.Since(start)
 				return g.neverHanded(rec, legal), nil
 			}
+			if left := allowed - time.Since(clockStart); left > 0 {
+				hard.Reset(left)
+				continue
+			}
 			return g.late(rec, legal, clockStart, allowed), nil
 		case <-p.Conn.Gone():
+			g.takeHandOff(handed, &rec, start, &clockStart)
 			p.Clock.forfeit()
 			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(clockStart)
 			return rec, nil
@@ -442,6 +450,35 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 			return rec, fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
 		}
 	}
+}
+
+// takeHandOff takes the moment the request was handed to the bot's connection from handed,
+// if it has come, as the start of the bot's clock (the arena's share ends there), and
+// returns what is left to wait for: nil once taken (or when there was nothing to wait for).
+func (g *game) takeHandOff(handed <-chan time.Time, rec *domain.DecisionRecord, start time.Time, clockStart *time.Time) <-chan time.Time {
+	if handed == nil {
+		return nil
+	}
+	select {
+	case at := <-handed:
+		*clockStart = at
+		rec.ArenaShare = at.Sub(start)
+		g.asked[g.requests-1] = at
+		return nil
+	default:
+		return handed
+	}
+}
+
+// timer returns the game's decision timer set to fire after d: one timer for all the
+// decisions of a deal over the wire, not one each.
+func (g *game) timer(d time.Duration) *time.Timer {
+	if g.hard == nil {
+		g.hard = time.NewTimer(d)
+		return g.hard
+	}
+	g.hard.Reset(d)
+	return g.hard
 }
 
 // decideDirect is decide for a seat whose bot decides when asked (Direct), under the same
@@ -620,7 +657,11 @@ func (g *game) check(p Player, seat engine.Seat, rec *domain.DecisionRecord, a A
 		}
 	}
 	if rule == "" {
-		rec.Attempts = append(rec.Attempts, attempt)
+		if len(rec.Attempts) == 0 { // the usual answer, right at once: in the scratch's storage
+			rec.Attempts = g.sc.attempt(len(g.deal.Decisions), attempt)
+		} else {
+			rec.Attempts = append(rec.Attempts, attempt)
+		}
 		return action, true
 	}
 	attempt.Rejected = reason

@@ -19,7 +19,7 @@ import (
 // (a late answer, as over the wire) and goes on with the deal; the bot keeps the request it
 // was handed (the game gets a new one), and when it returns at last its goroutine finds the
 // decision taken and leaves the game alone. A decision costs two atomic stores and a
-// compare-and-swap; a deal one goroutine and a channel.
+// compare-and-swap; a deal a channel and a hand-off to a kept goroutine (a player, below).
 
 // errTakenOver is what the goroutine of a bot that was taken over from returns with: the game
 // is another goroutine's now.
@@ -80,14 +80,49 @@ func (g *game) playTakeable(ctx context.Context) (*domain.DealRecord, error) {
 	g.taking.ctx = ctx
 	watchdog.add(g)
 	defer watchdog.remove(g)
-	go func() {
+	onPlayer(func() {
 		rec, err := g.play(ctx)
 		if !errors.Is(err, errTakenOver) {
 			g.taking.done <- played{rec, err}
 		}
-	}()
+	})
 	p := <-g.taking.done
 	return p.rec, p.err
+}
+
+// Deals with Direct seats play on players: goroutines kept between deals. A deal grows its
+// goroutine's stack to the referee's and the bot's depth, copying it from Go's smallest a few
+// times; a new goroutine per deal paid that every deal (about 15% of the CPU of a random deal
+// in process, in profiles of BenchmarkInProcessDeals). A player that finds no deal for
+// playerIdle ends, so that none outlives the matches by long.
+var players = make(chan func()) // unbuffered: a send is taken only by an idle player
+
+// playerIdle is how long an idle player waits for its next deal.
+const playerIdle = time.Second
+
+// onPlayer runs f on an idle player, or on a new one when none is idle.
+func onPlayer(f func()) {
+	select {
+	case players <- f:
+	default:
+		go player(f)
+	}
+}
+
+// player runs f, then the deals handed to it until it has been idle for playerIdle. The
+// goroutine of a bot that was taken over from comes back when the bot returns at last.
+func player(f func()) {
+	idle := time.NewTimer(playerIdle)
+	defer idle.Stop()
+	for {
+		f()
+		idle.Reset(playerIdle)
+		select {
+		case f = <-players:
+		case <-idle.C:
+			return
+		}
+	}
 }
 
 // takeOver goes on with the deal from the decision the watchdog took over: the fallback with

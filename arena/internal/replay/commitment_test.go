@@ -60,7 +60,7 @@ func TestVerifyChecksTheDealCommitment(t *testing.T) {
 	m, recs := play(t, "modern", 2)
 	m = committed(t, m, 2, match.NewNonce())
 	data := exportAll(t, m, recs, ExportOptions{NoSent: true})
-	rep, err := VerifyExport(bytes.NewReader(data))
+	rep, err := VerifyExport(t.Context(), bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestVerifyChecksTheDealCommitment(t *testing.T) {
 		"another nonce":      func(s string) string { return strings.ReplaceAll(s, m.Nonce, strings.Repeat("0", 32)) },
 		"another commitment": func(s string) string { return strings.ReplaceAll(s, m.Commitment, strings.Repeat("a", 64)) },
 	} {
-		rep, err := VerifyExport(strings.NewReader(edit(string(data))))
+		rep, err := VerifyExport(t.Context(), strings.NewReader(edit(string(data))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestVerifyChecksTheDealCommitment(t *testing.T) {
 	}
 	// Not revealed yet: nothing to check, and said so.
 	m.Nonce = ""
-	rep, err = VerifyExport(bytes.NewReader(exportAll(t, m, recs, ExportOptions{NoSent: true})))
+	rep, err = VerifyExport(t.Context(), bytes.NewReader(exportAll(t, m, recs, ExportOptions{NoSent: true})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -272,9 +273,7 @@ func (r *Report) checkManifest(m *domain.Match, mf match.Manifest, stored []int,
 	chained = chained && !r.hasProblems(m.ID)
 	slices.Sort(stored)
 	var extra []int
-	have := make(map[int]bool, len(stored))
 	for _, n := range stored {
-		have[n] = true
 		if n < 0 || n >= mf.Deals {
 			extra = append(extra, n)
 		}
@@ -282,22 +281,49 @@ func (r *Report) checkManifest(m *domain.Match, mf match.Manifest, stored []int,
 	if len(extra) > 0 {
 		r.problem(m.ID, 0, extra[0], RecForeign, "deal(s) %s are stored, but the match's plan has deals 0-%d only", NumberRanges(extra), mf.Deals-1)
 	}
-	var missing []int
-	for n := range mf.Deals {
-		if !have[n] {
-			missing = append(missing, n)
-		}
-	}
+	firstMissing, missing := missingRanges(stored, mf.Deals)
 	manifest := fmt.Sprintf("%d deals in %d group(s) of %d seating(s)", mf.Deals, mf.Groups, mf.Seatings)
 	switch {
 	case m.Status != domain.MatchFinished:
 		r.Unchecked = append(r.Unchecked, fmt.Sprintf("match %s is %s: %d of its %s are stored; that none is missing is shown once it is finished",
 			m.ID, m.Status, len(stored), manifest))
-	case len(missing) > 0:
-		r.problem(m.ID, 0, missing[0], RecMissing, "deal(s) %s of the %s the match planned are not stored", NumberRanges(missing), manifest)
+	case missing != "":
+		r.problem(m.ID, 0, firstMissing, RecMissing, "deal(s) %s of the %s the match planned are not stored", missing, manifest)
 	case len(extra) == 0 && chained:
 		r.Complete = append(r.Complete, fmt.Sprintf("match %s: complete: all %s of its manifest are stored", m.ID, manifest))
 	}
+}
+
+// missingRanges says which of the deals 0 to deals−1 are not among stored (sorted), as
+// NumberRanges would, with the first of them (−1 and "" when none is missing). It walks the
+// gaps between the stored deals, not the planned ones: a manifest claims up to any number of
+// deals, and what this costs follows the deals there are.
+func missingRanges(stored []int, deals int) (first int, text string) {
+	first = -1
+	var b strings.Builder
+	gap := func(from, to int) { // deals from..to (to ≥ from) are missing
+		if first < 0 {
+			first = from
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(placeRange(from, to))
+	}
+	next := 0 // the first deal not yet known to be stored or missing
+	for _, n := range stored {
+		if n < next || n >= deals {
+			continue // a deal twice, or one the plan does not have (reported as extra)
+		}
+		if n > next {
+			gap(next, n-1)
+		}
+		next = n + 1
+	}
+	if next < deals {
+		gap(next, deals-1)
+	}
+	return first, b.String()
 }
 
 // hasProblems reports whether the report has a problem of the match.

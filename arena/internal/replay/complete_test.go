@@ -145,7 +145,7 @@ func TestVerifyExportProvesTheMatchComplete(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	verify := func(ls []string) *Report {
-		rep, err := VerifyExport(strings.NewReader(strings.Join(ls, "\n")))
+		rep, err := VerifyExport(t.Context(), strings.NewReader(strings.Join(ls, "\n")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestVerifyExportProvesTheMatchComplete(t *testing.T) {
 	if _, _, err := ExportStored(context.Background(), st, id, &three, &buf, ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := VerifyExport(&buf)
+	rep, err := VerifyExport(t.Context(), &buf)
 	if err != nil || !rep.OK() || len(rep.Complete) != 0 || !strings.Contains(strings.Join(rep.Unchecked, "\n"), "an excerpt (deal 3)") {
 		t.Errorf("an excerpt: %+v, %v; want no problem, no completeness and a note that it is an excerpt", rep, err)
 	}

@@ -91,7 +91,7 @@ func TestExportThenVerifyRoundTrips(t *testing.T) {
 			if got := bytes.Count(data, []byte("\n")); got != len(recs) {
 				t.Fatalf("%d lines for %d deals", got, len(recs))
 			}
-			rep, err := VerifyExport(bytes.NewReader(data))
+			rep, err := VerifyExport(t.Context(), bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +184,7 @@ func TestReadExportRefusesBrokenLines(t *testing.T) {
 		"bad card":      {strings.Replace(good, `"tapp":["`, `"tapp":["X`, 1), "tapp"},
 		"bad move":      {strings.Replace(good, `"moves":["`, `"moves":["9:`, 1), "moves[0]"},
 	} {
-		rep, err := VerifyExport(strings.NewReader(c.text))
+		rep, err := VerifyExport(t.Context(), strings.NewReader(c.text))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -46,8 +46,8 @@ const importBatch = 100
 // the store already has is refused. Matches keep their league id out of the store's leagues
 // (an imported match plays in no league's schedule or ratings).
 func Import(ctx context.Context, st ImportStore, open func() (io.ReadCloser, error), o ImportOptions) ([]Imported, *Report, error) {
-	im := &importer{st: st, open: open, o: o, c: &fileCheck{rep: &Report{}}, plans: map[string]*importPlan{}}
-	if err := im.verify(); err != nil {
+	im := &importer{st: st, open: open, o: o, c: &fileCheck{ctx: ctx, rep: &Report{}}, plans: map[string]*importPlan{}}
+	if err := im.verify(ctx); err != nil {
 		return nil, im.c.rep, err
 	}
 	ids, err := im.checkIDs(ctx)
@@ -91,16 +91,22 @@ type importPlan struct {
 }
 
 // verify reads the file once and checks every deal as tapp replay verify does; with
-// anything wrong, nothing is to be stored.
-func (im *importer) verify() error {
+// anything wrong, nothing is to be stored. It stops with ctx's error (Ctrl-C), also in the
+// walk of a plan a match of the file claims.
+func (im *importer) verify(ctx context.Context) error {
 	c := im.c
 	seen := map[string]bool{}
 	err := readFile(im.open, func(line int, m Match, rec *domain.DealRecord, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		if err != nil {
 			c.unreadable(line, m.ID, -1, err)
 			return nil
 		}
-		c.deal(line, m, rec)
+		if err := c.deal(line, m, rec); err != nil {
+			return err
+		}
 		key := fmt.Sprintf("%s/%d", m.ID, rec.Number)
 		if seen[key] {
 			c.rep.Problems = append(c.rep.Problems, Problem{Match: m.ID, Line: line, Deal: rec.Number, Decision: -1, Rule: RecUnreadable,

@@ -87,9 +87,12 @@ func FromNotation(r *notation.Record) (Match, *domain.DealRecord, error) {
 // VerifyExport verifies an export: the cards (against the seed), every move, the settlement,
 // the pot carried from deal to deal and each match's commitment. A redacted record cannot be
 // re-simulated (its hidden cards are not in it) and is listed as unchecked.
-func VerifyNotation(r io.Reader) (*Report, error) {
-	c := &fileCheck{rep: &Report{}}
+func VerifyNotation(ctx context.Context, r io.Reader) (*Report, error) {
+	c := &fileCheck{ctx: ctx, rep: &Report{}}
 	err := notation.Read(r, func(line int, rec *notation.Record, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		if err != nil {
 			c.unreadable(line, "", -1, err)
 			return nil
@@ -103,9 +106,11 @@ func VerifyNotation(r io.Reader) (*Report, error) {
 			c.unreadable(line, rec.Match, rec.Deal, err)
 			return nil
 		}
-		c.deal(line, m, dr)
-		return nil
+		return c.deal(line, m, dr)
 	})
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: the report is not whole
+	}
 	return c.rep, err
 }
 
@@ -152,12 +157,12 @@ func ReadDeals(r io.Reader, f func(line int, m Match, rec *domain.DealRecord, er
 
 // VerifyFile verifies a file of recorded deals: a JSON Lines export (VerifyExport) or TPN
 // (VerifyNotation).
-func VerifyFile(r io.Reader) (*Report, error) {
+func VerifyFile(ctx context.Context, r io.Reader) (*Report, error) {
 	r, tpn := sniff(r)
 	if tpn {
-		return VerifyNotation(r)
+		return VerifyNotation(ctx, r)
 	}
-	return VerifyExport(r)
+	return VerifyExport(ctx, r)
 }
 
 // NotationOptions choose what a TPN export writes.

@@ -40,7 +40,7 @@ func TestNotationOfRealDealsVerifies(t *testing.T) {
 		m = committed(t, m, 6, match.NewNonce())
 		for _, json := range []bool{false, true} {
 			data := notationFile(t, m, recs, json)
-			rep, err := VerifyFile(bytes.NewReader(data))
+			rep, err := VerifyFile(t.Context(), bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestVerifyNotationFindsAnEditedRecord(t *testing.T) {
 	res := strings.Index(text, "payoff=")
 	end := strings.Index(text[res:], " ")
 	broken := text[:res] + "payoff=1,2,-3" + text[res+end:]
-	rep, err := VerifyNotation(strings.NewReader(broken))
+	rep, err := VerifyNotation(t.Context(), strings.NewReader(broken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestVerifyNotationFindsAnEditedRecord(t *testing.T) {
 	if err := notation.Write(&b, red); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = VerifyNotation(&b)
+	rep, err = VerifyNotation(t.Context(), &b)
 	if err != nil || !rep.OK() || rep.Deals != 0 || len(rep.Unchecked) != 1 {
 		t.Fatalf("redacted: %v %+v", err, rep)
 	}

@@ -549,6 +549,7 @@ func potCarry(m Match, prev, rec *domain.DealRecord) []Problem {
 // fileCheck verifies the deals of a file one at a time, in file order: each deal, the pot
 // carried from the deal before it, and each match's commitment at its first line.
 type fileCheck struct {
+	ctx       context.Context // ends the check (Ctrl-C): the walk of a match's plan too
 	rep       *Report
 	prev      *domain.DealRecord
 	prevMatch string
@@ -561,13 +562,15 @@ func (c *fileCheck) unreadable(line int, matchID string, deal int, err error) {
 	c.prev = nil
 }
 
-func (c *fileCheck) deal(line int, m Match, rec *domain.DealRecord) {
+func (c *fileCheck) deal(line int, m Match, rec *domain.DealRecord) error {
 	c.rep.Deals++
 	c.rep.Decisions += len(rec.Moves)
 	ps := VerifyDeal(m, rec)
 	if c.prevMatch != m.ID {
 		c.prev = nil
-		c.rep.checkExportCommitment(m, line)
+		if err := c.rep.checkExportCommitment(c.ctx, m, line); err != nil {
+			return err
+		}
 	}
 	ps = append(ps, potCarry(m, c.prev, rec)...)
 	for i := range ps {
@@ -575,22 +578,23 @@ func (c *fileCheck) deal(line int, m Match, rec *domain.DealRecord) {
 	}
 	c.rep.Problems = append(c.rep.Problems, ps...)
 	c.prev, c.prevMatch = rec, m.ID
+	return nil
 }
 
 // checkExportCommitment checks the commitment of a file's match at its first line. Only a
-// seeded match can be checked from its export: a deal file's text is not in it.
-func (r *Report) checkExportCommitment(m Match, line int) {
+// seeded match can be checked from its export: a deal file's text is not in it. The check
+// walks the plan the file claims (a plan beyond the limits is a problem at once, without a
+// walk); it returns ctx's error if ctx ends first.
+func (r *Report) checkExportCommitment(ctx context.Context, m Match, line int) error {
 	if m.Commitment != "" && !m.Seeded {
 		r.Unchecked = append(r.Unchecked, "match "+m.ID+": commitment "+m.Commitment+" covers a deal file: check it with the store or the file")
-		return
+		return nil
 	}
 	spec := domain.MatchSpec{Rules: m.Rules, Bots: m.Bots, Deals: m.Deals, Seed: m.Seed, Duplicate: m.Duplicate,
 		TimeControl: m.TimeControl, LeagueID: m.LeagueID, Format: m.Format, Rounds: m.Rounds}
 	if spec.Format == domain.FormatDeals {
 		spec.Format = ""
 	}
-	// A file's check has no context to end it (it reads the file to its end): the walk of
-	// the plan runs to its end too.
-	_ = r.checkCommitment(context.Background(), &domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce,
+	return r.checkCommitment(ctx, &domain.Match{ID: m.ID, Spec: spec, Commitment: m.Commitment, Nonce: m.Nonce,
 		CommitmentVersion: m.CommitmentVersion}, line)
 }

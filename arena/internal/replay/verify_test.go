@@ -198,7 +198,7 @@ func TestVerifyExportFindsACorruptedLineAndThePot(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines[3] = strings.TrimSuffix(b.String(), "\n")
-	rep, err := VerifyExport(strings.NewReader(strings.Join(lines, "\n")))
+	rep, err := VerifyExport(t.Context(), strings.NewReader(strings.Join(lines, "\n")))
 	if err != nil {
 		t.Fatal(err)
 	}

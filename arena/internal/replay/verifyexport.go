@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"reflect"
@@ -20,11 +21,18 @@ import (
 //
 // An export of a running match holds the deals that could be shown (Gate): the places of the
 // others are gaps, which are noted, not counted as problems, and completeness is not shown.
-func VerifyExport(r io.Reader) (*Report, error) {
+//
+// The plans the file claims (its matches' deals, groups and seatings) are walked one table at
+// a time, and a plan beyond the limits is a problem without a walk; ctx ends the check (with
+// its error) between lines and within a walk.
+func VerifyExport(ctx context.Context, r io.Reader) (*Report, error) {
 	rep := &Report{}
 	matches := map[string]*exportCheck{}
 	var order []string
 	err := ReadExport(r, func(line int, e *DealExport, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		rep.Deals++
 		if err != nil {
 			rep.problem("", line, -1, RecUnreadable, "%v", err)
@@ -38,23 +46,31 @@ func VerifyExport(r io.Reader) (*Report, error) {
 		}
 		c := matches[m.ID]
 		if c == nil {
-			c = &exportCheck{rep: rep, m: m, first: e, firstLine: line, lines: map[int]int{}, places: map[int]int{},
+			c = &exportCheck{ctx: ctx, rep: rep, m: m, first: e, firstLine: line, lines: map[int]int{}, places: map[int]int{},
 				pots: map[int][2]int{}, link: dealchain.Anchor(m.ID, m.Commitment)}
 			matches[m.ID] = c
 			order = append(order, m.ID)
-			rep.checkExportCommitment(m, line)
+			if err := rep.checkExportCommitment(ctx, m, line); err != nil {
+				return err
+			}
 		}
 		c.line(line, e, m, rec)
 		return nil
 	})
 	for _, id := range order {
-		matches[id].finish()
+		if err == nil && ctx.Err() == nil {
+			matches[id].finish()
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: the report is not whole
 	}
 	return rep, err
 }
 
 // exportCheck is the verification of one match's lines of an export.
 type exportCheck struct {
+	ctx       context.Context
 	rep       *Report
 	m         Match
 	first     *DealExport // the match's first line, whose match fields every line repeats
@@ -214,23 +230,41 @@ func (c *exportCheck) finish() {
 
 // manifest is the match's manifest: its plan's, when the line says how it was dealt (a seed),
 // else the one the lines carry (a deal file's plan needs the file); ok false when neither.
+//
+// The plan is walked a table at a time (match.ManifestOfSpec), so a plan the lines claim
+// costs no memory in proportion to its deals; one beyond the limits, or a manifest the lines
+// claim beyond them, is a problem, not a walk.
 func (c *exportCheck) manifest() (match.Manifest, bool) {
 	f := c.first.Manifest
 	if c.m.Seeded && c.m.Format != "" {
-		if tables, err := match.Plan(c.m.spec()); err == nil {
-			mf := match.ManifestOf(tables)
-			if f != nil && *f != *manifestJSON(mf) {
-				c.rep.problem(c.m.ID, c.firstLine, -1, RecCommitment, "the lines' manifest %+v is not the match's plan (%+v)", *f, mf)
-			}
-			return mf, true
+		mf, err := match.ManifestOfSpec(c.ctx, c.m.spec())
+		switch {
+		case c.ctx.Err() != nil:
+			return match.Manifest{}, false // interrupted: VerifyExport returns the context's error
+		case err != nil:
+			c.rep.problem(c.m.ID, c.firstLine, -1, RecForeign, "the match's plan cannot be made: %v", err)
+			return match.Manifest{}, false
 		}
+		if f != nil && *f != *manifestJSON(mf) {
+			c.rep.problem(c.m.ID, c.firstLine, -1, RecCommitment, "the lines' manifest %+v is not the match's plan (%+v)", *f, mf)
+		}
+		return mf, true
 	}
 	if f == nil {
 		c.rep.Unchecked = append(c.rep.Unchecked, "match "+c.m.ID+": the lines carry no manifest: that none is missing is not shown")
 		return match.Manifest{}, false
 	}
+	if f.Deals < 0 || f.Deals > maxPlannedDeals || f.Groups < 0 || f.Groups > maxPlannedDeals || f.Seatings < 0 {
+		c.rep.problem(c.m.ID, c.firstLine, -1, RecCommitment, "the lines' manifest %+v is beyond what a match can plan "+
+			"(%d deal sources, each under at most 6 seatings)", *f, match.MaxDeals)
+		return match.Manifest{}, false
+	}
 	return match.Manifest{Deals: f.Deals, Groups: f.Groups, Seatings: f.Seatings}, true
 }
+
+// maxPlannedDeals is the most deals a match can plan: match.MaxDeals sources, each under the
+// 6 seatings of three players in duplicate play.
+const maxPlannedDeals = match.MaxDeals * 6
 
 // sameMatch reports whether two lines repeat the same match fields.
 func sameMatch(a, b *DealExport) bool {

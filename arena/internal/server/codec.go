@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/binary"
+	"time"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -29,61 +31,109 @@ func decodeRequest(raw *grpccodec.Raw) (*tappv1.ConnectRequest, error) {
 // encodeResponse frames a message in wire form as the ConnectResponse with the given seq that
 // holds it in field kind, with the fields in number order as proto.Marshal writes them.
 func encodeResponse(seq uint64, kind protowire.Number, body []byte) *grpccodec.Encoded {
-	head := make([]byte, 0, 3+protowire.SizeVarint(seq)+protowire.SizeVarint(uint64(len(body))))
-	head = protowire.AppendTag(head, wf.ResponseSeq, protowire.VarintType)
-	head = protowire.AppendVarint(head, seq)
-	head = protowire.AppendTag(head, kind, protowire.BytesType)
-	head = protowire.AppendVarint(head, uint64(len(body)))
+	head := appendResponseHead(make([]byte, 0, 3+protowire.SizeVarint(seq)+protowire.SizeVarint(uint64(len(body)))), seq, kind, len(body))
 	return &grpccodec.Encoded{Head: head, Body: body}
 }
 
-// decodeAnswer reads a ConnectRequest that holds an answer and nothing else, its fields in
-// number order, each at most once, strings valid UTF-8; false for anything else (which
-// protobuf is then to read).
+// maxResponseHead is the longest head appendResponseHead writes: two one-byte tags (the
+// message fields' numbers are below 16) and two varints of at most 10 bytes.
+const maxResponseHead = 2 + 2*binary.MaxVarintLen64
+
+// appendResponseHead appends the head of the ConnectResponse with the given seq that holds a
+// body of size bytes in field kind: the seq, and the field's tag and length.
+func appendResponseHead(head []byte, seq uint64, kind protowire.Number, size int) []byte {
+	head = protowire.AppendTag(head, wf.ResponseSeq, protowire.VarintType)
+	head = protowire.AppendVarint(head, seq)
+	head = protowire.AppendTag(head, kind, protowire.BytesType)
+	return protowire.AppendVarint(head, uint64(size))
+}
+
+// answerView is an answer as decodeAnswerView reads it: views into the message's bytes, so
+// that the session takes only what it keeps (the action's text), and looks the game and the
+// open request up by their bytes.
+type answerView struct {
+	game, request, action []byte
+	thinkSet              bool // think_time was sent (thinkSecs, thinkNanos)
+	thinkSecs             int64
+	thinkNanos            int32
+}
+
+// think is the bot's reported thinking time (0 when it sent none), saturated as
+// durationpb's AsDuration saturates.
+func (v *answerView) think() time.Duration {
+	if !v.thinkSet {
+		return 0
+	}
+	d := durationpb.Duration{Seconds: v.thinkSecs, Nanos: v.thinkNanos}
+	return d.AsDuration()
+}
+
+// proto is the view as the protocol's Answer.
+func (v *answerView) proto() *tappv1.Answer {
+	a := &tappv1.Answer{GameId: string(v.game), RequestId: string(v.request), Action: string(v.action)}
+	if v.thinkSet {
+		a.ThinkTime = &durationpb.Duration{Seconds: v.thinkSecs, Nanos: v.thinkNanos}
+	}
+	return a
+}
+
+// decodeAnswer reads a ConnectRequest that holds an answer and nothing else (decodeAnswerView)
+// into an Answer.
 func decodeAnswer(b []byte) (*tappv1.Answer, bool) {
+	v, ok := decodeAnswerView(b)
+	if !ok {
+		return nil, false
+	}
+	return v.proto(), true
+}
+
+// decodeAnswerView reads a ConnectRequest that holds an answer and nothing else, its fields
+// in number order, each at most once, strings valid UTF-8; false for anything else (which
+// protobuf is then to read).
+func decodeAnswerView(b []byte) (answerView, bool) {
+	var v answerView
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 || num != wf.RequestAnswer || typ != protowire.BytesType {
-		return nil, false
+		return v, false
 	}
 	body, m := protowire.ConsumeBytes(b[n:])
 	if m < 0 || n+m != len(b) {
-		return nil, false
+		return v, false
 	}
-	a := &tappv1.Answer{}
 	last := protowire.Number(0)
 	for len(body) > 0 {
 		num, typ, n := protowire.ConsumeTag(body)
 		if n < 0 || num <= last || typ != protowire.BytesType {
-			return nil, false
+			return v, false
 		}
 		last = num
-		v, m := protowire.ConsumeBytes(body[n:])
+		field, m := protowire.ConsumeBytes(body[n:])
 		if m < 0 {
-			return nil, false
+			return v, false
 		}
 		body = body[n+m:]
 		switch num {
 		case wf.AnswerGameID, wf.AnswerRequestID, wf.AnswerAction:
-			if !utf8.Valid(v) {
-				return nil, false
+			if !utf8.Valid(field) {
+				return v, false
 			}
 			switch num {
 			case wf.AnswerGameID:
-				a.GameId = string(v)
+				v.game = field
 			case wf.AnswerRequestID:
-				a.RequestId = string(v)
+				v.request = field
 			default:
-				a.Action = string(v)
+				v.action = field
 			}
 		case wf.AnswerThinkTime:
-			secs, nanos, ok := wf.SecondsNanos(v)
+			secs, nanos, ok := wf.SecondsNanos(field)
 			if !ok {
-				return nil, false
+				return v, false
 			}
-			a.ThinkTime = &durationpb.Duration{Seconds: secs, Nanos: nanos}
+			v.thinkSet, v.thinkSecs, v.thinkNanos = true, secs, nanos
 		default:
-			return nil, false
+			return v, false
 		}
 	}
-	return a, true
+	return v, true
 }

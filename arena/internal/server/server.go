@@ -84,6 +84,9 @@ type Server struct {
 	stopCheck    chan struct{}
 }
 
+// flowWindow is the flow-control window of a bot's stream and connection, each way.
+const flowWindow = 1 << 20
+
 // New builds a server; call Serve to accept connections.
 func New(cfg Config) *Server {
 	if cfg.Log == nil {
@@ -101,6 +104,11 @@ func New(cfg Config) *Server {
 		grpc.ForceServerCodecV2(grpccodec.Codec()), // requests and answers go through it in wire form
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
+		// Fixed flow-control windows, large enough for a burst of requests to every table of a
+		// bot, turn off gRPC's bandwidth estimation, whose pings went out with the answers all
+		// the time on a busy stream (a frame each way, and a wake-up, per round trip of them).
+		grpc.InitialWindowSize(flowWindow),
+		grpc.InitialConnWindowSize(flowWindow),
 		// Bot streams live for hours: no MaxConnectionAge, pings from clients allowed every
 		// 10 s even without streams, dead peers found by server pings.
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 30 * time.Second, Timeout: 10 * time.Second}),
@@ -389,7 +397,7 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 		case msg := <-outbox:
 			if h, ok := msg.(*handOff); ok {
 				h.handed <- time.Now()
-				msg = h.msg
+				msg = &h.msg
 			}
 			if err := stream.SendMsg(msg); err != nil {
 				return err
@@ -412,27 +420,43 @@ func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, l
 			return err
 		}
 		now := time.Now()
+		// An answer, the message of nearly every round trip, is read without protobuf's
+		// messages (decodeAnswerView); anything else goes the general way.
+		if a, ok := decodeAnswerView(raw.B); ok {
+			s.deliverAnswer(ss, &a, now, stream.Context().Done(), log)
+			continue
+		}
 		msg, err := decodeRequest(&raw)
 		if err != nil {
 			return status.Errorf(codes.InvalidArgument, "PROTO-MALFORMED: a message that does not decode: %v", err)
 		}
 		switch m := msg.GetMessage().(type) {
-		case *tappv1.ConnectRequest_Answer:
-			ok, full := ss.deliver(m.Answer, now, stream.Context().Done())
-			switch {
-			case !ok:
-				// Each refusal is counted in the session's summary line; this one is named at debug
-				// level too, for `tapp bot check`, which tells a bot that missed a GameEnded.
-				log.Debug("answer for a game this session is not in", zap.String("game", m.Answer.GetGameId()), zap.String("request", m.Answer.GetRequestId()))
-				s.reject(ss, m.Answer, "PROTO-UNKNOWN-GAME", "no running game "+m.Answer.GetGameId()+" for this session: it is over, or the bot forfeited its match (the referee plays its seat)")
-			case full:
-				s.reject(ss, m.Answer, "PROTO-FLOOD", "too many answers queued for this game")
+		case *tappv1.ConnectRequest_Answer: // an answer decodeAnswerView does not read: still one
+			a := answerView{game: []byte(m.Answer.GetGameId()), request: []byte(m.Answer.GetRequestId()), action: []byte(m.Answer.GetAction())}
+			if d := m.Answer.GetThinkTime(); d != nil {
+				a.thinkSet, a.thinkSecs, a.thinkNanos = true, d.GetSeconds(), d.GetNanos()
 			}
+			s.deliverAnswer(ss, &a, now, stream.Context().Done(), log)
 		case *tappv1.ConnectRequest_Hello:
 			s.reject(ss, &tappv1.Answer{}, "PROTO-OUT-OF-ORDER", "hello may only be the first message")
 		default:
 			s.reject(ss, &tappv1.Answer{}, "PROTO-MALFORMED", "message has no known content")
 		}
+	}
+}
+
+// deliverAnswer hands an answer to its game, or refuses it.
+func (s *Server) deliverAnswer(ss *Session, a *answerView, at time.Time, stop <-chan struct{}, log *zap.Logger) {
+	ok, full := ss.deliver(a, at, stop)
+	switch {
+	case !ok:
+		// Each refusal is counted in the session's summary line; this one is named at debug
+		// level too, for `tapp bot check`, which tells a bot that missed a GameEnded.
+		game := string(a.game)
+		log.Debug("answer for a game this session is not in", zap.String("game", game), zap.ByteString("request", a.request))
+		s.reject(ss, a.proto(), "PROTO-UNKNOWN-GAME", "no running game "+game+" for this session: it is over, or the bot forfeited its match (the referee plays its seat)")
+	case full:
+		s.reject(ss, a.proto(), "PROTO-FLOOD", "too many answers queued for this game")
 	}
 }
 

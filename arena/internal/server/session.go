@@ -87,8 +87,11 @@ const maxFloodIDs = 64
 
 // handOff is a decision request in the outbox: the writer tells the referee when it hands the
 // request to the stream, and the bot's clock starts then.
+// The message, its head's bytes and the channel are one allocation: the writer hands
+// &msg to gRPC, which keeps it until its transport has written it.
 type handOff struct {
-	msg    *grpccodec.Encoded
+	msg    grpccodec.Encoded
+	head   [maxResponseHead]byte
 	handed chan time.Time
 }
 
@@ -138,7 +141,9 @@ func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
 		return body, handed, nil
 	}
 	s.seq++
-	return body, handed, s.queue(&handOff{msg: encodeResponse(s.seq, wf.ResponseDecisionRequest, body), handed: handed})
+	h := &handOff{handed: handed}
+	h.msg = grpccodec.Encoded{Head: appendResponseHead(h.head[:0], s.seq, wf.ResponseDecisionRequest, len(body)), Body: body}
+	return body, handed, s.queue(h)
 }
 
 // Refuse implements referee.Conn.
@@ -353,15 +358,22 @@ func (s *Session) end() { s.goneOnce.Do(func() { close(s.gone) }) }
 // full when the answer was refused because too many answers wait for the game. An answer for
 // the game's open request is never refused: while its places are taken, deliver waits for the
 // referee (or for the game to end, or for stop), and the bot's stream waits with it.
-func (s *Session) deliver(a *tappv1.Answer, at time.Time, stop <-chan struct{}) (ok, full bool) {
+func (s *Session) deliver(a *answerView, at time.Time, stop <-chan struct{}) (ok, full bool) {
 	s.mu.Lock()
-	r := s.games[a.GetGameId()]
-	open := r != nil && r.open == a.GetRequestId()
+	r := s.games[string(a.game)] // looked up by the bytes: no string is made
+	open := r != nil && r.open == string(a.request)
+	id := ""
+	if open {
+		id = r.open // the open request's id, the referee's own string
+	}
 	s.mu.Unlock()
 	if r == nil {
 		return false, false
 	}
-	ans := referee.Answer{RequestID: a.GetRequestId(), Action: a.GetAction(), At: at, Think: a.GetThinkTime().AsDuration()}
+	if !open {
+		id = string(a.request)
+	}
+	ans := referee.Answer{RequestID: id, Action: string(a.action), At: at, Think: a.think()}
 	if !open {
 		if len(r.answers) < answerBuffer {
 			select {
@@ -370,7 +382,7 @@ func (s *Session) deliver(a *tappv1.Answer, at time.Time, stop <-chan struct{}) 
 			default:
 			}
 		}
-		s.countFlood(r, a.GetRequestId())
+		s.countFlood(r, id)
 		return true, true
 	}
 	select {

@@ -89,7 +89,7 @@ func TestMigration30PutsOldEpochMatchesOnTheirLaddersBoard(t *testing.T) {
 		if err := s.r.QueryRowContext(ctx, s.rebind(`SELECT league_id FROM rating_matches WHERE match_id = ?`), epoch+"-m").Scan(&sumsOn); err != nil || sumsOn != "club" {
 			t.Errorf("the rating sums of the epoch's match are under %q (%v), want the ladder's board", sumsOn, err)
 		}
-		sums, err := s.RatingSums(ctx, domain.MatchFilter{LeagueID: "club"}, board.EloKey{}, false)
+		sums, err := s.RatingSums(ctx, domain.MatchFilter{LeagueID: "club"}, board.EloKey{}, board.SumsRead{})
 		if err != nil || len(sums.Tables) == 0 {
 			t.Errorf("the ladder's board has no rating sums after the migration (%v)", err)
 		}

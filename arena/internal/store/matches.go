@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -281,6 +282,26 @@ func filterWhere(f domain.MatchFilter, s *Store, league string) (string, []any) 
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
+// newestOfLeague is the WHERE clause of ListMatches for the newest f.Limit matches of a
+// league or board: the newest f.Limit of each of the two (the league's through its index on
+// (league_id, started), the board's through its partial index), and the newest of those. The
+// league's ids whole (filterWhere) are every match of the league: at 20,000 matches looking
+// each up and sorting them took 100 ms for a page of 50.
+func (s *Store) newestOfLeague(f domain.MatchFilter) (string, []any) {
+	rest := f
+	rest.LeagueID = ""
+	more, moreArgs := filterWhere(rest, s, "m.league_id")
+	if more != "" {
+		more = " AND " + strings.TrimPrefix(more, " WHERE ")
+	}
+	newest := func(cond string) string {
+		return `SELECT id FROM (SELECT m.id FROM matches m WHERE ` + cond + more + ` ORDER BY m.started DESC, m.id DESC` + limit(f) + `)`
+	}
+	where := ` WHERE m.id IN (` + newest(`m.league_id = ?`) + ` AS l UNION ALL ` + newest(`m.board = ? AND m.board <> ''`) + ` AS b)`
+	args := slices.Concat([]any{f.LeagueID}, moreArgs, []any{f.LeagueID}, moreArgs)
+	return where, args
+}
+
 func limit(f domain.MatchFilter) string {
 	if f.Limit > 0 {
 		return " LIMIT " + strconv.Itoa(f.Limit)
@@ -292,6 +313,9 @@ func limit(f domain.MatchFilter) string {
 // f.Limit of them when it is positive.
 func (s *Store) ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error) {
 	where, args := filterWhere(f, s, "m.league_id")
+	if f.LeagueID != "" && s.schema >= boardSchema && f.Limit > 0 {
+		where, args = s.newestOfLeague(f)
+	}
 	rows, err := s.r.QueryContext(ctx, s.rebind(`SELECT `+s.matchColumnsOf()+` FROM matches m`+where+
 		` ORDER BY m.started DESC, m.id DESC`+limit(f)), args...)
 	if err != nil {

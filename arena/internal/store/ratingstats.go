@@ -242,10 +242,11 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) 
 	slices.SortFunc(b.roles, func(x, y board.RoleDelta) int { return compareRoleKeys(x.Key, y.Key) })
 	queries := []string{s.rebind(upsertRatingMatch), s.rebind(upsertRatingGroup), s.rebind(deleteRatingGroup),
 		s.rebind(upsertRatingComposition), s.rebind(upsertRatingRole)}
-	for _, q := range sourceQueries {
-		if s.keepsSourceSums() {
+	if s.keepsSourceSums() {
+		for _, q := range sourceQueries {
 			queries = append(queries, s.rebind(q))
 		}
+		queries = append(queries, s.sourceBatchQueries()...)
 	}
 	return b, s.readyQueries(ctx, queries)
 }
@@ -395,7 +396,7 @@ func (s *Store) ratingInfo(ctx context.Context, matchID string) (board.MatchInfo
 // fields of the filter are not kept apart and are ignored) in one read transaction: one row
 // per table composition, per role of each of its bots, per composition's matches, per
 // tainted match and per bot of Elo ledger k; with history also ledger k's matches in order.
-func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.EloKey, history bool) (*board.Sums, error) {
+func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.EloKey, o board.SumsRead) (*board.Sums, error) {
 	var opts *sql.TxOptions
 	if s.dialect == postgresDialect {
 		opts = &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
@@ -411,10 +412,10 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 	for _, step := range []func() error{
 		r.tables,
 		func() error { return readSourceSums(r.sums, r.where, r.args, r.each) },
-		r.roles,
+		func() error { return r.roles(o.RoleTotals) },
 		r.compositions,
 		func() error { return r.taintedMatches(f) },
-		func() error { return r.elo(k, history) },
+		func() error { return r.elo(k, o.History) },
 	} {
 		if err := step(); err != nil {
 			return nil, err
@@ -476,9 +477,18 @@ func (r *sumsReader) tables() error {
 		})
 }
 
-// roles reads each bot's sums per role.
-func (r *sumsReader) roles() error {
-	return r.each(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made FROM rating_roles`+r.where, r.args,
+// totalRoles selects the roles of a bot's totals (board.IsTotalRole).
+const totalRoles = `(role IN ('` + board.RoleDeclarer + `', '` + board.RoleNoDeclarer + `') OR role LIKE '` + board.RoleDefendVs + `%')`
+
+// roles reads each bot's sums per role; with totals, only the roles of its totals.
+func (r *sumsReader) roles(totals bool) error {
+	where := r.where
+	if totals && where == "" {
+		where = " WHERE " + totalRoles
+	} else if totals {
+		where += " AND " + totalRoles
+	}
+	return r.each(`SELECT league_id, rules, bots, bot, role, deals, total, total_sq, made FROM rating_roles`+where, r.args,
 		func(scan func(...any) error) error {
 			var k board.RoleKey
 			var rs board.RoleSums

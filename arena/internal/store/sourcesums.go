@@ -142,14 +142,53 @@ func anyInts(v []int64) []any {
 	return out
 }
 
+// The multi-row statements of writeSourceUnits (rowOps): the sources' rows, added to (with 0
+// to lock them and learn their cells, returningCells; then with the cells added), and the
+// cells set.
+const (
+	insertRatingSources = `INSERT INTO rating_sources (league_id, rules, source, cells) VALUES `
+	ratingSourceCols    = 4
+	addRatingSources    = `
+ON CONFLICT (league_id, rules, source) DO UPDATE SET cells = rating_sources.cells + excluded.cells`
+	returningCells    = ` RETURNING league_id, rules, source, cells`
+	insertRatingCells = `INSERT INTO rating_cells (league_id, rules, source, bots, deals, net0, net1, net2, net3) VALUES `
+	ratingCellCols    = 9
+	setRatingCells    = `
+ON CONFLICT (league_id, rules, source, bots) DO UPDATE SET deals = excluded.deals,
+	net0 = excluded.net0, net1 = excluded.net1, net2 = excluded.net2, net3 = excluded.net3`
+)
+
+// sourceBatchQueries are the multi-row statements of writeSourceUnits in every size rowOps
+// makes, prepared with the batch (before its transaction); spelled once per store.
+func (s *Store) sourceBatchQueries() []string {
+	s.sourceBatch.Do(func() { s.sourceBatchQs = s.spellSourceBatchQueries() })
+	return s.sourceBatchQs
+}
+
+// spellSourceBatchQueries spells sourceBatchQueries.
+func (s *Store) spellSourceBatchQueries() []string {
+	var qs []string
+	for n := 1; n <= maxRowsPerInsert; n *= 2 {
+		for _, op := range []struct {
+			head string
+			cols int
+			tail []string
+		}{
+			{insertRatingSources, ratingSourceCols, []string{addRatingSources, returningCells}},
+			{insertRatingSources, ratingSourceCols, []string{addRatingSources}},
+			{insertRatingCells, ratingCellCols, []string{setRatingCells}},
+		} {
+			for _, w := range s.rowOps(op.head, op.cols, make([]any, n*op.cols), op.tail...) {
+				qs = append(qs, w.query)
+			}
+		}
+	}
+	return qs
+}
+
 var (
-	// The source's row, added to with 0: its row lock (PostgreSQL) orders the writers of one
-	// source; cells tells whether it has any yet.
-	lockRatingSource = `INSERT INTO rating_sources (league_id, rules, source, cells) VALUES (?, ?, ?, 0)
-ON CONFLICT (league_id, rules, source) DO UPDATE SET cells = rating_sources.cells + excluded.cells RETURNING cells`
-	addRatingSourceCells = `UPDATE rating_sources SET cells = cells + ? WHERE league_id = ? AND rules = ? AND source = ?`
-	readRatingCells      = `SELECT bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ? AND source = ?`
-	setRatingCell        = `INSERT INTO rating_cells (league_id, rules, source, bots, deals, net0, net1, net2, net3)
+	readRatingCells = `SELECT bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ? AND source = ?`
+	setRatingCell   = `INSERT INTO rating_cells (league_id, rules, source, bots, deals, net0, net1, net2, net3)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, rules, source, bots) DO UPDATE SET deals = excluded.deals,
 	net0 = excluded.net0, net1 = excluded.net1, net2 = excluded.net2, net3 = excluded.net3`
 	upsertRatingTable = upsert("rating_tables", []string{"league_id", "rules", "bots"}, 3, slices.Concat(tableColumns, pointColumns), "")
@@ -159,7 +198,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, rules, source, bots) 
 )
 
 // sourceQueries are the statements writeSourceUnits prepares.
-var sourceQueries = []string{lockRatingSource, addRatingSourceCells, readRatingCells, setRatingCell, upsertRatingTable,
+var sourceQueries = []string{readRatingCells, setRatingCell, upsertRatingTable,
 	upsertRatingPair, upsertSourceCount, upsertBotSources}
 
 // completedUnit is a unit (a duplicate group under every seating, or a deal) that a batch
@@ -175,10 +214,12 @@ func compareUnits(a, b completedUnit) int {
 		strings.Compare(a.source, b.source), strings.Compare(rating.CompositionKey(a.cell.Bots), rating.CompositionKey(b.cell.Bots)))
 }
 
-// writeSourceUnits adds the completed units to the deal-source sums in tx: per source (in key
-// order, so that concurrent writers lock sources in one order), lock its row, read its cells,
-// change the cells the units fall in and write them; then add the sums' changes, each kind of
-// row in key order.
+// writeSourceUnits adds the completed units to the deal-source sums in tx: lock every source's
+// row (in key order, so that concurrent writers lock sources in one order), read the cells
+// of those that have any, change the cells the units fall in and write them; then add the
+// sums' changes, each kind of row in key order. The rows of many sources go in one statement
+// each (lockSources, and rowOps' multi-row upserts): a statement per source and step, three
+// for every deal of a match without duplicates, were 17% of a stored deal's CPU in SQLite.
 //
 // It returns the deal sources of each league and rule set to which the units added one: the
 // clocks of their rating histories.
@@ -187,22 +228,53 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 		return nil, nil
 	}
 	slices.SortFunc(units, compareUnits)
-	delta := map[board.LeagueRules]*rating.SourceSums{}
+	var runs [][]completedUnit // the units of each source, in key order
 	for start := 0; start < len(units); {
 		end := start + 1
 		for end < len(units) && units[end].lr == units[start].lr && units[end].source == units[start].source {
 			end++
 		}
-		u := units[start]
+		runs = append(runs, units[start:end])
+		start = end
+	}
+	have, err := s.lockSources(ctx, tx, runs)
+	if err != nil {
+		return nil, err
+	}
+	delta := map[board.LeagueRules]*rating.SourceSums{}
+	var cellArgs, addedArgs []any
+	for i, run := range runs {
+		u := run[0]
 		d := delta[u.lr]
 		if d == nil {
 			d = rating.NewSourceSums()
 			delta[u.lr] = d
 		}
-		if err := s.changeSource(ctx, tx, u.lr, u.source, units[start:end], d); err != nil {
-			return nil, fmt.Errorf("rating sums of deal source %s: %w", u.source, err)
+		cells := map[string]*rating.Cell{}
+		if have[i] > 0 {
+			if cells, err = s.readCells(ctx, tx, u.lr, u.source); err != nil {
+				return nil, fmt.Errorf("rating sums of deal source %s: %w", u.source, err)
+			}
 		}
-		start = end
+		before := len(cells)
+		changed := map[string]bool{}
+		for _, v := range run {
+			board.ChangeCell(d, cells, v.cell)
+			changed[rating.CompositionKey(v.cell.Bots)] = true
+		}
+		for _, key := range slices.Sorted(maps.Keys(changed)) {
+			c := cells[key]
+			cellArgs = append(append(cellArgs, u.lr.League, u.lr.Rules, u.source, key, c.Deals), nets(c.Net)...)
+		}
+		if added := len(cells) - before; added > 0 {
+			addedArgs = append(addedArgs, u.lr.League, u.lr.Rules, u.source, added)
+		}
+	}
+	if err := s.execOps(ctx, tx, s.rowOps(insertRatingCells, ratingCellCols, cellArgs, setRatingCells)); err != nil {
+		return nil, fmt.Errorf("rating sums of deal sources: cells: %w", err)
+	}
+	if err := s.execOps(ctx, tx, s.rowOps(insertRatingSources, ratingSourceCols, addedArgs, addRatingSources)); err != nil {
+		return nil, fmt.Errorf("rating sums of deal sources: %w", err)
 	}
 	clocks := map[board.LeagueRules]int64{}
 	for _, lr := range slices.SortedFunc(maps.Keys(delta), compareLR) {
@@ -217,39 +289,60 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 	return clocks, nil
 }
 
-// changeSource adds units (all of one source) to the source's cells in tx and their change of
-// the sums to d.
-func (s *Store) changeSource(ctx context.Context, tx *sql.Tx, lr board.LeagueRules, source string, units []completedUnit, d *rating.SourceSums) error {
-	var have int64
-	if err := s.txQueryRow(ctx, tx, s.rebind(lockRatingSource), lr.League, lr.Rules, source).Scan(&have); err != nil {
+// lockSources takes the row of every run's source in tx, in the runs' order (inserting those
+// new with no cells): the row lock (PostgreSQL) orders the writers of one source. It returns
+// how many cells each source has.
+func (s *Store) lockSources(ctx context.Context, tx *sql.Tx, runs [][]completedUnit) ([]int64, error) {
+	args := make([]any, 0, len(runs)*ratingSourceCols)
+	at := make(map[board.LeagueRules]map[string]int, 1)
+	for i, run := range runs {
+		u := run[0]
+		args = append(args, u.lr.League, u.lr.Rules, u.source, 0)
+		if at[u.lr] == nil {
+			at[u.lr] = map[string]int{}
+		}
+		at[u.lr][u.source] = i
+	}
+	have := make([]int64, len(runs))
+	for _, op := range s.rowOps(insertRatingSources, ratingSourceCols, args, addRatingSources, returningCells) {
+		if err := s.txQueryEach(ctx, tx, op, func(scan func(...any) error) error {
+			var lr board.LeagueRules
+			var source string
+			var cells int64
+			if err := scan(&lr.League, &lr.Rules, &source, &cells); err != nil {
+				return err
+			}
+			if i, ok := at[lr][source]; ok {
+				have[i] = cells
+			}
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("rating sums of deal sources: lock: %w", err)
+		}
+	}
+	return have, nil
+}
+
+// txQueryEach runs op in tx (through its prepared statement if it has one) and hands each
+// row to scan.
+func (s *Store) txQueryEach(ctx context.Context, tx *sql.Tx, op writeOp, scan func(func(...any) error) error) error {
+	var rows *sql.Rows
+	var err error
+	if v, ok := s.stmts.Load(op.query); ok {
+		rows, err = tx.StmtContext(ctx, v.(*sql.Stmt)).QueryContext(ctx, op.args...)
+	} else {
+		rows, err = tx.QueryContext(ctx, op.query, op.args...)
+	}
+	if err != nil {
 		return err
 	}
-	cells := map[string]*rating.Cell{}
-	if have > 0 {
-		var err error
-		if cells, err = s.readCells(ctx, tx, lr, source); err != nil {
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows.Scan); err != nil {
 			return err
 		}
 	}
-	before := len(cells)
-	changed := map[string]bool{}
-	for _, u := range units {
-		board.ChangeCell(d, cells, u.cell)
-		changed[rating.CompositionKey(u.cell.Bots)] = true
-	}
-	for _, key := range slices.Sorted(maps.Keys(changed)) {
-		c := cells[key]
-		if _, err := s.txExec(ctx, tx, s.rebind(setRatingCell), append([]any{lr.League, lr.Rules, source, key, c.Deals},
-			nets(c.Net)...)...); err != nil {
-			return err
-		}
-	}
-	if added := len(cells) - before; added > 0 {
-		if _, err := s.txExec(ctx, tx, s.rebind(addRatingSourceCells), added, lr.League, lr.Rules, source); err != nil {
-			return err
-		}
-	}
-	return nil
+	return rows.Err()
 }
 
 // readCells reads a source's cells through q, by composition key.

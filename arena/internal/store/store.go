@@ -82,6 +82,9 @@ type Store struct {
 	r       *sql.DB  // reads; the same pool as w for PostgreSQL
 	stmts   sync.Map // write query → *sql.Stmt prepared on w (see stmt)
 	rstmts  sync.Map // read query → *sql.Stmt prepared on r (see readStmt)
+	// sourceBatch spells sourceBatchQueries' texts once (sourceBatchQs).
+	sourceBatch   sync.Once
+	sourceBatchQs []string
 
 	matchInfos    sync.Map     // match id → *matchInfo (see Store.matchInfo)
 	cachedMatches atomic.Int64 // entries added to matchInfos since it was last cleared

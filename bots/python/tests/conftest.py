@@ -122,10 +122,11 @@ def decision(
     kind: game_pb2.Decision = game_pb2.DECISION_CARD,
     hand: tuple[str, ...] = ("HA", "C7", "D6"),
     events: tuple[game_pb2.GameEvent, ...] = (),
+    overage: float | None = None,
 ) -> bot_pb2.DecisionRequest:
     ts = timestamp_pb2.Timestamp()
     ts.FromNanoseconds(int(deadline * 1e9))
-    return bot_pb2.DecisionRequest(
+    request = bot_pb2.DecisionRequest(
         game_id=game_id,
         request_id=request_id,
         decision=kind,
@@ -134,6 +135,9 @@ def decision(
         observation=game_pb2.Observation(seat=0, hand=hand, decision=kind),
         events=events,
     )
+    if overage is not None:
+        request.overage_left.FromNanoseconds(int(overage * 1e9))
+    return request
 
 
 class FakeArena(bot_pb2_grpc.BotServiceServicer):

@@ -116,6 +116,40 @@ def test_the_bots_answer_in_time_is_sent_and_no_fallback_after_it() -> None:
     assert client._outbox._expired() == [], "a fallback after the bot's own answer"
 
 
+@pytest.mark.parametrize("overage", [2.5, 0.0, None])
+def test_the_bot_is_handed_its_clock_with_the_bank(overage) -> None:
+    clock = FakeClock()
+    seen: list[tuple[float, float, float | None, float | None]] = []
+
+    def decide(request: tapp_bot.Request) -> str:
+        c = request.clock
+        assert isinstance(c, tapp_bot.DecisionClock)
+        clock.advance(0.25)  # the clock runs while the bot thinks
+        seen.append((c.time_left(), c.overage, c.deadline, c.end()))
+        return "D6"
+
+    client = client_with(decide, clock)
+    client._on_decision(decision("g1", "r1", ["C7", "D6"], clock.wall + 1.0, overage=overage))
+    start = clock.mono
+    run_bot(client)
+    bank = overage or 0.0
+    # the decision's own time less the SDK's margin (a tenth), then the bank beyond it
+    assert len(seen) == 1
+    time_left, bank_seen, deadline, end = seen[0]
+    assert time_left == pytest.approx(0.65, abs=1e-6)
+    assert bank_seen == pytest.approx(bank, abs=1e-9)
+    assert deadline == pytest.approx(start + 0.9, abs=1e-6)
+    assert end == pytest.approx(start + 0.9 + bank, abs=1e-6)
+    assert sent_now(client).action == "D6"
+
+
+def test_a_request_without_a_deadline_has_a_clock_without_an_end() -> None:
+    request = bot_pb2.DecisionRequest(game_id="g1", request_id="r1", legal=["C7"])
+    request.overage_left.FromNanoseconds(3_000_000_000)
+    c = tapp_bot.Request(tapp_bot.Game("g1"), request, None).clock
+    assert (c.time_left(), c.overage, c.deadline, c.end()) == (float("inf"), 3.0, None, None)
+
+
 def test_a_late_choice_of_the_bot_is_not_sent_after_the_fallback(caplog) -> None:
     clock = FakeClock()
     client: tapp_bot.Client

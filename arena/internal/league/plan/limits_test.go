@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// A round is stored in parts of about RoundChunk jobs, each part whole matches with all their
-// jobs, however many matches the round has; JobsPerRound counts what the parts hold.
+// A round is stored in parts of about RoundChunk jobs at most, each part whole matches with all
+// their jobs, however many matches the round has, the first of them small (a sixteenth of
+// RoundChunk: play starts once it is stored); JobsPerRound counts what the parts hold.
 func TestRoundPartsAreBounded(t *testing.T) {
 	t.Parallel()
 	p := plan(t, RoundRobin, "a", "b", "c", "d")
@@ -21,6 +22,9 @@ func TestRoundPartsAreBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		parts++
+		if parts == 1 && len(part.Jobs) > RoundChunk/16+p.jobsPerMatch() {
+			t.Fatalf("the first part holds %d jobs, want about %d", len(part.Jobs), RoundChunk/16)
+		}
 		if len(part.Jobs) > RoundChunk+p.jobsPerMatch() || len(part.Places) != len(part.Matches) {
 			t.Fatalf("a part of %d jobs and %d places for %d matches", len(part.Jobs), len(part.Places), len(part.Matches))
 		}

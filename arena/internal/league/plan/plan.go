@@ -151,7 +151,7 @@ const (
 	// tables of a round robin's or a gauntlet's bots).
 	MaxMatchesPerRound = 10_000
 	// MaxJobsPerRound bounds the jobs a round stores when it is scheduled (matches × jobs
-	// per match): a round is stored before it is played.
+	// per match): a match's jobs are stored before they are played.
 	MaxJobsPerRound = 100_000
 	// MaxRounds bounds a league's rounds.
 	MaxRounds = 1_000_000

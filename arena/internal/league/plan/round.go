@@ -22,7 +22,11 @@ const RoundChunk = 2048
 
 // RoundParts yields round r's matches with their jobs (see RoundPart), given its tables, in
 // parts of about chunk jobs (chunk ≤ 0: the whole round in one part). A part ends after a
-// whole match, so that a stored match always has all its jobs.
+// whole match, so that a stored match always has all its jobs. The first part holds about
+// a sixteenth of chunk, and each next one twice the last up to chunk: a league plays a part's
+// jobs as soon as it is stored, so a large round starts playing at once (the first of 2,048
+// jobs took 2.4 s to make and store at load 9), and its later parts share their transactions'
+// cost among many jobs.
 func (p *Plan) RoundParts(r int, tables iter.Seq[[]string], chunk int) iter.Seq2[RoundPart, error] {
 	return func(yield func(RoundPart, error) bool) {
 		text, whole, err := p.roundDeals(r)
@@ -31,6 +35,7 @@ func (p *Plan) RoundParts(r int, tables iter.Seq[[]string], chunk int) iter.Seq2
 			return
 		}
 		var part RoundPart
+		size := max(chunk/16, 1) // this part's size
 		i := 0
 		for bots := range tables {
 			spec := domain.MatchSpec{
@@ -59,11 +64,11 @@ func (p *Plan) RoundParts(r int, tables iter.Seq[[]string], chunk int) iter.Seq2
 				part.Jobs = append(part.Jobs, j)
 			}
 			i++
-			if chunk > 0 && len(part.Jobs) >= chunk {
+			if chunk > 0 && len(part.Jobs) >= size {
 				if !yield(part, nil) {
 					return
 				}
-				part = RoundPart{}
+				part, size = RoundPart{}, min(2*size, chunk)
 			}
 		}
 		if len(part.Matches) > 0 {

@@ -3,6 +3,7 @@ package memstore
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/tapparena/tapp/arena/internal/board"
@@ -90,7 +91,7 @@ func (s *Memory) AddHistory(_ context.Context, lr board.LeagueRules, p board.His
 
 // RatingSums implements board.Source: the sums of the filter's league and rule set, every
 // match of them, and ledger k, rated in the order the matches finished.
-func (s *Memory) RatingSums(_ context.Context, f domain.MatchFilter, k board.EloKey, history bool) (*board.Sums, error) {
+func (s *Memory) RatingSums(_ context.Context, f domain.MatchFilter, k board.EloKey, o board.SumsRead) (*board.Sums, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ratings == nil {
@@ -102,7 +103,10 @@ func (s *Memory) RatingSums(_ context.Context, f domain.MatchFilter, k board.Elo
 	for id, ms := range sums.Matches {
 		board.SetMatchRow(ms, s.matches[id])
 	}
-	l, err := board.EloOf(sums.Matches, k, history)
+	if o.RoleTotals {
+		maps.DeleteFunc(sums.Roles, func(k board.RoleKey, _ *board.RoleSums) bool { return !board.IsTotalRole(k.Role) })
+	}
+	l, err := board.EloOf(sums.Matches, k, o.History)
 	if err != nil {
 		return nil, err
 	}

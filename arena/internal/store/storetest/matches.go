@@ -80,12 +80,16 @@ func testMatches(t *testing.T, s Store) {
 	}
 }
 
-// ListMatches selects by match, bot, league, rule set and start, newest first, at most Limit.
+// ListMatches selects by match, bot, league (or the board a match counts on), rule set and
+// start, newest first, at most Limit.
 func testListMatches(t *testing.T, s Store) {
 	ctx := context.Background()
 	base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	mk := func(id, league string, rules string, started time.Time, bots ...string) {
 		m := &domain.Match{ID: id, Started: started, Spec: domain.MatchSpec{Rules: Rules(t, rules), Bots: bots, Deals: 1, LeagueID: league}}
+		if league == "E1" { // an epoch of the standing ladder L1: it counts on L1's board
+			m.Spec.Board = "L1"
+		}
 		if err := s.CreateMatch(ctx, m); err != nil {
 			t.Fatalf("CreateMatch(%s): %v", id, err)
 		}
@@ -95,17 +99,24 @@ func testListMatches(t *testing.T, s Store) {
 	mk("m1", "L1", "modern", base, "a", "b", "c")
 	mk("m4", "", "classic", base.Add(3*time.Hour), "c", "d", "e")
 	mk("m2", "L1", "modern", base.Add(time.Hour), "a", "b", "d")
+	mk("m5", "E1", "modern", base.Add(30*time.Minute), "a", "c", "e")
 
 	for _, c := range []struct {
 		f    domain.MatchFilter
 		want []string
 	}{
-		{domain.MatchFilter{}, []string{"m4", "m3", "m2", "m1"}},
-		{domain.MatchFilter{Bot: "a"}, []string{"m2", "m1"}},
-		{domain.MatchFilter{Bot: "e"}, []string{"m4", "m3"}},
-		{domain.MatchFilter{LeagueID: "L1"}, []string{"m2", "m1"}},
+		{domain.MatchFilter{}, []string{"m4", "m3", "m2", "m5", "m1"}},
+		{domain.MatchFilter{Bot: "a"}, []string{"m2", "m5", "m1"}},
+		{domain.MatchFilter{Bot: "e"}, []string{"m4", "m3", "m5"}},
+		{domain.MatchFilter{LeagueID: "L1"}, []string{"m2", "m5", "m1"}},
+		{domain.MatchFilter{LeagueID: "E1"}, []string{"m5"}},
+		// The newest of a league and its board's, at most Limit, also with another filter.
+		{domain.MatchFilter{LeagueID: "L1", Limit: 2}, []string{"m2", "m5"}},
+		{domain.MatchFilter{LeagueID: "L1", Limit: 1}, []string{"m2"}},
+		{domain.MatchFilter{LeagueID: "L1", Bot: "c", Limit: 1}, []string{"m5"}},
+		{domain.MatchFilter{LeagueID: "L1", Bot: "b", Limit: 5}, []string{"m2", "m1"}},
 		{domain.MatchFilter{Rules: Rules(t, "modern players=4 pack=32").String()}, []string{"m3"}},
-		{domain.MatchFilter{Rules: Rules(t, "modern").String()}, []string{"m2", "m1"}},
+		{domain.MatchFilter{Rules: Rules(t, "modern").String()}, []string{"m2", "m5", "m1"}},
 		{domain.MatchFilter{Since: base.Add(time.Hour)}, []string{"m4", "m3", "m2"}},
 		{domain.MatchFilter{Limit: 2}, []string{"m4", "m3"}},
 		{domain.MatchFilter{Bot: "d", LeagueID: "L1"}, []string{"m2"}},

@@ -180,7 +180,7 @@ func testRatingSumsAreTheRawResults(t *testing.T, s Store) {
 	ratedLeague(t, s)
 	for _, f := range []domain.MatchFilter{{}, {LeagueID: "L"}, {LeagueID: "M"}, {Bot: "d"},
 		{LeagueID: "L", Rules: Rules(t, "modern").String()}, {Rules: Rules(t, "classic").String()}} {
-		for _, o := range []board.LoadOptions{{}, {IncludeTainted: true}, {History: true}} {
+		for _, o := range []board.LoadOptions{{}, {IncludeTainted: true}, {History: true}, {RoleTotals: true}} {
 			kept := boardJSON(t, s, f, o)
 			o.Recompute = true
 			if raw := boardJSON(t, s, f, o); kept != raw {
@@ -189,7 +189,7 @@ func testRatingSumsAreTheRawResults(t *testing.T, s Store) {
 		}
 	}
 	// The data set exercises what it claims to.
-	sums, err := s.RatingSums(context.Background(), domain.MatchFilter{LeagueID: "L"}, board.BoardEloKey(domain.MatchFilter{LeagueID: "L"}, false), false)
+	sums, err := s.RatingSums(context.Background(), domain.MatchFilter{LeagueID: "L"}, board.BoardEloKey(domain.MatchFilter{LeagueID: "L"}, false), board.SumsRead{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,6 +203,49 @@ func testRatingSumsAreTheRawResults(t *testing.T, s Store) {
 	if lb.TaintedMatches != 2 || lb.PartialUnits != 1 || lb.Units != 8+6+20+16+6 || lb.Sources != 20 || len(sums.Pairs) < 6 {
 		t.Errorf("league L as kept: %d tainted matches, %d partial units, %d cells, %d deal sources, %d pairs of compositions; want 2, 1, %d, 20, at least 6",
 			lb.TaintedMatches, lb.PartialUnits, lb.Units, lb.Sources, len(sums.Pairs), 8+6+20+16+6)
+	}
+}
+
+// The dashboard's board (board.LoadOptions.RoleTotals) has each bot's totals by role as the
+// whole board has them, tainted matches taken out, and no figures by contract or seat.
+func testRatingRoleTotals(t *testing.T, s Store) {
+	ratedLeague(t, s)
+	load := func(f domain.MatchFilter, o board.LoadOptions) *board.Leaderboard {
+		t.Helper()
+		sums, err := board.Load(context.Background(), s, f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb, err := board.Compute(sums, board.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lb
+	}
+	for _, f := range []domain.MatchFilter{{}, {LeagueID: "L"}} {
+		whole, totals := load(f, board.LoadOptions{}), load(f, board.LoadOptions{RoleTotals: true})
+		if len(whole.Bots) != len(totals.Bots) {
+			t.Fatalf("filter %+v: %d bots on the board with role totals, %d on the whole", f, len(totals.Bots), len(whole.Bots))
+		}
+		contracts := 0
+		for i, w := range whole.Bots {
+			got := totals.Bots[i]
+			if w.Roles == nil || got.Roles == nil {
+				t.Fatalf("filter %+v, bot %s: no roles (whole %v, totals %v)", f, w.Bot, w.Roles != nil, got.Roles != nil)
+			}
+			contracts += len(w.Roles.Contracts)
+			if got.Bot != w.Bot || got.Roles.Declarer != w.Roles.Declarer || got.Roles.Defender != w.Roles.Defender ||
+				got.Roles.NoDeclarer != w.Roles.NoDeclarer || got.Roles.DeclareShare != w.Roles.DeclareShare {
+				t.Errorf("filter %+v, bot %s: role totals %+v, want the whole board's %+v", f, w.Bot, *got.Roles, *w.Roles)
+			}
+			if len(got.Roles.Contracts) != 0 || len(got.Roles.Seats) != 0 {
+				t.Errorf("filter %+v, bot %s: %d contracts and %d seats with role totals only, want none", f, w.Bot,
+					len(got.Roles.Contracts), len(got.Roles.Seats))
+			}
+		}
+		if contracts == 0 {
+			t.Errorf("filter %+v: the whole board has no figures by contract: the test tells nothing", f)
+		}
 	}
 }
 

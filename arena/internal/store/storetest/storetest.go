@@ -101,6 +101,7 @@ var tests = []test{
 	{"LeaguePauseAndResume", testLeaguePause},
 	{"Ratings/KeptSumsAreTheRawResults", testRatingSumsAreTheRawResults},
 	{"Ratings/TheBoardReadsNoDeals", testRatingSumsReadNoDeals},
+	{"Ratings/RoleTotalsAsTheWholeBoardHasThem", testRatingRoleTotals},
 	{"Ratings/HistoryOverTheLeaguesClock", testRatingHistory},
 	{"Ratings/TheSampleOfSourcesIsBounded", testRatingSampleIsBounded},
 	{"Submissions", testSubmissions},

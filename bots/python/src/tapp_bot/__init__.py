@@ -12,7 +12,7 @@
 """
 
 from . import cards
-from .bot import DECISION_NAMES, Bot, FunctionBot, Game, Request
+from .bot import DECISION_NAMES, Bot, DecisionClock, FunctionBot, Game, Request
 from .cards import Card, parse_card, points, trick_winner
 from .client import AuthError, Client, ConnectError, ConnectionLost, run
 
@@ -26,6 +26,7 @@ __all__ = [
     "Client",
     "ConnectError",
     "ConnectionLost",
+    "DecisionClock",
     "FunctionBot",
     "Game",
     "Request",

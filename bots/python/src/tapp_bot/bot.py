@@ -78,6 +78,50 @@ class Game:
         return f"Game({self.game_id!r}, seat={self.seat}, events={len(self.events)})"
 
 
+class DecisionClock:
+    """A decision's time as the arena gave it (the Go SDK's ``bots.Clock``): when the
+    decision's own time ends, and the overage bank left beyond that.
+
+    The arena takes an answer after the decision's own time too, the overrun coming out of the
+    bank (the game's, or the match's with a per-match clock); only an answer after the bank as
+    well is played by the fallback and costs a strike. A bot that knows the bank can think
+    longer where a decision matters, and keep it for later where it does not. The SDK itself
+    answers for the bot at :attr:`deadline` (see :meth:`Request.time_left`): to use the bank,
+    return before then and plan the next decisions with what is left.
+
+    Attributes:
+        deadline: when the decision's own time ends, less the SDK's safety margin, on the
+            ``time.monotonic()`` scale: the moment the SDK answers a legal fallback for the
+            bot; None when the request gave no deadline.
+        overage: seconds of the overage bank left beyond the deadline (0.0 when none).
+    """
+
+    __slots__ = ("_monotonic", "deadline", "overage")
+
+    def __init__(
+        self, deadline: float | None, overage: float, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.deadline = deadline
+        self.overage = overage
+        self._monotonic = monotonic
+
+    def time_left(self) -> float:
+        """Seconds left of the decision's own time before the SDK answers for the bot (inf if
+        the request gave no deadline)."""
+        if self.deadline is None:
+            return float("inf")
+        return self.deadline - self._monotonic()
+
+    def end(self) -> float | None:
+        """The deadline plus the bank (monotonic scale): the last moment an answer would be
+        taken without a strike were the decision to spend all of the bank; None without a
+        deadline."""
+        return None if self.deadline is None else self.deadline + self.overage
+
+    def __repr__(self) -> str:
+        return f"DecisionClock(time_left={self.time_left():.3f}, overage={self.overage:.3f})"
+
+
 class Request:
     """One decision the arena asks for. Answer it by returning one of :attr:`legal`.
 
@@ -89,6 +133,7 @@ class Request:
         legal: the legal actions, in the engine's stable order.
         observation: everything this seat may know now (``game_pb2.Observation``): hand, bids,
             contract, trump, tricks, the trick in progress, ...
+        clock: the decision's time left and the overage bank (:class:`DecisionClock`).
     """
 
     __slots__ = ("_deadline", "_monotonic", "decision", "game", "legal", "observation", "proto")
@@ -140,6 +185,16 @@ class Request:
         if self._deadline is None:
             return float("inf")
         return self._deadline - self._monotonic()
+
+    @property
+    def clock(self) -> DecisionClock:
+        """The decision's clock: the time left for it and the overage bank beyond (see
+        :class:`DecisionClock`)."""
+        overage = 0.0
+        if self.proto.HasField("overage_left"):
+            left = self.proto.overage_left
+            overage = max(left.seconds + left.nanos * 1e-9, 0.0)
+        return DecisionClock(self._deadline, overage, self._monotonic)
 
     def __repr__(self) -> str:
         return f"Request({self.game_id!r}, {self.request_id!r}, {self.decision}, legal={self.legal})"

@@ -126,6 +126,10 @@ class _Pending:
 
 _CLOSE = object()
 
+# The longest the outbox's consumer sleeps without a guard due: it then looks again. Requests
+# armed for later than its wake-up (nearly all: their time is seconds) do not wake it.
+_IDLE_WAIT = 0.1
+
 
 class _Outbox:
     """The bot's side of the stream, consumed by gRPC on its own thread.
@@ -140,6 +144,9 @@ class _Outbox:
         self._lock = threading.Lock()
         self._guards: list[tuple[float, int, _Pending]] = []
         self._counter = itertools.count()
+        # When the consumer wakes up at the latest (monotonic), however idle: a guard armed for
+        # later than that needs no wake-up, which would cost a thread switch per request.
+        self._wake_at = 0.0
 
     def send(self, message: bot_pb2.ConnectRequest) -> None:
         self._queue.put(message)
@@ -150,8 +157,8 @@ class _Outbox:
             return
         with self._lock:
             heapq.heappush(self._guards, (pending.guard, next(self._counter), pending))
-            earliest = self._guards[0][2] is pending
-        if earliest:
+            sooner = pending.guard < self._wake_at
+        if sooner:
             self._queue.put(None)  # wake the consumer to shorten its wait
 
     def answer(self, pending: _Pending, action: str, retry: bool = False, think_ns: int | None = None) -> bool:
@@ -185,6 +192,19 @@ class _Outbox:
                 return None
             return guards[0][0] - self._monotonic()
 
+    def _plan_wait(self) -> float:
+        """How long the consumer waits for a message before it looks at the guards again: until
+        the earliest guard, and at most _IDLE_WAIT; a guard armed meanwhile for sooner than
+        that wakes it (watch)."""
+        with self._lock:
+            guards = self._guards
+            while guards and guards[0][2].answered:
+                heapq.heappop(guards)
+            now = self._monotonic()
+            wait = _IDLE_WAIT if not guards else min(guards[0][0] - now, _IDLE_WAIT)
+            self._wake_at = now + wait
+            return wait
+
     def _expired(self) -> list[_Pending]:
         fired = []
         with self._lock:
@@ -203,12 +223,10 @@ class _Outbox:
     def __iter__(self) -> Iterator[bot_pb2.ConnectRequest]:
         get = self._queue.get
         while True:
-            wait = self._next_wait() if self._guards else None
+            wait = self._plan_wait()
             item: object = None
             try:
-                if wait is None:
-                    item = get()
-                elif wait > 0:
+                if wait > 0:
                     item = get(timeout=wait)
             except queue.Empty:
                 pass
