@@ -396,6 +396,10 @@ type Accumulator struct {
 	bySource map[LeagueRules]*rating.SourceSums
 	sources  map[sourceKey]*sourceState
 	order    []sourceKey
+	// first holds the first rating.SampleSources sources of each league and rule set by key
+	// (the skewness sample, Sums.Sample), kept as sources come: a board of the memory store,
+	// taken for every point of the rating history, sorted every source's key before.
+	first map[LeagueRules][]string
 	// matchSources lists the sources each match has complete units in.
 	matchSources map[string][]sourceKey
 	// Unit keys the deal sources by (match, group) instead: every unit its own source, as the
@@ -508,6 +512,7 @@ func (a *Accumulator) addUnit(sc Scope, source, match string, comp []string, dea
 		st = &sourceState{cells: map[string]*rating.Cell{}}
 		a.sources[k] = st
 		a.order = append(a.order, k)
+		a.keepFirst(lr, source)
 	}
 	ss := a.bySource[lr]
 	if ss == nil {
@@ -603,17 +608,13 @@ func (a *Accumulator) Finish(skip func(match string) bool) *Sums {
 // and rule sets keep selects, the units of the matches skip selects left out (a source left
 // without cells is left out).
 func (a *Accumulator) sample(keep func(LeagueRules) bool, skip func(string) bool) map[LeagueRules]map[string][]rating.Cell {
-	keys := map[LeagueRules][]string{}
-	for _, k := range a.order {
-		if keep(k.LeagueRules) {
-			keys[k.LeagueRules] = append(keys[k.LeagueRules], k.source)
-		}
-	}
 	out := map[LeagueRules]map[string][]rating.Cell{}
-	for lr, ks := range keys {
-		slices.Sort(ks)
+	for lr, ks := range a.first {
+		if !keep(lr) {
+			continue
+		}
 		out[lr] = map[string][]rating.Cell{}
-		for _, key := range ks[:min(len(ks), rating.SampleSources)] {
+		for _, key := range ks {
 			st := a.sources[sourceKey{lr, key}]
 			var cells []rating.Cell
 			if skip == nil {
@@ -636,6 +637,23 @@ func (a *Accumulator) sample(keep func(LeagueRules) bool, skip func(string) bool
 		}
 	}
 	return out
+}
+
+// keepFirst takes a new source of lr into the first sources by key (a.first).
+func (a *Accumulator) keepFirst(lr LeagueRules, source string) {
+	ks := a.first[lr]
+	if len(ks) == rating.SampleSources && source >= ks[len(ks)-1] {
+		return
+	}
+	i, _ := slices.BinarySearch(ks, source)
+	ks = slices.Insert(ks, i, source)
+	if len(ks) > rating.SampleSources {
+		ks = ks[:rating.SampleSources]
+	}
+	if a.first == nil {
+		a.first = map[LeagueRules][]string{}
+	}
+	a.first[lr] = ks
 }
 
 // mergeCells merges cells of one composition (sorted bots, nets in that order), in key order.
