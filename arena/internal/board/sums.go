@@ -400,8 +400,11 @@ type Accumulator struct {
 	// (the skewness sample, Sums.Sample), kept as sources come: a board of the memory store,
 	// taken for every point of the rating history, sorted every source's key before.
 	first map[LeagueRules][]string
-	// matchSources lists the sources each match has complete units in.
+	// matchSources lists the sources each match has complete units in; matchHas holds the
+	// same as a set (a match's list was searched for every unit it completed: quadratic in
+	// the deals of a long match without duplicates, whose every deal is a source).
 	matchSources map[string][]sourceKey
+	matchHas     map[matchSource]bool
 	// Unit keys the deal sources by (match, group) instead: every unit its own source, as the
 	// variance was clustered before deal sources (the calibration's comparison).
 	UnitSources bool
@@ -424,6 +427,11 @@ type sourceKey struct {
 	source string
 }
 
+type matchSource struct {
+	match string
+	sourceKey
+}
+
 // sourceState is one deal source: its cell per composition (key) and its complete units.
 type sourceState struct {
 	cells map[string]*rating.Cell
@@ -439,7 +447,7 @@ type sourceUnit struct {
 func NewAccumulator() *Accumulator {
 	return &Accumulator{Sums: NewSums(), open: map[groupKey]*openGroup{}, openScopes: map[Scope]int{},
 		bySource: map[LeagueRules]*rating.SourceSums{}, sources: map[sourceKey]*sourceState{},
-		matchSources: map[string][]sourceKey{}}
+		matchSources: map[string][]sourceKey{}, matchHas: map[matchSource]bool{}}
 }
 
 // AddDeal adds one stored deal of the match.
@@ -520,10 +528,9 @@ func (a *Accumulator) addUnit(sc Scope, source, match string, comp []string, dea
 		a.bySource[lr] = ss
 	}
 	ChangeCell(ss, st.cells, rating.Cell{Bots: comp, Deals: deals, Net: net})
-	if ms := a.matchSources[match]; len(ms) == 0 || ms[len(ms)-1] != k {
-		if !slices.Contains(ms, k) {
-			a.matchSources[match] = append(ms, k)
-		}
+	if ms := (matchSource{match, k}); !a.matchHas[ms] {
+		a.matchHas[ms] = true
+		a.matchSources[match] = append(a.matchSources[match], k)
 	}
 	st.units = append(st.units, sourceUnit{match: match, cell: rating.Cell{Bots: comp, Deals: deals, Net: slices.Clone(net)}})
 }
