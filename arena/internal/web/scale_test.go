@@ -42,7 +42,9 @@ const (
 // events shows it). Each round of calls is served by a new view, as after a restart. It
 // reports each call's server time (wall and this process's CPU, which the client shares but
 // hardly uses) and response size, the worst of each over all calls, and the leaderboard
-// page's three calls made at once as the browser makes them.
+// page's three calls made at once as the browser makes them. On PostgreSQL it also reports
+// the database server's CPU for each call (-db-cpu-ms, where the server runs on this
+// machine: dbCPU) and the worst call's CPU of both (worst-server-cpu-ms).
 //
 //	scripts/bench-dashboard.sh 1000000 20000 5
 //
@@ -59,7 +61,22 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	opened := time.Now()
-	st, err := store.Open(ctx, db)
+	dsn, dbc := db, (*dbCPU)(nil)
+	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		// The server's CPU is the database's share of each call's server time: measured
+		// where the server runs here, by the connections' name.
+		var name string
+		var err error
+		if dsn, name, err = dbCPUDSN(db); err != nil {
+			b.Fatal(err)
+		}
+		if dbc, err = newDBCPU(ctx, db, name); err != nil {
+			b.Logf("the PostgreSQL server's CPU is not measured: %v", err)
+		} else {
+			defer dbc.Close()
+		}
+	}
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,47 +161,78 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		wg.Wait()
 		return time.Since(t0), cpuTime() - c0
 	}
+	// dbTotal is the database server's CPU for the store so far (0 where it is not measured).
+	dbTotal := func() time.Duration {
+		if dbc == nil {
+			return 0
+		}
+		d, err := dbc.total(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
 	for _, c := range calls {
 		call(c.method, c.body) // warm: the first read of a page fills the database's cache
 	}
 	yard := engineYardstick(b)
 	wall := make([]time.Duration, len(calls))
 	cpu := make([]time.Duration, len(calls))
+	dbCPU := make([]time.Duration, len(calls))
 	size := make([]int, len(calls))
 	pageWall := make([]time.Duration, len(pages))
 	pageCPU := make([]time.Duration, len(pages))
+	pageDB := make([]time.Duration, len(pages))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		fresh()
 		for k, c := range calls {
+			d0 := dbTotal()
 			w, u, n := call(c.method, c.body)
+			dbCPU[k] += dbTotal() - d0
 			wall[k] += w
 			cpu[k] += u
 			size[k] = max(size[k], n)
 		}
 		for k, p := range pages {
 			fresh()
+			d0 := dbTotal()
 			w, u := page(p.calls)
+			pageDB[k] += dbTotal() - d0
 			pageWall[k] += w
 			pageCPU[k] += u
 		}
 	}
 	b.StopTimer()
+	perCall := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(b.N) }
 	for k, p := range pages {
-		b.ReportMetric(pageWall[k].Seconds()*1000/float64(b.N), p.name+"-ms")
-		b.ReportMetric(pageCPU[k].Seconds()*1000/float64(b.N), p.name+"-cpu-ms")
+		b.ReportMetric(perCall(pageWall[k]), p.name+"-ms")
+		b.ReportMetric(perCall(pageCPU[k]), p.name+"-cpu-ms")
+		if dbc != nil {
+			b.ReportMetric(perCall(pageDB[k]), p.name+"-db-cpu-ms")
+		}
 	}
-	var worstWall, worstCPU float64
+	var worstWall, worstCPU, worstDB, worstServer float64
 	worstSize := 0
 	for k, c := range calls {
-		w, u := wall[k].Seconds()*1000/float64(b.N), cpu[k].Seconds()*1000/float64(b.N)
+		w, u, d := perCall(wall[k]), perCall(cpu[k]), perCall(dbCPU[k])
 		b.ReportMetric(w, c.name+"-ms")
 		b.ReportMetric(u, c.name+"-cpu-ms")
+		if dbc != nil {
+			b.ReportMetric(d, c.name+"-db-cpu-ms")
+		}
 		b.ReportMetric(float64(size[k])/1000, c.name+"-kB")
 		worstWall, worstCPU, worstSize = max(worstWall, w), max(worstCPU, u), max(worstSize, size[k])
+		worstDB, worstServer = max(worstDB, d), max(worstServer, u+d)
 	}
 	b.ReportMetric(worstWall, "worst-ms")
 	b.ReportMetric(worstCPU, "worst-cpu-ms")
+	if dbc != nil {
+		// On PostgreSQL a call's server time is this process's CPU and the database's.
+		b.ReportMetric(worstDB, "worst-db-cpu-ms")
+		b.ReportMetric(worstServer, "worst-server-cpu-ms")
+		b.ReportMetric(worstServer*1e6/float64(yard.Nanoseconds()), "worst-server-cpu-in-deals")
+	}
 	// The yardstick, timed in this run: the CPU of one random deal of the engine, and the worst
 	// call's CPU in such deals, which the machine's load moves less than milliseconds.
 	b.ReportMetric(float64(yard.Nanoseconds())/1e3, "yardstick-cpu-µs/deal")
