@@ -81,8 +81,11 @@ func TestSampleCellsReadsOnlyTheSample(t *testing.T) {
 // rows its scans of that table returned and removed by their filters, over all their loops.
 func cellRowsRead(plan []byte) (int, error) {
 	var out []struct{ Plan planNode }
-	if err := json.Unmarshal(plan, &out); err != nil || len(out) != 1 {
-		return 0, fmt.Errorf("read the plan %s: %v", plan, err)
+	if err := json.Unmarshal(plan, &out); err != nil {
+		return 0, fmt.Errorf("read the plan %s: %w", plan, err)
+	}
+	if len(out) != 1 {
+		return 0, fmt.Errorf("the plan %s is not one plan", plan)
 	}
 	var walk func(n planNode) int
 	walk = func(n planNode) int {
