@@ -103,7 +103,7 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 	serve := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) })
 	go func() { _ = Serve(ctx, lis, serve, zap.NewNop()) }()
 	base := "http://" + lis.Addr().String() + "/tapp.view.v1.ViewService/"
-	call := func(method, body string) (wall, cpu time.Duration, size int) {
+	call := func(method, body string) (wall, cpu time.Duration, answer []byte) {
 		req, err := http.NewRequest(http.MethodPost, base+method, strings.NewReader(body))
 		if err != nil {
 			b.Fatal(err)
@@ -122,7 +122,7 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		if resp.StatusCode != http.StatusOK {
 			b.Fatalf("%s %s: %s: %s", method, body, resp.Status, buf.String())
 		}
-		return wall, cpu, buf.Len()
+		return wall, cpu, buf.Bytes()
 	}
 	league := fmt.Sprintf(`{"leagueId":%q}`, scaleLeague)
 	calls := []struct{ name, method, body string }{
@@ -172,8 +172,16 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		}
 		return d
 	}
+	// TAPP_BENCH_WEB_ANSWERS names a folder for each call's answer (name.json), to compare
+	// what two builds answer on one database.
+	answers := os.Getenv("TAPP_BENCH_WEB_ANSWERS")
 	for _, c := range calls {
-		call(c.method, c.body) // warm: the first read of a page fills the database's cache
+		_, _, a := call(c.method, c.body) // warm: the first read of a page fills the database's cache
+		if answers != "" {
+			if err := os.WriteFile(filepath.Join(answers, c.name+".json"), a, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	yard := engineYardstick(b)
 	wall := make([]time.Duration, len(calls))
@@ -188,7 +196,8 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		fresh()
 		for k, c := range calls {
 			d0 := dbTotal()
-			w, u, n := call(c.method, c.body)
+			w, u, a := call(c.method, c.body)
+			n := len(a)
 			dbCPU[k] += dbTotal() - d0
 			wall[k] += w
 			cpu[k] += u
