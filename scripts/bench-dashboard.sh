@@ -28,7 +28,7 @@ runs=${3:-5}
 cd "$(dirname "$0")/.."
 if [ -n "${TAPP_BENCH_POSTGRES:-}" ]; then
 	schema="web_${deals}_${matches}"
-	psql -q -v ON_ERROR_STOP=1 "$TAPP_BENCH_POSTGRES" -c "CREATE SCHEMA IF NOT EXISTS $schema"
+	psql -q -v ON_ERROR_STOP=1 "$TAPP_BENCH_POSTGRES" -c "SET client_min_messages = warning; CREATE SCHEMA IF NOT EXISTS $schema"
 	case "$TAPP_BENCH_POSTGRES" in
 	*\?*) db="$TAPP_BENCH_POSTGRES&search_path=$schema&synchronous_commit=off" ;;
 	*) db="$TAPP_BENCH_POSTGRES?search_path=$schema&synchronous_commit=off" ;;
