@@ -3,8 +3,8 @@ package rating
 // lowRankSandwich is M·W·Mᵀ for M = diag(d) − Z·Jᵀ (d: n values; Z and J: n × p; W: n × n),
 // in O(n²·p) instead of the O(n³) of forming M and multiplying: the fit test's M is such a
 // diagonal less a product of rank p (the model's parameters, a dozen or two), and n (the
-// composition seats it tests) runs to hundreds — at 540 seats the two n³ products were
-// 0.5 s of CPU, the whole cost of a board of a ladder of 20,000 deals.
+// composition seats it tests) runs to hundreds — at 567 seats the two n³ products were
+// 0.5 s of CPU, nearly the whole cost of a board of a 12-bot ladder of 20,000 deals.
 //
 //	M·W·Mᵀ = U·diag(d) − (U·J)·Zᵀ,  U = M·W = diag(d)·W − Z·(Jᵀ·W),
 //	U·J = diag(d)·(W·J) − Z·(Jᵀ·W·J).
