@@ -29,9 +29,6 @@ type sourceRows struct {
 	// The one-row statements: a source's row and a cell set (a rebuild's), and a source's
 	// cells read by league_id, rules and source in either layout.
 	insertSource, setCell, readCells string
-	// sample reads the cells of the first sources by key (board.Sums.Sample) by league_id
-	// and rules twice: a format with the number of sources.
-	sample string
 }
 
 const setCellValues = ` DO UPDATE SET deals = excluded.deals,
@@ -51,9 +48,6 @@ var legacySourceRows = &sourceRows{
 	setCell: `INSERT INTO rating_cells (league_id, rules, source, bots, deals, net0, net1, net2, net3)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, rules, source, bots)` + setCellValues,
 	readCells: `SELECT bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ? AND source = ?`,
-	sample: `SELECT source, bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ?
-	AND source IN (SELECT source FROM rating_sources WHERE league_id = ? AND rules = ? ORDER BY source LIMIT %d)
-ORDER BY source, bots`,
 }
 
 // scopeOf is the number of a league and rule set in rating_scopes, as a subquery of its two
@@ -74,9 +68,6 @@ var scopedSourceRows = &sourceRows{
 	setCell: `INSERT INTO rating_cells (scope, source, bots, deals, net0, net1, net2, net3)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, source, bots)` + setCellValues,
 	readCells: `SELECT bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE scope = ` + scopeOf + ` AND source = ?`,
-	sample: `SELECT source, bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE scope = ` + scopeOf + `
-	AND source IN (SELECT source FROM rating_sources WHERE scope = ` + scopeOf + ` ORDER BY source LIMIT %d)
-ORDER BY source, bots`,
 }
 
 // scopedSources reports whether the schema keys the deal sources' rows by rating_scopes
