@@ -140,14 +140,18 @@ func (s *Store) sourceKeysFor(ctx context.Context, tx *sql.Tx, lrs []board.Leagu
 const selectScope = `SELECT id FROM rating_scopes WHERE league_id = ? AND rules = ?`
 
 // scopeID returns the number of lr in rating_scopes, adding it in tx if it has none. A number
-// is kept in this process once it is committed (read outside tx): one added in a transaction
-// that then rolls back is never kept, since another could be given it.
+// is kept in this process only when tx found it without adding it (another transaction
+// committed it): one added in a transaction that then rolls back is never kept, since
+// another league could be given it. (A transaction looks each league and rule set up once:
+// sourceKeysFor's and writeAccumulatedSources' callers make one call per transaction.) It
+// reads through tx, not another connection: on PostgreSQL the pool's connections may all be
+// held by writers waiting for one more.
 func (s *Store) scopeID(ctx context.Context, tx *sql.Tx, lr board.LeagueRules) (int64, error) {
 	if v, ok := s.scopes.Load(lr); ok {
 		return v.(int64), nil
 	}
 	var id int64
-	err := s.r.QueryRowContext(ctx, s.rebind(selectScope), lr.League, lr.Rules).Scan(&id)
+	err := tx.QueryRowContext(ctx, s.rebind(selectScope), lr.League, lr.Rules).Scan(&id)
 	if err == nil {
 		s.scopes.Store(lr, id)
 		return id, nil
