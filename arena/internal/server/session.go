@@ -196,15 +196,6 @@ func encodeEnd(end *referee.End) referee.EncodedEnd {
 	return referee.EncodedEnd{Reveal: reveal, Settlement: settlement}
 }
 
-// started is the GameStarted message of a seat.
-func started(st *referee.Start) *tappv1.GameStarted {
-	return &tappv1.GameStarted{
-		GameId: st.GameID, MatchId: st.MatchID, DealNumber: int32(st.Number), Rules: st.Rules.String(),
-		Seat: int32(st.Seat), TimeControl: protoconv.TimeControlToProto(st.TimeControl),
-		Hand: protoconv.CardsToProto(st.Hand), DealCommitment: st.Commitment, Players: st.Players,
-	}
-}
-
 // countRefusal counts one refusal for the session's summary and logs the summary when its
 // interval is over; s.mu is held.
 func (s *Session) countRefusal(rule string) {
@@ -263,7 +254,7 @@ func (s *Session) Open(start *referee.Start, pending func(use func(*referee.Requ
 	s.mu.Lock()
 	s.games[gameID] = r
 	s.mu.Unlock()
-	_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: started(start)}})
+	_ = s.sendEncoded(wf.ResponseGameStarted, appendGameStarted(make([]byte, 0, 192), start))
 	return r.answers, func() {
 		s.mu.Lock()
 		if s.games[gameID] == r {
