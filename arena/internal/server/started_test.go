@@ -26,7 +26,7 @@ func TestGameStartedIsProtoMarshal(t *testing.T) {
 			TimeControl: domain.DefaultTimeControl, Hand: deal.Hands[0], Commitment: "ab12"},
 		{GameID: "m-2/300", MatchID: "m-2", Number: 300, Rules: classic, Seat: 2, Players: []string{"", "b", "ç"},
 			TimeControl: domain.TimeControl{PerDecision: 1500 * time.Millisecond, Overage: -3*time.Second - 7, MaxStrikes: -1, Scope: domain.ClockPerMatch},
-			Hand: deal.Hands[2]},
+			Hand:        deal.Hands[2]},
 		{GameID: "g", Number: -5, Rules: modern, Seat: -1, TimeControl: domain.TimeControl{PerDecision: 1}, Hand: engine.CardSet(1)},
 	}
 	for i := range starts {
