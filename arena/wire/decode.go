@@ -2,6 +2,8 @@ package wire
 
 import (
 	"errors"
+	"maps"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -63,10 +65,42 @@ func RequestFromProto(req *tappv1.DecisionRequest) *DecodedRequest {
 // errSlowPath sends a request down the reference path.
 var errSlowPath = errors.New("not in the arena's encoding")
 
+// decoded is a request, its observation and room for the lists of a typical request, in one
+// allocation: the fast path allocates it, the request's strings (one copy of the bytes that
+// hold them) and whatever outgrows the room, instead of two dozen small objects (the Go SDK
+// decodes every request a bot is sent; issue 31).
+type decoded struct {
+	req     DecodedRequest
+	obs     engine.Observation
+	legal   [legalRoom]string
+	actions [legalRoom]engine.Action
+	history [historyRoom]engine.Move
+	bids    [bidRoom]engine.Move
+	tricks  [trickRoom]engine.Trick
+}
+
+// The room in a decoded for its lists: a request's legal actions (a hand's cards, or the
+// bids open), the moves of a deal, its bids and its tricks. Longer lists grow as appends do.
+const (
+	legalRoom   = 16
+	historyRoom = 48
+	bidRoom     = 16
+	trickRoom   = 12
+)
+
+// span is where a string field's bytes are in a request.
+type span struct{ at, n int }
+
 // decodeRequestFast reads a request as the arena writes it; false when it is not one.
 func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
-	r := &DecodedRequest{}
+	d := &decoded{}
+	r := &d.req
 	var obsBytes []byte
+	var gameID, requestID span
+	var legalRoomSpans [legalRoom]span
+	legal := legalRoomSpans[:0]
+	strEnd := 0 // the strings are copied once, up to where the last one ends
+	whole := b
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -87,15 +121,24 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 		if n < 0 {
 			return nil, false
 		}
+		at := len(whole) - len(b) + n - len(v) // where v starts in whole
 		b = b[n:]
 		switch num {
-		case wf.ReqGameID:
-			r.GameID = string(v)
-		case wf.ReqRequestID:
-			r.RequestID = string(v)
+		case wf.ReqGameID, wf.ReqRequestID, wf.ReqLegal:
+			if !utf8.Valid(v) {
+				return nil, false
+			}
+			sp := span{at, len(v)}
+			strEnd = at + len(v)
+			switch num {
+			case wf.ReqGameID:
+				gameID = sp
+			case wf.ReqRequestID:
+				requestID = sp
+			default:
+				legal = append(legal, sp)
+			}
 		case wf.ReqDecision:
-		case wf.ReqLegal:
-			r.Legal = append(r.Legal, string(v))
 		case wf.ReqDeadline:
 			t, err := decodeTime(v)
 			if err != nil {
@@ -121,20 +164,26 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 			return nil, false
 		}
 	}
-	if !utf8.ValidString(r.GameID) || !utf8.ValidString(r.RequestID) {
-		return nil, false
-	}
-	for _, l := range r.Legal {
-		if !utf8.ValidString(l) {
-			return nil, false
+	text := string(whole[:strEnd])
+	r.GameID = text[gameID.at : gameID.at+gameID.n]
+	r.RequestID = text[requestID.at : requestID.at+requestID.n]
+	if len(legal) > 0 {
+		r.Legal = d.legal[:0]
+		for _, sp := range legal {
+			r.Legal = append(r.Legal, text[sp.at:sp.at+sp.n])
 		}
 	}
-	o, err := decodeObservation(obsBytes)
-	if err != nil {
+	o := &d.obs
+	if err := decodeObservation(obsBytes, d); err != nil {
 		return nil, false
 	}
-	o.Legal = make([]engine.Action, len(r.Legal))
+	if len(r.Legal) <= legalRoom {
+		o.Legal = d.actions[:len(r.Legal)]
+	} else {
+		o.Legal = make([]engine.Action, len(r.Legal))
+	}
 	for i, text := range r.Legal {
+		var err error
 		if c, ok := cardOfText(text); ok {
 			o.Legal[i] = engine.CardAction(c)
 		} else if o.Legal[i], err = engine.ParseAction(text); err != nil {
@@ -229,23 +278,24 @@ func decodeTime(b []byte) (time.Time, error) {
 // engine's observation. Anything else — out of order, unknown, malformed, or a value the
 // reference path would refuse (an unknown card, a repeated one) — is errSlowPath, and the
 // reference path says what is wrong.
-func decodeObservation(b []byte) (*engine.Observation, error) {
+func decodeObservation(b []byte, d *decoded) error {
 	// What the arena leaves out when empty reads as cardFrom, wf.SuitFrom and wf.ContractFrom read "".
-	o := &engine.Observation{Called: engine.NoCard, Given: engine.NoCard, Trump: engine.NoSuit, Contract: engine.NoContract}
+	o := &d.obs
+	*o = engine.Observation{Called: engine.NoCard, Given: engine.NoCard, Trump: engine.NoSuit, Contract: engine.NoContract}
 	var hasRules, hasCurrent bool
 	var voids, played, taken, sizes int
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 || num < last || num == last && !repeatedObservationField(num) {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 		last = num
 		b = b[n:]
 		if typ == protowire.VarintType {
 			v, m := protowire.ConsumeVarint(b)
 			if m < 0 {
-				return nil, errSlowPath
+				return errSlowPath
 			}
 			b = b[m:]
 			x := int(int32(v))
@@ -269,16 +319,16 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 			case wf.ObsForcedRamsch:
 				o.Options.ForcedRamsch = v != 0
 			default:
-				return nil, errSlowPath
+				return errSlowPath
 			}
 			continue
 		}
 		if typ != protowire.BytesType {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 		v, m := protowire.ConsumeBytes(b)
 		if m < 0 {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 		b = b[m:]
 		var ok bool
@@ -289,6 +339,9 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 		case wf.ObsHand:
 			o.Hand, ok = withCard(o.Hand, v)
 		case wf.ObsBids:
+			if o.Bids == nil {
+				o.Bids = d.bids[:0]
+			}
 			o.Bids, ok = appendMove(o.Bids, v)
 		case wf.ObsContract:
 			o.Contract, ok = contractOf(v)
@@ -307,6 +360,9 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 		case wf.ObsTricks:
 			var t engine.Trick
 			if t, ok = trickOf(v); ok {
+				if o.Tricks == nil {
+					o.Tricks = d.tricks[:0]
+				}
 				o.Tricks = append(o.Tricks, t)
 			}
 		case wf.ObsCurrent:
@@ -318,7 +374,7 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 			sizes, ok = packedInto(o.HandSizes[:], sizes, v)
 		case wf.ObsHistory:
 			if o.History == nil {
-				o.History = make([]engine.Move, 0, 48)
+				o.History = d.history[:0]
 			}
 			o.History, ok = appendMove(o.History, v)
 		case wf.ObsDealt:
@@ -335,20 +391,20 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 			}
 		}
 		if !ok {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 	}
 	if !hasRules || !hasCurrent {
-		return nil, errSlowPath // the arena always sends both
+		return errSlowPath // the arena always sends both
 	}
 	// movesFrom gives empty lists, not nil ones.
 	if o.History == nil {
-		o.History = []engine.Move{}
+		o.History = d.history[:0]
 	}
 	if o.Bids == nil {
-		o.Bids = []engine.Move{}
+		o.Bids = d.bids[:0]
 	}
-	return o, nil
+	return nil
 }
 
 func repeatedObservationField(num protowire.Number) bool {
@@ -428,9 +484,24 @@ var cardCodes = func() *[1 << 16]engine.Card {
 }()
 
 func contractOf(v []byte) (engine.Contract, bool) {
-	c, err := wf.ContractFrom(string(v))
+	if c, ok := contractNames[string(v)]; ok { // the lookup makes no string
+		return c, true
+	}
+	c, err := wf.ContractFrom(string(v)) // another letter case
 	return c, err == nil
 }
+
+// contractNames are the contracts' ids as the arena writes them (wf.ContractText).
+var contractNames = func() map[string]engine.Contract {
+	m := map[string]engine.Contract{}
+	for c := range engine.Contract(engine.NumContracts) {
+		text := wf.ContractText(c)
+		if back, err := wf.ContractFrom(text); err == nil && back == c {
+			m[text] = c
+		}
+	}
+	return m
+}()
 
 func suitOf(v []byte) (engine.Suit, bool) {
 	s, err := wf.SuitFrom(string(v))
@@ -517,13 +588,60 @@ func appendMove(list []engine.Move, b []byte) ([]engine.Move, bool) {
 	if c, ok := cardOf(action); ok && c != engine.NoCard {
 		mv.Action = engine.CardAction(c)
 	} else {
-		a, err := wf.ActionFrom(string(action))
-		if err != nil || !utf8.Valid(action) {
+		a, ok := actionOf(action)
+		if !ok {
 			return list, false
 		}
 		mv.Action = a
 	}
 	return append(list, mv), true
+}
+
+// actionTexts remembers the actions read from text other than a card (bids, trumps, calls):
+// a bot is sent the same few dozen over and over, and wf.ActionFrom takes a string, which
+// reading it from the request's bytes allocated. Copy on write, bounded by maxActionTexts.
+var (
+	actionTexts   atomic.Pointer[map[string]engine.Action]
+	actionTextsMu sync.Mutex
+)
+
+// maxActionTexts bounds actionTexts: the notation's actions are fewer, but each is also
+// read in other letter cases.
+const maxActionTexts = 512
+
+// actionOf reads an action's notation as wf.ActionFrom does; false for anything it refuses or
+// that is not UTF-8.
+func actionOf(v []byte) (engine.Action, bool) {
+	if m := actionTexts.Load(); m != nil {
+		if a, ok := (*m)[string(v)]; ok { // the lookup makes no string
+			return a, true
+		}
+	}
+	text := string(v)
+	a, err := wf.ActionFrom(text)
+	if err != nil || !utf8.ValidString(text) {
+		return a, false
+	}
+	actionTextsMu.Lock()
+	defer actionTextsMu.Unlock()
+	old := actionTexts.Load()
+	if old != nil && len(*old) >= maxActionTexts {
+		return a, true
+	}
+	next := make(map[string]engine.Action, 1+lenOf(old))
+	if old != nil {
+		maps.Copy(next, *old)
+	}
+	next[text] = a
+	actionTexts.Store(&next)
+	return a, true
+}
+
+func lenOf(m *map[string]engine.Action) int {
+	if m == nil {
+		return 0
+	}
+	return len(*m)
 }
 
 // trickOf reads a Trick message as trickFrom does for a present one.
