@@ -96,4 +96,6 @@ func AppendAnswer(b []byte, gameID, requestID, action string, think time.Duratio
 }
 
 // AnswerSize is room enough for AppendAnswer's bytes: the strings and at most 32 more.
-func AnswerSize(gameID, requestID, action string) int { return 32 + len(gameID) + len(requestID) + len(action) }
+func AnswerSize(gameID, requestID, action string) int {
+	return 32 + len(gameID) + len(requestID) + len(action)
+}
