@@ -182,11 +182,11 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 	} else {
 		o.Legal = make([]engine.Action, len(r.Legal))
 	}
-	for i, text := range r.Legal {
-		var err error
-		if c, ok := cardOfText(text); ok {
+	for i, sp := range legal {
+		v := whole[sp.at : sp.at+sp.n]
+		if c, ok := cardOf(v); ok && c != engine.NoCard {
 			o.Legal[i] = engine.CardAction(c)
-		} else if o.Legal[i], err = engine.ParseAction(text); err != nil {
+		} else if o.Legal[i], ok = legalActions.of(v); !ok {
 			return nil, false
 		}
 	}
@@ -460,15 +460,6 @@ func cardOf(v []byte) (engine.Card, bool) {
 	return c - 1, c != 0
 }
 
-// cardOfText is cardOf for a non-empty string.
-func cardOfText(text string) (engine.Card, bool) {
-	if len(text) != 2 {
-		return engine.NoCard, false
-	}
-	c := cardCodes[uint16(text[0])<<8|uint16(text[1])]
-	return c - 1, c != 0
-}
-
 // cardCodes maps a card's two letters, in either case, to the card plus one (0: no card).
 var cardCodes = func() *[1 << 16]engine.Card {
 	var t [1 << 16]engine.Card
@@ -588,7 +579,7 @@ func appendMove(list []engine.Move, b []byte) ([]engine.Move, bool) {
 	if c, ok := cardOf(action); ok && c != engine.NoCard {
 		mv.Action = engine.CardAction(c)
 	} else {
-		a, ok := actionOf(action)
+		a, ok := moveActions.of(action)
 		if !ok {
 			return list, false
 		}
@@ -597,51 +588,57 @@ func appendMove(list []engine.Move, b []byte) ([]engine.Move, bool) {
 	return append(list, mv), true
 }
 
-// actionTexts remembers the actions read from text other than a card (bids, trumps, calls):
-// a bot is sent the same few dozen over and over, and wf.ActionFrom takes a string, which
-// reading it from the request's bytes allocated. Copy on write, bounded by maxActionTexts.
+// actionTexts is a cache of the actions that are not a card, read by wf.ActionFrom (a move's
+// action) and by engine.ParseAction (a legal action): a bot is sent the same few dozen (bids,
+// trumps, calls) over and over, and either function takes a string, which reading it from a
+// request's bytes allocated.
 var (
-	actionTexts   atomic.Pointer[map[string]engine.Action]
-	actionTextsMu sync.Mutex
+	moveActions  = actionCache{parse: wf.ActionFrom}
+	legalActions = actionCache{parse: engine.ParseAction}
 )
 
-// maxActionTexts bounds actionTexts: the notation's actions are fewer, but each is also
+// actionCache remembers what parse read from each text, copy on write, for up to
+// maxActionTexts texts.
+type actionCache struct {
+	parse func(string) (engine.Action, error)
+	m     atomic.Pointer[map[string]engine.Action]
+	mu    sync.Mutex
+}
+
+// maxActionTexts bounds an actionCache: the notation's actions are fewer, but each is also
 // read in other letter cases.
 const maxActionTexts = 512
 
-// actionOf reads an action's notation as wf.ActionFrom does; false for anything it refuses or
-// that is not UTF-8.
-func actionOf(v []byte) (engine.Action, bool) {
-	if m := actionTexts.Load(); m != nil {
+// of reads an action's notation as parse does; false for anything parse refuses or that is
+// not UTF-8.
+func (c *actionCache) of(v []byte) (engine.Action, bool) {
+	if m := c.m.Load(); m != nil {
 		if a, ok := (*m)[string(v)]; ok { // the lookup makes no string
 			return a, true
 		}
 	}
 	text := string(v)
-	a, err := wf.ActionFrom(text)
+	a, err := c.parse(text)
 	if err != nil || !utf8.ValidString(text) {
 		return a, false
 	}
-	actionTextsMu.Lock()
-	defer actionTextsMu.Unlock()
-	old := actionTexts.Load()
-	if old != nil && len(*old) >= maxActionTexts {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	size := 0
+	if old != nil {
+		size = len(*old)
+	}
+	if size >= maxActionTexts {
 		return a, true
 	}
-	next := make(map[string]engine.Action, 1+lenOf(old))
+	next := make(map[string]engine.Action, size+1)
 	if old != nil {
 		maps.Copy(next, *old)
 	}
 	next[text] = a
-	actionTexts.Store(&next)
+	c.m.Store(&next)
 	return a, true
-}
-
-func lenOf(m *map[string]engine.Action) int {
-	if m == nil {
-		return 0
-	}
-	return len(*m)
 }
 
 // trickOf reads a Trick message as trickFrom does for a present one.
