@@ -432,14 +432,20 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	guard := time.AfterFunc(time.Until(end), d.guard)
 	defer guard.Stop()
 	defer d.freeSlot()
-	// Leaving at the deadline, answer here: the guard may not have started yet, and leaving
-	// stops it.
+	// A free slot is taken at once (without dctx.Done, whose channel is made when first asked
+	// for); else leaving at the deadline, answer here: the guard may not have started yet, and
+	// leaving stops it.
 	select {
 	case slots <- struct{}{}:
 		d.holdsSlot.Store(true)
-	case <-dctx.Done():
-		d.answer(fallback, 0)
-		return
+	default:
+		select {
+		case slots <- struct{}{}:
+			d.holdsSlot.Store(true)
+		case <-dctx.Done():
+			d.answer(fallback, 0)
+			return
+		}
 	}
 	if dctx.Err() != nil {
 		d.answer(fallback, 0)
