@@ -339,10 +339,7 @@ func decodeObservation(b []byte, d *decoded) error {
 		case wf.ObsHand:
 			o.Hand, ok = withCard(o.Hand, v)
 		case wf.ObsBids:
-			if o.Bids == nil {
-				o.Bids = d.bids[:0]
-			}
-			o.Bids, ok = appendMove(o.Bids, v)
+			o.Bids, ok = appendMove(withRoom(o.Bids, d.bids[:0]), v)
 		case wf.ObsContract:
 			o.Contract, ok = contractOf(v)
 		case wf.ObsTrump:
@@ -360,10 +357,7 @@ func decodeObservation(b []byte, d *decoded) error {
 		case wf.ObsTricks:
 			var t engine.Trick
 			if t, ok = trickOf(v); ok {
-				if o.Tricks == nil {
-					o.Tricks = d.tricks[:0]
-				}
-				o.Tricks = append(o.Tricks, t)
+				o.Tricks = append(withRoom(o.Tricks, d.tricks[:0]), t)
 			}
 		case wf.ObsCurrent:
 			o.Current, ok = trickOf(v)
@@ -373,10 +367,7 @@ func decodeObservation(b []byte, d *decoded) error {
 		case wf.ObsHandSizes:
 			sizes, ok = packedInto(o.HandSizes[:], sizes, v)
 		case wf.ObsHistory:
-			if o.History == nil {
-				o.History = d.history[:0]
-			}
-			o.History, ok = appendMove(o.History, v)
+			o.History, ok = appendMove(withRoom(o.History, d.history[:0]), v)
 		case wf.ObsDealt:
 			o.Dealt, ok = withCard(o.Dealt, v)
 		case wf.ObsVoids:
@@ -398,13 +389,16 @@ func decodeObservation(b []byte, d *decoded) error {
 		return errSlowPath // the arena always sends both
 	}
 	// movesFrom gives empty lists, not nil ones.
-	if o.History == nil {
-		o.History = d.history[:0]
-	}
-	if o.Bids == nil {
-		o.Bids = d.bids[:0]
-	}
+	o.History, o.Bids = withRoom(o.History, d.history[:0]), withRoom(o.Bids, d.bids[:0])
 	return nil
+}
+
+// withRoom is list, or room (of a decoded) for a list not started yet.
+func withRoom[T any](list, room []T) []T {
+	if list == nil {
+		return room
+	}
+	return list
 }
 
 func repeatedObservationField(num protowire.Number) bool {
