@@ -78,8 +78,13 @@ func (s *State) ObserveInto(seat Seat, o *Observation) {
 	if history == nil {
 		history = make([]Move, 0, len(s.history)) // never nil, as Observe always gave it
 	}
-	for _, m := range s.history {
-		history = append(history, s.redactMove(m, seat))
+	// The moves in one copy, then the few a seat may not see redacted (a copy of each,
+	// redacted, cost a third of observing).
+	history = append(history, s.history...)
+	for i := range history {
+		if k := history[i].Action.Kind; k == ActDiscard || k == ActGive {
+			history[i] = s.redactMove(history[i], seat)
+		}
 	}
 	o.History = history
 	o.Bids = o.History[:s.nBidMoves:s.nBidMoves]

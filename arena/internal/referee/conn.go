@@ -114,8 +114,13 @@ type Request struct {
 // the deadline and the overage left on the seat's clock. r's storage is reused: a request
 // built into r before is overwritten, observation and legal actions included.
 func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
+	r.build(st, rulesText(st.Rules()), gameID, requestID, deadline, overageLeft, firstEvent)
+}
+
+// build is Build with st's rules spelled already (rules): the referee spells them once a deal.
+func (r *Request) build(st *engine.State, rules, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
 	seat := st.ToMove()
-	r.Rules = rulesText(st.Rules())
+	r.Rules = rules
 	st.ObserveInto(seat, &r.obs) // into the storage of the request built before
 	r.GameID, r.RequestID, r.Observation = gameID, requestID, &r.obs
 	r.Legal = r.obs.Legal // the seat to move's observation holds its legal actions
