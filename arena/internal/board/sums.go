@@ -396,8 +396,10 @@ type Accumulator struct {
 	bySource map[LeagueRules]*rating.SourceSums
 	sources  map[sourceKey]*sourceState
 	order    []sourceKey
-	// matchSources lists the sources each match has complete units in.
-	matchSources map[string][]sourceKey
+	// matchSources holds the sources each match has complete units in (a set: a match
+	// without duplicates has a source per deal, and a list searched for every deal made
+	// storing a match's deals cost in proportion to its deals stored).
+	matchSources map[string]map[sourceKey]struct{}
 	// Unit keys the deal sources by (match, group) instead: every unit its own source, as the
 	// variance was clustered before deal sources (the calibration's comparison).
 	UnitSources bool
@@ -435,7 +437,7 @@ type sourceUnit struct {
 func NewAccumulator() *Accumulator {
 	return &Accumulator{Sums: NewSums(), open: map[groupKey]*openGroup{}, openScopes: map[Scope]int{},
 		bySource: map[LeagueRules]*rating.SourceSums{}, sources: map[sourceKey]*sourceState{},
-		matchSources: map[string][]sourceKey{}}
+		matchSources: map[string]map[sourceKey]struct{}{}}
 }
 
 // AddDeal adds one stored deal of the match.
@@ -515,11 +517,12 @@ func (a *Accumulator) addUnit(sc Scope, source, match string, comp []string, dea
 		a.bySource[lr] = ss
 	}
 	ChangeCell(ss, st.cells, rating.Cell{Bots: comp, Deals: deals, Net: net})
-	if ms := a.matchSources[match]; len(ms) == 0 || ms[len(ms)-1] != k {
-		if !slices.Contains(ms, k) {
-			a.matchSources[match] = append(ms, k)
-		}
+	ms := a.matchSources[match]
+	if ms == nil {
+		ms = map[sourceKey]struct{}{}
+		a.matchSources[match] = ms
 	}
+	ms[k] = struct{}{}
 	st.units = append(st.units, sourceUnit{match: match, cell: rating.Cell{Bots: comp, Deals: deals, Net: slices.Clone(net)}})
 }
 
@@ -565,7 +568,7 @@ func (a *Accumulator) Finish(skip func(match string) bool) *Sums {
 	affected := map[sourceKey]bool{}
 	for m, keys := range a.matchSources {
 		if skip(m) {
-			for _, k := range keys {
+			for k := range keys {
 				affected[k] = true
 			}
 		}
