@@ -414,20 +414,13 @@ func asTheProgramCollects(b *testing.B) {
 	}
 }
 
-// engineCPUPerDeal plays n random modern deals on one reused State, as engine's
-// BenchmarkRandomDeal does, and returns the CPU µs of one.
-func engineCPUPerDeal(n int) float64 {
-	y := newYardstick()
-	y.play(n)
-	return y.perDeal()
-}
-
 // BenchmarkInProcessMatch is `tapp match --in-process --bots random,random,random` as the
 // command plays it (the match runner, b.N deals at 8 tables at once) into a store kept in
 // memory (`--db memory:`) or in SQLite (`--db FILE`, every deal fsynced), with every request
-// recorded or with none (`--no-records`). It reports deals/s, the CPU of a deal, the heap the
-// store holds per deal (after a collection) and the ratio to the engine's own random deal
-// timed in the same run (engineCPUPerDeal).
+// recorded or with none (`--no-records`). It reports deals/s, the CPU of a deal (and the
+// deals a second a core would play at that CPU), the heap the store holds per deal (after a
+// collection) and the ratio to the engine's own random deal timed in the same run (half of
+// its b.N deals before the match, half after).
 func BenchmarkInProcessMatch(b *testing.B) {
 	asTheProgramCollects(b)
 	for _, db := range []string{"memory", "sqlite"} {
@@ -456,6 +449,8 @@ func BenchmarkInProcessMatch(b *testing.B) {
 					b.Fatal(err)
 				}
 				var before, after runtime.MemStats
+				yard := newYardstick()
+				yard.play(b.N / 2) // and the other half after: a change of the load falls on both
 				runtime.GC()
 				runtime.ReadMemStats(&before)
 				b.ResetTimer()
@@ -468,8 +463,10 @@ func BenchmarkInProcessMatch(b *testing.B) {
 				runtime.GC()
 				runtime.ReadMemStats(&after)
 				perDeal := float64(cpu.Microseconds()) / float64(b.N)
-				engineDeal := engineCPUPerDeal(b.N)
+				yard.play(b.N - b.N/2)
+				engineDeal := yard.perDeal()
 				b.ReportMetric(float64(b.N)/wall.Seconds(), "deals/s")
+				b.ReportMetric(1e6/perDeal, "deals/s/core")
 				b.ReportMetric(perDeal, "cpu-µs/deal")
 				b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/float64(b.N), "heap-B/deal")
 				b.ReportMetric(engineDeal, "engine-cpu-µs/deal")

@@ -165,7 +165,12 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	defer states.Put(st)
 	sc := scratches.Get().(*scratch)
 	defer sc.keep()
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req, epoch: time.Now(), rules: rulesText(t.Rules)}
+	g := sc.game // a game no one holds any more, or a new one
+	if g == nil {
+		g = new(game)
+	}
+	sc.game = nil
+	*g = game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req, epoch: time.Now(), rules: rulesText(t.Rules)}
 	anyDirect := false
 	for i, p := range t.Players {
 		g.direct[i], _ = p.Conn.(Direct)
@@ -177,10 +182,18 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 			g.clocks[i] = &g.own[i]
 		}
 	}
+	var rec *domain.DealRecord
 	if anyDirect {
-		return g.playTakeable(ctx) // takeover.go: a bot in process that never returns holds no table
+		rec, err = g.playTakeable(ctx) // takeover.go: a bot in process that never returns holds no table
+	} else {
+		rec, err = g.play(ctx)
 	}
-	return g.play(ctx)
+	if g.closers == nil && !g.taking.takenOver {
+		// No seat was opened (a session's resume could still reach the game) and no bot was
+		// taken over from (its goroutine comes back to the game): the next deal's.
+		sc.game = g
+	}
+	return rec, err
 }
 
 // states keeps engine states between deals: a deal's state is the referee's alone (a Conn
@@ -596,6 +609,7 @@ type scratch struct {
 	req       *Request // left to a bot that was taken over from, replaced by a new one
 	end       End
 	done      chan played // how a deal with a Direct seat ended (takeover.go)
+	game      *game       // the game of a deal that no one holds any more, for the next deal
 }
 
 // scratchDecisions is room for the decisions of a long deal (a whole modern deal has 40-odd).
@@ -644,6 +658,9 @@ func (sc *scratch) keep() {
 	clear(sc.attempts)
 	sc.decisions, sc.attempts, sc.attemptOf = sc.decisions[:0], sc.attempts[:0], sc.attemptOf[:0]
 	sc.req.Events, sc.end = nil, End{}
+	if g := sc.game; g != nil { // holding nothing of the deal
+		*g = game{}
+	}
 	scratches.Put(sc)
 }
 

@@ -47,6 +47,9 @@ type takeover struct {
 
 	done chan played     // the deal's end, from whichever goroutine ended it
 	ctx  context.Context // the deal's, for the goroutine that takes over
+	// takenOver is set by the goroutine that takes a decision over (before it ends the deal):
+	// the game stays the bot's goroutine's, and is not the next deal's.
+	takenOver bool
 }
 
 // played is how a deal ended.
@@ -129,6 +132,7 @@ func player(f func()) {
 // a strike, as for an answer that never came; the bot keeps the request it was handed.
 func (g *game) takeOver() {
 	t := &g.taking
+	t.takenOver = true
 	asked := g.req // left to the bot (its legal actions stay as they were asked)
 	g.sc.req = new(Request)
 	g.req = g.sc.req
