@@ -97,7 +97,7 @@ func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return 
 // the request's deadline plus the overage left, and carrying both (bots.ClockOf). A bot that
 // fails or answers no legal action gets the first legal one answered for it, as the Go SDK
 // does.
-func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, time.Time, error) {
+func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, error) {
 	var sent []byte
 	var handed time.Time // zero: handed over when asked, with nothing encoded before
 	if c.record {
@@ -109,12 +109,11 @@ func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, t
 	ctx.deadline = req.Deadline.Add(req.OverageLeft)
 	ctx.clock = bots.Clock{Deadline: req.Deadline, Overage: req.OverageLeft}
 	a, err := c.call(ctx, req.Observation)
-	at := c.now()
 	ctx.stop()
 	if a = a.Canonical(); err != nil || !legal(req.Legal, a) {
 		a = req.Legal[0]
 	}
-	return sent, a, handed, at, nil
+	return sent, a, handed, nil
 }
 
 // Encodes implements referee.Direct: requests are encoded with Record.

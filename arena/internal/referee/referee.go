@@ -248,6 +248,16 @@ type game struct {
 	epoch     time.Time   // when Play began: the deal's clock (now) is read as time since
 	rules     string      // the rules spelled, once a deal (Request.Rules)
 
+	// last is when the last decision's bot, a Direct seat's, returned, and fresh says that
+	// nothing but the referee's own work came since: applying the action, the admission
+	// control's note of it (Table.Decided), building the next request. Such a decision is
+	// timed from then, not from a clock read of its own (a clock read is a decision's dearest
+	// step after the bot's and the observation's): its bot's latency includes that work, a
+	// few hundred ns, as it included building its request before. A watcher told the events
+	// or a seat over the wire (sent events, or asked) clears fresh.
+	last  time.Time
+	fresh bool
+
 	// cur is the decision being decided: filled in place, and copied once, into the deal's
 	// decisions, when it is applied (a decision record is some 200 bytes; passed by value it
 	// was copied five times a decision). A takeover (takeover.go) goes on with it.
@@ -397,6 +407,8 @@ func (g *game) finish() {
 // decide asks the seat's bot for one decision and fills rec with what was decided and how.
 func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answer, rec *domain.DecisionRecord) error {
 	p, clock := g.t.Players[seat], g.clocks[seat]
+	last, fresh := g.last, g.fresh
+	g.fresh = false
 	*rec = domain.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
 	if clock.Forfeited() || p.Clock.Forfeited() {
 		rec.Action, rec.Fallback = g.fallbackUnasked(), true
@@ -410,7 +422,12 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	default:
 	}
 
-	start := g.now() // the arena's share counts building and encoding the request
+	// The arena's share counts building and encoding the request. A Direct seat's decision
+	// right after another's is asked when that one's bot returned (see last).
+	start := last
+	if !fresh || g.direct[seat] == nil {
+		start = g.now()
+	}
 	rec.Asked = start
 	g.requests++
 	g.asked = append(g.asked, start)
@@ -547,10 +564,12 @@ func (g *game) timer(d time.Duration) *time.Timer {
 func (g *game) decideDirect(d Direct, rec *domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) error {
 	legal := req.Legal
 	k := g.taking.deciding(start.Sub(g.epoch), allowed, int64(g.requests))
-	sent, action, handed, at, err := d.Decide(req)
+	sent, action, handed, err := d.Decide(req)
+	at := g.now() // the bot's clock stops
 	if !g.taking.returned(k) {
 		return errTakenOver // rec is the goroutine's that took over: not touched
 	}
+	g.last, g.fresh = at, true
 	if !g.t.Unrecorded {
 		rec.Sent, rec.SentFromState = sent, len(sent) > 0
 	}
@@ -860,6 +879,7 @@ func (g *game) newEvents(seat engine.Seat) ([]engine.Event, int) {
 
 func (g *game) flushEvents(seat engine.Seat) {
 	if evs, first := g.newEvents(seat); len(evs) > 0 {
+		g.fresh = false // sending is not the next bot's time
 		g.t.Players[seat].Conn.Events(g.id, evs, first)
 	}
 }
@@ -870,6 +890,7 @@ func (g *game) watch(from int) {
 	}
 	all := g.st.EventsSince(from)
 	public := g.st.EventsFor(engine.NoSeat, from)
+	g.fresh = g.fresh && len(all) == 0 // the watcher's time is not the next bot's
 	for i := range all {
 		g.t.Watch(g.t.Number, all[i], public[i:i+1])
 	}

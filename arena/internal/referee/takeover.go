@@ -132,7 +132,7 @@ func player(f func()) {
 // a strike, as for an answer that never came; the bot keeps the request it was handed.
 func (g *game) takeOver() {
 	t := &g.taking
-	t.takenOver = true
+	t.takenOver, g.fresh = true, false
 	asked := g.req // left to the bot (its legal actions stay as they were asked)
 	g.sc.req = new(Request)
 	g.req = g.sc.req
