@@ -114,7 +114,7 @@ type Request struct {
 // the deadline and the overage left on the seat's clock. r's storage is reused: a request
 // built into r before is overwritten, observation and legal actions included.
 func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
-	r.build(st, rulesText(st.Rules()), gameID, requestID, deadline, overageLeft, firstEvent)
+	r.build(st, RulesText(st.Rules()), gameID, requestID, deadline, overageLeft, firstEvent)
 }
 
 // build is Build with st's rules spelled already (rules): the referee spells them once a deal.
@@ -128,8 +128,9 @@ func (r *Request) build(st *engine.State, rules, gameID, requestID string, deadl
 	r.Events, r.FirstEvent = st.EventsFor(seat, firstEvent), firstEvent
 }
 
-// lastRules is the last rule set rulesText spelled: a process mostly plays one, and spelling
-// it for every request would cost more than the rest of building it.
+// lastRules is the last rule set RulesText spelled: a process mostly plays one, and spelling
+// it for every request (or every GameStarted the server writes) would cost more than the
+// rest of building it.
 var lastRules atomic.Pointer[spelledRules]
 
 type spelledRules struct {
@@ -137,8 +138,8 @@ type spelledRules struct {
 	text  string
 }
 
-// rulesText is rules.String(), remembered for the last rule set.
-func rulesText(rules engine.RuleSet) string {
+// RulesText is rules.String(), remembered for the last rule set.
+func RulesText(rules engine.RuleSet) string {
 	if last := lastRules.Load(); last != nil && last.rules == rules {
 		return last.text
 	}

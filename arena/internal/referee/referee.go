@@ -170,7 +170,7 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 		g = new(game)
 	}
 	sc.game = nil
-	*g = game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req, epoch: time.Now(), rules: rulesText(t.Rules)}
+	*g = game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req, epoch: time.Now(), rules: RulesText(t.Rules)}
 	anyDirect := false
 	for i, p := range t.Players {
 		g.direct[i], _ = p.Conn.(Direct)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -41,7 +40,7 @@ const (
 // GameStarted is appendGameStarted's).
 func started(st *referee.Start) *tappv1.GameStarted {
 	return &tappv1.GameStarted{
-		GameId: st.GameID, MatchId: st.MatchID, DealNumber: int32(st.Number), Rules: rulesText(st.Rules),
+		GameId: st.GameID, MatchId: st.MatchID, DealNumber: int32(st.Number), Rules: referee.RulesText(st.Rules),
 		Seat: int32(st.Seat), TimeControl: protoconv.TimeControlToProto(st.TimeControl),
 		Hand: protoconv.CardsToProto(st.Hand), DealCommitment: st.Commitment, Players: st.Players,
 	}
@@ -53,7 +52,7 @@ func appendGameStarted(b []byte, st *referee.Start) []byte {
 	b = protoappend.String(b, startedGameID, st.GameID)
 	b = protoappend.String(b, startedMatchID, st.MatchID)
 	b = protoappend.Int(b, startedDealNumber, int64(int32(st.Number)))
-	b = protoappend.String(b, startedRules, rulesText(st.Rules))
+	b = protoappend.String(b, startedRules, referee.RulesText(st.Rules))
 	b = protoappend.Int(b, startedSeat, int64(int32(st.Seat)))
 	for _, p := range st.Players {
 		b = protoappend.Text(b, startedPlayers, p)
@@ -87,23 +86,4 @@ func appendDuration(b []byte, num protowire.Number, d time.Duration) []byte {
 	b = protoappend.Int(b, wf.TimeSeconds, int64(d/time.Second))
 	b = protoappend.Int(b, wf.TimeNanos, int64(int32(d%time.Second)))
 	return protoappend.Close(b, m)
-}
-
-// lastRules is the last rule set rulesText spelled: an arena mostly plays one, and
-// RuleSet.String (fmt) cost more than the rest of a GameStarted.
-var lastRules atomic.Pointer[spelledRules]
-
-type spelledRules struct {
-	rules engine.RuleSet
-	text  string
-}
-
-// rulesText is rules.String(), remembered for the last rule set.
-func rulesText(rules engine.RuleSet) string {
-	if last := lastRules.Load(); last != nil && last.rules == rules {
-		return last.text
-	}
-	spelled := &spelledRules{rules: rules, text: rules.String()}
-	lastRules.Store(spelled)
-	return spelled.text
 }
