@@ -29,8 +29,8 @@ func cardDecisions(t *testing.T, r engine.RuleSet, deals int, defender bool) []e
 
 // A defender's card in a modern point contract is chosen by play-outs against the rule of
 // thumb, not by the solver (Config.SolverDefence keeps the solver's choice): the two choose
-// differently somewhere, and each choice is the same every time. The declarer's cards, and
-// the older variants' defence, stay the solver's.
+// differently somewhere, and each choice is the same every time. The declarer's cards, the
+// defence at a table of four and the older variants' defence stay the solver's.
 func TestDefenceByPlayOuts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -39,6 +39,9 @@ func TestDefenceByPlayOuts(t *testing.T) {
 	solverCfg.SolverDefence = true
 	playOuts, solver := New(cfg), New(solverCfg)
 	differ := func(obs []engine.Observation) int {
+		if len(obs) < 5 {
+			t.Fatalf("only %d decisions to compare", len(obs))
+		}
 		n := 0
 		for i := range obs {
 			a, err := playOuts.Decide(ctx, &obs[i])
@@ -68,6 +71,13 @@ func TestDefenceByPlayOuts(t *testing.T) {
 	}
 	if n := differ(cardDecisions(t, modern, 6, false)); n != 0 {
 		t.Errorf("%d declarer decisions changed: the declarer plays by the solver", n)
+	}
+	four, err := engine.ParseRuleSet("modern players=4 pack=36")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := differ(cardDecisions(t, four, 6, true)); n != 0 {
+		t.Errorf("%d four-player defender decisions changed: a table of four defends by the solver", n)
 	}
 	if n := differ(cardDecisions(t, engine.DefaultRules(engine.Classic), 6, true)); n != 0 {
 		t.Errorf("%d classic defender decisions changed: the older variants defend by the solver", n)

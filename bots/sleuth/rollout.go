@@ -44,16 +44,19 @@ func (d *decision) ramschCard(actions []engine.Action) (engine.Action, bool) {
 }
 
 // defendsByPlayOuts reports whether this card decision is a defender's in a modern point
-// contract (Solo, Heart Solo, Frage), which the bot values by play-outs rather than by the
+// contract (Solo, Heart Solo, Frage) at a table of three, which the bot values by play-outs rather than by the
 // solver. The solver assumes that the declarer and the fellow defender see every card and
 // play perfectly; the declarers the bot meets are rule-of-thumb players, and the fellow
 // defender too. Measured on the same hands and contracts (heuristic bidding, the bot at one
 // defender's seat, docs/STRENGTH.md session 6), defending by play-outs took 0.44 cents a
 // defence more than defending by the solver. The declarer keeps the solver: its play-outs
-// did no better there (its own later cards would be the rule of thumb's).
+// did no better there (its own later cards would be the rule of thumb's), and so do the
+// defenders of a four-player table, where the play-outs did worse on the same hands (−0.7
+// cents a defence, 141 defences).
 func (d *decision) defendsByPlayOuts() bool {
 	obs := d.obs
-	if d.b.cfg.SolverDefence || obs.Rules.Variant != engine.Modern || obs.Declarer < 0 || obs.Seat == obs.Declarer {
+	if d.b.cfg.SolverDefence || obs.Rules.Variant != engine.Modern || obs.Rules.Players != 3 ||
+		obs.Declarer < 0 || obs.Seat == obs.Declarer {
 		return false
 	}
 	g, _ := doubledummy.GoalOf(obs.Contract, obs.Tout)
