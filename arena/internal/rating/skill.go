@@ -1277,7 +1277,7 @@ func losT(diff, variance, df float64) float64 {
 }
 
 // maxFitSeats bounds the composition seats the fit test works on (its cost grows with their
-// cube): a round robin of 10 bots at 3 seats has 360.
+// square times the parameters, lowRankSandwich): a round robin of 10 bots at 3 seats has 360.
 const maxFitSeats = 600
 
 // minFitSources is the fewest deal sources a composition needs to be tested.
@@ -1356,18 +1356,11 @@ func (m *skillModel) fitTest() FitTest {
 	// M = Dinv − Jstack·A⁻¹·Jstackᵀ (the departures' influence per unit of residual), and
 	// Var(ρ) = M·W·Mᵀ, with the small-sample factor G/(G − 1).
 	za := mulRect(jstack, m.ainv) // ns × p
-	mm := newMatrix(ns)
+	dinv := make([]float64, ns)
 	for x := range ns {
-		for y := range ns {
-			var v float64
-			for q := range m.p {
-				v += za[x][q] * jstack[y][q]
-			}
-			mm[x][y] = -v
-		}
-		mm[x][x] += 1 / float64(m.tables[slots[x].t].t.Deals)
+		dinv[x] = 1 / float64(m.tables[slots[x].t].t.Deals)
 	}
-	vr := mul(mul(mm, w), transpose(mm))
+	vr := lowRankSandwich(dinv, za, jstack, w)
 	if g := float64(m.totalSources); g > 1 {
 		for x := range vr {
 			for y := range vr {

@@ -411,7 +411,7 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 	r.sums.BySource = true
 	for _, step := range []func() error{
 		r.tables,
-		func() error { return readSourceSums(r.sums, r.where, r.args, r.each) },
+		func() error { return readSourceSums(r.sums, r.s.dialect, r.where, r.args, r.each) },
 		func() error { return r.roles(o.RoleTotals) },
 		r.compositions,
 		func() error { return r.taintedMatches(f) },

@@ -441,8 +441,9 @@ func compareLR(a, b board.LeagueRules) int {
 }
 
 // readSourceSums reads the pairs and deal-source counts of the filter's league and rule set
-// into sums (its tables are read with their points by RatingSums).
-func readSourceSums(sums *board.Sums, where string, args []any, each func(string, []any, func(func(...any) error) error) error) error {
+// into sums (its tables are read with their points by RatingSums), and the sample of deal
+// sources with the query sampleCells spells for the dialect.
+func readSourceSums(sums *board.Sums, d dialect, where string, args []any, each func(string, []any, func(func(...any) error) error) error) error {
 	err := each(`SELECT league_id, rules, a, b, `+strings.Join(pairColumns, ", ")+` FROM rating_pairs`+where, args,
 		func(scan func(...any) error) error {
 			var ps board.PairScope
@@ -492,9 +493,7 @@ func readSourceSums(sums *board.Sums, where string, args []any, each func(string
 	// sources' primary key, with their cells through the cells'.
 	for _, lr := range slices.SortedFunc(maps.Keys(sums.SourceCounts), compareLR) {
 		sample := map[string][]rating.Cell{}
-		err := each(fmt.Sprintf(`SELECT source, bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ?
-	AND source IN (SELECT source FROM rating_sources WHERE league_id = ? AND rules = ? ORDER BY source LIMIT %d)
-ORDER BY source, bots`, rating.SampleSources), []any{lr.League, lr.Rules, lr.League, lr.Rules}, func(scan func(...any) error) error {
+		err := each(sampleCells(d), []any{lr.League, lr.Rules, lr.League, lr.Rules}, func(scan func(...any) error) error {
 			var src, bots string
 			c := rating.Cell{Net: make([]int64, rating.MaxSeats)}
 			if err := scan(&src, &bots, &c.Deals, &c.Net[0], &c.Net[1], &c.Net[2], &c.Net[3]); err != nil {
@@ -511,6 +510,31 @@ ORDER BY source, bots`, rating.SampleSources), []any{lr.League, lr.Rules, lr.Lea
 		sums.Sample[lr] = sample
 	}
 	return nil
+}
+
+// sampleCells is the query of the sample's cells: those of the first rating.SampleSources
+// deal sources by key, of a league and rule set (its arguments: the league and the rules,
+// twice). Both read the sources' primary key for the first ones and
+// the cells' for their cells, rows in proportion to the sample whatever the table holds. On
+// PostgreSQL each source of the sample looks its cells up by key (a lateral subquery, which
+// OFFSET 0 keeps from being merged into a join): given "source IN (subquery)", its planner
+// joins the subquery to every cell of the league — a hash join after a scan of all of
+// rating_cells (a row per deal source: 900,000 in a ladder of a million deals), or, while
+// the table's statistics still say it is small, a semi-join that runs the subquery again
+// for every cell (30 ms at 2,000 cells, for every board the store computes, and so for
+// every point of the rating history while deals are stored); "source = ANY(ARRAY(subquery))"
+// reads every cell of the league, in the index's order, to save sorting 256 rows.
+func sampleCells(d dialect) string {
+	if d == postgresDialect {
+		return fmt.Sprintf(`SELECT s.source, c.bots, c.deals, c.net0, c.net1, c.net2, c.net3
+FROM (SELECT source FROM rating_sources WHERE league_id = ? AND rules = ? ORDER BY source LIMIT %d) s
+CROSS JOIN LATERAL (SELECT bots, deals, net0, net1, net2, net3 FROM rating_cells
+	WHERE league_id = ? AND rules = ? AND source = s.source OFFSET 0) c
+ORDER BY s.source, c.bots`, rating.SampleSources)
+	}
+	return fmt.Sprintf(`SELECT source, bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ?
+	AND source IN (SELECT source FROM rating_sources WHERE league_id = ? AND rules = ? ORDER BY source LIMIT %d)
+ORDER BY source, bots`, rating.SampleSources)
 }
 
 // SourceCells reads the cells of deal sources of one league and rule set (board.CellSource):

@@ -18,6 +18,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tapparena/tapp/arena/internal/analysis"
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/store"
@@ -38,11 +39,14 @@ const (
 // pages make, on a database of many matches and deals: the leaderboard and the rating
 // history of everything and of the league, the league list and progress, the match lists,
 // a long match's page (first and last) and a league match's, replays from the full and a
-// seat's view, and the live view of a running match (the long one, as an arena that sends no
-// events shows it). Each round of calls is served by a new view, as after a restart. It
+// seat's view, the replay's analysis (stored, and computed now: kept out of the worst
+// figures, as its cost is the deal's), and the live view of a running match (the long one,
+// as an arena that sends no events shows it). Each round of calls is served by a new view, as after a restart. It
 // reports each call's server time (wall and this process's CPU, which the client shares but
 // hardly uses) and response size, the worst of each over all calls, and the leaderboard
-// page's three calls made at once as the browser makes them.
+// page's three calls made at once as the browser makes them. On PostgreSQL it also reports
+// the database server's CPU for each call (-db-cpu-ms, where the server runs on this
+// machine: dbCPU) and the worst call's CPU of both (worst-server-cpu-ms).
 //
 //	scripts/bench-dashboard.sh 1000000 20000 5
 //
@@ -59,20 +63,44 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	opened := time.Now()
-	st, err := store.Open(ctx, db)
+	dsn, dbc := db, (*dbCPU)(nil)
+	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		// The server's CPU is the database's share of each call's server time: measured
+		// where the server runs here, by the connections' name.
+		var name string
+		var err error
+		if dsn, name, err = dbCPUDSN(db); err != nil {
+			b.Fatal(err)
+		}
+		if dbc, err = newDBCPU(ctx, db, name); err != nil {
+			b.Logf("the PostgreSQL server's CPU is not measured: %v", err)
+		} else {
+			defer dbc.Close()
+		}
+	}
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
 	b.Logf("dashboard database %s opened (and migrated) in %v", db, time.Since(opened).Round(time.Millisecond))
 	shape := fillLadder(b, ctx, st, deals, matches)
+	// The replay page's analysis: a league deal's stored one (what `tapp analyze MATCH --deal 7`
+	// stores; kept with the database), read by key, and a long match's deal with none, which
+	// the dashboard analyses when it is asked (its cost is the deal's, whatever the store holds).
+	analysed := 7
+	if _, err := (analysis.Run{Workers: 1}).Stored(ctx, st, shape.short, &analysed); err != nil {
+		b.Fatal(err)
+	}
 
 	// Every round of calls is served by a new view, as after a restart: no page's cost hides
 	// in what an earlier call left in the view's caches.
 	live := NewLive(ctx, idleMatches{shape.long})
 	var handler atomic.Pointer[http.Handler]
 	fresh := func() {
-		h, err := Handler(Config{View: NewView(st, app.Leaderboards(st), live)})
+		v := NewView(st, app.Leaderboards(st), live)
+		v.Analyses = NewAnalyses(st) // as `tapp dashboard` has it
+		h, err := Handler(Config{View: v})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -86,7 +114,7 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 	serve := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) })
 	go func() { _ = Serve(ctx, lis, serve, zap.NewNop()) }()
 	base := "http://" + lis.Addr().String() + "/tapp.view.v1.ViewService/"
-	call := func(method, body string) (wall, cpu time.Duration, size int) {
+	call := func(method, body string) (wall, cpu time.Duration, answer []byte) {
 		req, err := http.NewRequest(http.MethodPost, base+method, strings.NewReader(body))
 		if err != nil {
 			b.Fatal(err)
@@ -105,7 +133,7 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		if resp.StatusCode != http.StatusOK {
 			b.Fatalf("%s %s: %s: %s", method, body, resp.Status, buf.String())
 		}
-		return wall, cpu, buf.Len()
+		return wall, cpu, buf.Bytes()
 	}
 	league := fmt.Sprintf(`{"leagueId":%q}`, scaleLeague)
 	calls := []struct{ name, method, body string }{
@@ -122,10 +150,15 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		{"match-long-last", "GetMatch", fmt.Sprintf(`{"matchId":%q,"firstDeal":%d}`, shape.long, shape.longDeals-1)},
 		{"match-league", "GetMatch", fmt.Sprintf(`{"matchId":%q}`, shape.short)},
 		{"replay-full", "GetReplay", fmt.Sprintf(`{"matchId":%q,"dealNumber":%d,"view":"full"}`, shape.long, shape.longDeals/2)},
-		{"replay-seat", "GetReplay", fmt.Sprintf(`{"matchId":%q,"dealNumber":7,"view":"1"}`, shape.short)},
+		{"replay-seat", "GetReplay", fmt.Sprintf(`{"matchId":%q,"dealNumber":%d,"view":"1"}`, shape.short, analysed)},
+		{"analysis-stored", "GetReplayAnalysis", fmt.Sprintf(`{"matchId":%q,"dealNumber":%d,"view":"1"}`, shape.short, analysed)},
+		{"analysis-now", "GetReplayAnalysis", fmt.Sprintf(`{"matchId":%q,"dealNumber":%d,"view":"full"}`, shape.long, shape.longDeals/2)},
 		{"live", "GetLive", `{}`},
 		{"live-match", "GetLive", fmt.Sprintf(`{"matchId":%q}`, shape.long)},
 	}
+	// A call whose cost is the deal's, not the store's (a deal analysed now), is reported but
+	// kept out of the worst figures, which say how the pages bear the deals stored.
+	dealsOwn := map[string]bool{"analysis-now": true}
 	// The leaderboard page asks for three answers at once, as the browser does (app.js): its
 	// server time is the slowest of them, with both cores shared among the three.
 	pages := []struct {
@@ -144,47 +177,90 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		wg.Wait()
 		return time.Since(t0), cpuTime() - c0
 	}
+	// dbTotal is the database server's CPU for the store so far (0 where it is not measured).
+	dbTotal := func() time.Duration {
+		if dbc == nil {
+			return 0
+		}
+		d, err := dbc.total(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	// TAPP_BENCH_WEB_ANSWERS names a folder for each call's answer (name.json), to compare
+	// what two builds answer on one database.
+	answers := os.Getenv("TAPP_BENCH_WEB_ANSWERS")
 	for _, c := range calls {
-		call(c.method, c.body) // warm: the first read of a page fills the database's cache
+		_, _, a := call(c.method, c.body) // warm: the first read of a page fills the database's cache
+		if answers != "" {
+			if err := os.WriteFile(filepath.Join(answers, c.name+".json"), a, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	yard := engineYardstick(b)
 	wall := make([]time.Duration, len(calls))
 	cpu := make([]time.Duration, len(calls))
+	dbCPU := make([]time.Duration, len(calls))
 	size := make([]int, len(calls))
 	pageWall := make([]time.Duration, len(pages))
 	pageCPU := make([]time.Duration, len(pages))
+	pageDB := make([]time.Duration, len(pages))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		fresh()
 		for k, c := range calls {
-			w, u, n := call(c.method, c.body)
+			d0 := dbTotal()
+			w, u, a := call(c.method, c.body)
+			n := len(a)
+			dbCPU[k] += dbTotal() - d0
 			wall[k] += w
 			cpu[k] += u
 			size[k] = max(size[k], n)
 		}
 		for k, p := range pages {
 			fresh()
+			d0 := dbTotal()
 			w, u := page(p.calls)
+			pageDB[k] += dbTotal() - d0
 			pageWall[k] += w
 			pageCPU[k] += u
 		}
 	}
 	b.StopTimer()
+	perCall := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(b.N) }
 	for k, p := range pages {
-		b.ReportMetric(pageWall[k].Seconds()*1000/float64(b.N), p.name+"-ms")
-		b.ReportMetric(pageCPU[k].Seconds()*1000/float64(b.N), p.name+"-cpu-ms")
+		b.ReportMetric(perCall(pageWall[k]), p.name+"-ms")
+		b.ReportMetric(perCall(pageCPU[k]), p.name+"-cpu-ms")
+		if dbc != nil {
+			b.ReportMetric(perCall(pageDB[k]), p.name+"-db-cpu-ms")
+		}
 	}
-	var worstWall, worstCPU float64
+	var worstWall, worstCPU, worstDB, worstServer float64
 	worstSize := 0
 	for k, c := range calls {
-		w, u := wall[k].Seconds()*1000/float64(b.N), cpu[k].Seconds()*1000/float64(b.N)
+		w, u, d := perCall(wall[k]), perCall(cpu[k]), perCall(dbCPU[k])
 		b.ReportMetric(w, c.name+"-ms")
 		b.ReportMetric(u, c.name+"-cpu-ms")
+		if dbc != nil {
+			b.ReportMetric(d, c.name+"-db-cpu-ms")
+		}
 		b.ReportMetric(float64(size[k])/1000, c.name+"-kB")
+		if dealsOwn[c.name] {
+			continue
+		}
 		worstWall, worstCPU, worstSize = max(worstWall, w), max(worstCPU, u), max(worstSize, size[k])
+		worstDB, worstServer = max(worstDB, d), max(worstServer, u+d)
 	}
 	b.ReportMetric(worstWall, "worst-ms")
 	b.ReportMetric(worstCPU, "worst-cpu-ms")
+	if dbc != nil {
+		// On PostgreSQL a call's server time is this process's CPU and the database's.
+		b.ReportMetric(worstDB, "worst-db-cpu-ms")
+		b.ReportMetric(worstServer, "worst-server-cpu-ms")
+		b.ReportMetric(worstServer*1e6/float64(yard.Nanoseconds()), "worst-server-cpu-in-deals")
+	}
 	// The yardstick, timed in this run: the CPU of one random deal of the engine, and the worst
 	// call's CPU in such deals, which the machine's load moves less than milliseconds.
 	b.ReportMetric(float64(yard.Nanoseconds())/1e3, "yardstick-cpu-µs/deal")
