@@ -2,6 +2,8 @@ package wire
 
 import (
 	"errors"
+	"maps"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -63,10 +65,42 @@ func RequestFromProto(req *tappv1.DecisionRequest) *DecodedRequest {
 // errSlowPath sends a request down the reference path.
 var errSlowPath = errors.New("not in the arena's encoding")
 
+// decoded is a request, its observation and room for the lists of a typical request, in one
+// allocation: the fast path allocates it, the request's strings (one copy of the bytes that
+// hold them) and whatever outgrows the room, instead of two dozen small objects (the Go SDK
+// decodes every request a bot is sent; issue 31).
+type decoded struct {
+	req     DecodedRequest
+	obs     engine.Observation
+	legal   [legalRoom]string
+	actions [legalRoom]engine.Action
+	history [historyRoom]engine.Move
+	bids    [bidRoom]engine.Move
+	tricks  [trickRoom]engine.Trick
+}
+
+// The room in a decoded for its lists: a request's legal actions (a hand's cards, or the
+// bids open), the moves of a deal, its bids and its tricks. Longer lists grow as appends do.
+const (
+	legalRoom   = 16
+	historyRoom = 48
+	bidRoom     = 16
+	trickRoom   = 12
+)
+
+// span is where a string field's bytes are in a request.
+type span struct{ at, n int }
+
 // decodeRequestFast reads a request as the arena writes it; false when it is not one.
 func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
-	r := &DecodedRequest{}
+	d := &decoded{}
+	r := &d.req
 	var obsBytes []byte
+	var gameID, requestID span
+	var legalRoomSpans [legalRoom]span
+	legal := legalRoomSpans[:0]
+	strEnd := 0 // the strings are copied once, up to where the last one ends
+	whole := b
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -87,15 +121,24 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 		if n < 0 {
 			return nil, false
 		}
+		at := len(whole) - len(b) + n - len(v) // where v starts in whole
 		b = b[n:]
 		switch num {
-		case wf.ReqGameID:
-			r.GameID = string(v)
-		case wf.ReqRequestID:
-			r.RequestID = string(v)
+		case wf.ReqGameID, wf.ReqRequestID, wf.ReqLegal:
+			if !utf8.Valid(v) {
+				return nil, false
+			}
+			sp := span{at, len(v)}
+			strEnd = at + len(v)
+			switch num {
+			case wf.ReqGameID:
+				gameID = sp
+			case wf.ReqRequestID:
+				requestID = sp
+			default:
+				legal = append(legal, sp)
+			}
 		case wf.ReqDecision:
-		case wf.ReqLegal:
-			r.Legal = append(r.Legal, string(v))
 		case wf.ReqDeadline:
 			t, err := decodeTime(v)
 			if err != nil {
@@ -121,23 +164,29 @@ func decodeRequestFast(b []byte) (*DecodedRequest, bool) {
 			return nil, false
 		}
 	}
-	if !utf8.ValidString(r.GameID) || !utf8.ValidString(r.RequestID) {
-		return nil, false
-	}
-	for _, l := range r.Legal {
-		if !utf8.ValidString(l) {
-			return nil, false
+	text := string(whole[:strEnd])
+	r.GameID = text[gameID.at : gameID.at+gameID.n]
+	r.RequestID = text[requestID.at : requestID.at+requestID.n]
+	if len(legal) > 0 {
+		r.Legal = d.legal[:0]
+		for _, sp := range legal {
+			r.Legal = append(r.Legal, text[sp.at:sp.at+sp.n])
 		}
 	}
-	o, err := decodeObservation(obsBytes)
-	if err != nil {
+	o := &d.obs
+	if err := decodeObservation(obsBytes, d); err != nil {
 		return nil, false
 	}
-	o.Legal = make([]engine.Action, len(r.Legal))
-	for i, text := range r.Legal {
-		if c, ok := cardOfText(text); ok {
+	if len(r.Legal) <= legalRoom {
+		o.Legal = d.actions[:len(r.Legal)]
+	} else {
+		o.Legal = make([]engine.Action, len(r.Legal))
+	}
+	for i, sp := range legal {
+		v := whole[sp.at : sp.at+sp.n]
+		if c, ok := cardOf(v); ok && c != engine.NoCard {
 			o.Legal[i] = engine.CardAction(c)
-		} else if o.Legal[i], err = engine.ParseAction(text); err != nil {
+		} else if o.Legal[i], ok = legalActions.of(v); !ok {
 			return nil, false
 		}
 	}
@@ -229,23 +278,24 @@ func decodeTime(b []byte) (time.Time, error) {
 // engine's observation. Anything else — out of order, unknown, malformed, or a value the
 // reference path would refuse (an unknown card, a repeated one) — is errSlowPath, and the
 // reference path says what is wrong.
-func decodeObservation(b []byte) (*engine.Observation, error) {
+func decodeObservation(b []byte, d *decoded) error {
 	// What the arena leaves out when empty reads as cardFrom, wf.SuitFrom and wf.ContractFrom read "".
-	o := &engine.Observation{Called: engine.NoCard, Given: engine.NoCard, Trump: engine.NoSuit, Contract: engine.NoContract}
+	o := &d.obs
+	*o = engine.Observation{Called: engine.NoCard, Given: engine.NoCard, Trump: engine.NoSuit, Contract: engine.NoContract}
 	var hasRules, hasCurrent bool
 	var voids, played, taken, sizes int
 	last := protowire.Number(0)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 || num < last || num == last && !repeatedObservationField(num) {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 		last = num
 		b = b[n:]
 		if typ == protowire.VarintType {
 			v, m := protowire.ConsumeVarint(b)
 			if m < 0 {
-				return nil, errSlowPath
+				return errSlowPath
 			}
 			b = b[m:]
 			x := int(int32(v))
@@ -269,16 +319,16 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 			case wf.ObsForcedRamsch:
 				o.Options.ForcedRamsch = v != 0
 			default:
-				return nil, errSlowPath
+				return errSlowPath
 			}
 			continue
 		}
 		if typ != protowire.BytesType {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 		v, m := protowire.ConsumeBytes(b)
 		if m < 0 {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 		b = b[m:]
 		var ok bool
@@ -289,7 +339,7 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 		case wf.ObsHand:
 			o.Hand, ok = withCard(o.Hand, v)
 		case wf.ObsBids:
-			o.Bids, ok = appendMove(o.Bids, v)
+			o.Bids, ok = appendMove(withRoom(o.Bids, d.bids[:0]), v)
 		case wf.ObsContract:
 			o.Contract, ok = contractOf(v)
 		case wf.ObsTrump:
@@ -307,7 +357,7 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 		case wf.ObsTricks:
 			var t engine.Trick
 			if t, ok = trickOf(v); ok {
-				o.Tricks = append(o.Tricks, t)
+				o.Tricks = append(withRoom(o.Tricks, d.tricks[:0]), t)
 			}
 		case wf.ObsCurrent:
 			o.Current, ok = trickOf(v)
@@ -317,10 +367,7 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 		case wf.ObsHandSizes:
 			sizes, ok = packedInto(o.HandSizes[:], sizes, v)
 		case wf.ObsHistory:
-			if o.History == nil {
-				o.History = make([]engine.Move, 0, 48)
-			}
-			o.History, ok = appendMove(o.History, v)
+			o.History, ok = appendMove(withRoom(o.History, d.history[:0]), v)
 		case wf.ObsDealt:
 			o.Dealt, ok = withCard(o.Dealt, v)
 		case wf.ObsVoids:
@@ -335,20 +382,23 @@ func decodeObservation(b []byte) (*engine.Observation, error) {
 			}
 		}
 		if !ok {
-			return nil, errSlowPath
+			return errSlowPath
 		}
 	}
 	if !hasRules || !hasCurrent {
-		return nil, errSlowPath // the arena always sends both
+		return errSlowPath // the arena always sends both
 	}
 	// movesFrom gives empty lists, not nil ones.
-	if o.History == nil {
-		o.History = []engine.Move{}
+	o.History, o.Bids = withRoom(o.History, d.history[:0]), withRoom(o.Bids, d.bids[:0])
+	return nil
+}
+
+// withRoom is list, or room (of a decoded) for a list not started yet.
+func withRoom[T any](list, room []T) []T {
+	if list == nil {
+		return room
 	}
-	if o.Bids == nil {
-		o.Bids = []engine.Move{}
-	}
-	return o, nil
+	return list
 }
 
 func repeatedObservationField(num protowire.Number) bool {
@@ -404,15 +454,6 @@ func cardOf(v []byte) (engine.Card, bool) {
 	return c - 1, c != 0
 }
 
-// cardOfText is cardOf for a non-empty string.
-func cardOfText(text string) (engine.Card, bool) {
-	if len(text) != 2 {
-		return engine.NoCard, false
-	}
-	c := cardCodes[uint16(text[0])<<8|uint16(text[1])]
-	return c - 1, c != 0
-}
-
 // cardCodes maps a card's two letters, in either case, to the card plus one (0: no card).
 var cardCodes = func() *[1 << 16]engine.Card {
 	var t [1 << 16]engine.Card
@@ -428,9 +469,24 @@ var cardCodes = func() *[1 << 16]engine.Card {
 }()
 
 func contractOf(v []byte) (engine.Contract, bool) {
-	c, err := wf.ContractFrom(string(v))
+	if c, ok := contractNames[string(v)]; ok { // the lookup makes no string
+		return c, true
+	}
+	c, err := wf.ContractFrom(string(v)) // another letter case
 	return c, err == nil
 }
+
+// contractNames are the contracts' ids as the arena writes them (wf.ContractText).
+var contractNames = func() map[string]engine.Contract {
+	m := map[string]engine.Contract{}
+	for c := range engine.Contract(engine.NumContracts) {
+		text := wf.ContractText(c)
+		if back, err := wf.ContractFrom(text); err == nil && back == c {
+			m[text] = c
+		}
+	}
+	return m
+}()
 
 func suitOf(v []byte) (engine.Suit, bool) {
 	s, err := wf.SuitFrom(string(v))
@@ -517,13 +573,66 @@ func appendMove(list []engine.Move, b []byte) ([]engine.Move, bool) {
 	if c, ok := cardOf(action); ok && c != engine.NoCard {
 		mv.Action = engine.CardAction(c)
 	} else {
-		a, err := wf.ActionFrom(string(action))
-		if err != nil || !utf8.Valid(action) {
+		a, ok := moveActions.of(action)
+		if !ok {
 			return list, false
 		}
 		mv.Action = a
 	}
 	return append(list, mv), true
+}
+
+// actionTexts is a cache of the actions that are not a card, read by wf.ActionFrom (a move's
+// action) and by engine.ParseAction (a legal action): a bot is sent the same few dozen (bids,
+// trumps, calls) over and over, and either function takes a string, which reading it from a
+// request's bytes allocated.
+var (
+	moveActions  = actionCache{parse: wf.ActionFrom}
+	legalActions = actionCache{parse: engine.ParseAction}
+)
+
+// actionCache remembers what parse read from each text, copy on write, for up to
+// maxActionTexts texts.
+type actionCache struct {
+	parse func(string) (engine.Action, error)
+	m     atomic.Pointer[map[string]engine.Action]
+	mu    sync.Mutex
+}
+
+// maxActionTexts bounds an actionCache: the notation's actions are fewer, but each is also
+// read in other letter cases.
+const maxActionTexts = 512
+
+// of reads an action's notation as parse does; false for anything parse refuses or that is
+// not UTF-8.
+func (c *actionCache) of(v []byte) (engine.Action, bool) {
+	if m := c.m.Load(); m != nil {
+		if a, ok := (*m)[string(v)]; ok { // the lookup makes no string
+			return a, true
+		}
+	}
+	text := string(v)
+	a, err := c.parse(text)
+	if err != nil || !utf8.ValidString(text) {
+		return a, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	size := 0
+	if old != nil {
+		size = len(*old)
+	}
+	if size >= maxActionTexts {
+		return a, true
+	}
+	next := make(map[string]engine.Action, size+1)
+	if old != nil {
+		maps.Copy(next, *old)
+	}
+	next[text] = a
+	c.m.Store(&next)
+	return a, true
 }
 
 // trickOf reads a Trick message as trickFrom does for a present one.

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"time"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -74,4 +75,27 @@ func EncodeAnswer(a *tappv1.Answer) []byte {
 		b = protoappend.Close(b, m)
 	}
 	return protoappend.Close(b, outer)
+}
+
+// AppendAnswer appends the ConnectRequest that carries an answer with these fields, the bytes
+// EncodeAnswer writes for the Answer with think_time durationpb.New(think), or without
+// think_time when think is not positive: the Go SDK's way, with no messages built.
+func AppendAnswer(b []byte, gameID, requestID, action string, think time.Duration) []byte {
+	b, outer := protoappend.Open(b, wf.RequestAnswer)
+	b = protoappend.String(b, wf.AnswerGameID, gameID)
+	b = protoappend.String(b, wf.AnswerRequestID, requestID)
+	b = protoappend.String(b, wf.AnswerAction, action)
+	if think > 0 {
+		var m int
+		b, m = protoappend.Open(b, wf.AnswerThinkTime)
+		b = protoappend.Int(b, wf.TimeSeconds, int64(think/time.Second))
+		b = protoappend.Int(b, wf.TimeNanos, int64(think%time.Second))
+		b = protoappend.Close(b, m)
+	}
+	return protoappend.Close(b, outer)
+}
+
+// AnswerSize is room enough for AppendAnswer's bytes: the strings and at most 32 more.
+func AnswerSize(gameID, requestID, action string) int {
+	return 32 + len(gameID) + len(requestID) + len(action)
 }

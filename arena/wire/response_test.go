@@ -30,3 +30,22 @@ func TestEncodeAnswerIsProtoMarshal(t *testing.T) {
 		}
 	}
 }
+
+// AppendAnswer writes what EncodeAnswer writes for the same answer, the think time as
+// durationpb.New makes it, none when it is not positive.
+func TestAppendAnswerIsEncodeAnswer(t *testing.T) {
+	t.Parallel()
+	for _, think := range []time.Duration{0, -time.Second, 1, 3 * time.Microsecond, 1500 * time.Millisecond, 2 * time.Second, 90 * time.Minute} {
+		for _, action := range []string{"HA", "solo:C", ""} {
+			a := &tappv1.Answer{GameId: "m-1/7", RequestId: "r12", Action: action}
+			if think > 0 {
+				a.ThinkTime = durationpb.New(think)
+			}
+			want := EncodeAnswer(a)
+			got := AppendAnswer(make([]byte, 0, AnswerSize(a.GameId, a.RequestId, a.Action)), a.GameId, a.RequestId, a.Action, think)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%v, think %v: appended %x, want %x", a, think, got, want)
+			}
+		}
+	}
+}

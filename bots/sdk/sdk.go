@@ -24,7 +24,6 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tapparena/tapp/arena/wire"
 	"github.com/tapparena/tapp/arena/wire/grpccodec"
@@ -276,8 +275,8 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	run := &deciders{idle: make(chan *wire.DecodedRequest), done: sctx.Done()}
 	run.decide = func(req *wire.DecodedRequest) { c.decide(sctx, slots, req, out) }
 
+	var raw grpccodec.Raw // its bytes are reused: everything decoded from them is a copy
 	for {
-		var raw grpccodec.Raw
 		err := stream.RecvMsg(&raw)
 		var (
 			msg *tappv1.ConnectResponse
@@ -322,7 +321,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 				slog.String("rule", r.GetRuleId()), slog.String("reason", r.GetReason()))
 			// Correct once with the first legal action while the request is still open.
 			if legal, ok := open.takeRetry(r.GetGameId(), r.GetRequestId()); ok {
-				out.send(&tappv1.Answer{GameId: r.GetGameId(), RequestId: r.GetRequestId(), Action: legal})
+				out.send(r.GetGameId(), r.GetRequestId(), legal, 0)
 			}
 		case *tappv1.ConnectResponse_Fallback:
 			f := m.Fallback
@@ -344,13 +343,19 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 type answerLine struct {
 	mu     sync.Mutex
 	stream tappv1.BotService_ConnectClient
+	msg    grpccodec.Encoded // reused under mu: gRPC keeps only the Body (a new one each time) once SendMsg returns
 	failed chan error
 	cancel context.CancelFunc
 }
 
-func (l *answerLine) send(a *tappv1.Answer) {
+// send sends an answer (with the bot's thinking time, none when not positive), encoded in
+// one allocation.
+func (l *answerLine) send(gameID, requestID, action string, think time.Duration) {
+	body := wire.AppendAnswer(make([]byte, 0, wire.AnswerSize(gameID, requestID, action)), gameID, requestID, action, think)
 	l.mu.Lock()
-	err := l.stream.SendMsg(&grpccodec.Encoded{Body: wire.EncodeAnswer(a)})
+	l.msg.Body = body
+	err := l.stream.SendMsg(&l.msg)
+	l.msg.Body = nil
 	l.mu.Unlock()
 	if err != nil {
 		select {
@@ -404,23 +409,11 @@ func (d *deciders) work(req *wire.DecodedRequest) {
 // the margin) comes. The bot runs on this goroutine, once it has one of the slots; a timer
 // sends the fallback in time and gives the slot back, even if the bot never returns.
 func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.DecodedRequest, out *answerLine) {
-	legal := req.Legal
-	if len(legal) == 0 {
+	if len(req.Legal) == 0 {
 		return
 	}
-	var answered atomic.Bool
-	answer := func(action string, think time.Duration) bool {
-		if !answered.CompareAndSwap(false, true) {
-			return false
-		}
-		a := &tappv1.Answer{GameId: req.GameID, RequestId: req.RequestID, Action: action}
-		if think > 0 {
-			a.ThinkTime = durationpb.New(think)
-		}
-		out.send(a)
-		return true
-	}
-	fallback := legal[0]
+	d := &decision{c: c, ctx: ctx, req: req, out: out, slots: slots}
+	fallback := req.Legal[0]
 	deadline := req.Deadline
 	if deadline.IsZero() {
 		deadline = time.Now().Add(time.Second)
@@ -434,57 +427,105 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	}
 	dctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
-	var holdsSlot atomic.Bool
-	freeSlot := func() {
-		if holdsSlot.CompareAndSwap(true, false) {
-			<-slots
-		}
-	}
-	guard := context.AfterFunc(dctx, func() {
-		if ctx.Err() == nil && answer(fallback, 0) {
-			c.log.Warn("bot too slow, answering the first legal action before the deadline", slog.String("request", req.RequestID))
-		}
-		freeSlot()
-	})
-	defer guard()
-	defer freeSlot()
-	// Leaving at the deadline, answer here: the guard may not have started yet, and leaving
-	// stops it.
+	// The guard: a timer of its own (not context.AfterFunc on dctx, which cost a registration
+	// with dctx per decision); when the session ends first, nothing is to be answered.
+	guard := time.AfterFunc(time.Until(end), d.guard)
+	defer guard.Stop()
+	defer d.freeSlot()
+	// A free slot is taken at once (without dctx.Done, whose channel is made when first asked
+	// for); else leaving at the deadline, answer here: the guard may not have started yet, and
+	// leaving stops it.
 	select {
 	case slots <- struct{}{}:
-		holdsSlot.Store(true)
-	case <-dctx.Done():
-		answer(fallback, 0)
-		return
+		d.holdsSlot.Store(true)
+	default:
+		select {
+		case slots <- struct{}{}:
+			d.holdsSlot.Store(true)
+		case <-dctx.Done():
+			d.answer(fallback, 0)
+			return
+		}
 	}
 	if dctx.Err() != nil {
-		answer(fallback, 0)
+		d.answer(fallback, 0)
 		return
 	}
 	obs := req.Observation
 	if req.Err != nil {
 		c.log.Error("unreadable observation, answering the first legal action", slog.Any("error", req.Err))
-		answer(fallback, 0)
+		d.answer(fallback, 0)
 		return
 	}
 	start := time.Now()
 	a, err := c.callBot(bots.WithClock(dctx, clock), obs)
 	think := time.Since(start)
 	switch {
-	case answered.Load():
+	case d.answered.Load():
 		return // too late: the guard answered already
 	case err != nil:
 		c.log.Error("bot failed, answering the first legal action", slog.Any("error", err), slog.String("request", req.RequestID))
-		answer(fallback, 0)
+		d.answer(fallback, 0)
 		return
+	}
+	if text, ok := legalText(req, a); ok {
+		d.answer(text, think)
+		return
+	}
+	c.log.Error("bot chose an illegal action, answering the first legal one", slog.String("chosen", a.String()), slog.Any("legal", req.Legal))
+	d.answer(fallback, 0)
+}
+
+// legalText is the arena's text of the legal action a, if it is one: the one the arena
+// listed for an action equal to a (no text is made), or else a's notation if the arena
+// listed that.
+func legalText(req *wire.DecodedRequest, a engine.Action) (string, bool) {
+	if obs := req.Observation; obs != nil && len(obs.Legal) == len(req.Legal) {
+		for i, l := range obs.Legal {
+			if l == a {
+				return req.Legal[i], true
+			}
+		}
 	}
 	text := a.String()
-	if slices.Contains(legal, text) {
-		answer(text, think)
-		return
+	return text, slices.Contains(req.Legal, text)
+}
+
+// decision is one request being decided: whether it is answered yet (by the bot, or for it
+// by the guard) and whether it holds one of the session's slots; one allocation for what
+// closures over the request cost several.
+type decision struct {
+	c         *client
+	ctx       context.Context // the session's
+	req       *wire.DecodedRequest
+	out       *answerLine
+	slots     chan struct{}
+	answered  atomic.Bool
+	holdsSlot atomic.Bool
+}
+
+// answer sends the answer unless one was sent already; false then.
+func (d *decision) answer(action string, think time.Duration) bool {
+	if !d.answered.CompareAndSwap(false, true) {
+		return false
 	}
-	c.log.Error("bot chose an illegal action, answering the first legal one", slog.String("chosen", text), slog.Any("legal", legal))
-	answer(fallback, 0)
+	d.out.send(d.req.GameID, d.req.RequestID, action, think)
+	return true
+}
+
+func (d *decision) freeSlot() {
+	if d.holdsSlot.CompareAndSwap(true, false) {
+		<-d.slots
+	}
+}
+
+// guard answers the first legal action for a bot still thinking at the end of its time,
+// and gives its slot back.
+func (d *decision) guard() {
+	if d.ctx.Err() == nil && d.answer(d.req.Legal[0], 0) {
+		d.c.log.Warn("bot too slow, answering the first legal action before the deadline", slog.String("request", d.req.RequestID))
+	}
+	d.freeSlot()
 }
 
 // spendsBank reports whether b manages its time from its clock and may spend the bank.

@@ -396,8 +396,15 @@ type Accumulator struct {
 	bySource map[LeagueRules]*rating.SourceSums
 	sources  map[sourceKey]*sourceState
 	order    []sourceKey
-	// matchSources lists the sources each match has complete units in.
+	// first holds the first rating.SampleSources sources of each league and rule set by key
+	// (the skewness sample, Sums.Sample), kept as sources come: a board of the memory store,
+	// taken for every point of the rating history, sorted every source's key before.
+	first map[LeagueRules][]string
+	// matchSources lists the sources each match has complete units in; matchHas holds the
+	// same as a set (a match's list was searched for every unit it completed: quadratic in
+	// the deals of a long match without duplicates, whose every deal is a source).
 	matchSources map[string][]sourceKey
+	matchHas     map[matchSource]bool
 	// Unit keys the deal sources by (match, group) instead: every unit its own source, as the
 	// variance was clustered before deal sources (the calibration's comparison).
 	UnitSources bool
@@ -420,6 +427,11 @@ type sourceKey struct {
 	source string
 }
 
+type matchSource struct {
+	match string
+	sourceKey
+}
+
 // sourceState is one deal source: its cell per composition (key) and its complete units.
 type sourceState struct {
 	cells map[string]*rating.Cell
@@ -435,7 +447,7 @@ type sourceUnit struct {
 func NewAccumulator() *Accumulator {
 	return &Accumulator{Sums: NewSums(), open: map[groupKey]*openGroup{}, openScopes: map[Scope]int{},
 		bySource: map[LeagueRules]*rating.SourceSums{}, sources: map[sourceKey]*sourceState{},
-		matchSources: map[string][]sourceKey{}}
+		matchSources: map[string][]sourceKey{}, matchHas: map[matchSource]bool{}}
 }
 
 // AddDeal adds one stored deal of the match.
@@ -508,6 +520,7 @@ func (a *Accumulator) addUnit(sc Scope, source, match string, comp []string, dea
 		st = &sourceState{cells: map[string]*rating.Cell{}}
 		a.sources[k] = st
 		a.order = append(a.order, k)
+		a.keepFirst(lr, source)
 	}
 	ss := a.bySource[lr]
 	if ss == nil {
@@ -515,10 +528,9 @@ func (a *Accumulator) addUnit(sc Scope, source, match string, comp []string, dea
 		a.bySource[lr] = ss
 	}
 	ChangeCell(ss, st.cells, rating.Cell{Bots: comp, Deals: deals, Net: net})
-	if ms := a.matchSources[match]; len(ms) == 0 || ms[len(ms)-1] != k {
-		if !slices.Contains(ms, k) {
-			a.matchSources[match] = append(ms, k)
-		}
+	if ms := (matchSource{match, k}); !a.matchHas[ms] {
+		a.matchHas[ms] = true
+		a.matchSources[match] = append(a.matchSources[match], k)
 	}
 	st.units = append(st.units, sourceUnit{match: match, cell: rating.Cell{Bots: comp, Deals: deals, Net: slices.Clone(net)}})
 }
@@ -603,17 +615,13 @@ func (a *Accumulator) Finish(skip func(match string) bool) *Sums {
 // and rule sets keep selects, the units of the matches skip selects left out (a source left
 // without cells is left out).
 func (a *Accumulator) sample(keep func(LeagueRules) bool, skip func(string) bool) map[LeagueRules]map[string][]rating.Cell {
-	keys := map[LeagueRules][]string{}
-	for _, k := range a.order {
-		if keep(k.LeagueRules) {
-			keys[k.LeagueRules] = append(keys[k.LeagueRules], k.source)
-		}
-	}
 	out := map[LeagueRules]map[string][]rating.Cell{}
-	for lr, ks := range keys {
-		slices.Sort(ks)
+	for lr, ks := range a.first {
+		if !keep(lr) {
+			continue
+		}
 		out[lr] = map[string][]rating.Cell{}
-		for _, key := range ks[:min(len(ks), rating.SampleSources)] {
+		for _, key := range ks {
 			st := a.sources[sourceKey{lr, key}]
 			var cells []rating.Cell
 			if skip == nil {
@@ -636,6 +644,23 @@ func (a *Accumulator) sample(keep func(LeagueRules) bool, skip func(string) bool
 		}
 	}
 	return out
+}
+
+// keepFirst takes a new source of lr into the first sources by key (a.first).
+func (a *Accumulator) keepFirst(lr LeagueRules, source string) {
+	ks := a.first[lr]
+	if len(ks) == rating.SampleSources && source >= ks[len(ks)-1] {
+		return
+	}
+	i, _ := slices.BinarySearch(ks, source)
+	ks = slices.Insert(ks, i, source)
+	if len(ks) > rating.SampleSources {
+		ks = ks[:rating.SampleSources]
+	}
+	if a.first == nil {
+		a.first = map[LeagueRules][]string{}
+	}
+	a.first[lr] = ks
 }
 
 // mergeCells merges cells of one composition (sorted bots, nets in that order), in key order.

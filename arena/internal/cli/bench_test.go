@@ -101,13 +101,16 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *ec
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	cpu0 := processesCPU(cmds)
+	var mem0, mem1 runtime.MemStats
+	runtime.ReadMemStats(&mem0)
+	cpu0, arena0 := processesCPU(cmds), processesCPU(nil)
 	start := time.Now()
 	if _, err := a.Runner.Run(ctx, mt); err != nil {
 		b.Fatal(err)
 	}
 	elapsed := time.Since(start)
-	cpu := processesCPU(cmds) - cpu0
+	cpu, arenaCPU := processesCPU(cmds)-cpu0, processesCPU(nil)-arena0
+	runtime.ReadMemStats(&mem1)
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "deals/s")
 	deals, err := st.Deals(ctx, mt.ID)
@@ -121,6 +124,11 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *ec
 	if decisions > 0 {
 		perDecision := cpu / time.Duration(decisions)
 		b.ReportMetric(float64(perDecision.Nanoseconds())/1e3, "cpu-µs/decision")
+		// The same apart: the arena's process (the store in it) and the bots' processes, and
+		// the arena's allocations (its garbage collector's work) per decision.
+		b.ReportMetric(float64((arenaCPU/time.Duration(decisions)).Nanoseconds())/1e3, "arena-cpu-µs/decision")
+		b.ReportMetric(float64(((cpu-arenaCPU)/time.Duration(decisions)).Nanoseconds())/1e3, "bots-cpu-µs/decision")
+		b.ReportMetric(float64(mem1.Mallocs-mem0.Mallocs)/float64(decisions), "arena-allocs/decision")
 		if echo != nil {
 			// The same round trips in flight over bare gRPC, in this run just before: the rate of
 			// decisions against the echo's round trips, and the CPU of each against the echo's.

@@ -117,7 +117,7 @@ func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int
 	t.s("tapp ").cards(rec.Deal.Tapp).s("\noptions pot ").n(rec.Options.Pot).s(" forced_ramsch ").flag(rec.Options.ForcedRamsch).
 		s("\nmoves ").n(len(rec.Moves))
 	for _, m := range rec.Moves {
-		t.s(" ").s(m.String())
+		t.s(" ").s(m.Seat.String()).s(":").s(m.Action.String()) // m.String(), without building it
 	}
 	t.s("\n")
 	for _, x := range byIndex(rec.Decisions) {

@@ -28,7 +28,7 @@ func AppendRequest(b []byte, r *referee.Request) []byte {
 	b = protoappend.String(b, wf.ReqRequestID, r.RequestID)
 	b = protoappend.Int(b, wf.ReqDecision, int64(o.Decision))
 	for _, a := range r.Legal {
-		b = protoappend.Text(b, wf.ReqLegal, a.String())
+		b = protoappend.Text(b, wf.ReqLegal, actionString(a))
 	}
 	secs, nanos := r.Deadline.Unix(), r.Deadline.Nanosecond()
 	b, m := protoappend.Open(b, wf.ReqDeadline)
@@ -39,13 +39,13 @@ func AppendRequest(b []byte, r *referee.Request) []byte {
 	b = protoappend.Int(b, wf.TimeSeconds, int64(r.OverageLeft/time.Second))
 	b = protoappend.Int(b, wf.TimeNanos, int64(r.OverageLeft%time.Second))
 	b = protoappend.Close(b, m)
-	b, m = protoappend.Open(b, wf.ReqObservation)
+	b, m = protoappend.OpenLong(b, wf.ReqObservation) // 128 bytes to 16 KiB: its length is not moved
 	rules := r.Rules
 	if rules == "" {
 		rules = o.Rules.String()
 	}
 	b = appendObservation(b, o, rules)
-	b = protoappend.Close(b, m)
+	b = protoappend.CloseLong(b, m)
 	for i := range r.Events {
 		b, m = protoappend.Open(b, wf.ReqEvents)
 		b = AppendEvent(b, &r.Events[i], r.FirstEvent+i, 0)
@@ -136,6 +136,15 @@ func eventPlayers(e *engine.Event, players, guess int) int {
 		return 4
 	}
 	return guess
+}
+
+// actionString is a.String() (a legal action's notation, never a hidden card), without
+// building a string for a bid with a suit.
+func actionString(a engine.Action) string {
+	if a.Kind == engine.ActBid || a.Kind == engine.ActTrump {
+		return wf.ActionText(a)
+	}
+	return a.String()
 }
 
 // suitsNames holds the notation of every set of suits (a seat's voids), in suit order.

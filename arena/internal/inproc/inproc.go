@@ -66,14 +66,20 @@ type Conn struct {
 	bot    bots.Bot
 	record bool
 	size   atomic.Int64 // the size of the last request encoded, to allocate the next one at once
+	epoch  time.Time    // when the line was made: the clock is read as time since (now)
 }
 
 var _ referee.Direct = (*Conn)(nil)
 
 // NewConn returns a line to b; with record, requests are encoded for the record.
 func NewConn(b bots.Bot, record bool) *Conn {
-	return &Conn{bot: b, record: record}
+	return &Conn{bot: b, record: record, epoch: time.Now()}
 }
+
+// now is the time now from the monotonic clock alone (time.Since the line was made, half
+// the cost of time.Now): the referee times a decision by the monotonic clock, and a bot's
+// answer is timed twice a decision.
+func (c *Conn) now() time.Time { return c.epoch.Add(time.Since(c.epoch)) }
 
 // Open implements referee.Conn: an in-process bot answers when asked (Decide), never on a
 // channel.
@@ -91,24 +97,23 @@ func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return 
 // the request's deadline plus the overage left, and carrying both (bots.ClockOf). A bot that
 // fails or answers no legal action gets the first legal one answered for it, as the Go SDK
 // does.
-func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, time.Time, error) {
+func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, error) {
 	var sent []byte
 	var handed time.Time // zero: handed over when asked, with nothing encoded before
 	if c.record {
 		sent = encode.AppendRequest(make([]byte, 0, c.size.Load()+256), req)
 		c.size.Store(int64(len(sent)))
-		handed = time.Now()
+		handed = c.now()
 	}
 	ctx := contexts.Get().(*deadlineContext)
 	ctx.deadline = req.Deadline.Add(req.OverageLeft)
 	ctx.clock = bots.Clock{Deadline: req.Deadline, Overage: req.OverageLeft}
 	a, err := c.call(ctx, req.Observation)
-	at := time.Now()
 	ctx.stop()
 	if a = a.Canonical(); err != nil || !legal(req.Legal, a) {
 		a = req.Legal[0]
 	}
-	return sent, a, handed, at, nil
+	return sent, a, handed, nil
 }
 
 // Encodes implements referee.Direct: requests are encoded with Record.

@@ -296,10 +296,14 @@ func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
 
 // BenchmarkInProcessDeals plays modern deals among three in-process random bots, as many
 // tables at once as there are cores (-cpu 1: one core), and reports deals/s and the CPU of a
-// deal (no store: the referee, the engine, the bots and, with record, the encoding of every
-// request for its record). Its yardstick, timed in the same run after it: the engine's own
-// random deal (the loop of engine.BenchmarkRandomDeal, on one reused State), whose CPU per deal
-// it reports as engine-cpu-µs/deal and the ratio as x-engine.
+// deal (no store: the referee, the engine and the bots). record=false is `tapp match
+// --in-process --no-records`: nothing encoded, no request or answer kept (Table.Unrecorded);
+// record=true encodes every request for its record, as `tapp match --in-process` does. Its
+// yardstick, timed in the same run: the engine's own random deal (the loop of
+// engine.BenchmarkRandomDeal, on one reused State), played in rounds that alternate with the
+// in-process deals' (yardstickRound deals each), so that a change of the host's load falls on
+// both alike; it reports the engine's CPU per deal as engine-cpu-µs/deal, the ratio as
+// x-engine, and the rate a core would have as deals/s/core (10⁶ / CPU-µs a deal).
 func BenchmarkInProcessDeals(b *testing.B) {
 	asTheProgramCollects(b)
 	for _, record := range []bool{false, true} {
@@ -313,39 +317,92 @@ func BenchmarkInProcessDeals(b *testing.B) {
 			for s := range players {
 				players[s] = referee.Player{Bot: fmt.Sprint("b", s), Conn: conns[s], Clock: clocks[s]}
 			}
-			var next atomic.Int64
-			var wg sync.WaitGroup
+			yard := newYardstick()
+			var cpu time.Duration
+			var wall time.Duration
 			b.ResetTimer()
-			start, cpu0 := time.Now(), cpuTime()
-			for range runtime.GOMAXPROCS(0) {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for {
-						n := int(next.Add(1)) - 1
-						if n >= b.N {
-							return
+			for first := 0; first < b.N; first += yardstickRound {
+				last := min(first+yardstickRound, b.N)
+				var next atomic.Int64
+				next.Store(int64(first))
+				var wg sync.WaitGroup
+				start, cpu0 := time.Now(), cpuTime()
+				for range runtime.GOMAXPROCS(0) {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for {
+							n := int(next.Add(1)) - 1
+							if n >= last {
+								return
+							}
+							if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "bench", Number: n, Rules: r,
+								Deal: engine.DealFromSeed(r, 1, uint64(n)), Players: players, TimeControl: clock, Unrecorded: !record}); err != nil {
+								b.Error(err)
+								return
+							}
 						}
-						if _, err := referee.Play(context.Background(), &referee.Table{MatchID: "bench", Number: n, Rules: r,
-							Deal: engine.DealFromSeed(r, 1, uint64(n)), Players: players, TimeControl: clock}); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				}()
+					}()
+				}
+				wg.Wait()
+				wall, cpu = wall+time.Since(start), cpu+cpuTime()-cpu0
+				b.StopTimer()
+				yard.play(last - first)
+				b.StartTimer()
 			}
-			wg.Wait()
-			wall, cpu := time.Since(start), cpuTime()-cpu0
 			b.StopTimer()
 			perDeal := float64(cpu.Microseconds()) / float64(b.N)
-			engineDeal := engineCPUPerDeal(b.N)
+			engineDeal := yard.perDeal()
 			b.ReportMetric(float64(b.N)/wall.Seconds(), "deals/s")
+			b.ReportMetric(1e6/perDeal, "deals/s/core")
 			b.ReportMetric(perDeal, "cpu-µs/deal")
 			b.ReportMetric(engineDeal, "engine-cpu-µs/deal")
 			b.ReportMetric(perDeal/engineDeal, "x-engine")
 		})
 	}
 }
+
+// yardstickRound is how many deals a round of BenchmarkInProcessDeals plays before a round of
+// its yardstick: some tens of ms of CPU each.
+const yardstickRound = 2000
+
+// yardstick is the engine's own random deal (engine.BenchmarkRandomDeal's loop on one reused
+// State), played in rounds and timed in CPU.
+type yardstick struct {
+	rules engine.RuleSet
+	st    *engine.State
+	rng   *engine.Rand
+	buf   []engine.Action
+	deals int
+	cpu   time.Duration
+}
+
+func newYardstick() *yardstick {
+	r := engine.DefaultRules(engine.Modern)
+	s, _ := engine.NewState(r, engine.DealFromSeed(r, 1, 0), engine.Options{})
+	return &yardstick{rules: r, st: s, rng: engine.NewRand(1, 1), buf: make([]engine.Action, 0, 64)}
+}
+
+// play plays n deals.
+func (y *yardstick) play(n int) {
+	cpu0 := cpuTime()
+	for range n {
+		if err := y.st.Reset(y.rules, engine.DealFromRand(y.rules, y.rng), engine.Options{}); err != nil {
+			panic(err)
+		}
+		for !y.st.Terminal() {
+			y.buf = y.st.LegalActions(y.buf[:0])
+			if err := y.st.Apply(y.buf[y.rng.IntN(len(y.buf))]); err != nil {
+				panic(err)
+			}
+		}
+	}
+	y.cpu += cpuTime() - cpu0
+	y.deals += n
+}
+
+// perDeal is the CPU µs of one deal so far.
+func (y *yardstick) perDeal() float64 { return float64(y.cpu.Microseconds()) / float64(y.deals) }
 
 // asTheProgramCollects sets the collector as the tapp program does (GOGC=400 unless GOGC is
 // set, arena/internal/cli) for the benchmark: what a deal allocates is collected at the rate
@@ -357,34 +414,13 @@ func asTheProgramCollects(b *testing.B) {
 	}
 }
 
-// engineCPUPerDeal plays n random modern deals on one reused State, as engine's
-// BenchmarkRandomDeal does, and returns the CPU µs of one.
-func engineCPUPerDeal(n int) float64 {
-	r := engine.DefaultRules(engine.Modern)
-	s, _ := engine.NewState(r, engine.DealFromSeed(r, 1, 0), engine.Options{})
-	rng := engine.NewRand(1, 1)
-	buf := make([]engine.Action, 0, 64)
-	cpu0 := cpuTime()
-	for range n {
-		if err := s.Reset(r, engine.DealFromRand(r, rng), engine.Options{}); err != nil {
-			panic(err)
-		}
-		for !s.Terminal() {
-			buf = s.LegalActions(buf[:0])
-			if err := s.Apply(buf[rng.IntN(len(buf))]); err != nil {
-				panic(err)
-			}
-		}
-	}
-	return float64((cpuTime() - cpu0).Microseconds()) / float64(n)
-}
-
 // BenchmarkInProcessMatch is `tapp match --in-process --bots random,random,random` as the
 // command plays it (the match runner, b.N deals at 8 tables at once) into a store kept in
 // memory (`--db memory:`) or in SQLite (`--db FILE`, every deal fsynced), with every request
-// recorded or with none (`--no-records`). It reports deals/s, the CPU of a deal, the heap the
-// store holds per deal (after a collection) and the ratio to the engine's own random deal
-// timed in the same run (engineCPUPerDeal).
+// recorded or with none (`--no-records`). It reports deals/s, the CPU of a deal (and the
+// deals a second a core would play at that CPU), the heap the store holds per deal (after a
+// collection) and the ratio to the engine's own random deal timed in the same run (half of
+// its b.N deals before the match, half after).
 func BenchmarkInProcessMatch(b *testing.B) {
 	asTheProgramCollects(b)
 	for _, db := range []string{"memory", "sqlite"} {
@@ -413,6 +449,8 @@ func BenchmarkInProcessMatch(b *testing.B) {
 					b.Fatal(err)
 				}
 				var before, after runtime.MemStats
+				yard := newYardstick()
+				yard.play(b.N / 2) // and the other half after: a change of the load falls on both
 				runtime.GC()
 				runtime.ReadMemStats(&before)
 				b.ResetTimer()
@@ -425,8 +463,10 @@ func BenchmarkInProcessMatch(b *testing.B) {
 				runtime.GC()
 				runtime.ReadMemStats(&after)
 				perDeal := float64(cpu.Microseconds()) / float64(b.N)
-				engineDeal := engineCPUPerDeal(b.N)
+				yard.play(b.N - b.N/2)
+				engineDeal := yard.perDeal()
 				b.ReportMetric(float64(b.N)/wall.Seconds(), "deals/s")
+				b.ReportMetric(1e6/perDeal, "deals/s/core")
 				b.ReportMetric(perDeal, "cpu-µs/deal")
 				b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/float64(b.N), "heap-B/deal")
 				b.ReportMetric(engineDeal, "engine-cpu-µs/deal")

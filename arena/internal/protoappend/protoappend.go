@@ -20,8 +20,9 @@ func String(b []byte, num protowire.Number, s string) []byte {
 
 // Text appends s even when it is empty: an element of a repeated string.
 func Text(b []byte, num protowire.Number, s string) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, s)
+	b = tag(b, num, protowire.BytesType)
+	b = uvarint(b, uint64(len(s)))
+	return append(b, s...)
 }
 
 // Bytes appends a bytes field, unless v is empty.
@@ -29,8 +30,9 @@ func Bytes(b []byte, num protowire.Number, v []byte) []byte {
 	if len(v) == 0 {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, v)
+	b = tag(b, num, protowire.BytesType)
+	b = uvarint(b, uint64(len(v)))
+	return append(b, v...)
 }
 
 // Int appends an int32 or int64 field (negative values take ten bytes, as in protobuf),
@@ -39,8 +41,8 @@ func Int(b []byte, num protowire.Number, v int64) []byte {
 	if v == 0 {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, uint64(v))
+	b = tag(b, num, protowire.VarintType)
+	return uvarint(b, uint64(v))
 }
 
 // Bool appends a bool field, unless v is false.
@@ -48,7 +50,7 @@ func Bool(b []byte, num protowire.Number, v bool) []byte {
 	if !v {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.VarintType)
+	b = tag(b, num, protowire.VarintType)
 	return append(b, 1)
 }
 
@@ -56,7 +58,7 @@ func Bool(b []byte, num protowire.Number, v bool) []byte {
 // which moves the contents when the length needs more bytes. It returns where the contents
 // start, for Close.
 func Open(b []byte, num protowire.Number) ([]byte, int) {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = tag(b, num, protowire.BytesType)
 	b = append(b, 0)
 	return b, len(b)
 }
@@ -64,13 +66,60 @@ func Open(b []byte, num protowire.Number) ([]byte, int) {
 // Close ends the embedded message whose contents start at start (from Open).
 func Close(b []byte, start int) []byte {
 	size := len(b) - start
-	k := protowire.SizeVarint(uint64(size))
-	if k == 1 {
+	if size < 0x80 {
 		b[start-1] = byte(size)
 		return b
 	}
+	k := protowire.SizeVarint(uint64(size))
 	b = append(b, make([]byte, k-1)...)
 	copy(b[start-1+k:], b[start:start+size])
 	protowire.AppendVarint(b[:start-1], uint64(size))
 	return b
+}
+
+// OpenLong is Open for a message that is most often 128 bytes to 16 KiB long (a bot's
+// observation): it keeps two bytes for the length, so that CloseLong moves the contents
+// only when they are shorter or longer than that.
+func OpenLong(b []byte, num protowire.Number) ([]byte, int) {
+	b = tag(b, num, protowire.BytesType)
+	b = append(b, 0, 0)
+	return b, len(b)
+}
+
+// CloseLong ends the embedded message whose contents start at start (from OpenLong), its
+// length in as few bytes as proto.Marshal writes.
+func CloseLong(b []byte, start int) []byte {
+	size := len(b) - start
+	switch k := protowire.SizeVarint(uint64(size)); k {
+	case 2:
+		b[start-2], b[start-1] = byte(size)|0x80, byte(size>>7)
+		return b
+	case 1:
+		b[start-2] = byte(size)
+		copy(b[start-1:], b[start:])
+		return b[:len(b)-1]
+	default:
+		b = append(b, make([]byte, k-2)...)
+		copy(b[start-2+k:], b[start:start+size])
+		protowire.AppendVarint(b[:start-2], uint64(size))
+		return b
+	}
+}
+
+// tag appends a field's tag: one byte for the fields numbered below 16, two below 2048 (all
+// of the arena's), written here rather than by protowire.AppendVarint's general loop.
+func tag(b []byte, num protowire.Number, typ protowire.Type) []byte {
+	return uvarint(b, uint64(num)<<3|uint64(typ))
+}
+
+// uvarint appends v as a varint: most of what the arena writes (tags, lengths of short
+// strings, seats, counts) takes one or two bytes, the cases taken first here.
+func uvarint(b []byte, v uint64) []byte {
+	switch {
+	case v < 1<<7:
+		return append(b, byte(v))
+	case v < 1<<14:
+		return append(b, byte(v)|0x80, byte(v>>7))
+	}
+	return protowire.AppendVarint(b, v)
 }

@@ -53,6 +53,23 @@ func TestCloseLongContents(t *testing.T) {
 		if !bytes.Equal(b, want) {
 			t.Errorf("size %d: %x…, want %x…", size, b[:min(len(b), 8)], want[:min(len(want), 8)])
 		}
+		b, m = OpenLong([]byte{0xAA}, 3)
+		b = CloseLong(append(b, body...), m)
+		if !bytes.Equal(b, want) {
+			t.Errorf("size %d, OpenLong: %x…, want %x…", size, b[:min(len(b), 8)], want[:min(len(want), 8)])
+		}
+	}
+}
+
+// A field numbered 16 or more takes a tag of two bytes.
+func TestHighFieldNumbers(t *testing.T) {
+	t.Parallel()
+	if got, want := Int(nil, 27, 5), []byte{27<<3&0x7f | 0x80, 27 >> 4, 5}; !bytes.Equal(got, want) {
+		t.Errorf("field 27: % x, want % x", got, want)
+	}
+	b, m := Open(nil, 20)
+	if got, want := Close(Text(b, 1, "HA"), m), []byte{20<<3&0x7f | 0x80 | 2, 20 >> 4, 4, 1<<3 | 2, 2, 'H', 'A'}; !bytes.Equal(got, want) {
+		t.Errorf("message 20: % x, want % x", got, want)
 	}
 }
 

@@ -150,14 +150,27 @@ func SettlementForPlayers(s *tappv1.Settlement, players int) *tappv1.Settlement 
 	return s
 }
 
+// revealTail is how many of the last events RevealToProto looks at for the deal's end
+// before it reads the whole log: the end and the settlement.
+const revealTail = 2
+
 // RevealToProto is the full deal shown to everyone at the end (R-INFO-4).
 func RevealToProto(r engine.RuleSet, d engine.Deal, st *engine.State) *tappv1.Reveal {
 	rv := &tappv1.Reveal{Hands: hands(d.Hands, r.Players), Tapp: CardsToProto(d.Tapp), Deal: d.Format(r)}
-	if st != nil {
-		for _, e := range st.Events() {
-			if e.Kind == engine.EvDealEnd {
-				rv.Discarded = CardsToProto(e.Discards)
-			}
+	if st == nil {
+		return rv
+	}
+	// A finished deal's log ends with its end and its settlement: the last deal end is read
+	// from the log's tail, not from the whole log built (the arena reveals every deal).
+	for i, tail := 0, st.EventsSince(max(st.NumEvents()-revealTail, 0)); i < len(tail); i++ {
+		if e := tail[len(tail)-1-i]; e.Kind == engine.EvDealEnd {
+			rv.Discarded = CardsToProto(e.Discards)
+			return rv
+		}
+	}
+	for _, e := range st.Events() {
+		if e.Kind == engine.EvDealEnd {
+			rv.Discarded = CardsToProto(e.Discards)
 		}
 	}
 	return rv

@@ -2,6 +2,7 @@ package protoconv
 
 import (
 	"encoding/base64"
+	"slices"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -59,5 +60,50 @@ func TestDecodeSentReadsEveryRecordedForm(t *testing.T) {
 	}
 	if _, err := DecodeSent([]byte{0x0A, 0xFF}); err == nil {
 		t.Error("a truncated request decoded without error")
+	}
+}
+
+// The reveal's lay-away is the last deal end's of the log, read from its tail, in every
+// variant and with Frage (whose declarer lays cards away), finished or not.
+func TestRevealDiscardsAreTheLogs(t *testing.T) {
+	t.Parallel()
+	frage, err := engine.ParseRuleSet("modern frage=on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rulesets := []engine.RuleSet{engine.DefaultRules(engine.Wuerttemberg), engine.DefaultRules(engine.Classic), engine.DefaultRules(engine.Modern), frage}
+	laidAway := 0
+	for _, rules := range rulesets {
+		rng := engine.NewRand(5, 0)
+		for n := range uint64(200) {
+			st, err := engine.NewState(rules, engine.DealFromSeed(rules, 5, n), engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var legal []engine.Action
+			for moves := 0; !st.Terminal(); moves++ {
+				if n%10 == 0 && moves == 3 {
+					break // unfinished: no deal end
+				}
+				legal = st.LegalActions(legal[:0])
+				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var want []string
+			for _, e := range st.Events() {
+				if e.Kind == engine.EvDealEnd {
+					want = CardsToProto(e.Discards)
+				}
+			}
+			got := RevealToProto(rules, st.Deal(), st).GetDiscarded()
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s deal %d: discarded %v, the log says %v", rules, n, got, want)
+			}
+			laidAway += len(got)
+		}
+	}
+	if laidAway == 0 {
+		t.Fatal("no deal laid cards away: the test sees nothing")
 	}
 }

@@ -56,12 +56,12 @@ type Conn interface {
 type Direct interface {
 	Conn
 	// Decide asks for the decision req describes and returns the bot's action, one of
-	// req.Legal, when the bot was handed the request (its clock starts then: encoding it
-	// before is the arena's share; zero: when the referee asked, as nothing came before) and
-	// when the bot had its action; sent is as Ask's. req is
-	// valid only during the call. An error means the bot gave no action (the referee treats it
-	// like a missing answer).
-	Decide(req *Request) (sent []byte, action engine.Action, handed, at time.Time, err error)
+	// req.Legal, and when the bot was handed the request (its clock starts then: encoding it
+	// before is the arena's share; zero: when the referee asked, as nothing came before); the
+	// bot's clock stops when Decide returns (the referee reads it then). sent is as Ask's. req
+	// is valid only during the call. An error means the bot gave no action (the referee treats
+	// it like a missing answer).
+	Decide(req *Request) (sent []byte, action engine.Action, handed time.Time, err error)
 	// Encodes says whether Decide encodes its requests for their records, which needs each
 	// request's events; a bot in process reads only its observation, so when nothing is
 	// encoded the referee builds no events for the seat (they count as sent).
@@ -114,8 +114,13 @@ type Request struct {
 // the deadline and the overage left on the seat's clock. r's storage is reused: a request
 // built into r before is overwritten, observation and legal actions included.
 func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
+	r.build(st, rulesText(st.Rules()), gameID, requestID, deadline, overageLeft, firstEvent)
+}
+
+// build is Build with st's rules spelled already (rules): the referee spells them once a deal.
+func (r *Request) build(st *engine.State, rules, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
 	seat := st.ToMove()
-	r.Rules = rulesText(st.Rules())
+	r.Rules = rules
 	st.ObserveInto(seat, &r.obs) // into the storage of the request built before
 	r.GameID, r.RequestID, r.Observation = gameID, requestID, &r.obs
 	r.Legal = r.obs.Legal // the seat to move's observation holds its legal actions

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -35,31 +36,37 @@ const maxAttempts = 64
 // per seat, made by Play) or, with a per-match time control, the whole match's, shared by the
 // deals the match plays in parallel; it is safe for concurrent use. A bot's match clock also
 // says whether it has left the match for good (Player.Clock).
+//
+// The bank and whether the bot forfeited are read at every decision, and change rarely: they
+// are atomics, read without the lock and written under it (with the strikes, which change
+// with them).
 type Clock struct {
 	mu        sync.Mutex
 	tc        domain.TimeControl
-	bank      time.Duration
+	bank      atomic.Int64 // time.Duration
 	strikes   int
-	forfeited bool
+	forfeited atomic.Bool
 }
 
 // NewClock starts a bot's clock for a match (or a game).
-func NewClock(tc domain.TimeControl) *Clock { return &Clock{tc: tc, bank: tc.Overage} }
+func NewClock(tc domain.TimeControl) *Clock {
+	c := &Clock{}
+	c.start(tc)
+	return c
+}
+
+// start sets the clock to tc's full bank, no strikes.
+func (c *Clock) start(tc domain.TimeControl) {
+	c.tc = tc
+	c.bank.Store(int64(tc.Overage))
+}
 
 // Bank returns the overage left.
-func (c *Clock) Bank() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.bank
-}
+func (c *Clock) Bank() time.Duration { return time.Duration(c.bank.Load()) }
 
 // Forfeited reports whether the bot has forfeited what the clock is for (a game or the match)
 // by strikes, or has left for good.
-func (c *Clock) Forfeited() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.forfeited
-}
+func (c *Clock) Forfeited() bool { return c.forfeited.Load() }
 
 // Strikes returns the strikes so far.
 func (c *Clock) Strikes() int {
@@ -72,13 +79,13 @@ func (c *Clock) Strikes() int {
 func (c *Clock) spend(over time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.bank = max(c.bank-over, 0)
+	c.bank.Store(int64(max(time.Duration(c.bank.Load())-over, 0)))
 }
 
 // forfeit marks the bot as gone for the rest of the match.
 func (c *Clock) forfeit() {
 	c.mu.Lock()
-	c.forfeited = true
+	c.forfeited.Store(true)
 	c.mu.Unlock()
 }
 
@@ -88,15 +95,15 @@ func (c *Clock) forfeit() {
 func (c *Clock) strike() (int, bool, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.bank = 0
-	if c.forfeited {
+	c.bank.Store(0)
+	if c.forfeited.Load() {
 		return c.strikes, true, false
 	}
 	c.strikes++
 	if c.tc.MaxStrikes > 0 && c.strikes >= c.tc.MaxStrikes {
-		c.forfeited = true
+		c.forfeited.Store(true)
 	}
-	return c.strikes, c.forfeited, true
+	return c.strikes, c.forfeited.Load(), true
 }
 
 // Player is one seat of a table: the bot's name, its line and its match clock. With a
@@ -158,7 +165,12 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 	defer states.Put(st)
 	sc := scratches.Get().(*scratch)
 	defer sc.keep()
-	g := &game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req}
+	g := sc.game // a game no one holds any more, or a new one
+	if g == nil {
+		g = new(game)
+	}
+	sc.game = nil
+	*g = game{t: t, st: st, id: GameID(t.MatchID, t.Number), sc: sc, req: sc.req, epoch: time.Now(), rules: rulesText(t.Rules)}
 	anyDirect := false
 	for i, p := range t.Players {
 		g.direct[i], _ = p.Conn.(Direct)
@@ -166,14 +178,22 @@ func Play(ctx context.Context, t *Table) (*domain.DealRecord, error) {
 		g.clocks[i] = p.Clock
 		if !t.TimeControl.PerMatch() || p.Clock == nil {
 			// The game's own bank and strikes, kept in the game (no allocation per seat).
-			g.own[i].tc, g.own[i].bank = t.TimeControl, t.TimeControl.Overage
+			g.own[i].start(t.TimeControl)
 			g.clocks[i] = &g.own[i]
 		}
 	}
+	var rec *domain.DealRecord
 	if anyDirect {
-		return g.playTakeable(ctx) // takeover.go: a bot in process that never returns holds no table
+		rec, err = g.playTakeable(ctx) // takeover.go: a bot in process that never returns holds no table
+	} else {
+		rec, err = g.play(ctx)
 	}
-	return g.play(ctx)
+	if g.closers == nil && !g.taking.takenOver {
+		// No seat was opened (a session's resume could still reach the game) and no bot was
+		// taken over from (its goroutine comes back to the game): the next deal's.
+		sc.game = g
+	}
+	return rec, err
 }
 
 // states keeps engine states between deals: a deal's state is the referee's alone (a Conn
@@ -225,13 +245,44 @@ type game struct {
 	askedSeat []engine.Seat
 	deal      *domain.DealRecord
 	hard      *time.Timer // the decision timer (timer), made at the first decision over the wire
+	epoch     time.Time   // when Play began: the deal's clock (now) is read as time since
+	rules     string      // the rules spelled, once a deal (Request.Rules)
+
+	// last is when the last decision's bot, a Direct seat's, returned, and fresh says that
+	// nothing but the referee's own work came since: applying the action, the admission
+	// control's note of it (Table.Decided), building the next request. Such a decision is
+	// timed from then, not from a clock read of its own (a clock read is a decision's dearest
+	// step after the bot's and the observation's): its bot's latency includes that work, a
+	// few hundred ns, as it included building its request before. A watcher told the events
+	// or a seat over the wire (sent events, or asked) clears fresh.
+	last  time.Time
+	fresh bool
+
+	// cur is the decision being decided: filled in place, and copied once, into the deal's
+	// decisions, when it is applied (a decision record is some 200 bytes; passed by value it
+	// was copied five times a decision). A takeover (takeover.go) goes on with it.
+	cur domain.DecisionRecord
+}
+
+// now is the time now, read from the monotonic clock alone (time.Since the deal's start,
+// half the cost of time.Now, read twice a decision): a deal's times keep the wall clock of
+// its start and move with the monotonic clock, as time.Now's would but for a step of the wall
+// clock during the deal.
+func (g *game) now() time.Time { return g.epoch.Add(time.Since(g.epoch)) }
+
+// deadline is the deadline of a request asked at start: the time per decision from then, in
+// whole µs (t.Truncate(time.Microsecond), which divides by any duration, done as one: a
+// microsecond divides a second) and without a monotonic reading, as Truncate gives it.
+func deadline(start time.Time, perDecision time.Duration) time.Time {
+	d := start.Add(perDecision)
+	return d.Add(-time.Duration(d.Nanosecond() % int(time.Microsecond))).Round(0)
 }
 
 func (g *game) play(ctx context.Context) (*domain.DealRecord, error) {
 	t := g.t
 	rec := &domain.DealRecord{
 		MatchID: t.MatchID, Number: t.Number, Group: t.Group, Deal: t.Deal, Options: t.Options,
-		Started: time.Now(),
+		Started: g.epoch,
 	}
 	rec.Seating = make([]string, len(t.Players))
 	for i, p := range t.Players {
@@ -282,7 +333,7 @@ func (g *game) run(ctx context.Context, first *domain.DecisionRecord) (*domain.D
 // loop asks and applies the decisions to the deal's end.
 func (g *game) loop(ctx context.Context, first *domain.DecisionRecord) (*domain.DealRecord, error) {
 	if first != nil {
-		if err := g.apply(*first); err != nil {
+		if err := g.apply(first); err != nil {
 			return nil, err
 		}
 	}
@@ -292,7 +343,8 @@ func (g *game) loop(ctx context.Context, first *domain.DecisionRecord) (*domain.
 			return nil, fmt.Errorf("%w: %w", ErrAborted, err)
 		}
 		seat := g.st.ToMove()
-		d, err := g.decide(ctx, seat, g.answers[seat])
+		d := &g.cur
+		err := g.decide(ctx, seat, g.answers[seat], d)
 		if errors.Is(err, errTakenOver) {
 			return nil, err
 		}
@@ -307,11 +359,12 @@ func (g *game) loop(ctx context.Context, first *domain.DecisionRecord) (*domain.
 	return g.deal, nil
 }
 
-// apply records decision d and plays its action.
-func (g *game) apply(d domain.DecisionRecord) error {
+// apply records decision d (a copy: d is the game's decision being decided) and plays its
+// action.
+func (g *game) apply(d *domain.DecisionRecord) error {
 	t, rec := g.t, g.deal
 	d.Index = len(rec.Decisions)
-	rec.Decisions = append(rec.Decisions, d)
+	rec.Decisions = append(rec.Decisions, *d)
 	g.sc.decisions = rec.Decisions // the storage grown, kept (and cleared) for the next deal
 	if t.Decided != nil {
 		t.Decided(&rec.Decisions[len(rec.Decisions)-1])
@@ -351,23 +404,30 @@ func (g *game) finish() {
 	rec.Duration = time.Since(rec.Started)
 }
 
-// decide asks the seat's bot for one decision and returns what was decided and how.
-func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answer) (domain.DecisionRecord, error) {
+// decide asks the seat's bot for one decision and fills rec with what was decided and how.
+func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answer, rec *domain.DecisionRecord) error {
 	p, clock := g.t.Players[seat], g.clocks[seat]
-	rec := domain.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
+	last, fresh := g.last, g.fresh
+	g.fresh = false
+	*rec = domain.DecisionRecord{Seat: seat, Bot: p.Bot, Decision: g.st.Decision()}
 	if clock.Forfeited() || p.Clock.Forfeited() {
 		rec.Action, rec.Fallback = g.fallbackUnasked(), true
-		return rec, nil
+		return nil
 	}
 	select {
 	case <-p.Conn.Gone():
 		p.Clock.forfeit()
 		rec.Action, rec.Fallback = g.fallbackUnasked(), true
-		return rec, nil
+		return nil
 	default:
 	}
 
-	start := time.Now() // the arena's share counts building and encoding the request
+	// The arena's share counts building and encoding the request. A Direct seat's decision
+	// right after another's is asked when that one's bot returned (see last).
+	start := last
+	if !fresh || g.direct[seat] == nil {
+		start = g.now()
+	}
 	rec.Asked = start
 	g.requests++
 	g.asked = append(g.asked, start)
@@ -384,9 +444,8 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 		g.sent[seat] = g.st.NumEvents() // nothing reads them: Build builds none
 	}
 	req := g.req
-	req.Build(g.st, g.id, rec.RequestID, start.Add(tc.PerDecision).Truncate(time.Microsecond), bank, g.sent[seat])
+	req.build(g.st, g.rules, g.id, rec.RequestID, deadline(start, tc.PerDecision), bank, g.sent[seat])
 	g.sent[seat] += len(req.Events)
-	legal := req.Legal
 
 	// The bot's clock starts when the request is handed to its connection (at once for a
 	// Conn without a queue). Until then the wait is the arena's (the request queued behind
@@ -398,13 +457,21 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	if d := g.direct[seat]; d != nil { // never opened: no resume asks for its pending request
 		return g.decideDirect(d, rec, req, start, allowed)
 	}
+	return g.decideWire(ctx, p, clock, answers, rec, req, start, allowed)
+}
+
+// decideWire is decide for a seat over the wire (a function of its own: decide has no defer
+// then, whose run at every return cost a Direct decision more than its check).
+func (g *game) decideWire(ctx context.Context, p Player, clock *Clock, answers <-chan Answer, rec *domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) error {
+	seat, tc, legal := rec.Seat, g.t.TimeControl, req.Legal
 	g.setPending(seat, req)
 	defer g.setPending(seat, nil)
 	clockStart := start
 	sent, handed, err := p.Conn.Ask(req)
 	rec.Sent, rec.SentFromState = sent, len(sent) > 0 // the Conns encode req with encode.AppendRequest
 	if err != nil {
-		return g.late(rec, legal, start, allowed), nil
+		g.late(rec, legal, start, allowed)
+		return nil
 	}
 	// The hand-off's moment is taken from handed when something needs it (an answer, the
 	// timer, the bot gone), not waited for: the adapter puts it in handed's buffer before the
@@ -417,37 +484,39 @@ func (g *game) decide(ctx context.Context, seat engine.Seat, answers <-chan Answ
 	for {
 		select {
 		case a := <-answers:
-			handed = g.takeHandOff(handed, &rec, start, &clockStart)
-			if action, ok := g.check(p, seat, &rec, a, clockStart); ok {
+			handed = g.takeHandOff(handed, rec, start, &clockStart)
+			if action, ok := g.check(p, seat, rec, a, clockStart); ok {
 				elapsed := a.At.Sub(clockStart)
 				rec.Action, rec.Latency, rec.Think = action, elapsed, a.Think
 				if over := elapsed - tc.PerDecision; over > 0 {
 					clock.spend(over)
 				}
-				return rec, nil
+				return nil
 			}
 		case <-hard.C:
-			if handed = g.takeHandOff(handed, &rec, start, &clockStart); handed != nil { // not handed over yet: the whole wait is the arena's
+			if handed = g.takeHandOff(handed, rec, start, &clockStart); handed != nil { // not handed over yet: the whole wait is the arena's
 				if rec.Retimed < maxRetimes {
 					rec.Retimed++
 					hard.Reset(allowed)
 					continue
 				}
 				rec.ArenaShare = time.Since(start)
-				return g.neverHanded(rec, legal), nil
+				g.neverHanded(rec, legal)
+				return nil
 			}
 			if left := allowed - time.Since(clockStart); left > 0 {
 				hard.Reset(left)
 				continue
 			}
-			return g.late(rec, legal, clockStart, allowed), nil
+			g.late(rec, legal, clockStart, allowed)
+			return nil
 		case <-p.Conn.Gone():
-			g.takeHandOff(handed, &rec, start, &clockStart)
+			g.takeHandOff(handed, rec, start, &clockStart)
 			p.Clock.forfeit()
 			rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, time.Since(clockStart)
-			return rec, nil
+			return nil
 		case <-ctx.Done():
-			return rec, fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
+			return fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
 		}
 	}
 }
@@ -492,18 +561,21 @@ func (g *game) timer(d time.Duration) *time.Timer {
 // A bot that has not returned well past the time allowed is taken over from (takeover.go):
 // another goroutine plays the fallback with a strike and goes on with the deal, and this one,
 // when the bot returns at last, returns errTakenOver and touches the game no more.
-func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) (domain.DecisionRecord, error) {
+func (g *game) decideDirect(d Direct, rec *domain.DecisionRecord, req *Request, start time.Time, allowed time.Duration) error {
 	legal := req.Legal
-	k := g.taking.deciding(rec, legal, start, allowed, int64(g.requests))
-	sent, action, handed, at, err := d.Decide(req)
+	k := g.taking.deciding(start.Sub(g.epoch), allowed, int64(g.requests))
+	sent, action, handed, err := d.Decide(req)
+	at := g.now() // the bot's clock stops
 	if !g.taking.returned(k) {
-		return rec, errTakenOver
+		return errTakenOver // rec is the goroutine's that took over: not touched
 	}
+	g.last, g.fresh = at, true
 	if !g.t.Unrecorded {
 		rec.Sent, rec.SentFromState = sent, len(sent) > 0
 	}
 	if err != nil {
-		return g.late(rec, legal, start, allowed), nil
+		g.late(rec, legal, start, allowed)
+		return nil
 	}
 	if handed.IsZero() { // handed over as asked: nothing was encoded before
 		handed = start
@@ -519,19 +591,19 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 		if err := g.st.Check(action); err != nil {
 			reason = err.Error()
 		}
-		addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: reason})
+		addAttempt(rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: reason})
 		rec.Action, rec.Fallback, rec.Latency = Fallback(legal), true, elapsed
-		return rec, nil
+		return nil
 	}
 	if elapsed > allowed {
 		// Late: the fallback at the deadline, and the answer recorded as one to a request
 		// that is over, as a late answer over the wire is when it comes during the game
 		// (its Think is the strike's attribution, as a late answer's over the wire).
-		rec = g.late(rec, legal, handed, allowed)
+		g.late(rec, legal, handed, allowed)
 		if !g.t.Unrecorded {
-			addAttempt(&rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: duplicateReason(rec.RequestID)})
+			addAttempt(rec, domain.AnswerAttempt{Text: action.String(), After: elapsed, Rejected: duplicateReason(rec.RequestID)})
 		}
-		return rec, nil
+		return nil
 	}
 	if !g.t.Unrecorded {
 		rec.Attempts = g.sc.attempt(len(g.deal.Decisions), domain.AnswerAttempt{Text: action.String(), After: elapsed})
@@ -540,7 +612,7 @@ func (g *game) decideDirect(d Direct, rec domain.DecisionRecord, req *Request, s
 	if over := elapsed - g.t.TimeControl.PerDecision; over > 0 {
 		g.clocks[rec.Seat].spend(over)
 	}
-	return rec, nil
+	return nil
 }
 
 // scratch is a game's working storage, kept between deals (scratches) so that a deal grows
@@ -555,6 +627,8 @@ type scratch struct {
 	attemptOf []int    // the decision each of attempts is of
 	req       *Request // left to a bot that was taken over from, replaced by a new one
 	end       End
+	done      chan played // how a deal with a Direct seat ended (takeover.go)
+	game      *game       // the game of a deal that no one holds any more, for the next deal
 }
 
 // scratchDecisions is room for the decisions of a long deal (a whole modern deal has 40-odd).
@@ -567,6 +641,7 @@ var scratches = sync.Pool{New: func() any {
 		askedSeat: make([]engine.Seat, 0, scratchDecisions),
 		attempts:  make([]domain.AnswerAttempt, 0, scratchDecisions),
 		req:       new(Request),
+		done:      make(chan played, 1),
 	}
 }}
 
@@ -602,6 +677,9 @@ func (sc *scratch) keep() {
 	clear(sc.attempts)
 	sc.decisions, sc.attempts, sc.attemptOf = sc.decisions[:0], sc.attempts[:0], sc.attemptOf[:0]
 	sc.req.Events, sc.end = nil, End{}
+	if g := sc.game; g != nil { // holding nothing of the deal
+		*g = game{}
+	}
 	scratches.Put(sc)
 }
 
@@ -761,22 +839,20 @@ func (g *game) closed(id string, seat engine.Seat) bool {
 }
 
 // late plays the fallback for a late or missing answer and gives a strike.
-func (g *game) late(rec domain.DecisionRecord, legal []engine.Action, start time.Time, waited time.Duration) domain.DecisionRecord {
+func (g *game) late(rec *domain.DecisionRecord, legal []engine.Action, start time.Time, waited time.Duration) {
 	p := g.t.Players[rec.Seat]
 	strikes, forfeited, counted := g.clocks[rec.Seat].strike()
 	rec.Action, rec.Fallback, rec.Strike, rec.Latency = Fallback(legal), true, counted, waited
 	p.Conn.Fallback(FallbackPlayed{GameID: g.id, RequestID: rec.RequestID, Action: rec.Action, Strikes: strikes, Forfeited: forfeited})
-	return rec
 }
 
 // neverHanded plays the fallback for a request that never reached the bot's connection in
 // all its retimes: the bot's clock never started, so there is no strike; the bot is told, as
 // the request may still reach it.
-func (g *game) neverHanded(rec domain.DecisionRecord, legal []engine.Action) domain.DecisionRecord {
+func (g *game) neverHanded(rec *domain.DecisionRecord, legal []engine.Action) {
 	p, clock := g.t.Players[rec.Seat], g.clocks[rec.Seat]
 	rec.Action, rec.Fallback = Fallback(legal), true
 	p.Conn.Fallback(FallbackPlayed{GameID: g.id, RequestID: rec.RequestID, Action: rec.Action, Strikes: clock.Strikes(), Forfeited: clock.Forfeited()})
-	return rec
 }
 
 func (g *game) started(seat engine.Seat) *Start {
@@ -803,6 +879,7 @@ func (g *game) newEvents(seat engine.Seat) ([]engine.Event, int) {
 
 func (g *game) flushEvents(seat engine.Seat) {
 	if evs, first := g.newEvents(seat); len(evs) > 0 {
+		g.fresh = false // sending is not the next bot's time
 		g.t.Players[seat].Conn.Events(g.id, evs, first)
 	}
 }
@@ -813,6 +890,7 @@ func (g *game) watch(from int) {
 	}
 	all := g.st.EventsSince(from)
 	public := g.st.EventsFor(engine.NoSeat, from)
+	g.fresh = g.fresh && len(all) == 0 // the watcher's time is not the next bot's
 	for i := range all {
 		g.t.Watch(g.t.Number, all[i], public[i:i+1])
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/engine"
 )
 
 // A bot in process (Direct) decides on the goroutine that plays its deal, and Go cannot stop
@@ -38,17 +37,19 @@ const (
 // takeover is a game's decision in progress at a Direct seat, for the watchdog.
 type takeover struct {
 	// asked is the request number being decided (> 0), 0 when none is, and −k once the
-	// watchdog took request k over; deadline (Unix ns) is when it may.
+	// watchdog took request k over; deadline (from the game's epoch) is when it may.
 	asked    atomic.Int64
 	deadline atomic.Int64
-	// What the goroutine that takes over needs, written before asked is set.
-	rec     domain.DecisionRecord
-	legal   []engine.Action
-	start   time.Time
+	// The time allowed, for the goroutine that takes over, written before asked is set (the
+	// decision's record is the game's cur, its legal actions its request's, and it was asked
+	// at cur.Asked). Nothing written a decision holds a pointer: no write barrier.
 	allowed time.Duration
 
 	done chan played     // the deal's end, from whichever goroutine ended it
 	ctx  context.Context // the deal's, for the goroutine that takes over
+	// takenOver is set by the goroutine that takes a decision over (before it ends the deal):
+	// the game stays the bot's goroutine's, and is not the next deal's.
+	takenOver bool
 }
 
 // played is how a deal ended.
@@ -58,12 +59,14 @@ type played struct {
 }
 
 // deciding marks request k as being decided by a Direct bot, and returns k.
-func (t *takeover) deciding(rec domain.DecisionRecord, legal []engine.Action, start time.Time, allowed time.Duration, k int64) int64 {
+// deciding marks request k, asked at start (from the game's epoch), as being decided by a
+// Direct bot, and returns k.
+func (t *takeover) deciding(start, allowed time.Duration, k int64) int64 {
 	if t.done == nil { // the table has no Direct seat going through playTakeable
 		return k
 	}
-	t.rec, t.legal, t.start, t.allowed = rec, legal, start, allowed
-	t.deadline.Store(start.Add(allowed + takeoverGrace).UnixNano())
+	t.allowed = allowed
+	t.deadline.Store(int64(start + allowed + takeoverGrace))
 	t.asked.Store(k)
 	return k
 }
@@ -76,7 +79,7 @@ func (t *takeover) returned(k int64) bool {
 
 // playTakeable plays the deal on a goroutine of its own, watched, and returns how it ended.
 func (g *game) playTakeable(ctx context.Context) (*domain.DealRecord, error) {
-	g.taking.done = make(chan played, 1)
+	g.taking.done = g.sc.done // one send a deal, received below: the channel is the next deal's after
 	g.taking.ctx = ctx
 	watchdog.add(g)
 	defer watchdog.remove(g)
@@ -129,10 +132,13 @@ func player(f func()) {
 // a strike, as for an answer that never came; the bot keeps the request it was handed.
 func (g *game) takeOver() {
 	t := &g.taking
+	t.takenOver, g.fresh = true, false
+	asked := g.req // left to the bot (its legal actions stay as they were asked)
 	g.sc.req = new(Request)
 	g.req = g.sc.req
-	d := g.late(t.rec, t.legal, t.start, t.allowed)
-	rec, err := g.run(t.ctx, &d)
+	d := &g.cur // the decision taken over, as its bot was asked it
+	g.late(d, asked.Legal, d.Asked, t.allowed)
+	rec, err := g.run(t.ctx, d)
 	if !errors.Is(err, errTakenOver) {
 		t.done <- played{rec, err}
 	}
@@ -176,7 +182,7 @@ func (w *dog) watch() {
 		}
 		for g := range w.games {
 			t := &g.taking
-			if k := t.asked.Load(); k > 0 && now.UnixNano() > t.deadline.Load() && t.asked.CompareAndSwap(k, -k) {
+			if k := t.asked.Load(); k > 0 && int64(now.Sub(g.epoch)) > t.deadline.Load() && t.asked.CompareAndSwap(k, -k) {
 				go g.takeOver()
 			}
 		}

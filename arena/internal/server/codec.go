@@ -28,16 +28,21 @@ func decodeRequest(raw *grpccodec.Raw) (*tappv1.ConnectRequest, error) {
 	return msg, proto.Unmarshal(raw.B, msg)
 }
 
-// encodeResponse frames a message in wire form as the ConnectResponse with the given seq that
-// holds it in field kind, with the fields in number order as proto.Marshal writes them.
-func encodeResponse(seq uint64, kind protowire.Number, body []byte) *grpccodec.Encoded {
-	head := appendResponseHead(make([]byte, 0, 3+protowire.SizeVarint(seq)+protowire.SizeVarint(uint64(len(body)))), seq, kind, len(body))
-	return &grpccodec.Encoded{Head: head, Body: body}
-}
-
 // maxResponseHead is the longest head appendResponseHead writes: two one-byte tags (the
 // message fields' numbers are below 16) and two varints of at most 10 bytes.
 const maxResponseHead = 2 + 2*binary.MaxVarintLen64
+
+// frameInFront frames the message buf holds after maxResponseHead bytes of room as the
+// ConnectResponse with the given seq that holds it in field kind: the head is written into
+// the end of the room, and the message is the head and the body, one slice of buf.
+func frameInFront(buf []byte, seq uint64, kind protowire.Number) []byte {
+	body := buf[maxResponseHead:]
+	var head [maxResponseHead]byte
+	h := appendResponseHead(head[:0], seq, kind, len(body))
+	at := maxResponseHead - len(h)
+	copy(buf[at:], h)
+	return buf[at:]
+}
 
 // appendResponseHead appends the head of the ConnectResponse with the given seq that holds a
 // body of size bytes in field kind: the seq, and the field's tag and length.

@@ -56,7 +56,8 @@ func TestEncodedRequestIsTheMarshalledResponse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := grpccodec.Codec().Marshal(encodeResponse(seq, wf.ResponseDecisionRequest, encoded))
+		framed := frameInFront(append(make([]byte, maxResponseHead), encoded...), seq, wf.ResponseDecisionRequest)
+		data, err := grpccodec.Codec().Marshal(&grpccodec.Encoded{Body: framed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,6 +69,26 @@ func TestEncodedRequestIsTheMarshalledResponse(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("seq %d: framed %x, want %x", seq, got, want)
+		}
+	}
+}
+
+// A message framed in the room in front of it is its head and its body, whatever the sizes of
+// its seq and its body; the body is left where it was.
+func TestFrameInFrontIsEncodeResponse(t *testing.T) {
+	t.Parallel()
+	for _, seq := range []uint64{1, 127, 128, 1 << 40, 1<<64 - 1} {
+		for _, size := range []int{0, 1, 127, 128, 20000} {
+			body := bytes.Repeat([]byte{0x5a}, size)
+			buf := append(make([]byte, maxResponseHead), body...)
+			got := frameInFront(buf, seq, wf.ResponseDecisionRequest)
+			want := append(appendResponseHead(nil, seq, wf.ResponseDecisionRequest, size), body...)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seq %d, body %d bytes: framed %x, want %x", seq, size, got, want)
+			}
+			if !bytes.Equal(buf[maxResponseHead:], body) {
+				t.Fatalf("seq %d, body %d bytes: the body moved", seq, size)
+			}
 		}
 	}
 }

@@ -414,8 +414,8 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 }
 
 func (s *Server) readLoop(stream tappv1.BotService_ConnectServer, ss *Session, log *zap.Logger) error {
+	var raw grpccodec.Raw // its bytes are reused: the session copies what it keeps of an answer
 	for {
-		var raw grpccodec.Raw
 		if err := stream.RecvMsg(&raw); err != nil {
 			return err
 		}

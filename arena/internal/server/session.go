@@ -86,12 +86,10 @@ type route struct {
 const maxFloodIDs = 64
 
 // handOff is a decision request in the outbox: the writer tells the referee when it hands the
-// request to the stream, and the bot's clock starts then.
-// The message, its head's bytes and the channel are one allocation: the writer hands
-// &msg to gRPC, which keeps it until its transport has written it.
+// request to the stream, and the bot's clock starts then. The writer hands &msg to gRPC, which
+// keeps its bytes until its transport has written them.
 type handOff struct {
 	msg    grpccodec.Encoded
-	head   [maxResponseHead]byte
 	handed chan time.Time
 }
 
@@ -128,7 +126,11 @@ func (s *Session) Send(msg *tappv1.ConnectResponse) error {
 // starts. While the bot is disconnected the request is not sent (a resume brings it in the
 // snapshot) and its clock runs from now.
 func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
-	body := encode.AppendRequest(make([]byte, 0, s.requestSize.Load()+256), req)
+	// The request is encoded after room for its head, which is written in front of it once
+	// its seq is known: the message goes to gRPC as one buffer (each buffer of a message cost
+	// gRPC's codec interface two allocations), and the referee keeps the request's bytes.
+	buf := encode.AppendRequest(make([]byte, maxResponseHead, maxResponseHead+s.requestSize.Load()+256), req)
+	body := buf[maxResponseHead:]
 	s.requestSize.Store(int64(len(body)))
 	handed := make(chan time.Time, 1)
 	s.mu.Lock()
@@ -141,8 +143,7 @@ func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
 		return body, handed, nil
 	}
 	s.seq++
-	h := &handOff{handed: handed}
-	h.msg = grpccodec.Encoded{Head: appendResponseHead(h.head[:0], s.seq, wf.ResponseDecisionRequest, len(body)), Body: body}
+	h := &handOff{handed: handed, msg: grpccodec.Encoded{Body: frameInFront(buf, s.seq, wf.ResponseDecisionRequest)}}
 	return body, handed, s.queue(h)
 }
 
@@ -179,7 +180,8 @@ func (s *Session) End(end *referee.End, evs []engine.Event, first int) {
 		s.log.Error("encoding the end of a game", zap.String("game", end.GameID), zap.Error(enc.Err))
 		return
 	}
-	_ = s.sendEncoded(wf.ResponseGameEnded, encode.AppendGameEnded(nil, end.GameID, enc.Reveal, enc.Settlement, evs, first))
+	room := make([]byte, maxResponseHead, maxResponseHead+len(end.GameID)+len(enc.Reveal)+len(enc.Settlement)+64*len(evs)+16)
+	_ = s.sendEncoded(wf.ResponseGameEnded, encode.AppendGameEnded(room, end.GameID, enc.Reveal, enc.Settlement, evs, first))
 }
 
 // encodeEnd encodes a game's reveal and settlement, the same for every seat.
@@ -194,15 +196,6 @@ func encodeEnd(end *referee.End) referee.EncodedEnd {
 		return referee.EncodedEnd{Err: err}
 	}
 	return referee.EncodedEnd{Reveal: reveal, Settlement: settlement}
-}
-
-// started is the GameStarted message of a seat.
-func started(st *referee.Start) *tappv1.GameStarted {
-	return &tappv1.GameStarted{
-		GameId: st.GameID, MatchId: st.MatchID, DealNumber: int32(st.Number), Rules: st.Rules.String(),
-		Seat: int32(st.Seat), TimeControl: protoconv.TimeControlToProto(st.TimeControl),
-		Hand: protoconv.CardsToProto(st.Hand), DealCommitment: st.Commitment, Players: st.Players,
-	}
 }
 
 // countRefusal counts one refusal for the session's summary and logs the summary when its
@@ -235,15 +228,16 @@ func (s *Session) logRefusals(now time.Time) {
 	clear(s.refused)
 }
 
-// sendEncoded is Send for a message encoded already.
-func (s *Session) sendEncoded(kind protowire.Number, body []byte) error {
+// sendEncoded is Send for a message encoded already in buf, after maxResponseHead bytes of
+// room for its head (frameInFront).
+func (s *Session) sendEncoded(kind protowire.Number, buf []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.connected {
 		return nil
 	}
 	s.seq++
-	return s.queue(encodeResponse(s.seq, kind, body))
+	return s.queue(&grpccodec.Encoded{Body: frameInFront(buf, s.seq, kind)})
 }
 
 // queue puts a message (with its seq) in the outbox; s.mu is held.
@@ -263,7 +257,7 @@ func (s *Session) Open(start *referee.Start, pending func(use func(*referee.Requ
 	s.mu.Lock()
 	s.games[gameID] = r
 	s.mu.Unlock()
-	_ = s.Send(&tappv1.ConnectResponse{Message: &tappv1.ConnectResponse_GameStarted{GameStarted: started(start)}})
+	_ = s.sendEncoded(wf.ResponseGameStarted, appendGameStarted(make([]byte, maxResponseHead, maxResponseHead+192), start))
 	return r.answers, func() {
 		s.mu.Lock()
 		if s.games[gameID] == r {

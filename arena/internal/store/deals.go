@@ -895,7 +895,7 @@ FROM deals d JOIN matches m ON m.id = d.match_id`+cond+resultOrder+`, d.number`+
 			return nil, err
 		}
 		d := domain.DealRecord{MatchID: x.row.MatchID, Number: x.row.Deal, Group: x.row.Group, Started: x.start.T}
-		if err := decodeRecord(&d, x.record, info, false); err != nil {
+		if err := decodeOutcome(&d, x.record, info); err != nil {
 			return nil, s.damaged("read results", fmt.Errorf("deal %d of match %s: %w", d.Number, d.MatchID, err))
 		}
 		for _, r := range domain.ResultsOf(d.Seating, d.Outcome) {

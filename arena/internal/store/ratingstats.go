@@ -214,8 +214,8 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) 
 		m.AddDeal(dd)
 		board.AddRoles(roles, dd.Roles)
 		if want := int64(info.UnitDeals()); want == 1 {
-			b.units = append(b.units, completedUnit{lr: board.LeagueRules{League: dd.Scope.League, Rules: dd.Scope.Rules},
-				source: dd.Source, cell: rating.Cell{Bots: dd.Comp, Deals: 1, Net: dd.Net}})
+			b.units = append(b.units, newCompletedUnit(board.LeagueRules{League: dd.Scope.League, Rules: dd.Scope.Rules},
+				dd.Source, rating.Cell{Bots: dd.Comp, Deals: 1, Net: dd.Net}))
 		} else {
 			key := fmt.Sprintf("%s\x00%09d", d.MatchID, d.Group)
 			g := groups[key]
@@ -243,7 +243,7 @@ func (s *Store) prepareRatingSums(ctx context.Context, ds []*domain.DealRecord) 
 	queries := []string{s.rebind(upsertRatingMatch), s.rebind(upsertRatingGroup), s.rebind(deleteRatingGroup),
 		s.rebind(upsertRatingComposition), s.rebind(upsertRatingRole)}
 	if s.keepsSourceSums() {
-		for _, q := range sourceQueries {
+		for _, q := range s.sourceQueries() {
 			queries = append(queries, s.rebind(q))
 		}
 		queries = append(queries, s.sourceBatchQueries()...)
@@ -312,8 +312,8 @@ func (s *Store) writeRatingSums(ctx context.Context, tx *sql.Tx, b *ratingBatch)
 		if _, err := s.txExec(ctx, tx, s.rebind(deleteRatingGroup), g.match, g.group); err != nil {
 			return fmt.Errorf("rating sums of group %d of match %s: %w", g.group, g.match, err)
 		}
-		units = append(units, completedUnit{lr: board.LeagueRules{League: g.scope.League, Rules: g.scope.Rules},
-			source: g.source, cell: rating.Cell{Bots: g.comp, Deals: deals, Net: net[:len(g.comp)]}})
+		units = append(units, newCompletedUnit(board.LeagueRules{League: g.scope.League, Rules: g.scope.Rules},
+			g.source, rating.Cell{Bots: g.comp, Deals: deals, Net: net[:len(g.comp)]}))
 	}
 	if s.keepsSourceSums() {
 		var err error
@@ -411,7 +411,7 @@ func (s *Store) RatingSums(ctx context.Context, f domain.MatchFilter, k board.El
 	r.sums.BySource = true
 	for _, step := range []func() error{
 		r.tables,
-		func() error { return readSourceSums(r.sums, r.s.dialect, r.where, r.args, r.each) },
+		func() error { return readSourceSums(r.sums, r.s.dialect, s.sourceRows(), r.where, r.args, r.each) },
 		func() error { return r.roles(o.RoleTotals) },
 		r.compositions,
 		func() error { return r.taintedMatches(f) },
@@ -831,7 +831,7 @@ func (s *Store) writeRebuiltSums(ctx context.Context, tx *sql.Tx, acc *board.Acc
 	if _, err := tx.ExecContext(ctx, fillRatingCompositions); err != nil {
 		return err
 	}
-	if err := s.writeAccumulatedSources(ctx, tx, acc); err != nil {
+	if err := s.writeAccumulatedSources(ctx, tx, acc, s.sourceRows()); err != nil {
 		return err
 	}
 	for k, r := range sums.Roles {

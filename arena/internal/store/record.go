@@ -191,6 +191,55 @@ func decodeRecord(d *domain.DealRecord, blob []byte, info *matchInfo, withSent b
 	return err
 }
 
+// decodeOutcome fills d (whose MatchID, Number and Started are set) from its compact record
+// as far as its results need (domain.ResultsOf): the cards, options, seating and outcome,
+// which the moves replayed give, but neither the moves nor the decisions. It reads what
+// decodeRecord reads and fails alike on a record that does not replay.
+func decodeOutcome(d *domain.DealRecord, blob []byte, info *matchInfo) error {
+	rd := &recordReader{b: blob, all: blob}
+	if _, err := readHeader(rd, d); err != nil {
+		return err
+	}
+	r := info.rules
+	d.Deal = rd.dealCards(r)
+	d.Options = unpackOptions(rd.uvarint())
+	d.Seating = rd.seating(r.Players, info.bots)
+	rd.uvarint() // the streaming seats: the requests' business
+	n := rd.uvarint()
+	if rd.err != nil {
+		return rd.fail()
+	}
+	st, err := engine.NewState(r, d.Deal, d.Options)
+	if err != nil {
+		return fmt.Errorf("compact record: %w", err)
+	}
+	var legal []engine.Action
+	for k := range n {
+		if st.Terminal() {
+			return fmt.Errorf("compact record: decision %d after the end of the deal", k)
+		}
+		legal = st.LegalActions(legal[:0])
+		f := readDecisionFields(rd)
+		if rd.err != nil {
+			return rd.fail()
+		}
+		if f.move >= uint64(len(legal)) {
+			return fmt.Errorf("compact record: decision %d: move %d of %d legal actions", k, f.move, len(legal))
+		}
+		if err := st.Apply(legal[f.move]); err != nil {
+			return fmt.Errorf("compact record: decision %d: %w", k, err)
+		}
+	}
+	if len(rd.b) != 0 {
+		return fmt.Errorf("compact record: %d bytes left over", len(rd.b))
+	}
+	if !st.Terminal() {
+		return fmt.Errorf("compact record: the %d moves end before the deal is over", n)
+	}
+	d.Outcome = st.Outcome()
+	return nil
+}
+
 // decodeRecordCounting is decodeRecord, and counts the requests kept verbatim.
 func decodeRecordCounting(d *domain.DealRecord, blob []byte, info *matchInfo, withSent bool) (verbatim int, err error) {
 	return decodeRecordAs(d, blob, info, withSent, nil)

@@ -589,25 +589,32 @@ func TestDamagedCompactRecordsAreErrorsNotPanics(t *testing.T) {
 		if blob == nil {
 			t.Fatalf("deal %d: no compact record", d.Number)
 		}
-		read := func(b []byte) (err error) {
+		// decodeRecord, and decodeOutcome (what Results reads) beside it.
+		var whole, outcome domain.DealRecord
+		read := func(b []byte) (err, errOutcome error) {
 			defer func() {
 				if p := recover(); p != nil {
 					t.Fatalf("deal %d: decoding % x panicked: %v", d.Number, b, p)
 				}
 			}()
-			return decodeRecord(&domain.DealRecord{MatchID: m.ID, Number: d.Number}, b, info, true)
+			whole, outcome = domain.DealRecord{MatchID: m.ID, Number: d.Number}, domain.DealRecord{MatchID: m.ID, Number: d.Number}
+			return decodeRecord(&whole, b, info, true), decodeOutcome(&outcome, b, info)
 		}
-		if err := read(blob); err != nil {
-			t.Fatalf("deal %d: the record as stored: %v", d.Number, err)
+		if err, errOutcome := read(blob); err != nil || errOutcome != nil {
+			t.Fatalf("deal %d: the record as stored: %v; its outcome: %v", d.Number, err, errOutcome)
+		}
+		if outcome.Deal != whole.Deal || outcome.Options != whole.Options || !slices.Equal(outcome.Seating, whole.Seating) ||
+			outcome.Outcome != whole.Outcome || outcome.Outcome != d.Outcome {
+			t.Errorf("deal %d: decodeOutcome gave %+v, decodeRecord %+v, stored %+v", d.Number, outcome.Outcome, whole.Outcome, d.Outcome)
 		}
 		for pos := range blob {
-			if err := read(blob[:pos]); err == nil {
-				t.Errorf("deal %d: the record cut to %d of %d bytes read without error", d.Number, pos, len(blob))
+			if err, errOutcome := read(blob[:pos]); err == nil || errOutcome == nil {
+				t.Errorf("deal %d: the record cut to %d of %d bytes read without error (%v; its outcome: %v)", d.Number, pos, len(blob), err, errOutcome)
 			}
 			for _, x := range []byte{0x00, 0xFF, blob[pos] ^ 0x01, blob[pos] ^ 0x80} {
 				damaged := slices.Clone(blob)
 				damaged[pos] = x
-				_ = read(damaged)
+				_, _ = read(damaged)
 			}
 		}
 	}

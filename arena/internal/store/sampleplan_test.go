@@ -20,18 +20,23 @@ func TestSampleCellsReadsOnlyTheSample(t *testing.T) {
 	ctx := context.Background()
 	const sources = 4000 // in each of two leagues: the other's cells are in the same index
 	for _, league := range []string{"l", "other"} {
+		if _, err := s.w.ExecContext(ctx, `INSERT INTO rating_scopes (league_id, rules) VALUES ($1, 'r')`, league); err != nil {
+			t.Fatal(err)
+		}
 		for _, q := range []string{
-			`INSERT INTO rating_sources (league_id, rules, source, cells)
-			SELECT $1, 'r', lpad(to_hex(g), 16, '0'), 1 FROM generate_series(1, $2::int) g`,
-			`INSERT INTO rating_cells (league_id, rules, source, bots, deals, net0, net1, net2)
-			SELECT $1, 'r', lpad(to_hex(g), 16, '0'), 'a,b,c', 1, g, -g, 0 FROM generate_series(1, $2::int) g`,
+			`INSERT INTO rating_sources (scope, source, cells)
+			SELECT (SELECT id FROM rating_scopes WHERE league_id = $1 AND rules = 'r'), lpad(to_hex(g), 16, '0'), 1
+			FROM generate_series(1, $2::int) g`,
+			`INSERT INTO rating_cells (scope, source, bots, deals, net0, net1, net2)
+			SELECT (SELECT id FROM rating_scopes WHERE league_id = $1 AND rules = 'r'), lpad(to_hex(g), 16, '0'), 'a,b,c', 1, g, -g, 0
+			FROM generate_series(1, $2::int) g`,
 		} {
 			if _, err := s.w.ExecContext(ctx, q, league, sources); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	query := s.rebind(sampleCells(s.dialect))
+	query := s.rebind(sampleCells(s.dialect, s.sourceRows()))
 	args := []any{"l", "r", "l", "r"}
 	for _, analyzed := range []bool{false, true} {
 		if analyzed { // as autovacuum leaves it once the table has grown

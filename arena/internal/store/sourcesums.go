@@ -142,31 +142,20 @@ func anyInts(v []int64) []any {
 	return out
 }
 
-// The multi-row statements of writeSourceUnits (rowOps): the sources' rows, added to (with 0
-// to lock them and learn their cells, returningCells; then with the cells added), and the
-// cells set.
-const (
-	insertRatingSources = `INSERT INTO rating_sources (league_id, rules, source, cells) VALUES `
-	ratingSourceCols    = 4
-	addRatingSources    = `
-ON CONFLICT (league_id, rules, source) DO UPDATE SET cells = rating_sources.cells + excluded.cells`
-	returningCells    = ` RETURNING league_id, rules, source, cells`
-	insertRatingCells = `INSERT INTO rating_cells (league_id, rules, source, bots, deals, net0, net1, net2, net3) VALUES `
-	ratingCellCols    = 9
-	setRatingCells    = `
-ON CONFLICT (league_id, rules, source, bots) DO UPDATE SET deals = excluded.deals,
-	net0 = excluded.net0, net1 = excluded.net1, net2 = excluded.net2, net3 = excluded.net3`
-)
-
 // sourceBatchQueries are the multi-row statements of writeSourceUnits in every size rowOps
-// makes, prepared with the batch (before its transaction); spelled once per store.
+// makes, prepared with the batch (before its transaction); spelled once per store (and
+// layout of the rows: a test's store may be migrated while open).
 func (s *Store) sourceBatchQueries() []string {
-	s.sourceBatch.Do(func() { s.sourceBatchQs = s.spellSourceBatchQueries() })
-	return s.sourceBatchQs
+	rows := s.sourceRows()
+	if rows.scoped {
+		s.sourceBatch.Do(func() { s.sourceBatchQs = s.spellSourceBatchQueries(rows) })
+		return s.sourceBatchQs
+	}
+	return s.spellSourceBatchQueries(rows)
 }
 
 // spellSourceBatchQueries spells sourceBatchQueries.
-func (s *Store) spellSourceBatchQueries() []string {
+func (s *Store) spellSourceBatchQueries(rows *sourceRows) []string {
 	var qs []string
 	for n := 1; n <= maxRowsPerInsert; n *= 2 {
 		for _, op := range []struct {
@@ -174,9 +163,9 @@ func (s *Store) spellSourceBatchQueries() []string {
 			cols int
 			tail []string
 		}{
-			{insertRatingSources, ratingSourceCols, []string{addRatingSources, returningCells}},
-			{insertRatingSources, ratingSourceCols, []string{addRatingSources}},
-			{insertRatingCells, ratingCellCols, []string{setRatingCells}},
+			{rows.insertSources, rows.sourceCols, []string{rows.addSources, rows.returningCells}},
+			{rows.insertSources, rows.sourceCols, []string{rows.addSources}},
+			{rows.insertCells, rows.cellCols, []string{rows.setCells}},
 		} {
 			for _, w := range s.rowOps(op.head, op.cols, make([]any, n*op.cols), op.tail...) {
 				qs = append(qs, w.query)
@@ -187,10 +176,6 @@ func (s *Store) spellSourceBatchQueries() []string {
 }
 
 var (
-	readRatingCells = `SELECT bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ? AND source = ?`
-	setRatingCell   = `INSERT INTO rating_cells (league_id, rules, source, bots, deals, net0, net1, net2, net3)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, rules, source, bots) DO UPDATE SET deals = excluded.deals,
-	net0 = excluded.net0, net1 = excluded.net1, net2 = excluded.net2, net3 = excluded.net3`
 	upsertRatingTable = upsert("rating_tables", []string{"league_id", "rules", "bots"}, 3, slices.Concat(tableColumns, pointColumns), "")
 	upsertRatingPair  = upsert("rating_pairs", []string{"league_id", "rules", "a", "b"}, 4, pairColumns, "")
 	upsertSourceCount = upsert("rating_source_counts", []string{"league_id", "rules"}, 2, []string{"sources"}, "sources")
@@ -198,8 +183,10 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, rules, source, bots) 
 )
 
 // sourceQueries are the statements writeSourceUnits prepares.
-var sourceQueries = []string{readRatingCells, setRatingCell, upsertRatingTable,
-	upsertRatingPair, upsertSourceCount, upsertBotSources}
+func (s *Store) sourceQueries() []string {
+	rows := s.sourceRows()
+	return []string{rows.readCells, rows.setCell, upsertRatingTable, upsertRatingPair, upsertSourceCount, upsertBotSources}
+}
 
 // completedUnit is a unit (a duplicate group under every seating, or a deal) that a batch
 // completes: what it adds to its deal source's cell of its composition.
@@ -207,15 +194,20 @@ type completedUnit struct {
 	lr     board.LeagueRules
 	source string
 	cell   rating.Cell // the composition sorted, the nets in that order
+	key    string      // rating.CompositionKey(cell.Bots), spelled once (sorting compares it)
+}
+
+func newCompletedUnit(lr board.LeagueRules, source string, cell rating.Cell) completedUnit {
+	return completedUnit{lr: lr, source: source, cell: cell, key: rating.CompositionKey(cell.Bots)}
 }
 
 func compareUnits(a, b completedUnit) int {
-	return cmp.Or(strings.Compare(a.lr.League, b.lr.League), strings.Compare(a.lr.Rules, b.lr.Rules),
-		strings.Compare(a.source, b.source), strings.Compare(rating.CompositionKey(a.cell.Bots), rating.CompositionKey(b.cell.Bots)))
+	return cmp.Or(strings.Compare(a.source, b.source), strings.Compare(a.lr.League, b.lr.League),
+		strings.Compare(a.lr.Rules, b.lr.Rules), strings.Compare(a.key, b.key))
 }
 
 // writeSourceUnits adds the completed units to the deal-source sums in tx: lock every source's
-// row (in key order, so that concurrent writers lock sources in one order), read the cells
+// row (in one order, compareUnits', so that concurrent writers lock sources alike), read the cells
 // of those that have any, change the cells the units fall in and write them; then add the
 // sums' changes, each kind of row in key order. The rows of many sources go in one statement
 // each (lockSources, and rowOps' multi-row upserts): a statement per source and step, three
@@ -228,16 +220,22 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 		return nil, nil
 	}
 	slices.SortFunc(units, compareUnits)
-	var runs [][]completedUnit // the units of each source, in key order
+	var runs [][]completedUnit // the units of each source, in compareUnits' order
+	var lrs []board.LeagueRules
 	for start := 0; start < len(units); {
 		end := start + 1
 		for end < len(units) && units[end].lr == units[start].lr && units[end].source == units[start].source {
 			end++
 		}
 		runs = append(runs, units[start:end])
+		lrs = append(lrs, units[start].lr)
 		start = end
 	}
-	have, err := s.lockSources(ctx, tx, runs)
+	keys, err := s.sourceKeysFor(ctx, tx, lrs)
+	if err != nil {
+		return nil, fmt.Errorf("rating sums of deal sources: %w", err)
+	}
+	have, err := s.lockSources(ctx, tx, keys, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -257,23 +255,23 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 			}
 		}
 		before := len(cells)
-		changed := map[string]bool{}
-		for _, v := range run {
+		for k, v := range run { // a run is in key order: a composition's units follow each other
 			board.ChangeCell(d, cells, v.cell)
-			changed[rating.CompositionKey(v.cell.Bots)] = true
-		}
-		for _, key := range slices.Sorted(maps.Keys(changed)) {
-			c := cells[key]
-			cellArgs = append(append(cellArgs, u.lr.League, u.lr.Rules, u.source, key, c.Deals), nets(c.Net)...)
+			if k+1 < len(run) && run[k+1].key == v.key {
+				continue
+			}
+			c := cells[v.key]
+			cellArgs = append(append(keys.args(cellArgs, u.lr), u.source, v.key, c.Deals), nets(c.Net)...)
 		}
 		if added := len(cells) - before; added > 0 {
-			addedArgs = append(addedArgs, u.lr.League, u.lr.Rules, u.source, added)
+			addedArgs = append(keys.args(addedArgs, u.lr), u.source, added)
 		}
 	}
-	if err := s.execOps(ctx, tx, s.rowOps(insertRatingCells, ratingCellCols, cellArgs, setRatingCells)); err != nil {
+	rows := keys.rows
+	if err := s.execOps(ctx, tx, s.rowOps(rows.insertCells, rows.cellCols, cellArgs, rows.setCells)); err != nil {
 		return nil, fmt.Errorf("rating sums of deal sources: cells: %w", err)
 	}
-	if err := s.execOps(ctx, tx, s.rowOps(insertRatingSources, ratingSourceCols, addedArgs, addRatingSources)); err != nil {
+	if err := s.execOps(ctx, tx, s.rowOps(rows.insertSources, rows.sourceCols, addedArgs, rows.addSources)); err != nil {
 		return nil, fmt.Errorf("rating sums of deal sources: %w", err)
 	}
 	clocks := map[board.LeagueRules]int64{}
@@ -292,24 +290,25 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 // lockSources takes the row of every run's source in tx, in the runs' order (inserting those
 // new with no cells): the row lock (PostgreSQL) orders the writers of one source. It returns
 // how many cells each source has.
-func (s *Store) lockSources(ctx context.Context, tx *sql.Tx, runs [][]completedUnit) ([]int64, error) {
-	args := make([]any, 0, len(runs)*ratingSourceCols)
+func (s *Store) lockSources(ctx context.Context, tx *sql.Tx, keys *sourceKeys, runs [][]completedUnit) ([]int64, error) {
+	rows := keys.rows
+	args := make([]any, 0, len(runs)*rows.sourceCols)
 	at := make(map[board.LeagueRules]map[string]int, 1)
 	for i, run := range runs {
 		u := run[0]
-		args = append(args, u.lr.League, u.lr.Rules, u.source, 0)
+		args = append(keys.args(args, u.lr), u.source, 0)
 		if at[u.lr] == nil {
 			at[u.lr] = map[string]int{}
 		}
 		at[u.lr][u.source] = i
 	}
 	have := make([]int64, len(runs))
-	for _, op := range s.rowOps(insertRatingSources, ratingSourceCols, args, addRatingSources, returningCells) {
+	for _, op := range s.rowOps(rows.insertSources, rows.sourceCols, args, rows.addSources, rows.returningCells) {
 		if err := s.txQueryEach(ctx, tx, op, func(scan func(...any) error) error {
-			var lr board.LeagueRules
 			var source string
 			var cells int64
-			if err := scan(&lr.League, &lr.Rules, &source, &cells); err != nil {
+			lr, err := keys.scanKey(scan, &source, &cells)
+			if err != nil {
 				return err
 			}
 			if i, ok := at[lr][source]; ok {
@@ -349,14 +348,16 @@ func (s *Store) txQueryEach(ctx context.Context, tx *sql.Tx, op writeOp, scan fu
 func (s *Store) readCells(ctx context.Context, q querier, lr board.LeagueRules, source string) (map[string]*rating.Cell, error) {
 	var rows *sql.Rows
 	var err error
+	args := []any{lr.League, lr.Rules, source}
+	query := s.rebind(s.sourceRows().readCells)
 	if tx, ok := q.(*sql.Tx); ok {
-		if v, ok := s.stmts.Load(s.rebind(readRatingCells)); ok {
-			rows, err = tx.StmtContext(ctx, v.(*sql.Stmt)).QueryContext(ctx, lr.League, lr.Rules, source)
+		if v, ok := s.stmts.Load(query); ok {
+			rows, err = tx.StmtContext(ctx, v.(*sql.Stmt)).QueryContext(ctx, args...)
 		} else {
-			rows, err = tx.QueryContext(ctx, s.rebind(readRatingCells), lr.League, lr.Rules, source)
+			rows, err = tx.QueryContext(ctx, query, args...)
 		}
 	} else {
-		rows, err = q.QueryContext(ctx, s.rebind(readRatingCells), lr.League, lr.Rules, source)
+		rows, err = q.QueryContext(ctx, query, args...)
 	}
 	if err != nil {
 		return nil, err
@@ -442,8 +443,8 @@ func compareLR(a, b board.LeagueRules) int {
 
 // readSourceSums reads the pairs and deal-source counts of the filter's league and rule set
 // into sums (its tables are read with their points by RatingSums), and the sample of deal
-// sources with the query sampleCells spells for the dialect.
-func readSourceSums(sums *board.Sums, d dialect, where string, args []any, each func(string, []any, func(func(...any) error) error) error) error {
+// sources with the query sampleCells spells for the dialect and the rows' layout.
+func readSourceSums(sums *board.Sums, d dialect, rows *sourceRows, where string, args []any, each func(string, []any, func(func(...any) error) error) error) error {
 	err := each(`SELECT league_id, rules, a, b, `+strings.Join(pairColumns, ", ")+` FROM rating_pairs`+where, args,
 		func(scan func(...any) error) error {
 			var ps board.PairScope
@@ -493,7 +494,7 @@ func readSourceSums(sums *board.Sums, d dialect, where string, args []any, each 
 	// sources' primary key, with their cells through the cells'.
 	for _, lr := range slices.SortedFunc(maps.Keys(sums.SourceCounts), compareLR) {
 		sample := map[string][]rating.Cell{}
-		err := each(sampleCells(d), []any{lr.League, lr.Rules, lr.League, lr.Rules}, func(scan func(...any) error) error {
+		err := each(sampleCells(d, rows), []any{lr.League, lr.Rules, lr.League, lr.Rules}, func(scan func(...any) error) error {
 			var src, bots string
 			c := rating.Cell{Net: make([]int64, rating.MaxSeats)}
 			if err := scan(&src, &bots, &c.Deals, &c.Net[0], &c.Net[1], &c.Net[2], &c.Net[3]); err != nil {
@@ -524,17 +525,24 @@ func readSourceSums(sums *board.Sums, d dialect, where string, args []any, each 
 // for every cell (30 ms at 2,000 cells, for every board the store computes, and so for
 // every point of the rating history while deals are stored); "source = ANY(ARRAY(subquery))"
 // reads every cell of the league, in the index's order, to save sorting 256 rows.
-func sampleCells(d dialect) string {
+//
+// The rows are keyed by league_id and rules (versions 16 to 32) or by their scope's number,
+// looked up from the same arguments (sourcerows.go).
+func sampleCells(d dialect, rows *sourceRows) string {
+	key := `league_id = ? AND rules = ?`
+	if rows.scoped {
+		key = `scope = ` + scopeOf
+	}
 	if d == postgresDialect {
 		return fmt.Sprintf(`SELECT s.source, c.bots, c.deals, c.net0, c.net1, c.net2, c.net3
-FROM (SELECT source FROM rating_sources WHERE league_id = ? AND rules = ? ORDER BY source LIMIT %d) s
+FROM (SELECT source FROM rating_sources WHERE %s ORDER BY source LIMIT %d) s
 CROSS JOIN LATERAL (SELECT bots, deals, net0, net1, net2, net3 FROM rating_cells
-	WHERE league_id = ? AND rules = ? AND source = s.source OFFSET 0) c
-ORDER BY s.source, c.bots`, rating.SampleSources)
+	WHERE %s AND source = s.source OFFSET 0) c
+ORDER BY s.source, c.bots`, key, rating.SampleSources, key)
 	}
-	return fmt.Sprintf(`SELECT source, bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE league_id = ? AND rules = ?
-	AND source IN (SELECT source FROM rating_sources WHERE league_id = ? AND rules = ? ORDER BY source LIMIT %d)
-ORDER BY source, bots`, rating.SampleSources)
+	return fmt.Sprintf(`SELECT source, bots, deals, net0, net1, net2, net3 FROM rating_cells WHERE %s
+	AND source IN (SELECT source FROM rating_sources WHERE %s ORDER BY source LIMIT %d)
+ORDER BY source, bots`, key, key, rating.SampleSources)
 }
 
 // SourceCells reads the cells of deal sources of one league and rule set (board.CellSource):
@@ -554,16 +562,27 @@ func (s *Store) SourceCells(ctx context.Context, lr board.LeagueRules, sources [
 }
 
 // writeAccumulatedSources writes the deal-source sums of an accumulator that replayed stored
-// deals (a rebuild: the rows are empty) in tx: every source's row and cells, and the sums.
-func (s *Store) writeAccumulatedSources(ctx context.Context, tx *sql.Tx, acc *board.Accumulator) error {
+// deals (a rebuild: the rows are empty) in tx: every source's row and cells, and the sums;
+// its rows keyed as rows say (migration 16's conversion writes them as version 16 did).
+func (s *Store) writeAccumulatedSources(ctx context.Context, tx *sql.Tx, acc *board.Accumulator, rows *sourceRows) error {
+	keys := &sourceKeys{rows: rows}
 	err := acc.EachSource(func(lr board.LeagueRules, source string, cells []rating.Cell) error {
-		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO rating_sources (league_id, rules, source, cells) VALUES (?, ?, ?, ?)`),
-			lr.League, lr.Rules, source, len(cells)); err != nil {
+		if rows.scoped && keys.ids[lr] == 0 {
+			id, err := s.scopeID(ctx, tx, lr)
+			if err != nil {
+				return err
+			}
+			if keys.ids == nil {
+				keys.ids = map[board.LeagueRules]int64{}
+			}
+			keys.ids[lr] = id
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(rows.insertSource), append(keys.args(nil, lr), source, len(cells))...); err != nil {
 			return err
 		}
 		for _, c := range cells {
-			if _, err := tx.ExecContext(ctx, s.rebind(setRatingCell), append([]any{lr.League, lr.Rules, source,
-				rating.CompositionKey(c.Bots), c.Deals}, nets(c.Net)...)...); err != nil {
+			if _, err := tx.ExecContext(ctx, s.rebind(rows.setCell), append(append(keys.args(nil, lr), source,
+				rating.CompositionKey(c.Bots), c.Deals), nets(c.Net)...)...); err != nil {
 				return err
 			}
 		}
@@ -604,7 +623,8 @@ func (s *Store) writeAccumulatedSources(ctx context.Context, tx *sql.Tx, acc *bo
 var sourceTables = []string{"rating_tables", "rating_pairs", "rating_sources", "rating_cells", "rating_source_counts",
 	"rating_bot_sources"}
 
-// convertSourceSums is the Go part of migration 16: the deal-source sums of every stored deal,
+// convertSourceSums is the Go part of migration 16 (its rows as version 16 keys them, which
+// migration 33 renumbers): the deal-source sums of every stored deal,
 // replayed league by league (sources never span two leagues or rule sets, so that memory holds
 // one league's cells at a time), with progress. A database whose sums are to be rebuilt whole
 // (rating_state.stale) is left to that rebuild. On PostgreSQL a SHARE lock on deals holds off
@@ -635,7 +655,7 @@ func convertSourceSums(ctx context.Context, s *Store, tx *sql.Tx) error {
 		s.report(what, i, len(ms))
 		if lr := (board.LeagueRules{League: m.info.League, Rules: m.info.Rules}); acc == nil || lr != cur {
 			if acc != nil {
-				if err := s.writeAccumulatedSources(ctx, tx, acc); err != nil {
+				if err := s.writeAccumulatedSources(ctx, tx, acc, legacySourceRows); err != nil {
 					return err
 				}
 			}
@@ -652,7 +672,7 @@ func convertSourceSums(ctx context.Context, s *Store, tx *sql.Tx) error {
 		}
 	}
 	if acc != nil {
-		if err := s.writeAccumulatedSources(ctx, tx, acc); err != nil {
+		if err := s.writeAccumulatedSources(ctx, tx, acc, legacySourceRows); err != nil {
 			return err
 		}
 	}

@@ -85,6 +85,8 @@ type Store struct {
 	// sourceBatch spells sourceBatchQueries' texts once (sourceBatchQs).
 	sourceBatch   sync.Once
 	sourceBatchQs []string
+	// scopes holds the committed numbers of leagues' rule sets in rating_scopes (sourcerows.go).
+	scopes sync.Map // board.LeagueRules → int64
 
 	matchInfos    sync.Map     // match id → *matchInfo (see Store.matchInfo)
 	cachedMatches atomic.Int64 // entries added to matchInfos since it was last cleared

@@ -171,9 +171,33 @@ func ActionText(a engine.Action) string {
 		return "discard"
 	case a.Kind == engine.ActGive && !a.Card.Valid():
 		return "give"
+	case a.Kind == engine.ActBid && a.Contract < engine.NumContracts && a.Suit < engine.NumSuits:
+		return bidTexts[a.Contract][a.Suit] // a bid with a suit: spelled once, not per request
+	case a.Kind == engine.ActTrump && a.Suit < engine.NumSuits:
+		return trumpTexts[a.Suit]
 	}
 	return a.String()
 }
+
+// bidTexts and trumpTexts hold the notation of the actions whose String builds a string:
+// bids by contract and suit (a contract without a suit spelled as String spells it), and
+// trump choices by suit.
+var (
+	bidTexts = func() (t [engine.NumContracts][engine.NumSuits]string) {
+		for c := range engine.Contract(engine.NumContracts) {
+			for s := range engine.Suit(engine.NumSuits) {
+				t[c][s] = engine.Action{Kind: engine.ActBid, Contract: c, Suit: s}.String()
+			}
+		}
+		return t
+	}()
+	trumpTexts = func() (t [engine.NumSuits]string) {
+		for s := range engine.Suit(engine.NumSuits) {
+			t[s] = engine.Action{Kind: engine.ActTrump, Suit: s}.String()
+		}
+		return t
+	}()
+)
 
 // ActionFrom reads ActionText.
 func ActionFrom(text string) (engine.Action, error) {

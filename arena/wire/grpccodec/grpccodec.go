@@ -15,8 +15,15 @@ import (
 // body encoded once (a decision request, which is also recorded) is not copied to be framed.
 type Encoded struct{ Head, Body []byte }
 
-// Raw receives a message undecoded.
+// Raw receives a message undecoded, as a copy of gRPC's buffers (which gRPC reuses). A Raw
+// received into again reuses its bytes when they are large enough (and not larger than
+// maxReuse): who receives into the same Raw again must be done with the last message's
+// bytes, and gets one allocation less per message.
 type Raw struct{ B []byte }
+
+// maxReuse bounds the bytes a Raw keeps for the next message: a stream that once received a
+// large message (a resume's snapshot) does not hold on to its size.
+const maxReuse = 64 << 10
 
 // Codec returns gRPC's protobuf codec that also sends an *Encoded as it is and hands over an
 // *Raw undecoded.
@@ -36,7 +43,12 @@ func (c codec) Marshal(v any) (mem.BufferSlice, error) {
 
 func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
 	if r, ok := v.(*Raw); ok {
-		r.B = data.Materialize() // a copy: gRPC reuses its buffers
+		if n := data.Len(); n <= cap(r.B) && cap(r.B) <= maxReuse {
+			r.B = r.B[:n]
+			data.CopyTo(r.B)
+		} else {
+			r.B = data.Materialize() // a copy: gRPC reuses its buffers
+		}
 		return nil
 	}
 	return c.CodecV2.Unmarshal(data, v)
