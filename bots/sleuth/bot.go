@@ -46,6 +46,9 @@ type Config struct {
 	// FixedPlay values "play" in modern round one by the best fixed contract to name in round
 	// two, as before adapt.go (for comparison).
 	FixedPlay bool
+	// SolverDefence plays a defender's cards in a modern point contract by the solver over
+	// the worlds, as before play-outs (rollout.go), for comparison.
+	SolverDefence bool
 	// Model is the opponent model (nil: the trained one, model.json).
 	Model *Model
 	// Calibrations turn double-dummy verdicts into chances, by Family (nil: the trained ones).

@@ -19,11 +19,14 @@
 //
 // Cards are played as kibitz plays them, by the solver over the worlds (play.go) — but where
 // the seats still to play to the trick are, by the evidence, rule-of-thumb players, their
-// replies come from the model and the solver takes over at the next trick; a Ramsch card is
-// chosen by play-outs with the real scoring (rollout.go).
+// replies come from the model and the solver takes over at the next trick; a Ramsch card, and
+// a defender's card in a modern point contract at a table of three, are chosen by play-outs
+// with the model's policy at every seat and the real scoring (rollout.go), because the solver
+// assumes a declarer who sees every card.
 //
 // The opponent model and the calibrations are fitted to deals the bot plays against heuristic
 // bots by `go run ./scripts/sleuthtrain` (train.go); the result, params.json, is
 // embedded with its provenance. Config.NoInference and Config.NoModelReplies switch the
-// inference off for comparison. docs/STRENGTH.md has the measurements.
+// inference off for comparison, Config.SolverDefence the play-outs of the defence.
+// docs/STRENGTH.md has the measurements.
 package sleuth

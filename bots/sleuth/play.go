@@ -8,8 +8,8 @@ import (
 
 // Card play: every legal card is valued on every world by the double-dummy solver, and the
 // card with the best weighted mean payoff is played; what the solver is asked, and how its
-// answer becomes the bot's payoff, is pimc.CardQuery's (kibitz asks the same). A Ramsch card:
-// see rollout.go.
+// answer becomes the bot's payoff, is pimc.CardQuery's (kibitz asks the same). A Ramsch card,
+// and a defender's card in a modern point contract: see rollout.go.
 func (d *decision) card() (engine.Action, bool) {
 	obs := d.obs
 	actions, index := pimc.CardActions(obs.Legal)
@@ -18,6 +18,9 @@ func (d *decision) card() (engine.Action, bool) {
 	}
 	if obs.Contract == engine.Ramsch {
 		return d.ramschCard(actions)
+	}
+	if d.defendsByPlayOuts() {
+		return d.playOutCard(actions, d.defenceValue)
 	}
 	q := pimc.NewCardQuery(obs)
 	var after *engine.State
