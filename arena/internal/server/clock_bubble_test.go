@@ -87,6 +87,7 @@ func TestOverageBankStrikesAndForfeitInFakeTime(t *testing.T) {
 				t.Errorf("decision %d after the forfeit: fallback %v strike %v request %q, want a fallback without asking", d.Index, d.Fallback, d.Strike, d.RequestID)
 			}
 		}
+		synctest.Wait() // the notices the session sent last are in the bot's reader
 		var notices []string
 		for _, msg := range odd.messages() {
 			if f := msg.GetFallback(); f != nil {
@@ -152,6 +153,7 @@ func TestHangingBotGetsFallbacksStrikesAndForfeits(t *testing.T) {
 		if strikes != 3 {
 			t.Fatalf("strikes = %d, want 3", strikes)
 		}
+		synctest.Wait() // the notices the session sent last are in the bot's reader
 		var notices, forfeitNotices int
 		for _, msg := range odd.messages() {
 			if f := msg.GetFallback(); f != nil {
