@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,19 +234,12 @@ func BenchmarkArenaLatencyOneTable(b *testing.B) {
 func BenchmarkLoopbackFloorOneTable(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	streams := make(chan tappv1.BotService_ConnectServer)
-	srv := grpc.NewServer()
-	tappv1.RegisterBotServiceServer(srv, echoArena{streams: streams})
-	go func() { _ = srv.Serve(lis) }()
-	defer srv.Stop()
+	addr, streams, stop := serveEchoArena(b)
+	defer stop()
 	var bots []tappv1.BotService_ConnectServer
 	for range 3 {
 		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "TAPP_BENCH_ECHO="+lis.Addr().String())
+		cmd.Env = append(os.Environ(), "TAPP_BENCH_ECHO="+addr)
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}

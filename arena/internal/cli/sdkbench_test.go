@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"net"
 	"strconv"
 	"testing"
 	"time"
@@ -29,18 +28,11 @@ import (
 func BenchmarkGoSDKRoundTrip(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	streams := make(chan tappv1.BotService_ConnectServer)
-	srv := grpc.NewServer(grpc.ForceServerCodecV2(grpccodec.Codec()))
-	tappv1.RegisterBotServiceServer(srv, echoArena{streams: streams})
-	go func() { _ = srv.Serve(lis) }()
-	defer srv.Stop()
+	addr, streams, stop := serveEchoArena(b, grpc.ForceServerCodecV2(grpccodec.Codec()))
+	defer stop()
 	botDone := make(chan error, 1)
 	go func() {
-		botDone <- sdk.Run(ctx, sdk.Config{Arena: lis.Addr().String(), Token: "t", Name: "random", MaxReconnect: time.Second}, random.New(1))
+		botDone <- sdk.Run(ctx, sdk.Config{Arena: addr, Token: "t", Name: "random", MaxReconnect: time.Second}, random.New(1))
 	}()
 	var s tappv1.BotService_ConnectServer
 	select {

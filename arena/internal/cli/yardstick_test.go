@@ -57,25 +57,33 @@ func BenchmarkEchoYardstick(b *testing.B) {
 	}
 }
 
-// runYardstick runs the echo for trips round trips with tables in flight.
-func runYardstick(b *testing.B, tables, trips int) echoYardstick {
+// serveEchoArena serves echoArena on a loopback port with the given server options: its
+// address, the streams bots open on it, and how to stop it.
+func serveEchoArena(b *testing.B, opts ...grpc.ServerOption) (string, chan tappv1.BotService_ConnectServer, func()) {
 	b.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
 	streams := make(chan tappv1.BotService_ConnectServer)
-	srv := grpc.NewServer(grpc.ForceServerCodecV2(grpccodec.Codec()))
+	srv := grpc.NewServer(opts...)
 	tappv1.RegisterBotServiceServer(srv, echoArena{streams: streams})
 	go func() { _ = srv.Serve(lis) }()
-	defer srv.Stop()
+	return lis.Addr().String(), streams, srv.Stop
+}
+
+// runYardstick runs the echo for trips round trips with tables in flight.
+func runYardstick(b *testing.B, tables, trips int) echoYardstick {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr, streams, stop := serveEchoArena(b, grpc.ForceServerCodecV2(grpccodec.Codec()))
+	defer stop()
 	var clients []*echoLine
 	var cmds []*exec.Cmd
 	for range echoClients {
 		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "TAPP_BENCH_YARDSTICK="+lis.Addr().String())
+		cmd.Env = append(os.Environ(), "TAPP_BENCH_YARDSTICK="+addr)
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}
