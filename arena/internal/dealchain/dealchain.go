@@ -87,7 +87,9 @@ func Digest(rec *domain.DealRecord, sentDigest []byte, players int) [sha256.Size
 //	options pot 0 forced_ramsch 0
 //	moves 31 0:play 1:pass …
 //	decision 0 seat 0 bot 2:r1 kind bid request 2:r1 action play latency_us 812 arena_share_us 40 think_us 300 strike 0 fallback 0 attempts 1
-//	                         (then " flooded N" when N answers were refused, counted, not listed: PROTO-FLOOD)
+//	                         (then " flooded N" when N answers were refused, counted, not listed: PROTO-FLOOD;
+//	                         then " observed 1 deadline_us D overage_us O" for a bot in process handed the
+//	                         engine's observation: its request's clock, as the request was never sent)
 //	attempt 4:play after_us 812 rejected 0:   (one line per answer, after its decision)
 //	outcome thrown_in 0 declarer 0 contract 4:solo trump 1:C tout 0 declarer_won 1 draw 0 pot_before 0 pot_after 0
 //	seat 0 points 75 tricks 7 payoff 10      (one line per seat)
@@ -128,6 +130,9 @@ func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int
 			s(" attempts ").n(len(x.Attempts))
 		if x.Flooded != 0 { // added with the field: written only when not zero
 			t.s(" flooded ").n(x.Flooded)
+		}
+		if x.Observed { // record format 2: the clock of a request that was never sent, which the sent digest leaves out
+			t.s(" observed 1 deadline_us ").i64(x.Deadline.UnixMicro()).s(" overage_us ").i64(x.Overage.Microseconds())
 		}
 		t.s("\n")
 		for _, a := range x.Attempts {
