@@ -346,7 +346,10 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 // the referee asked).
 func Attribute(x *domain.DecisionRecord, perDecision time.Duration) domain.Attribution {
 	a := x.Attribution()
-	if len(x.Sent) > 0 { // the request says, to the µs, whether the record keeps it or not
+	switch {
+	case x.Observed && !x.Deadline.IsZero(): // the record keeps the clock itself
+		a.Handed = x.Deadline.Add(-perDecision).Add(x.ArenaShare)
+	case len(x.Sent) > 0: // the request says, to the µs, whether the record keeps it or not
 		if req, err := protoconv.DecodeSent(x.Sent); err == nil && req.GetDeadline() != nil {
 			a.Handed = req.GetDeadline().AsTime().Add(-perDecision).Add(x.ArenaShare)
 		}
