@@ -88,23 +88,36 @@ func keptCopy(d *domain.DealRecord) *domain.DealRecord {
 	c.Duration = d.Duration.Truncate(time.Microsecond)
 	c.Seating, c.Moves, c.Results, c.SentDigest = slices.Clone(d.Seating), slices.Clone(d.Moves), slices.Clone(d.Results), nil
 	c.Decisions = make([]domain.DecisionRecord, len(d.Decisions))
+	n := 0
+	for i := range d.Decisions {
+		n += len(d.Decisions[i].Attempts)
+	}
+	attempts := make([]domain.AnswerAttempt, 0, n) // every decision's, in one allocation
 	for i, x := range d.Decisions {
-		x.Sent = bytes.Clone(x.Sent)
-		if len(x.Sent) == 0 || x.Observed { // an observed decision's request is rebuilt when read
+		switch {
+		case len(x.Sent) == 0 || x.Observed: // an observed decision's request is rebuilt when read
 			x.Sent = nil
+		default:
+			x.Sent = bytes.Clone(x.Sent)
 		}
 		if x.Observed {
 			x.Deadline = micros(x.Deadline)
 		}
 		x.Latency, x.Think, x.ArenaShare = x.Latency.Truncate(time.Microsecond), x.Think.Truncate(time.Microsecond), x.ArenaShare.Truncate(time.Microsecond)
 		x.SentFromState = false
-		x.Attempts = slices.Clone(x.Attempts)
-		for j := range x.Attempts {
-			x.Attempts[j].After = x.Attempts[j].After.Truncate(time.Microsecond)
+		if x.Attempts != nil {
+			first := len(attempts)
+			attempts = append(attempts, x.Attempts...)
+			x.Attempts = attempts[first:len(attempts):len(attempts)]
+			for j := range x.Attempts {
+				x.Attempts[j].After = x.Attempts[j].After.Truncate(time.Microsecond)
+			}
 		}
 		c.Decisions[i] = x
 	}
-	slices.SortStableFunc(c.Decisions, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
+	if byIndex := func(a, b domain.DecisionRecord) int { return a.Index - b.Index }; !slices.IsSortedFunc(c.Decisions, byIndex) {
+		slices.SortStableFunc(c.Decisions, byIndex)
+	}
 	if d.Decisions == nil {
 		c.Decisions = nil
 	}
