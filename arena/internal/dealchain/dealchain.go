@@ -212,7 +212,7 @@ func (t *text) cards(set engine.CardSet) *text { // in the pack's order, comma-s
 // byIndex is the decisions in index order, as stores return them, or nil when ds is in that
 // order already.
 func byIndex(ds []domain.DecisionRecord) []*domain.DecisionRecord {
-	if slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return cmp.Compare(a.Index, b.Index) }) {
+	if domain.InIndexOrder(ds) {
 		return nil
 	}
 	out := make([]*domain.DecisionRecord, len(ds))
@@ -238,7 +238,7 @@ func SentDigestOf(rec *domain.DealRecord) []byte {
 		return rec.SentDigest
 	}
 	ds := rec.Decisions
-	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return cmp.Compare(a.Index, b.Index) }) {
+	if !domain.InIndexOrder(ds) {
 		ds = slices.Clone(ds)
 		slices.SortStableFunc(ds, func(a, b domain.DecisionRecord) int { return cmp.Compare(a.Index, b.Index) })
 	}

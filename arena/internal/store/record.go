@@ -149,7 +149,7 @@ func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchIn
 	f := writeFormat
 	r := info.rules
 	ds := d.Decisions
-	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index }) {
+	if !domain.InIndexOrder(ds) {
 		ds = slices.Clone(ds)
 		slices.SortStableFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
 	}

@@ -115,8 +115,8 @@ func keptCopy(d *domain.DealRecord) *domain.DealRecord {
 		}
 		c.Decisions[i] = x
 	}
-	if byIndex := func(a, b domain.DecisionRecord) int { return a.Index - b.Index }; !slices.IsSortedFunc(c.Decisions, byIndex) {
-		slices.SortStableFunc(c.Decisions, byIndex)
+	if !domain.InIndexOrder(c.Decisions) {
+		slices.SortStableFunc(c.Decisions, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
 	}
 	if d.Decisions == nil {
 		c.Decisions = nil

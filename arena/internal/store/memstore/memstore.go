@@ -46,6 +46,7 @@ type Memory struct {
 	totals     map[string]*memoryTotals      // league id → running totals (totals.go)
 	boardDeals map[string]int                // board (a ladder's row) → deals of other leagues' matches on it
 	ratings    *board.Accumulator            // the leaderboard's sums (ratings.go)
+	infos      map[string]board.MatchInfo    // match id → what the sums need of it, made once (ratings.go)
 	// The rating history (ratings.go): its points by league and rule set, the clocks the deals
 	// stored since the last look made due, and the writer taking points.
 	history    map[board.LeagueRules][]board.HistoryPoint
