@@ -64,7 +64,9 @@ type Direct interface {
 	Decide(req *Request) (sent []byte, action engine.Action, handed time.Time, err error)
 	// Encodes says whether Decide encodes its requests for their records, which needs each
 	// request's events; a bot in process reads only its observation, so when nothing is
-	// encoded the referee builds no events for the seat (they count as sent).
+	// encoded the referee builds no events for the seat (they count as sent), and a recorded
+	// decision is marked Observed with its clock (domain.DecisionRecord.Observed): a store
+	// rebuilds the request it stands for when it is read.
 	Encodes() bool
 }
 

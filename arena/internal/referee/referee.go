@@ -572,6 +572,9 @@ func (g *game) decideDirect(d Direct, rec *domain.DecisionRecord, req *Request, 
 	g.last, g.fresh = at, true
 	if !g.t.Unrecorded {
 		rec.Sent, rec.SentFromState = sent, len(sent) > 0
+		if sent == nil && !d.Encodes() { // handed the observation: the record keeps the clock, a store rebuilds the request
+			rec.Observed, rec.Deadline, rec.Overage = true, req.Deadline, req.OverageLeft
+		}
 	}
 	if err != nil {
 		g.late(rec, legal, start, allowed)
