@@ -557,49 +557,75 @@ func (c *client) callBot(ctx context.Context, obs *engine.Observation) (a engine
 }
 
 // openRequests remembers the requests being decided, by game, so a snapshot does not decide
-// one twice and a refused answer is corrected once.
+// one twice and a refused answer is corrected once. A game's requests are a short list (a
+// seat is asked one at a time: a few dozen a deal at most), kept for the next game once its
+// game ends: a map per game and an entry allocated per request were a twentieth of a random
+// bot's CPU (issue 31).
 type openRequests struct {
 	mu    sync.Mutex
-	games map[string]map[string]*openRequest // game → request id → request
+	games map[string][]openRequest // game → its requests, in the order they came
+	free  [][]openRequest          // lists of ended games, emptied, for the next games
 }
 
 type openRequest struct {
-	req     *wire.DecodedRequest
+	id      string
+	first   string // the first legal action, the correction of a refused answer ("" if none)
 	retried bool
 }
 
+// maxFreeLists bounds the lists kept for the next games: about as many as games run at once.
+const maxFreeLists = 256
+
 func newOpenRequests() *openRequests {
-	return &openRequests{games: make(map[string]map[string]*openRequest)}
+	return &openRequests{games: make(map[string][]openRequest)}
 }
 
 func (o *openRequests) start(req *wire.DecodedRequest) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	game := o.games[req.GameID]
-	if game == nil {
-		game = make(map[string]*openRequest)
-		o.games[req.GameID] = game
+	list, ok := o.games[req.GameID]
+	for i := range list {
+		if list[i].id == req.RequestID {
+			return false
+		}
 	}
-	if game[req.RequestID] != nil {
-		return false
+	if !ok && len(o.free) > 0 {
+		list, o.free = o.free[len(o.free)-1], o.free[:len(o.free)-1]
 	}
-	game[req.RequestID] = &openRequest{req: req}
+	r := openRequest{id: req.RequestID}
+	if len(req.Legal) > 0 {
+		r.first = req.Legal[0]
+	}
+	o.games[req.GameID] = append(list, r)
 	return true
 }
 
 func (o *openRequests) takeRetry(game, req string) (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	r := o.games[game][req]
-	if r == nil || r.retried || len(r.req.Legal) == 0 {
-		return "", false
+	list := o.games[game]
+	for i := range list {
+		if r := &list[i]; r.id == req {
+			if r.retried || r.first == "" {
+				return "", false
+			}
+			r.retried = true
+			return r.first, true
+		}
 	}
-	r.retried = true
-	return r.req.Legal[0], true
+	return "", false
 }
 
 func (o *openRequests) endGame(game string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	list, ok := o.games[game]
+	if !ok {
+		return
+	}
 	delete(o.games, game)
+	if len(o.free) < maxFreeLists {
+		clear(list) // holding no strings of the game
+		o.free = append(o.free, list[:0])
+	}
 }
