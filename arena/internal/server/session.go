@@ -205,17 +205,12 @@ func (s *Session) End(end *referee.End, evs []engine.Event, first int) {
 	_ = s.sendEncoded(wf.ResponseGameEnded, encode.AppendGameEnded(room, end.GameID, enc.Reveal, enc.Settlement, evs, first))
 }
 
-// encodeEnd encodes a game's reveal and settlement, the same for every seat.
+// encodeEnd encodes a game's reveal and settlement, the same for every seat, by hand
+// (encode.AppendReveal, encode.AppendSettlement: the bytes of proto.Marshal of protoconv's
+// messages, which protobuf's generic path took several times longer to write).
 func encodeEnd(end *referee.End) referee.EncodedEnd {
-	opts := proto.MarshalOptions{Deterministic: true}
-	reveal, err := opts.Marshal(protoconv.RevealToProto(end.Rules, end.Deal, end.State))
-	if err != nil {
-		return referee.EncodedEnd{Err: err}
-	}
-	settlement, err := opts.Marshal(protoconv.SettlementForPlayers(protoconv.OutcomeToProto(end.Outcome), end.Rules.Players))
-	if err != nil {
-		return referee.EncodedEnd{Err: err}
-	}
+	reveal := encode.AppendReveal(make([]byte, 0, 320), end.Rules, end.Deal, end.State)
+	settlement := encode.AppendSettlement(make([]byte, 0, 48), end.Outcome, end.Rules.Players)
 	return referee.EncodedEnd{Reveal: reveal, Settlement: settlement}
 }
 
