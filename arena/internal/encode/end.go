@@ -11,22 +11,22 @@ import (
 // The fields of Reveal and Settlement (proto/tapp/v1/game.proto).
 const (
 	revealHands     protowire.Number = 1
-	revealTapp                       = 2
-	revealDiscarded                  = 3
-	revealDeal                       = 4
+	revealTapp      protowire.Number = 2
+	revealDiscarded protowire.Number = 3
+	revealDeal      protowire.Number = 4
 
 	settleThrownIn    protowire.Number = 1
-	settleDeclarer                     = 2
-	settleContract                     = 3
-	settleTrump                        = 4
-	settleTout                         = 5
-	settleDeclarerWon                  = 6
-	settleDraw                         = 7
-	settlePoints                       = 8
-	settleTricks                       = 9
-	settlePayoff                       = 10
-	settlePotBefore                    = 11
-	settlePotAfter                     = 12
+	settleDeclarer    protowire.Number = 2
+	settleContract    protowire.Number = 3
+	settleTrump       protowire.Number = 4
+	settleTout        protowire.Number = 5
+	settleDeclarerWon protowire.Number = 6
+	settleDraw        protowire.Number = 7
+	settlePoints      protowire.Number = 8
+	settleTricks      protowire.Number = 9
+	settlePayoff      protowire.Number = 10
+	settlePotBefore   protowire.Number = 11
+	settlePotAfter    protowire.Number = 12
 )
 
 // AppendReveal appends the wire form of the Reveal that protoconv.RevealToProto(r, d, st)
