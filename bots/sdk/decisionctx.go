@@ -99,6 +99,15 @@ func (c *decisionContext) stop() {
 	}
 }
 
+// stopUntouched is stop, reporting whether the bot never asked for Done: then nothing of the
+// bot's can wait on the context, and it may be reused once the bot's Decide has returned.
+func (c *decisionContext) stopUntouched() bool {
+	c.stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done == nil
+}
+
 // closeLocked closes done for err; c.mu is held.
 func (c *decisionContext) closeLocked(err error) {
 	c.err = err

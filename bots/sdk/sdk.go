@@ -273,7 +273,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	open := newOpenRequests()
 	slots := make(chan struct{}, c.cfg.Capacity*engine.MaxPlayers)
 	run := &deciders{idle: make(chan *wire.DecodedRequest), done: sctx.Done()}
-	run.decide = func(req *wire.DecodedRequest) { c.decide(sctx, slots, req, out) }
+	run.decide = func(req *wire.DecodedRequest, kept **decision) { c.decide(sctx, slots, req, out, kept) }
 
 	var raw grpccodec.Raw // its bytes are reused: everything decoded from them is a copy
 	for {
@@ -381,7 +381,7 @@ func (c *client) dispatch(run *deciders, open *openRequests, req *wire.DecodedRe
 // was a sixth of a random bot's CPU. The goroutines end with the session (done).
 type deciders struct {
 	idle   chan *wire.DecodedRequest // unbuffered: a send succeeds only into a waiting goroutine
-	decide func(*wire.DecodedRequest)
+	decide func(*wire.DecodedRequest, **decision)
 	done   <-chan struct{}
 }
 
@@ -394,8 +394,9 @@ func (d *deciders) start(req *wire.DecodedRequest) {
 }
 
 func (d *deciders) work(req *wire.DecodedRequest) {
+	var kept *decision // the last decision's storage and guard timer, when nothing holds them any more
 	for {
-		d.decide(req)
+		d.decide(req, &kept)
 		select {
 		case req = <-d.idle:
 		case <-d.done:
@@ -408,11 +409,21 @@ func (d *deciders) work(req *wire.DecodedRequest) {
 // bot fails, panics, chooses an illegal action or is still thinking when the deadline (less
 // the margin) comes. The bot runs on this goroutine, once it has one of the slots; a timer
 // sends the fallback in time and gives the slot back, even if the bot never returns.
-func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.DecodedRequest, out *answerLine) {
+//
+// kept is the decider goroutine's decision of its last request, if nothing holds it any more
+// (its guard never fired, the bot never asked for its context's Done): its storage and its
+// guard's timer are reused, as the in-process adapter reuses a decision's context once the
+// bot's Decide has returned.
+func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.DecodedRequest, out *answerLine, kept **decision) {
 	if len(req.Legal) == 0 {
 		return
 	}
-	d := &decision{c: c, ctx: ctx, req: req, out: out, slots: slots}
+	d := *kept
+	*kept = nil
+	if d == nil {
+		d = new(decision)
+	}
+	*d = decision{c: c, ctx: ctx, req: req, out: out, slots: slots, timer: d.timer}
 	fallback := req.Legal[0]
 	deadline := req.Deadline
 	if deadline.IsZero() {
@@ -430,12 +441,14 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	// (decisionctx.go).
 	dctx := &d.dctx
 	*dctx = decisionContext{parent: ctx, deadline: end, clock: clock}
-	defer dctx.stop()
 	// The guard: a timer of its own (not context.AfterFunc on dctx, which cost a registration
 	// with dctx per decision); when the session ends first, nothing is to be answered.
-	guard := time.AfterFunc(time.Until(end), d.guard)
-	defer guard.Stop()
-	defer d.freeSlot()
+	if d.timer == nil {
+		d.timer = time.AfterFunc(time.Until(end), d.guard)
+	} else {
+		d.timer.Reset(time.Until(end))
+	}
+	defer d.done(kept)
 	// A free slot is taken at once (without dctx.Done, whose channel is made when first asked
 	// for); else leaving at the deadline, answer here: the guard may not have started yet, and
 	// leaving stops it.
@@ -507,6 +520,18 @@ type decision struct {
 	answered  atomic.Bool
 	holdsSlot atomic.Bool
 	dctx      decisionContext // the bot's context, in the same allocation
+	timer     *time.Timer     // the guard's (guard)
+}
+
+// done ends the decision when its decider leaves it: the slot given back, the guard stopped,
+// the bot's context ended; d goes into kept for the decider's next request if nothing holds it
+// (a guard that fired may still run; a bot that asked for Done may still wait on it).
+func (d *decision) done(kept **decision) {
+	d.freeSlot()
+	stopped := d.timer.Stop()
+	if d.dctx.stopUntouched() && stopped {
+		*kept = d
+	}
 }
 
 // answer sends the answer unless one was sent already; false then.
