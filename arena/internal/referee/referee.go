@@ -679,7 +679,8 @@ func (sc *scratch) keep() {
 	clear(sc.decisions)
 	clear(sc.attempts)
 	sc.decisions, sc.attempts, sc.attemptOf = sc.decisions[:0], sc.attempts[:0], sc.attemptOf[:0]
-	sc.req.Events, sc.end = nil, End{}
+	// Events hold no pointers: their list is kept for the next deal's requests.
+	sc.req.Events, sc.end = sc.req.Events[:0], End{}
 	if g := sc.game; g != nil { // holding nothing of the deal
 		*g = game{}
 	}
