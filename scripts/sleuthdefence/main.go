@@ -39,13 +39,18 @@ func main() {
 	deals := flag.Int("deals", 300, "deals to play")
 	role := flag.String("role", "def", "seats compared: def (defenders), decl (the declarer) or all")
 	others := flag.String("others", "heuristic", "who plays the other seats' cards: heuristic or kibitz")
+	kibitzSamples := flag.Int("kibitz-samples", search.DefaultSamples, "with -others kibitz: the worlds kibitz searches a decision")
 	workers := flag.Int("workers", runtime.NumCPU(), "seats played at once")
 	flag.Parse()
+	kibitzWorlds = *kibitzSamples
 	if err := run(*rulesText, *seed, *from, *deals, *role, *others, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "sleuthdefence:", err)
 		os.Exit(1)
 	}
 }
+
+// kibitzWorlds is -kibitz-samples.
+var kibitzWorlds = search.DefaultSamples
 
 // players are the bots compared at a seat, the first the yardstick.
 var players = []string{"heuristic", "sleuth", "sleuth-play-out-defence", "sleuth-solver-defence"}
@@ -60,7 +65,7 @@ func newPlayer(name string) bots.Bot {
 		return sleuth.New(sleuth.Config{Seed: 1, MaxTime: -1, SolverDefence: true})
 	case "kibitz":
 		// a fixed number of worlds instead of its 200 ms: the same work on a busy host
-		return search.New(search.Config{Seed: 1, Budget: -1})
+		return search.New(search.Config{Seed: 1, Samples: kibitzWorlds, Budget: -1})
 	}
 	return heuristic.New()
 }
