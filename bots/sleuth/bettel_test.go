@@ -12,9 +12,9 @@ import (
 
 // The bot's own Bettel is valued with a chance of surviving at least another seat's: its
 // defenders do not see its hand. Where the heuristic bot names Bettel in modern round two
-// at a table of four (a hand it wins at the table every time in session 40's match), the
-// bot names Bettel too in most of them (35 of 60); with its Bettels valued by the points
-// contracts' chances it named Bettel in 18.
+// at a table of four (a hand it won at the table two times in three in session 40's
+// matches), the bot names Bettel too in most of them (35 of 60); with its Bettels valued by
+// the points contracts' chances it named Bettel in 18.
 func TestOwnBettelValuedByItsDefenders(t *testing.T) {
 	t.Parallel()
 	four, err := engine.ParseRuleSet("modern players=4 pack=36")

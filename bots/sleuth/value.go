@@ -145,8 +145,8 @@ func (d *decision) positionValue(p *doubledummy.Position, r engine.RuleSet, o en
 		// as often as another seat's, defended by the bot itself and one such player; the
 		// trainer saw the bot declare too few Bettels for a chance of their own (the bot's
 		// fell back to the points contracts' chances, 2–10% for a Bettel lost double-dummy
-		// against 18–40% for another seat's), and the heuristic bots' Bettels won 53 of 53
-		// at the table (docs/STRENGTH.md, session 40).
+		// against 18–40% for another seat's), while at the table the heuristic bots' Bettels
+		// won 49 of 72 and, valued so, the bot's own 7 of 9 (docs/STRENGTH.md, session 40).
 		pw = max(pw, cal.Win[class][RoleOther][level])
 	}
 	return pw*sc.Payoff(me, win) + (1-pw)*sc.Payoff(me, lose), true
