@@ -23,6 +23,7 @@ type CheckedStore interface {
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	LeagueUnits(ctx context.Context, league string, from int) ([]domain.LeagueUnit, error)
 	LeagueDeals(ctx context.Context, league string) (int, error)
+	LeagueJobTotals(ctx context.Context, league string) (domain.LeagueJobTotals, error)
 	JobsIn(ctx context.Context, league string, states ...domain.JobState) ([]domain.Job, error)
 	IntegrityCheck(ctx context.Context) (*domain.Integrity, error)
 }
@@ -52,7 +53,7 @@ func (c *StoreCheck) OK() bool {
 // against its commitment, its manifest and the chain of its deals (replay.CheckComplete,
 // without re-simulating the deals), and the aggregates the arena keeps up to date as deals
 // are stored against a recomputation from the deals: each league's running totals (units,
-// deals, jobs done) and the leaderboard's sums. It reads every deal twice (their summaries:
+// deals, jobs done, deals planned) and the leaderboard's sums. It reads every deal twice (their summaries:
 // no request is rebuilt) and reports progress as it goes (what, done of total). A damaged
 // part is a problem, and the check goes on with the rest.
 func CheckStore(ctx context.Context, st CheckedStore, progress func(what string, done, total int)) (*StoreCheck, error) {
@@ -215,19 +216,37 @@ func (c *StoreCheck) checkLeagues(ctx context.Context, st CheckedStore, ms []dom
 		if n, err := st.LeagueDeals(ctx, l.ID); err == nil && n != leagueDeals[l.ID] && len(damaged[l.ID]) == 0 {
 			c.Problems = append(c.Problems, fmt.Sprintf("league %s: it counts %d deals stored, %d are", l.ID, n, leagueDeals[l.ID]))
 		}
-		done, err := st.JobsIn(ctx, l.ID, domain.JobDone)
+		jobs, err := st.JobsIn(ctx, l.ID, domain.JobAvailable, domain.JobRunning, domain.JobDone, domain.JobFailed)
 		if err != nil {
 			c.Problems = append(c.Problems, fmt.Sprintf("league %s: its jobs cannot be read: %v", l.ID, err))
 			continue
 		}
-		for _, j := range done {
-			if j.Stored != j.Deals {
+		c.checkPlannedDeals(ctx, st, l.ID, jobs)
+		for _, j := range jobs {
+			if j.State == domain.JobDone && j.Stored != j.Deals {
 				c.Problems = append(c.Problems, fmt.Sprintf("league %s: job %d (match %s, groups %d-%d) is done with %d of its %d deals stored",
 					l.ID, j.ID, j.MatchID, j.FirstGroup, j.FirstGroup+j.Groups-1, j.Stored, j.Deals))
 			}
 		}
 	}
 	return nil
+}
+
+// checkPlannedDeals compares the league's kept count of planned deals (what its progress
+// shows as the whole) with its jobs' deals.
+func (c *StoreCheck) checkPlannedDeals(ctx context.Context, st CheckedStore, league string, jobs []domain.Job) {
+	totals, err := st.LeagueJobTotals(ctx, league)
+	if err != nil {
+		c.Problems = append(c.Problems, fmt.Sprintf("league %s: its planned deals cannot be read: %v", league, err))
+		return
+	}
+	planned := 0
+	for _, j := range jobs {
+		planned += j.Deals
+	}
+	if totals.DealsPlanned != planned {
+		c.Problems = append(c.Problems, fmt.Sprintf("league %s: it counts %d deals planned, its jobs have %d", league, totals.DealsPlanned, planned))
+	}
 }
 
 // checkBoard compares the leaderboard of every stored result from the kept sums with the one

@@ -29,9 +29,9 @@ import (
 // benchArena plays b.N deals of modern Tapp among three bot processes started by botCmd, with
 // many tables at once, and reports deals/s and the per-decision latency seen by the arena
 // (from the request to the answer's arrival, bot thinking included: an upper bound on what
-// the arena adds, since these bots think for microseconds).
-func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) {
-	benchArenaClock(b, parallel, domain.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}, nil, botCmd)
+// the arena adds, since these bots think for microseconds). It returns the deals/s.
+func benchArena(b *testing.B, parallel int, botCmd func(name string) []string) float64 {
+	return benchArenaClock(b, parallel, domain.TimeControl{PerDecision: 5 * time.Second, Overage: 10 * time.Second, MaxStrikes: 3}, nil, botCmd)
 }
 
 // benchArenaAgainstEcho is benchArena with the yardstick (yardstick_test.go) run first, with
@@ -52,8 +52,9 @@ const decisionsPerDeal = 18
 // benchArenaClock is benchArena under the given clock. Besides the rates it reports the
 // strikes and fallbacks (arena-caused: these bots answer at once) and the quantiles of each
 // decision's arena share (from the engine asking to the request's hand-off to the bot's
-// connection, which the bot is never charged).
-func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *echoYardstick, botCmd func(name string) []string) {
+// connection, which the bot is never charged). It returns the deals/s, for a benchmark that
+// reports its ratio to another run.
+func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *echoYardstick, botCmd func(name string) []string) float64 {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer debug.SetGCPercent(debug.SetGCPercent(400)) // as the tapp program runs the arena
@@ -111,7 +112,8 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *ec
 	cpu, arenaCPU := processesCPU(cmds)-cpu0, processesCPU(nil)-arena0
 	runtime.ReadMemStats(&mem1)
 	b.StopTimer()
-	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "deals/s")
+	rate := float64(b.N) / elapsed.Seconds()
+	b.ReportMetric(rate, "deals/s")
 	deals, err := st.Deals(ctx, mt.ID)
 	if err != nil {
 		b.Fatal(err)
@@ -166,6 +168,7 @@ func benchArenaClock(b *testing.B, parallel int, tc domain.TimeControl, echo *ec
 	if stored, err := st.GetMatch(ctx, mt.ID); err == nil && stored.Admission != nil {
 		b.ReportMetric(stored.Admission.Mean, "mean-tables")
 	}
+	return rate
 }
 
 // reportQuantiles reports the median and 99th percentile of ds in µs as p50-µs/what and
@@ -200,20 +203,6 @@ func BenchmarkArenaFairClock(b *testing.B) {
 	tc.PerDecision = 100 * time.Millisecond
 	benchArenaClock(b, 200, tc, nil, func(name string) []string {
 		return []string{tappBin, "bot", "random", "--name", name, "--capacity", "200"}
-	})
-}
-
-// BenchmarkArenaPythonBots: three Python SDK random bots as separate processes.
-func BenchmarkArenaPythonBots(b *testing.B) {
-	py, err := filepath.Abs("../../../.venv/bin/python")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := exec.LookPath(py); err != nil {
-		b.Skipf("no Python venv (%v): run make venv", err)
-	}
-	benchArena(b, 32, func(name string) []string {
-		return []string{py, "-m", "tapp_bot.examples.random", "--name", name, "--capacity", strconv.Itoa(32), "--log-level", "WARNING"}
 	})
 }
 

@@ -75,7 +75,7 @@ func TestDBCheckBackupAndRestore(t *testing.T) {
 }
 
 // tapp db check compares what the arena keeps up to date with what the stored deals give: a
-// league's totals, a job marked done without its deals, the leaderboard's sums, a match's
+// league's totals, its planned deals, a job marked done without its deals, the leaderboard's sums, a match's
 // chain; each is a problem, named.
 func TestDBCheckFindsWrongAggregates(t *testing.T) {
 	t.Parallel()
@@ -91,6 +91,7 @@ func TestDBCheckFindsWrongAggregates(t *testing.T) {
 		name, stmt, want, notWant string
 	}{
 		{"a league total", `UPDATE league_units SET net0 = net0 + 5 WHERE rowid = (SELECT min(rowid) FROM league_units)`, "league agg: its totals of match", ""},
+		{"a league's planned deals", `UPDATE leagues SET planned_deals = planned_deals + 6`, "league agg: it counts 30 deals planned, its jobs have 24", ""},
 		{"a deal deleted under a done job", `DELETE FROM deals WHERE rowid = (SELECT min(rowid) FROM deals)`, "is done with 5 of its 6 deals stored", ""},
 		{"the leaderboard's sums", `UPDATE rating_tables SET ` + "units = units + 1" + ` WHERE rowid = (SELECT min(rowid) FROM rating_tables)`,
 			"the leaderboard's kept sums give another board", ""},

@@ -557,6 +557,18 @@ func (c RoundCounts) Complete() bool { return c.Available == 0 && c.Running == 0
 // Jobs is the number of the round's jobs stored.
 func (c RoundCounts) Jobs() int { return c.Available + c.Running + c.Done + c.Failed }
 
+// LeagueJobTotals is what a league's progress needs of its job queue, read without counting
+// its jobs: a kept total and the jobs in hand, so that its cost does not grow with the league.
+type LeagueJobTotals struct {
+	DealsPlanned int  // deals of every job scheduled so far (a running total)
+	JobsRunning  int  // jobs leased to a worker now (lapsed leases included)
+	Waiting      bool // some job is available: neither done, failed nor leased
+}
+
+// Open reports that some job of the league is waiting or running: its scheduled rounds are
+// not played yet.
+func (t LeagueJobTotals) Open() bool { return t.Waiting || t.JobsRunning > 0 }
+
 // LeagueUnit is a league's running total of one unit of its schedule (a match's deal source:
 // one deal, or a duplicate group under every seating): the deals stored so far and each
 // bot's net payoff over them.

@@ -18,6 +18,8 @@ import (
 	"github.com/tapparena/tapp/arena/internal/league"
 	"github.com/tapparena/tapp/arena/internal/league/leaguestore"
 	"github.com/tapparena/tapp/arena/internal/league/plan"
+	"github.com/tapparena/tapp/arena/internal/match"
+	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
 	"github.com/tapparena/tapp/engine"
@@ -193,10 +195,17 @@ func TestTwoWorkersShareALeague(t *testing.T) {
 }
 
 // twoWorkers runs a league of 48 jobs (12 deal sources, 288 deals) on two workers, the second
-// started once the first has stored a deal. A worker holds at most 9 jobs at this
-// concurrency and claims again only once 5 of them are played, so the first cannot have
-// claimed every job before the second asks: when both started together, the first could
-// claim and play a small league before the second's first claim, as the arena got faster.
+// started once the first has stored a deal. The first worker's tables hold after its first
+// deals until the second has stored one (or has ended, so that a failure shows as one and not
+// as a hang). Without that hold the second often had nothing left to claim: a worker claims up
+// to 17 jobs at this concurrency and claims again once no more than 8 of them have deals left
+// to play, but a job whose deals are all played keeps its lease until the group commit stores
+// them (a linger of 100 ms, up to 256 deals a transaction). So the first worker went on
+// claiming while its first deals waited for the store, and on a busy host it held every job
+// before its first deal was visible (seen: 45 of 48 held and 3 done at that moment). That is
+// the runner working as meant — a played job is no work another worker could do — and a
+// timing race of the test only; holding the first worker's tables keeps it at its first
+// claim, so the second is sure to find jobs.
 func twoWorkers(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	a := newArena(t, st, fourBots)
@@ -204,26 +213,30 @@ func twoWorkers(t *testing.T, st *store.Store) {
 	p := testPlan(t, "shared", plan.RoundRobin, 1, 12)
 	var wg sync.WaitGroup
 	outs := make([]*league.Outcome, 2)
-	firstStored := make(chan struct{})
-	var once sync.Once
+	stored := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+	var once [2]sync.Once
 	for i := range outs {
 		if i == 1 {
-			<-firstStored
+			<-stored[0]
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := &league.Runner{Store: st, Seats: a.srv, Concurrency: 4, Owner: fmt.Sprintf("host%d/1/x", i),
-				Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
+			var seats match.Seats = a.srv
 			if i == 0 {
-				r.Progress = func(pr league.Progress) {
-					if pr.Played > 0 {
-						once.Do(func() { close(firstStored) })
-					}
+				// Fewer tables than one claim's jobs have: the first worker cannot play enough
+				// of its first 17 jobs to claim again before the second has started.
+				seats = seatsAfter(a.srv, 4, stored[1])
+			}
+			r := &league.Runner{Store: st, Seats: seats, Concurrency: 4, Owner: fmt.Sprintf("host%d/1/x", i),
+				Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
+			r.Progress = func(pr league.Progress) {
+				if pr.Played > 0 {
+					once[i].Do(func() { close(stored[i]) })
 				}
 			}
 			out, err := r.Run(ctx, p, time.Time{})
-			once.Do(func() { close(firstStored) }) // it failed before storing a deal: do not wait
+			once[i].Do(func() { close(stored[i]) }) // it ended before storing a deal: do not wait
 			if err != nil {
 				t.Errorf("worker %d: %v", i, err)
 				return
@@ -241,6 +254,31 @@ func twoWorkers(t *testing.T, st *store.Store) {
 	if n, _ := st.LeagueDeals(ctx, "shared"); n != deals {
 		t.Errorf("%d deals stored, want %d", n, deals)
 	}
+}
+
+// seatsAfter seats the first free tables at once and every later one only once open is
+// closed (or its ctx ends).
+func seatsAfter(seats match.Seats, free int, open <-chan struct{}) match.Seats {
+	h := &heldSeats{Seats: seats, open: open}
+	h.free.Store(int64(free))
+	return h
+}
+
+type heldSeats struct {
+	match.Seats
+	free atomic.Int64
+	open <-chan struct{}
+}
+
+func (h *heldSeats) SeatTable(ctx context.Context, bots []string) ([]referee.Conn, func(), error) {
+	if h.free.Add(-1) < 0 {
+		select {
+		case <-h.open:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+	return h.Seats.SeatTable(ctx, bots)
 }
 
 // A job held by a worker that stopped renewing its lease is taken over when the lease

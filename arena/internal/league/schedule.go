@@ -177,21 +177,19 @@ func (ru *run) finished(ctx context.Context) (bool, error) {
 	return roundsComplete(ctx, ru.r.Store, ru.p, ru.scheduled)
 }
 
-// roundsComplete reports whether a league that has scheduled rounds has played all of p's.
+// roundsComplete reports whether a league that has scheduled rounds has played all of p's:
+// every round is scheduled whole and no job waits or runs. It is asked whenever the worker
+// has no job in hand — at each poll while other workers hold the last jobs — so it reads the
+// queue's totals (the jobs in hand), not every job of the league.
 func roundsComplete(ctx context.Context, st leaguestore.Store, p *plan.Plan, scheduled int) (bool, error) {
 	if p.Unbounded() || scheduled < p.Rounds {
 		return false, nil
 	}
-	counts, err := st.RoundCounts(ctx, p.League)
+	t, err := st.LeagueJobTotals(ctx, p.League)
 	if err != nil {
 		return false, storeErr(err)
 	}
-	for _, c := range counts {
-		if !c.Complete() {
-			return false, nil
-		}
-	}
-	return true, nil
+	return !t.Open(), nil
 }
 
 // Finished reports whether the league p names is stored with this plan and has played every

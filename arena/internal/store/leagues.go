@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -200,11 +201,51 @@ VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`), p.LeagueID, p.Seq, p.Round, m.ID)
 		args = append(args, j.LeagueID, j.Round, j.MatchID, j.FirstGroup, j.Groups, j.Deals,
 			string(domain.JobAvailable), s.timeArg(t), "")
 	}
-	if err := s.insertRows(ctx, tx, `INSERT INTO league_jobs (league_id, round, match_id, first_group, n_groups, deals,
-	state, created, owner) VALUES `, 9, args, ` ON CONFLICT DO NOTHING`); err != nil {
-		return s.wrap(op, err)
+	head := `INSERT INTO league_jobs (league_id, round, match_id, first_group, n_groups, deals,
+	state, created, owner) VALUES `
+	if s.schema < plannedDealsSchema {
+		if err := s.insertRows(ctx, tx, head, 9, args, ` ON CONFLICT DO NOTHING`); err != nil {
+			return s.wrap(op, err)
+		}
+		return s.wrap(op, tx.Commit())
+	}
+	// The deals of the jobs inserted (not of those another host scheduled first) are added to
+	// their leagues' planned_deals.
+	planned := map[string]int{}
+	for _, w := range s.rowOps(head, 9, args, ` ON CONFLICT DO NOTHING RETURNING league_id, deals`) {
+		if err := sumReturned(ctx, tx, w, planned); err != nil {
+			return s.wrap(op, err)
+		}
+	}
+	for _, league := range slices.Sorted(maps.Keys(planned)) {
+		if _, err := tx.ExecContext(ctx, s.rebind(`UPDATE leagues SET planned_deals = planned_deals + ? WHERE id = ?`),
+			planned[league], league); err != nil {
+			return s.wrap(op, err)
+		}
 	}
 	return s.wrap(op, tx.Commit())
+}
+
+// plannedDealsSchema is the schema version that keeps leagues.planned_deals.
+const plannedDealsSchema = 34
+
+// sumReturned runs an insert that returns (league, deals) of each row it inserted and adds
+// the deals to sums by league.
+func sumReturned(ctx context.Context, tx *sql.Tx, w writeOp, sums map[string]int) error {
+	rows, err := tx.QueryContext(ctx, w.query, w.args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var league string
+		var deals int
+		if err := rows.Scan(&league, &deals); err != nil {
+			return err
+		}
+		sums[league] += deals
+	}
+	return rows.Err()
 }
 
 // LeagueMatches returns the league's schedule, in order.
@@ -287,6 +328,27 @@ WHERE league_id = ? AND round >= ? GROUP BY round, state ORDER BY round`), leagu
 		}
 	}
 	return out, s.wrap("count the jobs of league "+league, rows.Err())
+}
+
+// LeagueJobTotals implements leaguestore.Queue: the league's planned deals (one row:
+// leagues.planned_deals, schema version 34), its running jobs and whether a job waits (the
+// claim index's ranges of those states: rows in proportion to the jobs in hand, not to the
+// league). Zero for an unknown league. A store at an older schema sums the league's jobs.
+func (s *Store) LeagueJobTotals(ctx context.Context, league string) (domain.LeagueJobTotals, error) {
+	what := "read the job totals of league " + league
+	planned := `planned_deals`
+	if s.schema < plannedDealsSchema {
+		planned = `(SELECT coalesce(sum(deals), 0) FROM league_jobs WHERE league_id = leagues.id)`
+	}
+	var t domain.LeagueJobTotals
+	err := s.r.QueryRowContext(ctx, s.rebind(`SELECT `+planned+`,
+	(SELECT count(*) FROM league_jobs WHERE league_id = leagues.id AND state = 'running'),
+	EXISTS (SELECT 1 FROM league_jobs WHERE league_id = leagues.id AND state = 'available')
+FROM leagues WHERE id = ?`), league).Scan(&t.DealsPlanned, &t.JobsRunning, &t.Waiting)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.LeagueJobTotals{}, nil
+	}
+	return t, s.wrap(what, err)
 }
 
 // LeagueDeals counts the deals stored for the league's matches: its running total (see

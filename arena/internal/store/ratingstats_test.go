@@ -265,7 +265,7 @@ func TestMigration12ConvertsTheRatingSums(t *testing.T) {
 			"ALTER TABLE matches DROP COLUMN clock_scope", "ALTER TABLE matches DROP COLUMN admission",
 			"DROP INDEX matches_board", "ALTER TABLE matches DROP COLUMN board",
 			"DROP TABLE league_bots", "ALTER TABLE leagues DROP COLUMN paused", "ALTER TABLE leagues DROP COLUMN matches",
-			"ALTER TABLE leagues DROP COLUMN matches_finished", "ALTER TABLE leagues DROP COLUMN board_deals",
+			"ALTER TABLE leagues DROP COLUMN matches_finished", "ALTER TABLE leagues DROP COLUMN board_deals", "ALTER TABLE leagues DROP COLUMN planned_deals",
 			"DELETE FROM schema_migrations WHERE version >= 12"}, undoMigration16()) {
 			if _, err := s.w.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)

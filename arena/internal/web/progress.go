@@ -11,9 +11,9 @@ import (
 )
 
 // GetLeagueProgress is a league's progress from its counters (deals stored, matches
-// scheduled and finished, each bot's strikes, fallbacks and forfeits: running totals kept in
-// the transactions that schedule and store), its rate over the last minute, the ETA and the
-// state of its rounds. Nothing scans the league's deals.
+// scheduled and finished, the deals planned, each bot's strikes, fallbacks and forfeits:
+// running totals kept in the transactions that schedule and store), the jobs being played,
+// its rate over the last minute and the ETA. Nothing scans the league's deals or jobs.
 func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgressRequest) (*viewv1.GetLeagueProgressResponse, error) {
 	l, err := v.Store.GetLeague(ctx, req.GetLeagueId())
 	if err != nil {
@@ -23,7 +23,7 @@ func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgr
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	counts, err := v.Store.RoundCounts(ctx, l.ID)
+	jobs, err := v.Store.LeagueJobTotals(ctx, l.ID)
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -34,11 +34,8 @@ func (v *View) GetLeagueProgress(ctx context.Context, req *viewv1.GetLeagueProgr
 	resp := &viewv1.GetLeagueProgressResponse{LeagueId: l.ID, Status: string(l.Status), DealsStored: int32(deals), Updated: protoconv.Timestamp(l.Updated),
 		MatchesScheduled: int32(l.Matches), MatchesFinished: int32(l.MatchesFinished), MatchesRunning: int32(max(l.Matches-l.MatchesFinished, 0)),
 		Paused: l.Paused, Pausable: v.Pauser != nil}
-	planned := 0
-	for _, c := range counts {
-		planned += c.DealsPlanned
-		resp.JobsRunning += int32(c.Running)
-	}
+	planned := jobs.DealsPlanned
+	resp.JobsRunning = int32(jobs.JobsRunning)
 	if planned >= deals {
 		resp.DealsPlanned = int32(planned)
 	}

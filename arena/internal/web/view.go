@@ -64,7 +64,8 @@ type Store interface {
 	board.EloHistorySource
 	ListLeagues(ctx context.Context) ([]domain.League, error)
 	GetLeague(ctx context.Context, id string) (*domain.League, error)
-	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
+	// LeagueJobTotals: a league's planned deals (a running total) and the jobs being played.
+	LeagueJobTotals(ctx context.Context, league string) (domain.LeagueJobTotals, error)
 	LeagueDeals(ctx context.Context, league string) (int, error)
 	// BoardDeals is LeagueDeals with the deals other leagues play onto the league's board (a
 	// standing ladder's epochs onto the ladder's row): what the league list shows.

@@ -2,6 +2,7 @@
 
     .venv/bin/python bots/python/benchmarks/bench_sdk.py            # CPU-µs per decision, 3 runs
     .venv/bin/python bots/python/benchmarks/bench_sdk.py --profile  # where the time goes
+    .venv/bin/python bots/python/benchmarks/bench_sdk.py --inline   # the bot called inline (Bot.inline)
 
 One decision as the client handles it: a ConnectResponse with a decision request of a modern
 deal in trick play (as gRPC deserializes it), dispatched, the request's guard armed, the bot's
@@ -75,9 +76,9 @@ def request_bytes(k: int) -> bytes:
 class Loop:
     """The client, its outbox and the messages: one() is one decision."""
 
-    def __init__(self) -> None:
+    def __init__(self, inline: bool) -> None:
         self.executor = Manual()
-        self.client = tapp_bot.Client(RandomBot(), arena="unused:1", token="t", executor=self.executor)
+        self.client = tapp_bot.Client(RandomBot(), arena="unused:1", token="t", executor=self.executor, inline=inline)
         self.answers: Iterator[bot_pb2.ConnectRequest] = iter(self.client._outbox)
         self.messages = [request_bytes(k) for k in range(4 * GAMES)]
         self.seq = 0
@@ -102,8 +103,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("-n", type=int, default=20_000, help="decisions per run")
     parser.add_argument("--profile", action="store_true", help="cProfile one run instead")
+    parser.add_argument("--inline", action="store_true", help="call the bot inline, not through its lanes")
     args = parser.parse_args()
-    loop = Loop()
+    loop = Loop(args.inline)
     for _ in range(2_000):  # warm up: every game started, the allocator's pools filled
         loop.one()
     if args.profile:

@@ -55,6 +55,11 @@ type Queue interface {
 	RoundCounts(ctx context.Context, league string) ([]domain.RoundCounts, error)
 	// RoundCountsFrom is RoundCounts for the rounds from round from on.
 	RoundCountsFrom(ctx context.Context, league string, from int) ([]domain.RoundCounts, error)
+	// LeagueJobTotals returns the deals of the league's scheduled jobs (a running total), the
+	// jobs leased now and whether a job waits for a worker, at a cost that does not grow with
+	// the league's jobs (what a running league asks while it waits for other workers, and
+	// what its progress page shows).
+	LeagueJobTotals(ctx context.Context, league string) (domain.LeagueJobTotals, error)
 	// LeaseOwners lists the owners holding leases in the league; Rescue frees the jobs of
 	// owners known to be dead.
 	LeaseOwners(ctx context.Context, league string) ([]string, error)

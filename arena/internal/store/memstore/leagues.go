@@ -350,6 +350,27 @@ func (s *Memory) RoundCountsFrom(_ context.Context, league string, from int) ([]
 	return out, nil
 }
 
+// LeagueJobTotals implements leaguestore.Queue, from the league's jobs (a memory store holds
+// a run's jobs only; the SQL store keeps the planned deals on the league's row).
+func (s *Memory) LeagueJobTotals(_ context.Context, league string) (domain.LeagueJobTotals, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var t domain.LeagueJobTotals
+	for _, j := range s.jobs {
+		if j.LeagueID != league {
+			continue
+		}
+		t.DealsPlanned += j.Deals
+		switch j.State {
+		case domain.JobAvailable:
+			t.Waiting = true
+		case domain.JobRunning:
+			t.JobsRunning++
+		}
+	}
+	return t, nil
+}
+
 // LeaseOwners implements leaguestore.Queue.
 func (s *Memory) LeaseOwners(_ context.Context, league string) ([]string, error) {
 	s.mu.Lock()

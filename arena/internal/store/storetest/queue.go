@@ -166,6 +166,9 @@ func checkReleaseAndFail(t *testing.T, s Store, a []domain.Job) {
 	if want := (domain.RoundCounts{Round: 0, Running: 3, Failed: 1, DealsPlanned: 24}); len(counts) != 1 || counts[0] != want {
 		t.Errorf("RoundCounts = %+v, want %+v", counts, want)
 	}
+	if jt, err := s.LeagueJobTotals(ctx, "L"); err != nil || jt != (domain.LeagueJobTotals{DealsPlanned: 24, JobsRunning: 3}) || !jt.Open() {
+		t.Errorf("LeagueJobTotals = %+v, %v; want 24 deals planned, 3 jobs running, none waiting", jt, err)
+	}
 	if none, _ := s.Claim(ctx, "L", "host/5/e", 4, lease); len(none) != 0 {
 		t.Errorf("a failed job was claimed again: %v", ids(none))
 	}

@@ -114,6 +114,14 @@ func testLeagueSchedule(t *testing.T, s Store) {
 	if err != nil || !reflect.DeepEqual(counts, want) {
 		t.Errorf("RoundCounts = %+v, %v; want %+v", counts, err, want)
 	}
+	// The planned deals are counted once, though the round was scheduled twice.
+	jt, err := s.LeagueJobTotals(ctx, "L")
+	if wantJT := (domain.LeagueJobTotals{DealsPlanned: 24, Waiting: true}); err != nil || jt != wantJT {
+		t.Errorf("LeagueJobTotals = %+v, %v; want %+v", jt, err, wantJT)
+	}
+	if jt, err := s.LeagueJobTotals(ctx, "nonesuch"); err != nil || jt != (domain.LeagueJobTotals{}) {
+		t.Errorf("LeagueJobTotals of an unknown league = %+v, %v; want zero", jt, err)
+	}
 	if err := s.SetLeagueStatus(ctx, "L", domain.LeagueStopped); err != nil {
 		t.Fatal(err)
 	}

@@ -216,6 +216,15 @@ class Bot:
     no lock; state shared between games does (or say ``concurrency = 1``). With ``stream_events = True`` the arena
     sends every event as it happens (:meth:`event` is called at once); by default events come
     batched with the next decision request or the game's end, which is cheaper.
+
+    A bot whose every call takes microseconds and never waits (a random or rule-of-thumb bot)
+    may say ``inline = True``: the SDK then calls it on the thread that reads the stream, in the
+    order the messages come, instead of handing each call to a thread of its own, which saves
+    two thread switches a decision. An inline call holds up every other table's requests, so
+    after one that used more than the client's ``inline_limit`` of CPU (5 ms) the SDK logs a
+    warning and goes back to the bot's threads for good; a bot that waits (sleeps, I/O) must not
+    be inline. Its errors, illegal answers and slow decisions are handled as for any bot (a
+    logged legal fallback; an answer sent for it at the guard).
     """
 
     name: str = "python-bot"
@@ -223,6 +232,7 @@ class Bot:
     capacity: int = 1
     concurrency: int | None = None
     stream_events: bool = False
+    inline: bool = False
 
     # --- decisions ---------------------------------------------------------------------------
 

@@ -5,6 +5,8 @@ game at a time per thread and each game's calls in the order its messages came (
 so a bot thinking about one table does not hold up the others; gRPC's own request-consumer
 thread drains :class:`_Outbox`, which also answers, with a legal fallback, any request the bot
 has not answered shortly before its deadline (so a slow ``decide`` does not cost a strike).
+An inline bot (``Bot.inline``) is called on the reading thread instead, until one of its calls
+takes longer than the inline limit.
 """
 
 from __future__ import annotations
@@ -398,6 +400,12 @@ class Client:
             games (not in ``game.data``) must lock it, or say ``concurrency = 1``.
         executor: where that work runs (default a thread pool of ``concurrency`` threads;
             tests pass one that runs it only when told).
+        inline: call the bot on the thread that reads the stream instead of the pool (default
+            the bot's ``inline`` attribute): for bots whose every call takes microseconds.
+        inline_limit: the CPU time an inline call may take, in seconds (default 5 ms, a quarter
+            of the default ``min_margin``: the other tables' requests wait unread meanwhile, and
+            their guards must still have time); after a longer one the bot is called on the
+            pool's threads from then on.
         credentials: TLS channel credentials; None for a plain-text connection unless tls or ca.
         tls: connect with TLS, checking the arena's certificate against the system's roots;
             default $TAPP_TLS (1 or 0).
@@ -427,6 +435,8 @@ class Client:
         clock: Clock | None = None,
         concurrency: int | None = None,
         executor: Executor | None = None,
+        inline: bool | None = None,
+        inline_limit: float = 0.005,
     ) -> None:
         if not isinstance(bot, Bot):
             bot = FunctionBot(bot)  # a decide(request) function, as run() takes
@@ -469,9 +479,14 @@ class Client:
             raise ValueError(f"concurrency is {self.concurrency}: it must be at least 1")
         self._pool: ThreadPoolExecutor | None = None
         if executor is None:
+            # It starts its threads when first given work: none for an inline bot that stays one.
             self._pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="tapp-bot")
             executor = self._pool
         self._work = _Lanes(executor)
+        # Whether the bot's calls run on the reading thread (see Bot.inline); cleared for good
+        # by the first call that takes longer than inline_limit.
+        self.inline = bot.inline if inline is None else inline
+        self.inline_limit = inline_limit
         self._games_lock = threading.Lock()
         # ConnectResponse oneof name -> handler of that message
         self._handlers: dict[str, Callable[[Any], None]] = {
@@ -602,8 +617,36 @@ class Client:
 
     def _later(self, game_id: str, fn: Callable[..., None], *args: object) -> None:
         """Run fn(*args) for a game on the bot's threads, after everything handed to them for
-        that game before."""
+        that game before; for an inline bot, at once on this thread."""
+        if self.inline:
+            self._inline(fn, args)
+            return
         self._work.put(game_id, lambda: fn(*args))
+
+    def _inline(self, fn: Callable[..., None], args: tuple[object, ...]) -> None:
+        """Run an inline bot's job on the reading thread; after one slower than the limit, hand
+        the bot's calls to its threads from then on (the lanes are empty: nothing was handed to
+        them while inline, so every game's calls keep their order).
+
+        Slower is more than the limit of this thread's CPU time, not of real time: a busy host
+        stalls a fast call for tens, even hundreds of milliseconds now and then (measured here),
+        and would stall the reading thread of a bot on its own threads as much. So a bot that
+        waits (sleeps, I/O, locks) is not caught: it must not say it is inline."""
+        cpu = time.thread_time_ns()
+        try:
+            fn(*args)
+        except Exception:  # the hooks and decide catch the bot's own errors; this is ours
+            log.exception("the SDK failed while handing a message to the bot")
+        cpu = time.thread_time_ns() - cpu
+        if cpu > self.inline_limit * 1e9:
+            self.inline = False
+            log.warning(
+                "bot %s is inline but one of its calls took %.1f ms of CPU (the limit is %.1f ms) "
+                "while every other table's requests waited; calling it on its own threads from now on",
+                self.name,
+                cpu * 1e-6,
+                self.inline_limit * 1e3,
+            )
 
     def _dispatch(self, message: bot_pb2.ConnectResponse) -> None:
         kind = message.WhichOneof("message")

@@ -20,6 +20,7 @@ class RandomBot(Bot):
     """Chooses uniformly among the legal actions."""
 
     name = "python-random"
+    inline = True  # decides in microseconds: called on the stream's thread (Bot.inline)
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
