@@ -146,7 +146,7 @@ func (d *decision) positionValue(p *doubledummy.Position, r engine.RuleSet, o en
 		// trainer saw the bot declare too few Bettels for a chance of their own (the bot's
 		// fell back to the points contracts' chances, 2–10% for a Bettel lost double-dummy
 		// against 18–40% for another seat's), while at the table the heuristic bots' Bettels
-		// won 49 of 72 and, valued so, the bot's own 7 of 9 (docs/STRENGTH.md, session 40).
+		// won 77 of 109 and, valued so, the bot's own 9 of 16 (docs/STRENGTH.md, session 40).
 		pw = max(pw, cal.Win[class][RoleOther][level])
 	}
 	return pw*sc.Payoff(me, win) + (1-pw)*sc.Payoff(me, lose), true
