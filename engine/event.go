@@ -116,31 +116,38 @@ func (s *State) event(r *evRec) Event {
 func (s *State) NumEvents() int { return len(s.log) }
 
 // Events returns the full event log, unredacted (a new slice).
-func (s *State) Events() []Event { return s.events(NoSeat, 0, false) }
+func (s *State) Events() []Event { return s.events(0) }
 
 // EventsSince returns the log from index from on, unredacted (Events()[from:], without
 // building the whole log).
-func (s *State) EventsSince(from int) []Event { return s.events(NoSeat, from, false) }
+func (s *State) EventsSince(from int) []Event { return s.events(from) }
 
 // EventsFor returns the log from index from on (same indices as Events), each event redacted
 // to what seat may know (R-INFO-1..4): others' hands, an unseen tapp, Frage discards and the
 // Rufer give become NoCard or empty. A seat outside the table gets the public view. The
 // returned slice is new.
-func (s *State) EventsFor(seat Seat, from int) []Event { return s.events(seat, from, true) }
+func (s *State) EventsFor(seat Seat, from int) []Event {
+	from = min(max(from, 0), len(s.log))
+	return s.AppendEventsFor(make([]Event, 0, len(s.log)-from), seat, from)
+}
 
-func (s *State) events(seat Seat, from int, redact bool) []Event {
-	if from < 0 {
-		from = 0
+// AppendEventsFor appends what EventsFor returns to dst (EventsFor is this into a new list):
+// a caller that builds a request per decision keeps one list instead of allocating one each
+// time.
+func (s *State) AppendEventsFor(dst []Event, seat Seat, from int) []Event {
+	from = min(max(from, 0), len(s.log))
+	for i := from; i < len(s.log); i++ {
+		dst = append(dst, s.event(&s.log[i]))
+		s.redact(&dst[len(dst)-1], seat)
 	}
-	if from > len(s.log) {
-		from = len(s.log)
-	}
+	return dst
+}
+
+func (s *State) events(from int) []Event {
+	from = min(max(from, 0), len(s.log))
 	out := make([]Event, len(s.log)-from)
 	for i := range out {
 		out[i] = s.event(&s.log[from+i])
-		if redact {
-			s.redact(&out[i], seat)
-		}
 	}
 	return out
 }

@@ -273,7 +273,7 @@ func (c *client) session(ctx context.Context) (connected bool, err error) {
 	open := newOpenRequests()
 	slots := make(chan struct{}, c.cfg.Capacity*engine.MaxPlayers)
 	run := &deciders{idle: make(chan *wire.DecodedRequest), done: sctx.Done()}
-	run.decide = func(req *wire.DecodedRequest) { c.decide(sctx, slots, req, out) }
+	run.decide = func(req *wire.DecodedRequest, kept **decision) { c.decide(sctx, slots, req, out, kept) }
 
 	var raw grpccodec.Raw // its bytes are reused: everything decoded from them is a copy
 	for {
@@ -381,7 +381,7 @@ func (c *client) dispatch(run *deciders, open *openRequests, req *wire.DecodedRe
 // was a sixth of a random bot's CPU. The goroutines end with the session (done).
 type deciders struct {
 	idle   chan *wire.DecodedRequest // unbuffered: a send succeeds only into a waiting goroutine
-	decide func(*wire.DecodedRequest)
+	decide func(*wire.DecodedRequest, **decision)
 	done   <-chan struct{}
 }
 
@@ -394,8 +394,9 @@ func (d *deciders) start(req *wire.DecodedRequest) {
 }
 
 func (d *deciders) work(req *wire.DecodedRequest) {
+	var kept *decision // the last decision's storage and guard timer, when nothing holds them any more
 	for {
-		d.decide(req)
+		d.decide(req, &kept)
 		select {
 		case req = <-d.idle:
 		case <-d.done:
@@ -408,11 +409,21 @@ func (d *deciders) work(req *wire.DecodedRequest) {
 // bot fails, panics, chooses an illegal action or is still thinking when the deadline (less
 // the margin) comes. The bot runs on this goroutine, once it has one of the slots; a timer
 // sends the fallback in time and gives the slot back, even if the bot never returns.
-func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.DecodedRequest, out *answerLine) {
+//
+// kept is the decider goroutine's decision of its last request, if nothing holds it any more
+// (its guard never fired, the bot never asked for its context's Done): its storage and its
+// guard's timer are reused, as the in-process adapter reuses a decision's context once the
+// bot's Decide has returned.
+func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.DecodedRequest, out *answerLine, kept **decision) {
 	if len(req.Legal) == 0 {
 		return
 	}
-	d := &decision{c: c, ctx: ctx, req: req, out: out, slots: slots}
+	d := *kept
+	*kept = nil
+	if d == nil {
+		d = new(decision)
+	}
+	*d = decision{c: c, ctx: ctx, req: req, out: out, slots: slots, timer: d.timer}
 	fallback := req.Legal[0]
 	deadline := req.Deadline
 	if deadline.IsZero() {
@@ -425,13 +436,19 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 	if spendsBank(c.bot) {
 		end = clock.End()
 	}
-	dctx, cancel := context.WithDeadline(ctx, end)
-	defer cancel()
+	// The bot's context ends at end (the guard's timer closes it), with the session, or when
+	// the decision is over, as context.WithDeadline(ctx, end) would, at less cost
+	// (decisionctx.go).
+	dctx := &d.dctx
+	*dctx = decisionContext{parent: ctx, deadline: end, clock: clock}
 	// The guard: a timer of its own (not context.AfterFunc on dctx, which cost a registration
 	// with dctx per decision); when the session ends first, nothing is to be answered.
-	guard := time.AfterFunc(time.Until(end), d.guard)
-	defer guard.Stop()
-	defer d.freeSlot()
+	if d.timer == nil {
+		d.timer = time.AfterFunc(time.Until(end), d.guard)
+	} else {
+		d.timer.Reset(time.Until(end))
+	}
+	defer d.done(kept)
 	// A free slot is taken at once (without dctx.Done, whose channel is made when first asked
 	// for); else leaving at the deadline, answer here: the guard may not have started yet, and
 	// leaving stops it.
@@ -458,7 +475,7 @@ func (c *client) decide(ctx context.Context, slots chan struct{}, req *wire.Deco
 		return
 	}
 	start := time.Now()
-	a, err := c.callBot(bots.WithClock(dctx, clock), obs)
+	a, err := c.callBot(dctx, obs) // dctx carries the clock (bots.ClockOf)
 	think := time.Since(start)
 	switch {
 	case d.answered.Load():
@@ -502,6 +519,19 @@ type decision struct {
 	slots     chan struct{}
 	answered  atomic.Bool
 	holdsSlot atomic.Bool
+	dctx      decisionContext // the bot's context, in the same allocation
+	timer     *time.Timer     // the guard's (guard)
+}
+
+// done ends the decision when its decider leaves it: the slot given back, the guard stopped,
+// the bot's context ended; d goes into kept for the decider's next request if nothing holds it
+// (a guard that fired may still run; a bot that asked for Done may still wait on it).
+func (d *decision) done(kept **decision) {
+	d.freeSlot()
+	stopped := d.timer.Stop()
+	if d.dctx.stopUntouched() && stopped {
+		*kept = d
+	}
 }
 
 // answer sends the answer unless one was sent already; false then.
@@ -522,6 +552,7 @@ func (d *decision) freeSlot() {
 // guard answers the first legal action for a bot still thinking at the end of its time,
 // and gives its slot back.
 func (d *decision) guard() {
+	d.dctx.expire()
 	if d.ctx.Err() == nil && d.answer(d.req.Legal[0], 0) {
 		d.c.log.Warn("bot too slow, answering the first legal action before the deadline", slog.String("request", d.req.RequestID))
 	}
@@ -551,49 +582,75 @@ func (c *client) callBot(ctx context.Context, obs *engine.Observation) (a engine
 }
 
 // openRequests remembers the requests being decided, by game, so a snapshot does not decide
-// one twice and a refused answer is corrected once.
+// one twice and a refused answer is corrected once. A game's requests are a short list (a
+// seat is asked one at a time: a few dozen a deal at most), kept for the next game once its
+// game ends: a map per game and an entry allocated per request were a twentieth of a random
+// bot's CPU (issue 31).
 type openRequests struct {
 	mu    sync.Mutex
-	games map[string]map[string]*openRequest // game → request id → request
+	games map[string][]openRequest // game → its requests, in the order they came
+	free  [][]openRequest          // lists of ended games, emptied, for the next games
 }
 
 type openRequest struct {
-	req     *wire.DecodedRequest
+	id      string
+	first   string // the first legal action, the correction of a refused answer ("" if none)
 	retried bool
 }
 
+// maxFreeLists bounds the lists kept for the next games: about as many as games run at once.
+const maxFreeLists = 256
+
 func newOpenRequests() *openRequests {
-	return &openRequests{games: make(map[string]map[string]*openRequest)}
+	return &openRequests{games: make(map[string][]openRequest)}
 }
 
 func (o *openRequests) start(req *wire.DecodedRequest) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	game := o.games[req.GameID]
-	if game == nil {
-		game = make(map[string]*openRequest)
-		o.games[req.GameID] = game
+	list, ok := o.games[req.GameID]
+	for i := range list {
+		if list[i].id == req.RequestID {
+			return false
+		}
 	}
-	if game[req.RequestID] != nil {
-		return false
+	if !ok && len(o.free) > 0 {
+		list, o.free = o.free[len(o.free)-1], o.free[:len(o.free)-1]
 	}
-	game[req.RequestID] = &openRequest{req: req}
+	r := openRequest{id: req.RequestID}
+	if len(req.Legal) > 0 {
+		r.first = req.Legal[0]
+	}
+	o.games[req.GameID] = append(list, r)
 	return true
 }
 
 func (o *openRequests) takeRetry(game, req string) (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	r := o.games[game][req]
-	if r == nil || r.retried || len(r.req.Legal) == 0 {
-		return "", false
+	list := o.games[game]
+	for i := range list {
+		if r := &list[i]; r.id == req {
+			if r.retried || r.first == "" {
+				return "", false
+			}
+			r.retried = true
+			return r.first, true
+		}
 	}
-	r.retried = true
-	return r.req.Legal[0], true
+	return "", false
 }
 
 func (o *openRequests) endGame(game string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	list, ok := o.games[game]
+	if !ok {
+		return
+	}
 	delete(o.games, game)
+	if len(o.free) < maxFreeLists {
+		clear(list) // holding no strings of the game
+		o.free = append(o.free, list[:0])
+	}
 }

@@ -134,10 +134,11 @@ func launchBuiltins(ctx context.Context, a *host.Host, p MatchPlay) error {
 
 // inProcessRunner is a match runner that seats the built-in bots (kinds in table order, named
 // as in spec) in this process: the bot at table position i is seeded with the match's seed
-// plus i, as the launched `tapp bot` processes are, and every request is recorded as the gRPC
-// session would have sent it, unless unrecorded.
+// plus i, as the launched `tapp bot` processes are, and every decision is recorded with its
+// clock (its request, the one the gRPC session would have sent, is rebuilt when the deal is
+// read), unless unrecorded.
 func inProcessRunner(ctx context.Context, st domain.Store, spec domain.MatchSpec, kinds []string, unrecorded bool) (*match.Runner, error) {
-	seats := &inproc.Seats{Bots: make(map[string]bots.Bot, len(kinds)), Record: !unrecorded}
+	seats := &inproc.Seats{Bots: make(map[string]bots.Bot, len(kinds))}
 	for i, k := range kinds {
 		b, err := builtin.New(k, spec.Seed+uint64(i))
 		if err != nil {

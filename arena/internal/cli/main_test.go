@@ -218,7 +218,7 @@ func TestVersionPrintsTheBuildAndTheFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"tapp ", runtime.Version(), "protocol tapp.v1", fmt.Sprintf("store    schema %d, deal records format 1 (tapp.v1 request encoding 1)", schema), "export   " + replay.FormatVersion,
+	for _, want := range []string{"tapp ", runtime.Version(), "protocol tapp.v1", fmt.Sprintf("store    schema %d, deal records format 2 (tapp.v1 request encoding 1)", schema), "export   " + replay.FormatVersion,
 		`commitment "tapp deal commitment 2", chain 1`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tapp version does not say %q:\n%s", want, out)

@@ -48,7 +48,7 @@ func playMatch(t *testing.T, rules string, deals int, kinds ...string) playedMat
 	}
 	names := app.SeatNames(kinds)
 	const seed = 5
-	seats := &inproc.Seats{Bots: map[string]bots.Bot{}, Record: true}
+	seats := &inproc.Seats{Bots: map[string]bots.Bot{}}
 	for i, k := range kinds {
 		if seats.Bots[names[i]], err = builtin.New(k, seed+uint64(i)); err != nil {
 			t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/engine"
@@ -69,8 +70,24 @@ func Next(prev Link, digest [sha256.Size]byte) Link {
 
 // Digest is the SHA-256 of the record's canonical text.
 func Digest(rec *domain.DealRecord, sentDigest []byte, players int) [sha256.Size]byte {
-	return sha256.Sum256(AppendText(make([]byte, 0, 512+192*len(rec.Decisions)), rec, sentDigest, players))
+	p := texts.Get().(*[]byte)
+	b := AppendText((*p)[:0], rec, sentDigest, players)
+	sum := sha256.Sum256(b)
+	if cap(b) <= maxKeptText {
+		*p = b
+		texts.Put(p)
+	}
+	return sum
 }
+
+// texts are buffers for the canonical texts Digest hashes, kept between deals: a store makes
+// one for every deal it stores, and a text grown anew each time (7 KB or so) was half the
+// cost of its digest.
+var texts = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxKeptText is the largest text buffer kept in texts: a deal of thousands of answers is not
+// worth keeping the room for.
+const maxKeptText = 64 << 10
 
 // Text is the canonical text of a deal record, version 1: what its digest covers — every
 // field the record keeps, in a fixed order, one line each, ending in "\n". Numbers are
@@ -87,7 +104,9 @@ func Digest(rec *domain.DealRecord, sentDigest []byte, players int) [sha256.Size
 //	options pot 0 forced_ramsch 0
 //	moves 31 0:play 1:pass …
 //	decision 0 seat 0 bot 2:r1 kind bid request 2:r1 action play latency_us 812 arena_share_us 40 think_us 300 strike 0 fallback 0 attempts 1
-//	                         (then " flooded N" when N answers were refused, counted, not listed: PROTO-FLOOD)
+//	                         (then " flooded N" when N answers were refused, counted, not listed: PROTO-FLOOD;
+//	                         then " observed 1 deadline_us D overage_us O" for a bot in process handed the
+//	                         engine's observation: its request's clock, as the request was never sent)
 //	attempt 4:play after_us 812 rejected 0:   (one line per answer, after its decision)
 //	outcome thrown_in 0 declarer 0 contract 4:solo trump 1:C tout 0 declarer_won 1 draw 0 pot_before 0 pot_after 0
 //	seat 0 points 75 tricks 7 payoff 10      (one line per seat)
@@ -120,7 +139,12 @@ func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int
 		t.s(" ").s(m.Seat.String()).s(":").s(m.Action.String()) // m.String(), without building it
 	}
 	t.s("\n")
-	for _, x := range byIndex(rec.Decisions) {
+	sorted := byIndex(rec.Decisions) // nil when they are in index order
+	for i := range rec.Decisions {
+		x := &rec.Decisions[i]
+		if sorted != nil {
+			x = sorted[i]
+		}
 		t.s("decision ").n(x.Index).s(" seat ").n(int(x.Seat)).s(" bot ").str(x.Bot).s(" kind ").s(x.Decision.String()).
 			s(" request ").str(x.RequestID).s(" action ").s(x.Action.String()).
 			s(" latency_us ").i64(x.Latency.Microseconds()).s(" arena_share_us ").i64(x.ArenaShare.Microseconds()).
@@ -128,6 +152,9 @@ func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int
 			s(" attempts ").n(len(x.Attempts))
 		if x.Flooded != 0 { // added with the field: written only when not zero
 			t.s(" flooded ").n(x.Flooded)
+		}
+		if x.Observed { // record format 2: the clock of a request that was never sent, which the sent digest leaves out
+			t.s(" observed 1 deadline_us ").i64(x.Deadline.UnixMicro()).s(" overage_us ").i64(x.Overage.Microseconds())
 		}
 		t.s("\n")
 		for _, a := range x.Attempts {
@@ -148,8 +175,12 @@ func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int
 	for s := 0; s < players; s++ {
 		t.s("seat ").n(s).s(" points ").n(o.Points[s]).s(" tricks ").n(o.Tricks[s]).s(" payoff ").n(o.Payoff[s]).s("\n")
 	}
-	results := slices.Clone(rec.Results)
-	slices.SortStableFunc(results, func(a, b domain.SeatResult) int { return cmp.Compare(a.Seat, b.Seat) })
+	bySeat := func(a, b domain.SeatResult) int { return cmp.Compare(a.Seat, b.Seat) }
+	results := rec.Results
+	if !slices.IsSortedFunc(results, bySeat) {
+		results = slices.Clone(results)
+		slices.SortStableFunc(results, bySeat)
+	}
 	for _, r := range results {
 		t.s("result ").n(int(r.Seat)).s(" bot ").str(r.Bot).s(" payoff ").n(r.Payoff).s(" points ").n(r.Points).
 			s(" tricks ").n(r.Tricks).s(" declarer ").flag(r.Declarer).s("\n")
@@ -178,8 +209,12 @@ func (t *text) cards(set engine.CardSet) *text { // in the pack's order, comma-s
 	return t
 }
 
-// byIndex is the decisions in index order, as stores return them.
+// byIndex is the decisions in index order, as stores return them, or nil when ds is in that
+// order already.
 func byIndex(ds []domain.DecisionRecord) []*domain.DecisionRecord {
+	if domain.InIndexOrder(ds) {
+		return nil
+	}
 	out := make([]*domain.DecisionRecord, len(ds))
 	for i := range ds {
 		out[i] = &ds[i]
@@ -203,7 +238,7 @@ func SentDigestOf(rec *domain.DealRecord) []byte {
 		return rec.SentDigest
 	}
 	ds := rec.Decisions
-	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return cmp.Compare(a.Index, b.Index) }) {
+	if !domain.InIndexOrder(ds) {
 		ds = slices.Clone(ds)
 		slices.SortStableFunc(ds, func(a, b domain.DecisionRecord) int { return cmp.Compare(a.Index, b.Index) })
 	}

@@ -2,12 +2,14 @@ package dealchain_test
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tapparena/tapp/arena/internal/dealchain"
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -29,11 +31,20 @@ func TestTextIsTheFirstVersionsText(t *testing.T) {
 				rec.Decisions[0].Bot = "bötchen 1:2"
 				rec.Decisions[3].Attempts = append(rec.Decisions[3].Attempts,
 					domain.AnswerAttempt{Text: "x y\nz", After: 1234567, Rejected: "PROTO-DUPLICATE: ü"})
+				x := &rec.Decisions[4]
+				x.Observed, x.Deadline, x.Overage = true, rec.Started.Add(1500*time.Millisecond), 2*time.Second
 			}
 			digest := domain.SentDigest(rec.Decisions)
 			want := referenceText(rec, digest[:], m.Spec.Rules.Players)
+			if i == 2 { // a record whose decisions and results are out of order has the text of its sorted copy
+				slices.Reverse(rec.Decisions)
+				slices.Reverse(rec.Results)
+			}
 			if got := dealchain.Text(rec, digest[:], m.Spec.Rules.Players); got != want {
 				t.Fatalf("%s deal %d: Text differs from the first version's:\n%s\nwant\n%s", rules, rec.Number, got, want)
+			}
+			if got := dealchain.Digest(rec, digest[:], m.Spec.Rules.Players); got != sha256.Sum256([]byte(want)) {
+				t.Fatalf("%s deal %d: Digest is not the SHA-256 of Text", rules, rec.Number)
 			}
 		}
 	}
@@ -91,6 +102,9 @@ func referenceText(rec *domain.DealRecord, sentDigest []byte, players int) strin
 			flag(x.Strike), flag(x.Fallback), len(x.Attempts))
 		if x.Flooded != 0 {
 			fmt.Fprintf(&b, " flooded %d", x.Flooded)
+		}
+		if x.Observed { // added with record format 2, written only when set
+			fmt.Fprintf(&b, " observed 1 deadline_us %d overage_us %d", x.Deadline.UnixMicro(), x.Overage.Microseconds())
 		}
 		b.WriteByte('\n')
 		for _, a := range x.Attempts {

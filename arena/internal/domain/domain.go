@@ -283,6 +283,28 @@ type DecisionRecord struct {
 	// request id, clock and events it carries), so that a store may keep only what rebuilds
 	// it. Not stored: a record read back has it false.
 	SentFromState bool
+	// Observed says the bot was handed the engine's observation in this process
+	// (referee.Direct) and no request was encoded for it: the request the decision stands
+	// for, the one the referee would have sent over a wire, is rebuilt from the deal and the
+	// clock below whenever it is read (a store fills Sent with it), and the deal's SentDigest
+	// leaves it out, as it covers the requests that went over a wire. Stored (record format
+	// 2); the chain's text covers the clock.
+	Observed bool
+	// Deadline and Overage are an observed decision's clock: its request's deadline (whole
+	// µs) and the overage left it gave. Zero for any other decision, whose request carries them.
+	Deadline time.Time
+	Overage  time.Duration
+}
+
+// InIndexOrder reports whether decisions are in index order, as stores return them (read by
+// index: slices.IsSortedFunc would copy two records, some 200 bytes each, per comparison).
+func InIndexOrder(ds []DecisionRecord) bool {
+	for i := 1; i < len(ds); i++ {
+		if ds[i].Index < ds[i-1].Index {
+			return false
+		}
+	}
+	return true
 }
 
 // MaxRetimes bounds how often a request that has not reached the bot's connection when its

@@ -9,7 +9,9 @@ import (
 const SentDigestSize = 8
 
 // SentDigest is a short digest of the requests a deal's decisions record as sent: the first
-// 8 bytes of SHA-256 over each decision that has a request, in the order given (index order
+// 8 bytes of SHA-256 over each decision that has a request sent over a wire (not Observed:
+// a request rebuilt for a bot in process was never sent, and its clock is in the chain's
+// text instead), in the order given (index order
 // as the store returns them), as uvarint(index), uvarint(len(Sent)), Sent. The store keeps it
 // when it stores a deal without its requests and regenerates them on reading; a replay
 // checks the regenerated requests against it (DealRecord.SentDigest), so that a change in
@@ -23,7 +25,7 @@ func SentDigest(ds []DecisionRecord) [SentDigestSize]byte {
 	var head [2 * binary.MaxVarintLen64]byte
 	for i := range ds {
 		x := &ds[i]
-		if len(x.Sent) == 0 {
+		if len(x.Sent) == 0 || x.Observed { // an observed decision's request was never sent
 			continue
 		}
 		n := binary.PutUvarint(head[:], uint64(x.Index))

@@ -115,6 +115,42 @@ func TestAppendGameEndedIsProtoMarshal(t *testing.T) {
 	}
 }
 
+// A deal's reveal and settlement, encoded by hand, are the very bytes of their protobuf
+// messages, for random deals of every variant (thrown in, won, lost, drawn), and a reveal
+// without the state.
+func TestAppendRevealAndSettlementAreProtoMarshal(t *testing.T) {
+	t.Parallel()
+	for _, text := range encodetest.RuleSets {
+		rules, err := engine.ParseRuleSet(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(3, 0)
+		for n := range 60 {
+			deal := engine.DealFromSeed(rules, 8, uint64(n))
+			var opts engine.Options
+			if rules.Pot {
+				opts.Pot = n % 3 * 20
+			}
+			st, err := engine.NewState(rules, deal, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := AppendReveal(nil, rules, deal, nil), marshal(t, protoconv.RevealToProto(rules, deal, nil)); !bytes.Equal(got, want) {
+				t.Fatalf("%s deal %d, no state: reveal\n%x\nwant\n%x", text, n, got, want)
+			}
+			encodetest.PlayOut(t, st, rng)
+			if got, want := AppendReveal(nil, rules, deal, st), marshal(t, protoconv.RevealToProto(rules, deal, st)); !bytes.Equal(got, want) {
+				t.Fatalf("%s deal %d: reveal\n%x\nwant\n%x", text, n, got, want)
+			}
+			want := marshal(t, protoconv.SettlementForPlayers(protoconv.OutcomeToProto(st.Outcome()), rules.Players))
+			if got := AppendSettlement(nil, st.Outcome(), rules.Players); !bytes.Equal(got, want) {
+				t.Fatalf("%s deal %d (%+v): settlement\n%x\nwant\n%x", text, n, st.Outcome(), got, want)
+			}
+		}
+	}
+}
+
 // decodeResponse decodes a ConnectResponse message sent in wire form (kind and body).
 func decodeResponse(kind protowire.Number, body []byte) (*tappv1.ConnectResponse, error) {
 	b := protowire.AppendTag(nil, kind, protowire.BytesType)

@@ -2,9 +2,13 @@
 // gRPC: for tests, self-play and research. A bot gets the engine's observation as it is and
 // decides on the table's goroutine when the referee asks (referee.Direct: no goroutine,
 // channel or timer per decision), under the same clock as a bot over the wire (a late answer
-// is a late answer), and its matches are stored like any other: with Record, every request is
-// also encoded in wire form for the record, exactly as the gRPC session sends it, so that
-// `tapp replay verify` and `tapp replay ask` work on them.
+// is a late answer), and its matches are stored like any other. Nothing is encoded for a
+// decision: its record says the bot was handed the observation and keeps the request's clock
+// (domain.DecisionRecord.Observed), and a store rebuilds the request it stands for, the one
+// the gRPC session would have sent, when the deal is read (record format 2), so that `tapp
+// replay verify` and `tapp replay ask` work on them. With Encode, every request is encoded in
+// wire form for the record as the gRPC session sends it (as record format 1 kept every
+// in-process request): what tests compare the two with.
 package inproc
 
 import (
@@ -26,10 +30,10 @@ import (
 // the Go SDK calls it), through one line per bot.
 type Seats struct {
 	Bots map[string]bots.Bot // by bot name
-	// Record encodes every request in wire form for its decision record (DecisionRecord.Sent),
-	// as the gRPC session does; without it nothing is encoded and replays cannot show or
-	// re-ask the requests.
-	Record bool
+	// Encode encodes every request in wire form for its decision record (DecisionRecord.Sent),
+	// as the gRPC session does; without it nothing is encoded, and the decisions are
+	// recorded as observed (their requests are rebuilt on reading).
+	Encode bool
 
 	mu    sync.Mutex
 	conns map[string]*Conn
@@ -50,7 +54,7 @@ func (s *Seats) SeatTable(_ context.Context, seating []string) ([]referee.Conn, 
 			if s.conns == nil {
 				s.conns = map[string]*Conn{}
 			}
-			c = NewConn(b, s.Record)
+			c = NewConn(b, s.Encode)
 			s.conns[name] = c
 		}
 		conns[i] = c
@@ -64,16 +68,17 @@ func release() {}
 // tables at once.
 type Conn struct {
 	bot    bots.Bot
-	record bool
+	encode bool
 	size   atomic.Int64 // the size of the last request encoded, to allocate the next one at once
 	epoch  time.Time    // when the line was made: the clock is read as time since (now)
 }
 
 var _ referee.Direct = (*Conn)(nil)
 
-// NewConn returns a line to b; with record, requests are encoded for the record.
-func NewConn(b bots.Bot, record bool) *Conn {
-	return &Conn{bot: b, record: record, epoch: time.Now()}
+// NewConn returns a line to b; with encode, requests are encoded for the record (else the
+// record keeps the clock only: Seats.Encode).
+func NewConn(b bots.Bot, encode bool) *Conn {
+	return &Conn{bot: b, encode: encode, epoch: time.Now()}
 }
 
 // now is the time now from the monotonic clock alone (time.Since the line was made, half
@@ -100,7 +105,7 @@ func (c *Conn) Ask(*referee.Request) ([]byte, <-chan time.Time, error) { return 
 func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, error) {
 	var sent []byte
 	var handed time.Time // zero: handed over when asked, with nothing encoded before
-	if c.record {
+	if c.encode {
 		sent = encode.AppendRequest(make([]byte, 0, c.size.Load()+256), req)
 		c.size.Store(int64(len(sent)))
 		handed = c.now()
@@ -116,8 +121,8 @@ func (c *Conn) Decide(req *referee.Request) ([]byte, engine.Action, time.Time, e
 	return sent, a, handed, nil
 }
 
-// Encodes implements referee.Direct: requests are encoded with Record.
-func (c *Conn) Encodes() bool { return c.record }
+// Encodes implements referee.Direct: requests are encoded with Encode.
+func (c *Conn) Encodes() bool { return c.encode }
 
 // call calls the bot, turning a panic into an error.
 func (c *Conn) call(ctx context.Context, obs *engine.Observation) (a engine.Action, err error) {

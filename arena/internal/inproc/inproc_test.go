@@ -105,7 +105,7 @@ func TestInProcessPlaysTheMatchThatGRPCPlays(t *testing.T) {
 		bs := builtins(t, seed, kinds...)
 		spec := domain.MatchSpec{Rules: r, Bots: names(bs), Deals: 12, Seed: seed, TimeControl: clock}
 
-		local := playMatch(t, &match.Runner{Store: openStore(t), Seats: &inproc.Seats{Bots: bs, Record: true}, Parallel: 4}, spec)
+		local := playMatch(t, &match.Runner{Store: openStore(t), Seats: &inproc.Seats{Bots: bs}, Parallel: 4}, spec)
 
 		h, err := host.Start(ctx, host.Config{Store: openStore(t), Listen: "127.0.0.1:0", Grace: 5 * time.Second})
 		if err != nil {
@@ -222,7 +222,7 @@ func TestInProcessBotThatNeverReturnsHoldsNoTable(t *testing.T) {
 	bot := stuck{release: make(chan struct{})}
 	defer close(bot.release) // the goroutines the bot holds return, and find their decisions taken
 	bs := map[string]bots.Bot{"stuck": bot, "r1": builtinBot(t, "random", 1), "r2": builtinBot(t, "random", 2)}
-	runner := &match.Runner{Store: memstore.New(), Seats: &inproc.Seats{Bots: bs, Record: true}, Parallel: 2}
+	runner := &match.Runner{Store: memstore.New(), Seats: &inproc.Seats{Bots: bs}, Parallel: 2}
 	recs := playMatch(t, runner, domain.MatchSpec{Rules: r, Bots: []string{"stuck", "r1", "r2"}, Deals: 3, Seed: 5, TimeControl: tc})
 	if len(recs) != 3 {
 		t.Fatalf("%d deals stored, want 3", len(recs))
@@ -297,8 +297,9 @@ func builtinBot(t testing.TB, kind string, seed uint64) bots.Bot {
 // BenchmarkInProcessDeals plays modern deals among three in-process random bots, as many
 // tables at once as there are cores (-cpu 1: one core), and reports deals/s and the CPU of a
 // deal (no store: the referee, the engine and the bots). record=false is `tapp match
-// --in-process --no-records`: nothing encoded, no request or answer kept (Table.Unrecorded);
-// record=true encodes every request for its record, as `tapp match --in-process` does. Its
+// --in-process --no-records`: no request or answer kept (Table.Unrecorded); record=true
+// keeps each decision's record with its clock, as `tapp match --in-process` does (nothing is
+// encoded in either: a store rebuilds the requests when a deal is read). Its
 // yardstick, timed in the same run: the engine's own random deal (the loop of
 // engine.BenchmarkRandomDeal, on one reused State), played in rounds that alternate with the
 // in-process deals' (yardstickRound deals each), so that a change of the host's load falls on
@@ -311,7 +312,7 @@ func BenchmarkInProcessDeals(b *testing.B) {
 			b.ReportAllocs()
 			r := engine.DefaultRules(engine.Modern)
 			bs := []bots.Bot{builtinBot(b, "random", 1), builtinBot(b, "random", 2), builtinBot(b, "random", 3)}
-			conns := []referee.Conn{inproc.NewConn(bs[0], record), inproc.NewConn(bs[1], record), inproc.NewConn(bs[2], record)}
+			conns := []referee.Conn{inproc.NewConn(bs[0], false), inproc.NewConn(bs[1], false), inproc.NewConn(bs[2], false)}
 			clocks := []*referee.Clock{referee.NewClock(clock), referee.NewClock(clock), referee.NewClock(clock)}
 			players := make([]referee.Player, 3) // Play only reads them
 			for s := range players {
@@ -443,7 +444,7 @@ func BenchmarkInProcessMatch(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				r := &match.Runner{Store: st, Seats: &inproc.Seats{Bots: bs, Record: record}, Parallel: 8, Unrecorded: !record}
+				r := &match.Runner{Store: st, Seats: &inproc.Seats{Bots: bs}, Parallel: 8, Unrecorded: !record}
 				m, err := r.Create(ctx, spec)
 				if err != nil {
 					b.Fatal(err)

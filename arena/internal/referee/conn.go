@@ -64,7 +64,9 @@ type Direct interface {
 	Decide(req *Request) (sent []byte, action engine.Action, handed time.Time, err error)
 	// Encodes says whether Decide encodes its requests for their records, which needs each
 	// request's events; a bot in process reads only its observation, so when nothing is
-	// encoded the referee builds no events for the seat (they count as sent).
+	// encoded the referee builds no events for the seat (they count as sent), and a recorded
+	// decision is marked Observed with its clock (domain.DecisionRecord.Observed): a store
+	// rebuilds the request it stands for when it is read.
 	Encodes() bool
 }
 
@@ -112,7 +114,7 @@ type Request struct {
 // seat to move: that seat's observation, its legal actions, and its redacted events from
 // log index firstEvent on (those it has not been sent), named gameID and requestID, with
 // the deadline and the overage left on the seat's clock. r's storage is reused: a request
-// built into r before is overwritten, observation and legal actions included.
+// built into r before is overwritten, observation, legal actions and events included.
 func (r *Request) Build(st *engine.State, gameID, requestID string, deadline time.Time, overageLeft time.Duration, firstEvent int) {
 	r.build(st, RulesText(st.Rules()), gameID, requestID, deadline, overageLeft, firstEvent)
 }
@@ -125,7 +127,7 @@ func (r *Request) build(st *engine.State, rules, gameID, requestID string, deadl
 	r.GameID, r.RequestID, r.Observation = gameID, requestID, &r.obs
 	r.Legal = r.obs.Legal // the seat to move's observation holds its legal actions
 	r.Deadline, r.OverageLeft = deadline, overageLeft
-	r.Events, r.FirstEvent = st.EventsFor(seat, firstEvent), firstEvent
+	r.Events, r.FirstEvent = st.AppendEventsFor(r.Events[:0], seat, firstEvent), firstEvent // into the last request's list
 }
 
 // lastRules is the last rule set RulesText spelled: a process mostly plays one, and spelling

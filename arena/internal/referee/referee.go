@@ -572,6 +572,9 @@ func (g *game) decideDirect(d Direct, rec *domain.DecisionRecord, req *Request, 
 	g.last, g.fresh = at, true
 	if !g.t.Unrecorded {
 		rec.Sent, rec.SentFromState = sent, len(sent) > 0
+		if sent == nil && !d.Encodes() { // handed the observation: the record keeps the clock, a store rebuilds the request
+			rec.Observed, rec.Deadline, rec.Overage = true, req.Deadline, req.OverageLeft
+		}
 	}
 	if err != nil {
 		g.late(rec, legal, start, allowed)
@@ -676,7 +679,8 @@ func (sc *scratch) keep() {
 	clear(sc.decisions)
 	clear(sc.attempts)
 	sc.decisions, sc.attempts, sc.attemptOf = sc.decisions[:0], sc.attempts[:0], sc.attemptOf[:0]
-	sc.req.Events, sc.end = nil, End{}
+	// Events hold no pointers: their list is kept for the next deal's requests.
+	sc.req.Events, sc.end = sc.req.Events[:0], End{}
 	if g := sc.game; g != nil { // holding nothing of the deal
 		*g = game{}
 	}

@@ -23,12 +23,17 @@ import (
 
 // FormatVersion names the export schema this build writes; it is the "format" field of
 // every line. Version 2 adds each deal's place in its match's chain, the digest of its
-// requests as sent, think times and whether a line was exported alone; a reader reads
-// versions 1 and 2 and refuses any other.
-const FormatVersion = "tapp-replay/2"
+// requests as sent, think times and whether a line was exported alone; version 3 the
+// observed decisions (record format 2: a bot in process, no request sent) with their clocks,
+// which the chain's text covers. A reader reads versions 1 to 3 and refuses any other.
+const FormatVersion = "tapp-replay/3"
 
 // formatVersion1 is the first export schema, still read.
 const formatVersion1 = "tapp-replay/1"
+
+// formatVersion2 is the second export schema, still read: the same fields but the observed
+// decisions'.
+const formatVersion2 = "tapp-replay/2"
 
 // DealExport is one line of a JSON Lines export: one deal, complete enough to be replayed,
 // verified and re-asked without the store. Cards and actions are in the engine's text
@@ -187,11 +192,18 @@ type DecisionJSON struct {
 	// Flooded counts the answers naming the request that were refused without being listed
 	// in attempts (PROTO-FLOOD): past the attempts a decision keeps, or refused by the
 	// bot's connection for a full buffer.
-	Flooded  int             `json:"flooded,omitempty"`
-	Strike   bool            `json:"strike"`
-	Fallback bool            `json:"fallback"`
-	Attempts []AttemptJSON   `json:"attempts,omitempty"`
-	Sent     json.RawMessage `json:"sent,omitempty"`
+	Flooded int `json:"flooded,omitempty"`
+	// Observed says the bot was handed the engine's observation in process and no request
+	// was sent (record format 2): sent is the request the decision stands for, rebuilt, the
+	// one the arena would have sent over a wire, and sent_digest leaves it out; DeadlineUS
+	// (µs since 1970) and OverageUS are its clock, which the chain covers instead.
+	Observed   bool            `json:"observed,omitempty"`
+	DeadlineUS int64           `json:"deadline_us,omitempty"`
+	OverageUS  int64           `json:"overage_us,omitempty"`
+	Strike     bool            `json:"strike"`
+	Fallback   bool            `json:"fallback"`
+	Attempts   []AttemptJSON   `json:"attempts,omitempty"`
+	Sent       json.RawMessage `json:"sent,omitempty"`
 }
 
 // AttemptJSON is one answer the bot sent, accepted or refused.
@@ -290,6 +302,9 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 		d := DecisionJSON{Index: x.Index, Seat: int(x.Seat), Bot: x.Bot, Decision: x.Decision.String(),
 			RequestID: x.RequestID, Action: x.Action.String(), LatencyUS: us(x.Latency), Strike: x.Strike, Fallback: x.Fallback,
 			ArenaShareUS: us(x.ArenaShare), ThinkUS: us(x.Think), Retimed: x.Retimed, Flooded: x.Flooded}
+		if x.Observed {
+			d.Observed, d.DeadlineUS, d.OverageUS = true, x.Deadline.UnixMicro(), us(x.Overage)
+		}
 		if x.RequestID != "" {
 			if a := Attribute(&x, m.TimeControl.PerDecision); a.Answered || !a.Handed.IsZero() {
 				if !a.Handed.IsZero() {
@@ -331,7 +346,10 @@ func NewDealExport(m Match, rec *domain.DealRecord, o ExportOptions) (*DealExpor
 // the referee asked).
 func Attribute(x *domain.DecisionRecord, perDecision time.Duration) domain.Attribution {
 	a := x.Attribution()
-	if len(x.Sent) > 0 { // the request says, to the µs, whether the record keeps it or not
+	switch {
+	case x.Observed && !x.Deadline.IsZero(): // the record keeps the clock itself
+		a.Handed = x.Deadline.Add(-perDecision).Add(x.ArenaShare)
+	case len(x.Sent) > 0: // the request says, to the µs, whether the record keeps it or not
 		if req, err := protoconv.DecodeSent(x.Sent); err == nil && req.GetDeadline() != nil {
 			a.Handed = req.GetDeadline().AsTime().Add(-perDecision).Add(x.ArenaShare)
 		}
@@ -356,8 +374,8 @@ func nonNil(s []string) []string {
 // action and name is parsed; an error names the field. Whether the deal is legal is for
 // Verify.
 func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
-	if e.Format != FormatVersion && e.Format != formatVersion1 {
-		return Match{}, nil, fmt.Errorf("format %q: this build reads %q and %q", e.Format, formatVersion1, FormatVersion)
+	if e.Format != FormatVersion && e.Format != formatVersion1 && e.Format != formatVersion2 {
+		return Match{}, nil, fmt.Errorf("format %q: this build reads %q, %q and %q", e.Format, formatVersion1, formatVersion2, FormatVersion)
 	}
 	rules, err := engine.ParseRuleSet(e.Rules)
 	if err != nil {
@@ -409,6 +427,9 @@ func (e *DealExport) Record() (Match, *domain.DealRecord, error) {
 		x := domain.DecisionRecord{Index: d.Index, Seat: engine.Seat(d.Seat), Bot: d.Bot, RequestID: d.RequestID,
 			Latency: fromUS(d.LatencyUS), Strike: d.Strike, Fallback: d.Fallback, ArenaShare: fromUS(d.ArenaShareUS),
 			Think: fromUS(d.ThinkUS), Retimed: d.Retimed, Flooded: d.Flooded}
+		if d.Observed {
+			x.Observed, x.Deadline, x.Overage = true, time.UnixMicro(d.DeadlineUS).UTC(), fromUS(d.OverageUS)
+		}
 		if d.Handed != nil {
 			x.Asked = d.Handed.Add(-x.ArenaShare)
 		}

@@ -395,12 +395,16 @@ func writeLoop(stream tappv1.BotService_ConnectServer, outbox chan any, stop cha
 	for {
 		select {
 		case msg := <-outbox:
-			if h, ok := msg.(*handOff); ok {
+			h, _ := msg.(*handOff)
+			if h != nil {
 				h.handed <- time.Now()
 				msg = &h.msg
 			}
 			if err := stream.SendMsg(msg); err != nil {
 				return err
+			}
+			if h != nil {
+				h.sent.Store(true) // gRPC keeps msg's bytes, not msg: the game's next request may reuse it
 			}
 			if m, ok := msg.(*tappv1.ConnectResponse); ok && m.GetGoingAway() != nil {
 				return nil

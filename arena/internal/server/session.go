@@ -79,6 +79,7 @@ type route struct {
 	// flooded counts the answers refused for a full buffer (PROTO-FLOOD), by the request id
 	// they named, for the referee to record (Flooded); s.mu guards it.
 	flooded map[string]int
+	last    *handOff // the hand-off of the game's last request, for the next (s.mu guards it)
 }
 
 // maxFloodIDs bounds the request ids a game's flood counts keep apart: a bot naming ever new
@@ -87,10 +88,12 @@ const maxFloodIDs = 64
 
 // handOff is a decision request in the outbox: the writer tells the referee when it hands the
 // request to the stream, and the bot's clock starts then. The writer hands &msg to gRPC, which
-// keeps its bytes until its transport has written them.
+// keeps its bytes (not msg) until its transport has written them, and says when it is done
+// with msg (sent): the game's next request may then reuse the hand-off (route.handOff).
 type handOff struct {
 	msg    grpccodec.Encoded
 	handed chan time.Time
+	sent   atomic.Bool
 }
 
 func newSession(id, token, bot string, hello *tappv1.Hello, log *zap.Logger) *Session {
@@ -132,19 +135,37 @@ func (s *Session) Ask(req *referee.Request) ([]byte, <-chan time.Time, error) {
 	buf := encode.AppendRequest(make([]byte, maxResponseHead, maxResponseHead+s.requestSize.Load()+256), req)
 	body := buf[maxResponseHead:]
 	s.requestSize.Store(int64(len(body)))
-	handed := make(chan time.Time, 1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r := s.games[req.GameID]; r != nil {
+	r := s.games[req.GameID]
+	if r != nil {
 		r.open = req.RequestID
 	}
 	if !s.connected {
+		handed := make(chan time.Time, 1)
 		handed <- time.Now()
 		return body, handed, nil
 	}
 	s.seq++
-	h := &handOff{handed: handed, msg: grpccodec.Encoded{Body: frameInFront(buf, s.seq, wf.ResponseDecisionRequest)}}
-	return body, handed, s.queue(h)
+	h := r.handOff()
+	h.msg.Body = frameInFront(buf, s.seq, wf.ResponseDecisionRequest)
+	return body, h.handed, s.queue(h)
+}
+
+// handOff is the hand-off for the game's next request: the one of its last request when
+// that is done with — sent by the writer, and its moment taken by the referee, which asks the
+// next request only once it is done with the last one — else a new one (r may be nil: a game
+// not opened). A hand-off and its channel were two of the arena's allocations a decision.
+func (r *route) handOff() *handOff {
+	if r == nil {
+		return &handOff{handed: make(chan time.Time, 1)}
+	}
+	if h := r.last; h != nil && h.sent.Load() && len(h.handed) == 0 {
+		h.sent.Store(false)
+		return h
+	}
+	r.last = &handOff{handed: make(chan time.Time, 1)}
+	return r.last
 }
 
 // Refuse implements referee.Conn.
@@ -184,17 +205,12 @@ func (s *Session) End(end *referee.End, evs []engine.Event, first int) {
 	_ = s.sendEncoded(wf.ResponseGameEnded, encode.AppendGameEnded(room, end.GameID, enc.Reveal, enc.Settlement, evs, first))
 }
 
-// encodeEnd encodes a game's reveal and settlement, the same for every seat.
+// encodeEnd encodes a game's reveal and settlement, the same for every seat, by hand
+// (encode.AppendReveal, encode.AppendSettlement: the bytes of proto.Marshal of protoconv's
+// messages, which protobuf's generic path took several times longer to write).
 func encodeEnd(end *referee.End) referee.EncodedEnd {
-	opts := proto.MarshalOptions{Deterministic: true}
-	reveal, err := opts.Marshal(protoconv.RevealToProto(end.Rules, end.Deal, end.State))
-	if err != nil {
-		return referee.EncodedEnd{Err: err}
-	}
-	settlement, err := opts.Marshal(protoconv.SettlementForPlayers(protoconv.OutcomeToProto(end.Outcome), end.Rules.Players))
-	if err != nil {
-		return referee.EncodedEnd{Err: err}
-	}
+	reveal := encode.AppendReveal(make([]byte, 0, 320), end.Rules, end.Deal, end.State)
+	settlement := encode.AppendSettlement(make([]byte, 0, 48), end.Outcome, end.Rules.Players)
 	return referee.EncodedEnd{Reveal: reveal, Settlement: settlement}
 }
 

@@ -54,7 +54,7 @@ var logBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // encodeDecisionLog returns the column value of a deal's decisions, in index order. Two
 // decisions with the same index are an error: a deal has one decision per index.
 func encodeDecisionLog(ds []domain.DecisionRecord) ([]byte, error) {
-	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index }) {
+	if !domain.InIndexOrder(ds) {
 		ds = slices.Clone(ds)
 		slices.SortStableFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
 	}

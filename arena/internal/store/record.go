@@ -35,8 +35,8 @@ import (
 // section is written and read by the pair of functions named beside it:
 //
 //	header      appendHeader, readHeader
-//	  byte      the format (recordFormat), which names the request encoding: 1
-//	  8 bytes   domain.SentDigest of the requests as sent
+//	  byte      the format (recordFormat), which names the request encoding: 1 or 2
+//	  8 bytes   domain.SentDigest of the requests as sent (over a wire: not the observed)
 //	cards       appendDealCards, readDealCards (recorddeal.go)
 //	            for each card of the rule set's pack in card order, its owner (seat, or
 //	            Players for the tapp), in bits.Len(Players) bits, little-endian, the last
@@ -51,17 +51,20 @@ import (
 //	decisions   the number of moves (= decisions), then per decision
 //	            (decisionFields.append, readDecisionFields, recorddecisions.go):
 //	  varint    the move: its index in the engine's legal actions << 1, | 1 when the
-//	            decision's flags are recUsual
-//	  varint    flags (rec* in recorddecisions.go), unless recUsual
+//	            decision's flags are recUsual; in format 2 << 2, | 1 for recUsual, | 2 for
+//	            recUsualObserved
+//	  varint    flags (rec* in recorddecisions.go), unless recUsual (or recUsualObserved)
 //	  zigzag    latency, µs
-//	  zigzag    think, µs (recThink); arena share, µs (recShare)
+//	  zigzag    think, µs (recThink, but for recUsualObserved: its latency); arena share,
+//	            µs (recShare)
 //	  attempts  (recAttempts) a count, then per attempt: text, zigzag after (µs), rejected;
 //	            without the flag: one accepted answer spelling the action, after the latency,
 //	            or none for a fallback
 //	  string    the request id (recRequestID); without it "r<k>" for the k-th decision with a
 //	            request, "" for one without
-//	  request   (recSent) with recVerbatim: the bytes as sent; else, to rebuild it, what
-//	            requestModel does not predict:
+//	  request   (recSent) with recVerbatim: the bytes as sent; else (also for
+//	            recObserved, format 2: the request an observed decision stands for), to
+//	            rebuild it, what requestModel does not predict:
 //	    varint  the ask time (the deadline less the match's time per decision) less the
 //	            expected one (the deal's start for the first request, then the previous
 //	            request's ask time plus its arena share and latency): zigzag(µs) << 1 when
@@ -90,6 +93,10 @@ import (
 // on rebuilding, byte for byte, the requests their bots got.
 type recordFormat struct {
 	id byte
+	// observes says the format keeps observed decisions (recObserved: a bot in process handed
+	// the engine's observation, its request rebuilt from the clock kept) and writes the two
+	// usual kinds of decision in the move's varint (decisionFields.append): format 2 on.
+	observes bool
 	// encoding names the request encoding, as tapp version prints it.
 	encoding string
 	// encode encodes a rebuilt request as the arena's encoder did when the format was written.
@@ -99,16 +106,23 @@ type recordFormat struct {
 // recordFormat1 is the first format: request encoding 1 (encodev1).
 var recordFormat1 = &recordFormat{id: 1, encoding: "tapp.v1 request encoding 1", encode: encodev1.AppendRequest}
 
+// recordFormat2 is format 1 with observed decisions (recObserved): a decision of a bot in
+// process keeps its request's clock, no request, and the digest in the header leaves it out
+// (it covers the requests sent over a wire); the move's varint says, in its two low bits,
+// whether the decision's flags follow (0), are recUsual (1) or recUsualObserved (2, its think
+// time its latency, not written again). Request encoding 1, as format 1.
+var recordFormat2 = &recordFormat{id: 2, observes: true, encoding: "tapp.v1 request encoding 1", encode: encodev1.AppendRequest}
+
 // writeFormat is the format records are written in: the one whose encoder is the arena's
 // (TestTheWriteFormatEncodesAsTheArena holds the two together).
-var writeFormat = recordFormat1
+var writeFormat = recordFormat2
 
 // appendRequest encodes a request rebuilt for a record of format f.
 func (f *recordFormat) appendRequest(b []byte, r *referee.Request) []byte { return f.encode(b, r) }
 
 // recordFormats are the formats this build reads, by their first byte: every format ever
 // written.
-var recordFormats = map[byte]*recordFormat{recordFormat1.id: recordFormat1}
+var recordFormats = map[byte]*recordFormat{recordFormat1.id: recordFormat1, recordFormat2.id: recordFormat2}
 
 // RecordFormat names the format compact records are written in and its request encoding (for
 // tapp version).
@@ -135,7 +149,7 @@ func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchIn
 	f := writeFormat
 	r := info.rules
 	ds := d.Decisions
-	if !slices.IsSortedFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index }) {
+	if !domain.InIndexOrder(ds) {
 		ds = slices.Clone(ds)
 		slices.SortStableFunc(ds, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
 	}
@@ -160,8 +174,8 @@ func encodeRecordTrusting(d *domain.DealRecord, started time.Time, info *matchIn
 	b = appendUvarint(b, plan.streaming)
 	b = appendUvarint(b, uint64(len(plan.steps)))
 	for k := range plan.steps {
-		f := plan.steps[k].fields()
-		b = f.append(b)
+		fs := plan.steps[k].fields()
+		b = fs.append(b, f)
 	}
 	return b, nil
 }
@@ -197,7 +211,8 @@ func decodeRecord(d *domain.DealRecord, blob []byte, info *matchInfo, withSent b
 // decodeRecord reads and fails alike on a record that does not replay.
 func decodeOutcome(d *domain.DealRecord, blob []byte, info *matchInfo) error {
 	rd := &recordReader{b: blob, all: blob}
-	if _, err := readHeader(rd, d); err != nil {
+	format, err := readHeader(rd, d)
+	if err != nil {
 		return err
 	}
 	r := info.rules
@@ -219,7 +234,7 @@ func decodeOutcome(d *domain.DealRecord, blob []byte, info *matchInfo) error {
 			return fmt.Errorf("compact record: decision %d after the end of the deal", k)
 		}
 		legal = st.LegalActions(legal[:0])
-		f := readDecisionFields(rd)
+		f := readDecisionFields(rd, format)
 		if rd.err != nil {
 			return rd.fail()
 		}
@@ -253,8 +268,10 @@ func decodeRecordAs(d *domain.DealRecord, blob []byte, info *matchInfo, withSent
 	if err != nil {
 		return 0, err
 	}
-	if as != nil {
-		f = as
+	if as != nil { // as's encoder, the layout the record's
+		g := *as
+		g.observes = f.observes
+		f = &g
 	}
 	r := info.rules
 	d.Deal = rd.dealCards(r)

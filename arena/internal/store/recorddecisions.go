@@ -31,6 +31,10 @@ const (
 	recRequestID             // the request id is not the expected one
 	recVerbatim              // the request is kept as sent
 	recExtra                 // fields added to records later follow, tagged (extraFields)
+	// recObserved (format 2): the bot was handed the engine's observation in process and no
+	// request was sent (domain.DecisionRecord.Observed); the request's clock follows, as
+	// for a request rebuilt (recBank, recEvents), and the request is rebuilt from it.
+	recObserved
 )
 
 // Fields of a decision's entry added after format 1's first records, each written only when
@@ -44,6 +48,18 @@ const (
 // recUsual are the flags of a decision a bot answered in time, which a compact record writes
 // in the move's varint instead of a byte of their own.
 const recUsual = recSent | recThink | recShare
+
+// recUsualObserved are the flags of a decision a bot in process answered in time, which
+// format 2 writes in the move's varint too: its think time is its latency (the bot's own
+// time is all of it), written once.
+const recUsualObserved = recObserved | recThink
+
+// Format 2's kinds of decision in the move's varint's two low bits.
+const (
+	moveFlags         = 0 // the flags follow
+	moveUsual         = 1 // recUsual
+	moveUsualObserved = 2 // recUsualObserved, the think time the latency
+)
 
 // decisionFields are the fields of one decision's entry, as written: what is there depends
 // on flags.
@@ -61,16 +77,26 @@ type decisionFields struct {
 	retimed               int // extraRetimed
 }
 
-// append writes the entry.
-func (f *decisionFields) append(b []byte) []byte {
-	if f.flags == recUsual {
+// append writes the entry in format fm.
+func (f *decisionFields) append(b []byte, fm *recordFormat) []byte {
+	thinkIsLatency := false
+	switch {
+	case fm.observes && f.flags == recUsual:
+		b = appendUvarint(b, f.move<<2|moveUsual)
+	case fm.observes && f.flags == recUsualObserved && f.think == f.latency:
+		b = appendUvarint(b, f.move<<2|moveUsualObserved)
+		thinkIsLatency = true
+	case fm.observes:
+		b = appendUvarint(b, f.move<<2|moveFlags)
+		b = appendUvarint(b, f.flags)
+	case f.flags == recUsual:
 		b = appendUvarint(b, f.move<<1|1)
-	} else {
+	default:
 		b = appendUvarint(b, f.move<<1)
 		b = appendUvarint(b, f.flags)
 	}
 	b = appendVarint(b, f.latency)
-	if f.flags&recThink != 0 {
+	if f.flags&recThink != 0 && !thinkIsLatency {
 		b = appendVarint(b, f.think)
 	}
 	if f.flags&recShare != 0 {
@@ -91,7 +117,7 @@ func (f *decisionFields) append(b []byte) []byte {
 	case f.flags&recVerbatim != 0:
 		b = appendUvarint(b, uint64(len(f.sent)))
 		b = append(b, f.sent...)
-	case f.flags&recSent != 0:
+	case f.flags&(recSent|recObserved) != 0:
 		b = appendUvarint(b, f.askDelta)
 		if f.flags&recBank != 0 {
 			b = appendVarint(b, int64(f.bank))
@@ -118,15 +144,41 @@ func (f *decisionFields) append(b []byte) []byte {
 	return b
 }
 
-// readDecisionFields reads an entry; rd.err says if it was not one.
-func readDecisionFields(rd *recordReader) decisionFields {
+// readDecisionFields reads an entry of a record in format fm; rd.err says if it was not one.
+func readDecisionFields(rd *recordReader, fm *recordFormat) decisionFields {
 	f := decisionFields{move: rd.uvarint(), flags: recUsual}
-	if f.move&1 == 0 {
-		f.flags = rd.uvarint()
+	thinkIsLatency := false
+	if fm.observes {
+		switch f.move & 3 {
+		case moveFlags:
+			f.flags = rd.uvarint()
+		case moveUsualObserved:
+			f.flags, thinkIsLatency = recUsualObserved, true
+		case moveUsual:
+		default:
+			rd.err = fmt.Errorf("a kind of decision (%d) this build does not know", f.move&3)
+			return f
+		}
+		f.move >>= 2
+	} else {
+		if f.move&1 == 0 {
+			f.flags = rd.uvarint()
+		}
+		f.move >>= 1
+		if f.flags&recObserved != 0 {
+			rd.err = fmt.Errorf("an observed decision in a record of format %d", fm.id)
+			return f
+		}
 	}
-	f.move >>= 1
+	if f.flags&recObserved != 0 && f.flags&(recSent|recVerbatim) != 0 {
+		rd.err = errors.New("a decision both observed and sent")
+		return f
+	}
 	f.latency = rd.varint()
-	if f.flags&recThink != 0 {
+	switch {
+	case thinkIsLatency:
+		f.think = f.latency
+	case f.flags&recThink != 0:
 		f.think = rd.varint()
 	}
 	if f.flags&recShare != 0 {
@@ -151,7 +203,7 @@ func readDecisionFields(rd *recordReader) decisionFields {
 	switch {
 	case f.flags&recSent != 0 && f.flags&recVerbatim != 0:
 		f.sent = rd.bytes(int(rd.uvarint()))
-	case f.flags&recSent != 0:
+	case f.flags&(recSent|recObserved) != 0:
 		f.askDelta = rd.uvarint()
 		if f.flags&recBank != 0 {
 			f.bank = time.Duration(rd.varint())
@@ -350,7 +402,7 @@ func (rp *replay) readDecision(rd *recordReader, k int, x *domain.DecisionRecord
 	}
 	seat := st.ToMove()
 	legal := rp.legalActions()
-	f := readDecisionFields(rd)
+	f := readDecisionFields(rd, rp.f)
 	if rd.err != nil {
 		return false, rd.fail()
 	}
@@ -365,7 +417,7 @@ func (rp *replay) readDecision(rd *recordReader, k int, x *domain.DecisionRecord
 	if f.flags&recAttempts == 0 && !x.Fallback {
 		x.Attempts = []domain.AnswerAttempt{{Text: action.String(), After: x.Latency}}
 	}
-	sent := f.flags&recSent != 0
+	sent := f.flags&(recSent|recObserved) != 0 // a request sent, or one an observed decision stands for
 	if f.flags&recRequestID != 0 {
 		x.RequestID = f.requestID
 	} else if sent {
@@ -408,6 +460,9 @@ func (rp *replay) readRequest(f *decisionFields, k int, x *domain.DecisionRecord
 	}
 	if events < 0 || events > n {
 		return fmt.Errorf("compact record: decision %d: %d events of %d", k, events, n)
+	}
+	if f.flags&recObserved != 0 {
+		x.Observed, x.Deadline, x.Overage = true, ask.Add(rp.perDecision).UTC(), bank
 	}
 	if withSent {
 		x.Sent = rp.request(nil, x.RequestID, ask.Add(rp.perDecision), bank, events)
@@ -488,7 +543,7 @@ func planDecisions(f *recordFormat, d *domain.DealRecord, ds []domain.DecisionRe
 // chooseStreaming writes each seat as streaming events or not, whichever model expects more
 // of its rebuilt requests' events right, and flags (recEvents) the requests it does not.
 func (p *decisionPlan) chooseStreaming(players int) {
-	rebuilt := func(s *step) bool { return s.flags&recSent != 0 && s.flags&recVerbatim == 0 }
+	rebuilt := func(s *step) bool { return s.flags&(recSent|recObserved) != 0 && s.flags&recVerbatim == 0 }
 	var misses [engine.MaxPlayers][2]int
 	for k := range p.steps {
 		if s := &p.steps[k]; rebuilt(s) {
@@ -525,8 +580,16 @@ func (rp *replay) planDecision(k int, x *domain.DecisionRecord, mv engine.Move, 
 		return step{}, errNotCompact
 	}
 	s := step{x: x, move: uint64(move), flags: recordedFlags(x), seat: seat}
+	observed := x.Observed && rp.f.observes // the request it stands for is rebuilt: whatever Sent holds is not kept
+	if observed && x.Deadline.IsZero() {
+		return step{}, errNotCompact
+	}
 	wantID := ""
-	if len(x.Sent) > 0 {
+	switch {
+	case observed:
+		s.flags |= recObserved
+		wantID = rp.model.nextID()
+	case len(x.Sent) > 0:
 		s.flags |= recSent
 		wantID = rp.model.nextID()
 	}
@@ -534,7 +597,10 @@ func (rp *replay) planDecision(k int, x *domain.DecisionRecord, mv engine.Move, 
 		s.flags |= recRequestID
 	}
 	rp.model.named(x.RequestID)
-	if len(x.Sent) > 0 {
+	switch {
+	case observed:
+		rp.planObserved(&s, x)
+	case len(x.Sent) > 0:
 		if err := rp.planRequest(&s, x, compare, sampled, buf); err != nil {
 			return s, err
 		}
@@ -576,4 +642,21 @@ func (rp *replay) planRequest(s *step, x *domain.DecisionRecord, compare, sample
 	s.events = events
 	s.predicted = [2]int{rp.model.events(s.seat, false, n), rp.model.events(s.seat, true, n)}
 	return nil
+}
+
+// planObserved plans what an observed decision's entry keeps of the request it stands for:
+// its clock, as planRequest keeps a rebuilt one's, and the events the referee counts as sent
+// to a bot in process (those since the seat's last request: it streams none).
+func (rp *replay) planObserved(s *step, x *domain.DecisionRecord) {
+	n := rp.st.NumEvents()
+	defer rp.model.sent(s.seat, n)
+	ask := x.Deadline.Add(-rp.perDecision)
+	s.askDelta = packAskDelta(int64(ask.Sub(rp.model.ask)))
+	if x.Overage != rp.model.bank[s.seat] {
+		s.flags |= recBank
+		s.bank = x.Overage
+	}
+	rp.model.clocked(s.seat, ask, fromUS(us(x.ArenaShare)), fromUS(us(x.Latency)), x.Overage)
+	s.events = rp.model.events(s.seat, false, n)
+	s.predicted = [2]int{s.events, rp.model.events(s.seat, true, n)}
 }

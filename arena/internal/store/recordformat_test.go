@@ -49,6 +49,9 @@ type fixtureRecord struct {
 	StartedUS int64    `json:"started_us"`
 	Record    []byte   `json:"record"` // base64 in the JSON
 	Sent      [][]byte `json:"sent"`   // each decision's request as sent, by index (none: null)
+	// Observed marks, by index, the decisions stored as observed (format 2 on): their requests
+	// were not sent, the record rebuilds them from their clocks, and its digest leaves them out.
+	Observed []bool `json:"observed,omitempty"`
 }
 
 func recordFixturePath(id byte) string {
@@ -67,15 +70,23 @@ func TestWriteRecordFixture(t *testing.T) {
 	}
 	fx := recordFixture{Format: int(writeFormat.id), Encoding: writeFormat.encoding, MatchID: m.ID, Rules: m.Spec.Rules.String(),
 		Bots: m.Spec.Bots, PerDecision: info.perDecision, Overage: info.overage}
-	for _, d := range deals {
+	for i, d := range deals {
 		started := time.UnixMicro(d.Started.UnixMicro()).UTC()
-		rec, err := encodeRecordTrusting(d, started, info, false)
+		stored := d
+		if writeFormat.observes && i%2 == 1 { // every other deal as bots in process play it
+			stored = observedCopy(t, d)
+		}
+		rec, err := encodeRecordTrusting(stored, started, info, false)
 		if err != nil {
 			t.Fatalf("deal %d: %v", d.Number, err)
 		}
 		r := fixtureRecord{Number: d.Number, StartedUS: started.UnixMicro(), Record: rec}
-		for _, x := range d.Decisions {
+		for k, x := range d.Decisions {
 			r.Sent = append(r.Sent, x.Sent)
+			if stored.Decisions[k].Observed {
+				r.Observed = append(r.Observed, make([]bool, k+1-len(r.Observed))...)
+				r.Observed[k] = true
+			}
 		}
 		fx.Deals = append(fx.Deals, r)
 	}
@@ -137,7 +148,10 @@ func checkRebuilds(t *testing.T, fx *recordFixture, f *recordFormat) (mismatches
 		}
 		want := make([]domain.DecisionRecord, len(r.Sent))
 		for k, sent := range r.Sent {
-			want[k] = domain.DecisionRecord{Index: k, Sent: sent}
+			want[k] = domain.DecisionRecord{Index: k, Sent: sent, Observed: k < len(r.Observed) && r.Observed[k]}
+			if d.Decisions[k].Observed != want[k].Observed {
+				t.Errorf("deal %d decision %d: observed %v, want %v", r.Number, k, d.Decisions[k].Observed, want[k].Observed)
+			}
 			if !bytes.Equal(d.Decisions[k].Sent, sent) {
 				mismatches++
 			}
@@ -149,7 +163,8 @@ func checkRebuilds(t *testing.T, fx *recordFixture, f *recordFormat) (mismatches
 	return mismatches
 }
 
-// Format 1's golden records rebuild, with its frozen encoder, the requests their bots got.
+// Every format's golden records rebuild, with its frozen encoder, the requests their bots
+// got (format 2's observed decisions, the requests they stand for).
 func TestGoldenRecordsOfEveryFormatRebuildTheirRequests(t *testing.T) {
 	t.Parallel()
 	for id, f := range recordFormats {
@@ -194,6 +209,8 @@ func TestAFieldAddedToTheEncoderLeavesOlderRecordsAsTheyWere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	defer func(f *recordFormat) { writeFormat = f }(writeFormat)
+	writeFormat = recordFormat1 // the older records: format 1's
 	old, deals := realDeals(t, s)
 	commitAll(old)
 	if err := s.SaveDeals(ctx, deals); err != nil {
@@ -201,16 +218,17 @@ func TestAFieldAddedToTheEncoderLeavesOlderRecordsAsTheyWere(t *testing.T) {
 	}
 
 	// The arena's encoder gains a field (number 99, the request's "arena build"), and the store
-	// a format 2 that encodes with it; the arena now sends requests with the field.
+	// a format (a test's 9, laid out as format 2) that encodes with it; the arena now sends
+	// requests with the field.
 	const build = "tapp 9.9"
 	withField := func(b []byte, r *referee.Request) []byte {
 		b = encode.AppendRequest(b, r)
 		b = protowire.AppendTag(b, 99, protowire.BytesType)
 		return protowire.AppendString(b, build)
 	}
-	format2 := &recordFormat{id: 2, encoding: "a test's request encoding 2", encode: withField}
-	recordFormats[2], writeFormat = format2, format2
-	defer func() { delete(recordFormats, 2); writeFormat = recordFormat1 }()
+	newFormat := &recordFormat{id: 9, observes: true, encoding: "a test's request encoding 2", encode: withField}
+	recordFormats[9], writeFormat = newFormat, newFormat
+	defer delete(recordFormats, 9)
 
 	m2 := &domain.Match{Spec: old.Spec}
 	if err := s.CreateMatch(ctx, m2); err != nil {
@@ -238,7 +256,7 @@ func TestAFieldAddedToTheEncoderLeavesOlderRecordsAsTheyWere(t *testing.T) {
 		m     *domain.Match
 		saved []*domain.DealRecord
 		id    byte
-	}{{old, deals, 1}, {m2, newer, 2}} {
+	}{{old, deals, 1}, {m2, newer, 9}} {
 		for _, d := range c.saved {
 			var rec []byte
 			if err := s.r.QueryRowContext(ctx, `SELECT record FROM deals WHERE match_id = ? AND number = ?`, c.m.ID, d.Number).Scan(&rec); err != nil {

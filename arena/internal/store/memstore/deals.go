@@ -88,20 +88,36 @@ func keptCopy(d *domain.DealRecord) *domain.DealRecord {
 	c.Duration = d.Duration.Truncate(time.Microsecond)
 	c.Seating, c.Moves, c.Results, c.SentDigest = slices.Clone(d.Seating), slices.Clone(d.Moves), slices.Clone(d.Results), nil
 	c.Decisions = make([]domain.DecisionRecord, len(d.Decisions))
+	n := 0
+	for i := range d.Decisions {
+		n += len(d.Decisions[i].Attempts)
+	}
+	attempts := make([]domain.AnswerAttempt, 0, n) // every decision's, in one allocation
 	for i, x := range d.Decisions {
-		x.Sent = bytes.Clone(x.Sent)
-		if len(x.Sent) == 0 {
+		switch {
+		case len(x.Sent) == 0 || x.Observed: // an observed decision's request is rebuilt when read
 			x.Sent = nil
+		default:
+			x.Sent = bytes.Clone(x.Sent)
+		}
+		if x.Observed {
+			x.Deadline = micros(x.Deadline)
 		}
 		x.Latency, x.Think, x.ArenaShare = x.Latency.Truncate(time.Microsecond), x.Think.Truncate(time.Microsecond), x.ArenaShare.Truncate(time.Microsecond)
 		x.SentFromState = false
-		x.Attempts = slices.Clone(x.Attempts)
-		for j := range x.Attempts {
-			x.Attempts[j].After = x.Attempts[j].After.Truncate(time.Microsecond)
+		if x.Attempts != nil {
+			first := len(attempts)
+			attempts = append(attempts, x.Attempts...)
+			x.Attempts = attempts[first:len(attempts):len(attempts)]
+			for j := range x.Attempts {
+				x.Attempts[j].After = x.Attempts[j].After.Truncate(time.Microsecond)
+			}
 		}
 		c.Decisions[i] = x
 	}
-	slices.SortStableFunc(c.Decisions, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
+	if !domain.InIndexOrder(c.Decisions) {
+		slices.SortStableFunc(c.Decisions, func(a, b domain.DecisionRecord) int { return a.Index - b.Index })
+	}
 	if d.Decisions == nil {
 		c.Decisions = nil
 	}
@@ -125,9 +141,10 @@ func (s *Memory) saveDeal(d *domain.DealRecord) {
 	s.addToRatings(m, d)
 }
 
-// dealCopy is a copy of a stored deal that shares nothing with it; withSent false leaves out
-// the requests as sent.
-func dealCopy(d *domain.DealRecord, withSent bool) domain.DealRecord {
+// dealCopy is a copy of a stored deal of a match played under rules that shares nothing with
+// it; withSent false leaves out the requests as sent, and withSent rebuilds those its observed
+// decisions stand for.
+func dealCopy(d *domain.DealRecord, rules engine.RuleSet, withSent bool) domain.DealRecord {
 	c := *d
 	c.Seating, c.Moves, c.Results = slices.Clone(d.Seating), slices.Clone(d.Moves), slices.Clone(d.Results)
 	c.Decisions = slices.Clone(d.Decisions)
@@ -138,6 +155,9 @@ func dealCopy(d *domain.DealRecord, withSent bool) domain.DealRecord {
 		if !withSent {
 			x.Sent = nil
 		}
+	}
+	if withSent {
+		rebuildObserved(&c, rules)
 	}
 	return c
 }
@@ -150,7 +170,7 @@ func (s *Memory) Deal(_ context.Context, matchID string, number int) (*domain.De
 	if !ok {
 		return nil, fmt.Errorf("deal %d of match %s: %w", number, matchID, domain.ErrNotFound)
 	}
-	c := dealCopy(d, true)
+	c := dealCopy(d, s.matches[matchID].Spec.Rules, true)
 	return &c, nil
 }
 
@@ -173,7 +193,7 @@ func (s *Memory) dealsOf(matchID string, withSent bool) ([]domain.DealRecord, er
 	}
 	var out []domain.DealRecord
 	for _, n := range sortedKeys(s.deals[matchID]) {
-		out = append(out, dealCopy(s.deals[matchID][n], withSent))
+		out = append(out, dealCopy(s.deals[matchID][n], s.matches[matchID].Spec.Rules, withSent))
 	}
 	return out, nil
 }

@@ -22,9 +22,10 @@ import (
 
 // Memory is a store in this process's memory. It keeps what the SQL store keeps and reads
 // it back as the SQL store does: times to the microsecond, every decision record with the
-// request as sent. A deal costs its records' size (about 18 KB of heap for a deal of random
-// play, most of it the requests: docs/BENCHMARKS.md), so a league of millions of deals
-// belongs in a database.
+// request as sent, or for an observed decision (a bot in process) its clock, the request it
+// stands for rebuilt when read (observed.go). A deal costs its records' size (docs/BENCHMARKS.md:
+// a request sent over a wire is most of it), so a league of millions of deals belongs in a
+// database.
 type Memory struct {
 	mu      sync.Mutex
 	bots    map[string]domain.Bot // by name
@@ -45,6 +46,7 @@ type Memory struct {
 	totals     map[string]*memoryTotals      // league id → running totals (totals.go)
 	boardDeals map[string]int                // board (a ladder's row) → deals of other leagues' matches on it
 	ratings    *board.Accumulator            // the leaderboard's sums (ratings.go)
+	infos      map[string]board.MatchInfo    // match id → what the sums need of it, made once (ratings.go)
 	// The rating history (ratings.go): its points by league and rule set, the clocks the deals
 	// stored since the last look made due, and the writer taking points.
 	history    map[board.LeagueRules][]board.HistoryPoint

@@ -40,7 +40,7 @@ func TestReadersWorkOnAMatchInMemory(t *testing.T) {
 	st := memstore.New()
 	spec := domain.MatchSpec{Rules: storetest.Rules(t, "modern"), Bots: []string{"random", "heuristic", "random#2"},
 		Deals: 2, Seed: 11, TimeControl: domain.DefaultTimeControl}
-	seats := &inproc.Seats{Bots: map[string]bots.Bot{}, Record: true}
+	seats := &inproc.Seats{Bots: map[string]bots.Bot{}}
 	for i, name := range spec.Bots {
 		kind := map[string]string{"random#2": "random"}[name]
 		if kind == "" {

@@ -40,7 +40,7 @@ func (s *Memory) DealSummaryPage(_ context.Context, matchID string, first, limit
 		if len(out) == limit {
 			return out, true, nil
 		}
-		out = append(out, dealCopy(s.deals[matchID][n], false))
+		out = append(out, dealCopy(s.deals[matchID][n], s.matches[matchID].Spec.Rules, false))
 	}
 	return out, false, nil
 }

@@ -26,7 +26,14 @@ func (s *Memory) addToRatings(m *domain.Match, d *domain.DealRecord) {
 	if s.ratings == nil {
 		s.ratings = board.NewAccumulator()
 	}
-	info := board.InfoOf(m)
+	info, ok := s.infos[m.ID]
+	if !ok { // spelled once a match: InfoOf spells its rules, which was a fifth of adding a deal
+		if s.infos == nil {
+			s.infos = map[string]board.MatchInfo{}
+		}
+		info = board.InfoOf(m)
+		s.infos[m.ID] = info
+	}
 	lr := board.LeagueRules{League: info.League, Rules: info.Rules}
 	before := s.ratings.SourceCount(lr)
 	_ = s.ratings.AddDeal(info, d)
@@ -50,12 +57,19 @@ func (s *Memory) takeHistory(ctx context.Context) {
 	}
 	defer s.historyMu.Unlock()
 	for lr, clock := range due {
-		last := int64(-1)
-		if ps := s.historyOf(lr); len(ps) > 0 {
-			last = ps[len(ps)-1].Clock
-		}
-		_, _ = board.RecordHistory(ctx, s, lr, last, clock) // a point that fails is taken at the next due deal
+		_, _ = board.RecordHistory(ctx, s, lr, s.lastHistoryClock(lr), clock) // a point that fails is taken at the next due deal
 	}
+}
+
+// lastHistoryClock is the clock of the last point of lr's rating history, -1 when it has none
+// (read without copying the history, which a point is taken against at every due deal).
+func (s *Memory) lastHistoryClock(lr board.LeagueRules) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ps := s.history[lr]; len(ps) > 0 {
+		return ps[len(ps)-1].Clock
+	}
+	return -1
 }
 
 func (s *Memory) historyOf(lr board.LeagueRules) []board.HistoryPoint {
