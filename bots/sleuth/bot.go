@@ -49,6 +49,10 @@ type Config struct {
 	// SolverDefence plays a defender's cards in a modern point contract by the solver over
 	// the worlds, as before play-outs (rollout.go), for comparison.
 	SolverDefence bool
+	// PlayOutDefence values such a defender's cards by play-outs in every world, even where
+	// the evidence says another seat is no rule-of-thumb player (session 6's defence), for
+	// comparison.
+	PlayOutDefence bool
 	// Model is the opponent model (nil: the trained one, model.json).
 	Model *Model
 	// Calibrations turn double-dummy verdicts into chances, by Family (nil: the trained ones).

@@ -22,11 +22,14 @@
 // replies come from the model and the solver takes over at the next trick; a Ramsch card, and
 // a defender's card in a modern point contract at a table of three, are chosen by play-outs
 // with the model's policy at every seat and the real scoring (rollout.go), because the solver
-// assumes a declarer who sees every card.
+// assumes a declarer who sees every card — the defender's only in the worlds where both other
+// seats are, by the evidence, rule-of-thumb players, the solver's in the others, because a
+// searching declarer makes none of the rule of thumb's errors the play-outs count on.
 //
 // The opponent model and the calibrations are fitted to deals the bot plays against heuristic
 // bots by `go run ./scripts/sleuthtrain` (train.go); the result, params.json, is
 // embedded with its provenance. Config.NoInference and Config.NoModelReplies switch the
-// inference off for comparison, Config.SolverDefence the play-outs of the defence.
+// inference off for comparison, Config.SolverDefence the play-outs of the defence,
+// Config.PlayOutDefence the solver's part of it.
 // docs/STRENGTH.md has the measurements.
 package sleuth

@@ -19,12 +19,14 @@ func (d *decision) card() (engine.Action, bool) {
 	if obs.Contract == engine.Ramsch {
 		return d.ramschCard(actions)
 	}
-	if d.defendsByPlayOuts() {
-		return d.playOutCard(actions, d.defenceValue)
-	}
+	defence := d.defendsByPlayOuts()
 	q := pimc.NewCardQuery(obs)
-	var after *engine.State
+	var after, next *engine.State
 	ev := d.evaluate(len(actions), maxCardBatches, func(w *world, out []float64) bool {
+		if defence && d.othersByRuleOfThumb(w) {
+			// the deal finished as rule-of-thumb players would finish it (rollout.go)
+			return d.playOutValues(w, actions, &next, d.defenceValue, out)
+		}
 		if d.modelReplies(w) {
 			// the others finish the trick as the model plays, the solver takes it from there
 			for j, a := range actions {

@@ -137,7 +137,18 @@ func (d *decision) positionValue(p *doubledummy.Position, r engine.RuleSet, o en
 	default:
 		win, lose = 0, 1
 	}
-	pw := cal.Win[classOf(c, tout)][role][level]
+	class := classOf(c, tout)
+	pw := cal.Win[class][role][level]
+	if class == ClassBettel && role == RoleBot {
+		// A Bettel stands or falls by its defenders, who do not see the declarer's hand. The
+		// bot's own Bettels are defended by players like the model, so they survive at least
+		// as often as another seat's, defended by the bot itself and one such player; the
+		// trainer saw the bot declare too few Bettels for a chance of their own (the bot's
+		// fell back to the points contracts' chances, 2–10% for a Bettel lost double-dummy
+		// against 18–40% for another seat's), while at the table the heuristic bots' Bettels
+		// won 77 of 109 and, valued so, the bot's own 9 of 16 (docs/STRENGTH.md, session 40).
+		pw = max(pw, cal.Win[class][RoleOther][level])
+	}
 	return pw*sc.Payoff(me, win) + (1-pw)*sc.Payoff(me, lose), true
 }
 

@@ -94,6 +94,7 @@ var layers = []layer{
 			m("arena/internal/testcert/..."),
 			m("arena/internal/enginegames/..."),
 			m("arena/internal/testbot/..."),
+			m("arena/internal/yardstick/..."),
 			m("arena/internal/encode/encodetest/..."),
 			m("arena/internal/store/storetest/..."),
 			m("docs/..."),

@@ -27,6 +27,7 @@ import (
 
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/heuristic"
+	"github.com/tapparena/tapp/bots/search"
 	"github.com/tapparena/tapp/bots/sleuth"
 	"github.com/tapparena/tapp/engine"
 )
@@ -37,23 +38,34 @@ func main() {
 	from := flag.Int("from", 0, "first deal number")
 	deals := flag.Int("deals", 300, "deals to play")
 	role := flag.String("role", "def", "seats compared: def (defenders), decl (the declarer) or all")
+	others := flag.String("others", "heuristic", "who plays the other seats' cards: heuristic or kibitz")
+	kibitzSamples := flag.Int("kibitz-samples", search.DefaultSamples, "with -others kibitz: the worlds kibitz searches a decision")
 	workers := flag.Int("workers", runtime.NumCPU(), "seats played at once")
 	flag.Parse()
-	if err := run(*rulesText, *seed, *from, *deals, *role, *workers); err != nil {
+	kibitzWorlds = *kibitzSamples
+	if err := run(*rulesText, *seed, *from, *deals, *role, *others, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "sleuthdefence:", err)
 		os.Exit(1)
 	}
 }
 
+// kibitzWorlds is -kibitz-samples.
+var kibitzWorlds = search.DefaultSamples
+
 // players are the bots compared at a seat, the first the yardstick.
-var players = []string{"heuristic", "sleuth", "sleuth-solver-defence"}
+var players = []string{"heuristic", "sleuth", "sleuth-play-out-defence", "sleuth-solver-defence"}
 
 func newPlayer(name string) bots.Bot {
 	switch name {
 	case "sleuth":
 		return sleuth.New(sleuth.Config{Seed: 1, MaxTime: -1})
+	case "sleuth-play-out-defence":
+		return sleuth.New(sleuth.Config{Seed: 1, MaxTime: -1, PlayOutDefence: true})
 	case "sleuth-solver-defence":
 		return sleuth.New(sleuth.Config{Seed: 1, MaxTime: -1, SolverDefence: true})
+	case "kibitz":
+		// a fixed number of worlds instead of its 200 ms: the same work on a busy host
+		return search.New(search.Config{Seed: 1, Samples: kibitzWorlds, Budget: -1})
 	}
 	return heuristic.New()
 }
@@ -66,13 +78,16 @@ type seatResult struct {
 	payoff     int
 }
 
-func run(rulesText string, seed uint64, from, deals int, role string, workers int) error {
+func run(rulesText string, seed uint64, from, deals int, role, others string, workers int) error {
 	r, err := engine.ParseRuleSet(rulesText)
 	if err != nil {
 		return err
 	}
 	if role != "def" && role != "decl" && role != "all" {
 		return errors.New("-role must be def, decl or all")
+	}
+	if others != "heuristic" && others != "kibitz" {
+		return errors.New("-others must be heuristic or kibitz")
 	}
 	h := heuristic.New()
 	type job struct {
@@ -92,11 +107,15 @@ func run(rulesText string, seed uint64, from, deals int, role string, workers in
 			for j := range jobs {
 				me := engine.Seat(j.seat)
 				bot := newPlayer(players[j.player])
+				other := newPlayer(others)
 				o, err := play(r, j.d, func(s engine.Seat, dec engine.Decision) bots.Bot {
-					if s == me && dec == engine.DecideCard {
+					switch {
+					case dec != engine.DecideCard:
+						return h
+					case s == me:
 						return bot
 					}
-					return h
+					return other
 				})
 				if err != nil {
 					errOnce.Do(func() { firstErr = err })
@@ -130,7 +149,11 @@ func run(rulesText string, seed uint64, from, deals int, role string, workers in
 					name = "declarer"
 				}
 				key := fmt.Sprintf("%s %v", name, o.Contract)
-				results <- seatResult{i, s, key, 0, o.Payoff[s]} // the heuristic's own play
+				if others == "heuristic" {
+					results <- seatResult{i, s, key, 0, o.Payoff[s]} // the heuristic's own play
+				} else {
+					jobs <- job{i, s, 0, key, d}
+				}
 				for p := 1; p < len(players); p++ {
 					jobs <- job{i, s, p, key, d}
 				}
@@ -164,8 +187,8 @@ func run(rulesText string, seed uint64, from, deals int, role string, workers in
 	return nil
 }
 
-// report prints, per role and contract, each bot's payoff a seat minus the heuristic's and
-// sleuth's minus the solver defence's, with standard errors over the deals.
+// report prints, per role and contract, each sleuth's payoff a seat minus the heuristic's and
+// the default sleuth's minus the other two's, with standard errors over the deals.
 func report(r engine.RuleSet, payoff map[string]map[int]map[int][]int) {
 	keys := make([]string, 0, len(payoff))
 	for k := range payoff {
@@ -191,9 +214,11 @@ func report(r engine.RuleSet, payoff map[string]map[int]map[int][]int) {
 		}
 		m1, se1, n := diff(1, 0)
 		m2, se2, _ := diff(2, 0)
-		m3, se3, _ := diff(1, 2)
-		fmt.Printf("%-20s %4d seats  sleuth − heuristic %+6.3f ± %.3f  solver defence − heuristic %+6.3f ± %.3f  sleuth − solver defence %+6.3f ± %.3f\n",
-			k, n, m1, se1, m2, se2, m3, se3)
+		m3, se3, _ := diff(3, 0)
+		m4, se4, _ := diff(1, 2)
+		m5, se5, _ := diff(1, 3)
+		fmt.Printf("%-20s %4d seats  − heuristic: sleuth %+6.3f ± %.3f, play-outs %+6.3f ± %.3f, solver %+6.3f ± %.3f;  sleuth − play-outs %+6.3f ± %.3f, sleuth − solver %+6.3f ± %.3f\n",
+			k, n, m1, se1, m2, se2, m3, se3, m4, se4, m5, se5)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
-	"github.com/tapparena/tapp/engine"
+	"github.com/tapparena/tapp/arena/internal/yardstick"
 )
 
 // BenchmarkSaveLeagueDeals is BenchmarkSaveDeals/batch=64 for the deals of a league's
@@ -80,7 +80,7 @@ func BenchmarkLeagueProgress(b *testing.B) {
 			scheduleBenchLeague(b, s, "P", rounds, perRound)
 			for _, r := range reads {
 				b.Run(r.name, func(b *testing.B) {
-					yard := randomDealWall(b)
+					yard := yardstick.New().WallPerDeal(20000)
 					cpu := processCPU(b)
 					for b.Loop() {
 						if t, err := r.read(s, ctx, "P"); err != nil || t != want {
@@ -138,30 +138,4 @@ func scheduleBenchLeague(b *testing.B, s *Store, league string, rounds, perRound
 			b.Fatal(err)
 		}
 	}
-}
-
-// randomDealWall is the wall time of one random deal of the engine on this host now (the
-// yardstick: it moves with the machine's load as the reads do).
-func randomDealWall(b *testing.B) time.Duration {
-	rules := engine.DefaultRules(engine.Modern)
-	rng := engine.NewRand(1, 2)
-	st, err := engine.NewState(rules, engine.DealFromSeed(rules, 1, 0), engine.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var legal []engine.Action
-	const deals = 20000
-	start := time.Now()
-	for range deals {
-		if err := st.Reset(rules, engine.DealFromRand(rules, rng), engine.Options{}); err != nil {
-			b.Fatal(err)
-		}
-		for !st.Terminal() {
-			legal = st.LegalActions(legal[:0])
-			if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	return time.Since(start) / deals
 }

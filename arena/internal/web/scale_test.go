@@ -22,6 +22,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/app"
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/store"
+	"github.com/tapparena/tapp/arena/internal/yardstick"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -121,7 +122,7 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Connect-Protocol-Version", "1")
-		c0, t0 := cpuTime(), time.Now()
+		c0, t0 := yardstick.CPUTime(), time.Now()
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			b.Fatal(err)
@@ -129,7 +130,7 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		var buf bytes.Buffer
 		_, _ = io.Copy(&buf, resp.Body)
 		resp.Body.Close()
-		wall, cpu = time.Since(t0), cpuTime()-c0
+		wall, cpu = time.Since(t0), yardstick.CPUTime()-c0
 		if resp.StatusCode != http.StatusOK {
 			b.Fatalf("%s %s: %s: %s", method, body, resp.Status, buf.String())
 		}
@@ -169,13 +170,13 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 		{"page-board-league", [][2]string{{"GetLeaderboard", league}, {"GetRatingHistory", league}, {"ListLeagues", `{}`}}},
 	}
 	page := func(calls [][2]string) (wall, cpu time.Duration) {
-		c0, t0 := cpuTime(), time.Now()
+		c0, t0 := yardstick.CPUTime(), time.Now()
 		var wg sync.WaitGroup
 		for _, c := range calls {
 			wg.Go(func() { call(c[0], c[1]) })
 		}
 		wg.Wait()
-		return time.Since(t0), cpuTime() - c0
+		return time.Since(t0), yardstick.CPUTime() - c0
 	}
 	// dbTotal is the database server's CPU for the store so far (0 where it is not measured).
 	dbTotal := func() time.Duration {
@@ -199,7 +200,7 @@ func BenchmarkDashboardAtScale(b *testing.B) {
 			}
 		}
 	}
-	yard := engineYardstick(b)
+	yard := yardstick.New().CPUPerDeal(50000)
 	wall := make([]time.Duration, len(calls))
 	cpu := make([]time.Duration, len(calls))
 	dbCPU := make([]time.Duration, len(calls))
@@ -495,31 +496,4 @@ func (f *filler) deal(m *domain.Match, k int) *domain.DealRecord {
 	rec.Outcome = s.Outcome()
 	rec.Results = domain.ResultsOf(bots, rec.Outcome)
 	return rec
-}
-
-// engineYardstick is the CPU time of one random deal of the engine (BenchmarkRandomDeal's
-// work: a seeded deal of modern Tapp for 3, every decision a random legal action), over
-// enough deals to take a few tenths of a second here.
-func engineYardstick(b testing.TB) time.Duration {
-	rules := engine.DefaultRules(engine.Modern)
-	rng := engine.NewRand(1, 2)
-	st, err := engine.NewState(rules, engine.DealFromSeed(rules, 1, 0), engine.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var legal []engine.Action
-	const deals = 50000
-	c0 := cpuTime()
-	for range deals {
-		if err := st.Reset(rules, engine.DealFromRand(rules, rng), engine.Options{}); err != nil {
-			b.Fatal(err)
-		}
-		for !st.Terminal() {
-			legal = st.LegalActions(legal[:0])
-			if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	return (cpuTime() - c0) / deals
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package web
+package yardstick
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time this process has used (user and system): on a shared machine a
+// CPUTime is the CPU time this process has used (user and system): on a shared machine a
 // fairer measure of a call's work than its wall-clock time.
-func cpuTime() time.Duration {
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
