@@ -116,6 +116,23 @@ type matchPlay struct {
 	// The fallback count covers every stored deal: those of earlier runs are counted again
 	// from the store on a resume (the match's counts may be older than its deals after a crash).
 	decisions, fallbacks int
+	// The match's summary, kept as its deals are stored (those of earlier runs added from the
+	// deals resume reads anyway): finish reads no result back, which for a long match cost in
+	// proportion to its deals (Summarize is what a reader without the play computes).
+	net         map[string]int // payoff per bot over every stored deal
+	withResults int            // stored deals with a result (Summarize's Deals)
+}
+
+// addResults adds a stored deal's results to the match's summary (p.mu held, or before the
+// play starts).
+func (p *matchPlay) addResults(d *domain.DealRecord) {
+	if len(d.Results) == 0 {
+		return
+	}
+	p.withResults++
+	for _, r := range d.Results {
+		p.net[r.Bot] += r.Payoff
+	}
 }
 
 // resume reads what is stored of m already — its finished deals, their decisions and
@@ -126,7 +143,7 @@ func (r *Runner) resume(ctx context.Context, m *domain.Match, tables *Schedule, 
 		return nil, fmt.Errorf("reading finished deals: %w", err)
 	}
 	p := &matchPlay{r: r, m: m, tables: tables, finished: make(map[int]bool, len(done)), count: len(done),
-		clocks: make(map[string]*referee.Clock), parallel: max(r.Parallel, 1)}
+		clocks: make(map[string]*referee.Clock), parallel: max(r.Parallel, 1), net: make(map[string]int)}
 	for _, n := range done {
 		p.finished[n] = true
 	}
@@ -138,6 +155,7 @@ func (r *Runner) resume(ctx context.Context, m *domain.Match, tables *Schedule, 
 		}
 		for _, d := range stored {
 			p.decisions, p.fallbacks = p.decisions+len(d.Decisions), p.fallbacks+countFallbacks(&d)
+			p.addResults(&d)
 		}
 	}
 	for _, b := range m.Spec.Bots {
@@ -294,6 +312,7 @@ func (p *matchPlay) stored(ctx context.Context, t Table, rec *domain.DealRecord,
 		}
 	}
 	p.decisions, p.fallbacks = p.decisions+len(rec.Decisions), p.fallbacks+countFallbacks(rec)
+	p.addResults(rec)
 	if p.r.Stored != nil {
 		p.r.Stored(p.m.ID, t.Number)
 	}
@@ -339,13 +358,26 @@ func (r *Runner) finish(ctx context.Context, p *matchPlay, log *zap.Logger) (*Re
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := Summarize(context.WithoutCancel(ctx), r.Store, m)
-	if err == nil {
-		res.ForfeitedGames = p.forfeitedGames
-		log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited),
-			zap.Any("games_forfeited", p.forfeitedGames))
+	res := p.summary()
+	log.Info("match finished", zap.Int("deals", res.Deals), zap.Any("net", res.Net), zap.Strings("forfeited", m.Forfeited),
+		zap.Any("games_forfeited", p.forfeitedGames))
+	return res, nil
+}
+
+// summary is the match's Result from what the play kept: what Summarize reads from the
+// store (TestRunnersSummaryIsTheStoredResults), without reading a deal.
+func (p *matchPlay) summary() *Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	res := &Result{Match: p.m, Net: make(map[string]int, len(p.net)), Forfeited: p.m.Forfeited,
+		Deals: p.withResults, ForfeitedGames: p.forfeitedGames}
+	for _, b := range p.m.Spec.Bots {
+		res.Net[b] = 0 // every bot of the match is listed, even without results yet
 	}
-	return res, err
+	for b, n := range p.net {
+		res.Net[b] += n
+	}
+	return res
 }
 
 // strikesOf counts each bot's strikes in a deal.
@@ -458,7 +490,8 @@ func TableClock(spec domain.MatchSpec) domain.TimeControl {
 	return tc
 }
 
-// Summarize totals a match's stored results.
+// Summarize totals a match's stored results, read from the store: for a reader of a match
+// it did not play (a Runner's Run keeps the same sums as it stores the deals).
 func Summarize(ctx context.Context, store domain.Store, m *domain.Match) (*Result, error) {
 	rows, err := store.Results(ctx, domain.MatchFilter{MatchID: m.ID})
 	if err != nil {

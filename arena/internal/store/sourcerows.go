@@ -20,8 +20,8 @@ import (
 type sourceRows struct {
 	scoped bool // keyed by rating_scopes.id, else by league_id and rules
 	// The multi-row statements of writeSourceUnits (rowOps): the sources' rows, added to
-	// (with 0 to lock them and learn their cells, returningCells; then with the cells added),
-	// and the cells set.
+	// (with their runs' compositions to lock them and learn their cells, returningCells; then,
+	// where that was not the count of cells added, with the difference), and the cells set.
 	insertSources, addSources, returningCells string
 	sourceCols                                int
 	insertCells, setCells                     string

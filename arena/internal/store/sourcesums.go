@@ -235,7 +235,7 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 	if err != nil {
 		return nil, fmt.Errorf("rating sums of deal sources: %w", err)
 	}
-	have, err := s.lockSources(ctx, tx, keys, runs)
+	have, guessed, err := s.lockSources(ctx, tx, keys, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -263,8 +263,8 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 			c := cells[v.key]
 			cellArgs = append(append(keys.args(cellArgs, u.lr), u.source, v.key, c.Deals), nets(c.Net)...)
 		}
-		if added := len(cells) - before; added > 0 {
-			addedArgs = append(keys.args(addedArgs, u.lr), u.source, added)
+		if added := len(cells) - before; added != guessed[i] { // lockSources added guessed already
+			addedArgs = append(keys.args(addedArgs, u.lr), u.source, added-guessed[i])
 		}
 	}
 	rows := keys.rows
@@ -288,21 +288,30 @@ func (s *Store) writeSourceUnits(ctx context.Context, tx *sql.Tx, units []comple
 }
 
 // lockSources takes the row of every run's source in tx, in the runs' order (inserting those
-// new with no cells): the row lock (PostgreSQL) orders the writers of one source. It returns
-// how many cells each source has.
-func (s *Store) lockSources(ctx context.Context, tx *sql.Tx, keys *sourceKeys, runs [][]completedUnit) ([]int64, error) {
+// new): the row lock (PostgreSQL) orders the writers of one source. It returns how many cells
+// each source had, and how many it added to each source's count already: the compositions
+// of its run, the cells a new source gets (a source new to this transaction, which every
+// deal is when a match plays no duplicates, is then written once, not inserted and then
+// updated); writeSourceUnits adds the difference to the cells really added, where it is not 0.
+func (s *Store) lockSources(ctx context.Context, tx *sql.Tx, keys *sourceKeys, runs [][]completedUnit) (have []int64, guessed []int, err error) {
 	rows := keys.rows
 	args := make([]any, 0, len(runs)*rows.sourceCols)
 	at := make(map[board.LeagueRules]map[string]int, 1)
+	guessed = make([]int, len(runs))
 	for i, run := range runs {
 		u := run[0]
-		args = append(keys.args(args, u.lr), u.source, 0)
+		for k := range run { // a run is in key order: a composition's units follow each other
+			if k+1 == len(run) || run[k+1].key != run[k].key {
+				guessed[i]++
+			}
+		}
+		args = append(keys.args(args, u.lr), u.source, guessed[i])
 		if at[u.lr] == nil {
 			at[u.lr] = map[string]int{}
 		}
 		at[u.lr][u.source] = i
 	}
-	have := make([]int64, len(runs))
+	have = make([]int64, len(runs))
 	for _, op := range s.rowOps(rows.insertSources, rows.sourceCols, args, rows.addSources, rows.returningCells) {
 		if err := s.txQueryEach(ctx, tx, op, func(scan func(...any) error) error {
 			var source string
@@ -312,14 +321,14 @@ func (s *Store) lockSources(ctx context.Context, tx *sql.Tx, keys *sourceKeys, r
 				return err
 			}
 			if i, ok := at[lr][source]; ok {
-				have[i] = cells
+				have[i] = cells - int64(guessed[i])
 			}
 			return nil
 		}); err != nil {
-			return nil, fmt.Errorf("rating sums of deal sources: lock: %w", err)
+			return nil, nil, fmt.Errorf("rating sums of deal sources: lock: %w", err)
 		}
 	}
-	return have, nil
+	return have, guessed, nil
 }
 
 // txQueryEach runs op in tx (through its prepared statement if it has one) and hands each
