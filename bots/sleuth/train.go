@@ -29,8 +29,12 @@ import (
 //     its data: was it the heuristic's choice?
 //
 // The calibration is the share of deals won per class, role and level, shrunk towards the
-// role's mean over all classes (calPrior pseudo-deals); the older variants' Shift the mean
-// difference between the points made and the double-dummy points. The model is a two-kind
+// role's mean over all classes (calPrior pseudo-deals); the older variants' Shift and Slope the
+// least-squares line of the points made on the double-dummy points (their chances serve only
+// a Tout, which the training never plays: those keep the starting values, as the provenance's
+// cells_from_role_mean does not count). A family whose role has fewer than minSamples
+// contracts to fit fails the training: a calibration is never left at its starting values
+// without saying so. The model is a two-kind
 // mixture fitted by expectation-maximisation over the seats' decisions, each seat of a deal one
 // unit; Sharp is capped at maxSharp so that one odd move never rules a world out.
 
@@ -42,6 +46,11 @@ type TrainConfig struct {
 	// Effort is the bot's Config.Effort in the training deals (0: DefaultEffort/4: the training
 	// must fit in an hour on two cores; the bot plays a little weaker than at full effort).
 	Effort uint64
+	// Families are the table families to train (nil: all). The others' calibrations, and the
+	// opponent model when not every family is trained, are taken from Base, whose provenance
+	// is kept under "earlier".
+	Families []string
+	Base     *Params
 	// Progress, if set, is called after every deal with the deals done and the total.
 	Progress func(done, total int)
 }
@@ -113,13 +122,28 @@ func Train(ctx context.Context, cfg TrainConfig) (*Params, error) {
 		i      int
 		forced bool
 	}
+	trainFams := cfg.Families
+	if len(trainFams) == 0 {
+		trainFams = families
+	}
+	for _, f := range trainFams {
+		if _, ok := trainSizes[f]; !ok {
+			return nil, fmt.Errorf("unknown table family %q (the families: %v)", f, families)
+		}
+	}
+	if len(trainFams) < len(families) && cfg.Base == nil {
+		return nil, fmt.Errorf("training only %v needs the other families' parameters (Base)", trainFams)
+	}
 	var jobs []job
-	for _, f := range families {
+	deals := map[string][2]int{}
+	for _, f := range trainFams {
 		n := trainSizes[f]
-		for i := 0; i < int(float64(n[0])*cfg.Scale); i++ {
+		forced, natural := int(float64(n[0])*cfg.Scale), int(float64(n[1])*cfg.Scale)
+		deals[f] = [2]int{forced, natural}
+		for i := 0; i < forced; i++ {
 			jobs = append(jobs, job{f, i, true})
 		}
-		for i := 0; i < int(float64(n[1])*cfg.Scale); i++ {
+		for i := 0; i < natural; i++ {
 			jobs = append(jobs, job{f, i, false})
 		}
 	}
@@ -173,7 +197,7 @@ func Train(ctx context.Context, cfg TrainConfig) (*Params, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return fit(results, cfg)
+	return fit(results, cfg, trainFams, deals)
 }
 
 // startParams are the hand-set values training starts from.
@@ -383,20 +407,34 @@ const (
 	maxSharp = 0.99 // the sharpest a rule-of-thumb player is assumed to be
 )
 
-func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
+func fit(results []trainResult, cfg TrainConfig, trainFams []string, deals map[string][2]int) (*Params, error) {
 	p := &Params{Calibrations: map[string]Calibration{}}
+	if cfg.Base != nil {
+		for f, c := range cfg.Base.Calibrations {
+			p.Calibrations[f] = c
+		}
+	}
 	counts := map[string]any{}
 	levels := map[string]any{}
-	for _, f := range families {
+	older := map[string]any{}
+	priors := map[string]any{}
+	for _, f := range trainFams {
 		var samples []verdictSample
 		for _, r := range results {
 			if r.family == f {
 				samples = append(samples, r.samples...)
 			}
 		}
-		cal := fitCalibration(samples)
+		cal, rep, err := fitCalibration(samples, f != "older")
+		if err != nil {
+			return nil, fmt.Errorf("calibration of %s (%d deals forced, %d natural): %w", f, deals[f][0], deals[f][1], err)
+		}
 		p.Calibrations[f] = cal
 		counts[f] = len(samples)
+		priors[f] = rep.priorCells
+		if f == "older" {
+			older[f] = rep.older
+		}
 		// deals and wins by role and level (all classes), for the record
 		var tally [numRoles][numLevels][2]int
 		for _, s := range samples {
@@ -413,29 +451,61 @@ func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
 	for _, r := range results {
 		seats = append(seats, r.seats...)
 	}
-	m, ll := fitModel(seats)
-	p.Model = m
-	p.Provenance = map[string]any{
+	prov := map[string]any{
 		"command":                 "go run ./scripts/sleuthtrain",
 		"seed":                    cfg.Seed,
 		"scale":                   cfg.Scale,
 		"effort":                  cfg.Effort,
-		"deals_per_family":        trainSizes,
+		"families_trained":        trainFams,
+		"deals_per_family":        deals,
 		"calibration_samples":     counts,
 		"deals_won_by_role_level": levels,
-		"model_seats":             len(seats),
-		"model_log_lik":           ll,
+		"cells_from_role_mean":    priors,
 	}
+	if len(older) > 0 {
+		prov["older_points_fit"] = older
+	}
+	if len(trainFams) == len(families) {
+		m, ll := fitModel(seats)
+		p.Model = m
+		prov["model_seats"] = len(seats)
+		prov["model_log_lik"] = ll
+	} else {
+		p.Model = cfg.Base.Model
+		prov["model"] = "kept from the earlier run (only part of the families trained)"
+		prov["earlier"] = cfg.Base.Provenance
+	}
+	p.Provenance = prov
 	return p, nil
 }
 
-// fitCalibration fits one family's calibration.
-func fitCalibration(samples []verdictSample) Calibration {
+// minSamples is the fewest played contracts a role's calibration of a family may be fitted
+// to: with fewer the trainer fails rather than keep the starting values unannounced.
+const minSamples = 20
+
+// Slopes of the older variants' points, clipped: a fit outside says more about its few
+// samples than about the verdicts.
+const (
+	minSlope = 0.2
+	maxSlope = 1.2
+)
+
+// calReport is what fitCalibration tells the provenance.
+type calReport struct {
+	priorCells int            // class, role, level cells without a sample of their own
+	older      map[string]any // the older variants' points fit, per role
+}
+
+// fitCalibration fits one family's calibration: of the modern point and other contracts'
+// chances when modern, of the older variants' points (Shift, Slope) when not. It fails when a
+// role has fewer than minSamples samples of what the family's bidding values.
+func fitCalibration(samples []verdictSample, modern bool) (Calibration, calReport, error) {
 	start := startParams().Calibrations["modern-3"]
-	cal := Calibration{NearMiss: start.NearMiss, Shift: start.Shift}
+	cal := Calibration{NearMiss: start.NearMiss, Shift: start.Shift, Slope: [numRoles]float64{1, 1}}
+	rep := calReport{older: map[string]any{}}
 	var won, all [NumClasses][numRoles][numLevels]float64
 	var roleWon, roleAll [numRoles][numLevels]float64
-	var shift, shiftN [numRoles]float64
+	var sx, sy, sxx, sxy, syy, n [numRoles]float64
 	var ramsch, ramschN float64
 	for _, s := range samples {
 		if s.ramsch {
@@ -444,8 +514,14 @@ func fitCalibration(samples []verdictSample) Calibration {
 			continue
 		}
 		if s.older {
-			shift[s.role] += float64(s.actualPoints - s.ddPoints)
-			shiftN[s.role]++
+			x, y := float64(s.ddPoints-60), float64(s.actualPoints-60)
+			r := s.role
+			sx[r] += x
+			sy[r] += y
+			sxx[r] += x * x
+			sxy[r] += x * y
+			syy[r] += y * y
+			n[r]++
 			continue
 		}
 		all[s.class][s.role][s.level]++
@@ -458,9 +534,32 @@ func fitCalibration(samples []verdictSample) Calibration {
 	if ramschN > 0 {
 		cal.RamschShift = ramsch / ramschN
 	}
+	roleNames := [numRoles]string{"bot", "other"}
 	for r := range numRoles {
-		if shiftN[r] > 0 {
-			cal.Shift[r] = shift[r] / shiftN[r]
+		if modern {
+			total := 0.0
+			for l := range numLevels {
+				total += roleAll[r][l]
+			}
+			if total < minSamples {
+				return cal, rep, fmt.Errorf("%v contracts declared by the %s, fewer than %d to fit", total, roleNames[r], minSamples)
+			}
+		} else {
+			if n[r] < minSamples {
+				return cal, rep, fmt.Errorf("%v point contracts declared by the %s, fewer than %d to fit", n[r], roleNames[r], minSamples)
+			}
+			// least squares of the points made on the double-dummy points, both about 60
+			mx, my := sx[r]/n[r], sy[r]/n[r]
+			vx, cxy := sxx[r]/n[r]-mx*mx, sxy[r]/n[r]-mx*my
+			b := 1.0
+			if vx > 0 {
+				b = min(maxSlope, max(minSlope, cxy/vx))
+			}
+			a := my - b*mx
+			cal.Shift[r], cal.Slope[r] = a, b
+			resid := syy[r]/n[r] - 2*a*my - 2*b*sxy[r]/n[r] + a*a + 2*a*b*mx + b*b*sxx[r]/n[r]
+			rep.older[roleNames[r]] = map[string]any{"deals": n[r], "mean_dd": 60 + mx, "mean_made": 60 + my,
+				"shift": a, "slope": b, "residual_sd": math.Sqrt(max(0, resid))}
 		}
 		for l := range numLevels {
 			mean := start.Win[0][r][l]
@@ -468,11 +567,14 @@ func fitCalibration(samples []verdictSample) Calibration {
 				mean = (roleWon[r][l] + calPrior*mean) / (roleAll[r][l] + calPrior)
 			}
 			for c := range NumClasses {
+				if modern && all[c][r][l] == 0 {
+					rep.priorCells++
+				}
 				cal.Win[c][r][l] = (won[c][r][l] + calPrior*mean) / (all[c][r][l] + calPrior)
 			}
 		}
 	}
-	return cal
+	return cal, rep, nil
 }
 
 // fitModel fits the two-kind mixture by expectation-maximisation; it returns the model and

@@ -78,12 +78,26 @@ type Calibration struct {
 	NearMiss int `json:"near_miss"`
 	// Win[class][role][level] is the chance that the declarer wins.
 	Win [NumClasses][numRoles][numLevels]float64 `json:"win"`
-	// Shift[role] is added to the double-dummy card points of an older variant's point
-	// contract.
+	// Shift[role] and Slope[role] turn the double-dummy card points dd of an older variant's
+	// point contract into the points expected at the table: 60 + Shift + Slope·(dd − 60).
+	// Slope below 1 is the regression to the mean of a verdict that is noisy (the solver's
+	// tolerance, the worlds drawn) and of card play that is not perfect on either side: a
+	// contract double dummy calls a landslide is won by less, one it calls hopeless is lost
+	// by less. A slope of 0 (a file written before slopes were fitted, a hand-made calibration)
+	// means 1: the trainer never fits one below minSlope.
 	Shift [numRoles]float64 `json:"shift"`
+	Slope [numRoles]float64 `json:"slope"`
 	// RamschShift is added to the bot's payoff in a Ramsch played out by the heuristic at
 	// every seat: the bot plays its Ramsch better than that.
 	RamschShift float64 `json:"ramsch_shift"`
+}
+
+// slope is Slope[role], 0 read as 1.
+func (c *Calibration) slope(role int) float64 {
+	if c.Slope[role] == 0 {
+		return 1
+	}
+	return c.Slope[role]
 }
 
 // olderTol is the tolerance, in card points, of the double-dummy points of an older
@@ -124,7 +138,7 @@ func (d *decision) positionValue(p *doubledummy.Position, r engine.RuleSet, o en
 		return 0, false
 	}
 	if p.Goal == doubledummy.GoalPoints && r.Variant != engine.Modern {
-		v := float64(level) + cal.Shift[role] // verdict gives the points here
+		v := 60 + cal.Shift[role] + cal.slope(role)*float64(level-60) // verdict gives the points here
 		pts := max(0, min(120, int(v+0.5)))
 		return sc.Payoff(me, pts), true
 	}
