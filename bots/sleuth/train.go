@@ -88,6 +88,7 @@ type verdictSample struct {
 	won          bool
 	older        bool // an older variant's point contract: ddPoints and points count
 	ddPoints     int
+	trumps       int // the declarer's cards of the trump suit at the first lead
 	actualPoints int
 	ramsch       bool // a Ramsch: the bot's payoff, and what the play-out predicted
 	playedOut    float64
@@ -230,6 +231,14 @@ func verdictOn(s *doubledummy.Solver, p *doubledummy.Position, r engine.RuleSet,
 	return level
 }
 
+// trumpsOf is how many cards of the trump suit the declarer holds in p.
+func trumpsOf(p *doubledummy.Position) int {
+	if p.Trump == engine.NoSuit {
+		return 0
+	}
+	return p.Hands[p.Declarer].OfSuit(p.Trump).Len()
+}
+
 // forcedDeal plays training deal i of family f with the bot declaring a contract at random
 // from its candidates.
 func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, seed uint64, i int) (trainResult, error) {
@@ -245,10 +254,12 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 	// contract is drawn from those with another verdict, when there are any.
 	cal := startParams().Calibrations[f]
 	levels := make([]int, len(cands))
+	trumps := make([]int, len(cands))
 	var open []int
 	for j, c := range cands {
 		p := doubledummy.DeclaredPosition(r, deal.Hands, deal.Tapp, int(me), c.name.Contract, c.trump)
 		levels[j] = verdictOn(s, &p, r, &cal)
+		trumps[j] = trumpsOf(&p)
 		if levels[j] != LevelLost || (r.Variant != engine.Modern && p.Goal == doubledummy.GoalPoints) {
 			open = append(open, j)
 		}
@@ -293,7 +304,7 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 	if err != nil {
 		return res, err
 	}
-	res.samples = append(res.samples, sampleOf(r, out, contract, RoleBot, level, goal))
+	res.samples = append(res.samples, sampleOf(r, out, contract, RoleBot, level, trumps[pick], goal))
 	return res, nil
 }
 
@@ -313,7 +324,7 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 	for k := range seats {
 		seats[k].heuristic = engine.Seat(k) != me
 	}
-	level, goal, leadSeen := 0, doubledummy.GoalPoints, false
+	level, trumps, goal, leadSeen := 0, 0, doubledummy.GoalPoints, false
 	predicted := 0.0
 	cal := startParams().Calibrations[f]
 	for !st.Terminal() {
@@ -332,7 +343,7 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 				if err != nil {
 					return res, err
 				}
-				level, goal = verdictOn(s, &p, r, &cal), p.Goal
+				level, trumps, goal = verdictOn(s, &p, r, &cal), trumpsOf(&p), p.Goal
 			}
 		}
 		seat := st.ToMove()
@@ -360,7 +371,7 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 	res.seats = seats
 	out := st.Outcome()
 	if leadSeen && out.Declarer >= 0 && out.Declarer != me {
-		res.samples = append(res.samples, sampleOf(r, out, out.Contract, RoleOther, level, goal))
+		res.samples = append(res.samples, sampleOf(r, out, out.Contract, RoleOther, level, trumps, goal))
 	}
 	if leadSeen && out.Contract == engine.Ramsch {
 		res.samples = append(res.samples, verdictSample{ramsch: true, playedOut: predicted, payoff: float64(out.Payoff[me])})
@@ -369,10 +380,10 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 }
 
 // sampleOf turns a played contract into a calibration sample.
-func sampleOf(r engine.RuleSet, out engine.Outcome, c engine.Contract, role, level int, goal doubledummy.Goal) verdictSample {
+func sampleOf(r engine.RuleSet, out engine.Outcome, c engine.Contract, role, level, trumps int, goal doubledummy.Goal) verdictSample {
 	vs := verdictSample{class: classOf(c, out.Tout), role: role, level: level, won: out.DeclarerWon}
 	if r.Variant != engine.Modern && goal == doubledummy.GoalPoints {
-		vs.older, vs.ddPoints, vs.actualPoints = true, level, out.Points[out.Declarer]
+		vs.older, vs.ddPoints, vs.actualPoints, vs.trumps = true, level, out.Points[out.Declarer], trumps
 	}
 	return vs
 }
@@ -486,8 +497,9 @@ const minSamples = 20
 // Slopes of the older variants' points, clipped: a fit outside says more about its few
 // samples than about the verdicts.
 const (
-	minSlope = 0.2
-	maxSlope = 1.2
+	minSlope    = 0.2
+	maxSlope    = 1.2
+	maxPerTrump = 10
 )
 
 // calReport is what fitCalibration tells the provenance.
@@ -505,7 +517,7 @@ func fitCalibration(samples []verdictSample, modern bool) (Calibration, calRepor
 	rep := calReport{older: map[string]any{}}
 	var won, all [NumClasses][numRoles][numLevels]float64
 	var roleWon, roleAll [numRoles][numLevels]float64
-	var sx, sy, sxx, sxy, syy, n [numRoles]float64
+	var pts [numRoles][][3]float64 // dd − 60, trumps − 4, made − 60
 	var ramsch, ramschN float64
 	for _, s := range samples {
 		if s.ramsch {
@@ -514,14 +526,7 @@ func fitCalibration(samples []verdictSample, modern bool) (Calibration, calRepor
 			continue
 		}
 		if s.older {
-			x, y := float64(s.ddPoints-60), float64(s.actualPoints-60)
-			r := s.role
-			sx[r] += x
-			sy[r] += y
-			sxx[r] += x * x
-			sxy[r] += x * y
-			syy[r] += y * y
-			n[r]++
+			pts[s.role] = append(pts[s.role], [3]float64{float64(s.ddPoints - 60), float64(s.trumps - 4), float64(s.actualPoints - 60)})
 			continue
 		}
 		all[s.class][s.role][s.level]++
@@ -545,21 +550,12 @@ func fitCalibration(samples []verdictSample, modern bool) (Calibration, calRepor
 				return cal, rep, fmt.Errorf("%v contracts declared by the %s, fewer than %d to fit", total, roleNames[r], minSamples)
 			}
 		} else {
-			if n[r] < minSamples {
-				return cal, rep, fmt.Errorf("%v point contracts declared by the %s, fewer than %d to fit", n[r], roleNames[r], minSamples)
+			if len(pts[r]) < minSamples {
+				return cal, rep, fmt.Errorf("%d point contracts declared by the %s, fewer than %d to fit", len(pts[r]), roleNames[r], minSamples)
 			}
-			// least squares of the points made on the double-dummy points, both about 60
-			mx, my := sx[r]/n[r], sy[r]/n[r]
-			vx, cxy := sxx[r]/n[r]-mx*mx, sxy[r]/n[r]-mx*my
-			b := 1.0
-			if vx > 0 {
-				b = min(maxSlope, max(minSlope, cxy/vx))
-			}
-			a := my - b*mx
-			cal.Shift[r], cal.Slope[r] = a, b
-			resid := syy[r]/n[r] - 2*a*my - 2*b*sxy[r]/n[r] + a*a + 2*a*b*mx + b*b*sxx[r]/n[r]
-			rep.older[roleNames[r]] = map[string]any{"deals": n[r], "mean_dd": 60 + mx, "mean_made": 60 + my,
-				"shift": a, "slope": b, "residual_sd": math.Sqrt(max(0, resid))}
+			a, b, c, sd := fitPoints(pts[r])
+			cal.Shift[r], cal.Slope[r], cal.Trumps[r] = a, b, c
+			rep.older[roleNames[r]] = map[string]any{"deals": len(pts[r]), "shift": a, "slope": b, "per_trump": c, "residual_sd": sd}
 		}
 		for l := range numLevels {
 			mean := start.Win[0][r][l]
@@ -575,6 +571,48 @@ func fitCalibration(samples []verdictSample, modern bool) (Calibration, calRepor
 		}
 	}
 	return cal, rep, nil
+}
+
+// fitPoints fits made = a + b·dd + c·trumps by least squares (each about its centre: 60 and
+// four trumps), b clipped to [minSlope, maxSlope] and c to ±maxPerTrump (a and c refitted
+// then); it returns the residual standard deviation too.
+func fitPoints(rows [][3]float64) (a, b, c, sd float64) {
+	n := float64(len(rows))
+	var m [3]float64
+	for _, r := range rows {
+		for k := range 3 {
+			m[k] += r[k] / n
+		}
+	}
+	var cov [3][3]float64 // centred second moments
+	for _, r := range rows {
+		for i := range 3 {
+			for j := range 3 {
+				cov[i][j] += (r[i] - m[i]) * (r[j] - m[j]) / n
+			}
+		}
+	}
+	det := cov[0][0]*cov[1][1] - cov[0][1]*cov[0][1]
+	b, c = 1, 0
+	if det > 1e-9 {
+		b = (cov[0][2]*cov[1][1] - cov[1][2]*cov[0][1]) / det
+		c = (cov[1][2]*cov[0][0] - cov[0][2]*cov[0][1]) / det
+	}
+	if b < minSlope || b > maxSlope {
+		b = min(maxSlope, max(minSlope, b))
+		c = 0
+		if cov[1][1] > 0 {
+			c = (cov[1][2] - b*cov[0][1]) / cov[1][1]
+		}
+	}
+	c = min(maxPerTrump, max(-maxPerTrump, c))
+	a = m[2] - b*m[0] - c*m[1]
+	var ss float64
+	for _, r := range rows {
+		e := r[2] - a - b*r[0] - c*r[1]
+		ss += e * e
+	}
+	return a, b, c, math.Sqrt(ss / n)
 }
 
 // fitModel fits the two-kind mixture by expectation-maximisation; it returns the model and

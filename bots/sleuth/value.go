@@ -79,14 +79,18 @@ type Calibration struct {
 	// Win[class][role][level] is the chance that the declarer wins.
 	Win [NumClasses][numRoles][numLevels]float64 `json:"win"`
 	// Shift[role] and Slope[role] turn the double-dummy card points dd of an older variant's
-	// point contract into the points expected at the table: 60 + Shift + Slope·(dd − 60).
+	// point contract into the points expected at the table: 60 + Shift + Slope·(dd − 60) + Trumps·(trumps − 4).
 	// Slope below 1 is the regression to the mean of a verdict that is noisy (the solver's
 	// tolerance, the worlds drawn) and of card play that is not perfect on either side: a
 	// contract double dummy calls a landslide is won by less, one it calls hopeless is lost
 	// by less. A slope of 0 (a file written before slopes were fitted, a hand-made calibration)
 	// means 1: the trainer never fits one below minSlope.
-	Shift [numRoles]float64 `json:"shift"`
-	Slope [numRoles]float64 `json:"slope"`
+	// Trumps[role] is added per card of trump above four in the declarer's hand: double
+	// dummy, a declarer short of trumps plays as if he knew where the others are; at the table
+	// he does not (in classic the bot's Heart Solos on three trumps were won 29%).
+	Shift  [numRoles]float64 `json:"shift"`
+	Slope  [numRoles]float64 `json:"slope"`
+	Trumps [numRoles]float64 `json:"trumps"`
 	// RamschShift is added to the bot's payoff in a Ramsch played out by the heuristic at
 	// every seat: the bot plays its Ramsch better than that.
 	RamschShift float64 `json:"ramsch_shift"`
@@ -133,12 +137,14 @@ func (d *decision) positionValue(p *doubledummy.Position, r engine.RuleSet, o en
 	sc := doubledummy.NewScorer(r, o, c, tout, p.Declarer)
 	cal := d.cal
 	hand := p.RemainingTricks()
+	trumps := trumpsOf(p)
 	level, ok := d.verdict(p, r)
 	if !ok {
 		return 0, false
 	}
 	if p.Goal == doubledummy.GoalPoints && r.Variant != engine.Modern {
-		v := 60 + cal.Shift[role] + cal.slope(role)*float64(level-60) // verdict gives the points here
+		// verdict gives the points here
+		v := 60 + cal.Shift[role] + cal.slope(role)*float64(level-60) + cal.Trumps[role]*float64(trumps-4)
 		pts := max(0, min(120, int(v+0.5)))
 		return sc.Payoff(me, pts), true
 	}
