@@ -64,3 +64,21 @@ func TestASlopeOfZeroReadsAsOne(t *testing.T) {
 		t.Errorf("slopes %v %v, want 1", c.slope(RoleBot), c.slope(RoleOther))
 	}
 }
+
+// The bot's own contract that double dummy makes or cannot tell is given at least another
+// seat's chance (the trainer's few deals at a table of four had the bot's at 83% and 34%);
+// one lost double dummy keeps its own, lower chance.
+func TestOwnContractChanceAtLeastAnotherSeats(t *testing.T) {
+	var c Calibration
+	c.Win[ClassPoints][RoleBot] = [numLevels]float64{0.08, 0.69, 0.83, 0.34}
+	c.Win[ClassPoints][RoleOther] = [numLevels]float64{0.24, 0.68, 0.96, 0.81}
+	want := [numLevels]float64{0.08, 0.69, 0.96, 0.81}
+	for l := range numLevels {
+		if got := c.chance(ClassPoints, RoleBot, l); got != want[l] {
+			t.Errorf("level %d: the bot's chance %.2f, want %.2f", l, got, want[l])
+		}
+		if got := c.chance(ClassPoints, RoleOther, l); got != c.Win[ClassPoints][RoleOther][l] {
+			t.Errorf("level %d: another seat's chance %.2f, want its own %.2f", l, got, c.Win[ClassPoints][RoleOther][l])
+		}
+	}
+}
