@@ -314,7 +314,7 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	net, err := v.openNets(ctx, m, gate)
+	net, err := replay.OpenNets(ctx, v.Store, m, gate)
 	if err != nil {
 		return nil, grpcError(err)
 	}
