@@ -82,6 +82,9 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, tlsFlags *clientTLS
 	if err != nil {
 		return err
 	}
+	if got, err = allDeals(ctx, admin, id); err != nil {
+		return fmt.Errorf("reading the deals of match %s: %w", id, err)
+	}
 	sum := got.GetMatch()
 	m.notify(ctx, notifyTo, notify.Summary{Kind: notify.Match, Name: id, Status: sum.GetStatus(), Deals: int(sum.GetDealsPlayed()),
 		Next: []string{replayHint(id)}, Result: remoteJSON(spec, got)})
@@ -106,7 +109,7 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 	var progress func(int)
 	failed := 0
 	for {
-		got, err := admin.GetMatch(ctx, &tappv1.GetMatchRequest{MatchId: id})
+		got, err := admin.GetMatch(ctx, &tappv1.GetMatchRequest{MatchId: id, Limit: 1}) // the summary is what a poll needs
 		switch {
 		case ctx.Err() != nil:
 			if progress != nil {
@@ -153,6 +156,27 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 	}
 }
 
+// allDeals is the match's summary with every stored deal, read a page at a time.
+func allDeals(ctx context.Context, admin tappv1.AdminServiceClient, id string) (*tappv1.GetMatchResponse, error) {
+	var all *tappv1.GetMatchResponse
+	for first := int32(0); ; {
+		page, err := admin.GetMatch(ctx, &tappv1.GetMatchRequest{MatchId: id, FirstDeal: first, Limit: 1000})
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = page
+		} else {
+			all.Deals = append(all.Deals, page.GetDeals()...)
+		}
+		if !page.GetMore() {
+			all.More, all.NextDeal = false, 0
+			return all, nil
+		}
+		first = page.GetNextDeal()
+	}
+}
+
 // sleepCtx waits d, or until ctx ends (its error).
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	select {
@@ -169,7 +193,7 @@ func remoteRows(got *tappv1.GetMatchResponse) []domain.ResultRow {
 	for _, d := range got.GetDeals() {
 		st := d.GetSettlement()
 		for seat, bot := range d.GetSeating() {
-			rows = append(rows, domain.ResultRow{Deal: int(d.GetDealNumber()), SeatResult: domain.SeatResult{
+			rows = append(rows, domain.ResultRow{Deal: int(d.GetDealNumber()), Group: int(d.GetGroup()), SeatResult: domain.SeatResult{
 				Bot: bot, Payoff: int(st.GetPayoff()[seat]), Points: int(st.GetPoints()[seat]),
 				Declarer: int(st.GetDeclarer()) == seat,
 			}})
