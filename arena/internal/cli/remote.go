@@ -78,11 +78,11 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, tlsFlags *clientTLS
 	}
 	id := start.GetMatchId()
 	m.Log.Info("match started", zap.String("match", id), zap.String("arena", addr))
-	got, err := m.followRemote(ctx, admin, addr, id)
-	if err != nil {
+	if err := m.followRemote(ctx, admin, addr, id); err != nil {
 		return err
 	}
-	if got, err = allDeals(ctx, admin, id); err != nil {
+	got, err := allDeals(ctx, admin, id)
+	if err != nil {
 		return fmt.Errorf("reading the deals of match %s: %w", id, err)
 	}
 	sum := got.GetMatch()
@@ -103,9 +103,10 @@ func replayHint(id string) string {
 	return "tapp replay " + id + " --deal 0 --full --db ARENA_DB (the --db of tapp serve), or its dashboard's #/match/" + id
 }
 
-// followRemote polls the match until it is no longer running; an arena that restarts is
-// waited for (it resumes its running matches), up to followTries failed polls in a row.
-func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient, addr, id string) (*tappv1.GetMatchResponse, error) {
+// followRemote polls the match until it is no longer running, showing its progress; an arena
+// that restarts is waited for (it resumes its running matches), up to followTries failed polls
+// in a row.
+func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient, addr, id string) error {
 	var progress func(int)
 	failed := 0
 	for {
@@ -115,7 +116,7 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 			if progress != nil {
 				progress(-1)
 			}
-			return nil, fmt.Errorf("stopped following match %s (it goes on in the arena; tapp matches --db ARENA_DB shows it): %w", id, ctx.Err())
+			return fmt.Errorf("stopped following match %s (it goes on in the arena; tapp matches --db ARENA_DB shows it): %w", id, ctx.Err())
 		case err != nil && status.Code(err) == codes.Unavailable:
 			failed++
 			if failed == 1 {
@@ -126,7 +127,7 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 				if progress != nil {
 					progress(-1)
 				}
-				return nil, fmt.Errorf("following match %s: the arena at %s did not answer %d tries over %s: %w",
+				return fmt.Errorf("following match %s: the arena at %s did not answer %d tries over %s: %w",
 					id, addr, failed, time.Duration(failed)*followRetry, err)
 			}
 			if err := sleepCtx(ctx, followRetry); err != nil {
@@ -137,7 +138,7 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 			if progress != nil {
 				progress(-1)
 			}
-			return nil, fmt.Errorf("following match %s: %w", id, err)
+			return fmt.Errorf("following match %s: %w", id, err)
 		}
 		if failed > 0 {
 			m.Log.Info("the arena answers again; following the match", zap.String("match", id))
@@ -150,7 +151,7 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 		progress(int(sum.GetDealsPlayed()))
 		if sum.GetStatus() != string(domain.MatchRunning) {
 			progress(-1)
-			return got, nil
+			return nil
 		}
 		_ = sleepCtx(ctx, 250*time.Millisecond)
 	}
