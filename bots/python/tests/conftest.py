@@ -186,6 +186,15 @@ class FakeArena(bot_pb2_grpc.BotServiceServicer):
         self.server.stop(grace=None)
 
 
+@pytest.fixture(params=tapp_bot.client.TRANSPORTS)
+def transport(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each transport in turn ($TAPP_TRANSPORT, which bots started as programs see too): the
+    tests of the stream use it, so that what the SDK promises holds on both."""
+    name: str = request.param
+    monkeypatch.setenv("TAPP_TRANSPORT", name)
+    return name
+
+
 @pytest.fixture
 def arena() -> Iterator[FakeArena]:
     fake = FakeArena()
