@@ -11,7 +11,7 @@ import time
 
 import grpc
 import pytest
-from conftest import TOKEN, FakeArena
+from conftest import TOKEN, BotRunner, FakeArena
 
 import tapp_bot
 from tapp_bot import h2transport
@@ -33,6 +33,7 @@ def test_grpcio_where_only_it_can_go_or_when_asked(monkeypatch):
     monkeypatch.delenv("TAPP_TRANSPORT", raising=False)
     # gRPC target names and channel credentials are grpcio's.
     assert tapp_bot.Client(decide_last, "dns:///arena:7000", "t").transport == "grpcio"
+    assert tapp_bot.Client(decide_last, "ipv4:10.0.0.1:7000", "t").transport == "grpcio"
     creds = grpc.ssl_channel_credentials()
     assert tapp_bot.Client(decide_last, "arena:7000", "t", credentials=creds).transport == "grpcio"
     assert tapp_bot.Client(decide_last, "arena:7000", "t", transport="grpcio").transport == "grpcio"
@@ -48,7 +49,7 @@ def test_a_transport_that_cannot_be_is_a_clear_error(monkeypatch):
         tapp_bot.Client(decide_last, "arena:7000", "t")
     monkeypatch.delenv("TAPP_TRANSPORT")
     with pytest.raises(ValueError, match="transport='grpcio'"):
-        tapp_bot.Client(decide_last, "unix:/run/arena.sock", "t", transport="h2")
+        tapp_bot.Client(decide_last, "dns:///arena:7000", "t", transport="h2")
 
 
 @pytest.mark.parametrize(
@@ -58,6 +59,29 @@ def test_a_transport_that_cannot_be_is_a_clear_error(monkeypatch):
 )
 def test_addresses_the_sdks_transport_reads(address, expected):
     assert h2transport.split_address(address) == expected
+
+
+@pytest.mark.usefixtures("transport")
+def test_a_bot_plays_over_a_unix_socket(tmp_path, monkeypatch):
+    # A hosted bot's arena is a Unix socket (docs/hosting.md): the SDK's own transport dials it too.
+    monkeypatch.delenv("TAPP_TRANSPORT", raising=False)
+    path = tmp_path / "arena.sock"
+    arena = FakeArena(address=f"unix://{path}")
+    client = tapp_bot.Client(decide_last, f"unix://{path}", TOKEN)
+    assert client.transport == "h2"
+    runner = BotRunner(client)
+    try:
+        conn = arena.accept()
+        assert conn.recv_hello().name
+        assert conn.metadata["authorization"] == f"Bearer {TOKEN}"
+        conn.welcome()
+        conn.start_game("g1")
+        conn.ask("g1", "r1", ["C7", "D6"])
+        assert conn.recv_answer().action == "D6"
+    finally:
+        client.close()
+        runner.join()
+        arena.stop()
 
 
 @pytest.mark.usefixtures("transport")
@@ -109,6 +133,30 @@ def test_a_silent_connection_is_noticed_by_keepalive():
         assert time.monotonic() - start < 10
         for s in accepted:
             s.close()
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n",
+                                    b"\x15\x03\x01\x00\x02\x02\x46"])
+def test_plain_text_at_a_tls_arena_is_named(answer):
+    # What a TLS server answers to plain text (Go's writes HTTP/1's 400, others a TLS alert).
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+
+        def answer_all() -> None:
+            while True:
+                try:
+                    conn = server.accept()[0]
+                except OSError:
+                    return
+                conn.recv(1 << 16)
+                conn.sendall(answer)
+                conn.close()
+
+        threading.Thread(target=answer_all, daemon=True).start()
+        client = tapp_bot.Client(decide_last, f"127.0.0.1:{server.getsockname()[1]}", TOKEN, transport="h2")
+        with pytest.raises(tapp_bot.ConnectError, match=r"serves TLS.*tls=True.*gave up after 3 tries"):
+            client.run()
 
 
 def test_a_cancelled_call_ends_its_reader():

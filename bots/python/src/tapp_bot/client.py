@@ -378,9 +378,9 @@ def _transport(transport: str | None, arena: str, credentials: grpc.ChannelCrede
     if asked is not None and asked not in TRANSPORTS:
         source = "transport" if transport else "$TAPP_TRANSPORT"
         raise ValueError(f"{source} is {asked!r}: want one of {', '.join(TRANSPORTS)}")
-    h2_fits = credentials is None and h2transport.split_address(arena) is not None
+    h2_fits = credentials is None and h2transport.supports(arena)
     if asked == "h2" and not h2_fits:
-        why = "grpcio channel credentials" if credentials is not None else f"the address {arena!r} (h2 takes host:port)"
+        why = "grpcio channel credentials" if credentials is not None else f"the address {arena!r} (h2 takes host:port or unix:PATH)"
         raise ValueError(f"transport h2 cannot use {why}: use transport='grpcio'")
     if asked is None:
         return "h2" if h2_fits else "grpcio"
@@ -477,7 +477,7 @@ class Client:
             and every answer is written at once by the thread that has it), or "grpcio" (gRPC's
             runtime, which moves each message across three or four threads). Default
             $TAPP_TRANSPORT; h2 unless credentials are given or the address is a gRPC target
-            name (``dns:///…``, ``unix:…``) rather than host:port.
+            name (``dns:///…``) rather than host:port or ``unix:PATH``.
     """
 
     def __init__(

@@ -87,7 +87,8 @@ def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
     return _FRAME_HEAD.pack(n >> 16, n & 0xFFFF, kind, flags, stream) + payload
 
 # What a plain-text connection reads from an arena that serves TLS: the first byte of a TLS
-# record (handshake or alert). The words are connect_problem's (client.py) to name the fix.
+# record (handshake or alert), or an HTTP/1 answer. The words are connect_problem's
+# (client.py) to name the fix.
 _TLS_RECORD = (0x15, 0x16)
 ANSWERED_IN_TLS = "the arena answered in TLS"
 
@@ -106,6 +107,22 @@ class StreamError(grpc.RpcError):
 
     def details(self) -> str:
         return self._details
+
+
+def unix_path(address: str) -> str | None:
+    """The socket's path of gRPC's Unix-socket address ("unix:///run/x.sock", "unix:x.sock"),
+    None for another address."""
+    if not address.startswith("unix:"):
+        return None
+    path = address[5:]
+    if path.startswith("//"):
+        path = path[2:]  # unix:///abs/path: an empty authority
+    return path or None
+
+
+def supports(address: str) -> bool:
+    """Whether this transport can dial address: host:port, [v6]:port, host, or unix:PATH."""
+    return unix_path(address) is not None or split_address(address) is not None
 
 
 def split_address(address: str) -> tuple[str, int] | None:
@@ -235,9 +252,10 @@ class H2Call(Generic[T]):
         connect_timeout: float = 20.0,
         max_message: int = 16 << 20,
     ) -> None:
-        where = split_address(address)
+        self._unix = unix_path(address)
+        where = split_address(address) if self._unix is None else ("localhost", 0)
         if where is None:
-            raise ValueError(f"the SDK's HTTP/2 transport needs a host:port address, not {address!r}")
+            raise ValueError(f"the SDK's HTTP/2 transport needs a host:port or unix:PATH address, not {address!r}")
         self.address = address
         self._host, self._port = where
         self._path = path
@@ -273,11 +291,20 @@ class H2Call(Generic[T]):
 
     def connect(self) -> None:
         try:
-            sock = socket.create_connection((self._host, self._port), timeout=self._connect_timeout)
+            if self._unix is not None:
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.settimeout(self._connect_timeout)
+                try:
+                    sock.connect(self._unix)
+                except OSError:
+                    sock.close()
+                    raise
+            else:
+                sock = socket.create_connection((self._host, self._port), timeout=self._connect_timeout)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as err:
             raise StreamError(grpc.StatusCode.UNAVAILABLE, f"failed to connect to {self.address}: {_reason(err)}") from None
         try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self._sock = sock
             self._wire = _TLS(sock, self._tls, self._host) if self._tls is not None else _Plain(sock)
             sock.settimeout(self._keepalive_time)
@@ -286,7 +313,7 @@ class H2Call(Generic[T]):
                 (":method", "POST"),
                 (":scheme", "https" if self._tls is not None else "http"),
                 (":path", self._path),
-                (":authority", self.address),
+                (":authority", "localhost" if self._unix is not None else self.address),
                 ("te", "trailers"),
                 ("content-type", "application/grpc"),
                 ("user-agent", "tapp-bot-python (h2)"),
@@ -422,8 +449,9 @@ class H2Call(Generic[T]):
                 if pinged:  # anything read says the connection lives
                     pinged = False
                     sock.settimeout(self._keepalive_time)
-                if first and data[0] in _TLS_RECORD:
-                    raise StreamError(grpc.StatusCode.UNAVAILABLE, f"{ANSWERED_IN_TLS}, not in HTTP/2: it serves TLS")
+                if first and (data[0] in _TLS_RECORD or data.startswith(b"HTTP/")):
+                    # A TLS record, or the HTTP/1 "400 Bad Request" a TLS server (Go's) writes to plain text.
+                    raise StreamError(grpc.StatusCode.UNAVAILABLE, f"{ANSWERED_IN_TLS} or HTTP/1, not in HTTP/2: it serves TLS")
                 first = False
                 buf += data
                 control = bytearray()
