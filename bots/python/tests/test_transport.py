@@ -52,6 +52,15 @@ def test_a_transport_that_cannot_be_is_a_clear_error(monkeypatch):
         tapp_bot.Client(decide_last, "dns:///arena:7000", "t", transport="h2")
 
 
+def test_without_hpack_the_sdk_plays_on_grpcio(monkeypatch):
+    # An SDK copied into a runtime without its hpack dependency still plays, on grpcio.
+    monkeypatch.delenv("TAPP_TRANSPORT", raising=False)
+    monkeypatch.setattr(h2transport, "hpack", None)
+    assert tapp_bot.Client(decide_last, "127.0.0.1:7000", "t").transport == "grpcio"
+    with pytest.raises(ValueError, match="pip install hpack"):
+        tapp_bot.Client(decide_last, "127.0.0.1:7000", "t", transport="h2")
+
+
 @pytest.mark.parametrize(
     "address, expected",
     [("a:1", ("a", 1)), ("[::1]:7000", ("::1", 7000)), ("host", ("host", 443)), ("dns:///a:1", None),

@@ -380,7 +380,12 @@ def _transport(transport: str | None, arena: str, credentials: grpc.ChannelCrede
         raise ValueError(f"{source} is {asked!r}: want one of {', '.join(TRANSPORTS)}")
     h2_fits = credentials is None and h2transport.supports(arena)
     if asked == "h2" and not h2_fits:
-        why = "grpcio channel credentials" if credentials is not None else f"the address {arena!r} (h2 takes host:port or unix:PATH)"
+        if credentials is not None:
+            why = "grpcio channel credentials"
+        elif not h2transport.available():
+            why = "this Python without hpack (pip install hpack)"
+        else:
+            why = f"the address {arena!r} (h2 takes host:port or unix:PATH)"
         raise ValueError(f"transport h2 cannot use {why}: use transport='grpcio'")
     if asked is None:
         return "h2" if h2_fits else "grpcio"

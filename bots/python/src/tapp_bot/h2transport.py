@@ -36,7 +36,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Generic, TypeVar
 
 import grpc
-import hpack
+
+try:
+    import hpack
+except ImportError:  # an SDK copied without its dependency: grpcio then carries the stream
+    hpack = None  # type: ignore[assignment]
 
 T = TypeVar("T")
 
@@ -120,9 +124,15 @@ def unix_path(address: str) -> str | None:
     return path or None
 
 
+def available() -> bool:
+    """Whether hpack, this transport's one dependency, is installed."""
+    return hpack is not None
+
+
 def supports(address: str) -> bool:
-    """Whether this transport can dial address: host:port, [v6]:port, host, or unix:PATH."""
-    return unix_path(address) is not None or split_address(address) is not None
+    """Whether this transport can dial address: host:port, [v6]:port, host, or unix:PATH (and
+    hpack is installed)."""
+    return hpack is not None and (unix_path(address) is not None or split_address(address) is not None)
 
 
 def split_address(address: str) -> tuple[str, int] | None:
