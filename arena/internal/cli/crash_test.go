@@ -78,6 +78,9 @@ func TestE2EArenaKilledMidMatchResumesIt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if got, err = allDeals(b.ctx(), b.admin, id); err != nil { // 300 deals: two pages
+		t.Fatal(err)
+	}
 	checkComplete(t, got, deals)
 	out, err := exec.Command(tappBin, "replay", "verify", id, "--db", db).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "checks out") || !strings.Contains(string(out), "holds") {

@@ -282,6 +282,9 @@ func (a *arenaProc) playMatch(req *tappv1.StartMatchRequest) *tappv1.GetMatchRes
 			a.t.Fatal(err)
 		}
 		if s := got.GetMatch().GetStatus(); s != "running" {
+			if got, err = allDeals(a.ctx(), a.admin, start.GetMatchId()); err != nil {
+				a.t.Fatal(err)
+			}
 			return got
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -496,6 +499,28 @@ func TestE2EMatchCommandAgainstARunningArena(t *testing.T) {
 	}
 	if res.Status != "finished" || res.Deals != 12 || len(res.Bots) != 3 || sum != 0 {
 		t.Fatalf("result %+v: want a finished 12-deal match of 3 bots summing to zero", res)
+	}
+	// A duplicate match's statistical unit is the group (one deal source under every seating),
+	// as in a local match: 3 sources, 18 deals, 3 units per bot.
+	cmd = exec.Command(tappBin, "match", "--arena", a.addr, "--bots", "x,y,z", "--deals", "3", "--duplicate", "--json")
+	cmd.Env = append(os.Environ(), "TAPP_ADMIN_TOKEN="+e2eAdmin)
+	if out, err = cmd.Output(); err != nil {
+		t.Fatalf("tapp match --arena --duplicate: %v\n%s", err, out)
+	}
+	var dup struct {
+		Deals int `json:"deals"`
+		Bots  []struct {
+			Bot   string `json:"bot"`
+			Units int    `json:"units"`
+		} `json:"bots"`
+	}
+	if err := json.Unmarshal(out, &dup); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	for _, b := range dup.Bots {
+		if dup.Deals != 18 || b.Units != 3 {
+			t.Errorf("duplicate match of %d deals: bot %s has %d units, want 18 deals in 3 units", dup.Deals, b.Bot, b.Units)
+		}
 	}
 	// A match naming a bot that is not connected is refused at once.
 	cmd = exec.Command(tappBin, "match", "--arena", a.addr, "--bots", "x,y,nobody", "--deals", "1")

@@ -72,14 +72,15 @@ func TestE2ENoViewShowsACardStillInPlay(t *testing.T) {
 	}
 	v := &viewPoller{t: t, base: base}
 	var (
-		lives    []*viewv1.LiveEvent // every live event, judged at the end
-		checked  = 0                 // things shown and checked
-		refused  = 0                 // replays refused while in play
-		served   = 0                 // replays served
-		inPlay   = 0                 // match lines withheld
-		liveSeq  int64
-		finished bool
-		cliDone  bool
+		lives       []*viewv1.LiveEvent // every live event, judged at the end
+		checked     = 0                 // things shown and checked
+		refused     = 0                 // replays refused while in play
+		served      = 0                 // replays served
+		inPlay      = 0                 // match lines withheld
+		adminInPlay = 0                 // the admin API's deals withheld
+		liveSeq     int64
+		finished    bool
+		cliDone     bool
 	)
 	for poll := 0; !finished; poll++ {
 		if poll > 2000 {
@@ -101,6 +102,21 @@ func TestE2ENoViewShowsACardStillInPlay(t *testing.T) {
 				continue
 			}
 			shown = append(shown, shownCard{deal: int(d.GetDealNumber()), what: "its settlement on the match page"})
+		}
+		// The admin API's match page: a deal in play is listed without its cards or settlement.
+		adm, err := a.admin.GetMatch(a.ctx(), &tappv1.GetMatchRequest{MatchId: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range adm.GetDeals() {
+			switch {
+			case d.GetInPlay() && (d.GetDeal() != "" || d.GetSettlement() != nil):
+				t.Errorf("deal %d: the admin API lists it in play with its cards or settlement", d.GetDealNumber())
+			case d.GetInPlay():
+				adminInPlay++
+			default:
+				shown = append(shown, shownCard{deal: int(d.GetDealNumber()), what: "its cards in the admin API's GetMatch"})
+			}
 		}
 		var live viewv1.GetLiveResponse
 		v.call("GetLive", &viewv1.GetLiveRequest{MatchId: id, AfterSeq: liveSeq}, &live)
@@ -165,15 +181,15 @@ func TestE2ENoViewShowsACardStillInPlay(t *testing.T) {
 		checkLiveEvent(t, m, rec, ev)
 	}
 	liveShown := len(lives)
-	if refused == 0 || inPlay == 0 || served == 0 || liveShown == 0 {
-		t.Fatalf("the test saw %d replays refused, %d match lines withheld, %d replays served, %d live events: "+
-			"it must see each of them to test the rule", refused, inPlay, served, liveShown)
+	if refused == 0 || inPlay == 0 || adminInPlay == 0 || served == 0 || liveShown == 0 {
+		t.Fatalf("the test saw %d replays refused, %d match lines withheld (%d by the admin API), %d replays served, %d live events: "+
+			"it must see each of them to test the rule", refused, inPlay, adminInPlay, served, liveShown)
 	}
 	if !cliDone {
 		t.Error("no poll found a group part-stored to try the CLI on")
 	}
-	t.Logf("%d shown items checked: %d replays refused while in play, %d served, %d match lines withheld, %d live events",
-		checked, refused, served, inPlay, liveShown)
+	t.Logf("%d shown items checked: %d replays refused while in play, %d served, %d match lines withheld (%d by the admin API), %d live events",
+		checked, refused, served, inPlay, adminInPlay, liveShown)
 }
 
 // shownCard is something a view showed of a deal.

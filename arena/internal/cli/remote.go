@@ -78,9 +78,12 @@ func (m *Main) remoteMatch(ctx context.Context, addr string, tlsFlags *clientTLS
 	}
 	id := start.GetMatchId()
 	m.Log.Info("match started", zap.String("match", id), zap.String("arena", addr))
-	got, err := m.followRemote(ctx, admin, addr, id)
-	if err != nil {
+	if err := m.followRemote(ctx, admin, addr, id); err != nil {
 		return err
+	}
+	got, err := allDeals(ctx, admin, id)
+	if err != nil {
+		return fmt.Errorf("reading the deals of match %s: %w", id, err)
 	}
 	sum := got.GetMatch()
 	m.notify(ctx, notifyTo, notify.Summary{Kind: notify.Match, Name: id, Status: sum.GetStatus(), Deals: int(sum.GetDealsPlayed()),
@@ -100,19 +103,20 @@ func replayHint(id string) string {
 	return "tapp replay " + id + " --deal 0 --full --db ARENA_DB (the --db of tapp serve), or its dashboard's #/match/" + id
 }
 
-// followRemote polls the match until it is no longer running; an arena that restarts is
-// waited for (it resumes its running matches), up to followTries failed polls in a row.
-func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient, addr, id string) (*tappv1.GetMatchResponse, error) {
+// followRemote polls the match until it is no longer running, showing its progress; an arena
+// that restarts is waited for (it resumes its running matches), up to followTries failed polls
+// in a row.
+func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient, addr, id string) error {
 	var progress func(int)
 	failed := 0
 	for {
-		got, err := admin.GetMatch(ctx, &tappv1.GetMatchRequest{MatchId: id})
+		got, err := admin.GetMatch(ctx, &tappv1.GetMatchRequest{MatchId: id, Limit: 1}) // the summary is what a poll needs
 		switch {
 		case ctx.Err() != nil:
 			if progress != nil {
 				progress(-1)
 			}
-			return nil, fmt.Errorf("stopped following match %s (it goes on in the arena; tapp matches --db ARENA_DB shows it): %w", id, ctx.Err())
+			return fmt.Errorf("stopped following match %s (it goes on in the arena; tapp matches --db ARENA_DB shows it): %w", id, ctx.Err())
 		case err != nil && status.Code(err) == codes.Unavailable:
 			failed++
 			if failed == 1 {
@@ -123,7 +127,7 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 				if progress != nil {
 					progress(-1)
 				}
-				return nil, fmt.Errorf("following match %s: the arena at %s did not answer %d tries over %s: %w",
+				return fmt.Errorf("following match %s: the arena at %s did not answer %d tries over %s: %w",
 					id, addr, failed, time.Duration(failed)*followRetry, err)
 			}
 			if err := sleepCtx(ctx, followRetry); err != nil {
@@ -134,7 +138,7 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 			if progress != nil {
 				progress(-1)
 			}
-			return nil, fmt.Errorf("following match %s: %w", id, err)
+			return fmt.Errorf("following match %s: %w", id, err)
 		}
 		if failed > 0 {
 			m.Log.Info("the arena answers again; following the match", zap.String("match", id))
@@ -147,9 +151,30 @@ func (m *Main) followRemote(ctx context.Context, admin tappv1.AdminServiceClient
 		progress(int(sum.GetDealsPlayed()))
 		if sum.GetStatus() != string(domain.MatchRunning) {
 			progress(-1)
-			return got, nil
+			return nil
 		}
 		_ = sleepCtx(ctx, 250*time.Millisecond)
+	}
+}
+
+// allDeals is the match's summary with every stored deal, read a page at a time.
+func allDeals(ctx context.Context, admin tappv1.AdminServiceClient, id string) (*tappv1.GetMatchResponse, error) {
+	var all *tappv1.GetMatchResponse
+	for first := int32(0); ; {
+		page, err := admin.GetMatch(ctx, &tappv1.GetMatchRequest{MatchId: id, FirstDeal: first, Limit: 1000})
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = page
+		} else {
+			all.Deals = append(all.Deals, page.GetDeals()...)
+		}
+		if !page.GetMore() {
+			all.More, all.NextDeal = false, 0
+			return all, nil
+		}
+		first = page.GetNextDeal()
 	}
 }
 
@@ -169,7 +194,7 @@ func remoteRows(got *tappv1.GetMatchResponse) []domain.ResultRow {
 	for _, d := range got.GetDeals() {
 		st := d.GetSettlement()
 		for seat, bot := range d.GetSeating() {
-			rows = append(rows, domain.ResultRow{Deal: int(d.GetDealNumber()), SeatResult: domain.SeatResult{
+			rows = append(rows, domain.ResultRow{Deal: int(d.GetDealNumber()), Group: int(d.GetGroup()), SeatResult: domain.SeatResult{
 				Bot: bot, Payoff: int(st.GetPayoff()[seat]), Points: int(st.GetPoints()[seat]),
 				Declarer: int(st.GetDeclarer()) == seat,
 			}})

@@ -21,6 +21,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/referee"
 	"github.com/tapparena/tapp/arena/internal/store"
 	"github.com/tapparena/tapp/arena/internal/store/memstore"
+	"github.com/tapparena/tapp/arena/internal/yardstick"
 	"github.com/tapparena/tapp/bots"
 	"github.com/tapparena/tapp/bots/builtin"
 	"github.com/tapparena/tapp/bots/sdk"
@@ -327,7 +328,7 @@ func BenchmarkInProcessDeals(b *testing.B) {
 				var next atomic.Int64
 				next.Store(int64(first))
 				var wg sync.WaitGroup
-				start, cpu0 := time.Now(), cpuTime()
+				start, cpu0 := time.Now(), yardstick.CPUTime()
 				for range runtime.GOMAXPROCS(0) {
 					wg.Add(1)
 					go func() {
@@ -346,7 +347,7 @@ func BenchmarkInProcessDeals(b *testing.B) {
 					}()
 				}
 				wg.Wait()
-				wall, cpu = wall+time.Since(start), cpu+cpuTime()-cpu0
+				wall, cpu = wall+time.Since(start), cpu+yardstick.CPUTime()-cpu0
 				b.StopTimer()
 				yard.play(last - first)
 				b.StartTimer()
@@ -367,43 +368,26 @@ func BenchmarkInProcessDeals(b *testing.B) {
 // its yardstick: some tens of ms of CPU each.
 const yardstickRound = 2000
 
-// yardstick is the engine's own random deal (engine.BenchmarkRandomDeal's loop on one reused
-// State), played in rounds and timed in CPU.
-type yardstick struct {
-	rules engine.RuleSet
-	st    *engine.State
-	rng   *engine.Rand
-	buf   []engine.Action
+// engineRounds is the yardstick (the engine's own random deal) played in rounds beside a
+// benchmark's, its CPU summed over them.
+type engineRounds struct {
+	y     *yardstick.RandomDeals
 	deals int
 	cpu   time.Duration
 }
 
-func newYardstick() *yardstick {
-	r := engine.DefaultRules(engine.Modern)
-	s, _ := engine.NewState(r, engine.DealFromSeed(r, 1, 0), engine.Options{})
-	return &yardstick{rules: r, st: s, rng: engine.NewRand(1, 1), buf: make([]engine.Action, 0, 64)}
-}
+func newYardstick() *engineRounds { return &engineRounds{y: yardstick.New()} }
 
 // play plays n deals.
-func (y *yardstick) play(n int) {
-	cpu0 := cpuTime()
-	for range n {
-		if err := y.st.Reset(y.rules, engine.DealFromRand(y.rules, y.rng), engine.Options{}); err != nil {
-			panic(err)
-		}
-		for !y.st.Terminal() {
-			y.buf = y.st.LegalActions(y.buf[:0])
-			if err := y.st.Apply(y.buf[y.rng.IntN(len(y.buf))]); err != nil {
-				panic(err)
-			}
-		}
-	}
-	y.cpu += cpuTime() - cpu0
-	y.deals += n
+func (e *engineRounds) play(n int) {
+	cpu0 := yardstick.CPUTime()
+	e.y.Play(n)
+	e.cpu += yardstick.CPUTime() - cpu0
+	e.deals += n
 }
 
 // perDeal is the CPU µs of one deal so far.
-func (y *yardstick) perDeal() float64 { return float64(y.cpu.Microseconds()) / float64(y.deals) }
+func (e *engineRounds) perDeal() float64 { return float64(e.cpu.Microseconds()) / float64(e.deals) }
 
 // asTheProgramCollects sets the collector as the tapp program does (GOGC=400 unless GOGC is
 // set, arena/internal/cli) for the benchmark: what a deal allocates is collected at the rate
@@ -455,11 +439,11 @@ func BenchmarkInProcessMatch(b *testing.B) {
 				runtime.GC()
 				runtime.ReadMemStats(&before)
 				b.ResetTimer()
-				start, cpu0 := time.Now(), cpuTime()
+				start, cpu0 := time.Now(), yardstick.CPUTime()
 				if _, err := r.Run(ctx, m); err != nil {
 					b.Fatal(err)
 				}
-				wall, cpu := time.Since(start), cpuTime()-cpu0
+				wall, cpu := time.Since(start), yardstick.CPUTime()-cpu0
 				b.StopTimer()
 				runtime.GC()
 				runtime.ReadMemStats(&after)

@@ -490,8 +490,9 @@ func TableClock(spec domain.MatchSpec) domain.TimeControl {
 	return tc
 }
 
-// Summarize totals a match's stored results, read from the store: for a reader of a match
-// it did not play (a Runner's Run keeps the same sums as it stores the deals).
+// Summarize totals a match's stored results, read from the store, every row: the check that
+// a Runner's Run, which keeps the same sums as it stores the deals, kept them right. Readers
+// of stored matches use the store's kept sums instead (Store.MatchNets).
 func Summarize(ctx context.Context, store domain.Store, m *domain.Match) (*Result, error) {
 	rows, err := store.Results(ctx, domain.MatchFilter{MatchID: m.ID})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/match"
 	"github.com/tapparena/tapp/arena/internal/protoconv"
+	"github.com/tapparena/tapp/arena/internal/replay"
 	"github.com/tapparena/tapp/engine"
 	tappv1 "github.com/tapparena/tapp/proto/tapp/v1"
 )
@@ -66,8 +67,28 @@ func specFromProto(req *tappv1.StartMatchRequest) (domain.MatchSpec, error) {
 	return spec, err
 }
 
-// matchSummary converts a stored match with its totals.
-func matchSummary(ctx context.Context, store domain.Store, m *domain.Match) *tappv1.MatchSummary {
+// The admin API's match calls read as the dashboard's do: a bounded page of deals, the kept
+// sums, never every stored result of a match.
+const (
+	defaultListedMatches = 50
+	maxListedMatches     = 500
+	defaultDealPage      = 200
+	maxDealPage          = 1000
+)
+
+// MatchStore is what the admin API's ListMatches and GetMatch read; both stores have it.
+type MatchStore interface {
+	GetMatch(ctx context.Context, id string) (*domain.Match, error)
+	ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error)
+	// DealSpan: the count of a match's stored deals, the first and last of their numbers.
+	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
+	replay.GateStore
+	replay.HeldStore
+}
+
+// matchSummary is a stored match with its deals stored and its net over those not in play
+// (gate): kept sums, not its deals.
+func matchSummary(ctx context.Context, store MatchStore, m *domain.Match, gate *replay.Gate) (*tappv1.MatchSummary, error) {
 	sum := &tappv1.MatchSummary{
 		MatchId: m.ID, Status: string(m.Status), Rules: m.Spec.Rules.String(), Bots: m.Spec.Bots,
 		Started: protoconv.Timestamp(m.Started), Forfeited: m.Forfeited,
@@ -78,31 +99,63 @@ func matchSummary(ctx context.Context, store domain.Store, m *domain.Match) *tap
 	if tables, err := match.NewSchedule(m.Spec); err == nil {
 		sum.DealsPlanned = int32(tables.Len())
 	}
-	if res, err := match.Summarize(ctx, store, m); err == nil {
-		sum.DealsPlayed = int32(res.Deals)
-		for _, b := range m.Spec.Bots {
-			sum.Net = append(sum.Net, int64(res.Net[b]))
-		}
+	played, _, _, err := store.DealSpan(ctx, m.ID)
+	if err != nil {
+		return nil, err
 	}
-	return sum
+	net, err := replay.OpenNets(ctx, store, m, gate)
+	if err != nil {
+		return nil, err
+	}
+	sum.DealsPlayed = int32(played)
+	for _, b := range m.Spec.Bots {
+		sum.Net = append(sum.Net, net[b])
+	}
+	return sum, nil
 }
 
-// matchDetails returns a stored match with every deal's summary.
-func matchDetails(ctx context.Context, store domain.Store, matchID string) (*tappv1.GetMatchResponse, error) {
+// matchPage returns a stored match's summary and a page of its deals: limit of them (0 for
+// defaultDealPage, at most maxDealPage) from deal number first on. A deal whose cards are
+// still in play at another table is listed without them.
+func matchPage(ctx context.Context, store MatchStore, matchID string, first, limit int) (*tappv1.GetMatchResponse, error) {
+	switch {
+	case first < 0:
+		return nil, status.Errorf(codes.InvalidArgument, "first_deal %d: deals are numbered from 0", first)
+	case limit < 0:
+		return nil, status.Errorf(codes.InvalidArgument, "limit %d: want a positive number (or 0 for %d)", limit, defaultDealPage)
+	case limit == 0:
+		limit = defaultDealPage
+	}
 	m, err := store.GetMatch(ctx, matchID)
 	if err != nil {
 		return nil, err
 	}
-	deals, err := store.Deals(ctx, matchID)
+	gate, err := replay.NewGate(ctx, store, m)
 	if err != nil {
 		return nil, err
 	}
-	resp := &tappv1.GetMatchResponse{Match: matchSummary(ctx, store, m)}
-	for _, d := range deals {
-		resp.Deals = append(resp.Deals, &tappv1.DealSummary{
-			DealNumber: int32(d.Number), Seating: d.Seating, Deal: d.Deal.Format(m.Spec.Rules),
-			Settlement: protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players),
-		})
+	sum, err := matchSummary(ctx, store, m, gate)
+	if err != nil {
+		return nil, err
+	}
+	deals, more, err := store.DealSummaryPage(ctx, matchID, first, min(limit, maxDealPage))
+	if err != nil {
+		return nil, err
+	}
+	resp := &tappv1.GetMatchResponse{Match: sum, More: more}
+	for i := range deals {
+		d := &deals[i]
+		line := &tappv1.DealSummary{DealNumber: int32(d.Number), Seating: d.Seating, Group: int32(d.Group)}
+		resp.Deals = append(resp.Deals, line)
+		if gate.Check(d.Number) != nil {
+			line.InPlay = true
+			continue
+		}
+		line.Deal = d.Deal.Format(m.Spec.Rules)
+		line.Settlement = protoconv.SettlementForPlayers(protoconv.OutcomeToProto(d.Outcome), m.Spec.Rules.Players)
+	}
+	if more {
+		resp.NextDeal = int32(deals[len(deals)-1].Number + 1)
 	}
 	return resp, nil
 }
@@ -209,15 +262,40 @@ func (a *adminService) ListMatches(ctx context.Context, req *tappv1.ListMatchesR
 	if a.start == nil {
 		return nil, status.Error(codes.Unimplemented, "this arena keeps no matches")
 	}
-	ms, err := a.s.cfg.Store.ListMatches(ctx, domain.MatchFilter{Bot: req.GetBot(), Limit: int(req.GetLimit())})
+	store, err := a.matchStore()
+	if err != nil {
+		return nil, err
+	}
+	limit := int(req.GetLimit())
+	if limit <= 0 {
+		limit = defaultListedMatches
+	}
+	ms, err := store.ListMatches(ctx, domain.MatchFilter{Bot: req.GetBot(), Limit: min(limit, maxListedMatches)})
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "listing matches: %v", err)
 	}
 	resp := &tappv1.ListMatchesResponse{}
 	for i := range ms {
-		resp.Matches = append(resp.Matches, matchSummary(ctx, a.s.cfg.Store, &ms[i]))
+		gate, err := replay.NewGate(ctx, store, &ms[i])
+		if err != nil {
+			return nil, status.Errorf(codes.Internal, "reading match %s: %v", ms[i].ID, err)
+		}
+		sum, err := matchSummary(ctx, store, &ms[i], gate)
+		if err != nil {
+			return nil, status.Errorf(codes.Internal, "reading match %s: %v", ms[i].ID, err)
+		}
+		resp.Matches = append(resp.Matches, sum)
 	}
 	return resp, nil
+}
+
+// matchStore is the arena's store as the match calls read it.
+func (a *adminService) matchStore() (MatchStore, error) {
+	store, ok := a.s.cfg.Store.(MatchStore)
+	if !ok {
+		return nil, status.Error(codes.Unimplemented, "this arena's store cannot list matches a page at a time")
+	}
+	return store, nil
 }
 
 func (a *adminService) GetMatch(ctx context.Context, req *tappv1.GetMatchRequest) (*tappv1.GetMatchResponse, error) {
@@ -227,11 +305,18 @@ func (a *adminService) GetMatch(ctx context.Context, req *tappv1.GetMatchRequest
 	if a.start == nil {
 		return nil, status.Error(codes.Unimplemented, "this arena keeps no matches")
 	}
-	resp, err := matchDetails(ctx, a.s.cfg.Store, req.GetMatchId())
+	store, err := a.matchStore()
+	if err != nil {
+		return nil, err
+	}
+	resp, err := matchPage(ctx, store, req.GetMatchId(), int(req.GetFirstDeal()), int(req.GetLimit()))
 	if errors.Is(err, domain.ErrNotFound) {
 		return nil, status.Errorf(codes.NotFound, "no match %q", req.GetMatchId())
 	}
 	if err != nil {
+		if _, isStatus := status.FromError(err); isStatus { // a bad page asked for
+			return nil, err
+		}
 		return nil, status.Errorf(codes.Internal, "reading match: %v", err)
 	}
 	return resp, nil

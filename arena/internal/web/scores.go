@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"maps"
-	"math"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -14,68 +13,7 @@ import (
 // The running scores the pages show (a match's net, the score before a replayed deal, a
 // running match's live net) come from the sums the store keeps (Store.MatchNets,
 // Store.ScoreBefore), less the stored deals whose cards are still in play at another table
-// (replay.Gate): their payoffs would tell their settlement. Only those are read, as few as the
-// deals in play; no score reads every deal of its match.
-
-// allDeals is a deal number above every stored one (deal numbers are 32-bit columns).
-const allDeals = math.MaxInt32
-
-// heldPayoffs are each bot's payoff, by deal number, in the match's stored deals below number
-// that gate holds back: for each run of consecutive numbers held, the numbers stored, then
-// their deals a page per run of those.
-func (v *View) heldPayoffs(ctx context.Context, matchID string, gate *replay.Gate, number int) (map[int]map[string]int64, error) {
-	out := map[int]map[string]int64{}
-	for _, run := range runs(gate.HeldBelow(number)) {
-		stored, err := v.Store.DealNumbersBetween(ctx, matchID, run[0], run[1])
-		if err != nil {
-			return nil, err
-		}
-		for _, sub := range runs(stored) {
-			page, _, err := v.Store.DealSummaryPage(ctx, matchID, sub[0], sub[1]-sub[0]+1)
-			if err != nil {
-				return nil, err
-			}
-			for k := range page {
-				if d := &page[k]; d.Number <= sub[1] {
-					out[d.Number] = payoffs(d)
-				}
-			}
-		}
-	}
-	return out, nil
-}
-
-// runs are the runs of consecutive numbers in ascending nums, each its first and last.
-func runs(nums []int) [][2]int {
-	var out [][2]int
-	for i := 0; i < len(nums); {
-		j := i + 1
-		for j < len(nums) && nums[j] == nums[j-1]+1 {
-			j++
-		}
-		out = append(out, [2]int{nums[i], nums[j-1]})
-		i = j
-	}
-	return out
-}
-
-// payoffs is each bot's payoff in deal d.
-func payoffs(d *domain.DealRecord) map[string]int64 {
-	pay := make(map[string]int64, len(d.Results))
-	for _, r := range d.Results {
-		pay[r.Bot] += int64(r.Payoff)
-	}
-	return pay
-}
-
-// less takes the held deals' payoffs off a net over the deals they are among.
-func less(net map[string]int64, held map[int]map[string]int64) {
-	for _, pay := range held {
-		for b, p := range pay {
-			net[b] -= p
-		}
-	}
-}
+// (replay.Gate, replay.HeldPayoffs): no score reads every deal of its match.
 
 // scoreBefore is each bot's net over the match's deals played before deal number, and how
 // many there were, leaving out those whose cards are still in play at another table (gate),
@@ -85,28 +23,12 @@ func (v *View) scoreBefore(ctx context.Context, matchID string, number int, gate
 	if err != nil {
 		return nil, 0, err
 	}
-	held, err := v.heldPayoffs(ctx, matchID, gate, number)
+	held, err := replay.HeldPayoffs(ctx, v.Store, matchID, gate, number)
 	if err != nil {
 		return nil, 0, err
 	}
-	less(net, held)
+	replay.Less(net, held)
 	return net, counted - len(held), nil
-}
-
-// openNets is each bot's net over the match's stored deals that gate lets be shown: the kept
-// sums, less the deals still in play at another table (a few: a duplicate group, or a deal of
-// a league round not done everywhere; none once the match and its round are done).
-func (v *View) openNets(ctx context.Context, m *domain.Match, gate *replay.Gate) (map[string]int64, error) {
-	net, err := v.Store.MatchNets(ctx, m.ID)
-	if err != nil || gate.AllOpen() {
-		return net, err
-	}
-	held, err := v.heldPayoffs(ctx, m.ID, gate, allDeals)
-	if err != nil {
-		return nil, err
-	}
-	less(net, held)
-	return net, nil
 }
 
 // liveTotal is a running match's score as far as the dashboard knows it: the stored deals as
@@ -194,18 +116,18 @@ func (v *View) lookAtStore(ctx context.Context, m *domain.Match, now time.Time) 
 			return nil, err
 		}
 		var counted int
-		if net, counted, err = v.Store.ScoreBefore(ctx, m.ID, allDeals); err != nil {
+		if net, counted, err = v.Store.ScoreBefore(ctx, m.ID, replay.AllDeals); err != nil {
 			return nil, err
 		}
 		if counted == len(nums) || try == 2 {
 			break
 		}
 	}
-	held, err := v.heldPayoffs(ctx, m.ID, gate, allDeals)
+	held, err := replay.HeldPayoffs(ctx, v.Store, m.ID, gate, replay.AllDeals)
 	if err != nil {
 		return nil, err
 	}
-	less(net, held)
+	replay.Less(net, held)
 	lt := &liveTotal{stored: make(map[int]bool, len(nums)), base: net, feed: map[int]map[string]int64{}, gate: gate, checked: now}
 	for _, n := range nums {
 		lt.stored[n] = true

@@ -47,16 +47,10 @@ type Store interface {
 	GetMatch(ctx context.Context, id string) (*domain.Match, error)
 	ListMatches(ctx context.Context, f domain.MatchFilter) ([]domain.Match, error)
 	Deal(ctx context.Context, matchID string, number int) (*domain.DealRecord, error)
-	DealNumbers(ctx context.Context, matchID string) ([]int, error) // (replay.Store: when a deal is missing)
-	DealNumbersBetween(ctx context.Context, matchID string, first, last int) ([]int, error)
-	RoundJobs(ctx context.Context, matchID string) ([]domain.Job, error) // see replay.Gate
 	// DealSpan: the count of a match's stored deals, the first and last of their numbers.
 	DealSpan(ctx context.Context, matchID string) (n, first, last int, err error)
-	// DealSummaryPage: at most limit of a match's deals numbered first or more, and whether
-	// more follow.
-	DealSummaryPage(ctx context.Context, matchID string, first, limit int) ([]domain.DealRecord, bool, error)
-	// MatchNets: each bot's net over the match's stored deals, from kept sums.
-	MatchNets(ctx context.Context, matchID string) (map[string]int64, error)
+	replay.GateStore // which deals are in play (DealNumbers also when a deal is missing)
+	replay.HeldStore // the kept nets, and a page of deals
 	// ScoreBefore: each bot's net over the match's stored deals numbered below a number, and
 	// how many they are, from kept sums and fewer than a block of deals (the replay's and the
 	// live view's running score).
@@ -314,7 +308,7 @@ func (v *View) GetMatch(ctx context.Context, req *viewv1.GetMatchRequest) (*view
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	net, err := v.openNets(ctx, m, gate)
+	net, err := replay.OpenNets(ctx, v.Store, m, gate)
 	if err != nil {
 		return nil, grpcError(err)
 	}

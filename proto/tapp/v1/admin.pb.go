@@ -900,9 +900,10 @@ func (x *MatchSummary) GetForfeited() []string {
 }
 
 type ListMatchesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Bot           string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
-	Limit         int32                  `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Bot   string                 `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
+	// The most matches listed, newest first: 0 for 50; at most 500.
+	Limit         int32 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -995,9 +996,15 @@ func (x *ListMatchesResponse) GetMatches() []*MatchSummary {
 	return nil
 }
 
+// GetMatchRequest asks for a match's summary and a page of its stored deals: a long match is
+// read a page at a time (next_deal of the answer is the next page's first_deal).
 type GetMatchRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	MatchId       string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	MatchId string                 `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// The first deal number of the page.
+	FirstDeal int32 `protobuf:"varint,2,opt,name=first_deal,json=firstDeal,proto3" json:"first_deal,omitempty"`
+	// The most deals in the page: 0 for 200; at most 1000.
+	Limit         int32 `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1039,13 +1046,36 @@ func (x *GetMatchRequest) GetMatchId() string {
 	return ""
 }
 
+func (x *GetMatchRequest) GetFirstDeal() int32 {
+	if x != nil {
+		return x.FirstDeal
+	}
+	return 0
+}
+
+func (x *GetMatchRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
 type DealSummary struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	DealNumber int32                  `protobuf:"varint,1,opt,name=deal_number,json=dealNumber,proto3" json:"deal_number,omitempty"`
 	// Bot names by seat.
-	Seating       []string    `protobuf:"bytes,2,rep,name=seating,proto3" json:"seating,omitempty"`
-	Deal          string      `protobuf:"bytes,3,opt,name=deal,proto3" json:"deal,omitempty"`
-	Settlement    *Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	Seating []string `protobuf:"bytes,2,rep,name=seating,proto3" json:"seating,omitempty"`
+	// The cards dealt, in deal-file notation; empty while in_play.
+	Deal string `protobuf:"bytes,3,opt,name=deal,proto3" json:"deal,omitempty"`
+	// Unset while in_play.
+	Settlement *Settlement `protobuf:"bytes,4,opt,name=settlement,proto3" json:"settlement,omitempty"`
+	// Set when the deal's cards are still in play at another table (the rest of its duplicate
+	// group, or in a league the round's other tables): nothing of it is shown until they end,
+	// and it is not in the match's net.
+	InPlay bool `protobuf:"varint,5,opt,name=in_play,json=inPlay,proto3" json:"in_play,omitempty"`
+	// The deal's duplicate group (its deal source's index in the match): a duplicate match's
+	// unit of comparison.
+	Group         int32 `protobuf:"varint,6,opt,name=group,proto3" json:"group,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1108,10 +1138,29 @@ func (x *DealSummary) GetSettlement() *Settlement {
 	return nil
 }
 
+func (x *DealSummary) GetInPlay() bool {
+	if x != nil {
+		return x.InPlay
+	}
+	return false
+}
+
+func (x *DealSummary) GetGroup() int32 {
+	if x != nil {
+		return x.Group
+	}
+	return 0
+}
+
 type GetMatchResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Match         *MatchSummary          `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
-	Deals         []*DealSummary         `protobuf:"bytes,2,rep,name=deals,proto3" json:"deals,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Its net counts the stored deals not in play.
+	Match *MatchSummary `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	// The page's deals, in number order.
+	Deals []*DealSummary `protobuf:"bytes,2,rep,name=deals,proto3" json:"deals,omitempty"`
+	// Set when stored deals follow the page; next_deal is then the next page's first_deal.
+	More          bool  `protobuf:"varint,3,opt,name=more,proto3" json:"more,omitempty"`
+	NextDeal      int32 `protobuf:"varint,4,opt,name=next_deal,json=nextDeal,proto3" json:"next_deal,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1158,6 +1207,20 @@ func (x *GetMatchResponse) GetDeals() []*DealSummary {
 		return x.Deals
 	}
 	return nil
+}
+
+func (x *GetMatchResponse) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
+}
+
+func (x *GetMatchResponse) GetNextDeal() int32 {
+	if x != nil {
+		return x.NextDeal
+	}
+	return 0
 }
 
 type WatchMatchRequest struct {
@@ -1349,9 +1412,12 @@ const file_tapp_v1_admin_proto_rawDesc = "" +
 	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x14\n" +
 	"\x05limit\x18\x02 \x01(\x05R\x05limit\"F\n" +
 	"\x13ListMatchesResponse\x12/\n" +
-	"\amatches\x18\x01 \x03(\v2\x15.tapp.v1.MatchSummaryR\amatches\",\n" +
+	"\amatches\x18\x01 \x03(\v2\x15.tapp.v1.MatchSummaryR\amatches\"a\n" +
 	"\x0fGetMatchRequest\x12\x19\n" +
-	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\x91\x01\n" +
+	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x1d\n" +
+	"\n" +
+	"first_deal\x18\x02 \x01(\x05R\tfirstDeal\x12\x14\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\xc0\x01\n" +
 	"\vDealSummary\x12\x1f\n" +
 	"\vdeal_number\x18\x01 \x01(\x05R\n" +
 	"dealNumber\x12\x18\n" +
@@ -1359,10 +1425,14 @@ const file_tapp_v1_admin_proto_rawDesc = "" +
 	"\x04deal\x18\x03 \x01(\tR\x04deal\x123\n" +
 	"\n" +
 	"settlement\x18\x04 \x01(\v2\x13.tapp.v1.SettlementR\n" +
-	"settlement\"k\n" +
+	"settlement\x12\x17\n" +
+	"\ain_play\x18\x05 \x01(\bR\x06inPlay\x12\x14\n" +
+	"\x05group\x18\x06 \x01(\x05R\x05group\"\x9c\x01\n" +
 	"\x10GetMatchResponse\x12+\n" +
 	"\x05match\x18\x01 \x01(\v2\x15.tapp.v1.MatchSummaryR\x05match\x12*\n" +
-	"\x05deals\x18\x02 \x03(\v2\x14.tapp.v1.DealSummaryR\x05deals\".\n" +
+	"\x05deals\x18\x02 \x03(\v2\x14.tapp.v1.DealSummaryR\x05deals\x12\x12\n" +
+	"\x04more\x18\x03 \x01(\bR\x04more\x12\x1b\n" +
+	"\tnext_deal\x18\x04 \x01(\x05R\bnextDeal\".\n" +
 	"\x11WatchMatchRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\"\xd4\x01\n" +
 	"\x12WatchMatchResponse\x12\x17\n" +

@@ -167,30 +167,42 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "first_deal", "limit")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    FIRST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    first_deal: int
+    limit: int
+    def __init__(self, match_id: _Optional[str] = ..., first_deal: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
 
 class DealSummary(_message.Message):
-    __slots__ = ("deal_number", "seating", "deal", "settlement")
+    __slots__ = ("deal_number", "seating", "deal", "settlement", "in_play", "group")
     DEAL_NUMBER_FIELD_NUMBER: _ClassVar[int]
     SEATING_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
+    IN_PLAY_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
     deal_number: int
     seating: _containers.RepeatedScalarFieldContainer[str]
     deal: str
     settlement: _game_pb2.Settlement
-    def __init__(self, deal_number: _Optional[int] = ..., seating: _Optional[_Iterable[str]] = ..., deal: _Optional[str] = ..., settlement: _Optional[_Union[_game_pb2.Settlement, _Mapping]] = ...) -> None: ...
+    in_play: bool
+    group: int
+    def __init__(self, deal_number: _Optional[int] = ..., seating: _Optional[_Iterable[str]] = ..., deal: _Optional[str] = ..., settlement: _Optional[_Union[_game_pb2.Settlement, _Mapping]] = ..., in_play: _Optional[bool] = ..., group: _Optional[int] = ...) -> None: ...
 
 class GetMatchResponse(_message.Message):
-    __slots__ = ("match", "deals")
+    __slots__ = ("match", "deals", "more", "next_deal")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     DEALS_FIELD_NUMBER: _ClassVar[int]
+    MORE_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DEAL_FIELD_NUMBER: _ClassVar[int]
     match: MatchSummary
     deals: _containers.RepeatedCompositeFieldContainer[DealSummary]
-    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., deals: _Optional[_Iterable[_Union[DealSummary, _Mapping]]] = ...) -> None: ...
+    more: bool
+    next_deal: int
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., deals: _Optional[_Iterable[_Union[DealSummary, _Mapping]]] = ..., more: _Optional[bool] = ..., next_deal: _Optional[int] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
     __slots__ = ("match_id",)
