@@ -276,14 +276,19 @@ func (s CardSet) Cards(buf []Card) []Card {
 
 // String returns the cards in R-CARD-5 notation separated by spaces, in canonical order.
 func (s CardSet) String() string {
-	var b strings.Builder
-	for _, c := range s.Cards(make([]Card, 0, s.Len())) {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
+	return string(s.AppendTo(make([]byte, 0, 3*s.Len())))
+}
+
+// AppendTo appends String's text to b.
+func (s CardSet) AppendTo(b []byte) []byte {
+	var buf [NumCards]Card
+	for i, c := range s.Cards(buf[:0]) {
+		if i > 0 {
+			b = append(b, ' ')
 		}
-		b.WriteString(c.String())
+		b = append(b, c.String()...)
 	}
-	return b.String()
+	return b
 }
 
 // ParseCardSet reads cards in R-CARD-5 notation separated by spaces or commas. A duplicate

@@ -189,16 +189,21 @@ func ParseDeal(r RuleSet, line string) (Deal, error) {
 
 // Format returns the deal in the notation ParseDeal reads, cards in canonical order.
 func (d Deal) Format(r RuleSet) string {
+	return string(d.AppendFormat(make([]byte, 0, 128), r))
+}
+
+// AppendFormat appends Format's text to b: for a caller that formats a deal for every deal
+// stored (its deal source's key) and keeps no string of it.
+func (d Deal) AppendFormat(b []byte, r RuleSet) []byte {
 	n := r.Players
 	if n < 1 || n > MaxPlayers {
 		n = MaxPlayers
 	}
-	parts := make([]string, 0, n+1)
 	for s := 0; s < n; s++ {
-		parts = append(parts, d.Hands[s].String())
+		b = d.Hands[s].AppendTo(b)
+		b = append(b, " | "...)
 	}
-	parts = append(parts, d.Tapp.String())
-	return strings.Join(parts, " | ")
+	return d.Tapp.AppendTo(b)
 }
 
 // ParseDeals reads a deal file: one deal per line (lines end in "\n" or "\r\n"); '#' starts

@@ -102,6 +102,28 @@ type HistoryStore interface {
 	AddHistory(ctx context.Context, lr LeagueRules, p HistoryPoint, drop []int64) error
 }
 
+// HistoryClocks is a HistoryStore that reads the clocks of a history's points alone, oldest
+// first: all that taking a point needs of the points before it.
+type HistoryClocks interface {
+	HistoryClocks(ctx context.Context, lr LeagueRules) ([]int64, error)
+}
+
+// historyClocks are the clocks of lr's points, oldest first.
+func historyClocks(ctx context.Context, st HistoryStore, lr LeagueRules) ([]int64, error) {
+	if hc, ok := st.(HistoryClocks); ok {
+		return hc.HistoryClocks(ctx, lr)
+	}
+	points, err := st.RatingHistory(ctx, lr)
+	if err != nil {
+		return nil, err
+	}
+	clocks := make([]int64, len(points))
+	for i, p := range points {
+		clocks[i] = p.Clock
+	}
+	return clocks, nil
+}
+
 // RecordHistory takes the point due at clock (the deal sources the store now keeps for the
 // league and rule set, after a point at last): the board from the kept sums, stored with the
 // points the stride no longer keeps dropped. It returns the clock of the history's last point.
@@ -117,15 +139,13 @@ func RecordHistory(ctx context.Context, st HistoryStore, lr LeagueRules, last, c
 	if err != nil {
 		return last, err
 	}
-	points, err := st.RatingHistory(ctx, lr)
+	clocks, err := historyClocks(ctx, st, lr)
 	if err != nil {
 		return last, err
 	}
-	var clocks []int64
-	for _, p := range points {
-		clocks = append(clocks, p.Clock)
-		if p.Clock >= clock { // another writer's point is as new
-			return p.Clock, nil
+	for _, c := range clocks {
+		if c >= clock { // another writer's point is as new
+			return c, nil
 		}
 	}
 	if err := st.AddHistory(ctx, lr, PointOf(lb, clock, time.Now().UTC().Truncate(time.Microsecond)), HistoryDrop(clocks, clock)); err != nil {

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tapparena/tapp/arena/internal/domain"
 	"github.com/tapparena/tapp/arena/internal/rating"
+	"github.com/tapparena/tapp/engine"
 )
 
 // The skewness sample is the first rating.SampleSources sources of each league and rule set
@@ -45,5 +47,19 @@ func TestSampleIsTheFirstSourcesByKey(t *testing.T) {
 				t.Errorf("%v: source %s's cells %+v", lr, k, c)
 			}
 		}
+	}
+}
+
+// A deal's source key is what every stored deal-source row is keyed by: the first 16 hex
+// digits of the SHA-256 of its deal in the engine's notation. Pinned for one deal (the key a
+// database written by an earlier build holds), so that a faster way to make it cannot
+// change it.
+func TestSourceOfIsTheKeyOfTheDealsNotation(t *testing.T) {
+	t.Parallel()
+	r := engine.DefaultRules(engine.Modern)
+	d := &domain.DealRecord{Deal: engine.DealFromSeed(r, 1, 0)}
+	const text = "C8 C9 CJ CT SQ SA H9 HK HA D9 DA | C6 C7 CQ CK SK H6 H7 H8 HT D6 DJ | CA S7 S8 S9 ST HJ HQ D7 D8 DQ DK | S6 SJ DT"
+	if got := SourceOf(MatchInfo{ID: "m", Rules: r.String()}, d); got != "42713ffcb4039c14" || got != rating.SourceKey(text) {
+		t.Errorf("SourceOf = %s, want 42713ffcb4039c14, the key of %q", got, text)
 	}
 }

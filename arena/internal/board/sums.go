@@ -791,7 +791,8 @@ func SourceOf(m MatchInfo, d *domain.DealRecord) string {
 		}
 		r, _ = parsedRules.LoadOrStore(m.Rules, rs)
 	}
-	return rating.SourceKey(d.Deal.Format(r.(engine.RuleSet)))
+	var buf [160]byte // a deal's text, formatted for its key and dropped
+	return rating.SourceKeyOf(d.Deal.AppendFormat(buf[:0], r.(engine.RuleSet)))
 }
 
 // Recompute derives the sums of the matches the filter selects from their raw stored deals

@@ -120,45 +120,94 @@ func Text(rec *domain.DealRecord, sentDigest []byte, players int) string {
 	return string(AppendText(make([]byte, 0, 512+192*len(rec.Decisions)), rec, sentDigest, players))
 }
 
-// AppendText appends Text to b. It is written without fmt: the store makes it for every deal
-// it stores.
+// AppendText appends Text to b. It is written without fmt, and with b kept in a local
+// variable rather than behind a pointer (the store makes a text for every deal it stores, and
+// a chain of small appends through a pointer was most of a deal's digest).
 func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int) []byte {
-	t := text{b}
-	t.s("tapp deal record 1\nmatch ").str(rec.MatchID).s("\ndeal ").n(rec.Number).s(" group ").n(rec.Group).
-		s("\nseating ").n(len(rec.Seating))
+	b = append(b, "tapp deal record 1\nmatch "...)
+	b = appendStr(b, rec.MatchID)
+	b = append(b, "\ndeal "...)
+	b = strconv.AppendInt(b, int64(rec.Number), 10)
+	b = append(b, " group "...)
+	b = strconv.AppendInt(b, int64(rec.Group), 10)
+	b = append(b, "\nseating "...)
+	b = strconv.AppendInt(b, int64(len(rec.Seating)), 10)
 	for _, name := range rec.Seating {
-		t.s(" ").str(name)
+		b = append(b, ' ')
+		b = appendStr(b, name)
 	}
-	t.s("\n")
+	b = append(b, '\n')
 	for s := 0; s < players; s++ {
-		t.s("hand ").n(s).s(" ").cards(rec.Deal.Hands[s]).s("\n")
+		b = append(b, "hand "...)
+		b = strconv.AppendInt(b, int64(s), 10)
+		b = append(b, ' ')
+		b = appendCards(b, rec.Deal.Hands[s])
+		b = append(b, '\n')
 	}
-	t.s("tapp ").cards(rec.Deal.Tapp).s("\noptions pot ").n(rec.Options.Pot).s(" forced_ramsch ").flag(rec.Options.ForcedRamsch).
-		s("\nmoves ").n(len(rec.Moves))
+	b = append(b, "tapp "...)
+	b = appendCards(b, rec.Deal.Tapp)
+	b = append(b, "\noptions pot "...)
+	b = strconv.AppendInt(b, int64(rec.Options.Pot), 10)
+	b = append(b, " forced_ramsch "...)
+	b = appendFlag(b, rec.Options.ForcedRamsch)
+	b = append(b, "\nmoves "...)
+	b = strconv.AppendInt(b, int64(len(rec.Moves)), 10)
 	for _, m := range rec.Moves {
-		t.s(" ").s(m.Seat.String()).s(":").s(m.Action.String()) // m.String(), without building it
+		b = append(b, ' ')
+		b = append(b, m.Seat.String()...)
+		b = append(b, ':')
+		b = append(b, m.Action.String()...) // m.String(), without building it
 	}
-	t.s("\n")
+	b = append(b, '\n')
 	sorted := byIndex(rec.Decisions) // nil when they are in index order
 	for i := range rec.Decisions {
 		x := &rec.Decisions[i]
 		if sorted != nil {
 			x = sorted[i]
 		}
-		t.s("decision ").n(x.Index).s(" seat ").n(int(x.Seat)).s(" bot ").str(x.Bot).s(" kind ").s(x.Decision.String()).
-			s(" request ").str(x.RequestID).s(" action ").s(x.Action.String()).
-			s(" latency_us ").i64(x.Latency.Microseconds()).s(" arena_share_us ").i64(x.ArenaShare.Microseconds()).
-			s(" think_us ").i64(x.Think.Microseconds()).s(" strike ").flag(x.Strike).s(" fallback ").flag(x.Fallback).
-			s(" attempts ").n(len(x.Attempts))
+		b = append(b, "decision "...)
+		b = strconv.AppendInt(b, int64(x.Index), 10)
+		b = append(b, " seat "...)
+		b = strconv.AppendInt(b, int64(x.Seat), 10)
+		b = append(b, " bot "...)
+		b = appendStr(b, x.Bot)
+		b = append(b, " kind "...)
+		b = append(b, x.Decision.String()...)
+		b = append(b, " request "...)
+		b = appendStr(b, x.RequestID)
+		b = append(b, " action "...)
+		b = append(b, x.Action.String()...)
+		b = append(b, " latency_us "...)
+		b = strconv.AppendInt(b, x.Latency.Microseconds(), 10)
+		b = append(b, " arena_share_us "...)
+		b = strconv.AppendInt(b, x.ArenaShare.Microseconds(), 10)
+		b = append(b, " think_us "...)
+		b = strconv.AppendInt(b, x.Think.Microseconds(), 10)
+		b = append(b, " strike "...)
+		b = appendFlag(b, x.Strike)
+		b = append(b, " fallback "...)
+		b = appendFlag(b, x.Fallback)
+		b = append(b, " attempts "...)
+		b = strconv.AppendInt(b, int64(len(x.Attempts)), 10)
 		if x.Flooded != 0 { // added with the field: written only when not zero
-			t.s(" flooded ").n(x.Flooded)
+			b = append(b, " flooded "...)
+			b = strconv.AppendInt(b, int64(x.Flooded), 10)
 		}
 		if x.Observed { // record format 2: the clock of a request that was never sent, which the sent digest leaves out
-			t.s(" observed 1 deadline_us ").i64(x.Deadline.UnixMicro()).s(" overage_us ").i64(x.Overage.Microseconds())
+			b = append(b, " observed 1 deadline_us "...)
+			b = strconv.AppendInt(b, x.Deadline.UnixMicro(), 10)
+			b = append(b, " overage_us "...)
+			b = strconv.AppendInt(b, x.Overage.Microseconds(), 10)
 		}
-		t.s("\n")
+		b = append(b, '\n')
 		for _, a := range x.Attempts {
-			t.s("attempt ").str(a.Text).s(" after_us ").i64(a.After.Microseconds()).s(" rejected ").str(a.Rejected).s("\n")
+			b = append(b, "attempt "...)
+			b = appendStr(b, a.Text)
+			b = append(b, " after_us "...)
+			b = strconv.AppendInt(b, a.After.Microseconds(), 10)
+			b = append(b, " rejected "...)
+			b = appendStr(b, a.Rejected)
+			b = append(b, '\n')
 		}
 	}
 	o := &rec.Outcome
@@ -169,11 +218,35 @@ func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int
 	if o.Trump < engine.NumSuits {
 		trump = o.Trump.String()
 	}
-	t.s("outcome thrown_in ").flag(o.ThrownIn).s(" declarer ").n(int(o.Declarer)).s(" contract ").str(contract).
-		s(" trump ").str(trump).s(" tout ").flag(o.Tout).s(" declarer_won ").flag(o.DeclarerWon).s(" draw ").flag(o.Draw).
-		s(" pot_before ").n(o.PotBefore).s(" pot_after ").n(o.PotAfter).s("\n")
+	b = append(b, "outcome thrown_in "...)
+	b = appendFlag(b, o.ThrownIn)
+	b = append(b, " declarer "...)
+	b = strconv.AppendInt(b, int64(o.Declarer), 10)
+	b = append(b, " contract "...)
+	b = appendStr(b, contract)
+	b = append(b, " trump "...)
+	b = appendStr(b, trump)
+	b = append(b, " tout "...)
+	b = appendFlag(b, o.Tout)
+	b = append(b, " declarer_won "...)
+	b = appendFlag(b, o.DeclarerWon)
+	b = append(b, " draw "...)
+	b = appendFlag(b, o.Draw)
+	b = append(b, " pot_before "...)
+	b = strconv.AppendInt(b, int64(o.PotBefore), 10)
+	b = append(b, " pot_after "...)
+	b = strconv.AppendInt(b, int64(o.PotAfter), 10)
+	b = append(b, '\n')
 	for s := 0; s < players; s++ {
-		t.s("seat ").n(s).s(" points ").n(o.Points[s]).s(" tricks ").n(o.Tricks[s]).s(" payoff ").n(o.Payoff[s]).s("\n")
+		b = append(b, "seat "...)
+		b = strconv.AppendInt(b, int64(s), 10)
+		b = append(b, " points "...)
+		b = strconv.AppendInt(b, int64(o.Points[s]), 10)
+		b = append(b, " tricks "...)
+		b = strconv.AppendInt(b, int64(o.Tricks[s]), 10)
+		b = append(b, " payoff "...)
+		b = strconv.AppendInt(b, int64(o.Payoff[s]), 10)
+		b = append(b, '\n')
 	}
 	bySeat := func(a, b domain.SeatResult) int { return cmp.Compare(a.Seat, b.Seat) }
 	results := rec.Results
@@ -182,31 +255,54 @@ func AppendText(b []byte, rec *domain.DealRecord, sentDigest []byte, players int
 		slices.SortStableFunc(results, bySeat)
 	}
 	for _, r := range results {
-		t.s("result ").n(int(r.Seat)).s(" bot ").str(r.Bot).s(" payoff ").n(r.Payoff).s(" points ").n(r.Points).
-			s(" tricks ").n(r.Tricks).s(" declarer ").flag(r.Declarer).s("\n")
+		b = append(b, "result "...)
+		b = strconv.AppendInt(b, int64(r.Seat), 10)
+		b = append(b, " bot "...)
+		b = appendStr(b, r.Bot)
+		b = append(b, " payoff "...)
+		b = strconv.AppendInt(b, int64(r.Payoff), 10)
+		b = append(b, " points "...)
+		b = strconv.AppendInt(b, int64(r.Points), 10)
+		b = append(b, " tricks "...)
+		b = strconv.AppendInt(b, int64(r.Tricks), 10)
+		b = append(b, " declarer "...)
+		b = appendFlag(b, r.Declarer)
+		b = append(b, '\n')
 	}
-	t.s("started_us ").i64(rec.Started.UnixMicro()).s(" duration_us ").i64(rec.Duration.Microseconds()).s("\nsent ")
-	t.b = hex.AppendEncode(t.b, sentDigest)
-	return append(t.b, '\n')
+	b = append(b, "started_us "...)
+	b = strconv.AppendInt(b, rec.Started.UnixMicro(), 10)
+	b = append(b, " duration_us "...)
+	b = strconv.AppendInt(b, rec.Duration.Microseconds(), 10)
+	b = append(b, "\nsent "...)
+	b = hex.AppendEncode(b, sentDigest)
+	return append(b, '\n')
 }
 
-// text builds a canonical text.
-type text struct{ b []byte }
+// appendStr appends a name or a text a bot sent: its byte length, a colon and its bytes.
+func appendStr(b []byte, v string) []byte {
+	b = strconv.AppendInt(b, int64(len(v)), 10)
+	b = append(b, ':')
+	return append(b, v...)
+}
 
-func (t *text) s(v string) *text   { t.b = append(t.b, v...); return t }
-func (t *text) n(v int) *text      { t.b = strconv.AppendInt(t.b, int64(v), 10); return t }
-func (t *text) i64(v int64) *text  { t.b = strconv.AppendInt(t.b, v, 10); return t }
-func (t *text) flag(v bool) *text  { return t.n(flag(v)) }
-func (t *text) str(v string) *text { return t.n(len(v)).s(":").s(v) } // its byte length, a colon and its bytes
-func (t *text) cards(set engine.CardSet) *text { // in the pack's order, comma-separated
+// appendFlag appends a flag as 0 or 1.
+func appendFlag(b []byte, v bool) []byte {
+	if v {
+		return append(b, '1')
+	}
+	return append(b, '0')
+}
+
+// appendCards appends a set of cards in the pack's order, comma-separated.
+func appendCards(b []byte, set engine.CardSet) []byte {
 	var buf [engine.NumCards]engine.Card
 	for i, c := range set.Cards(buf[:0]) {
 		if i > 0 {
-			t.b = append(t.b, ',')
+			b = append(b, ',')
 		}
-		t.b = append(t.b, c.String()...)
+		b = append(b, c.String()...)
 	}
-	return t
+	return b
 }
 
 // byIndex is the decisions in index order, as stores return them, or nil when ds is in that
@@ -221,13 +317,6 @@ func byIndex(ds []domain.DecisionRecord) []*domain.DecisionRecord {
 	}
 	slices.SortStableFunc(out, func(a, b *domain.DecisionRecord) int { return cmp.Compare(a.Index, b.Index) })
 	return out
-}
-
-func flag(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // SentDigestOf is the digest of a record's requests as sent that its text covers: the one the

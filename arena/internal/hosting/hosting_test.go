@@ -38,7 +38,7 @@ func repoRoot(t testing.TB) string {
 }
 
 // python is the hosted bots' Python runtime for the tests: a virtual environment of the
-// system's python3 in a folder the sandbox's user can reach, with grpcio and protobuf from the
+// system's python3 in a folder the sandbox's user can reach, with grpcio, protobuf and hpack from the
 // checkout's .venv (`make venv`; make test makes it) and tapp_bot from bots/python — what
 // docs/hosting.md has an organiser install.
 func python(t testing.TB) *hosting.PythonRuntime {
@@ -79,7 +79,7 @@ func makePython(repo string) (*hosting.PythonRuntime, error) {
 		return nil, fmt.Errorf("the system's python3 is not the .venv's version (%v, %v)", site, venvSite)
 	}
 	copies := map[string]string{filepath.Join(repo, "bots", "python", "src"): site[0]}
-	for _, pkg := range []string{"grpc", "google", "pip"} {
+	for _, pkg := range []string{"grpc", "google", "pip", "hpack"} { // hpack: the SDK's own HTTP/2 transport
 		copies[filepath.Join(venvSite[0], pkg)] = filepath.Join(site[0], pkg)
 	}
 	copies[filepath.Join(venvSite[0], "typing_extensions.py")] = filepath.Join(site[0], "typing_extensions.py")

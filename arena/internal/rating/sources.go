@@ -1,10 +1,10 @@
 package rating
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
-	"strings"
 )
 
 // The statistical unit is the deal source: one deal's cards, played at every table and under
@@ -317,6 +317,12 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 // rows small; two of ten million sources share a key with a probability of 3·10⁻⁶, and then
 // count as one source (one cluster: a slightly wider interval, never a narrower one).
 func SourceKey(deal string) string {
-	sum := sha256.Sum256([]byte(strings.TrimSpace(deal)))
+	return SourceKeyOf([]byte(deal))
+}
+
+// SourceKeyOf is SourceKey of a deal's text in bytes (the store keys every deal it stores
+// with one, from a buffer it keeps no string of).
+func SourceKeyOf(deal []byte) string {
+	sum := sha256.Sum256(bytes.TrimSpace(deal))
 	return hex.EncodeToString(sum[:8])
 }

@@ -62,6 +62,30 @@ func (s *Store) lastHistoryClock(ctx context.Context, lr board.LeagueRules) (int
 	return last.Int64, nil
 }
 
+// HistoryClocks implements board.HistoryClocks: the clocks of a league's points, all that
+// taking a point reads of the history (its rows hold every bot of every point).
+func (s *Store) HistoryClocks(ctx context.Context, lr board.LeagueRules) ([]int64, error) {
+	const op = "read the rating history"
+	st, err := s.readStmt(ctx, s.rebind(`SELECT DISTINCT clock FROM rating_history WHERE league_id = ? AND rules = ? ORDER BY clock`))
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	rows, err := st.QueryContext(ctx, lr.League, lr.Rules)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var c int64
+		if err := rows.Scan(&c); err != nil {
+			return nil, s.wrap(op, err)
+		}
+		out = append(out, c)
+	}
+	return out, s.wrap(op, rows.Err())
+}
+
 // RatingHistory implements board.HistoryStore: the points of a league and rule set, oldest
 // first, each with its bots in the board's order.
 func (s *Store) RatingHistory(ctx context.Context, lr board.LeagueRules) ([]board.HistoryPoint, error) {
@@ -94,14 +118,18 @@ FROM rating_history WHERE league_id = ? AND rules = ? ORDER BY clock, place`), l
 // AddHistory implements board.HistoryStore, in one transaction.
 func (s *Store) AddHistory(ctx context.Context, lr board.LeagueRules, p board.HistoryPoint, drop []int64) error {
 	const op = "store a point of the rating history"
+	// Prepared before the transaction (stmt): a point is stored after most batches of deals
+	// while a league is young, and the driver parses a text anew at every run.
+	if err := s.readyQueries(ctx, []string{s.rebind(dropHistoryPoint), s.rebind(insertHistoryBot)}); err != nil {
+		return s.wrap(op, err)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap(op, err)
 	}
 	defer tx.Rollback()
 	for _, c := range drop {
-		if _, err := tx.ExecContext(ctx, s.rebind(`DELETE FROM rating_history WHERE league_id = ? AND rules = ? AND clock = ?`),
-			lr.League, lr.Rules, c); err != nil {
+		if _, err := s.txExec(ctx, tx, s.rebind(dropHistoryPoint), lr.League, lr.Rules, c); err != nil {
 			return s.wrap(op, err)
 		}
 	}
@@ -112,9 +140,7 @@ func (s *Store) AddHistory(ctx context.Context, lr board.LeagueRules, p board.Hi
 		return 0
 	}
 	for i, b := range p.Bots {
-		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO rating_history (league_id, rules, clock, bot, taken, sources, deals,
-	place, rating, lo, hi, has_interval, provisional) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (league_id, rules, clock, bot) DO NOTHING`), lr.League, lr.Rules, p.Clock, b.Bot, s.timeArg(p.At), p.Sources,
+		if _, err := s.txExec(ctx, tx, s.rebind(insertHistoryBot), lr.League, lr.Rules, p.Clock, b.Bot, s.timeArg(p.At), p.Sources,
 			p.Deals, i, b.Rating, b.Lo, b.Hi, flag(b.Interval), flag(b.Provisional)); err != nil {
 			return s.wrap(op, err)
 		}
@@ -125,3 +151,11 @@ ON CONFLICT (league_id, rules, clock, bot) DO NOTHING`), lr.League, lr.Rules, p.
 	}
 	return s.wrap(op, err)
 }
+
+// The statements of AddHistory.
+const (
+	dropHistoryPoint = `DELETE FROM rating_history WHERE league_id = ? AND rules = ? AND clock = ?`
+	insertHistoryBot = `INSERT INTO rating_history (league_id, rules, clock, bot, taken, sources, deals,
+	place, rating, lo, hi, has_interval, provisional) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (league_id, rules, clock, bot) DO NOTHING`
+)

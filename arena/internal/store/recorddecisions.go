@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/tapparena/tapp/arena/internal/domain"
@@ -365,10 +366,22 @@ func (rp *replay) init(f *recordFormat, d *domain.DealRecord, info *matchInfo, s
 	if err != nil {
 		return err
 	}
-	rp.f, rp.st, rp.model, rp.gameID = f, st, newRequestModel(started, info.overage), referee.GameID(d.MatchID, d.Number)
-	rp.perDecision, rp.seating = info.perDecision, d.Seating
+	rp.start(f, st, d, info, started)
 	return nil
 }
+
+// start is init with the engine's state st at the deal's start.
+func (rp *replay) start(f *recordFormat, st *engine.State, d *domain.DealRecord, info *matchInfo, started time.Time) {
+	rp.f, rp.st, rp.model, rp.gameID = f, st, newRequestModel(started, info.overage), referee.GameID(d.MatchID, d.Number)
+	rp.perDecision, rp.seating = info.perDecision, d.Seating
+}
+
+// replayStates are engine states kept between the deals a store encodes (every deal it
+// stores is replayed for its compact record; a state is 2.9 KB with its buffers).
+var replayStates = sync.Pool{New: func() any {
+	st, _ := engine.NewState(engine.DefaultRules(engine.Modern), engine.DealFromSeed(engine.DefaultRules(engine.Modern), 0, 0), engine.Options{})
+	return st
+}}
 
 // request appends the request of the decision the replay waits for, built and encoded as the
 // referee does, with the clock and the number of events given.
@@ -511,9 +524,12 @@ func (s *step) fields() decisionFields {
 // expects more of their requests right.
 func planDecisions(f *recordFormat, d *domain.DealRecord, ds []domain.DecisionRecord, started time.Time, info *matchInfo, trust bool) (decisionPlan, error) {
 	var rp replay
-	if err := rp.init(f, d, info, started); err != nil {
+	st := replayStates.Get().(*engine.State)
+	defer replayStates.Put(st) // the plan keeps nothing of the state
+	if err := st.Reset(info.rules, d.Deal, d.Options); err != nil {
 		return decisionPlan{}, errNotCompact
 	}
+	rp.start(f, st, d, info, started)
 	sample := -1 // the request built from the state that is compared
 	size := 0    // one buffer for the rebuilt requests, as large as the largest
 	for k := range ds {

@@ -141,13 +141,13 @@ def decision(
 
 
 class FakeArena(bot_pb2_grpc.BotServiceServicer):
-    def __init__(self, port: int = 0) -> None:
+    def __init__(self, port: int = 0, address: str | None = None) -> None:
         self.connections: queue.Queue[Conn] = queue.Queue()
         self.seq = itertools.count(1)
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
         bot_pb2_grpc.add_BotServiceServicer_to_server(self, self.server)
-        self.port = self.server.add_insecure_port(f"127.0.0.1:{port}")
-        self.address = f"127.0.0.1:{self.port}"
+        self.port = self.server.add_insecure_port(address or f"127.0.0.1:{port}")
+        self.address = address or f"127.0.0.1:{self.port}"
         self.server.start()
 
     def accept(self, timeout: float = 5.0) -> Conn:
@@ -184,6 +184,15 @@ class FakeArena(bot_pb2_grpc.BotServiceServicer):
 
     def stop(self) -> None:
         self.server.stop(grace=None)
+
+
+@pytest.fixture(params=tapp_bot.client.TRANSPORTS)
+def transport(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each transport in turn ($TAPP_TRANSPORT, which bots started as programs see too): the
+    tests of the stream use it, so that what the SDK promises holds on both."""
+    name: str = request.param
+    monkeypatch.setenv("TAPP_TRANSPORT", name)
+    return name
 
 
 @pytest.fixture

@@ -18,6 +18,9 @@ from conftest import TOKEN, FakeArena, bid_event, decision, started
 import tapp_bot
 from tapp_bot.proto.tapp.v1 import bot_pb2, game_pb2
 
+# Every test here runs on both transports (conftest.transport).
+pytestmark = pytest.mark.usefixtures("transport")
+
 
 class RecordingBot(tapp_bot.Bot):
     """Plays the last legal action and records everything the SDK hands it."""

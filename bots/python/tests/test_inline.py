@@ -160,6 +160,7 @@ def test_a_slow_inline_bot_is_answered_for_at_the_guard_then_moved_to_its_thread
     assert sent_now(client).action == "D6"
 
 
+@pytest.mark.usefixtures("transport")
 def test_an_inline_bot_plays_over_the_stream(arena: FakeArena, start_bot: Any) -> None:
     bot = Recorder()
     runner = start_bot(bot, inline_limit=NEVER)

@@ -18,6 +18,9 @@ from conftest import TOKEN, BotRunner, Conn, FakeArena
 import tapp_bot
 from tapp_bot.proto.tapp.v1 import bot_pb2_grpc
 
+# Every test here runs on both transports (conftest.transport).
+pytestmark = pytest.mark.usefixtures("transport")
+
 REPO = pathlib.Path(__file__).resolve().parents[3]
 
 

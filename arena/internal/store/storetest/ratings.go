@@ -304,6 +304,21 @@ func testRatingHistory(t *testing.T, s Store) {
 	}
 	checkHistoryPoints(t, ps)
 	checkLastHistoryPoint(t, s, ps)
+	// A store that reads the points' clocks alone (what taking the next point reads) reads
+	// those of the points it returns.
+	if hc, ok := s.(board.HistoryClocks); ok {
+		clocks, err := hc.HistoryClocks(context.Background(), lr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]int64, len(ps))
+		for i, p := range ps {
+			want[i] = p.Clock
+		}
+		if !slices.Equal(clocks, want) {
+			t.Errorf("HistoryClocks = %v, want the points' clocks %v", clocks, want)
+		}
+	}
 }
 
 // storeRatedMatch stores a match of league of the given deals (one a deal source), rated

@@ -2,11 +2,16 @@
 
 Threads: the caller's thread reads the stream; the bot's code runs on a pool of threads, one
 game at a time per thread and each game's calls in the order its messages came (:class:`_Lanes`),
-so a bot thinking about one table does not hold up the others; gRPC's own request-consumer
-thread drains :class:`_Outbox`, which also answers, with a legal fallback, any request the bot
-has not answered shortly before its deadline (so a slow ``decide`` does not cost a strike).
-An inline bot (``Bot.inline``) is called on the reading thread instead, until one of its calls
-takes longer than the inline limit.
+so a bot thinking about one table does not hold up the others. :class:`_Outbox` answers, with
+a legal fallback, any request the bot has not answered shortly before its deadline (so a slow
+``decide`` does not cost a strike). An inline bot (``Bot.inline``) is called on the reading
+thread instead, until one of its calls takes longer than the inline limit.
+
+Two transports carry the stream. The SDK's own (``transport="h2"``, the default,
+:mod:`tapp_bot.h2transport`) reads the socket on the caller's thread and writes each answer at
+once from whichever thread has it; the outbox's thread only times the guards. grpcio's
+(``transport="grpcio"``) reads on its own threads and drains the outbox on its request-consumer
+thread: every message crosses three or four threads, which was most of a fast bot's CPU.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import logging
 import os
 import queue
 import random
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -28,6 +34,7 @@ import grpc
 
 from tapp_bot.proto.tapp.v1 import bot_pb2, bot_pb2_grpc, game_pb2
 
+from . import h2transport
 from .bot import Bot, DecideFunc, FunctionBot, Game, GameEndedFunc, Request
 
 log = logging.getLogger("tapp_bot")
@@ -43,6 +50,11 @@ _RESUME_REFUSED_CODES = (
     grpc.StatusCode.INVALID_ARGUMENT,
     grpc.StatusCode.ABORTED,
 )
+
+# The h2 transport's equivalents of the channel options below.
+_KEEPALIVE_TIME = 30.0
+_KEEPALIVE_TIMEOUT = 10.0
+_MAX_MESSAGE = 16 << 20
 
 _CHANNEL_OPTIONS: list[tuple[str, int]] = [
     ("grpc.max_receive_message_length", 16 << 20),
@@ -76,20 +88,22 @@ class ConnectError(ConnectionLost):
 # it will not mend, but one failure may be an arena that was starting up.
 CONNECT_PROBLEM_TRIES = 3
 
-# (what gRPC's message says, what to change): the mistakes ConnectError names.
+# (what gRPC's or the h2 transport's message says, what to change): the mistakes ConnectError
+# names.
 _CONNECT_PROBLEMS = (
-    (("http1.x server", "looked like an HTTP/1.1 header"),
+    (("http1.x server", "looked like an HTTP/1.1 header", h2transport.ANSWERED_IN_TLS, "before its first HTTP/2 frame"),
      "the arena serves TLS but this bot connects in plain text: connect with tls=True (or $TAPP_TLS=1), "
      "or ca=FILE ($TAPP_CA) when the arena's certificate comes from a private CA"),
-    (("WRONG_VERSION_NUMBER", "first record does not look like a TLS handshake"),
+    (("WRONG_VERSION_NUMBER", "first record does not look like a TLS handshake", "during the TLS handshake"),
      "this bot connects with TLS (tls=/ca=, $TAPP_TLS/$TAPP_CA) but the arena serves plain text: "
      "leave them out, or serve the arena with --tls-cert and --tls-key"),
+    # Before the untrusted CA: Python's message for a wrong name says CERTIFICATE_VERIFY_FAILED too.
+    (("is not in peer certificate", "certificate is valid for", "Hostname mismatch", "IP address mismatch"),
+     "the arena's certificate is for another name than the address dialled: connect with a host "
+     "name the certificate names"),
     (("CERTIFICATE_VERIFY_FAILED", "certificate signed by unknown authority"),
      "the arena's certificate is signed by a CA this bot does not trust: give the CA's certificate "
      "with ca=FILE ($TAPP_CA)"),
-    (("is not in peer certificate", "certificate is valid for"),
-     "the arena's certificate is for another name than the address dialled: connect with a host "
-     "name the certificate names"),
 )
 
 
@@ -149,8 +163,29 @@ class _Outbox:
         # When the consumer wakes up at the latest (monotonic), however idle: a guard armed for
         # later than that needs no wake-up, which would cost a thread switch per request.
         self._wake_at = 0.0
+        # Where messages go at once instead of the queue (the h2 transport's send, safe from
+        # any thread); the queue then carries only the guards' wake-ups and the close.
+        self._sink: Callable[[bot_pb2.ConnectRequest], None] | None = None
+
+    def attach(self, sink: Callable[[bot_pb2.ConnectRequest], None]) -> None:
+        """Send every message with sink from the thread that has it; :meth:`pump` then sends
+        the guards' fallbacks."""
+        self._sink = sink
+
+    def pump(self, half_close: Callable[[], None]) -> None:
+        """The guards' thread of an attached outbox: send each fallback when due, half_close
+        at close()."""
+        sink = self._sink
+        assert sink is not None, "attach first"
+        for message in self:
+            sink(message)
+        half_close()
 
     def send(self, message: bot_pb2.ConnectRequest) -> None:
+        sink = self._sink
+        if sink is not None:
+            sink(message)
+            return
         self._queue.put(message)
 
     def watch(self, pending: _Pending) -> None:
@@ -173,7 +208,7 @@ class _Outbox:
             pending.answered = True
             pending.action = action
             pending.tried.add(action)
-        self._queue.put(_answer_message(pending, action, think_ns))
+        self.send(_answer_message(pending, action, think_ns))
         return True
 
     def settle(self, pending: _Pending) -> None:
@@ -309,21 +344,52 @@ class _Lanes:
         return True
 
 
-def _tls_credentials(tls: bool | None, ca: str | None) -> grpc.ChannelCredentials | None:
-    """TLS credentials from the tls/ca arguments or $TAPP_TLS/$TAPP_CA; None for plain text."""
+def _tls_settings(tls: bool | None, ca: str | None) -> tuple[bool, str | None]:
+    """(TLS or not, the CA file) from the tls/ca arguments or $TAPP_TLS/$TAPP_CA. Without TLS
+    the token travels in clear: fit for loopback only (as the Go SDK says)."""
     ca = ca or os.environ.get("TAPP_CA") or None
     if tls is None:
         text = os.environ.get("TAPP_TLS", "").strip().lower()
         if text not in ("", "0", "1", "true", "false"):
             raise ValueError(f"$TAPP_TLS is {text!r}: want 1 or 0")
         tls = text in ("1", "true")
-    if not tls and not ca:
+    return bool(tls or ca), ca
+
+
+def _tls_credentials(tls: bool | None, ca: str | None) -> grpc.ChannelCredentials | None:
+    """grpcio's TLS credentials from the tls/ca arguments or $TAPP_TLS/$TAPP_CA; None for plain text."""
+    use_tls, ca = _tls_settings(tls, ca)
+    if not use_tls:
         return None
     roots = None
     if ca:
         with open(ca, "rb") as f:
             roots = f.read()
     return grpc.ssl_channel_credentials(root_certificates=roots)
+
+
+TRANSPORTS = ("h2", "grpcio")
+
+
+def _transport(transport: str | None, arena: str, credentials: grpc.ChannelCredentials | None) -> str:
+    """The transport asked for (argument, else $TAPP_TRANSPORT), else h2 where it can go:
+    grpcio for channel credentials or an address only a gRPC resolver reads."""
+    asked = transport or os.environ.get("TAPP_TRANSPORT", "").strip().lower() or None
+    if asked is not None and asked not in TRANSPORTS:
+        source = "transport" if transport else "$TAPP_TRANSPORT"
+        raise ValueError(f"{source} is {asked!r}: want one of {', '.join(TRANSPORTS)}")
+    h2_fits = credentials is None and h2transport.supports(arena)
+    if asked == "h2" and not h2_fits:
+        if credentials is not None:
+            why = "grpcio channel credentials"
+        elif not h2transport.available():
+            why = "this Python without hpack (pip install hpack)"
+        else:
+            why = f"the address {arena!r} (h2 takes host:port or unix:PATH)"
+        raise ValueError(f"transport h2 cannot use {why}: use transport='grpcio'")
+    if asked is None:
+        return "h2" if h2_fits else "grpcio"
+    return asked
 
 
 def _env_int(key: str) -> int | None:
@@ -406,11 +472,17 @@ class Client:
             of the default ``min_margin``: the other tables' requests wait unread meanwhile, and
             their guards must still have time); after a longer one the bot is called on the
             pool's threads from then on.
-        credentials: TLS channel credentials; None for a plain-text connection unless tls or ca.
+        credentials: grpcio's TLS channel credentials (implies transport "grpcio"); None for a
+            plain-text connection unless tls or ca.
         tls: connect with TLS, checking the arena's certificate against the system's roots;
             default $TAPP_TLS (1 or 0).
         ca: PEM file of the CA that signed the arena's certificate (a private CA, a self-signed
             arena); implies TLS. Default $TAPP_CA.
+        transport: "h2", the SDK's own HTTP/2 client (the default: one thread reads the socket
+            and every answer is written at once by the thread that has it), or "grpcio" (gRPC's
+            runtime, which moves each message across three or four threads). Default
+            $TAPP_TRANSPORT; h2 unless credentials are given or the address is a gRPC target
+            name (``dns:///…``) rather than host:port or ``unix:PATH``.
     """
 
     def __init__(
@@ -437,6 +509,7 @@ class Client:
         executor: Executor | None = None,
         inline: bool | None = None,
         inline_limit: float = 0.005,
+        transport: str | None = None,
     ) -> None:
         if not isinstance(bot, Bot):
             bot = FunctionBot(bot)  # a decide(request) function, as run() takes
@@ -456,7 +529,15 @@ class Client:
         self.min_margin = min_margin
         self.going_away_timeout = going_away_timeout
         self._metadata = (("authorization", f"Bearer {token}"),)
-        self._credentials = credentials or _tls_credentials(tls, ca)
+        self.transport = _transport(transport, self.arena, credentials)
+        self._credentials: grpc.ChannelCredentials | None = None
+        self._tls: ssl.SSLContext | None = None
+        if self.transport == "grpcio":
+            self._credentials = credentials or _tls_credentials(tls, ca)
+        else:
+            use_tls, ca_file = _tls_settings(tls, ca)
+            if use_tls:
+                self._tls = h2transport.tls_context(ca_file)
 
         self.games: dict[str, Game] = {}
         self.session_id = ""
@@ -466,7 +547,7 @@ class Client:
         self._clock = clock or Clock()
         self._open: dict[str, _Pending] = {}  # game id -> its latest decision request
         self._outbox = _Outbox(self._clock.monotonic)
-        self._call: grpc.Call | None = None
+        self._call: grpc.Call | h2transport.H2Call[bot_pb2.ConnectResponse] | None = None
         self._welcomed = False
         self._going_away = False
         self._stop = threading.Event()
@@ -508,11 +589,14 @@ class Client:
         Raises AuthError when the token is refused, ConnectionLost when the stream drops and
         reconnecting is off or gave up.
         """
-        if self._credentials is not None:
-            channel = grpc.secure_channel(self.arena, self._credentials, options=_CHANNEL_OPTIONS)
-        else:
-            channel = grpc.insecure_channel(self.arena, options=_CHANNEL_OPTIONS)
-        stub = bot_pb2_grpc.BotServiceStub(channel)  # type: ignore[no-untyped-call]  # protoc writes no stubs for it
+        channel: grpc.Channel | None = None
+        stub: bot_pb2_grpc.BotServiceStub | None = None
+        if self.transport == "grpcio":
+            if self._credentials is not None:
+                channel = grpc.secure_channel(self.arena, self._credentials, options=_CHANNEL_OPTIONS)
+            else:
+                channel = grpc.insecure_channel(self.arena, options=_CHANNEL_OPTIONS)
+            stub = bot_pb2_grpc.BotServiceStub(channel)  # type: ignore[no-untyped-call]  # protoc writes no stubs for it
         backoff = 0.1
         lost_since: float | None = None
         problems = 0  # connections in a row that failed with a ConnectError's cause
@@ -558,7 +642,8 @@ class Client:
                     return
                 backoff = min(backoff * 2, self.max_backoff)
         finally:
-            channel.close()
+            if channel is not None:
+                channel.close()
             # What the bot was handed still runs (game_ended hooks, say), unless decide hangs.
             self._work.wait_idle(self.going_away_timeout)
             if self._pool is not None:
@@ -573,23 +658,26 @@ class Client:
 
     # --- the stream --------------------------------------------------------------------------
 
-    def _session(self, stub: bot_pb2_grpc.BotServiceStub) -> bool:
+    def _hello(self) -> bot_pb2.ConnectRequest:
+        return bot_pb2.ConnectRequest(
+            hello=bot_pb2.Hello(
+                name=self.name,
+                version=self.version,
+                capacity=self.capacity,
+                resume_token=self._resume_token,
+                last_seq=self._last_seq if self._resume_token else 0,
+                stream_events=self.stream_events,
+            )
+        )
+
+    def _session(self, stub: bot_pb2_grpc.BotServiceStub | None) -> bool:
         """One stream, from Hello to its end. True when play is over (GoingAway or close())."""
+        if stub is None:
+            return self._h2_session()
         outbox = self._outbox = _Outbox(self._clock.monotonic)
         self._welcomed = False
         self._going_away = False
-        outbox.send(
-            bot_pb2.ConnectRequest(
-                hello=bot_pb2.Hello(
-                    name=self.name,
-                    version=self.version,
-                    capacity=self.capacity,
-                    resume_token=self._resume_token,
-                    last_seq=self._last_seq if self._resume_token else 0,
-                    stream_events=self.stream_events,
-                )
-            )
-        )
+        outbox.send(self._hello())
         call = stub.Connect(iter(outbox), metadata=self._metadata)
         self._call = call
         timer: threading.Timer | None = None
@@ -613,6 +701,56 @@ class Client:
                 timer.cancel()
             outbox.close()
             call.cancel()
+            self._call = None
+
+    def _h2_session(self) -> bool:
+        """_session on the SDK's own transport: this thread reads the socket and dispatches; the
+        bot's answers are written by the threads that have them, the guards' fallbacks by the
+        outbox's pump thread."""
+        outbox = self._outbox = _Outbox(self._clock.monotonic)
+        self._welcomed = False
+        self._going_away = False
+        call = h2transport.H2Call(
+            self.arena,
+            "/tapp.v1.BotService/Connect",
+            self._metadata,
+            bot_pb2.ConnectResponse.FromString,
+            tls=self._tls,
+            keepalive_time=_KEEPALIVE_TIME,
+            keepalive_timeout=_KEEPALIVE_TIMEOUT,
+            max_message=_MAX_MESSAGE,
+        )
+        self._call = call
+        timer: threading.Timer | None = None
+        pump: threading.Thread | None = None
+        try:
+            if self._stop.is_set():
+                return True
+            call.connect()
+            send = call.send
+            outbox.attach(lambda message: send(message.SerializeToString()))
+            outbox.send(self._hello())
+            pump = threading.Thread(target=outbox.pump, args=(call.close_send,), name="tapp-guard", daemon=True)
+            pump.start()
+            for message in call:
+                self._dispatch(message)
+                if self._going_away and timer is None:
+                    outbox.close()  # tell the arena we are done; read what it still sends
+                    timer = threading.Timer(self.going_away_timeout, call.cancel)
+                    timer.daemon = True
+                    timer.start()
+            return self._going_away or self._stop.is_set()
+        except grpc.RpcError:
+            if self._going_away or self._stop.is_set():
+                return True
+            raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+            outbox.close()
+            call.cancel()
+            if pump is not None:
+                pump.join(1.0)
             self._call = None
 
     def _later(self, game_id: str, fn: Callable[..., None], *args: object) -> None:
@@ -730,11 +868,14 @@ class Client:
 
     def _add_events(self, game: Game, events: Sequence[game_pb2.GameEvent]) -> None:
         log_ = game.events
+        # A bot without an event hook of its own is not called for each event (several a decision).
+        hook = None if type(self.bot).event is Bot.event else self.bot.event
         for event in events:
             if log_ and event.index <= log_[-1].index:
                 continue  # already seen (sent again after a resume)
             log_.append(event)
-            self._hook(self.bot.event, game, event)
+            if hook is not None:
+                self._hook(hook, game, event)
 
     def _on_decision(self, proto: bot_pb2.DecisionRequest) -> None:
         legal = list(proto.legal)
