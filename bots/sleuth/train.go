@@ -29,8 +29,12 @@ import (
 //     its data: was it the heuristic's choice?
 //
 // The calibration is the share of deals won per class, role and level, shrunk towards the
-// role's mean over all classes (calPrior pseudo-deals); the older variants' Shift the mean
-// difference between the points made and the double-dummy points. The model is a two-kind
+// role's mean over all classes (calPrior pseudo-deals); the older variants' Shift and Slope the
+// least-squares line of the points made on the double-dummy points (their chances serve only
+// a Tout, which the training never plays: those keep the starting values, as the provenance's
+// cells_from_role_mean does not count). A family whose role has fewer than minSamples
+// contracts to fit fails the training: a calibration is never left at its starting values
+// without saying so. The model is a two-kind
 // mixture fitted by expectation-maximisation over the seats' decisions, each seat of a deal one
 // unit; Sharp is capped at maxSharp so that one odd move never rules a world out.
 
@@ -42,6 +46,11 @@ type TrainConfig struct {
 	// Effort is the bot's Config.Effort in the training deals (0: DefaultEffort/4: the training
 	// must fit in an hour on two cores; the bot plays a little weaker than at full effort).
 	Effort uint64
+	// Families are the table families to train (nil: all). The others' calibrations, and the
+	// opponent model when not every family is trained, are taken from Base, whose provenance
+	// is kept under "earlier".
+	Families []string
+	Base     *Params
 	// Progress, if set, is called after every deal with the deals done and the total.
 	Progress func(done, total int)
 }
@@ -79,6 +88,7 @@ type verdictSample struct {
 	won          bool
 	older        bool // an older variant's point contract: ddPoints and points count
 	ddPoints     int
+	trumps       int // the declarer's cards of the trump suit at the first lead
 	actualPoints int
 	ramsch       bool // a Ramsch: the bot's payoff, and what the play-out predicted
 	playedOut    float64
@@ -113,13 +123,28 @@ func Train(ctx context.Context, cfg TrainConfig) (*Params, error) {
 		i      int
 		forced bool
 	}
+	trainFams := cfg.Families
+	if len(trainFams) == 0 {
+		trainFams = families
+	}
+	for _, f := range trainFams {
+		if _, ok := trainSizes[f]; !ok {
+			return nil, fmt.Errorf("unknown table family %q (the families: %v)", f, families)
+		}
+	}
+	if len(trainFams) < len(families) && cfg.Base == nil {
+		return nil, fmt.Errorf("training only %v needs the other families' parameters (Base)", trainFams)
+	}
 	var jobs []job
-	for _, f := range families {
+	deals := map[string][2]int{}
+	for _, f := range trainFams {
 		n := trainSizes[f]
-		for i := 0; i < int(float64(n[0])*cfg.Scale); i++ {
+		forced, natural := int(float64(n[0])*cfg.Scale), int(float64(n[1])*cfg.Scale)
+		deals[f] = [2]int{forced, natural}
+		for i := 0; i < forced; i++ {
 			jobs = append(jobs, job{f, i, true})
 		}
-		for i := 0; i < int(float64(n[1])*cfg.Scale); i++ {
+		for i := 0; i < natural; i++ {
 			jobs = append(jobs, job{f, i, false})
 		}
 	}
@@ -173,7 +198,7 @@ func Train(ctx context.Context, cfg TrainConfig) (*Params, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return fit(results, cfg)
+	return fit(results, cfg, trainFams, deals)
 }
 
 // startParams are the hand-set values training starts from.
@@ -206,6 +231,14 @@ func verdictOn(s *doubledummy.Solver, p *doubledummy.Position, r engine.RuleSet,
 	return level
 }
 
+// trumpsOf is how many cards of the trump suit the declarer holds in p.
+func trumpsOf(p *doubledummy.Position) int {
+	if p.Trump == engine.NoSuit {
+		return 0
+	}
+	return p.Hands[p.Declarer].OfSuit(p.Trump).Len()
+}
+
 // forcedDeal plays training deal i of family f with the bot declaring a contract at random
 // from its candidates.
 func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, seed uint64, i int) (trainResult, error) {
@@ -221,10 +254,12 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 	// contract is drawn from those with another verdict, when there are any.
 	cal := startParams().Calibrations[f]
 	levels := make([]int, len(cands))
+	trumps := make([]int, len(cands))
 	var open []int
 	for j, c := range cands {
 		p := doubledummy.DeclaredPosition(r, deal.Hands, deal.Tapp, int(me), c.name.Contract, c.trump)
 		levels[j] = verdictOn(s, &p, r, &cal)
+		trumps[j] = trumpsOf(&p)
 		if levels[j] != LevelLost || (r.Variant != engine.Modern && p.Goal == doubledummy.GoalPoints) {
 			open = append(open, j)
 		}
@@ -269,7 +304,7 @@ func forcedDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string, 
 	if err != nil {
 		return res, err
 	}
-	res.samples = append(res.samples, sampleOf(r, out, contract, RoleBot, level, goal))
+	res.samples = append(res.samples, sampleOf(r, out, contract, RoleBot, level, trumps[pick], goal))
 	return res, nil
 }
 
@@ -289,7 +324,7 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 	for k := range seats {
 		seats[k].heuristic = engine.Seat(k) != me
 	}
-	level, goal, leadSeen := 0, doubledummy.GoalPoints, false
+	level, trumps, goal, leadSeen := 0, 0, doubledummy.GoalPoints, false
 	predicted := 0.0
 	cal := startParams().Calibrations[f]
 	for !st.Terminal() {
@@ -308,7 +343,7 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 				if err != nil {
 					return res, err
 				}
-				level, goal = verdictOn(s, &p, r, &cal), p.Goal
+				level, trumps, goal = verdictOn(s, &p, r, &cal), trumpsOf(&p), p.Goal
 			}
 		}
 		seat := st.ToMove()
@@ -336,7 +371,7 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 	res.seats = seats
 	out := st.Outcome()
 	if leadSeen && out.Declarer >= 0 && out.Declarer != me {
-		res.samples = append(res.samples, sampleOf(r, out, out.Contract, RoleOther, level, goal))
+		res.samples = append(res.samples, sampleOf(r, out, out.Contract, RoleOther, level, trumps, goal))
 	}
 	if leadSeen && out.Contract == engine.Ramsch {
 		res.samples = append(res.samples, verdictSample{ramsch: true, playedOut: predicted, payoff: float64(out.Payoff[me])})
@@ -345,10 +380,10 @@ func naturalDeal(ctx context.Context, bot *Bot, s *doubledummy.Solver, f string,
 }
 
 // sampleOf turns a played contract into a calibration sample.
-func sampleOf(r engine.RuleSet, out engine.Outcome, c engine.Contract, role, level int, goal doubledummy.Goal) verdictSample {
+func sampleOf(r engine.RuleSet, out engine.Outcome, c engine.Contract, role, level, trumps int, goal doubledummy.Goal) verdictSample {
 	vs := verdictSample{class: classOf(c, out.Tout), role: role, level: level, won: out.DeclarerWon}
 	if r.Variant != engine.Modern && goal == doubledummy.GoalPoints {
-		vs.older, vs.ddPoints, vs.actualPoints = true, level, out.Points[out.Declarer]
+		vs.older, vs.ddPoints, vs.actualPoints, vs.trumps = true, level, out.Points[out.Declarer], trumps
 	}
 	return vs
 }
@@ -383,20 +418,34 @@ const (
 	maxSharp = 0.99 // the sharpest a rule-of-thumb player is assumed to be
 )
 
-func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
+func fit(results []trainResult, cfg TrainConfig, trainFams []string, deals map[string][2]int) (*Params, error) {
 	p := &Params{Calibrations: map[string]Calibration{}}
+	if cfg.Base != nil {
+		for f, c := range cfg.Base.Calibrations {
+			p.Calibrations[f] = c
+		}
+	}
 	counts := map[string]any{}
 	levels := map[string]any{}
-	for _, f := range families {
+	older := map[string]any{}
+	priors := map[string]any{}
+	for _, f := range trainFams {
 		var samples []verdictSample
 		for _, r := range results {
 			if r.family == f {
 				samples = append(samples, r.samples...)
 			}
 		}
-		cal := fitCalibration(samples)
+		cal, rep, err := fitCalibration(samples, f != "older")
+		if err != nil {
+			return nil, fmt.Errorf("calibration of %s (%d deals forced, %d natural): %w", f, deals[f][0], deals[f][1], err)
+		}
 		p.Calibrations[f] = cal
 		counts[f] = len(samples)
+		priors[f] = rep.priorCells
+		if f == "older" {
+			older[f] = rep.older
+		}
 		// deals and wins by role and level (all classes), for the record
 		var tally [numRoles][numLevels][2]int
 		for _, s := range samples {
@@ -413,29 +462,62 @@ func fit(results []trainResult, cfg TrainConfig) (*Params, error) {
 	for _, r := range results {
 		seats = append(seats, r.seats...)
 	}
-	m, ll := fitModel(seats)
-	p.Model = m
-	p.Provenance = map[string]any{
+	prov := map[string]any{
 		"command":                 "go run ./scripts/sleuthtrain",
 		"seed":                    cfg.Seed,
 		"scale":                   cfg.Scale,
 		"effort":                  cfg.Effort,
-		"deals_per_family":        trainSizes,
+		"families_trained":        trainFams,
+		"deals_per_family":        deals,
 		"calibration_samples":     counts,
 		"deals_won_by_role_level": levels,
-		"model_seats":             len(seats),
-		"model_log_lik":           ll,
+		"cells_from_role_mean":    priors,
 	}
+	if len(older) > 0 {
+		prov["older_points_fit"] = older
+	}
+	if len(trainFams) == len(families) {
+		m, ll := fitModel(seats)
+		p.Model = m
+		prov["model_seats"] = len(seats)
+		prov["model_log_lik"] = ll
+	} else {
+		p.Model = cfg.Base.Model
+		prov["model"] = "kept from the earlier run (only part of the families trained)"
+		prov["earlier"] = cfg.Base.Provenance
+	}
+	p.Provenance = prov
 	return p, nil
 }
 
-// fitCalibration fits one family's calibration.
-func fitCalibration(samples []verdictSample) Calibration {
+// minSamples is the fewest played contracts a role's calibration of a family may be fitted
+// to: with fewer the trainer fails rather than keep the starting values unannounced.
+const minSamples = 20
+
+// Slopes of the older variants' points, clipped: a fit outside says more about its few
+// samples than about the verdicts.
+const (
+	minSlope    = 0.2
+	maxSlope    = 1.2
+	maxPerTrump = 10
+)
+
+// calReport is what fitCalibration tells the provenance.
+type calReport struct {
+	priorCells int            // class, role, level cells without a sample of their own
+	older      map[string]any // the older variants' points fit, per role
+}
+
+// fitCalibration fits one family's calibration: of the modern point and other contracts'
+// chances when modern, of the older variants' points (Shift, Slope) when not. It fails when a
+// role has fewer than minSamples samples of what the family's bidding values.
+func fitCalibration(samples []verdictSample, modern bool) (Calibration, calReport, error) {
 	start := startParams().Calibrations["modern-3"]
-	cal := Calibration{NearMiss: start.NearMiss, Shift: start.Shift}
+	cal := Calibration{NearMiss: start.NearMiss, Shift: start.Shift, Slope: [numRoles]float64{1, 1}}
+	rep := calReport{older: map[string]any{}}
 	var won, all [NumClasses][numRoles][numLevels]float64
 	var roleWon, roleAll [numRoles][numLevels]float64
-	var shift, shiftN [numRoles]float64
+	var pts [numRoles][][3]float64 // dd − 60, trumps − 4, made − 60
 	var ramsch, ramschN float64
 	for _, s := range samples {
 		if s.ramsch {
@@ -444,8 +526,7 @@ func fitCalibration(samples []verdictSample) Calibration {
 			continue
 		}
 		if s.older {
-			shift[s.role] += float64(s.actualPoints - s.ddPoints)
-			shiftN[s.role]++
+			pts[s.role] = append(pts[s.role], [3]float64{float64(s.ddPoints - 60), float64(s.trumps - 4), float64(s.actualPoints - 60)})
 			continue
 		}
 		all[s.class][s.role][s.level]++
@@ -458,9 +539,23 @@ func fitCalibration(samples []verdictSample) Calibration {
 	if ramschN > 0 {
 		cal.RamschShift = ramsch / ramschN
 	}
+	roleNames := [numRoles]string{"bot", "other"}
 	for r := range numRoles {
-		if shiftN[r] > 0 {
-			cal.Shift[r] = shift[r] / shiftN[r]
+		if modern {
+			total := 0.0
+			for l := range numLevels {
+				total += roleAll[r][l]
+			}
+			if total < minSamples {
+				return cal, rep, fmt.Errorf("%v contracts declared by the %s, fewer than %d to fit", total, roleNames[r], minSamples)
+			}
+		} else {
+			if len(pts[r]) < minSamples {
+				return cal, rep, fmt.Errorf("%d point contracts declared by the %s, fewer than %d to fit", len(pts[r]), roleNames[r], minSamples)
+			}
+			a, b, c, sd := fitPoints(pts[r])
+			cal.Shift[r], cal.Slope[r], cal.Trumps[r] = a, b, c
+			rep.older[roleNames[r]] = map[string]any{"deals": len(pts[r]), "shift": a, "slope": b, "per_trump": c, "residual_sd": sd}
 		}
 		for l := range numLevels {
 			mean := start.Win[0][r][l]
@@ -468,11 +563,56 @@ func fitCalibration(samples []verdictSample) Calibration {
 				mean = (roleWon[r][l] + calPrior*mean) / (roleAll[r][l] + calPrior)
 			}
 			for c := range NumClasses {
+				if modern && all[c][r][l] == 0 {
+					rep.priorCells++
+				}
 				cal.Win[c][r][l] = (won[c][r][l] + calPrior*mean) / (all[c][r][l] + calPrior)
 			}
 		}
 	}
-	return cal
+	return cal, rep, nil
+}
+
+// fitPoints fits made = a + b·dd + c·trumps by least squares (each about its centre: 60 and
+// four trumps), b clipped to [minSlope, maxSlope] and c to ±maxPerTrump (a and c refitted
+// then); it returns the residual standard deviation too.
+func fitPoints(rows [][3]float64) (a, b, c, sd float64) {
+	n := float64(len(rows))
+	var m [3]float64
+	for _, r := range rows {
+		for k := range 3 {
+			m[k] += r[k] / n
+		}
+	}
+	var cov [3][3]float64 // centred second moments
+	for _, r := range rows {
+		for i := range 3 {
+			for j := range 3 {
+				cov[i][j] += (r[i] - m[i]) * (r[j] - m[j]) / n
+			}
+		}
+	}
+	det := cov[0][0]*cov[1][1] - cov[0][1]*cov[0][1]
+	b, c = 1, 0
+	if det > 1e-9 {
+		b = (cov[0][2]*cov[1][1] - cov[1][2]*cov[0][1]) / det
+		c = (cov[1][2]*cov[0][0] - cov[0][2]*cov[0][1]) / det
+	}
+	if b < minSlope || b > maxSlope {
+		b = min(maxSlope, max(minSlope, b))
+		c = 0
+		if cov[1][1] > 0 {
+			c = (cov[1][2] - b*cov[0][1]) / cov[1][1]
+		}
+	}
+	c = min(maxPerTrump, max(-maxPerTrump, c))
+	a = m[2] - b*m[0] - c*m[1]
+	var ss float64
+	for _, r := range rows {
+		e := r[2] - a - b*r[0] - c*r[1]
+		ss += e * e
+	}
+	return a, b, c, math.Sqrt(ss / n)
 }
 
 // fitModel fits the two-kind mixture by expectation-maximisation; it returns the model and
