@@ -8,9 +8,7 @@
 //   - bidding by evaluation: every plan for the rest of the bidding is played on every world
 //     with the others bidding as the model says, and the deal it leads to valued — the bot's
 //     contract, an opponent's, or the Ramsch (bid.go, value.go), the double-dummy verdicts
-//     turned into chances by a calibration fitted to played deals (the bot's own Bettel at a
-//     modern table of three by a play-out instead: double dummy nearly every Bettel is lost);
-//     "play" in modern round one
+//     turned into chances by a calibration fitted to played deals; "play" in modern round one
 //     is valued as naming in round two what is best for what the bot will have heard by then
 //     (adapt.go);
 //   - time management: work is counted in solver nodes, budgeted by what a decision puts at
