@@ -135,7 +135,7 @@ func (d *decision) bid() (engine.Action, bool) {
 				key := keyOf(sim)
 				v, ok := cache[key]
 				if !ok {
-					if v, ok = d.valueAtLead(w, sim); !ok {
+					if v, ok = d.valueAtLead(sim); !ok {
 						return false
 					}
 					cache[key] = v

@@ -53,10 +53,6 @@ type Config struct {
 	// the evidence says another seat is no rule-of-thumb player (session 6's defence), for
 	// comparison.
 	PlayOutDefence bool
-	// SolverBettel values the bot's own Bettel in modern bidding at a table of three by the
-	// calibrated double-dummy verdict in every world, as before play-outs (value.go), for
-	// comparison.
-	SolverBettel bool
 	// Model is the opponent model (nil: the trained one, model.json).
 	Model *Model
 	// Calibrations turn double-dummy verdicts into chances, by Family (nil: the trained ones).

@@ -136,9 +136,8 @@ func (c *Calibration) slope(role int) float64 {
 // variant's point contract at the first lead.
 const olderTol = 16
 
-// valueAtLead is the bot's payoff from st, world w brought to the first lead (or over: thrown
-// in).
-func (d *decision) valueAtLead(w *world, st *engine.State) (float64, bool) {
+// valueAtLead is the bot's payoff from st, a world at the first lead (or over: thrown in).
+func (d *decision) valueAtLead(st *engine.State) (float64, bool) {
 	me := d.obs.Seat
 	if st.Terminal() {
 		return 0, true // thrown in: nobody scores (the dealer's ante is the same in every plan)
@@ -148,34 +147,11 @@ func (d *decision) valueAtLead(w *world, st *engine.State) (float64, bool) {
 		o, ok := d.playOut(st)
 		return float64(o.Payoff[me]) + d.cal.RamschShift, ok
 	}
-	if d.ownBettelByPlayOut(w, st) {
-		o, ok := d.playOut(st)
-		return float64(o.Payoff[me]), ok
-	}
 	p, err := doubledummy.PositionOf(st, me)
 	if err != nil {
 		return 0, false
 	}
 	return d.positionValue(&p, st.Rules(), st.Options(), c, st.Tout())
-}
-
-// ownBettelByPlayOut reports whether st, world w at the first lead, is the bot's own Bettel
-// in modern at a table of three with both defenders, by the evidence, rule-of-thumb players
-// (othersByRuleOfThumb): such a Bettel is valued by a play-out, not by the double-dummy
-// verdict. Double dummy the defenders see the declarer's hand and find the one lead that
-// forces a trick, so nearly every Bettel worth playing is "lost" there, and the calibration's
-// chance for that level (the points contracts' 8%, another seat's 18%) cannot tell a
-// hopeless hand from a good one: the bot named no Bettel in 900 deals at this table, while
-// the heuristic bots won every one of theirs (8 of 8 on seed 8200, docs/STRENGTH.md, session
-// 40). Defenders who play by the rule of thumb do not see the hand, and a play-out with the
-// rule of thumb at every seat is what they would do to it — the bot's own cards no better
-// than the rule of thumb's, which the heuristic's Bettels show is enough. Not at a table of
-// four, where the raised chance of session 40 already names Bettel on most such hands.
-func (d *decision) ownBettelByPlayOut(w *world, st *engine.State) bool {
-	r := st.Rules()
-	return !d.b.cfg.SolverBettel && r.Variant == engine.Modern && r.Players == 3 &&
-		st.Declarer() == d.obs.Seat && st.Contract() == engine.Bettel && !st.Tout() &&
-		d.othersByRuleOfThumb(w)
 }
 
 // positionValue is the bot's payoff from p, a position at the first lead of contract c (Tout
