@@ -621,6 +621,8 @@ class Client:
         self.inline = bot.inline if inline is None else inline
         self.inline_limit = inline_limit
         self._games_lock = threading.Lock()
+        # A bot without an event hook of its own is not called for each event (several a decision).
+        self._event_hook = None if type(bot).event is Bot.event else bot.event
         # ConnectResponse oneof name -> handler of that message
         self._handlers: dict[str, Callable[[Any], None]] = {
             "game_started": self._on_game_started,
@@ -905,6 +907,9 @@ class Client:
         self._grace = welcome.grace.seconds + welcome.grace.nanos * 1e-9 if welcome.HasField("grace") else None
 
     def _game(self, game_id: str) -> Game:
+        game = self.games.get(game_id)  # a dict's get is atomic: the lock only to add one
+        if game is not None:
+            return game
         with self._games_lock:
             game = self.games.get(game_id)
             if game is None:
@@ -929,8 +934,7 @@ class Client:
 
     def _add_events(self, game: Game, events: Sequence[game_pb2.GameEvent]) -> None:
         log_ = game.events
-        # A bot without an event hook of its own is not called for each event (several a decision).
-        hook = None if type(self.bot).event is Bot.event else self.bot.event
+        hook = self._event_hook
         if hook is None and (not log_ or events[0].index > log_[-1].index):
             # A batch comes in the order of the game's events (bot.proto), so when its first is
             # new they all are: appended at once, not read one by one (a third of the cost).
@@ -952,8 +956,12 @@ class Client:
         request_id = proto.request_id
         legal: list[str] = proto.legal[:]  # a list: half the cost of list(proto.legal)
         guard = deadline = None
-        if proto.HasField("deadline"):
-            guard, deadline = guard_times(proto.deadline, self._clock, self.safety_margin, self.min_margin)
+        if proto.HasField("deadline"):  # guard_times, written out: this is once a decision
+            due = proto.deadline
+            clock = self._clock
+            left = due.seconds + due.nanos * 1e-9 - clock.time()
+            deadline = clock.monotonic() + left
+            guard = deadline - max(self.min_margin, left * self.safety_margin)
         previous = self._open.get(game_id)
         pending = self._open[game_id] = _Pending(game_id, request_id, legal, guard, deadline)
         if previous is not None and previous.request_id == request_id and previous.action in legal:
