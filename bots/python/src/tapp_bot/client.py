@@ -825,8 +825,8 @@ class Client:
         waits (sleeps, I/O, locks) is not caught: it must not say it is inline.
 
         A thread cannot use more CPU time than the real time that passes, so the CPU time is
-        read at the end only when the call took longer than the limit in real time (the
-        monotonic clock costs a tenth of the thread's CPU clock, a system call): nearly every
+        read at the end only when the call took longer than the limit in real time
+        (perf_counter_ns costs a sixth of the thread's CPU clock, a system call): nearly every
         call ends without it, and every call that used more CPU than the limit is still
         caught, measured exactly."""
         limit = self.inline_limit * 1e9
