@@ -28,8 +28,10 @@ def answers(client: tapp_bot.Client, n: int) -> list[bot_pb2.Answer]:
         left = deadline - time.monotonic()
         assert left > 0, f"only {len(out)} of {n} answers came"
         item = client._outbox._queue.get(timeout=left)
-        if isinstance(item, bot_pb2.ConnectRequest) and item.HasField("answer"):
-            out.append(item.answer)
+        if isinstance(item, bytes):
+            message = bot_pb2.ConnectRequest.FromString(item)
+            if message.HasField("answer"):
+                out.append(message.answer)
     return out
 
 

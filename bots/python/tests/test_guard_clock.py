@@ -61,7 +61,7 @@ def sent_now(client: tapp_bot.Client) -> bot_pb2.Answer:
     wait = outbox._next_wait()
     assert wait is None or wait <= 0, f"the outbox would wait {wait} s more"
     for item in outbox:
-        return item.answer
+        return bot_pb2.ConnectRequest.FromString(item).answer
     raise AssertionError("the outbox ended")
 
 
@@ -189,5 +189,5 @@ def drain(client: tapp_bot.Client) -> list[bot_pb2.ConnectRequest]:
             item = client._outbox._queue.get_nowait()
         except queue.Empty:
             return out
-        if isinstance(item, bot_pb2.ConnectRequest):
-            out.append(item)
+        if isinstance(item, bytes):
+            out.append(bot_pb2.ConnectRequest.FromString(item))

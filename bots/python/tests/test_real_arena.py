@@ -247,8 +247,12 @@ def test_a_cut_connection_resumes_the_session_and_the_match_goes_on(arena, caplo
         assert match.returncode == 0, err
         assert [r.client.session_id for r in table.runners] == sessions  # the same sessions, resumed
         assert caplog.text.count("resumed session") >= 3
-        for bot in table.bots:
-            assert bot.ended == deals
+        # A game that ended while its bot was cut off is not in the resume's snapshot, and its
+        # GameEnded went down the cut stream: the SDK drops it (and says so). Every other game
+        # of every bot ends as usual.
+        dropped = caplog.text.count("is no longer running after the resume; dropping it")
+        assert sum(bot.ended for bot in table.bots) + dropped == deals * len(table.bots)
+        assert all(bot.ended >= deals - 4 for bot in table.bots)  # at most a capacity's games cut
         for runner in table.runners:
             assert runner.error is None and runner.thread.is_alive()
     finally:

@@ -144,12 +144,17 @@ class Request:
         proto: bot_pb2.DecisionRequest,
         deadline: float | None,
         monotonic: Callable[[], float] = time.monotonic,
+        *,
+        legal: list[str] | None = None,
+        observation: game_pb2.Observation | None = None,
     ) -> None:
+        # legal and observation: proto's, when the caller has already read them (reading a
+        # protobuf field again builds it again).
         self.game = game
         self.proto = proto
         self.decision = DECISION_NAMES.get(proto.decision, "unspecified")
-        self.legal: list[str] = list(proto.legal)
-        self.observation: game_pb2.Observation = proto.observation
+        self.legal: list[str] = list(proto.legal) if legal is None else legal.copy()  # the bot's to change
+        self.observation: game_pb2.Observation = proto.observation if observation is None else observation
         self._deadline = deadline  # monotonic() by which the SDK answers at the latest
         self._monotonic = monotonic
 
