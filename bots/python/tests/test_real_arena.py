@@ -20,13 +20,15 @@ from typing import Any
 
 import pytest
 from conftest import BotRunner
-from gamedata import build_go
+from gamedata import TIMEOUT, build_go
 from test_tls import cert  # noqa: F401 (a fixture)
 
 import tapp_bot
 from tapp_bot.proto.tapp.v1 import bot_pb2, game_pb2
 
-pytestmark = pytest.mark.usefixtures("transport")
+# The first test also waits for the module's build of tapp (seconds on a warm cache, a
+# minute or more beside another `make test`): TIMEOUT, as the other modules that build it.
+pytestmark = [pytest.mark.usefixtures("transport"), pytest.mark.timeout(TIMEOUT)]
 
 ADMIN = "test-admin-token"
 DEALS = 8
